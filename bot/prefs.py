@@ -1,0 +1,64 @@
+"""Per-server settings and per-user preferences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .settings import Settings
+from .storage import Database
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    guild_id: int
+    default_preset: str
+    starting_balance: int
+    turn_timeout: float
+    ai_pause: float
+
+
+class Prefs:
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+
+    async def guild(self, guild_id: int) -> GuildConfig:
+        row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        s = self.settings
+
+        def pick(key: str, default):
+            if row is None or row[key] is None:
+                return default
+            return row[key]
+
+        return GuildConfig(
+            guild_id=guild_id,
+            default_preset=pick("default_preset", s.default_preset),
+            starting_balance=int(pick("starting_balance", s.starting_balance)),
+            turn_timeout=float(pick("turn_timeout", s.turn_timeout)),
+            ai_pause=float(pick("ai_pause", s.ai_pause)),
+        )
+
+    async def update_guild(self, guild_id: int, **changes) -> GuildConfig:
+        allowed = {"default_preset", "starting_balance", "turn_timeout", "ai_pause"}
+        changes = {k: v for k, v in changes.items() if v is not None}
+        unknown = set(changes) - allowed
+        if unknown:
+            raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+            for key, value in changes.items():
+                await conn.execute(f"UPDATE guild_settings SET {key} = ? WHERE guild_id = ?", (value, guild_id))
+        return await self.guild(guild_id)
+
+    async def dm_hands(self, user_id: int) -> bool:
+        row = await self.db.fetchone("SELECT dm_hands FROM user_prefs WHERE user_id = ?", (user_id,))
+        return bool(row and row["dm_hands"])
+
+    async def set_dm_hands(self, user_id: int, on: bool) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_prefs (user_id, dm_hands) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET dm_hands = excluded.dm_hands",
+                (user_id, int(on)),
+            )

@@ -1,0 +1,135 @@
+"""SQLite storage: one aiosqlite connection, WAL, numbered migrations.
+
+Migrations are ``bot/migrations/NNNN_name.sql``, applied in order at start-up;
+``schema_version`` records each applied number. Writes go through
+:meth:`Database.transaction`, which serialises transactions on the shared
+connection (aiosqlite runs every statement on one thread, but two coroutines'
+statements would otherwise interleave inside each other's transactions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    found: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise RuntimeError(f"migration file {path.name} is not named NNNN_name.sql")
+        found.append(Migration(int(match.group(1)), path.name, path.read_text(encoding="utf-8")))
+    versions = [m.version for m in found]
+    if len(set(versions)) != len(versions):
+        raise RuntimeError(f"duplicate migration numbers in {directory}")
+    return found
+
+
+class Database:
+    def __init__(self, path: str, migrations_dir: Path = MIGRATIONS_DIR) -> None:
+        self.path = path
+        self.migrations_dir = migrations_dir
+        self._conn: aiosqlite.Connection | None = None
+        self._tx_lock = asyncio.Lock()
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise RuntimeError("database is not connected")
+        return self._conn
+
+    async def connect(self) -> "Database":
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+        self._conn = await aiosqlite.connect(self.path, isolation_level=None)
+        self._conn.row_factory = aiosqlite.Row
+        await self._conn.execute("PRAGMA journal_mode=WAL")
+        await self._conn.execute("PRAGMA synchronous=NORMAL")
+        await self._conn.execute("PRAGMA foreign_keys=ON")
+        await self._conn.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+        return self
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    async def migrate(self) -> list[int]:
+        """Apply every migration newer than the recorded schema version; return those applied."""
+        applied: list[int] = []
+        async with self.transaction() as conn:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            )
+        async with self._tx_lock:
+            current = await self.schema_version()
+            for migration in load_migrations(self.migrations_dir):
+                if migration.version <= current:
+                    continue
+                log.info("applying migration %s", migration.name)
+                # executescript commits implicitly; wrap the script in its own transaction.
+                script = (
+                    "BEGIN IMMEDIATE;\n"
+                    + migration.sql
+                    + f"\n;INSERT INTO schema_version (version, name, applied_at) VALUES"
+                    f" ({migration.version}, '{migration.name}', {time.time()});\nCOMMIT;"
+                )
+                try:
+                    await self.conn.executescript(script)
+                except Exception:
+                    if self.conn.in_transaction:
+                        await self.conn.execute("ROLLBACK")
+                    raise
+                applied.append(migration.version)
+        return applied
+
+    async def schema_version(self) -> int:
+        async with self.conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0])
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time."""
+        async with self._tx_lock:
+            conn = self.conn
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                await conn.execute("ROLLBACK")
+                raise
+            else:
+                await conn.execute("COMMIT")
+
+    async def fetchone(self, sql: str, params: tuple = ()) -> aiosqlite.Row | None:
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+import pytest
+
+from bot.bank import Bank
+from bot.prefs import Prefs
+from bot.settings import Settings
+from bot.storage import Database
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings(
+        _env_file=None,
+        discord_token=None,
+        database_url=f"sqlite:///{tmp_path / 'test.sqlite3'}",
+        starting_balance=1000,
+        turn_timeout=60,
+        ai_pause=1.0,
+        round_pause=3.0,
+    )
+
+
+@pytest.fixture
+async def db(settings):
+    database = await Database(settings.database_path()).connect()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def bank(db) -> Bank:
+    return Bank(db)
+
+
+@pytest.fixture
+def prefs(db, settings) -> Prefs:
+    return Prefs(db, settings)

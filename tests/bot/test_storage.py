@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.storage import Database, load_migrations
+
+
+async def test_migrations_on_empty_database(tmp_path):
+    path = tmp_path / "empty.sqlite3"
+    db = await Database(str(path)).connect()
+    try:
+        expected = max(m.version for m in load_migrations())
+        assert await db.schema_version() == expected
+        mode = await db.fetchone("PRAGMA journal_mode")
+        assert mode[0].lower() == "wal"
+        names = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"wallets", "ledger", "tables", "stats", "guild_settings", "user_prefs", "schema_version"} <= names
+    finally:
+        await db.close()
+
+
+async def test_migrations_on_existing_database_keep_data_and_apply_only_new(tmp_path):
+    path = tmp_path / "existing.sqlite3"
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    for m in load_migrations():
+        (mig / m.name).write_text(m.sql)
+    db = await Database(str(path), migrations_dir=mig).connect()
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO wallets (guild_id, user_id, balance) VALUES (1, 2, 30)")
+    first = await db.schema_version()
+    await db.close()
+
+    # A later release adds a migration: only it runs; the data survives.
+    (mig / f"{first + 1:04d}_add_note.sql").write_text("ALTER TABLE wallets ADD COLUMN note TEXT;")
+    db = await Database(str(path), migrations_dir=mig).connect()
+    try:
+        assert await db.schema_version() == first + 1
+        row = await db.fetchone("SELECT balance, note FROM wallets WHERE guild_id = 1 AND user_id = 2")
+        assert (row[0], row[1]) == (30, None)
+        assert await db.migrate() == []  # idempotent
+    finally:
+        await db.close()
+
+
+async def test_failed_migration_rolls_back(tmp_path):
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    (mig / "0001_ok.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (mig / "0002_bad.sql").write_text("CREATE TABLE b (x INTEGER); THIS IS NOT SQL;")
+    with pytest.raises(sqlite3.Error):
+        await Database(str(tmp_path / "x.sqlite3"), migrations_dir=mig).connect()
+    conn = sqlite3.connect(tmp_path / "x.sqlite3")
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "a" in names and "b" not in names
+    assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 1
+
+
+async def test_transaction_rolls_back_on_error(db):
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO wallets (guild_id, user_id, balance) VALUES (1, 1, 5)")
+            raise RuntimeError("boom")
+    assert await db.fetchone("SELECT * FROM wallets") is None

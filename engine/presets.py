@@ -1,0 +1,193 @@
+"""Mats and presets as data (RULES.md §4).
+
+A mat is a list of spaces; each space names the trigger that pays it. A
+preset is a mat, a round order and a set of options. Adding a variant means
+adding a ``Preset`` here (and at most a new trigger in the round loop).
+
+Space ids are stable: a card space is the card (``10H``, ``AS``; ``*`` in a
+card means "the pay suit" of optional-suit games and is still shown as the
+hearts card id), other spaces are lowercase words (``kitty``, ``pot``,
+``k-q``, ``8-9-10``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .options import Options
+
+# Triggers
+CARD = "card"  # holding (deal) / placing (play) the card
+COMBO = "combo"  # holding all cards (deal) / placing them in a row (play)
+RUN = "run"  # three ranks in a row of one suit, any suit
+POKER = "poker"  # the poker pot
+MICHIGAN = "michigan"  # won by the player who goes out (kitty / center)
+
+
+@dataclass(frozen=True)
+class Space:
+    id: str
+    label: str
+    trigger: str
+    cards: tuple[str, ...] = ()  # CARD/COMBO: card texts in placing order; "*" = pay suit
+    ranks: tuple[int, ...] = ()  # RUN: rank indexes (0 = deuce)
+    ante: int = 1  # ante multiplier for this space
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "kind": self.trigger}
+
+
+# Round orders: names of the steps the round loop runs in turn.
+CADACO_ORDER = ("ante", "deal", "spare", "suit-bid", "paycards", "poker", "michigan", "settle")
+RULEBOOK_ORDER = ("ante", "deal", "spare", "michigan", "to-poker", "poker", "settle")
+
+
+@dataclass(frozen=True)
+class Preset:
+    key: str
+    name: str
+    spaces: tuple[Space, ...]
+    options: Options
+    order: tuple[str, ...] = CADACO_ORDER
+    min_players: int = 2
+    max_players: int = 9
+    summary: str = ""
+    rules: tuple[str, ...] = field(default=())  # player-facing rule pages
+
+
+def _heart_spaces(suit: str = "H") -> tuple[Space, ...]:
+    sym = {"H": "\u2665", "*": ""}[suit]
+    return (
+        Space("10H", f"10{sym}", CARD, (f"T{suit}",)),
+        Space("JH", f"J{sym}", CARD, (f"J{suit}",)),
+        Space("QH", f"Q{sym}", CARD, (f"Q{suit}",)),
+        Space("KH", f"K{sym}", CARD, (f"K{suit}",)),
+        Space("AH", f"A{sym}", CARD, (f"A{suit}",)),
+        Space("k-q", f"K-Q{sym}", COMBO, (f"Q{suit}", f"K{suit}")),
+    )
+
+
+def _run_space(ranks: str) -> Space:
+    idx = tuple("23456789TJQKA".index("T" if r == "10" else r) for r in ranks.split("-"))
+    return Space(ranks, ranks, RUN, ranks=idx)
+
+
+KITTY = Space("kitty", "Kitty", MICHIGAN)
+POT = Space("pot", "Pot", POKER)
+
+TRIPOLEY_SPACES = _heart_spaces() + (_run_space("8-9-10"), KITTY, POT)
+
+TRIPOLEY_OPTIONS = Options(
+    ante="flat:1",
+    spare_hand="swap-or-auction",
+    paycards="deal",
+    poker_first_bettor="dealer",
+    michigan_leader="dealer",
+    first_lead="lowest-card",
+    after_stop="lowest-other-suit",
+    cannot_lead="pass",
+    all_stuck="pay-per-card-to-kitty",
+    out_payment="per-card-to-winner",
+    endgame="poker-showdown",
+)
+
+PRESETS: dict[str, Preset] = {}
+
+
+def _add(preset: Preset) -> None:
+    preset.options.validate()
+    PRESETS[preset.key] = preset
+
+
+_add(
+    Preset(
+        "tripoley",
+        "Tripoley (Cadaco)",
+        TRIPOLEY_SPACES,
+        TRIPOLEY_OPTIONS,
+        summary="The boxed classic: hearts pay cards at the deal, a hand of poker, then Michigan.",
+    )
+)
+_add(
+    Preset(
+        "tripoley-optional-suit",
+        "Tripoley, Optional Suit",
+        _heart_spaces("*") + (_run_space("8-9-10"), KITTY, POT),
+        Options(**{**TRIPOLEY_OPTIONS.to_dict(), "paycards": "play", "optional_suit": True}),
+        summary="Cadaco's favourite variation: bid for the right to name the pay suit; pay cards pay when played.",
+    )
+)
+_add(
+    Preset(
+        "three-in-one",
+        "Three in One",
+        TRIPOLEY_SPACES,
+        Options(
+            **{
+                **TRIPOLEY_OPTIONS.to_dict(),
+                "poker_first_bettor": "left-of-dealer",
+                "michigan_leader": "poker-winner",
+                "first_lead": "lowest-of-chosen-suit",
+                "after_stop": "chosen-other-suit",
+            }
+        ),
+        summary="Tripoley in three stages; the poker winner leads the stops game.",
+    )
+)
+_add(
+    Preset(
+        "rummoli",
+        "Rummoli (13 pots)",
+        (
+            POT,
+            Space("AC", "A\u2663", CARD, ("AC",)),
+            Space("AD", "A\u2666", CARD, ("AD",)),
+            Space("AH", "A\u2665", CARD, ("AH",)),
+            Space("AS", "A\u2660", CARD, ("AS",)),
+            _run_space("8-9-10"),
+            Space("k-q", "K-Q\u2665", COMBO, ("QH", "KH")),
+            KITTY,
+            Space("10H", "10\u2665", CARD, ("TH",)),
+            Space("JH", "J\u2665", CARD, ("JH",)),
+            Space("QH", "Q\u2665", CARD, ("QH",)),
+            Space("KH", "K\u2665", CARD, ("KH",)),
+            Space("AH2", "A\u2665 (2nd)", CARD, ("AH",)),
+        ),
+        Options(
+            **{
+                **TRIPOLEY_OPTIONS.to_dict(),
+                "spare_hand": "rummoli",
+                "paycards": "play",
+                "strict_claims": True,
+                "poker_first_bettor": "left-of-dealer",
+                "michigan_leader": "poker-winner",
+                "first_lead": "low-black",
+                "after_stop": "low-opposite-colour",
+                "cannot_lead": "pay-kitty-1",
+                "out_payment": "per-card-to-kitty",
+            }
+        ),
+        summary="The Canadian 13-pot board: pay cards pay when played (claim them!), Low Black leads.",
+    )
+)
+
+
+def get_preset(key: str) -> Preset:
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise ValueError(f"unknown preset {key!r} (known: {', '.join(PRESETS)})") from None
+
+
+def spaces_for(preset: Preset, options: Options) -> tuple[Space, ...]:
+    """The preset's mat with option-driven spaces (the run's ranks) applied."""
+    out = []
+    for space in preset.spaces:
+        if space.trigger == RUN and space.id != options.run and space.id in CHOICE_RUNS:
+            space = _run_space(options.run)
+        out.append(space)
+    return tuple(out)
+
+
+CHOICE_RUNS = ("8-9-10", "6-7-8", "7-8-9")

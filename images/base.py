@@ -1,0 +1,211 @@
+"""Shared pieces of the renderers: the result type, fonts, text and PNG encoding.
+
+Fonts are the bundled DejaVu faces in ``images/assets`` (free licence, see
+``assets/LICENSE-DejaVu.txt``); nothing is read from the system.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+FONT_FILES = {
+    "bold": "DejaVuSans-Bold.ttf",
+    "cond": "DejaVuSansCondensed-Bold.ttf",
+}
+
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}
+RED_SYMBOLS = {"\u2665", "\u2666", "\u2661", "\u2662"}
+BLACK_SYMBOLS = {"\u2663", "\u2660", "\u2667", "\u2664"}
+RANK_TEXT = {"T": "10"}
+RANK_ORDER = "23456789TJQKA"
+SUIT_ORDER = "CDHS"
+
+# Palette (RGB).
+INK = (20, 20, 24)
+CARD_RED = (200, 24, 36)
+LIGHT_RED = (255, 120, 120)
+WHITE = (255, 255, 255)
+MUTED = (150, 158, 166)
+GOLD = (255, 204, 51)
+BG = (30, 34, 40)
+PANEL = (46, 52, 62)
+PANEL_HI = (74, 84, 98)
+FELT = (22, 101, 64)
+FELT_DARK = (14, 74, 46)
+RIM = (92, 58, 30)
+GREEN_UP = (110, 220, 120)
+RED_DOWN = (255, 110, 110)
+CYAN = (90, 200, 255)
+
+PNG_LEVEL = 1  # zlib level: flat-colour images stay small even at 1, and it is fast
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered image: PNG bytes plus a short text summary.
+
+    ``alt`` is fit for an attachment description and as the message text
+    when attachments are not allowed.  ``boxes`` lists the laid-out regions
+    as ``(name, container_rect, text_rects)`` (used by tests to check that
+    nothing overlaps or overflows); rects are ``(x0, y0, x1, y1)``.
+    """
+
+    png: bytes
+    alt: str
+    width: int = 0
+    height: int = 0
+    boxes: tuple = field(default=(), compare=False, repr=False)
+
+
+@lru_cache(maxsize=64)
+def font(size: int, face: str = "bold") -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(ASSETS / FONT_FILES[face]), size)
+
+
+def encode(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=PNG_LEVEL)
+    return buf.getvalue()
+
+
+def card_text(card: str) -> str:
+    """``"TH"`` → ``"10♥"``; unknown strings are returned unchanged."""
+    if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOLS:
+        return RANK_TEXT.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
+    return str(card)
+
+
+def is_card(card) -> bool:
+    return (
+        isinstance(card, str)
+        and len(card) == 2
+        and card[0] in RANK_ORDER
+        and card[1] in SUIT_ORDER
+    )
+
+
+def card_sort_key(card: str):
+    """By suit (C, D, H, S), then rank (2 … A)."""
+    if not is_card(card):
+        return (9, 99, str(card))
+    return (SUIT_ORDER.index(card[1]), RANK_ORDER.index(card[0]), card)
+
+
+def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    return fnt.getlength(text)
+
+
+def truncate(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> str:
+    """Cut ``text`` with an ellipsis so it is at most ``max_w`` pixels wide."""
+    text = str(text)
+    if fnt.getlength(text) <= max_w:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + "\u2026") <= max_w:
+            lo = mid
+        else:
+            hi = mid - 1
+    return (text[:lo].rstrip() + "\u2026") if lo else "\u2026"
+
+
+def fit_font(text: str, max_w: float, size: int, min_size: int, face: str = "bold"):
+    """The largest font (down to ``min_size``) in which ``text`` fits, and the
+    text (truncated if even ``min_size`` is too wide)."""
+    for s in range(size, min_size - 1, -1):
+        f = font(s, face)
+        if f.getlength(text) <= max_w:
+            return f, text
+    f = font(min_size, face)
+    return f, truncate(text, f, max_w)
+
+
+def wrap2(text: str, max_w: float, size: int, min_size: int, face: str = "bold"):
+    """Fit ``text`` on one line, else on two lines (split at a space), else
+    truncated on one line.  Returns ``(font, [lines])``."""
+    f1 = font(size, face)
+    if f1.getlength(text) <= max_w:
+        return f1, [text]
+    words = text.split(" ")
+    for s in range(size, min_size - 1, -1):
+        f = font(s, face)
+        if f.getlength(text) <= max_w:
+            return f, [text]
+        if len(words) > 1:
+            best = None
+            for i in range(1, len(words)):
+                a, b = " ".join(words[:i]), " ".join(words[i:])
+                w = max(f.getlength(a), f.getlength(b))
+                if w <= max_w and (best is None or w < best[0]):
+                    best = (w, [a, b])
+            if best:
+                return f, best[1]
+    f = font(min_size, face)
+    return f, [truncate(text, f, max_w)]
+
+
+def _runs(text: str):
+    """Split text into (segment, colour_key) runs: suit symbols are coloured."""
+    runs: list[list] = []
+    for ch in text:
+        key = "red" if ch in RED_SYMBOLS else "black" if ch in BLACK_SYMBOLS else None
+        if runs and runs[-1][1] == key:
+            runs[-1][0] += ch
+        else:
+            runs.append([ch, key])
+    return runs
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy,
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill,
+    anchor: str = "la",
+    red=CARD_RED,
+    black=None,
+):
+    """Draw ``text`` with red/black suit symbols; returns its bounding box.
+
+    ``anchor`` is Pillow's two-letter anchor; horizontal l/m/r, vertical any.
+    """
+    x, y = xy
+    h_anchor, v_anchor = anchor[0], anchor[1]
+    runs = _runs(text)
+    if len(runs) == 1 and runs[0][1] is None:
+        draw.text((x, y), text, font=fnt, fill=fill, anchor=anchor)
+        return draw.textbbox((x, y), text, font=fnt, anchor=anchor)
+    total = fnt.getlength(text)
+    if h_anchor == "m":
+        x -= total / 2
+    elif h_anchor == "r":
+        x -= total
+    start = x
+    for seg, key in runs:
+        colour = fill if key is None else (red if key == "red" else (black or fill))
+        draw.text((x, y), seg, font=fnt, fill=colour, anchor="l" + v_anchor)
+        x += fnt.getlength(seg)
+    box = draw.textbbox((start, y), text, font=fnt, anchor="l" + v_anchor)
+    return box
+
+
+def rect_inside(inner, outer, slack: float = 0.5) -> bool:
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )
+
+
+def rects_intersect(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -1,0 +1,149 @@
+"""Reading engine views tolerantly: names, statuses, phases, space kinds."""
+
+from __future__ import annotations
+
+import re
+
+from .base import SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
+
+PHASE_NAMES = {
+    "spare-hand": "Spare hand",
+    "auction": "Auction of the spare hand",
+    "suit-bid": "Bidding for the pay suit",
+    "name-suit": "Naming the pay suit",
+    "claim": "Claims",
+    "corner-bet": "Corner Ace bet",
+    "corner-cover": "Covering the corner bet",
+    "poker-choose": "Poker: choose five cards",
+    "poker-betting": "Poker: betting",
+    "michigan-lead": "Michigan: lead",
+    "michigan-play": "Michigan",
+    "wanagan-pass": "Wanagan: pass cards",
+    "wanagan-reveal": "Wanagan: choose and declare",
+    "round-over": "Round over",
+    "game-over": "Game over: clearing the board",
+    "finished": "Game finished",
+}
+
+STATUS_TEXT = {
+    "folded": "FOLDED",
+    "fold": "FOLDED",
+    "sitting-out": "SITTING OUT",
+    "sat-out": "SITTING OUT",
+    "sit-out": "SITTING OUT",
+    "sitting out": "SITTING OUT",
+    "out": "OUT",
+    "eliminated": "OUT",
+    "busted": "OUT",
+    "went-out": "WENT OUT",
+}
+
+CENTER_IDS = {"center", "centre", "michigan", "tripoley", "rummoli", "great-lakes", "greatlakes",
+              "great_lakes", "wanagan"}
+
+
+def phase_text(phase) -> str:
+    if not phase:
+        return ""
+    p = str(phase)
+    return PHASE_NAMES.get(p, p.replace("-", " ").replace("_", " ").capitalize())
+
+
+def status_key(status) -> str:
+    return str(status or "active").strip().lower().replace("_", "-")
+
+
+def status_text(status) -> str:
+    key = status_key(status)
+    if key in ("active", "", "in", "playing", "waiting"):
+        return ""
+    return STATUS_TEXT.get(key, key.replace("-", " ").upper())
+
+
+def seat_name(seat: dict, fallback_index: int = 0) -> str:
+    name = seat.get("name")
+    if name is None or str(name).strip() == "":
+        return f"Seat {seat.get('seat', fallback_index) + 1 if isinstance(seat.get('seat', fallback_index), int) else fallback_index + 1}"
+    return " ".join(str(name).split())  # no newlines or runs of spaces
+
+
+def name_of(view: dict, seat_no) -> str | None:
+    if seat_no is None:
+        return None
+    for i, s in enumerate(view.get("seats") or []):
+        if s.get("seat", i) == seat_no:
+            return seat_name(s, i)
+    return f"Seat {seat_no + 1}" if isinstance(seat_no, int) else str(seat_no)
+
+
+def space_class(space: dict) -> str:
+    """'center', 'corner', 'pot' (Kitty / Pot) or 'ring'."""
+    kind = str(space.get("kind") or "").lower()
+    sid = str(space.get("id") or "").lower()
+    label = str(space.get("label") or "").lower()
+    if kind in ("center", "centre") or sid in CENTER_IDS:
+        return "center"
+    if kind == "corner" or "corner" in sid or "corner" in label:
+        return "corner"
+    if kind in ("kitty", "pot", "poker", "poker-pot") or sid in ("kitty", "pot", "poker", "poker-pot"):
+        return "pot"
+    return "ring"
+
+
+def split_mat(mat: list[dict]):
+    """(ring, corners, center) in board order."""
+    classes = [space_class(s) for s in mat]
+    corners = [s for s, c in zip(mat, classes) if c == "corner"]
+    if "center" in classes:
+        center = [s for s, c in zip(mat, classes) if c == "center"]
+        ring = [s for s, c in zip(mat, classes) if c in ("ring", "pot")]
+    else:
+        center = [s for s, c in zip(mat, classes) if c == "pot"]
+        ring = [s for s, c in zip(mat, classes) if c == "ring"]
+        if not center and ring:  # nothing marked: the last space sits in the middle
+            center = [ring.pop()]
+    return ring, corners, center
+
+
+_RANK = r"(?:10|[2-9TJQKA])"
+_LABEL_CARDS = re.compile(rf"^({_RANK}(?:\s*-\s*{_RANK})*)\s*([\u2663\u2666\u2665\u2660CDHS])$")
+
+
+def space_cards(space: dict) -> tuple[str, ...]:
+    """Card faces printed on a space: ``10♥`` → ("TH",); ``K-Q♥`` → ("KH", "QH")."""
+    sid = str(space.get("id") or "").strip().upper()
+    if sid.startswith("10") and len(sid) == 3:
+        sid = "T" + sid[2]
+    if is_card(sid):
+        return (sid,)
+    label = str(space.get("label") or "").strip()
+    for text in (label, str(space.get("id") or "").strip()):
+        m = _LABEL_CARDS.match(text.upper().replace("\u2009", ""))
+        if m:
+            suit = m.group(2)
+            suit = SYMBOL_SUITS.get(suit, suit)
+            ranks = [r.strip() for r in m.group(1).split("-")]
+            return tuple(("T" if r == "10" else r) + suit for r in ranks)
+    return ()
+
+
+def space_label(space: dict) -> str:
+    label = space.get("label")
+    if label:
+        return " ".join(str(label).split())
+    sid = str(space.get("id") or "?")
+    cards = space_cards(space)
+    if len(cards) == 1:
+        return card_text(cards[0])
+    return sid
+
+
+def chips_of(x) -> int:
+    try:
+        return int(x or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def suit_symbol(s) -> str:
+    return SUIT_SYMBOLS.get(str(s or "").upper()[:1], str(s or ""))

@@ -1,0 +1,516 @@
+"""The mat: the preset's board (spaces with chips) and the seat ring around it.
+
+Layout (1000 x 700): seats along the top and bottom edges (and the sides
+from 13 players on), clockwise from seat 0 at the bottom; the board in the
+middle with its pay-card spaces around the edge (corner Aces in the
+corners) and the centre spaces (Kitty/Pot, or the preset's centre) in the
+middle, with the round, ante, phase and the Michigan sequence / poker action.
+
+The board without chips (felt, spaces, labels) is a cached static layer.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from . import base
+from .base import (
+    BG, CYAN, FELT, FELT_DARK, GOLD, INK, LIGHT_RED, MUTED, PANEL, PANEL_HI, RIM, WHITE,
+    Rendered, card_text, draw_text, encode, fit_font, font, truncate, wrap2,
+)
+from .cards import back_image, card_height, card_image
+from .chips import denominations, pile_image, stack_image
+from .common import (
+    chips_of, name_of, phase_text, seat_name, space_cards, space_label, split_mat, status_key,
+    status_text, suit_symbol,
+)
+
+W, H = 1000, 700
+M = 8  # outer margin
+G = 8  # gap between seats / spaces
+
+TILE_W, TILE_H = 124, 100
+CENTER_TILE_W, CENTER_TILE_H = 168, 108
+
+
+# ----------------------------------------------------------------- layout
+
+
+def seat_rects(n: int):
+    """Seat rectangles in seat order (clockwise from the bottom) and the board rect."""
+    n = max(1, n)
+    if n <= 12:
+        bottom = math.ceil(n / 2)
+        top = n - bottom
+        left = right = 0
+        per_row = max(bottom, 1)
+        sw = int(min(210, (W - 2 * M - (per_row - 1) * G) / per_row))
+        sh = 66
+        side_w = 0
+    else:
+        per_row = max(6, math.ceil((n - 8) / 2))  # up to 4 a side, then longer rows
+        top = bottom = per_row
+        rest = n - 2 * per_row
+        left = math.ceil(rest / 2)
+        right = rest - left
+        sw = int((W - 2 * M - (per_row - 1) * G) / per_row)
+        sh = 62
+        side_w = min(sw, 150)
+    span = W - 2 * M
+
+    def row(count, y, reverse):
+        rects = []
+        for i in range(count):
+            cx = M + (i + 0.5) * span / count
+            x0 = int(round(cx - sw / 2))
+            rects.append((x0, y, x0 + sw, y + sh))
+        return rects[::-1] if reverse else rects
+
+    col_top = M + sh + G
+    col_bot = H - M - sh - G
+
+    def col(count, x, reverse):
+        rects = []
+        avail = col_bot - col_top
+        for i in range(count):
+            cy = col_top + (i + 0.5) * avail / count
+            y0 = int(round(cy - sh / 2))
+            rects.append((x, y0, x + side_w, y0 + sh))
+        return rects[::-1] if reverse else rects
+
+    # clockwise from the bottom: bottom row right→left, left column bottom→top,
+    # top row left→right, right column top→bottom
+    rects = (
+        row(bottom, H - M - sh, reverse=True)
+        + col(left, M, reverse=True)
+        + row(top, M, reverse=False)
+        + col(right, W - M - side_w, reverse=False)
+    )
+    bx0 = M + (side_w + G if left or right else 0)
+    board = (bx0, M + sh + G, W - bx0, H - M - sh - G)
+    return rects[:n], board
+
+
+def _spread(count, lo, hi, size):
+    """``count`` positions of width ``size`` spread evenly between lo and hi."""
+    if count <= 0:
+        return []
+    span = hi - lo
+    return [int(round(lo + (i + 0.5) * span / count - size / 2)) for i in range(count)]
+
+
+def tile_rects(board, n_ring: int, corners: int):
+    """Rects of the ring spaces (clockwise from top-left), the corners and the centre area."""
+    pad = 12
+    fx0, fy0, fx1, fy1 = board[0] + pad, board[1] + pad, board[2] - pad, board[3] - pad
+    tw, th = TILE_W, TILE_H
+    for _ in range(12):
+        fw, fh = fx1 - fx0, fy1 - fy0
+        row_cap = (fw + G) // (tw + G) - (2 if corners else 0)
+        side_cap = max(0, (fh - 2 * th - 2 * G + G) // (th + G))
+        horiz, vert = fw, max(1, fh - 2 * th)
+        sides = min(side_cap, round(n_ring * vert / (2 * (horiz + vert))))
+        while True:
+            rest = n_ring - 2 * sides
+            top = math.ceil(rest / 2)
+            if top <= row_cap or sides >= side_cap:
+                break
+            sides += 1
+        rest = max(0, n_ring - 2 * sides)
+        top = math.ceil(rest / 2)
+        bottom = rest - top
+        if top <= row_cap and 2 * sides <= n_ring + 1:
+            break
+        tw, th = int(tw * 0.92), int(th * 0.92)  # shrink until it fits
+    left = sides
+    right = sides
+    if 2 * sides > n_ring:  # odd: one side gets one less
+        right = n_ring - left
+    # rows: corners take the ends
+    if corners:
+        inner_x0, inner_x1 = fx0 + tw + G, fx1 - tw - G
+    else:
+        inner_x0, inner_x1 = fx0, fx1
+    top_xs = _spread(top, inner_x0, inner_x1, tw)
+    bot_xs = _spread(bottom, inner_x0, inner_x1, tw)
+    col_y0, col_y1 = fy0 + th + G, fy1 - th - G
+    left_ys = _spread(left, col_y0, col_y1, th)
+    right_ys = _spread(right, col_y0, col_y1, th)
+    ring = (
+        [(x, fy0, x + tw, fy0 + th) for x in top_xs]
+        + [(fx1 - tw, y, fx1, y + th) for y in right_ys]
+        + [(x, fy1 - th, x + tw, fy1) for x in reversed(bot_xs)]
+        + [(fx0, y, fx0 + tw, y + th) for y in reversed(left_ys)]
+    )
+    corner_rects = []
+    if corners:
+        corner_rects = [
+            (fx0, fy0, fx0 + tw, fy0 + th),
+            (fx1 - tw, fy0, fx1, fy0 + th),
+            (fx1 - tw, fy1 - th, fx1, fy1),
+            (fx0, fy1 - th, fx0 + tw, fy1),
+        ][:corners]
+    cx0 = fx0 + (tw + G if (left or right or corners) else 0)
+    cx1 = fx1 - (tw + G if (left or right or corners) else 0)
+    center = (cx0, fy0 + th + G, cx1, fy1 - th - G)
+    return ring, corner_rects, center, (tw, th)
+
+
+# ----------------------------------------------------------------- static board
+
+
+def _space_spec(space):
+    return (str(space.get("id")), space_label(space), space_cards(space))
+
+
+@lru_cache(maxsize=64)
+def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tuple, center_specs: tuple):
+    """Background, board, spaces and their labels.  Returns (image, boxes, geometry)."""
+    seats, board = seat_rects(n_seats)
+    ring_r, corner_r, center, (tw, th) = tile_rects(board, len(ring_specs), len(corner_specs))
+    ss = 2
+    big = Image.new("RGB", (W * ss, H * ss), BG)
+    d = ImageDraw.Draw(big)
+
+    def S(r):
+        return [v * ss for v in r]
+
+    d.rounded_rectangle(S(board), radius=28 * ss, fill=RIM)
+    inner = (board[0] + 7, board[1] + 7, board[2] - 7, board[3] - 7)
+    d.rounded_rectangle(S(inner), radius=22 * ss, fill=FELT, outline=(200, 170, 90), width=2 * ss)
+    for r in ring_r + corner_r:
+        d.rounded_rectangle(S(r), radius=10 * ss, fill=FELT_DARK, outline=(214, 190, 120), width=2 * ss)
+    img = big.resize((W, H), Image.BOX)
+    draw = ImageDraw.Draw(img)
+    boxes = []
+    tiles = []
+    for spec, r in list(zip(ring_specs, ring_r)) + list(zip(corner_specs, corner_r)):
+        sid, label, cards = spec
+        texts = []
+        fnt, lines = wrap2(label, r[2] - r[0] - 10, 16, 11)
+        y = r[1] + 5
+        for line in lines:
+            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED,
+                                   black=WHITE))
+            y += fnt.size + 2
+        label_bottom = y
+        icon_w = 0
+        if cards:
+            cw = 28
+            chh = card_height(cw)
+            k = len(cards[:3])
+            x = r[0] + 6
+            cy = r[3] - chh - 6
+            if cy < label_bottom + 2:
+                cw = 22
+                chh = card_height(cw)
+                cy = r[3] - chh - 5
+            for i, c in enumerate(cards[:3]):
+                im = card_image(c, cw)
+                img.paste(im, (x + i * 9, cy), im)
+            icon_w = cw + 9 * (k - 1) + 4
+        tiles.append((sid, r, label_bottom, icon_w, False))
+        boxes.append((f"space:{sid}", r, texts))
+    # centre: title, centre tiles
+    cx0, cy0, cx1, cy1 = center
+    fnt, t = fit_font(title, cx1 - cx0 - 8, 22, 13)
+    title_box = draw_text(draw, ((cx0 + cx1) / 2, cy0 + 2), t, fnt, GOLD, "ma")
+    info_y = title_box[3] + 4
+    k = max(1, len(center_specs))
+    ctw = int(min(CENTER_TILE_W, (cx1 - cx0 - (k - 1) * G) / k))
+    cth = CENTER_TILE_H
+    ctiles_y = info_y + 24
+    xs = _spread(len(center_specs), cx0, cx1, ctw) if len(center_specs) > 1 else [int((cx0 + cx1 - ctw) / 2)]
+    # tiles for the centre spaces are drawn at 1x (few of them)
+    for spec, x in zip(center_specs, xs):
+        sid, label, cards = spec
+        r = (x, ctiles_y, x + ctw, ctiles_y + cth)
+        draw.rounded_rectangle(r, radius=14, fill=(18, 84, 52), outline=GOLD, width=3)
+        fnt, lines = wrap2(label, ctw - 12, 19, 12)
+        y = r[1] + 6
+        texts = []
+        for line in lines[:1] if len(lines) > 1 and fnt.size > 15 else lines:
+            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED,
+                                   black=GOLD))
+            y += fnt.size + 2
+        tiles.append((sid, r, y, 0, True))
+        boxes.append((f"space:{sid}", r, texts))
+    geometry = {
+        "seats": seats,
+        "board": board,
+        "center": center,
+        "title_box": title_box,
+        "info_y": info_y,
+        "below_center_y": ctiles_y + (cth if center_specs else 0) + 6,
+        "tiles": tiles,
+    }
+    return img, tuple(boxes), geometry
+
+
+# ----------------------------------------------------------------- dynamic parts
+
+
+def _draw_pile(img, draw, r, total, denoms, top, icon_w, big):
+    x0, y0, x1, y1 = r
+    total_font = font(24 if big else 18)
+    total_text = str(total)
+    colour = WHITE if total else MUTED
+    ty = y1 - (6 if big else 4)
+    tb = draw_text(draw, ((x0 + icon_w + x1) / 2, ty), total_text, total_font, colour, "md")
+    # centre the total vertically on the text baseline area
+    pile = pile_image(total, denoms, max_w=int(x1 - x0 - icon_w - 12)) if total else None
+    if pile is not None:
+        area_top, area_bot = top + 1, tb[1] - 2
+        ph = min(pile.height, max(0, area_bot - area_top))
+        crop = pile.crop((0, pile.height - ph, pile.width, pile.height)) if ph < pile.height else pile
+        px = int((x0 + icon_w + x1 - crop.width) / 2)
+        py = int(area_bot - crop.height)
+        if crop.height > 0:
+            img.paste(crop, (px, py), crop)
+    return tb
+
+
+def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
+    x0, y0, x1, y1 = r
+    seat_no = seat.get("seat", i)
+    status = status_key(seat.get("status"))
+    st_text = status_text(seat.get("status"))
+    inactive = bool(st_text) and st_text != "WENT OUT"
+    acting = to_act is not None and seat_no == to_act
+    fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
+    outline, width = ((GOLD, 3) if acting else (CYAN, 2) if viewer is not None and seat_no == viewer
+                      else ((84, 92, 104), 1))
+    draw.rounded_rectangle(r, radius=10, fill=fill, outline=outline, width=width)
+    texts = []
+    fg = MUTED if inactive else WHITE
+    is_dealer = bool(seat.get("is_dealer")) or (view.get("dealer") is not None and view.get("dealer") == seat_no)
+    pad = 8
+    name_right = x1 - pad
+    if is_dealer:
+        bx = x1 - pad - 20
+        draw.ellipse((bx, y0 + 6, bx + 20, y0 + 26), fill=WHITE, outline=INK)
+        texts.append(draw_text(draw, (bx + 10, y0 + 16), "D", font(12), INK, "mm"))
+        name_right = bx - 4
+    name = seat_name(seat, i)
+    if viewer is not None and seat_no == viewer:
+        name_font = font(17)
+        name = truncate(name, name_font, name_right - x0 - pad - name_font.getlength(" (you)")) + " (you)"
+    name_font = font(17 if y1 - y0 >= 66 else 16)
+    name = truncate(name, name_font, name_right - x0 - pad)
+    texts.append(draw_text(draw, (x0 + pad, y0 + 5), name, name_font, GOLD if acting else fg, "la"))
+    # stack and cards
+    row_y = y0 + (28 if y1 - y0 >= 66 else 25)
+    chip = stack_image("red", 2)
+    img.paste(chip, (x0 + pad, row_y + 1), chip)
+    f15 = font(15)
+    stack_box = draw_text(draw, (x0 + pad + chip.width + 4, row_y), str(chips_of(seat.get("stack"))), f15, fg, "la")
+    texts.append(stack_box)
+    cards = seat.get("cards")
+    if isinstance(cards, list):
+        cards = len(cards)
+    if cards is not None:
+        ctext = str(chips_of(cards))
+        tw_ = f15.getlength(ctext)
+        back = back_image(12)
+        cx = x1 - pad - tw_
+        texts.append(draw_text(draw, (cx, row_y), ctext, f15, fg, "la"))
+        img.paste(back, (int(cx - back.width - 4), row_y), back)
+    # status line
+    f12 = font(12)
+    bits = []
+    if acting:
+        bits.append(("TO ACT", GOLD))
+    if st_text:
+        bits.append((st_text, LIGHT_RED if inactive else (110, 220, 120)))
+    committed = chips_of(seat.get("committed"))
+    if committed:
+        bits.append((f"bet {committed}", WHITE))
+    played = seat.get("played")
+    if isinstance(played, list) and played and not bits:
+        bits.append((f"played {len(played)}", MUTED))
+    if bits:
+        x = x0 + pad
+        maxx = x1 - pad
+        for text, colour in bits:
+            avail = maxx - x
+            if avail < 20:
+                break
+            t = truncate(text, f12, avail)
+            texts.append(draw_text(draw, (x, y1 - 4), t, f12, colour, "ld"))
+            x += f12.getlength(t) + 10
+    return (f"seat:{seat_no}", r, texts)
+
+
+def _strip(img, draw, view, center, y):
+    """Below the centre spaces: phase, whose turn, then the Michigan sequence or poker line."""
+    cx0, cy0, cx1, cy1 = center
+    texts = []
+    width = cx1 - cx0 - 8
+    mid = (cx0 + cx1) / 2
+    phase = view.get("phase")
+    line = phase_text(phase)
+    to_act = view.get("to_act")
+    if to_act is not None and phase not in ("round-over", "finished", "game-over"):
+        line = f"{line} \u2022 to act: {name_of(view, to_act)}" if line else f"to act: {name_of(view, to_act)}"
+    if line:
+        fnt, t = fit_font(line, width, 16, 11)
+        b = draw_text(draw, (mid, y), t, fnt, WHITE, "ma")
+        texts.append(b)
+        y = b[3] + 6
+    michigan = view.get("michigan") or {}
+    poker = view.get("poker") or {}
+    seq = michigan.get("sequence") or []
+    out = michigan.get("out")
+    pstr = str(phase or "")
+    if seq and not pstr.startswith("poker"):
+        avail_h = cy1 - y
+        cw = 34 if avail_h >= card_height(34) else max(16, int(avail_h / 1.4))
+        chh = card_height(cw)
+        if chh <= avail_h and cw >= 16:
+            shown = list(seq)[-16:]
+            step = min(cw + 3, (width - cw) / max(1, len(shown) - 1)) if len(shown) > 1 else 0
+            total_w = cw + step * (len(shown) - 1)
+            x = mid - total_w / 2
+            for k, c in enumerate(shown):
+                im = card_image(str(c), cw)
+                img.paste(im, (int(x + k * step), int(y)), im)
+            y += chh + 4
+    if out is not None and cy1 - y >= 16:
+        who = out if isinstance(out, str) else name_of(view, out)
+        fnt, t = fit_font(f"{who} went out!", width, 16, 11)
+        b = draw_text(draw, (mid, y), t, fnt, GOLD, "ma")
+        texts.append(b)
+        y = b[3] + 4
+    if pstr.startswith("poker") or (not seq and poker.get("last_action")):
+        parts = []
+        if poker.get("last_action"):
+            parts.append(str(poker["last_action"]))
+        if chips_of(poker.get("current_bet")):
+            parts.append(f"bet to match: {chips_of(poker.get('current_bet'))}")
+        if parts and cy1 - y >= 16:
+            fnt, t = fit_font(" \u2022 ".join(parts), width, 15, 11)
+            b = draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma")
+            texts.append(b)
+            y = b[3] + 4
+    spare = view.get("spare") or {}
+    auction = spare.get("auction") if isinstance(spare, dict) else None
+    if pstr in ("spare-hand", "auction") and cy1 - y >= 16:
+        bits = []
+        if isinstance(spare, dict) and spare.get("cards") is not None:
+            bits.append(f"spare hand: {spare.get('cards')} cards")
+        if isinstance(auction, dict) and auction.get("high_bid") is not None:
+            bits.append(f"high bid {auction.get('high_bid')} ({name_of(view, auction.get('high_bidder'))})")
+        if bits:
+            fnt, t = fit_font(" \u2022 ".join(bits), width, 15, 11)
+            texts.append(draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma"))
+    return texts
+
+
+def _info_line(view) -> str:
+    bits = []
+    if view.get("round") is not None:
+        bits.append(f"Round {view.get('round')}")
+    if view.get("ante") is not None:
+        bits.append(f"Ante {view.get('ante')}")
+    pay = view.get("pay_suit")
+    if pay and str(pay).upper()[:1] != "H":
+        bits.append(f"Pay suit {suit_symbol(pay)}")
+    return " \u2022 ".join(bits)
+
+
+# ----------------------------------------------------------------- alt text
+
+
+def mat_alt(view) -> str:
+    seats = view.get("seats") or []
+    mat = view.get("mat") or []
+    head = view.get("preset_name") or view.get("preset") or "Tripoley"
+    bits = [str(head)]
+    info = _info_line(view)
+    if info:
+        bits.append(info.replace(" \u2022 ", ", "))
+    ph = phase_text(view.get("phase"))
+    if ph:
+        bits.append(ph)
+    if view.get("to_act") is not None:
+        bits.append(f"to act: {name_of(view, view.get('to_act'))}")
+    if view.get("dealer") is not None:
+        bits.append(f"dealer: {name_of(view, view.get('dealer'))}")
+    text = ". ".join(bits) + "."
+    spaces = ", ".join(f"{space_label(s)} {chips_of(s.get('chips'))}" for s in mat)
+    if spaces:
+        text += f" Mat: {spaces}."
+    seq = (view.get("michigan") or {}).get("sequence") or []
+    if seq:
+        text += " Michigan: " + " ".join(card_text(str(c)) for c in seq[-13:]) + "."
+    last = (view.get("poker") or {}).get("last_action")
+    if last:
+        text += f" Last: {last}."
+    people = []
+    for i, s in enumerate(seats):
+        p = f"{truncate_plain(seat_name(s, i), 20)} {chips_of(s.get('stack'))}"
+        st = status_text(s.get("status"))
+        if st:
+            p += f" ({st.lower()})"
+        people.append(p)
+    if people:
+        room = 1000 - len(text) - 12
+        plist = ""
+        for k, p in enumerate(people):
+            add = (", " if plist else "") + p
+            if len(plist) + len(add) > room:
+                plist += f", +{len(people) - k} more"
+                break
+            plist += add
+        text += f" Players: {plist}."
+    return text[:1024]
+
+
+def truncate_plain(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "\u2026"
+
+
+# ----------------------------------------------------------------- entry point
+
+
+def render_mat(view: dict) -> Rendered:
+    seats = list(view.get("seats") or [])
+    mat = list(view.get("mat") or [])
+    ring, corners, center_spaces = split_mat(mat)
+    title = str(view.get("preset_name") or view.get("preset") or "Tripoley")
+    static, static_boxes, geo = _static_layer(
+        len(seats),
+        title,
+        tuple(_space_spec(s) for s in ring),
+        tuple(_space_spec(s) for s in corners),
+        tuple(_space_spec(s) for s in center_spaces),
+    )
+    img = static.copy()
+    draw = ImageDraw.Draw(img)
+    denoms = denominations(view.get("chip_denominations"))
+    boxes = {name: (r, list(texts)) for name, r, texts in static_boxes}
+    chips_by_id = {str(s.get("id")): chips_of(s.get("chips")) for s in mat}
+    for sid, r, top, icon_w, big in geo["tiles"]:
+        tb = _draw_pile(img, draw, r, chips_by_id.get(sid, 0), denoms, top, icon_w, big)
+        boxes[f"space:{sid}"][1].append(tb)
+    # centre: info line under the title, phase / sequence under the centre spaces
+    center = geo["center"]
+    info = _info_line(view)
+    center_texts = [geo["title_box"]]
+    if info:
+        fnt, t = fit_font(info, center[2] - center[0] - 8, 15, 11)
+        center_texts.append(draw_text(draw, ((center[0] + center[2]) / 2, geo["info_y"]), t, fnt,
+                                      (220, 230, 240), "ma", red=LIGHT_RED, black=WHITE))
+    center_texts += _strip(img, draw, view, center, geo["below_center_y"])
+    to_act = view.get("to_act")
+    viewer = view.get("viewer")
+    seat_boxes = []
+    for i, (seat, r) in enumerate(zip(seats, geo["seats"])):
+        seat_boxes.append(_seat_block(img, draw, r, seat, i, view, to_act, viewer))
+    all_boxes = [(n, r, tuple(t)) for n, (r, t) in boxes.items()]
+    all_boxes.append(("center", center, tuple(center_texts)))
+    all_boxes += [(n, r, tuple(t)) for n, r, t in seat_boxes]
+    return Rendered(png=encode(img), alt=mat_alt(view), width=W, height=H, boxes=tuple(all_boxes))

@@ -1,0 +1,981 @@
+"""The table manager: one table per channel, testable without Discord.
+
+A table is a lobby (seats and buy-ins) and then a running engine ``Game``.
+Every entry point takes the table's ``asyncio.Lock``, changes state, saves it
+(engine JSON, seats, deadline, message ids) and returns a :class:`TableUpdate`
+that the Discord layer turns into messages. Updates are also pushed to the
+registered listeners (the mat publisher), so changes made by timers and AI
+seats reach the channel too.
+
+Deadlines are absolute times from an injectable clock; :meth:`TableManager.tick`
+fires the due ones (lobby expiry, turn timeout, AI move, next deal) and
+:meth:`TableManager.run` calls it as they come due. After a restart,
+:meth:`TableManager.resume` loads every open table and its deadline is simply
+re-armed (a deadline already past fires at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from . import errors
+from .bank import HOUSE, Bank
+from .clock import Clock, SystemClock
+from .prefs import Prefs
+from .settings import Settings
+from .storage import Database
+
+log = logging.getLogger(__name__)
+
+AI_NAMES = ["Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Isaac", "Jacquard",
+            "Knuth", "Lovelace", "Marple", "Noether", "Oppie", "Pascal", "Quine", "Ramanujan", "Shannon"]
+
+HAND_RANKS = ["high card", "one pair", "two pair", "three of a kind", "straight", "flush", "full house",
+              "four of a kind", "straight flush", "royal flush", "five of a kind"]
+
+LOG_LINES = 6
+
+
+def hand_rank(name: str | None) -> int:
+    if not name:
+        return -1
+    text = str(name).lower().replace("_", " ").replace("-", " ")
+    best = -1
+    for i, rank_name in enumerate(HAND_RANKS):
+        if rank_name in text or (rank_name == "one pair" and text.startswith("pair")):
+            best = max(best, i)
+    return best
+
+
+# ---------------------------------------------------------------------------
+# State
+
+
+@dataclass
+class Seat:
+    name: str
+    user_id: int | None  # None: an AI seat (plays from the house account)
+    stake: int = 0  # chips bought in
+    timeouts: int = 0  # timeouts in a row
+    away: bool = False  # played by AI after too many timeouts, until "I'm back"
+    left: bool = False  # left mid-game: AI until the end, cashed out at the end
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def auto(self) -> bool:
+        """Whether the AI decides for this seat."""
+        return self.user_id is None or self.away or self.left
+
+    @property
+    def account(self) -> int:
+        return HOUSE if self.user_id is None else self.user_id
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    preset: str
+    options: dict[str, Any]
+    buy_in: int
+    turn_timeout: float
+    ai_pause: float
+    status: str = "lobby"  # lobby | playing | finished | cancelled
+    seats: list[Seat] = field(default_factory=list)
+    game: Any = None  # engine.Game once started
+    deadline: float | None = None
+    deadline_kind: str | None = None  # lobby | turn | ai | next-deal
+    deadline_seat: int | None = None
+    lobby_message_id: int | None = None
+    mat_message_id: int | None = None
+    mat_round: int | None = None
+    log: list[str] = field(default_factory=list)
+    version: int = 0
+    created_at: float = 0.0
+    result: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    # -- derived --------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """The round number used in button ids: 0 in the lobby."""
+        if self.game is None:
+            return 0
+        return int(self.game.round_number)
+
+    @property
+    def preset_info(self):
+        from engine.presets import PRESETS
+
+        return PRESETS[self.preset]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s.user_id is not None]
+
+    def awaiting(self):
+        if self.game is None or self.status != "playing":
+            return None
+        return self.game.awaiting()
+
+    def chips_in_play(self) -> int:
+        if self.game is not None:
+            return int(self.game.total_chips())
+        return sum(s.stake for s in self.seats)
+
+    def add_log(self, line: str) -> None:
+        if line:
+            self.log.append(line)
+            del self.log[:-LOG_LINES]
+
+    # -- persistence ----------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "options": self.options,
+            "buy_in": self.buy_in,
+            "turn_timeout": self.turn_timeout,
+            "ai_pause": self.ai_pause,
+            "seats": [asdict(s) for s in self.seats],
+            "game": self.game.to_json() if self.game is not None else None,
+            "deadline": self.deadline,
+            "deadline_kind": self.deadline_kind,
+            "deadline_seat": self.deadline_seat,
+            "lobby_message_id": self.lobby_message_id,
+            "mat_message_id": self.mat_message_id,
+            "mat_round": self.mat_round,
+            "log": self.log,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_row(cls, row, clock: Callable[[], float] | None = None) -> "Table":
+        state = json.loads(row["state_json"])
+        table = cls(
+            id=int(row["id"]),
+            guild_id=int(row["guild_id"]),
+            channel_id=int(row["channel_id"]),
+            host_id=int(row["host_id"]),
+            preset=row["preset"],
+            options=state.get("options") or {},
+            buy_in=int(state.get("buy_in", 0)),
+            turn_timeout=float(state.get("turn_timeout", 60)),
+            ai_pause=float(state.get("ai_pause", 1)),
+            status=row["status"],
+            seats=[Seat(**s) for s in state.get("seats", [])],
+            deadline=state.get("deadline"),
+            deadline_kind=state.get("deadline_kind"),
+            deadline_seat=state.get("deadline_seat"),
+            lobby_message_id=state.get("lobby_message_id"),
+            mat_message_id=state.get("mat_message_id"),
+            mat_round=state.get("mat_round"),
+            log=list(state.get("log") or []),
+            version=int(state.get("version", 0)),
+            created_at=float(row["created_at"]),
+        )
+        if state.get("game"):
+            from engine import Game
+
+            table.game = Game.from_json(state["game"], clock=clock)
+        return table
+
+
+@dataclass
+class TableUpdate:
+    """What changed at a table, for the Discord layer to show."""
+
+    table: Table
+    kind: str  # lobby | play | finished | cancelled
+    events: list[dict] = field(default_factory=list)
+    new_round: bool = False  # a fresh mat message is due
+    dealt: bool = False  # new hands: DM them to players with DMs on
+    message: str | None = None  # feedback for the player who caused it
+    version: int = 0
+
+
+Listener = Callable[[TableUpdate], None]
+
+
+# ---------------------------------------------------------------------------
+# Events as text
+
+
+def describe_event(event: dict, names: list[str]) -> str | None:
+    """One line for the table's event log, or None for events not worth a line."""
+
+    def who(key: str = "seat") -> str:
+        seat = event.get(key)
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return "?"
+
+    kind = event.get("type")
+    amount = event.get("amount")
+    if kind == "payout":
+        return f"{who()} takes {amount} from {event.get('space')}"
+    if kind == "transfer":
+        return f"{who('from_seat')} pays {who('to_seat')} {amount} ({event.get('reason', '')})".replace(" ()", "")
+    if kind == "to_space" and event.get("reason") not in (None, "ante"):
+        return f"{who()} puts {amount} on {event.get('space')} ({event.get('reason')})"
+    if kind == "bet" or (kind == "to_space" and event.get("reason") in ("bet", "raise", "call")):
+        return f"{who()} {event.get('reason', 'bets')} {amount}"
+    if kind in ("check", "fold", "call", "raise"):
+        return f"{who()} {kind}s" + (f" {amount}" if amount else "")
+    if kind == "bid":
+        return f"{who()} bids {amount}" if amount else f"{who()} passes"
+    if kind == "swap":
+        return f"{who()} swaps hands with the spare"
+    if kind == "stop":
+        return f"{who()} stops with {event.get('card')}"
+    if kind == "out":
+        return f"{who()} goes out!"
+    if kind == "showdown":
+        return "Showdown!"
+    if kind == "round-end":
+        return "Round over."
+    if kind == "game-end":
+        return "Game over."
+    if kind == "sit-out":
+        return f"{who()} sits this round out"
+    if kind == "eliminated":
+        return f"{who()} is out of chips"
+    if kind == "deal":
+        return "Cards dealt."
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Safe defaults on timeout
+
+
+def card_rank(card: str) -> int:
+    return "23456789TJQKA".find(card[0].upper().replace("1", "T"))
+
+
+def safe_default(game, aw, ai_choice: Callable[[], Any]):
+    """The action played for a seat that ran out of time (RULES: check or fold, best five,
+    the forced or lowest lead, no bid). Falls back to the AI's choice when none applies."""
+    from engine import Action
+
+    legal = list(aw.legal)
+    detail = aw.detail or {}
+    candidates: list[Action] = []
+    if "check" in legal:
+        candidates.append(Action(seat=aw.seat, do="check"))
+    if "fold" in legal:
+        candidates.append(Action(seat=aw.seat, do="fold"))
+    if "choose" in legal and detail.get("best"):
+        candidates.append(Action(seat=aw.seat, do="choose", cards=list(detail["best"])))
+    if "lead" in legal:
+        cards = detail.get("cards") or []
+        if cards:
+            candidates.append(Action(seat=aw.seat, do="lead", card=min(cards, key=card_rank)))
+        else:
+            candidates.append(Action(seat=aw.seat, do="lead"))
+    if "pass" in legal:
+        candidates.append(Action(seat=aw.seat, do="pass"))
+    if "keep" in legal:
+        candidates.append(Action(seat=aw.seat, do="keep"))
+    for action in candidates:
+        try:
+            game.check(action)
+            return action
+        except ValueError:
+            continue
+    return ai_choice()
+
+
+# ---------------------------------------------------------------------------
+# The manager
+
+
+class TableManager:
+    def __init__(
+        self,
+        db: Database,
+        bank: Bank,
+        prefs: Prefs,
+        settings: Settings,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        ai_kind: str = "heuristic",
+    ) -> None:
+        self.db = db
+        self.bank = bank
+        self.prefs = prefs
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.rng = rng or random.Random()
+        self.ai_kind = ai_kind
+        self.tables: dict[int, Table] = {}  # by channel id
+        self.by_id: dict[int, Table] = {}
+        self.listeners: list[Listener] = []
+        self._wake = asyncio.Event()
+        self._create_lock = asyncio.Lock()
+
+    # -- plumbing -------------------------------------------------------------
+
+    def add_listener(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def _notify(self, update: TableUpdate) -> None:
+        for listener in self.listeners:
+            try:
+                listener(update)
+            except Exception:
+                log.exception("table listener failed")
+
+    def _set_deadline(self, table: Table, delay: float | None, kind: str | None = None, seat: int | None = None):
+        if delay is None:
+            table.deadline = table.deadline_kind = table.deadline_seat = None
+        else:
+            table.deadline = self.clock.now() + delay
+            table.deadline_kind = kind
+            table.deadline_seat = seat
+        self._wake.set()
+
+    async def _save(self, table: Table) -> None:
+        table.version += 1
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
+                (json.dumps(table.to_state()), table.status, table.id),
+            )
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.channel_id) is table:
+            del self.tables[table.channel_id]
+        self.by_id.pop(table.id, None)
+
+    def get(self, channel_id: int) -> Table:
+        table = self.tables.get(channel_id)
+        if table is None:
+            raise errors.NoTable("There's no Tripoley table in this channel. Start one with `/tripoley start`.")
+        return table
+
+    def get_by_id(self, table_id: int) -> Table | None:
+        return self.by_id.get(table_id)
+
+    def _update(self, table: Table, kind: str, **kw) -> TableUpdate:
+        return TableUpdate(table=table, kind=kind, version=table.version, **kw)
+
+    def next_deadline(self) -> float | None:
+        times = [t.deadline for t in self.tables.values() if t.deadline is not None]
+        return min(times) if times else None
+
+    # -- start-up -------------------------------------------------------------
+
+    async def resume(self) -> list[Table]:
+        """Load every open table (lobby or playing) from the database."""
+        rows = await self.db.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
+        resumed = []
+        for row in rows:
+            try:
+                table = Table.from_row(row, clock=self.clock.now)
+            except Exception:
+                log.exception("could not resume table %s", row["id"])
+                continue
+            self.tables[table.channel_id] = table
+            self.by_id[table.id] = table
+            if table.status == "playing" and table.deadline is None:
+                # Saved between steps: decide again what we wait for.
+                async with table.lock:
+                    await self._advance(table, [])
+            resumed.append(table)
+        self._wake.set()
+        log.info("resumed %d table(s)", len(resumed))
+        return resumed
+
+    async def run(self) -> None:
+        """Fire deadlines as they come due (forever; cancel the task to stop)."""
+        while True:
+            nd = self.next_deadline()
+            timeout = None if nd is None else max(0.0, nd - self.clock.now())
+            self._wake.clear()
+            if timeout is None or timeout > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+                except asyncio.TimeoutError:
+                    pass
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("table timer failed")
+                await asyncio.sleep(0.5)
+
+    # -- lobby ----------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+        buy_in: int | None = None,
+        turn_timeout: float | None = None,
+    ) -> TableUpdate:
+        from engine.presets import PRESETS
+
+        config = await self.prefs.guild(guild_id)
+        preset = preset or config.default_preset
+        if preset not in PRESETS:
+            raise errors.TripoleyError(f"Unknown game `{preset}`.")
+        info = PRESETS[preset]
+        options = dict(options or {})
+        try:
+            info.options.with_overrides(options)
+        except ValueError as exc:
+            raise errors.TripoleyError(f"Those options don't work: {exc}") from None
+        if buy_in is None:
+            buy_in = int(info.options.with_overrides(options).start_stack)
+        if buy_in < 1:
+            raise errors.AmountOutOfRange("The buy-in must be at least 1 chip.")
+        async with self._create_lock:
+            if channel_id in self.tables:
+                raise errors.TableExists(
+                    "A game is already running in this channel. Join it, or start one in another channel."
+                )
+            table = Table(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                preset=preset,
+                options=options,
+                buy_in=buy_in,
+                turn_timeout=float(turn_timeout or config.turn_timeout),
+                ai_pause=float(config.ai_pause),
+                created_at=self.clock.now(),
+            )
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO tables (guild_id, channel_id, host_id, preset, status, chips, state_json, created_at)"
+                    " VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?)",
+                    (guild_id, channel_id, host_id, preset, json.dumps(table.to_state()), table.created_at),
+                )
+                table.id = cur.lastrowid
+            try:
+                await self.bank.buy_in(guild_id, host_id, table.id, buy_in, config.starting_balance)
+            except errors.NotEnoughChips as exc:
+                async with self.db.transaction() as conn:
+                    await conn.execute("UPDATE tables SET status = 'cancelled' WHERE id = ?", (table.id,))
+                raise errors.NotEnoughChips(
+                    f"The buy-in is {buy_in} chips. {exc.message} Try a smaller `buy_in`."
+                ) from None
+            table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
+            self._set_deadline(table, self.settings.lobby_timeout, "lobby")
+            table.add_log(f"{host_name} opened the table.")
+            await self._save(table)
+            self.tables[channel_id] = table
+            self.by_id[table.id] = table
+        return self._update(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
+
+    def _lobby_table(self, channel_id: int) -> Table:
+        table = self.get(channel_id)
+        if table.status != "lobby":
+            raise errors.WrongPhase("The game has already started.")
+        return table
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
+        table = self.get(channel_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise errors.WrongPhase("The game has already started; you can join the next one.")
+            if table.seat_of(user_id) is not None:
+                raise errors.TripoleyError("You're already at this table.")
+            if len(table.seats) >= table.preset_info.max_players:
+                raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
+            config = await self.prefs.guild(table.guild_id)
+            try:
+                await self.bank.buy_in(table.guild_id, user_id, table.id, table.buy_in, config.starting_balance)
+            except errors.NotEnoughChips as exc:
+                raise errors.NotEnoughChips(f"The buy-in is {table.buy_in} chips. {exc.message}") from None
+            table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
+            table.add_log(f"{name} joined.")
+            await self._save(table)
+            update = self._update(table, "lobby", message=f"You're in! Bought in for {table.buy_in} chips.")
+        self._notify(update)
+        return update
+
+    async def add_ai(self, channel_id: int, user_id: int) -> TableUpdate:
+        table = self.get(channel_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise errors.WrongPhase("The game has already started.")
+            if table.seat_of(user_id) is None:
+                raise errors.NotSeated("Only players at the table can add AI seats. Join first.")
+            if len(table.seats) >= table.preset_info.max_players:
+                raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
+            taken = {s.name for s in table.seats}
+            name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
+            await self.bank.house_buy_in(table.guild_id, table.id, table.buy_in)
+            table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
+            table.add_log(f"{name} sat down.")
+            await self._save(table)
+            update = self._update(table, "lobby", message=f"{name} joins the table.")
+        self._notify(update)
+        return update
+
+    async def leave(self, channel_id: int, user_id: int) -> TableUpdate:
+        table = self.get(channel_id)
+        async with table.lock:
+            index = table.seat_of(user_id)
+            if index is None:
+                raise errors.NotSeated("You're not at this table.")
+            seat = table.seats[index]
+            if table.status == "lobby":
+                await self.bank.refund(table.guild_id, user_id, table.id, seat.stake)
+                del table.seats[index]
+                table.add_log(f"{seat.name} left.")
+                if not table.humans():
+                    update = await self._cancel(table, "Everyone left; the table is closed.")
+                    self._notify(update)
+                    return update
+                if table.host_id == user_id:
+                    table.host_id = table.humans()[0].user_id
+                    table.add_log(f"{table.humans()[0].name} is the host now.")
+                await self._save(table)
+                update = self._update(table, "lobby", message=f"You left; {seat.stake} chips are back in your wallet.")
+            else:
+                if seat.left:
+                    raise errors.TripoleyError("You've already left this game.")
+                seat.left = True
+                table.add_log(f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
+                if not any(not s.left for s in table.humans()):
+                    update = await self._stop_game(table, "Every player left, so the game ended.")
+                    self._notify(update)
+                    return update
+                await self._advance(table, [], rearm=False)
+                update = self._update(
+                    table, "play", message="You left the game: an AI plays your seat and you're cashed out at the end."
+                )
+        self._notify(update)
+        return update
+
+    async def _cancel(self, table: Table, reason: str) -> TableUpdate:
+        """Close a lobby: every stake back to its wallet (or the house)."""
+        payouts = [(s.account, s.stake) for s in table.seats]
+        table.status = "cancelled"
+        self._set_deadline(table, None)
+        table.add_log(reason)
+        table.version += 1
+        async with self.db.transaction() as conn:
+            await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
+            await conn.execute(
+                "UPDATE tables SET status = 'cancelled', state_json = ?, ended_at = ? WHERE id = ?",
+                (json.dumps(table.to_state()), self.clock.now(), table.id),
+            )
+        self._forget(table)
+        return self._update(table, "cancelled", message=reason)
+
+    async def start(self, channel_id: int, user_id: int) -> TableUpdate:
+        from engine import Game
+
+        table = self.get(channel_id)
+        async with table.lock:
+            if table.status != "lobby":
+                raise errors.WrongPhase("The game has already started.")
+            if user_id != table.host_id:
+                raise errors.NotAllowed("Only the host can start the game.")
+            info = table.preset_info
+            if len(table.seats) < info.min_players:
+                raise errors.TripoleyError(
+                    f"{info.name} needs at least {info.min_players} players. Invite someone or press **Add AI**."
+                )
+            table.game = Game.new(
+                table.preset,
+                [s.name for s in table.seats],
+                options=table.options or None,
+                stacks=[s.stake for s in table.seats],
+                seed=self.rng.randrange(2**31),
+                clock=self.clock.now,
+            )
+            table.status = "playing"
+            async with self.db.transaction() as conn:
+                await conn.execute("UPDATE tables SET started_at = ? WHERE id = ?", (self.clock.now(), table.id))
+            table.add_log(f"{info.name} begins with {len(table.seats)} players.")
+            events = list(table.game.next_deal())
+            update = await self._advance(table, events)
+            update.message = "The game is on!"
+        self._notify(update)
+        return update
+
+    # -- play -----------------------------------------------------------------
+
+    def _playing_table(self, channel_id: int, round_number: int | None) -> Table:
+        table = self.get(channel_id)
+        if round_number is not None and round_number != table.round:
+            raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
+        return table
+
+    async def act(
+        self, channel_id: int, user_id: int, action: dict[str, Any], round_number: int | None = None
+    ) -> TableUpdate:
+        """Apply a player's action (``{"do": "bet", "amount": 5}``; the seat is filled in)."""
+        from engine import Action, IllegalAction
+
+        table = self._playing_table(channel_id, round_number)
+        async with table.lock:
+            if round_number is not None and round_number != table.round:
+                raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
+            if table.status != "playing":
+                raise errors.WrongPhase("The game hasn't started yet.")
+            index = table.seat_of(user_id)
+            if index is None:
+                raise errors.NotSeated("You're not playing at this table.")
+            seat = table.seats[index]
+            if seat.left:
+                raise errors.NotAllowed("You left this game; an AI plays your seat until the end.")
+            if seat.away:
+                raise errors.NotAllowed("An AI is playing for you. Press **I'm back** to take your seat again.")
+            aw = table.game.awaiting()
+            if aw is None:
+                raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
+            if aw.seat != index:
+                raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            try:
+                act = Action.from_dict({**action, "seat": index})
+            except ValueError as exc:
+                raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
+            if act.do not in aw.legal:
+                raise errors.WrongPhase(
+                    f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}."
+                )
+            try:
+                events = table.game.apply(act)
+            except IllegalAction as exc:
+                raise errors.TripoleyError(f"Not allowed: {exc}") from None
+            seat.timeouts = 0
+            table.add_log(f"{seat.name}: {act.describe()}")
+            update = await self._advance(table, list(events))
+            update.message = f"You: {act.describe()}"
+        self._notify(update)
+        return update
+
+    async def back(self, channel_id: int, user_id: int) -> TableUpdate:
+        """"I'm back": the player takes their seat from the AI again."""
+        table = self.get(channel_id)
+        async with table.lock:
+            index = table.seat_of(user_id)
+            if index is None or table.status != "playing":
+                raise errors.NotSeated("You're not playing at this table.")
+            seat = table.seats[index]
+            if seat.left:
+                raise errors.NotAllowed("You left this game; you can join the next one.")
+            if not seat.away:
+                raise errors.TripoleyError("You're already in control of your seat.")
+            seat.away = False
+            seat.timeouts = 0
+            table.add_log(f"{seat.name} is back.")
+            await self._advance(table, [], rearm=False)
+            update = self._update(table, "play", message="Welcome back! Your seat is yours again.")
+        self._notify(update)
+        return update
+
+    async def stop(self, channel_id: int, user_id: int, can_manage: bool) -> TableUpdate:
+        table = self.get(channel_id)
+        async with table.lock:
+            if user_id != table.host_id and not can_manage:
+                raise errors.NotAllowed("Only the host or someone with **Manage Server** can stop the game.")
+            if table.status == "lobby":
+                update = await self._cancel(table, "The host closed the table; buy-ins are refunded.")
+            else:
+                update = await self._stop_game(table, "The game was stopped; everyone is cashed out.")
+        self._notify(update)
+        return update
+
+    async def _stop_game(self, table: Table, reason: str) -> TableUpdate:
+        game = table.game
+        events = list(game.end_now())
+        guard = 0
+        while not game.finished and guard < 50:
+            guard += 1
+            if game.awaiting() is None:
+                events += list(game.next_deal())
+            else:
+                self._play_auto(table, events)
+        table.add_log(reason)
+        return await self._finish(table, events)
+
+    # -- the engine loop --------------------------------------------------------
+
+    def _ai_action(self, table: Table, seat: int):
+        from engine.ai import choose_action
+
+        return choose_action(table.game, seat, kind=self.ai_kind, rng=self.rng)
+
+    def _play_auto(self, table: Table, events: list, timeout: bool = False):
+        """Play one move for the awaited seat: the AI's, or the safe default on a timeout."""
+        aw = table.game.awaiting()
+        seat = table.seats[aw.seat]
+        if timeout:
+            action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
+        else:
+            action = self._ai_action(table, aw.seat)
+        events += list(table.game.apply(action))
+        table.add_log(f"{seat.name}: {action.describe()}" + (" (timed out)" if timeout else ""))
+        return action
+
+    async def _advance(self, table: Table, events: list, rearm: bool = True) -> TableUpdate:
+        """After a change: run whatever needs no waiting, set the next deadline, save."""
+        game = table.game
+        dealt = any(e.get("type") == "deal" for e in events)
+        for _ in range(10_000):
+            if game.finished:
+                return await self._finish(table, events)
+            aw = game.awaiting()
+            if aw is None:
+                pause = self.settings.round_pause
+                if pause <= 0:
+                    new = list(game.next_deal())
+                    dealt = dealt or any(e.get("type") == "deal" for e in new)
+                    events += new
+                    continue
+                self._set_deadline(table, pause, "next-deal")
+                break
+            seat = table.seats[aw.seat]
+            if seat.auto:
+                if table.ai_pause <= 0:
+                    self._play_auto(table, events)
+                    continue
+                if rearm or table.deadline_kind != "ai" or table.deadline_seat != aw.seat:
+                    self._set_deadline(table, table.ai_pause, "ai", aw.seat)
+                break
+            timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
+            if rearm or table.deadline_kind != "turn" or table.deadline_seat != aw.seat:
+                self._set_deadline(table, timeout, "turn", aw.seat)
+            break
+        for event in events:
+            line = describe_event(event, [s.name for s in table.seats])
+            if line and event.get("type") not in ("deal",):
+                table.add_log(line)
+        await self._save(table)
+        return self._update(
+            table,
+            "play",
+            events=[dict(e) for e in events],
+            new_round=table.mat_round != table.round,
+            dealt=dealt,
+        )
+
+    async def tick(self) -> list[TableUpdate]:
+        """Fire every deadline that is due now."""
+        now = self.clock.now()
+        updates = []
+        for table in [t for t in list(self.tables.values()) if t.deadline is not None and t.deadline <= now]:
+            async with table.lock:
+                if table.deadline is None or table.deadline > self.clock.now() or table.status in (
+                    "finished",
+                    "cancelled",
+                ):
+                    continue
+                try:
+                    update = await self._fire(table)
+                except Exception:
+                    log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
+                    # Don't spin on a broken table: try again a bit later.
+                    self._set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
+                    continue
+            if update is not None:
+                updates.append(update)
+                self._notify(update)
+        return updates
+
+    async def _fire(self, table: Table) -> TableUpdate | None:
+        kind = table.deadline_kind
+        if kind == "lobby":
+            return await self._cancel(table, "Nobody started the game in time; buy-ins are refunded.")
+        game = table.game
+        if game is None:
+            self._set_deadline(table, None)
+            return None
+        if kind == "next-deal":
+            if game.awaiting() is None and not game.finished:
+                return await self._advance(table, list(game.next_deal()))
+            return await self._advance(table, [])
+        aw = game.awaiting()
+        if aw is None:
+            return await self._advance(table, [])
+        seat = table.seats[aw.seat]
+        events: list = []
+        if kind == "turn" and not seat.auto:
+            seat.timeouts += 1
+            self._play_auto(table, events, timeout=True)
+            message = f"{seat.name} ran out of time."
+            if seat.timeouts >= self.settings.timeouts_before_ai:
+                seat.away = True
+                message = f"{seat.name} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
+                table.add_log(message)
+            update = await self._advance(table, events)
+            update.message = message
+            return update
+        self._play_auto(table, events)
+        return await self._advance(table, events)
+
+    # -- the end ----------------------------------------------------------------
+
+    async def _finish(self, table: Table, events: list) -> TableUpdate:
+        game = table.game
+        stacks = list(game.stacks)
+        on_mat = sum(game.mat.values()) if isinstance(game.mat, dict) else 0
+        held = sum(stacks) + on_mat
+        if on_mat:
+            log.error("table %s ended with %s chips on the mat; they go to the house", table.id, on_mat)
+        payouts = [(seat.account, int(stacks[i])) for i, seat in enumerate(table.seats)]
+        if on_mat:
+            payouts.append((HOUSE, int(on_mat)))
+        results = self._results(table, stacks, events)
+        table.status = "finished"
+        table.result = results
+        self._set_deadline(table, None)
+        for event in events:
+            line = describe_event(event, [s.name for s in table.seats])
+            if line and event.get("type") != "deal":
+                table.add_log(line)
+        table.version += 1
+        now = self.clock.now()
+        async with self.db.transaction() as conn:
+            await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
+            await self._record_stats(conn, table, results)
+            await conn.execute(
+                "UPDATE tables SET status = 'finished', state_json = ?, result_json = ?, ended_at = ? WHERE id = ?",
+                (json.dumps(table.to_state()), json.dumps(results), now, table.id),
+            )
+        if held != sum(s.stake for s in table.seats):
+            log.error("table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held)
+        self._forget(table)
+        return self._update(table, "finished", events=[dict(e) for e in events], message="Game over.")
+
+    def _results(self, table: Table, stacks: list[int], events: list) -> dict[str, Any]:
+        history = list(getattr(table.game, "history", []) or []) or list(events)
+        pots = [0] * len(table.seats)
+        best: list[tuple[int, str | None]] = [(-1, None)] * len(table.seats)
+        for event in history:
+            kind = event.get("type")
+            if kind == "payout" and isinstance(event.get("seat"), int) and 0 <= event["seat"] < len(pots):
+                pots[event["seat"]] += 1
+            if kind == "showdown":
+                hands = event.get("hands") or []
+                items = hands.items() if isinstance(hands, dict) else enumerate(hands)
+                for key, hand in items:
+                    seat = hand.get("seat", key) if isinstance(hand, dict) else key
+                    name = hand.get("hand") if isinstance(hand, dict) else hand
+                    try:
+                        seat = int(seat)
+                    except (TypeError, ValueError):
+                        continue
+                    if 0 <= seat < len(best) and hand_rank(name) > best[seat][0]:
+                        best[seat] = (hand_rank(name), str(name))
+        top = max(stacks) if stacks else 0
+        seats = []
+        for i, seat in enumerate(table.seats):
+            seats.append(
+                {
+                    "seat": i,
+                    "name": seat.name,
+                    "user_id": seat.user_id,
+                    "stake": seat.stake,
+                    "final": int(stacks[i]),
+                    "net": int(stacks[i]) - seat.stake,
+                    "pots_won": pots[i],
+                    "best_hand": best[i][1],
+                    "best_hand_rank": best[i][0],
+                    "winner": int(stacks[i]) == top and top > 0,
+                }
+            )
+        return {
+            "preset": table.preset,
+            "preset_name": table.preset_info.name,
+            "rounds": table.round,
+            "seats": sorted(seats, key=lambda s: -s["final"]),
+        }
+
+    async def _record_stats(self, conn, table: Table, results: dict[str, Any]) -> None:
+        for entry in results["seats"]:
+            if entry["user_id"] is None:
+                continue
+            await conn.execute(
+                "INSERT OR IGNORE INTO stats (guild_id, user_id) VALUES (?, ?)", (table.guild_id, entry["user_id"])
+            )
+            await conn.execute(
+                "UPDATE stats SET games = games + 1, wins = wins + ?, rounds = rounds + ?, pots_won = pots_won + ?,"
+                " net = net + ?,"
+                " best_hand = CASE WHEN ? > best_hand_rank THEN ? ELSE best_hand END,"
+                " best_hand_rank = MAX(best_hand_rank, ?)"
+                " WHERE guild_id = ? AND user_id = ?",
+                (
+                    int(entry["winner"]),
+                    results["rounds"],
+                    entry["pots_won"],
+                    entry["net"],
+                    entry["best_hand_rank"],
+                    entry["best_hand"],
+                    entry["best_hand_rank"],
+                    table.guild_id,
+                    entry["user_id"],
+                ),
+            )
+
+    # -- for the Discord layer ------------------------------------------------------
+
+    async def set_message(self, table_id: int, kind: str, message_id: int, round_number: int | None = None) -> None:
+        """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart)."""
+        table = self.by_id.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if kind == "lobby":
+                table.lobby_message_id = message_id
+            else:
+                table.mat_message_id = message_id
+                table.mat_round = round_number
+            async with self.db.transaction() as conn:
+                await conn.execute(
+                    "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
+                )
+
+    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict]:
+        table = self.get(channel_id)
+        if table.status != "playing":
+            raise errors.WrongPhase("The game hasn't started yet: your cards come with the first deal.")
+        index = table.seat_of(user_id)
+        if index is None:
+            raise errors.NotSeated("You're not playing at this table, so there's no hand to show.")
+        return table, index, table.game.view(index)
+
+    async def stats(self, guild_id: int, user_id: int) -> dict[str, Any] | None:
+        row = await self.db.fetchone("SELECT * FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        return dict(row) if row else None
+
+    async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        rows = await self.db.fetchall(
+            "SELECT id, channel_id, preset, started_at, ended_at, result_json FROM tables"
+            " WHERE guild_id = ? AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        out = []
+        for row in rows:
+            item = dict(row)
+            item["result"] = json.loads(row["result_json"]) if row["result_json"] else None
+            out.append(item)
+        return out
+

@@ -1,0 +1,201 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import errors
+from bot.bank import HOUSE
+from bot.clock import FakeClock
+from bot.tables import TableManager
+
+G, C = 1, 500  # guild, channel
+ANN, BOB = 11, 22
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def make_manager(db, bank, prefs, settings, clock):
+    def make(**overrides):
+        s = settings.model_copy(update=overrides) if overrides else settings
+        manager = TableManager(db, bank, prefs, s, clock=clock, rng=random.Random(7))
+        manager.updates = []
+        manager.add_listener(manager.updates.append)
+        return manager
+
+    return make
+
+
+@pytest.fixture
+def manager(make_manager):
+    return make_manager()
+
+
+async def lobby(manager, *, ai=1, humans=(ANN, BOB), options=None, buy_in=100):
+    await manager.create_table(G, C, humans[0], f"user{humans[0]}", "tripoley", options or {"game_end": "rounds:2"}, buy_in=buy_in)
+    for h in humans[1:]:
+        await manager.join(C, h, f"user{h}")
+    for _ in range(ai):
+        await manager.add_ai(C, humans[0])
+    return manager.get(C)
+
+
+async def drive_to_human(manager, clock, table, limit=200):
+    """Fire AI/next-deal deadlines until a human must act (or the game ends)."""
+    for _ in range(limit):
+        if table.status != "playing":
+            return None
+        if table.deadline_kind == "turn":
+            return table.deadline_seat
+        clock.t = table.deadline
+        await manager.tick()
+    raise AssertionError("no human turn reached")
+
+
+async def test_lobby_buy_ins_refund_and_conservation(manager, bank):
+    table = await lobby(manager, ai=1)
+    assert [s.stake for s in table.seats] == [100, 100, 100]
+    assert (await bank.audit(G)).tables == 300
+    await manager.leave(C, BOB)
+    assert await bank.balance(G, BOB, 0) == 1000
+    await manager.stop(C, ANN, can_manage=False)
+    assert C not in manager.tables
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 0
+    assert await bank.balance(G, ANN, 0) == 1000
+
+
+async def test_one_table_per_channel_and_host_only_start(manager):
+    await lobby(manager, ai=1)
+    with pytest.raises(errors.TableExists):
+        await manager.create_table(G, C, BOB, "bob")
+    with pytest.raises(errors.NotAllowed):
+        await manager.start(C, BOB)
+    with pytest.raises(errors.TripoleyError):
+        await manager.join(C, BOB, "bob")  # already seated
+
+
+async def test_not_enough_chips_for_buy_in(manager):
+    await lobby(manager, ai=0, humans=(ANN,), buy_in=600)
+    await manager.leave(C, ANN)
+    with pytest.raises(errors.NotEnoughChips):
+        await manager.create_table(G, C, ANN, "ann", buy_in=5000)
+    assert C not in manager.tables
+
+
+async def test_lobby_expires_and_refunds(manager, clock, bank, settings):
+    await lobby(manager, ai=1)
+    clock.advance(settings.lobby_timeout + 1)
+    updates = await manager.tick()
+    assert updates and updates[0].kind == "cancelled"
+    assert C not in manager.tables
+    assert (await bank.audit(G)).ok and await bank.balance(G, ANN, 0) == 1000
+
+
+async def test_human_turn_wrong_user_and_stale_round(manager, clock):
+    table = await lobby(manager, ai=1)
+    await manager.start(C, ANN)
+    seat = await drive_to_human(manager, clock, table)
+    other = table.seats[1 - seat].user_id if seat in (0, 1) else ANN
+    with pytest.raises(errors.NotYourTurn):
+        await manager.act(C, other, {"do": "pass"})
+    with pytest.raises(errors.StaleButton):
+        await manager.act(C, table.seats[seat].user_id, {"do": "pass"}, round_number=table.round + 5)
+
+
+async def test_timeouts_play_safe_default_and_three_make_the_seat_ai(manager, clock, bank):
+    table = await lobby(manager, ai=0, options={"game_end": "rounds:3"})
+    await manager.start(C, ANN)
+    timeouts = {}
+    for _ in range(500):
+        if table.status != "playing":
+            break
+        seat = await drive_to_human(manager, clock, table)
+        if seat is None:
+            break
+        clock.t = table.deadline
+        updates = await manager.tick()
+        timeouts[seat] = timeouts.get(seat, 0) + 1
+        if table.seats[seat].away:
+            assert timeouts[seat] == 3
+            assert "I'm back" in updates[-1].message
+            break
+    away = [s for s in table.seats if s.away]
+    assert away, "a seat should have been handed to the AI"
+    # The AI now plays for that seat; "I'm back" gives it back.
+    user = away[0].user_id
+    with pytest.raises(errors.NotAllowed):
+        await manager.act(C, user, {"do": "check"})
+    await manager.back(C, user)
+    assert not away[0].away and away[0].timeouts == 0
+
+
+async def test_full_game_with_ai_cashes_out_and_conserves_chips(manager, clock, bank):
+    table = await lobby(manager, ai=2, humans=(ANN,))
+    await manager.start(C, ANN)
+    # ANN leaves at once: her seat plays as AI to the end, she's cashed out then.
+    await manager.leave(C, ANN)
+    assert table.status == "finished"  # every human left → game stopped
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 0
+    assert table.result["seats"]
+    stats = await manager.stats(G, ANN)
+    assert stats["games"] == 1
+    history = await manager.history(G)
+    assert history[0]["result"]["preset"] == "tripoley"
+
+
+async def test_game_runs_to_the_end_by_timers(manager, clock, bank):
+    table = await lobby(manager, ai=1, options={"game_end": "rounds:2"})
+    await manager.start(C, ANN)
+    for _ in range(2000):
+        if table.status != "playing":
+            break
+        clock.t = table.deadline
+        await manager.tick()
+    assert table.status == "finished"
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 0
+    total = sum([await bank.balance(G, u, 0) for u in (ANN, BOB, HOUSE)])
+    assert total == audit.granted
+
+
+async def test_resume_from_saved_state(make_manager, clock, bank):
+    first = make_manager()
+    table = await lobby(first, ai=1)
+    await first.start(C, ANN)
+    seat = await drive_to_human(first, clock, table)
+    saved_deadline = table.deadline
+    saved_round = table.round
+    user = table.seats[seat].user_id
+
+    second = make_manager()  # a restart: a new manager on the same database
+    [resumed] = await second.resume()
+    assert resumed.id == table.id and resumed.round == saved_round
+    assert resumed.deadline == saved_deadline and resumed.deadline_kind == "turn"
+    aw = resumed.game.awaiting()
+    assert aw.seat == seat
+    # Deadline already past when we come back: it fires at once.
+    clock.t = saved_deadline + 30
+    updates = await second.tick()
+    assert updates and resumed.seats[seat].timeouts == 1
+    # And the human can still act on the resumed game.
+    seat2 = await drive_to_human(second, clock, resumed)
+    if seat2 is not None:
+        aw = resumed.game.awaiting()
+        verb = "check" if "check" in aw.legal else aw.legal[0]
+        action = {"do": verb}
+        if verb == "choose":
+            action["cards"] = aw.detail["best"]
+        elif verb == "lead":
+            action["card"] = aw.detail["cards"][0]
+        elif verb in ("bid", "suit_bid", "bet", "raise"):
+            action["amount"] = aw.detail["min"]
+        elif verb == "name_suit":
+            action["suit"] = "H"
+        await second.act(C, resumed.seats[seat2].user_id, action)
+    assert user in (ANN, BOB)

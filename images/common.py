@@ -85,7 +85,7 @@ def space_class(space: dict) -> str:
         return "center"
     if kind == "corner" or "corner" in sid or "corner" in label:
         return "corner"
-    if kind in ("kitty", "pot", "poker", "poker-pot") or sid in ("kitty", "pot", "poker", "poker-pot"):
+    if kind in ("kitty", "pot", "poker", "poker-pot", "michigan") or sid in ("kitty", "pot", "poker", "poker-pot"):
         return "pot"
     return "ring"
 
@@ -111,13 +111,15 @@ _LABEL_CARDS = re.compile(rf"^({_RANK}(?:\s*-\s*{_RANK})*)\s*([\u2663\u2666\u266
 
 def space_cards(space: dict) -> tuple[str, ...]:
     """Card faces printed on a space: ``10♥`` → ("TH",); ``K-Q♥`` → ("KH", "QH")."""
+    label = str(space.get("label") or "").strip()
     sid = str(space.get("id") or "").strip().upper()
     if sid.startswith("10") and len(sid) == 3:
         sid = "T" + sid[2]
-    if is_card(sid):
+    if is_card(sid) and (not label or label[-1] in SYMBOL_SUITS):
+        if label and label[-1] in SYMBOL_SUITS:
+            return (sid[0] + SYMBOL_SUITS[label[-1]],)
         return (sid,)
-    label = str(space.get("label") or "").strip()
-    for text in (label, str(space.get("id") or "").strip()):
+    for text in (label,) if label else (str(space.get("id") or "").strip(),):
         m = _LABEL_CARDS.match(text.upper().replace("\u2009", ""))
         if m:
             suit = m.group(2)
@@ -147,3 +149,17 @@ def chips_of(x) -> int:
 
 def suit_symbol(s) -> str:
     return SUIT_SYMBOLS.get(str(s or "").upper()[:1], str(s or ""))
+
+
+SUITLESS = re.compile(rf"^{_RANK}(?:\s*-\s*{_RANK})*$")
+
+
+def with_pay_suit(space: dict, pay_suit: str | None) -> dict:
+    """Optional-suit mats label pay-card spaces without a suit ("10", "K-Q"):
+    add the pay suit once it is known (``pay_suit`` None = not named yet)."""
+    label = str(space.get("label") or "")
+    kind = str(space.get("kind") or "")
+    if kind not in ("card", "combo") or not SUITLESS.match(label.strip()):
+        return space
+    sym = SUIT_SYMBOLS.get(str(pay_suit or "").upper()[:1])
+    return dict(space, label=label.strip() + (sym if sym else " ?"))

@@ -25,7 +25,7 @@ from .cards import back_image, card_height, card_image
 from .chips import denominations, pile_image, stack_image
 from .common import (
     chips_of, name_of, phase_text, seat_name, space_cards, space_label, split_mat, status_key,
-    status_text, suit_symbol,
+    status_text, suit_symbol, with_pay_suit,
 )
 
 W, H = 1000, 700
@@ -326,7 +326,7 @@ def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
     if st_text:
         bits.append((st_text, LIGHT_RED if inactive else (110, 220, 120)))
     committed = chips_of(seat.get("committed"))
-    if committed:
+    if committed and str(view.get("phase") or "").startswith("poker"):
         bits.append((f"bet {committed}", WHITE))
     played = seat.get("played")
     if isinstance(played, list) and played and not bits:
@@ -384,7 +384,7 @@ def _strip(img, draw, view, center, y):
         b = draw_text(draw, (mid, y), t, fnt, GOLD, "ma")
         texts.append(b)
         y = b[3] + 4
-    if pstr.startswith("poker") or (not seq and poker.get("last_action")):
+    if pstr.startswith("poker"):
         parts = []
         if poker.get("last_action"):
             parts.append(str(poker["last_action"]))
@@ -440,7 +440,9 @@ def mat_alt(view) -> str:
     if view.get("dealer") is not None:
         bits.append(f"dealer: {name_of(view, view.get('dealer'))}")
     text = ". ".join(bits) + "."
-    spaces = ", ".join(f"{space_label(s)} {chips_of(s.get('chips'))}" for s in mat)
+    pay_suit = None if view.get("phase") in BEFORE_SUIT_NAMED else view.get("pay_suit")
+    spaces = ", ".join(f"{space_label(with_pay_suit(s, pay_suit))} {chips_of(s.get('chips'))}" for s in mat
+                       if isinstance(s, dict))
     if spaces:
         text += f" Mat: {spaces}."
     seq = (view.get("michigan") or {}).get("sequence") or []
@@ -476,9 +478,13 @@ def truncate_plain(text: str, n: int) -> str:
 # ----------------------------------------------------------------- entry point
 
 
+BEFORE_SUIT_NAMED = ("spare-hand", "auction", "suit-bid", "name-suit")
+
+
 def render_mat(view: dict) -> Rendered:
     seats = list(view.get("seats") or [])
-    mat = list(view.get("mat") or [])
+    pay_suit = None if view.get("phase") in BEFORE_SUIT_NAMED else view.get("pay_suit")
+    mat = [with_pay_suit(s, pay_suit) for s in (view.get("mat") or []) if isinstance(s, dict)]
     ring, corners, center_spaces = split_mat(mat)
     title = str(view.get("preset_name") or view.get("preset") or "Tripoley")
     static, static_boxes, geo = _static_layer(

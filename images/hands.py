@@ -1,0 +1,353 @@
+"""A player's hand, the poker showdown and the end-of-game standings."""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image, ImageDraw
+
+from .base import (
+    BG, CYAN, GOLD, GREEN_UP, MUTED, PANEL, RED_DOWN, WHITE, LIGHT_RED,
+    Rendered, card_sort_key, card_text, draw_text, encode, fit_font, font, is_card, truncate,
+)
+from .cards import card_height, card_image, outline_image, shade_image
+from .common import chips_of, name_of, phase_text, seat_name
+
+SUIT_WORDS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+ACTION_WORDS = {
+    "lead": "lead", "play": "play", "pass": "pass", "keep": "keep", "swap": "swap", "auction": "auction",
+    "bid": "bid", "check": "check", "bet": "bet", "call": "call", "raise": "raise", "fold": "fold",
+    "choose": "choose five", "claim": "claim", "name_suit": "name the suit", "suit_bid": "bid for the suit",
+}
+
+# ----------------------------------------------------------------- hand
+
+HAND_CW = 120
+HAND_PAD = 16
+HAND_MAX_W = 1000
+LIFT = 22
+
+
+def _hand_cards(view) -> list[str]:
+    hand = view.get("hand") or []
+    return sorted((str(c) for c in hand), key=card_sort_key)
+
+
+def _selectable(view, cards) -> set[str]:
+    detail = view.get("detail") or {}
+    sel = detail.get("cards") if isinstance(detail, dict) else None
+    if not sel:
+        return set()
+    return {str(c) for c in sel if str(c) in cards}
+
+
+def _hand_rows(cards, cw, max_w):
+    """Split into rows and pick the overlap step; returns (rows, step, suit_gap)."""
+    suit_gap = 14
+    for step in (64, 58, 52, 46, 42):
+        for nrows in (1, 2, 3):
+            per = math.ceil(len(cards) / nrows) if cards else 0
+            rows = [cards[i * per:(i + 1) * per] for i in range(nrows)] if per else [[]]
+            rows = [r for r in rows if r] or [[]]
+            if all(_row_width(r, cw, step, suit_gap) <= max_w for r in rows):
+                if nrows == 1 or step == 42:
+                    return rows, step, suit_gap
+                break
+    per = math.ceil(len(cards) / 3)
+    rows = [cards[i * per:(i + 1) * per] for i in range(3)]
+    return [r for r in rows if r], 40, 8
+
+
+def _row_width(row, cw, step, gap):
+    if not row:
+        return 0
+    w = cw
+    for a, b in zip(row, row[1:]):
+        w += step + (gap if a[-1] != b[-1] else 0)
+    return w
+
+
+def hand_alt(view, cards, selectable) -> str:
+    if not cards:
+        return "Your hand is empty."
+    groups = []
+    for suit in "CDHS":
+        ranks = [card_text(c)[:-1] for c in cards if c[-1] == suit]
+        if ranks:
+            groups.append(f"{SUIT_WORDS[suit]} {' '.join(ranks)}")
+    others = [c for c in cards if not is_card(c)]
+    if others:
+        groups.append(" ".join(others))
+    text = f"Your hand ({len(cards)} cards): " + " \u00b7 ".join(groups) + "."
+    if selectable:
+        text += " Playable: " + " ".join(card_text(c) for c in cards if c in selectable) + "."
+    chosen = (view.get("poker") or {}).get("chosen")
+    if chosen and str(view.get("phase") or "").startswith("poker"):
+        text += " Poker hand: " + " ".join(card_text(str(c)) for c in chosen) + "."
+    legal = view.get("legal")
+    if legal:
+        text += " Your turn: " + ", ".join(ACTION_WORDS.get(a, a) for a in legal) + "."
+    return text[:1024]
+
+
+def render_hand(view: dict) -> Rendered:
+    cards = _hand_cards(view)
+    selectable = _selectable(view, cards)
+    chosen = set()
+    if str(view.get("phase") or "").startswith("poker"):
+        chosen = {str(c) for c in ((view.get("poker") or {}).get("chosen") or [])}
+    cw = HAND_CW
+    ch = card_height(cw)
+    rows, step, gap = _hand_rows(cards, cw, HAND_MAX_W - 2 * HAND_PAD)
+    content_w = max([_row_width(r, cw, step, gap) for r in rows] + [0])
+    header_h = 38
+    lift = LIFT if selectable and len(selectable) < len(cards) else 0
+    row_h = ch + lift + 8
+    width = max(420, content_w + 2 * HAND_PAD)
+    height = header_h + row_h * max(1, len(rows)) + HAND_PAD - 8
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    # header: count on the left, whose turn / phase on the right
+    left = f"Your hand \u00b7 {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    lb = draw_text(draw, (HAND_PAD, 10), left, font(18), WHITE, "la")
+    legal = view.get("legal")
+    if legal:
+        right = "Your turn: " + " / ".join(ACTION_WORDS.get(a, a) for a in legal)
+        colour = GOLD
+    else:
+        right = phase_text(view.get("phase"))
+        colour = MUTED
+    if right:
+        fnt, t = fit_font(right, width - lb[2] - 2 * HAND_PAD, 16, 11)
+        draw_text(draw, (width - HAND_PAD, 12), t, fnt, colour, "ra")
+    if not cards:
+        draw_text(draw, (width / 2, header_h + row_h / 2), "no cards", font(20), MUTED, "mm")
+    shade = shade_image(cw, ch, 64)
+    ring = outline_image(cw, ch, GOLD, 4)
+    chosen_ring = outline_image(cw, ch, CYAN, 4)
+    for ri, row in enumerate(rows):
+        x = (width - _row_width(row, cw, step, gap)) / 2
+        y0 = header_h + ri * row_h
+        prev = None
+        for c in row:
+            if prev is not None:
+                x += step + (gap if prev[-1] != c[-1] else 0)
+            prev = c
+            up = c in selectable
+            y = y0 + (0 if up or not lift else lift)
+            face = card_image(c, cw)
+            img.paste(face, (int(x), int(y)), face)
+            if selectable and not up:
+                img.paste(shade, (int(x), int(y)), shade)
+            if up:
+                img.paste(ring, (int(x), int(y)), ring)
+            elif c in chosen:
+                img.paste(chosen_ring, (int(x), int(y)), chosen_ring)
+            if c in chosen and up:
+                draw.ellipse((x + cw - 20, y + ch - 20, x + cw - 8, y + ch - 8), fill=CYAN)
+    return Rendered(png=encode(img), alt=hand_alt(view, cards, selectable), width=width, height=height)
+
+
+# ----------------------------------------------------------------- showdown
+
+SD_CW = 60
+SD_STEP = 64
+
+
+def _showdown_entries(view):
+    poker = view.get("poker") or {}
+    entries = poker.get("showdown")
+    if entries:
+        return [dict(e) for e in entries if isinstance(e, dict)]
+    for ev in reversed(view.get("events") or []):  # e.g. the end-of-game playoff
+        if isinstance(ev, dict) and ev.get("type") == "showdown" and isinstance(ev.get("hands"), dict):
+            out = []
+            for seat, h in ev["hands"].items():
+                try:
+                    seat_no = int(seat)
+                except (TypeError, ValueError):
+                    seat_no = seat
+                out.append({"seat": seat_no, "cards": list(h.get("cards") or []), "hand": h.get("hand")})
+            return out
+    return []
+
+
+def _winnings(view) -> dict:
+    """Chips each seat took from the poker pot, from the recent payout events."""
+    pot_ids = {str(s.get("id")) for s in view.get("mat") or [] if isinstance(s, dict)
+               and str(s.get("kind")) == "poker"} or {"pot"}
+    won: dict = {}
+    events = view.get("events") or []
+    for ev in events:
+        if not isinstance(ev, dict) or ev.get("type") != "payout":
+            continue
+        if str(ev.get("reason")) in ("poker", "playoff") or str(ev.get("space")) in pot_ids:
+            won[ev.get("seat")] = won.get(ev.get("seat"), 0) + chips_of(ev.get("amount"))
+    return won
+
+
+def showdown_alt(view, entries, winners, won) -> str:
+    if not entries and not winners:
+        return "No showdown."
+    parts = []
+    for e in entries:
+        who = name_of(view, e.get("seat"))
+        cards = " ".join(card_text(str(c)) for c in e.get("cards") or [])
+        hand = e.get("hand") or ""
+        tag = ""
+        if e.get("seat") in winners:
+            tag = f" \u2014 wins {won[e.get('seat')]}" if won.get(e.get("seat")) else " \u2014 wins"
+        parts.append(f"{who}: {cards} ({hand}){tag}")
+    text = "Showdown. " + "; ".join(parts) + "." if parts else ""
+    if not entries and winners:
+        text = f"{name_of(view, winners[0])} wins the pot uncontested" + (
+            f" ({won.get(winners[0])})." if won.get(winners[0]) else ".")
+    return text[:1024]
+
+
+def render_showdown(view: dict) -> Rendered:
+    poker = view.get("poker") or {}
+    entries = _showdown_entries(view)
+    won = _winnings(view)
+    winners = list(poker.get("winners") or [])
+    if not winners:
+        winners = [s for s, a in won.items() if a]
+    n = len(entries)
+    ncols = 1 if n <= 3 else 2 if n <= 10 else 3
+    cell_w = SD_CW + 4 * SD_STEP + 24 + (130 if ncols == 1 else 0)
+    ch = card_height(SD_CW)
+    cell_h = 30 + ch + 12
+    pad = 14
+    rows = max(1, math.ceil(n / ncols))
+    width = max(520, ncols * cell_w + (ncols + 1) * pad)
+    title_h = 64
+    height = title_h + rows * (cell_h + pad) + pad
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    total = sum(won.values())
+    draw_text(draw, (pad, 10), "Showdown", font(22), GOLD, "la")
+    if winners:
+        names = [name_of(view, w) for w in winners]
+        if len(winners) == 1:
+            line = f"{names[0]} wins" + (f" {won.get(winners[0])}" if won.get(winners[0]) else " the pot")
+        else:
+            line = "Split pot: " + ", ".join(f"{nm} {won.get(w, '')}".strip() for nm, w in zip(names, winners))
+        if total and len(winners) > 1:
+            line += f" (of {total})"
+        fnt, t = fit_font(line, width - 2 * pad, 17, 11)
+        draw_text(draw, (pad, 38), t, fnt, WHITE, "la")
+    if not entries:
+        msg = "Everyone else folded: no cards shown" if winners else "No showdown this round"
+        draw_text(draw, (width / 2, title_h + (cell_h) / 2), msg, font(18), MUTED, "mm")
+    gold_ring = outline_image(SD_CW, ch, GOLD, 3)
+    for k, e in enumerate(entries):
+        col, row = k % ncols, k // ncols
+        x0 = pad + col * (cell_w + pad)
+        y0 = title_h + row * (cell_h + pad)
+        is_win = e.get("seat") in winners
+        draw.rounded_rectangle((x0, y0, x0 + cell_w, y0 + cell_h), radius=10,
+                               fill=(64, 58, 30) if is_win else PANEL,
+                               outline=GOLD if is_win else (84, 92, 104), width=3 if is_win else 1)
+        name = name_of(view, e.get("seat")) or "?"
+        tag = ""
+        if is_win:
+            tag = f"WINS {won[e.get('seat')]}" if won.get(e.get("seat")) else "WINNER"
+        ftag = font(14)
+        tag_w = ftag.getlength(tag) + 10 if tag else 0
+        fnt = font(16)
+        draw_text(draw, (x0 + 10, y0 + 7), truncate(name, fnt, cell_w * 0.5 - 10), fnt,
+                  GOLD if is_win else WHITE, "la")
+        hand_name = str(e.get("hand") or "").replace("-", " ")
+        hx = x0 + cell_w - 10 - tag_w
+        if hand_name:
+            hf, ht = fit_font(hand_name, cell_w * 0.5 - 10 - tag_w, 15, 10)
+            draw_text(draw, (hx, y0 + 8), ht, hf, (220, 230, 240), "ra")
+        if tag:
+            draw_text(draw, (x0 + cell_w - 10, y0 + 8), tag, ftag, GOLD, "ra")
+        cards = [str(c) for c in e.get("cards") or []][:7]
+        step = SD_STEP if len(cards) <= 5 else (4 * SD_STEP) / max(1, len(cards) - 1)
+        cx = x0 + 12
+        for i, c in enumerate(cards):
+            face = card_image(c, SD_CW)
+            img.paste(face, (int(cx + i * step), y0 + 32), face)
+            if is_win:
+                img.paste(gold_ring, (int(cx + i * step), y0 + 32), gold_ring)
+    return Rendered(png=encode(img), alt=showdown_alt(view, entries, winners, won), width=width, height=height)
+
+
+# ----------------------------------------------------------------- summary
+
+
+def _standings(view_or_standings):
+    if isinstance(view_or_standings, dict):
+        rows = view_or_standings.get("standings") or []
+        if not rows:
+            rows = [{"seat": s.get("seat", i), "name": seat_name(s, i), "stack": s.get("stack"), "net": None}
+                    for i, s in enumerate(view_or_standings.get("seats") or [])]
+        title = view_or_standings.get("preset_name") or "Game over"
+    else:
+        rows = list(view_or_standings or [])
+        title = "Game over"
+    out = []
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict):
+            continue
+        out.append({"name": seat_name(r, i), "stack": chips_of(r.get("stack")),
+                    "net": None if r.get("net") is None else chips_of(r.get("net"))})
+    out.sort(key=lambda r: -r["stack"])
+    return title, out
+
+
+def summary_alt(title, rows) -> str:
+    parts = []
+    for i, r in enumerate(rows, 1):
+        net = "" if r["net"] is None else f" ({r['net']:+d})"
+        parts.append(f"{i}. {r['name'][:24]} {r['stack']}{net}")
+    return (f"{title}: final standings. " + "; ".join(parts) + ".")[:1024]
+
+
+def render_summary(view_or_standings) -> Rendered:
+    title, rows = _standings(view_or_standings)
+    pad = 18
+    row_h = 34
+    width = 720
+    head_h = 78
+    height = head_h + row_h * max(1, len(rows)) + pad
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    fnt, t = fit_font(f"{title} \u2014 final standings", width - 2 * pad, 22, 14)
+    draw_text(draw, (pad, 14), t, fnt, GOLD, "la")
+    f13 = font(13)
+    cols = {"rank": pad + 30, "name": pad + 46, "stack": 470, "net": 560}
+    draw_text(draw, (cols["name"], 52), "PLAYER", f13, MUTED, "la")
+    draw_text(draw, (cols["stack"], 52), "CHIPS", f13, MUTED, "ra")
+    draw_text(draw, (cols["net"] + 60, 52), "WON / LOST", f13, MUTED, "ra")
+    maxabs = max([abs(r["net"]) for r in rows if r["net"] is not None] + [1])
+    f16 = font(16)
+    for i, r in enumerate(rows):
+        y = head_h + i * row_h
+        if i % 2 == 0:
+            draw.rectangle((pad, y, width - pad, y + row_h - 2), fill=PANEL)
+        mid = y + row_h / 2 - 1
+        colour = GOLD if i == 0 else WHITE
+        draw_text(draw, (cols["rank"], mid), f"{i + 1}.", f16, colour, "rm")
+        draw_text(draw, (cols["name"], mid), truncate(r["name"], f16, cols["stack"] - 70 - cols["name"]), f16,
+                  colour, "lm")
+        draw_text(draw, (cols["stack"], mid), str(r["stack"]), f16, WHITE, "rm")
+        net = r["net"]
+        if net is not None:
+            c = GREEN_UP if net > 0 else RED_DOWN if net < 0 else MUTED
+            draw_text(draw, (cols["net"] + 60, mid), f"{net:+d}" if net else "0", f16, c, "rm")
+            # bar, centred on the zero line
+            lo, hi = 636, width - pad - 8
+            zero = (lo + hi) // 2
+            span = (hi - lo) // 2
+            bl = max(2, int(abs(net) / maxabs * span)) if net else 0
+            if net > 0:
+                draw.rectangle((zero, mid - 6, zero + bl, mid + 6), fill=GREEN_UP)
+            elif net < 0:
+                draw.rectangle((zero - bl, mid - 6, zero, mid + 6), fill=RED_DOWN)
+            draw.line((zero, y + 4, zero, y + row_h - 6), fill=MUTED)
+    if not rows:
+        draw_text(draw, (width / 2, head_h + row_h / 2), "no players", f16, MUTED, "mm")
+    return Rendered(png=encode(img), alt=summary_alt(title, rows), width=width, height=height)

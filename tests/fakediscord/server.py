@@ -1,0 +1,1288 @@
+"""The fake Discord server: REST under /api/v10 and a websocket gateway at /gateway/.
+
+Binds 127.0.0.1 on a free port only. The real, unmodified discord.py client talks to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import hashlib
+import json
+import logging
+import mimetypes
+import secrets
+import socket
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from aiohttp import WSMsgType, web
+
+from . import state as S
+from .state import Attachment, Channel, FakeState, InteractionRecord, Message, RestCall, User
+
+log = logging.getLogger("fakediscord")
+
+API_PREFIX = "/api/v10"
+HEARTBEAT_INTERVAL_MS = 41250
+INTERACTION_ACK_WINDOW = 3.0  # seconds: Discord's rule
+INTERACTION_TOKEN_TTL = 15 * 60.0  # seconds
+
+# Gateway intents
+I_GUILDS = 1 << 0
+I_GUILD_MEMBERS = 1 << 1
+I_GUILD_MESSAGES = 1 << 9
+I_DIRECT_MESSAGES = 1 << 12
+I_MESSAGE_CONTENT = 1 << 15
+
+
+class ApiError(Exception):
+    """Raised by handlers: becomes a Discord-style JSON error."""
+
+    def __init__(self, status: int, code: int, message: str, errors: Optional[dict] = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status, self.code, self.message, self.errors = status, code, message, errors
+
+    def body(self) -> dict:
+        d: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors:
+            d["errors"] = self.errors
+        return d
+
+
+def form_error(problems: list[tuple[str, str]]) -> ApiError:
+    """400 Invalid Form Body (50035), errors nested by path like Discord's."""
+    errors: dict = {}
+    for path, msg in problems:
+        node = errors
+        for part in path.split("."):
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": "BASE_TYPE_INVALID", "message": msg})
+    return ApiError(400, 50035, "Invalid Form Body", errors)
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_response(data: Any, status: int = 200, headers: Optional[dict] = None) -> web.Response:
+    # Exactly "application/json": discord.py compares the header verbatim (no charset suffix).
+    h = {"Content-Type": "application/json"}
+    if headers:
+        h.update(headers)
+    return web.Response(status=status, body=dumps(data).encode(), headers=h)
+
+
+# ---------------------------------------------------------------------------
+# Fault injection
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Fault:
+    kind: str  # "429", "delay", "status"
+    pattern: str
+    remaining: Optional[int]  # None: forever
+    retry_after: float = 0.0
+    is_global: bool = False
+    scope: str = "user"
+    seconds: float = 0.0
+    status: int = 500
+    code: int = 0
+    message: str = ""
+    hits: int = 0
+
+    def matches(self, method: str, route: str, path: str) -> bool:
+        pat = self.pattern
+        if pat in ("*", ""):
+            return True
+        if " " not in pat:
+            pat = "* " + pat
+        return fnmatch.fnmatchcase(f"{method} {route}", pat) or fnmatch.fnmatchcase(f"{method} {path}", pat)
+
+    def take(self) -> bool:
+        if self.remaining is None:
+            self.hits += 1
+            return True
+        if self.remaining <= 0:
+            return False
+        self.remaining -= 1
+        self.hits += 1
+        return True
+
+
+class Faults:
+    """Fault injection for REST calls and the gateway.
+
+    Route patterns are matched (fnmatch) against "METHOD /template" and "METHOD /actual/path",
+    templates as discord.py writes them, e.g. "POST /channels/{channel_id}/messages";
+    a pattern without a method matches any method; "*" matches everything.
+    """
+
+    def __init__(self, server: "FakeDiscordServer") -> None:
+        self._server = server
+        self._faults: list[_Fault] = []
+
+    def rate_limit(self, route: str = "*", *, count: int = 1, retry_after: float = 0.05,
+                   is_global: bool = False, scope: Optional[str] = None) -> _Fault:
+        """Answer the next `count` matching calls with 429 (retry_after seconds, optionally global)."""
+        f = _Fault("429", route, count, retry_after=retry_after, is_global=is_global,
+                   scope=scope or ("global" if is_global else "user"))
+        self._faults.append(f)
+        return f
+
+    def delay(self, route: str = "*", seconds: float = 0.5, *, count: Optional[int] = None) -> _Fault:
+        """Delay matching responses by `seconds` (for `count` calls, or forever)."""
+        f = _Fault("delay", route, count, seconds=seconds)
+        self._faults.append(f)
+        return f
+
+    def fail(self, route: str, status: int = 500, *, count: int = 1, code: int = 0, message: str = "injected failure") -> _Fault:
+        """Answer the next `count` matching calls with `status` and a Discord JSON error."""
+        f = _Fault("status", route, count, status=status, code=code, message=message)
+        self._faults.append(f)
+        return f
+
+    def close_dms(self, user: Any) -> None:
+        """DMs to this user answer 403 with code 50007, like a user who blocks server DMs."""
+        self._server.state.user(user).dms_open = False
+
+    def open_dms(self, user: Any) -> None:
+        self._server.state.user(user).dms_open = True
+
+    async def drop_gateway(self, *, code: int = 4000, abrupt: bool = False) -> None:
+        """Drop the bot's gateway connection; discord.py reconnects and RESUMEs."""
+        await self._server.drop_gateway(code=code, abrupt=abrupt)
+
+    async def send_reconnect(self) -> None:
+        """Send op 7 RECONNECT (the client closes and resumes)."""
+        await self._server.send_op(7, None)
+
+    async def invalidate_session(self, resumable: bool = False) -> None:
+        """Send op 9 INVALID_SESSION (the client re-identifies unless resumable)."""
+        await self._server.send_op(9, resumable)
+
+    def clear(self) -> None:
+        self._faults.clear()
+
+    def _take(self, kind: str, method: str, route: str, path: str) -> Optional[_Fault]:
+        for f in self._faults:
+            if f.kind == kind and f.matches(method, route, path) and f.take():
+                return f
+        return None
+
+
+# ---------------------------------------------------------------------------
+# Gateway sessions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    session_id: str
+    intents: int
+    shard: tuple[int, int] = (0, 1)
+    seq: int = 0
+    events: list[tuple[int, str]] = field(default_factory=list)  # replay buffer for RESUME
+    conn: Optional["GatewayConnection"] = None
+    identified_at: float = field(default_factory=time.perf_counter)
+    resumes: int = 0
+    invalidated: bool = False
+
+
+class GatewayConnection:
+    def __init__(self, ws: web.WebSocketResponse, request: web.Request, compress: Optional[str]) -> None:
+        self.ws = ws
+        self.request = request
+        self.compress = compress
+        self._z = zlib.compressobj() if compress == "zlib-stream" else None
+        self.session: Optional[GatewaySession] = None
+        self.lock = asyncio.Lock()
+        self.heartbeats = 0
+        self.closed = False
+
+    async def send_raw(self, text: str) -> None:
+        async with self.lock:
+            if self.closed or self.ws.closed:
+                raise ConnectionResetError("gateway connection closed")
+            if self._z is not None:
+                data = self._z.compress(text.encode()) + self._z.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(data)
+            else:
+                # zstd-stream (or no compression) requested: plain text frames, which discord.py accepts.
+                await self.ws.send_str(text)
+
+    async def send(self, payload: dict) -> None:
+        await self.send_raw(dumps(payload))
+
+
+# ---------------------------------------------------------------------------
+# The server
+# ---------------------------------------------------------------------------
+
+
+class FakeDiscordServer:
+    def __init__(self, state: FakeState, *, host: str = "127.0.0.1", realistic_rate_limits: bool = False,
+                 ack_window: float = INTERACTION_ACK_WINDOW, token_ttl: float = INTERACTION_TOKEN_TTL) -> None:
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise ValueError("the fake Discord only binds loopback addresses")
+        self.state = state
+        self.host = host
+        self.port: Optional[int] = None
+        self.faults = Faults(self)
+        self.ack_window = ack_window
+        self.token_ttl = token_ttl
+        self.realistic_rate_limits = realistic_rate_limits
+        self.rate_limit_windows: dict[str, tuple[int, float]] = {
+            # pattern -> (limit, window seconds); used only with realistic_rate_limits
+            "POST /channels/{channel_id}/messages": (5, 5.0),
+            "PATCH /channels/{channel_id}/messages/{message_id}": (5, 5.0),
+            "DELETE /channels/{channel_id}/messages/{message_id}": (5, 1.0),
+            "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": (5, 2.0),
+            "POST /webhooks/{webhook_id}/{webhook_token}": (5, 2.0),
+            "*": (50, 1.0),
+        }
+        self.global_limit: tuple[int, float] = (50, 1.0)
+        self._buckets: dict[str, list[float]] = {}
+        self._global_hits: list[float] = []
+        self.sessions: dict[str, GatewaySession] = {}
+        self.connections: list[GatewayConnection] = []
+        self.gateway_log: list[tuple[float, str, Any]] = []  # (time, "recv"/"send", op or event name)
+        self._runner: Optional[web.AppRunner] = None
+        self._site: Optional[web.TCPSite] = None
+        self._tasks: set[asyncio.Task] = set()
+        self.app = self._build_app()
+        self.identified = asyncio.Event()  # set at each IDENTIFY; see wait_identified
+        self.last_session: Optional[GatewaySession] = None
+
+    # -- lifecycle ---------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}{API_PREFIX}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/gateway/"
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET6 if self.host == "::1" else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, 0))
+        self.port = sock.getsockname()[1]
+        self._site = web.SockSite(self._runner, sock, shutdown_timeout=0.5)
+        await self._site.start()
+
+    async def close(self) -> None:
+        for conn in list(self.connections):
+            conn.closed = True
+            if not conn.ws.closed:
+                try:
+                    await asyncio.wait_for(conn.ws.close(code=1001), 0.5)
+                except Exception:
+                    pass
+        for t in list(self._tasks):
+            t.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def _spawn(self, coro) -> asyncio.Task:
+        t = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+        return t
+
+    # -- app ---------------------------------------------------------------------
+    def _build_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        r = app.router
+        P = API_PREFIX
+        routes = [
+            ("GET", "/gateway", self.h_gateway_info),
+            ("GET", "/gateway/bot", self.h_gateway_info),
+            ("GET", "/users/@me", self.h_me),
+            ("POST", "/users/@me/channels", self.h_create_dm),
+            ("GET", "/users/{user_id}", self.h_get_user),
+            ("GET", "/oauth2/applications/@me", self.h_application),
+            ("GET", "/applications/@me", self.h_application),
+            ("GET", "/applications/{application_id}/commands", self.h_get_commands),
+            ("PUT", "/applications/{application_id}/commands", self.h_put_commands),
+            ("POST", "/applications/{application_id}/commands", self.h_post_command),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.h_get_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.h_put_commands),
+            ("POST", "/applications/{application_id}/guilds/{guild_id}/commands", self.h_post_command),
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self.h_callback),
+            ("POST", "/webhooks/{webhook_id}/{webhook_token}", self.h_followup),
+            ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.h_webhook_get),
+            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.h_webhook_edit),
+            ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.h_webhook_delete),
+            ("GET", "/channels/{channel_id}", self.h_get_channel),
+            ("GET", "/channels/{channel_id}/messages", self.h_get_messages),
+            ("POST", "/channels/{channel_id}/messages", self.h_post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.h_get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.h_edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.h_delete_message),
+            ("POST", "/channels/{channel_id}/typing", self.h_no_content),
+            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self.h_add_reaction),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self.h_remove_reaction),
+            ("GET", "/guilds/{guild_id}", self.h_get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.h_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self.h_guild_roles),
+            ("GET", "/guilds/{guild_id}/members", self.h_guild_members),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.h_guild_member),
+        ]
+        self._route_names: dict[int, str] = {}
+        for method, path, handler in routes:
+            route = r.add_route(method, P + path, handler)
+            self._route_names[id(route)] = f"{method} {path}"
+        r.add_route("GET", "/gateway/", self.h_gateway)
+        r.add_route("GET", "/gateway", self.h_gateway)
+        r.add_route("GET", "/attachments/{channel_id}/{attachment_id}/{filename}", self.h_attachment)
+        r.add_route("*", P + "/{tail:.*}", self.h_unknown)
+        return app
+
+    # -- middleware: log, faults, auth, rate-limit headers, errors --------------------
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler):
+        path = request.path
+        if not path.startswith(API_PREFIX):
+            return await handler(request)
+        arrived = time.perf_counter()
+        request["arrived"] = arrived
+        rpath = path[len(API_PREFIX):]
+        route = self._route_names.get(id(request.match_info.route)) or f"{request.method} {rpath}"
+        template = route.split(" ", 1)[1]
+        call = RestCall(method=request.method, route=route, path=rpath, at=arrived)
+        self.state.rest_log.append(call)
+        request["call"] = call
+        bucket = self._bucket_key(template, request)
+        try:
+            delay = self.faults._take("delay", request.method, template, rpath)
+            if delay:
+                call.injected = "delay"
+                await asyncio.sleep(delay.seconds)
+            f429 = self.faults._take("429", request.method, template, rpath)
+            if f429:
+                call.injected = "429"
+                resp = self._429(f429.retry_after, f429.is_global, f429.scope, bucket)
+            else:
+                fail = self.faults._take("status", request.method, template, rpath)
+                if fail:
+                    call.injected = str(fail.status)
+                    raise ApiError(fail.status, fail.code, fail.message)
+                limited = self._check_realistic_limits(route, bucket) if self.realistic_rate_limits else None
+                if limited is not None:
+                    call.injected = "429-real"
+                    resp = limited
+                else:
+                    if not self._authorized(request, template):
+                        raise ApiError(401, 0, "401: Unauthorized")
+                    resp = await handler(request)
+                    resp.headers.update(self._ratelimit_headers(bucket))
+        except ApiError as e:
+            resp = json_response(e.body(), status=e.status, headers=self._ratelimit_headers(bucket))
+        except web.HTTPException:
+            raise
+        except Exception as e:  # a bug in the fake: make it loud
+            log.exception("fake discord handler crashed on %s %s", request.method, rpath)
+            resp = json_response({"message": f"fake server error: {e!r}", "code": 0}, status=500)
+            call.injected = "crash"
+        resp.headers["Via"] = "1.1 google"
+        call.status = resp.status
+        call.duration = time.perf_counter() - arrived
+        self.state.touch()
+        return resp
+
+    def _authorized(self, request: web.Request, template: str) -> bool:
+        if template.startswith(("/interactions/", "/webhooks/{webhook_id}/{webhook_token}", "/gateway")):
+            return True
+        return request.headers.get("Authorization") == f"Bot {self.state.token}"
+
+    def _bucket_key(self, template: str, request: web.Request) -> str:
+        mi = request.match_info
+        major = "+".join(str(mi.get(k)) for k in ("channel_id", "guild_id", "webhook_id", "webhook_token") if mi.get(k))
+        return f"{request.method} {template}:{major}"
+
+    @staticmethod
+    def _bucket_hash(bucket: str) -> str:
+        return hashlib.sha1(bucket.split(":", 1)[0].encode()).hexdigest()[:16]
+
+    def _ratelimit_headers(self, bucket: str, *, limit: int = 50, remaining: int = 49, reset_after: float = 1.0) -> dict:
+        if self.realistic_rate_limits:
+            limit, window = self._limit_for(bucket.split(":", 1)[0])
+            hits = self._buckets.get(bucket, [])
+            remaining = max(0, limit - len(hits))
+            reset_after = max(0.001, (hits[0] + window - time.monotonic()) if hits else window)
+        return {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self._bucket_hash(bucket),
+        }
+
+    def _429(self, retry_after: float, is_global: bool, scope: str, bucket: str) -> web.Response:
+        headers = {
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
+            "X-RateLimit-Scope": scope,
+        }
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            headers.update(self._ratelimit_headers(bucket, limit=5, remaining=0, reset_after=retry_after))
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        if is_global:
+            body["code"] = 0
+        return json_response(body, status=429, headers=headers)
+
+    def _limit_for(self, route: str) -> tuple[int, float]:
+        for pat, lw in self.rate_limit_windows.items():
+            if pat != "*" and fnmatch.fnmatchcase(route, pat):
+                return lw
+        return self.rate_limit_windows.get("*", (50, 1.0))
+
+    def _check_realistic_limits(self, route: str, bucket: str) -> Optional[web.Response]:
+        if route.startswith("POST /interactions/"):
+            return None  # interaction callbacks are not rate-limited
+        now = time.monotonic()
+        glimit, gwin = self.global_limit
+        self._global_hits = [t for t in self._global_hits if t > now - gwin]
+        if len(self._global_hits) >= glimit:
+            return self._429(self._global_hits[0] + gwin - now, True, "global", bucket)
+        limit, window = self._limit_for(route)
+        hits = [t for t in self._buckets.get(bucket, []) if t > now - window]
+        if len(hits) >= limit:
+            self._buckets[bucket] = hits
+            return self._429(max(0.001, hits[0] + window - now), False, "user", bucket)
+        hits.append(now)
+        self._buckets[bucket] = hits
+        self._global_hits.append(now)
+        return None
+
+    # -- helpers -------------------------------------------------------------------
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[int, str, bytes, Optional[str]]]]:
+        """JSON body, or multipart payload_json + files[n] -> (payload, [(index, filename, bytes, content_type)])."""
+        files: list[tuple[int, str, bytes, Optional[str]]] = []
+        ctype = request.headers.get("Content-Type", "")
+        if ctype.startswith("multipart/"):
+            payload: Any = None
+            reader = await request.multipart()
+            async for part in reader:
+                name = part.name or ""
+                data = await part.read(decode=False)
+                if name == "payload_json":
+                    payload = json.loads(bytes(data).decode())
+                elif name.startswith("files[") or name.startswith("file"):
+                    idx = int(name[6:-1]) if name.startswith("files[") else len(files)
+                    fname = part.filename or f"file{idx}"
+                    pct = part.headers.get("Content-Type")
+                    files.append((idx, fname, bytes(data), pct))
+            request["call"].json = payload
+            return payload, files
+        raw = await request.read()
+        if not raw:
+            return None, files
+        try:
+            payload = json.loads(raw)
+        except ValueError:
+            raise ApiError(400, 50109, "The request body contains invalid JSON.")
+        request["call"].json = payload
+        return payload, files
+
+    def _make_attachments(self, channel_id: int, payload: dict, files: list, existing: list[Attachment], *, ephemeral: bool) -> Optional[list[Attachment]]:
+        """New attachment list from payload['attachments'] + uploaded files; None = unchanged."""
+        by_index = {idx: (fname, data, ct) for idx, fname, data, ct in files}
+        if "attachments" not in payload and not files:
+            return None
+        out: list[Attachment] = []
+        specs = payload.get("attachments")
+        if specs is None:
+            specs = [{"id": idx} for idx in sorted(by_index)]
+            out = list(existing)
+        used = set()
+        for spec in specs:
+            sid = int(spec["id"])
+            if sid in by_index and sid not in used and sid < 10**6:
+                used.add(sid)
+                fname, data, ct = by_index[sid]
+                fname = spec.get("filename") or fname
+                if not ct or ct == "application/octet-stream":
+                    ct = mimetypes.guess_type(fname)[0] or ct
+                aid = self.state.snowflake()
+                out.append(Attachment(id=aid, filename=fname, data=data, content_type=ct, description=spec.get("description"),
+                                      url=f"{self.base_url}/attachments/{channel_id}/{aid}/{fname}", ephemeral=ephemeral))
+            else:
+                keep = next((a for a in existing if a.id == sid), None)
+                if keep is None:
+                    raise form_error([("attachments", f"Unknown attachment id {sid}")])
+                out.append(keep)
+        return out
+
+    def _apply_message_payload(self, msg: Message, payload: dict, attachments: Optional[list[Attachment]]) -> dict:
+        changes: dict[str, Any] = {}
+        if "content" in payload:
+            changes["content"] = payload["content"] or ""
+        if "embeds" in payload:
+            changes["embeds"] = payload["embeds"] or []
+        elif "embed" in payload:
+            changes["embeds"] = [payload["embed"]] if payload["embed"] else []
+        if "components" in payload:
+            changes["components"] = payload["components"] or []
+        if attachments is not None:
+            changes["attachments"] = attachments
+        if "flags" in payload and payload["flags"] is not None:
+            keep = msg.flags & (S.FLAG_EPHEMERAL | S.FLAG_LOADING)
+            changes["flags"] = (int(payload["flags"]) & ~(S.FLAG_EPHEMERAL | S.FLAG_LOADING)) | keep
+        return changes
+
+    def _new_message(self, channel: Channel, payload: dict, files: list, *, author: User,
+                     interaction: Optional[InteractionRecord] = None, ephemeral_for: Optional[User] = None,
+                     loading: bool = False) -> Message:
+        payload = payload or {}
+        validate_message(payload, files, creating=not loading)
+        flags = int(payload.get("flags") or 0) & ~S.FLAG_EPHEMERAL
+        if ephemeral_for is not None:
+            flags |= S.FLAG_EPHEMERAL
+        if loading:
+            flags |= S.FLAG_LOADING
+        mid = self.state.snowflake()
+        msg = Message(id=mid, channel_id=channel.id, guild_id=channel.guild_id, author=author, flags=flags,
+                      visible_to=ephemeral_for.id if ephemeral_for else None, interaction=interaction,
+                      tts=bool(payload.get("tts")))
+        if interaction is not None:
+            msg.application_id = self.state.application_id
+            msg.webhook_id = self.state.application_id
+            msg.type = 20 if interaction.type == 2 else 0
+        if payload.get("message_reference"):
+            ref = dict(payload["message_reference"])
+            ref.setdefault("channel_id", str(channel.id))
+            msg.message_reference = ref
+            msg.type = 19
+        atts = self._make_attachments(channel.id, payload, files, [], ephemeral=ephemeral_for is not None) or []
+        for k, v in self._apply_message_payload(msg, payload, atts).items():
+            if k != "flags":
+                setattr(msg, k, v)
+        self.state.add_message(msg)
+        if ephemeral_for is None and not loading:
+            self._dispatch_message_event("MESSAGE_CREATE", msg)
+        return msg
+
+    async def _edit(self, msg: Message, payload: dict, files: list, *, via: str) -> Message:
+        payload = payload or {}
+        validate_message(payload, files, creating=False)
+        atts = self._make_attachments(msg.channel_id, payload, files, msg.attachments, ephemeral=msg.ephemeral)
+        changes = self._apply_message_payload(msg, payload, atts)
+        if msg.loading:
+            changes["flags"] = changes.get("flags", msg.flags) & ~S.FLAG_LOADING
+        self.state.edit_message(msg, changes, via=via)
+        if not msg.ephemeral:
+            self._dispatch_message_event("MESSAGE_UPDATE", msg)
+        return msg
+
+    def _dispatch_message_event(self, event: str, msg: Message) -> None:
+        sess = self.current_session()
+        if sess is None:
+            return
+        ch = self.state.channels.get(msg.channel_id)
+        need = I_DIRECT_MESSAGES if (ch and ch.is_dm) else I_GUILD_MESSAGES
+        if not sess.intents & need:
+            return
+        if event == "MESSAGE_DELETE":
+            d: dict[str, Any] = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if msg.guild_id:
+                d["guild_id"] = str(msg.guild_id)
+        else:
+            d = msg.payload()
+            if msg.author.id != self.state.bot.id and not (sess.intents & I_MESSAGE_CONTENT) and not (ch and ch.is_dm):
+                d.update(content="", embeds=[], attachments=[], components=[])
+            if msg.guild_id:
+                member = self.state.guilds[msg.guild_id].members.get(msg.author.id)
+                if member is not None:
+                    d["member"] = member.payload(with_user=False)
+        self._spawn(self.dispatch(event, d))
+
+    def _channel(self, request: web.Request) -> Channel:
+        ch = self.state.channels.get(int(request.match_info["channel_id"]))
+        if ch is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return ch
+
+    def _message_in(self, ch: Channel, request: web.Request) -> Message:
+        msg = self.state.messages.get(int(request.match_info["message_id"]))
+        if msg is None or msg.channel_id != ch.id or msg.deleted or msg.ephemeral:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    def _interaction_for_webhook(self, request: web.Request) -> InteractionRecord:
+        if int(request.match_info["webhook_id"]) != self.state.application_id:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        rec = self.state.interactions_by_token.get(request.match_info["webhook_token"])
+        if rec is None:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if time.perf_counter() > rec.expires_at:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        if rec.response_type is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        return rec
+
+    def _webhook_message(self, rec: InteractionRecord, request: web.Request) -> Message:
+        mid = request.match_info["message_id"]
+        if mid == "@original":
+            msg = rec.original_message
+        else:
+            msg = self.state.messages.get(int(mid)) if mid.isdigit() else None
+            if msg is not None and msg is not rec.original_message and msg not in rec.followups:
+                msg = None
+        if msg is None or msg.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return msg
+
+    # -- REST handlers -----------------------------------------------------------------
+    async def h_unknown(self, request: web.Request) -> web.Response:
+        raise ApiError(404, 0, "404: Not Found")
+
+    async def h_no_content(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def h_gateway_info(self, request: web.Request) -> web.Response:
+        d: dict[str, Any] = {"url": f"ws://{self.host}:{self.port}/gateway"}
+        if request.path.endswith("/bot"):
+            d.update(shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
+        return json_response(d)
+
+    async def h_me(self, request: web.Request) -> web.Response:
+        d = self.state.bot.payload()
+        d.update(verified=True, mfa_enabled=False, flags=0, bot=True, locale="en-US")
+        return json_response(d)
+
+    async def h_get_user(self, request: web.Request) -> web.Response:
+        u = self.state.users.get(int(request.match_info["user_id"]))
+        if u is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(u.payload())
+
+    async def h_application(self, request: web.Request) -> web.Response:
+        owner = self.state.owner
+        return json_response({
+            "id": str(self.state.application_id),
+            "name": self.state.bot.username,
+            "icon": None,
+            "description": "fake application",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "owner": owner.payload(),
+            "team": None,
+            "bot": self.state.bot.payload(),
+            "rpc_origins": [],
+            "tags": [],
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "approximate_guild_count": len(self.state.guilds),
+        })
+
+    async def h_create_dm(self, request: web.Request) -> web.Response:
+        payload, _ = await self._read_body(request)
+        rid = (payload or {}).get("recipient_id")
+        user = self.state.users.get(int(rid)) if rid is not None and str(rid).isdigit() else None
+        if user is None or user.id == self.state.bot.id:
+            raise ApiError(400, 50033, "Invalid Recipient(s)")
+        ch = self.state.dm_channel(user)
+        return json_response(ch.payload())
+
+    # commands
+    def _commands_list(self, request: web.Request) -> tuple[Optional[int], list[dict]]:
+        if int(request.match_info["application_id"]) != self.state.application_id:
+            raise ApiError(403, 20012, "You are not authorized to perform this action on this application")
+        gid = request.match_info.get("guild_id")
+        if gid is None:
+            return None, self.state.global_commands
+        g = self.state.guilds.get(int(gid))
+        if g is None:
+            raise ApiError(403, 50001, "Missing Access")
+        return g.id, self.state.guild_commands.setdefault(g.id, [])
+
+    async def h_get_commands(self, request: web.Request) -> web.Response:
+        _, cmds = self._commands_list(request)
+        return json_response(cmds)
+
+    def _register(self, gid: Optional[int], cmd: dict, old: list[dict]) -> dict:
+        c = dict(cmd)
+        ctype = int(c.get("type", 1))
+        prev = next((o for o in old if o["name"] == c.get("name") and int(o.get("type", 1)) == ctype), None)
+        c["id"] = prev["id"] if prev else str(self.state.snowflake())
+        c["application_id"] = str(self.state.application_id)
+        c["version"] = str(self.state.snowflake())
+        c["type"] = ctype
+        c.setdefault("description", "")
+        c.setdefault("options", [])
+        c.setdefault("default_member_permissions", None)
+        c.setdefault("nsfw", False)
+        if gid is not None:
+            c["guild_id"] = str(gid)
+        return c
+
+    async def h_put_commands(self, request: web.Request) -> web.Response:
+        gid, old = self._commands_list(request)
+        payload, _ = await self._read_body(request)
+        if not isinstance(payload, list):
+            raise form_error([("_", "Expected a list of commands")])
+        validate_commands(payload)
+        new = [self._register(gid, c, old) for c in payload]
+        if gid is None:
+            self.state.global_commands = new
+        else:
+            self.state.guild_commands[gid] = new
+        return json_response(new)
+
+    async def h_post_command(self, request: web.Request) -> web.Response:
+        gid, old = self._commands_list(request)
+        payload, _ = await self._read_body(request)
+        validate_commands([payload])
+        c = self._register(gid, payload, old)
+        old[:] = [o for o in old if o["id"] != c["id"]] + [c]
+        return json_response(c, status=201)
+
+    # interactions
+    async def h_callback(self, request: web.Request) -> web.Response:
+        arrived = request["arrived"]
+        rec = self.state.interactions.get(int(request.match_info["interaction_id"]))
+        if rec is None or rec.token != request.match_info["interaction_token"]:
+            raise ApiError(404, 10062, "Unknown interaction")
+        payload, files = await self._read_body(request)
+        if rec.response_type is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if rec.dispatched_at is not None and arrived - rec.dispatched_at > self.ack_window:
+            rec.late = True
+            rec.acked_at = arrived
+            self.state.touch()
+            raise ApiError(404, 10062, "Unknown interaction")
+        if not isinstance(payload, dict) or "type" not in payload:
+            raise form_error([("type", "This field is required")])
+        rtype = int(payload["type"])
+        data = payload.get("data") or {}
+        flags = int(data.get("flags") or 0)
+        ephemeral = bool(flags & S.FLAG_EPHEMERAL)
+        msg: Optional[Message] = None
+        interaction: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
+        resource: dict[str, Any] = {"type": rtype}
+
+        if rtype == 4:
+            msg = self._new_message(rec.channel, data, files, author=self.state.bot, interaction=rec,
+                                    ephemeral_for=rec.user if ephemeral else None)
+            rec.original_message = msg
+        elif rtype == 5:
+            if rec.type == 4:
+                raise form_error([("type", "Invalid response type for autocomplete")])
+            msg = self._new_message(rec.channel, {"flags": flags}, [], author=self.state.bot, interaction=rec,
+                                    ephemeral_for=rec.user if ephemeral else None, loading=True)
+            rec.original_message = msg
+            interaction["response_message_loading"] = True
+        elif rtype in (6, 7):
+            if rec.source_message is None:
+                raise ApiError(400, 50035, "Interaction response type only valid for component-based interactions")
+            rec.original_message = rec.source_message
+            if rtype == 7:
+                msg = await self._edit(rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7")
+        elif rtype == 8:
+            if rec.type != 4:
+                raise form_error([("type", "Autocomplete result is only valid for autocomplete interactions")])
+            rec.autocomplete_choices = list(data.get("choices") or [])
+        elif rtype == 9:
+            if rec.type == 5:
+                raise ApiError(400, 50035, "A modal cannot answer a modal submit")
+            validate_modal(data)
+            rec.modal = data
+        else:
+            raise form_error([("type", f"Unsupported interaction response type {rtype}")])
+
+        rec.response_type = rtype
+        rec.response_data = data
+        rec.acked_at = arrived
+        rec.acked.set()
+        if msg is not None:
+            interaction["response_message_id"] = str(msg.id)
+            interaction["response_message_ephemeral"] = msg.ephemeral
+            resource["message"] = msg.payload()
+        self.state.touch()
+        return json_response({"interaction": interaction, "resource": resource})
+
+    async def h_followup(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        payload, files = await self._read_body(request)
+        payload = payload or {}
+        orig = rec.original_message
+        if rec.response_type == 5 and orig is not None and orig.loading and not orig.deleted:
+            # Like Discord: the first followup after a "thinking" defer fills the loading message.
+            msg = await self._edit(orig, payload, files, via="POST /webhooks/{webhook_id}/{webhook_token} (deferred)")
+            rec.followups.append(msg)
+        else:
+            ephemeral = bool(int(payload.get("flags") or 0) & S.FLAG_EPHEMERAL)
+            msg = self._new_message(rec.channel, payload, files, author=self.state.bot, interaction=rec,
+                                    ephemeral_for=rec.user if ephemeral else None)
+            rec.followups.append(msg)
+        if request.query.get("wait", "false").lower() in ("1", "true"):
+            return json_response(msg.payload())
+        return web.Response(status=204)
+
+    async def h_webhook_get(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        return json_response(self._webhook_message(rec, request).payload())
+
+    async def h_webhook_edit(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        msg = self._webhook_message(rec, request)
+        payload, files = await self._read_body(request)
+        await self._edit(msg, payload, files, via="PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+        return json_response(msg.payload())
+
+    async def h_webhook_delete(self, request: web.Request) -> web.Response:
+        rec = self._interaction_for_webhook(request)
+        msg = self._webhook_message(rec, request)
+        self.state.delete_message(msg)
+        if not msg.ephemeral:
+            self._dispatch_message_event("MESSAGE_DELETE", msg)
+        return web.Response(status=204)
+
+    # channels & messages
+    async def h_get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self._channel(request).payload())
+
+    async def h_get_messages(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        q = request.query
+        limit = max(1, min(100, int(q.get("limit", 50))))
+        msgs = [m for m in ch.messages if not m.deleted and not m.ephemeral]
+        if "before" in q:
+            msgs = [m for m in msgs if m.id < int(q["before"])]
+        if "after" in q:
+            msgs = [m for m in msgs if m.id > int(q["after"])]
+            msgs = msgs[:limit]
+        if "around" in q:
+            a = int(q["around"])
+            older = [m for m in msgs if m.id <= a][-(limit // 2 + 1):]
+            newer = [m for m in msgs if m.id > a][: limit - len(older)]
+            msgs = older + newer
+        msgs = msgs[-limit:]
+        return json_response([m.payload() for m in reversed(msgs)])
+
+    async def h_get_message(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        return json_response(self._message_in(ch, request).payload())
+
+    async def h_post_message(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        payload, files = await self._read_body(request)
+        if ch.is_dm and ch.recipient is not None and not ch.recipient.dms_open:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        if ch.guild_id is not None:
+            g = self.state.guilds[ch.guild_id]
+            perms = g.member_permissions(self.state.bot.id)
+            if not perms & S.P_SEND_MESSAGES or not perms & S.P_VIEW_CHANNEL:
+                raise ApiError(403, 50013, "Missing Permissions")
+            if files and not perms & S.P_ATTACH_FILES:
+                raise ApiError(403, 50013, "Missing Permissions")
+        msg = self._new_message(ch, payload or {}, files, author=self.state.bot)
+        return json_response(msg.payload())
+
+    async def h_edit_message(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        msg = self._message_in(ch, request)
+        if msg.author.id != self.state.bot.id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await self._read_body(request)
+        await self._edit(msg, payload, files, via="PATCH /channels/{channel_id}/messages/{message_id}")
+        return json_response(msg.payload())
+
+    async def h_delete_message(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        msg = self._message_in(ch, request)
+        if msg.author.id != self.state.bot.id and ch.guild_id is not None:
+            if not self.state.guilds[ch.guild_id].member_permissions(self.state.bot.id) & S.P_MANAGE_MESSAGES:
+                raise ApiError(403, 50013, "Missing Permissions")
+        self.state.delete_message(msg)
+        self._dispatch_message_event("MESSAGE_DELETE", msg)
+        return web.Response(status=204)
+
+    async def h_add_reaction(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        msg = self._message_in(ch, request)
+        msg.reactions.setdefault(request.match_info["emoji"], set()).add(self.state.bot.id)
+        return web.Response(status=204)
+
+    async def h_remove_reaction(self, request: web.Request) -> web.Response:
+        ch = self._channel(request)
+        msg = self._message_in(ch, request)
+        msg.reactions.get(request.match_info["emoji"], set()).discard(self.state.bot.id)
+        return web.Response(status=204)
+
+    async def h_attachment(self, request: web.Request) -> web.Response:
+        aid = int(request.match_info["attachment_id"])
+        for m in self.state.messages.values():
+            for a in m.attachments:
+                if a.id == aid:
+                    return web.Response(body=a.data, headers={"Content-Type": a.content_type or "application/octet-stream"})
+        raise web.HTTPNotFound()
+
+    # guilds
+    def _guild(self, request: web.Request) -> S.Guild:
+        g = self.state.guilds.get(int(request.match_info["guild_id"]))
+        if g is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return g
+
+    async def h_get_guild(self, request: web.Request) -> web.Response:
+        g = self._guild(request)
+        d = g.payload()
+        for k in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large", "member_count",
+                  "unavailable", "stage_instances", "guild_scheduled_events", "soundboard_sounds"):
+            d.pop(k, None)
+        if request.query.get("with_counts", "false").lower() in ("1", "true"):
+            d.update(approximate_member_count=len(g.members), approximate_presence_count=0)
+        return json_response(d)
+
+    async def h_guild_channels(self, request: web.Request) -> web.Response:
+        return json_response([c.payload() for c in self._guild(request).channels])
+
+    async def h_guild_roles(self, request: web.Request) -> web.Response:
+        return json_response([r.payload() for r in self._guild(request).roles])
+
+    async def h_guild_members(self, request: web.Request) -> web.Response:
+        g = self._guild(request)
+        limit = max(1, min(1000, int(request.query.get("limit", 1))))
+        after = int(request.query.get("after", 0))
+        ms = sorted((m for m in g.members.values() if m.user.id > after), key=lambda m: m.user.id)[:limit]
+        return json_response([m.payload() for m in ms])
+
+    async def h_guild_member(self, request: web.Request) -> web.Response:
+        g = self._guild(request)
+        m = g.members.get(int(request.match_info["user_id"]))
+        if m is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(m.payload())
+
+    # -- gateway ----------------------------------------------------------------------
+    def current_session(self) -> Optional[GatewaySession]:
+        return self.last_session if self.last_session and not self.last_session.invalidated else None
+
+    async def h_gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        if request.query.get("encoding", "json") != "json":
+            await ws.close(code=4002, message=b"only json encoding")
+            return ws
+        conn = GatewayConnection(ws, request, request.query.get("compress"))
+        self.connections.append(conn)
+        try:
+            await conn.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS, "_trace": ["fakediscord"]}, "s": None, "t": None})
+            async for wsmsg in ws:
+                if wsmsg.type == WSMsgType.TEXT:
+                    await self._on_gateway_message(conn, json.loads(wsmsg.data))
+                elif wsmsg.type == WSMsgType.BINARY:
+                    await self._on_gateway_message(conn, json.loads(bytes(wsmsg.data).decode()))
+                elif wsmsg.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                    break
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            conn.closed = True
+            if conn in self.connections:
+                self.connections.remove(conn)
+            if conn.session is not None and conn.session.conn is conn:
+                conn.session.conn = None
+            self.state.touch()
+        return ws
+
+    async def _on_gateway_message(self, conn: GatewayConnection, msg: dict) -> None:
+        op = msg.get("op")
+        d = msg.get("d")
+        self.gateway_log.append((time.perf_counter(), "recv", op))
+        if op == 1:  # heartbeat
+            conn.heartbeats += 1
+            await conn.send({"op": 11, "d": None, "s": None, "t": None})
+        elif op == 2:  # identify
+            if not isinstance(d, dict) or d.get("token") != self.state.token:
+                await conn.ws.close(code=4004, message=b"Authentication failed.")
+                return
+            shard = tuple(d.get("shard") or (0, 1))
+            sess = GatewaySession(session_id=secrets.token_hex(16), intents=int(d.get("intents", 0)), shard=shard)  # type: ignore[arg-type]
+            self.sessions[sess.session_id] = sess
+            if self.last_session is not None:
+                self.last_session.invalidated = True
+            self.last_session = sess
+            sess.conn = conn
+            conn.session = sess
+            guilds = [g for g in self.state.guilds.values() if (g.id >> 22) % shard[1] == shard[0]]
+            me = self.state.bot.payload()
+            me.update(verified=True, mfa_enabled=False, flags=0, bot=True)
+            await self._dispatch_to(sess, "READY", {
+                "v": 10,
+                "user": me,
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                "session_id": sess.session_id,
+                "session_type": "normal",
+                "resume_gateway_url": self.gateway_url,
+                "shard": list(shard),
+                "application": {"id": str(self.state.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+                "auth": {},
+                "_trace": ["fakediscord"],
+            })
+            for g in guilds:
+                await self._dispatch_to(sess, "GUILD_CREATE", self.guild_create_payload(g, sess))
+            self.identified.set()
+            self.state.touch()
+        elif op == 6:  # resume
+            sess = self.sessions.get((d or {}).get("session_id"))
+            if sess is None or sess.invalidated or (d or {}).get("token") != self.state.token:
+                await conn.send({"op": 9, "d": False, "s": None, "t": None})
+                return
+            if sess.conn is not None and sess.conn is not conn:
+                old = sess.conn
+                old.closed = True
+                self._spawn(old.ws.close(code=4000))
+            sess.conn = conn
+            conn.session = sess
+            sess.resumes += 1
+            seq = int((d or {}).get("seq") or 0)
+            for s, text in list(sess.events):
+                if s > seq:
+                    await conn.send_raw(text)
+            await self._dispatch_to(sess, "RESUMED", {"_trace": ["fakediscord"]})
+            self.state.touch()
+        elif op == 8:  # request guild members
+            sess = conn.session
+            gids = d.get("guild_id") if isinstance(d, dict) else None
+            if sess is None or gids is None:
+                return
+            for gid in gids if isinstance(gids, list) else [gids]:
+                g = self.state.guilds.get(int(gid))
+                if g is None:
+                    continue
+                members = list(g.members.values())
+                if d.get("user_ids"):
+                    want = {int(u) for u in (d["user_ids"] if isinstance(d["user_ids"], list) else [d["user_ids"]])}
+                    members = [m for m in members if m.user.id in want]
+                chunk: dict[str, Any] = {"guild_id": str(g.id), "members": [m.payload() for m in members],
+                                         "chunk_index": 0, "chunk_count": 1}
+                if d.get("nonce"):
+                    chunk["nonce"] = d["nonce"]
+                await self._dispatch_to(sess, "GUILD_MEMBERS_CHUNK", chunk)
+        # op 3 presence, op 4 voice state: accepted and ignored
+
+    def guild_create_payload(self, g: S.Guild, sess: GatewaySession) -> dict:
+        if sess.intents & I_GUILD_MEMBERS:
+            return g.payload(include_members=True)
+        return g.payload(include_members=False, only_member_ids={self.state.bot.id})
+
+    async def _dispatch_to(self, sess: GatewaySession, event: str, data: Any) -> None:
+        sess.seq += 1
+        text = dumps({"op": 0, "s": sess.seq, "t": event, "d": data})
+        sess.events.append((sess.seq, text))
+        if len(sess.events) > 5000:
+            del sess.events[:1000]
+        self.gateway_log.append((time.perf_counter(), "send", event))
+        conn = sess.conn
+        if conn is not None and not conn.closed:
+            try:
+                await conn.send_raw(text)
+            except (ConnectionResetError, RuntimeError):
+                pass  # kept in the buffer: delivered on RESUME
+
+    async def dispatch(self, event: str, data: Any) -> GatewaySession:
+        """Send a DISPATCH event to the bot (buffered for RESUME if the connection is down)."""
+        sess = self.current_session()
+        if sess is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        await self._dispatch_to(sess, event, data)
+        return sess
+
+    async def send_op(self, op: int, d: Any) -> None:
+        sess = self.current_session()
+        if sess is None or sess.conn is None:
+            raise RuntimeError("no live gateway connection")
+        await sess.conn.send({"op": op, "d": d, "s": None, "t": None})
+        if op == 9 and d is False:
+            sess.invalidated = True
+
+    async def drop_gateway(self, *, code: int = 4000, abrupt: bool = False) -> None:
+        sess = self.current_session()
+        conn = sess.conn if sess else None
+        if conn is None:
+            raise RuntimeError("no live gateway connection to drop")
+        conn.closed = True
+        sess.conn = None  # type: ignore[union-attr]
+        if abrupt:
+            transport = conn.request.transport
+            if transport is not None:
+                transport.abort()
+        else:
+            await conn.ws.close(code=code, message=b"dropped by fakediscord")
+        self.state.touch()
+
+
+# ---------------------------------------------------------------------------
+# Validation (Discord's limits; a bot that breaks them gets 400 like on Discord)
+# ---------------------------------------------------------------------------
+
+
+def validate_message(payload: dict, files: list, *, creating: bool) -> None:
+    problems: list[tuple[str, str]] = []
+    content = payload.get("content")
+    if content is not None and len(str(content)) > 2000:
+        problems.append(("content", "Must be 2000 or fewer in length."))
+    embeds = payload.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append(("embeds", "Must be 10 or fewer in length."))
+    total = 0
+    for i, e in enumerate(embeds):
+        for key, lim in (("title", 256), ("description", 4096)):
+            v = e.get(key)
+            if v is not None:
+                total += len(v)
+                if len(v) > lim:
+                    problems.append((f"embeds.{i}.{key}", f"Must be {lim} or fewer in length."))
+        fields = e.get("fields") or []
+        if len(fields) > 25:
+            problems.append((f"embeds.{i}.fields", "Must be 25 or fewer in length."))
+        for j, f in enumerate(fields):
+            if not f.get("name") or not f.get("value"):
+                problems.append((f"embeds.{i}.fields.{j}", "name and value are required"))
+            if len(f.get("name") or "") > 256 or len(f.get("value") or "") > 1024:
+                problems.append((f"embeds.{i}.fields.{j}", "Field too long."))
+            total += len(f.get("name") or "") + len(f.get("value") or "")
+        for key, sub, lim in (("footer", "text", 2048), ("author", "name", 256)):
+            v = (e.get(key) or {}).get(sub)
+            if v:
+                total += len(v)
+                if len(v) > lim:
+                    problems.append((f"embeds.{i}.{key}.{sub}", f"Must be {lim} or fewer in length."))
+    if total > 6000:
+        problems.append(("embeds", "Embed size exceeds maximum size of 6000"))
+    comps = payload.get("components") or []
+    v2 = bool(int(payload.get("flags") or 0) & S.FLAG_IS_COMPONENTS_V2)
+    if not v2 and len(comps) > 5:
+        problems.append(("components", "Must be 5 or fewer in length."))
+    seen: set[str] = set()
+    for i, row in enumerate(comps):
+        if not v2 and row.get("type") != S.C_ACTION_ROW:
+            problems.append((f"components.{i}.type", "Top-level components must be action rows"))
+            continue
+        children = row.get("components") or []
+        if row.get("type") == S.C_ACTION_ROW:
+            if len(children) > 5:
+                problems.append((f"components.{i}.components", "Must be 5 or fewer in length."))
+            if any(c.get("type") in S.SELECT_TYPES for c in children) and len(children) > 1:
+                problems.append((f"components.{i}.components", "A select must be alone in its row"))
+    for c in S.iter_components(comps):
+        cid = c.get("custom_id")
+        t = c.get("type")
+        if t == S.C_BUTTON:
+            if c.get("style") in (5, 6):
+                pass
+            elif not cid:
+                problems.append(("components", "custom_id is required for non-link buttons"))
+            if len(c.get("label") or "") > 80:
+                problems.append(("components", "Button label must be 80 or fewer in length."))
+        if t in S.SELECT_TYPES:
+            opts = c.get("options") or []
+            if t == S.C_STRING_SELECT and not 1 <= len(opts) <= 25:
+                problems.append(("components", "Select options must be between 1 and 25"))
+            for o in opts:
+                if len(o.get("label", "")) > 100 or len(str(o.get("value", ""))) > 100:
+                    problems.append(("components", "Select option label/value must be 100 or fewer in length."))
+            if len(c.get("placeholder") or "") > 150:
+                problems.append(("components", "Placeholder must be 150 or fewer in length."))
+        if cid is not None:
+            if len(cid) > 100:
+                problems.append(("components", f"custom_id must be 100 or fewer in length: {cid[:30]}..."))
+            if cid in seen:
+                problems.append(("components", f"Component custom id cannot be duplicated: {cid}"))
+            seen.add(cid)
+    if creating and not (str(content or "") or embeds or comps or files or payload.get("attachments")
+                         or payload.get("sticker_ids") or payload.get("poll")):
+        raise ApiError(400, 50006, "Cannot send an empty message")
+    if problems:
+        raise form_error(problems)
+
+
+def validate_modal(data: dict) -> None:
+    problems: list[tuple[str, str]] = []
+    if not data.get("custom_id") or len(data["custom_id"]) > 100:
+        problems.append(("data.custom_id", "custom_id is required, 100 or fewer in length"))
+    if not data.get("title") or len(data["title"]) > 45:
+        problems.append(("data.title", "title is required, 45 or fewer in length"))
+    comps = data.get("components") or []
+    if not 1 <= len(comps) <= 5:
+        problems.append(("data.components", "Must be between 1 and 5 in length."))
+    for c in S.iter_components(comps):
+        if c.get("type") == S.C_TEXT_INPUT and len(c.get("label") or "") > 45:
+            problems.append(("data.components", "Text input label must be 45 or fewer in length."))
+    if problems:
+        raise form_error(problems)
+
+
+def validate_commands(cmds: list[dict]) -> None:
+    import re
+
+    name_re = re.compile(r"^[-_\w]{1,32}$")
+    problems: list[tuple[str, str]] = []
+    if len(cmds) > 100:
+        problems.append(("_", "Too many commands"))
+
+    def check_options(path: str, options: list[dict], depth: int) -> None:
+        if len(options) > 25:
+            problems.append((path, "Must be 25 or fewer in length."))
+        names = set()
+        required_done = False
+        for i, o in enumerate(options):
+            p = f"{path}.{i}"
+            n = o.get("name", "")
+            if not name_re.match(n) or n != n.lower():
+                problems.append((f"{p}.name", f"Invalid option name {n!r}"))
+            if n in names:
+                problems.append((f"{p}.name", f"Duplicate option name {n!r}"))
+            names.add(n)
+            if not 1 <= len(o.get("description") or "") <= 100:
+                problems.append((f"{p}.description", "Must be between 1 and 100 in length."))
+            t = o.get("type")
+            if t in (1, 2):
+                if t == 2 and depth > 0:
+                    problems.append((p, "Subcommand groups cannot be nested"))
+                check_options(f"{p}.options", o.get("options") or [], depth + 1)
+            else:
+                if o.get("required"):
+                    if required_done:
+                        problems.append((p, "Required options must be placed before non-required options"))
+                else:
+                    required_done = True
+                if len(o.get("choices") or []) > 25:
+                    problems.append((f"{p}.choices", "Must be 25 or fewer in length."))
+
+    for i, c in enumerate(cmds):
+        n = c.get("name", "")
+        if not name_re.match(n) or (int(c.get("type", 1)) == 1 and n != n.lower()):
+            problems.append((f"{i}.name", f"Invalid command name {n!r}"))
+        if int(c.get("type", 1)) == 1 and not 1 <= len(c.get("description") or "") <= 100:
+            problems.append((f"{i}.description", "Must be between 1 and 100 in length."))
+        check_options(f"{i}.options", c.get("options") or [], 0)
+    if problems:
+        raise form_error(problems)

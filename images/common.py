@@ -115,10 +115,11 @@ def space_cards(space: dict) -> tuple[str, ...]:
     sid = str(space.get("id") or "").strip().upper()
     if sid.startswith("10") and len(sid) == 3:
         sid = "T" + sid[2]
-    if is_card(sid) and (not label or label[-1] in SYMBOL_SUITS):
+    if is_card(sid) and not label.endswith("?"):
         if label and label[-1] in SYMBOL_SUITS:
             return (sid[0] + SYMBOL_SUITS[label[-1]],)
-        return (sid,)
+        if not SUITLESS.match(label):  # a named space such as "Tomahawk" (J♥)
+            return (sid,)
     for text in (label,) if label else (str(space.get("id") or "").strip(),):
         m = _LABEL_CARDS.match(text.upper().replace("\u2009", ""))
         if m:

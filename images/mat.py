@@ -367,7 +367,7 @@ def _strip(img, draw, view, center, y):
     pstr = str(phase or "")
     if seq and not pstr.startswith("poker"):
         avail_h = cy1 - y
-        cw = 34 if avail_h >= card_height(34) else max(16, int(avail_h / 1.4))
+        cw = next((w for w in (46, 40, 34) if avail_h >= card_height(w) + 22), max(16, int(avail_h / 1.4) - 1))
         chh = card_height(cw)
         if chh <= avail_h and cw >= 16:
             shown = list(seq)[-16:]

@@ -1,0 +1,81 @@
+"""Write sample renders from real engine games: ``python -m images.samples [DIR]``.
+
+Default DIR is ``docs/renders``.  For every preset: the mat in the middle of
+Michigan (4 players, and the largest table the preset allows), then a
+hand, a showdown and the end-of-game standings.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+NAMES = ["ann", "bob", "cat", "Maximilian the Magnificent", "dee", "eve", "fay", "gus", "hal", "ivy",
+         "jo", "kay", "lou", "max", "ned", "oz", "pia", "quinn", "rae", "sam"]
+
+
+def _play_until(game, pred, rng, limit=3000):
+    from engine.ai import choose_action
+
+    for _ in range(limit):
+        aw = game.awaiting()
+        if aw is not None and pred(game, aw):
+            return game.view(aw.seat)
+        if aw is None:
+            if game.finished:
+                return None
+            game.next_deal()
+            continue
+        game.apply(choose_action(game, aw.seat, kind="heuristic", rng=rng))
+    return None
+
+
+def main(argv=None) -> int:
+    from engine import PRESETS, Game
+
+    from . import render_hand, render_mat, render_showdown, render_summary
+
+    out = Path((argv or sys.argv[1:] or ["docs/renders"])[0])
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def save(name, r):
+        (out / f"{name}.png").write_bytes(r.png)
+        written.append(name)
+
+    for key, preset in PRESETS.items():
+        top = min(20, getattr(preset, "max_players", 9))
+        for n in sorted({4, top}):
+            g = Game.new(key, NAMES[:n], seed=11 + n)
+            g.next_deal()
+            rng = random.Random(n)
+            v = _play_until(g, lambda g, aw: len((g.view(None).get("michigan") or {}).get("sequence") or []) >= 3,
+                            rng)
+            if v is None:
+                g = Game.new(key, NAMES[:n], seed=11 + n)
+                g.next_deal()
+                v = g.view(g.awaiting().seat if g.awaiting() else None)
+            save(f"mat-{key}-{n}", render_mat(v))
+    # the hand of a player asked to lead, a showdown, a final summary (Cadaco Tripoley)
+    g = Game.new("tripoley", NAMES[:4], seed=5)
+    g.next_deal()
+    v = _play_until(g, lambda g, aw: aw.phase == "michigan-lead", random.Random(3))
+    if v:
+        save("hand-lead", render_hand(v))
+    g = Game.new("tripoley", NAMES[:5], seed=7)
+    g.next_deal()
+    v = _play_until(g, lambda g, aw: bool((g.view(None).get("poker") or {}).get("showdown")), random.Random(3))
+    if v:
+        save("showdown", render_showdown(g.view(None)))
+        save("mat-poker-showdown", render_mat(g.view(None)))
+    g = Game.new("tripoley", NAMES[:6], seed=9, options={"game_end": "rounds:2"})
+    g.next_deal()
+    _play_until(g, lambda g, aw: False, random.Random(9), limit=20000)
+    save("summary", render_summary(g.view(None)))
+    print("wrote", ", ".join(written), "to", out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

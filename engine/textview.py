@@ -1,0 +1,462 @@
+"""Plain-text rendering of a seat's view (``Game.view(seat)``) for the terminal game.
+
+Every function here is pure: dicts in (a view, events as dicts), strings out.
+Nothing reads the game object, so what is shown is exactly what the seat may
+know. Cards are shown with :func:`engine.cards.pretty` (``10♥``, ``K♠``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import cards as C
+
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+# ---------------------------------------------------------------- small helpers
+def card(text: str) -> str:
+    """``"TH"`` → ``10♥``; anything unparsable is returned unchanged."""
+    try:
+        return C.pretty(C.parse(text))
+    except ValueError:
+        return str(text)
+
+
+def cards(texts: Iterable[str] | None) -> str:
+    return " ".join(card(t) for t in texts or ())
+
+
+def names(view: dict[str, Any]) -> list[str]:
+    return [s["name"] for s in view["seats"]]
+
+
+def name_of(view: dict[str, Any], seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    seats = view["seats"]
+    return seats[seat]["name"] if 0 <= seat < len(seats) else f"seat {seat}"
+
+
+def space_label(view: dict[str, Any], space_id: str) -> str:
+    """The mat label of a space; in optional-suit games the pay suit's symbol is added (``K-Q♠``)."""
+    for sp in view.get("mat", ()):
+        if sp["id"] == space_id:
+            label = sp["label"]
+            if sp.get("kind") in ("card", "combo") and not any(sym in label for sym in C.SUIT_SYMBOLS.values()):
+                label += C.SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
+            return label
+    return space_id
+
+
+def sorted_hand(hand: Iterable[str]) -> list[str]:
+    """Cards sorted by suit (♣ ♦ ♥ ♠), then rank."""
+    return C.to_strs(C.sorted_hand(C.parse_many(hand)))
+
+
+# ---------------------------------------------------------------- blocks of the table
+def render_header(view: dict[str, Any]) -> str:
+    phase = view.get("phase", "")
+    return (f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
+            f"ante {view.get('ante', '')}, phase {phase} ==")
+
+
+def render_mat(view: dict[str, Any]) -> str:
+    """The mat: each space's label and chips, several to a line."""
+    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view.get("mat", ())]
+    lines, line = [], "Mat:"
+    for cell in cells:
+        if len(line) + len(cell) + 3 > 78:
+            lines.append(line)
+            line = "    "
+        line += " " + f"[{cell}]"
+    lines.append(line)
+    total = sum(sp["chips"] for sp in view.get("mat", ()))
+    lines[-1] += f"   (on the mat: {total})"
+    return "\n".join(lines)
+
+
+def render_seats(view: dict[str, Any]) -> str:
+    """One line per seat: marker for the seat to act, name, stack, cards left, dealer, status."""
+    lines = []
+    to_act = view.get("to_act")
+    viewer = view.get("viewer")
+    width = max((len(s["name"]) for s in view["seats"]), default=4) + 6
+    for s in view["seats"]:
+        mark = ">" if s["seat"] == to_act else " "
+        name = s["name"] + (" (you)" if s["seat"] == viewer and s["name"].lower() != "you" else "")
+        parts = [f"{mark} {name:<{width}}", f"stack {s['stack']:>4}", f"cards {s['cards']:>2}"]
+        tags = []
+        if s.get("is_dealer"):
+            tags.append("dealer")
+        if s.get("status") and s["status"] != "active":
+            tags.append(s["status"])
+        if s.get("committed") and str(view.get("phase", "")).startswith("poker"):
+            tags.append(f"in pot {s['committed']}")
+        if s["seat"] == to_act:
+            tags.append("to act")
+        line = "  ".join(parts)
+        if tags:
+            line += "  " + ", ".join(tags)
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def render_play_state(view: dict[str, Any]) -> str:
+    """The Michigan sequence, or the poker state, or the spare-hand auction: what matters in this phase."""
+    phase = view.get("phase", "")
+    lines = []
+    spare = view.get("spare") or {}
+    au = spare.get("auction")
+    if au:
+        what = "pay suit" if au.get("kind") == "suit" else "spare hand"
+        high = (f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
+                if au.get("high_bidder") is not None else "no bids yet")
+        lines.append(f"Auction for the {what}: {high}")
+    elif phase == "spare-hand":
+        lines.append(f"Spare hand: {spare.get('cards', 0)} cards face down")
+    poker = view.get("poker") or {}
+    if phase.startswith("poker") or poker.get("last_action"):
+        if phase.startswith("poker"):
+            bet = poker.get("current_bet", 0)
+            lines.append(f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else ""))
+        if poker.get("chosen") and phase.startswith("poker"):
+            lines.append(f"Your poker hand: {cards(poker['chosen'])}")
+    mich = view.get("michigan") or {}
+    if phase.startswith("michigan") or mich.get("played"):
+        seq = mich.get("sequence") or []
+        if phase.startswith("michigan") or seq:
+            lines.append("Michigan sequence: " + (cards(seq) if seq else "(none yet)")
+                         + f"   cards placed: {mich.get('played', 0)}")
+    if view.get("pay_suit") and view.get("pay_suit") != "H":
+        lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
+    return "\n".join(lines)
+
+
+def render_hand(view: dict[str, Any]) -> str:
+    """The viewer's hand, sorted by suit, one group per suit."""
+    hand = view.get("hand")
+    if hand is None:
+        return ""
+    if not hand:
+        return "Your hand: (empty)"
+    groups: dict[str, list[str]] = {}
+    for t in sorted_hand(hand):
+        groups.setdefault(t[1], []).append(card(t))
+    body = "   ".join(" ".join(g) for g in groups.values())
+    return f"Your hand ({len(hand)}): {body}"
+
+
+def render_view(view: dict[str, Any], *, events: bool = False) -> str:
+    """The whole table as the viewer sees it."""
+    blocks = [render_header(view), render_mat(view), render_seats(view)]
+    state = render_play_state(view)
+    if state:
+        blocks.append(state)
+    if events:
+        recent = describe_events(view.get("events") or [], view)
+        if recent:
+            blocks.append("Recent:\n" + "\n".join("  " + line for line in recent[-8:]))
+    hand = render_hand(view)
+    if hand:
+        blocks.append(hand)
+    return "\n".join(blocks)
+
+
+# ---------------------------------------------------------------- the prompt
+AMOUNT_ACTIONS = ("bid", "suit_bid", "bet", "raise", "corner_bet")
+
+
+def legal_lines(view: dict[str, Any]) -> list[str]:
+    """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
+    legal = view.get("legal") or []
+    d = view.get("detail") or {}
+    out = []
+    for do in legal:
+        out.append(_legal_line(view, do, d))
+    return out
+
+
+def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
+    phase = view.get("phase", "")
+    lo, hi = d.get("min"), d.get("max")
+    rng = f"{lo}" if lo == hi else f"{lo}–{hi}"
+    if do == "keep":
+        return "keep                 keep your hand as dealt"
+    if do == "swap":
+        return f"swap                 swap blind with the spare hand ({d.get('spare_cards', '?')} cards)"
+    if do == "look":
+        return "look                 look at the widow and take it (you must keep it)"
+    if do == "auction":
+        return "auction              auction the spare hand to the other players"
+    if do in ("bid", "suit_bid"):
+        what = "the right to name the pay suit" if do == "suit_bid" else "the spare hand"
+        high = f"high bid {d.get('high_bid', 0)}"
+        if d.get("high_bidder") is not None:
+            high += f" by {name_of(view, d['high_bidder'])}"
+        return f"bid N                N = {rng} chips for {what} ({high})"
+    if do == "pass":
+        if phase == "claim":
+            return "pass                 leave the chips on the space"
+        return "pass                 no bid (you drop out of this auction)"
+    if do == "name_suit":
+        return f"name_suit S          S = {' '.join(d.get('suits', list(C.SUITS)))}"
+    if do == "claim":
+        return f"claim                take {d.get('chips', '?')} from {space_label(view, d.get('space', ''))}"
+    if do == "choose":
+        return f"choose C C C C C     your five poker cards, or `best` for {cards(d.get('best'))}"
+    if do == "check":
+        return "check                bet nothing"
+    if do == "bet":
+        return f"bet N                N = {rng}"
+    if do == "call":
+        return f"call                 put in {d.get('to_call', 0)}"
+    if do == "raise":
+        extra = f" on top of the {d['to_call']} to call" if d.get("to_call") else ""
+        return f"raise N              N = {rng} above the current bet{extra}"
+    if do == "fold":
+        return "fold                 give up this hand"
+    if do == "lead":
+        return f"lead C               C = one of {cards(d.get('cards'))}"
+    if do in ("full_house", "straight", "pass_cards"):
+        return f"{do} C ...  cards from {cards(d.get('cards'))}" if d.get("cards") else f"{do} C ..."
+    if do == "reveal":
+        return "reveal C C C C C SPACE   five cards and the space you claim"
+    if do == "corner_bet":
+        return f"corner_bet ACE N     ACE = {' '.join(d.get('aces', []))}, N = {rng}"
+    return do
+
+
+def render_prompt(view: dict[str, Any]) -> str:
+    lines = ["Your move. Legal actions:"]
+    lines += ["  " + line for line in legal_lines(view)]
+    lines.append("  (also: `table` to show the table again, `quit` to leave)")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- events in plain English
+def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> list[str]:
+    """Events as sentences. Antes are summed; a seat's run of Michigan cards is one line; a payout
+    for a card just placed is joined to it ("ann places 10♥ and collects 4 from 10♥")."""
+    out: list[str] = []
+    i = 0
+    n = len(events)
+    while i < n:
+        e = events[i]
+        t = e.get("type")
+        if t == "ante":
+            per: dict[int, int] = {}
+            while i < n and events[i].get("type") == "ante":
+                per[events[i]["seat"]] = per.get(events[i]["seat"], 0) + events[i]["amount"]
+                i += 1
+            out.append("antes: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in per.items()))
+            continue
+        if t == "play":
+            seat = e["seat"]
+            verb = "leads" if e.get("how") == "lead" else "places"
+            run = [e["card"]]
+            gains: list[str] = []
+            i += 1
+            while i < n:
+                f = events[i]
+                if f.get("type") == "payout" and f.get("seat") == seat and f.get("reason") == "placed":
+                    gains.append(f"collects {f['amount']} from {space_label(view, f['space'])}")
+                    i += 1
+                    continue
+                if f.get("type") == "play" and f["seat"] == seat and f.get("how") != "lead" and not gains:
+                    run.append(f["card"])
+                    i += 1
+                    continue
+                break
+            line = f"{name_of(view, seat)} {verb} {cards(run)}"
+            if gains:
+                line += " and " + " and ".join(gains)
+            out.append(line)
+            continue
+        if t == "showdown":
+            out.append("showdown:")
+            out.extend(f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']})" for s, h in e["hands"].items())
+            i += 1
+            continue
+        text = describe_event(e, view)
+        if text:
+            out.append(text)
+        i += 1
+    return [second_person(line) for line in out]
+
+
+_IRREGULAR = {"is": "are", "goes": "go", "passes": "pass", "has": "have"}
+_VERBS = {"sits", "keeps", "swaps", "looks", "takes", "bids", "passes", "names", "puts", "pays", "collects",
+          "picks", "checks", "folds", "calls", "bets", "raises", "wins", "leads", "places", "goes", "is",
+          "deals", "has"}
+_YOU_VERB = re.compile(r"\b([Yy]ou) (\w+)\b")
+_AND_VERB = re.compile(r" and (collects|takes|pays)\b")
+
+
+def _base(verb: str) -> str:
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith(("sses", "shes", "ches", "xes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def second_person(line: str) -> str:
+    """When the player is called "you": "you raises 5" → "you raise 5"."""
+    if not re.search(r"\byou\b", line, re.IGNORECASE):
+        return line
+    line = _YOU_VERB.sub(lambda m: f"{m.group(1)} {_base(m.group(2))}" if m.group(2) in _VERBS else m.group(0), line)
+    if re.match(r"[Yy]ou ", line):
+        line = _AND_VERB.sub(lambda m: f" and {_base(m.group(1))}", line)
+    return line
+
+
+_PAYOUT_REASONS = {
+    "held": "for holding the card(s)",
+    "placed": "for placing the card(s)",
+    "claimed": "(claimed)",
+    "poker": "(poker)",
+    "went out": "for going out",
+    "lowest count": "for the lowest count",
+    "playoff": "(end-of-game showdown)",
+}
+
+
+def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
+    """One event as a sentence; ``None`` for events already told by another (a bet's chips)."""
+    t = e.get("type")
+    who = name_of(view, e.get("seat")) if "seat" in e else ""
+    if t == "round-start":
+        return f"--- round {e['round']}: {name_of(view, e['dealer'])} deals, ante {e['ante']} per space ---"
+    if t == "ante":
+        return f"{who} antes {e['amount']} on {space_label(view, e['space'])}"
+    if t == "sit-out":
+        return f"{who} sits this round out (cannot pay the ante)"
+    if t == "eliminated":
+        return f"{who} is eliminated"
+    if t == "deal":
+        counts = ", ".join(f"{name_of(view, int(s))} {k}" for s, k in e.get("cards", {}).items())
+        return f"cards dealt: {counts}; spare hand {e.get('spare', 0)}"
+    if t == "keep":
+        return f"{who} keeps the hand as dealt"
+    if t == "swap":
+        how = {"blind": "swaps blind with the spare hand", "looked": "looks at the widow and takes it",
+               "bought": "takes the spare hand"}.get(e.get("reason", ""), "swaps with the spare hand")
+        return f"{who} {how}"
+    if t == "auction":
+        return "bidding for the pay suit starts" if e.get("kind") == "suit" else "the spare hand is up for auction"
+    if t == "bid":
+        return f"{who} bids {e['amount']}" + (" for the pay suit" if e.get("kind") == "suit" else "")
+    if t == "pass":
+        return f"{who} passes" + (" (cannot outbid)" if e.get("forced") else "")
+    if t == "no-bids":
+        return "nobody bids"
+    if t == "suit":
+        if e.get("seat") is None:
+            return f"nobody bid: {SUIT_WORDS.get(e['suit'], e['suit'])} stay the pay suit"
+        return f"{who} names {SUIT_WORDS.get(e['suit'], e['suit'])} as the pay suit"
+    if t == "to_space":
+        reason = e.get("reason", "")
+        if reason in ("bet", "raise", "call", "cannot lead"):
+            return None  # told by the bet/raise/call/cannot-lead event
+        label = space_label(view, e["space"])
+        if reason == "suit bid":
+            return f"{who} puts {e['amount']} on {label} for the pay suit"
+        if reason == "cards left":
+            return f"{who} pays {e['amount']} to {label} for cards left"
+        if reason == "all stuck":
+            return f"{who} pays {e['amount']} to {label} for cards left (nobody could lead)"
+        return f"{who} puts {e['amount']} on {label}" + (f" ({reason})" if reason else "")
+    if t == "transfer":
+        frm, to = name_of(view, e["from_seat"]), name_of(view, e["to_seat"])
+        reason = e.get("reason", "")
+        if reason == "spare hand":
+            return f"{frm} pays {to} {e['amount']} for the spare hand"
+        if reason == "cards left":
+            return f"{frm} pays {to} {e['amount']} for cards left"
+        return f"{frm} pays {to} {e['amount']}" + (f" ({reason})" if reason else "")
+    if t == "payout":
+        reason = _PAYOUT_REASONS.get(e.get("reason", ""), f"({e['reason']})" if e.get("reason") else "")
+        return f"{who} collects {e['amount']} from {space_label(view, e['space'])} {reason}".rstrip()
+    if t == "move":
+        return (f"{e['amount']} chips move from {space_label(view, e['from_space'])} "
+                f"to {space_label(view, e['to_space'])}")
+    if t == "unclaimed":
+        return f"{who} did not claim {space_label(view, e['space'])}: the chips stay"
+    if t == "choose":
+        return f"{who} picks five poker cards"
+    if t == "check":
+        return f"{who} checks"
+    if t == "fold":
+        return f"{who} folds"
+    if t == "call":
+        return f"{who} calls {e['amount']}" + (" (all in)" if e.get("all_in") else "")
+    if t in ("bet", "raise"):
+        return f"{who} {t}s {e['amount']}" + (" (all in)" if e.get("all_in") else "")
+    if t == "poker-win":
+        return f"{who} wins the poker hand (everyone else folded)"
+    if t == "showdown":
+        parts = [f"{name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']})" for s, h in e["hands"].items()]
+        return "showdown — " + "; ".join(parts)
+    if t == "play":
+        return f"{who} {'leads' if e.get('how') == 'lead' else 'places'} {card(e['card'])}"
+    if t == "stop":
+        return f"{card(e['card'])} is a stop: {who} leads next"
+    if t == "cannot-lead":
+        return f"{who} cannot lead" + (f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left")
+    if t == "colour-flip":
+        return f"nobody can lead that colour: the lead must now be {e['colour']}"
+    if t == "out":
+        return f"{who} goes out"
+    if t == "stuck":
+        return "nobody can lead: play ends"
+    if t == "round-end":
+        return f"--- round {e['round']} over ---"
+    if t == "game-end":
+        return f"=== game over ({e.get('reason', '')}) ==="
+    if t == "abandoned":
+        return f"round {e.get('round')} abandoned"
+    if t == "cut":
+        return "cut for the deal: " + ", ".join(f"{name_of(view, int(s))} {card(c)}" for s, c in e["cards"].items())
+    if t == "dealer":
+        return f"{who} deals"
+    rest = ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
+    return f"{t}: {rest}" if rest else str(t)
+
+
+# ---------------------------------------------------------------- results
+def render_round_result(record: dict[str, Any], view: dict[str, Any], round_number: int) -> str:
+    """A finished round: payouts by seat, the poker result and who went out."""
+    lines = [f"Round {round_number} results:"]
+    poker = record.get("poker")
+    if poker:
+        winners = ", ".join(name_of(view, s) for s in poker.get("winners", []))
+        hands = poker.get("hands") or {}
+        if hands:
+            shown = "; ".join(f"{name_of(view, int(s))} {h}" for s, h in hands.items())
+            lines.append(f"  poker: {winners or 'nobody'} won ({shown})")
+        else:
+            lines.append(f"  poker: {winners or 'nobody'} won without a showdown")
+    mich = record.get("michigan")
+    if mich:
+        if mich.get("out") is not None:
+            lines.append(f"  Michigan: {name_of(view, mich['out'])} went out after {len(mich.get('order', []))} cards")
+        elif mich.get("stuck"):
+            lines.append("  Michigan: nobody could lead; play ended")
+    won: dict[int, int] = {}
+    for p in record.get("payouts", []):
+        won[p["seat"]] = won.get(p["seat"], 0) + p["amount"]
+    if won:
+        lines.append("  collected from the mat: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in sorted(won.items())))
+    lines.append("  stacks: " + ", ".join(f"{s['name']} {s['stack']}" for s in view["seats"]))
+    return "\n".join(lines)
+
+
+def render_standings(standings: Sequence[dict[str, Any]]) -> str:
+    lines = ["Final standings:"]
+    for i, row in enumerate(standings, start=1):
+        net = row.get("net", 0)
+        lines.append(f"  {i}. {row['name']:<12} {row['stack']:>5}  ({'+' if net >= 0 else ''}{net})")
+    return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""The bot: a ``commands.Bot`` that wires storage, the table manager and the cogs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+import yarl
+from discord.ext import commands
+
+from .bank import Bank
+from .controller import Controller
+from .prefs import Prefs
+from .publisher import DMForbidden, MessageGone, Outgoing, Publisher, default_renderer
+from .settings import Settings
+from .storage import Database
+from .tables import TableManager
+from .ui import TableButton, TableSelect, message_kwargs
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.tripoley",)
+
+
+def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Use a REST proxy / local test server instead of discord.com (before login)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+        log.info("REST base: %s", discord.http.Route.BASE)
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+        log.info("gateway: %s", gateway_url)
+
+
+class DiscordSink:
+    """Sends the publisher's messages through discord.py."""
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+
+    def channel(self, channel_id: int):
+        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+
+    async def post(self, channel_id: int, out: Outgoing) -> int:
+        message = await self.channel(channel_id).send(**message_kwargs(out))
+        return message.id
+
+    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
+        except discord.NotFound:
+            raise MessageGone(message_id) from None
+
+    async def dm(self, user_id: int, out: Outgoing) -> None:
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**message_kwargs(out))
+        except discord.Forbidden:
+            raise DMForbidden(user_id) from None
+
+    async def notice(self, channel_id: int, content: str) -> None:
+        await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
+
+
+class TripoleyBot(commands.Bot):
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # no privileged intents
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.db: Database | None = None
+        self._timer: asyncio.Task | None = None
+        self._synced_guilds: set[int] = set()
+
+    async def setup_hook(self) -> None:
+        s = self.settings
+        self.db = await Database(s.database_path()).connect()
+        self.bank = Bank(self.db)
+        self.prefs = Prefs(self.db, s)
+        self.manager = TableManager(self.db, self.bank, self.prefs, s)
+        self.publisher = Publisher(self.manager, DiscordSink(self), default_renderer())
+        self.controller = Controller(self.manager, self.publisher)
+        self.add_dynamic_items(TableButton, TableSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.on_error = self.controller.on_app_command_error
+        resumed = await self.manager.resume()
+        for table in resumed:
+            self.publisher.publish(table)  # refresh deadlines shown on the messages
+        self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        s = self.settings
+        if s.dev_guild_id:
+            guild = discord.Object(id=s.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to the dev guild %s", len(synced), s.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s)", len(synced))
+
+    async def _sync_guild(self, guild: discord.abc.Snowflake) -> None:
+        if guild.id in self._synced_guilds:
+            return
+        self._synced_guilds.add(guild.id)
+        try:
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException:
+            log.warning("could not sync commands to guild %s", guild.id)
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        if self.settings.discord_api_base:
+            # A local test server: guild commands show up at once.
+            for guild in self.guilds:
+                await self._sync_guild(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.settings.discord_api_base:
+            await self._sync_guild(guild)
+
+    async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        try:
+            if getattr(self, "publisher", None) is not None:
+                await asyncio.wait_for(self.publisher.flush(), 5)
+        except Exception:
+            log.warning("pending table messages were not all sent before shutdown")
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+
+
+def run_bot(settings: Settings) -> int:
+    token = settings.token()
+    assert token
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    bot = TripoleyBot(settings)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
+        return 1
+    return 0

@@ -1,0 +1,235 @@
+"""From Discord interactions to the table manager and back.
+
+The controller answers every component and modal interaction: it checks the
+button is current (table still open, same round), calls the
+:class:`~bot.tables.TableManager`, and acknowledges at once (a deferred update
+for public buttons, an edited hand view for private ones); the mat message
+itself is updated by the :class:`~bot.publisher.Publisher`. Every refusal is
+answered ephemerally by :meth:`Controller.report`.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any, Awaitable, Callable
+
+import discord
+from discord import app_commands
+
+from . import errors
+from .publisher import Publisher, hand_message, render_image
+from .tables import Table, TableManager
+from .ui import AmountModal, message_kwargs
+
+log = logging.getLogger(__name__)
+
+GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
+
+PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
+
+
+class Controller:
+    def __init__(self, manager: TableManager, publisher: Publisher | None = None) -> None:
+        self.manager = manager
+        self.publisher = publisher
+        self.pages: dict[str, PageHandler] = {}
+
+    # -- answering -------------------------------------------------------------
+
+    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+        """An ephemeral answer, whether or not the interaction was answered already."""
+        kwargs.setdefault("ephemeral", True)
+        if interaction.response.is_done():
+            await interaction.followup.send(content, **kwargs)
+        else:
+            await interaction.response.send_message(content, **kwargs)
+
+    async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """The central error handler: a friendly ephemeral message, details in the log."""
+        if isinstance(error, (app_commands.CommandInvokeError,)) and error.original is not None:
+            error = error.original
+        if isinstance(error, errors.TripoleyError):
+            message = error.message
+            log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), message)
+        elif isinstance(error, app_commands.BotMissingPermissions):
+            message = errors.MissingBotPermissions([errors.permission_label(p) for p in error.missing_permissions]).message
+        elif isinstance(error, app_commands.MissingPermissions):
+            names = ", ".join(f"**{errors.permission_label(p)}**" for p in error.missing_permissions)
+            message = f"You need the {names} permission for that."
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            message = "Tripoley is played in server channels, not in DMs."
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            message = f"Slow down a little: try again in {error.retry_after:.0f} s."
+        elif isinstance(error, app_commands.CheckFailure):
+            message = "You can't use that command here."
+        elif isinstance(error, discord.Forbidden):
+            log.warning("missing permissions: %s", error)
+            message = errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]).message
+        else:
+            log.error("unhandled error in an interaction", exc_info=(type(error), error, error.__traceback__))
+            message = GENERIC_FAILURE
+        try:
+            await self.reply(interaction, message)
+        except discord.HTTPException:
+            log.warning("could not send the error message to the user")
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await self.report(interaction, error)
+
+    # -- buttons and selects ------------------------------------------------------
+
+    async def on_component(
+        self, interaction: discord.Interaction, table_id: int, round_number: int, action: str, values: list[str]
+    ) -> None:
+        try:
+            await self._component(interaction, table_id, round_number, action, values)
+        except Exception as exc:
+            await self.report(interaction, exc)
+
+    def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
+        table = self.manager.get_by_id(table_id)
+        if table is None or table.channel_id != interaction.channel_id:
+            raise errors.StaleButton("This table is closed: that game is over. Start a new one with `/tripoley start`.")
+        return table
+
+    async def _component(
+        self, interaction: discord.Interaction, table_id: int, round_number: int, action: str, values: list[str]
+    ) -> None:
+        verb, _, arg = action.partition(".")
+        if verb == "page":
+            kind, _, rest = arg.partition(".")
+            key, _, number = rest.rpartition(".")
+            handler = self.pages.get(kind)
+            if handler is None:
+                raise errors.StaleButton("That page is no longer available.")
+            await handler(interaction, key, int(number or 0))
+            return
+        table = self._table(interaction, table_id)
+        user = interaction.user
+        name = getattr(user, "display_name", None) or user.name
+        channel = table.channel_id
+
+        if verb in ("join", "leave", "ai", "start"):
+            if table.status != "lobby" and verb != "leave":
+                raise errors.StaleButton("This lobby is closed: the game has started.")
+            if verb == "join":
+                update = await self.manager.join(channel, user.id, name)
+                await self.reply(interaction, update.message or "You're in!")
+            elif verb == "leave":
+                update = await self.manager.leave(channel, user.id)
+                await self.reply(interaction, update.message or "You left the table.")
+            elif verb == "ai":
+                await self.manager.add_ai(channel, user.id)
+                await interaction.response.defer()
+            else:
+                await self.manager.start(channel, user.id)
+                await interaction.response.defer()
+            return
+
+        if round_number != table.round:
+            raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
+        if verb == "hand":
+            await self.show_hand(interaction, table)
+            return
+        if verb == "back":
+            update = await self.manager.back(channel, user.id)
+            await self.reply(interaction, update.message or "Welcome back!")
+            return
+        if verb == "amt":
+            await self._ask_amount(interaction, table, arg)
+            return
+
+        act: dict[str, Any]
+        if verb == "do":
+            act = {"do": arg}
+        elif verb == "suit":
+            act = {"do": "name_suit", "suit": arg}
+        elif verb == "lead":
+            act = {"do": "lead", "card": arg}
+        elif verb == "best":
+            act = {"do": "choose", "cards": self._detail_for(table, user.id).get("best")}
+        elif verb == "pick" and arg == "choose":
+            act = {"do": "choose", "cards": values}
+        elif verb == "pick" and arg == "lead":
+            act = {"do": "lead", "card": values[0] if values else None}
+        else:
+            raise errors.StaleButton("That button is no longer in use.")
+        await self._act(interaction, table, act, round_number)
+
+    def _detail_for(self, table: Table, user_id: int) -> dict:
+        """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
+        aw = table.awaiting()
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise errors.NotSeated("You're not playing at this table.")
+        if aw is None:
+            raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
+        if aw.seat != seat:
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+        return aw.detail or {}
+
+    async def _act(self, interaction: discord.Interaction, table: Table, act: dict, round_number: int) -> None:
+        await self.manager.act(table.channel_id, interaction.user.id, act, round_number)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            # A private hand view: show the hand as it is now.
+            seat = table.seat_of(interaction.user.id)
+            if table.status == "playing" and seat is not None:
+                out = hand_message(table, seat, table.game.view(seat))
+                kwargs = message_kwargs(out, edit=True)
+                kwargs.pop("attachments", None)
+                await interaction.response.edit_message(**kwargs)
+                return
+            await interaction.response.edit_message(content="The game is over.", view=None)
+            return
+        await interaction.response.defer()
+
+    async def _ask_amount(self, interaction: discord.Interaction, table: Table, verb: str) -> None:
+        detail = self._detail_for(table, interaction.user.id)
+        aw = table.awaiting()
+        if verb not in aw.legal:
+            raise errors.WrongPhase(f"You can't {verb.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+        low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
+        if high < low:
+            raise errors.NotEnoughChips("You don't have enough chips for that.")
+        await interaction.response.send_modal(AmountModal(table.id, table.round, verb, low, high))
+
+    async def on_amount(
+        self, interaction: discord.Interaction, table_id: int, round_number: int, verb: str, raw: str
+    ) -> None:
+        try:
+            table = self._table(interaction, table_id)
+            if round_number != table.round:
+                raise errors.StaleButton("That round is over; your amount was not used.")
+            try:
+                amount = int(raw.strip())
+            except ValueError:
+                raise errors.AmountOutOfRange(f"“{raw.strip()[:20]}” is not a whole number of chips.") from None
+            detail = self._detail_for(table, interaction.user.id)
+            low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
+            if not low <= amount <= high:
+                raise errors.AmountOutOfRange(f"The amount must be between {low} and {high} chips; you entered {amount}.")
+            await self._act(interaction, table, {"do": verb, "amount": amount}, round_number)
+        except Exception as exc:
+            await self.report(interaction, exc)
+
+    # -- the private hand ------------------------------------------------------------
+
+    async def show_hand(self, interaction: discord.Interaction, table: Table | None = None) -> None:
+        if table is None:
+            table = self.manager.get(interaction.channel_id)
+        table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
+        out = hand_message(table, seat, view)
+        if table.seats[seat].away:
+            out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
+        await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
+        renderer = self.publisher.renderer if self.publisher else None
+        if renderer is not None:
+            png, alt = await render_image(renderer, "hand", view)
+            if png:
+                file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
+                try:
+                    await interaction.edit_original_response(attachments=[file])
+                except discord.HTTPException:
+                    log.warning("could not attach the hand image")

@@ -1,0 +1,252 @@
+"""Coalesced table messages.
+
+Every :class:`~bot.tables.TableUpdate` becomes an :class:`Outgoing` message
+right away (cheap: text and component specs), but at most one send/edit per
+channel is in flight: while one runs, newer updates replace the pending one,
+so the newest state always wins and a burst of AI moves costs one edit. A new
+round gets a fresh mat message (edits of old messages are rate limited
+harder). Images are rendered off the event loop (``asyncio.to_thread``).
+
+The actual sending goes through a :class:`Sink` (Discord in production, a
+recorder in tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from . import text
+from .components import Component, hand_components, lobby_components, mat_components
+from .tables import Table, TableManager, TableUpdate
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+
+
+class MessageGone(Exception):
+    """The message to edit no longer exists."""
+
+
+class DMForbidden(Exception):
+    """The user does not accept DMs from the bot."""
+
+
+@dataclass
+class Outgoing:
+    text: str
+    components: list[Component] = field(default_factory=list)
+    image: bytes | None = None
+    image_name: str = "mat.png"
+    alt: str | None = None
+    view: dict | None = None  # the public view to render the image from
+    render: str | None = None  # which renderer: mat | hand | summary
+    mentions: bool = True
+
+    def clipped(self) -> str:
+        if len(self.text) <= MAX_CONTENT:
+            return self.text
+        return self.text[: MAX_CONTENT - 1] + "…"
+
+
+class Sink(Protocol):
+    async def post(self, channel_id: int, out: Outgoing) -> int: ...
+
+    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None: ...
+
+    async def dm(self, user_id: int, out: Outgoing) -> None: ...
+
+    async def notice(self, channel_id: int, content: str) -> None: ...
+
+
+Renderer = Callable[[str, dict], Any]
+
+
+def default_renderer() -> Renderer | None:
+    """``images.render_mat`` / ``render_hand`` / ``render_summary`` when the package provides them."""
+    try:
+        import images
+    except Exception:  # pragma: no cover - images missing
+        return None
+
+    def render(kind: str, view: dict):
+        try:
+            fn = getattr(images, f"render_{kind}", None)
+        except ImportError:  # that renderer is not written yet
+            return None
+        if fn is None:
+            return None
+        return fn(view)
+
+    return render
+
+
+async def render_image(renderer: Renderer | None, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
+    """PNG bytes and alt text, rendered in a worker thread; (None, None) on any failure."""
+    if renderer is None or kind is None or view is None:
+        return None, None
+    try:
+        result = await asyncio.to_thread(renderer, kind, view)
+    except Exception:
+        log.exception("rendering the %s image failed", kind)
+        return None, None
+    if result is None:
+        return None, None
+    if isinstance(result, (bytes, bytearray)):
+        return bytes(result), None
+    png = getattr(result, "png", None)
+    return (bytes(png) if png else None), getattr(result, "alt", None)
+
+
+def lobby_message(table: Table) -> Outgoing:
+    return Outgoing(text.lobby_text(table, table.preset_info), lobby_components(table))
+
+
+def table_message(table: Table) -> Outgoing:
+    """The message for a table's current state (lobby, mat, results)."""
+    if table.status == "lobby":
+        return lobby_message(table)
+    if table.status == "cancelled":
+        return Outgoing(text.cancelled_text(table, table.preset_info), [])
+    if table.status == "finished":
+        view = table.game.view(None) if table.game is not None else None
+        return Outgoing(text.final_text(table), [], view=view, render="summary", image_name="summary.png")
+    view = table.game.view(None)
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat")
+
+
+def hand_message(table: Table, seat: int, view: dict) -> Outgoing:
+    return Outgoing(
+        text.hand_text(view, seat), hand_components(table, seat, view), view=view, render="hand", image_name="hand.png"
+    )
+
+
+@dataclass
+class _Pending:
+    table: Table
+    kind: str
+    round: int
+    out: Outgoing
+
+
+class Publisher:
+    def __init__(self, manager: TableManager, sink: Sink, renderer: Renderer | None = None) -> None:
+        self.manager = manager
+        self.sink = sink
+        self.renderer = renderer
+        self._pending: dict[int, _Pending] = {}
+        self._workers: dict[int, asyncio.Task] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._lobby_closed: set[int] = set()
+        self._dm_warned: set[tuple[int, int]] = set()
+        manager.add_listener(self.on_update)
+
+    # -- entry point (synchronous, cheap) ---------------------------------------
+
+    def on_update(self, update: TableUpdate) -> None:
+        table = update.table
+        self.publish(table)
+        if update.dealt and table.game is not None:
+            views = {
+                i: table.game.view(i)
+                for i, seat in enumerate(table.seats)
+                if seat.user_id is not None and not seat.left
+            }
+            self._spawn(self._send_hands(table, views))
+
+    def publish(self, table: Table) -> None:
+        self._pending[table.channel_id] = _Pending(table, table.status, table.round, table_message(table))
+        worker = self._workers.get(table.channel_id)
+        if worker is None or worker.done():
+            self._workers[table.channel_id] = asyncio.create_task(self._drain(table.channel_id))
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def flush(self) -> None:
+        """Wait until every pending message is sent (tests, shutdown)."""
+        while True:
+            busy = [t for t in list(self._workers.values()) + list(self._tasks) if not t.done()]
+            if not busy:
+                return
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    # -- the per-channel worker --------------------------------------------------
+
+    async def _drain(self, channel_id: int) -> None:
+        while True:
+            item = self._pending.pop(channel_id, None)
+            if item is None:
+                return
+            try:
+                await self._send(item)
+            except Exception:
+                log.exception("could not update the table message in channel %s", channel_id)
+
+    async def _send(self, item: _Pending) -> None:
+        table, out = item.table, item.out
+        channel = table.channel_id
+        if item.kind in ("lobby", "cancelled"):
+            if table.lobby_message_id:
+                try:
+                    await self.sink.edit(channel, table.lobby_message_id, out)
+                    return
+                except MessageGone:
+                    pass
+            table.lobby_message_id = await self.sink.post(channel, out)
+            await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
+            return
+        # The game: close the lobby message once.
+        if table.lobby_message_id and table.id not in self._lobby_closed:
+            self._lobby_closed.add(table.id)
+            names = ", ".join(s.name for s in table.seats)
+            closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
+            try:
+                await self.sink.edit(channel, table.lobby_message_id, closed)
+            except MessageGone:
+                pass
+        out.image, alt = await render_image(self.renderer, out.render, out.view)
+        out.alt = alt
+        fresh = table.mat_message_id is None or (item.kind == "playing" and table.mat_round != item.round)
+        if not fresh:
+            try:
+                await self.sink.edit(channel, table.mat_message_id, out)
+                return
+            except MessageGone:
+                pass
+        message_id = await self.sink.post(channel, out)
+        table.mat_message_id, table.mat_round = message_id, item.round
+        await self.manager.set_message(table.id, "mat", message_id, item.round)
+
+    # -- hands by DM --------------------------------------------------------------
+
+    async def _send_hands(self, table: Table, views: dict[int, dict]) -> None:
+        for seat_index, view in views.items():
+            seat = table.seats[seat_index]
+            try:
+                if not await self.manager.prefs.dm_hands(seat.user_id):
+                    continue
+                out = hand_message(table, seat_index, view)
+                out.components = []  # DMs carry no buttons: play happens in the channel
+                out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
+                out.image, out.alt = await render_image(self.renderer, "hand", view)
+                await self.sink.dm(seat.user_id, out)
+            except DMForbidden:
+                key = (table.id, seat.user_id)
+                if key not in self._dm_warned:
+                    self._dm_warned.add(key)
+                    try:
+                        await self.sink.notice(
+                            table.channel_id,
+                            f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
+                            "Press **Show my hand** on the table message instead.",
+                        )
+                    except Exception:
+                        log.exception("could not post the DM notice")
+            except Exception:
+                log.exception("could not DM the hand to a player")

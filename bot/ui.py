@@ -1,0 +1,154 @@
+"""discord.py components: persistent dynamic items, the amount modal, views from specs.
+
+All buttons and selects are :class:`discord.ui.DynamicItem` s matching
+``tripoley:<table>:<round>:<action>``; they are registered once at start-up
+(``bot.add_dynamic_items``) and therefore keep working after a restart. Their
+callbacks hand over to ``interaction.client.controller``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import discord
+
+from .components import BUTTON_TEMPLATE, SELECT_TEMPLATE, ButtonSpec, Component, SelectSpec
+from .publisher import Outgoing
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _parse(custom_id: str) -> tuple[int, int, str]:
+    match = re.fullmatch(BUTTON_TEMPLATE, custom_id)
+    assert match is not None
+    return int(match["table"]), int(match["round"]), match["action"]
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button) -> None:
+        super().__init__(button)
+        self.table_id, self.round, self.action = _parse(button.custom_id or "")
+
+    @classmethod
+    def from_spec(cls, spec: ButtonSpec) -> "TableButton":
+        return cls(
+            discord.ui.Button(
+                custom_id=spec.custom_id,
+                label=spec.label,
+                style=STYLES.get(spec.style, discord.ButtonStyle.secondary),
+                row=spec.row,
+                emoji=spec.emoji,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
+        return cls(
+            discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji)
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.controller.on_component(interaction, self.table_id, self.round, self.action, [])
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.table_id, self.round, self.action = _parse(select.custom_id or "")
+
+    @classmethod
+    def from_spec(cls, spec: SelectSpec) -> "TableSelect":
+        options = [
+            discord.SelectOption(label=label, value=value, default=value in spec.defaults)
+            for label, value in spec.options
+        ]
+        return cls(
+            discord.ui.Select(
+                custom_id=spec.custom_id,
+                placeholder=spec.placeholder,
+                options=options,
+                min_values=spec.min_values,
+                max_values=spec.max_values,
+                row=spec.row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+        return cls(
+            discord.ui.Select(
+                custom_id=item.custom_id,
+                placeholder=item.placeholder,
+                options=item.options,
+                min_values=item.min_values,
+                max_values=item.max_values,
+            )
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        await interaction.client.controller.on_component(interaction, self.table_id, self.round, self.action, values)
+
+
+def build_view(components: list[Component]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for spec in components:
+        if isinstance(spec, SelectSpec):
+            if not spec.options:
+                continue
+            view.add_item(TableSelect.from_spec(spec))
+        else:
+            view.add_item(TableButton.from_spec(spec))
+    return view
+
+
+def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
+    """Keyword arguments for send()/edit() from an Outgoing message."""
+    kwargs: dict[str, Any] = {
+        "content": out.clipped(),
+        "view": build_view(out.components) if out.components else None,
+        "allowed_mentions": discord.AllowedMentions(users=out.mentions, roles=False, everyone=False),
+    }
+    files = []
+    if out.image:
+        files.append(discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None))
+    if edit:
+        kwargs["attachments"] = files
+    elif files:
+        kwargs["files"] = files
+    if not edit and kwargs["view"] is None:
+        del kwargs["view"]
+    return kwargs
+
+
+class AmountModal(discord.ui.Modal):
+    """Asks for a bet/raise/bid amount; validated against the current bounds."""
+
+    def __init__(self, table_id: int, round_number: int, verb: str, low: int, high: int, extra: str = "") -> None:
+        title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(verb, verb.title())
+        super().__init__(title=title, timeout=600, custom_id=f"tripoley-modal:{table_id}:{round_number}:{verb}")
+        self.table_id, self.round, self.verb = table_id, round_number, verb
+        self.low, self.high = low, high
+        self.amount = discord.ui.TextInput(
+            label=f"Amount ({low}–{high})" + (f" {extra}" if extra else ""),
+            placeholder=str(low),
+            min_length=1,
+            max_length=6,
+            required=True,
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.client.controller.on_amount(
+            interaction, self.table_id, self.round, self.verb, str(self.amount.value)
+        )
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await interaction.client.controller.report(interaction, error)

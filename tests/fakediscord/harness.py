@@ -233,16 +233,17 @@ class InProcessBot(BotRun):
 
     kind = "in-process bot"
 
-    def __init__(self, harness: "DiscordHarness", client: Any) -> None:
+    def __init__(self, harness: "DiscordHarness", client: Any, token: Optional[str] = None) -> None:
         super().__init__(harness)
         self.client = client
+        self.token = token or harness.state.token
         self.task: Optional[asyncio.Task] = None
         self._patched = False
 
     async def start(self, *, timeout: float = 10.0, wait_ready: bool = True) -> "InProcessBot":
         _patch_discord(self.harness.api_base, self.harness.gateway_url)
         self._patched = True
-        self.task = asyncio.get_running_loop().create_task(self.client.start(self.harness.state.token), name="fakediscord-bot")
+        self.task = asyncio.get_running_loop().create_task(self.client.start(self.token), name="fakediscord-bot")
         self.task.add_done_callback(self._task_done)
         if wait_ready:
             ready = asyncio.ensure_future(self.client.wait_until_ready())
@@ -455,13 +456,14 @@ class DiscordHarness:
         return env
 
     # -- bots ------------------------------------------------------------------------
-    async def connect(self, client: Any, *, timeout: float = 10.0, wait_ready: bool = True) -> InProcessBot:
+    async def connect(self, client: Any, *, timeout: float = 10.0, wait_ready: bool = True,
+                      token: Optional[str] = None) -> InProcessBot:
         """Start a discord.py Client/Bot (created by the test) against this server; wait for on_ready.
 
         Patches discord.http.Route.BASE and DiscordWebSocket.DEFAULT_GATEWAY while it runs.
         Set guild_ready_timeout small (e.g. 0.01) on the client to make on_ready fast.
         """
-        run = InProcessBot(self, client)
+        run = InProcessBot(self, client, token)
         self.bots.append(run)
         await run.start(timeout=timeout, wait_ready=wait_ready)
         return run

@@ -26,6 +26,8 @@ from .state import Attachment, Channel, FakeState, InteractionRecord, Message, R
 log = logging.getLogger("fakediscord")
 
 API_PREFIX = "/api/v10"
+ARRIVED = web.RequestKey("arrived", float)
+CALL = web.RequestKey("call", RestCall)
 HEARTBEAT_INTERVAL_MS = 41250
 INTERACTION_ACK_WINDOW = 3.0  # seconds: Discord's rule
 INTERACTION_TOKEN_TTL = 15 * 60.0  # seconds
@@ -277,7 +279,7 @@ class FakeDiscordServer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self.host, 0))
         self.port = sock.getsockname()[1]
-        self._site = web.SockSite(self._runner, sock, shutdown_timeout=0.5)
+        self._site = web.SockSite(self._runner, sock)
         await self._site.start()
 
     async def close(self) -> None:
@@ -358,13 +360,13 @@ class FakeDiscordServer:
         if not path.startswith(API_PREFIX):
             return await handler(request)
         arrived = time.perf_counter()
-        request["arrived"] = arrived
+        request[ARRIVED] = arrived
         rpath = path[len(API_PREFIX):]
         route = self._route_names.get(id(request.match_info.route)) or f"{request.method} {rpath}"
         template = route.split(" ", 1)[1]
         call = RestCall(method=request.method, route=route, path=rpath, at=arrived)
         self.state.rest_log.append(call)
-        request["call"] = call
+        request[CALL] = call
         bucket = self._bucket_key(template, request)
         try:
             delay = self.faults._take("delay", request.method, template, rpath)
@@ -487,7 +489,7 @@ class FakeDiscordServer:
                     fname = part.filename or f"file{idx}"
                     pct = part.headers.get("Content-Type")
                     files.append((idx, fname, bytes(data), pct))
-            request["call"].json = payload
+            request[CALL].json = payload
             return payload, files
         raw = await request.read()
         if not raw:
@@ -496,7 +498,7 @@ class FakeDiscordServer:
             payload = json.loads(raw)
         except ValueError:
             raise ApiError(400, 50109, "The request body contains invalid JSON.")
-        request["call"].json = payload
+        request[CALL].json = payload
         return payload, files
 
     def _make_attachments(self, channel_id: int, payload: dict, files: list, existing: list[Attachment], *, ephemeral: bool) -> Optional[list[Attachment]]:
@@ -758,7 +760,7 @@ class FakeDiscordServer:
 
     # interactions
     async def h_callback(self, request: web.Request) -> web.Response:
-        arrived = request["arrived"]
+        arrived = request[ARRIVED]
         rec = self.state.interactions.get(int(request.match_info["interaction_id"]))
         if rec is None or rec.token != request.match_info["interaction_token"]:
             raise ApiError(404, 10062, "Unknown interaction")

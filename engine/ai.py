@@ -11,7 +11,7 @@ from typing import Any
 
 from . import cards as C
 from .game import Game
-from .hands import best_five, evaluate
+from .hands import evaluate
 from .model import Action
 
 # Rough chance that a five-card hand of this category wins a showdown against one opponent.
@@ -40,6 +40,8 @@ def _random_action(game: Game, seat: int, phase: str, legal: list[str], d: dict[
         return Action(seat=seat, do=do, amount=rng.randint(lo, min(hi, lo + 10)))
     if do == "choose":
         return Action(seat=seat, do=do, cards=rng.sample(d["cards"], 5))
+    if do == "corner_bet":
+        return Action(seat=seat, do=do, ace=rng.choice(d["aces"]), amount=rng.randint(1, max(1, min(d["max"], 5))))
     if do == "lead":
         return Action(seat=seat, do=do, card=rng.choice(d["cards"]))
     if do == "name_suit":
@@ -124,12 +126,23 @@ class _Heuristic:
         suit = max(range(4), key=lambda s: (values[s], s == C.HEARTS))
         return self.act("name_suit", suit=C.SUITS[suit])
 
+    # -- Rummy Royal corner Aces (bet before the deal: a small, even-money gamble) --
+    def _corner_bet(self, legal: list[str]) -> Action:
+        if self.rng.random() < 0.35:
+            amount = max(1, min(self.d["max"], self.stack // 40 or 1))
+            return self.act("corner_bet", ace=self.rng.choice(self.d["aces"]), amount=amount)
+        return self.act("decline")
+
+    def _corner_cover(self, legal: list[str]) -> Action:
+        cheap = self.d["amount"] * 20 <= self.stack
+        return self.act("cover" if cheap and self.rng.random() < 0.5 else "decline")
+
     def _claim(self, legal: list[str]) -> Action:
         return self.act("claim")
 
     # -- poker -------------------------------------------------------------
     def _poker_choose(self, legal: list[str]) -> Action:
-        return self.act("choose", cards=C.to_strs(best_five(self.hand).cards))
+        return self.act("choose", cards=list(self.d["best"]))
 
     def _poker_betting(self, legal: list[str]) -> Action:
         game = self.game

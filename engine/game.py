@@ -21,7 +21,7 @@ from . import cards as C
 from .hands import best_five, category_name, evaluate
 from .model import Action, Awaiting, Event, IllegalAction, SavedGame
 from .options import Options
-from .presets import COMBO, CARD, MICHIGAN, POKER, RUN, Preset, Space, get_preset, spaces_for
+from .presets import CARD, COMBO, CORNER, MICHIGAN, POKER, RUN, Preset, Space, get_preset, spaces_for
 
 DENOMINATIONS = {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
 FACE_VALUE = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # Rulebook all-stuck count, by rank
@@ -73,6 +73,9 @@ class RoundState:
     out: int | None = None
     stuck: bool = False
     payouts: list = field(default_factory=list)
+    deck: list | None = None  # the deck to deal, until the deal step runs
+    dealt: list = field(default_factory=list)  # hands as they stood before Michigan (Rulebook poker)
+    corner: dict | None = None  # Rummy Royal: {"ace", "amount", "backers", "queue"}
 
 
 class Game:
@@ -282,6 +285,7 @@ class Game:
 
     def _start_round(self, deck: list[int] | None) -> list[Event]:
         number = self.round_number + 1
+        deck = self._shuffled_or_checked(deck)
         dealer, active, sitting = self._seat_round(number)
         if len(active) < 2:
             self.over = True
@@ -307,9 +311,7 @@ class Game:
         self._emit(type="round-start", round=number, dealer=dealer, ante=r.ante)
         for s in sitting:
             self._emit(type="sit-out", seat=s)
-        self._ante()
-        self._deal(deck)
-        r.step = 2  # ante and deal done
+        r.deck = deck
         self._advance()
         return list(r.events)
 
@@ -341,23 +343,27 @@ class Game:
             mult = 2 if (self.options.dealer_double_ante and s == r.dealer) else 1
             for sp in self.spaces:
                 amount = r.ante * sp.ante * mult
+                if amount == 0:
+                    continue
                 self.stacks[s] -= amount
                 self.mat[sp.id] += amount
                 self._emit(type="ante", seat=s, space=sp.id, amount=amount)
 
-    def _deal(self, deck: list[int] | None) -> None:
-        r = self.r
+    def _shuffled_or_checked(self, deck: list[int] | None) -> list[int]:
+        """The round's deck: shuffled by the game's RNG, or a given order checked to be complete."""
         want = C.full_deck(self.n_decks)
         if deck is None:
-            deck = want
-            self.rng.shuffle(deck)
-        else:
-            if sorted(deck) != sorted(want):
-                raise IllegalAction(
-                    f"the deck must hold exactly {self.n_decks} full deck(s) of 52 cards "
-                    f"({len(want)} cards), got {len(deck)} cards or duplicates/missing cards"
-                )
-            deck = list(deck)
+            self.rng.shuffle(want)
+            return want
+        if sorted(deck) != sorted(want):
+            raise IllegalAction(
+                f"the deck must hold exactly {self.n_decks} full deck(s) of 52 cards "
+                f"({len(want)} cards), got {len(deck)} cards or duplicates/missing cards"
+            )
+        return list(deck)
+
+    def _deal(self, deck: list[int]) -> None:
+        r = self.r
         # Turn order: left of dealer first ... dealer, then the spare hand right after the dealer.
         order = r.active  # already starts left of the dealer and ends with the dealer
         slots = len(order) + 1
@@ -391,9 +397,12 @@ class Game:
 
     # ---------------------------------------------------------- step: ante/deal (done in _start_round)
     def _step_ante(self) -> bool:
+        self._ante()
         return True
 
     def _step_deal(self) -> bool:
+        deck, self.r.deck = self.r.deck, None
+        self._deal(deck)
         return True
 
     # ---------------------------------------------------------- step: spare hand
@@ -637,7 +646,9 @@ class Game:
         return self._next_active(r.dealer)
 
     def _poker_cards(self, seat: int) -> list[int]:
-        return self.r.hands[seat]
+        """Rulebook poker (after Michigan) uses the whole dealt hand; cards placed stay in front of their owner."""
+        r = self.r
+        return r.dealt[seat] if r.dealt else r.hands[seat]
 
     def _step_poker(self) -> bool:
         self.r.choose_queue = self._clockwise_from(self._first_bettor())
@@ -834,6 +845,8 @@ class Game:
         else:
             r.lead_req = {"kind": "lowest", "colour": "black"}
         r.m_state, r.m_seat, r.passes = "lead", leader, 0
+        if "poker" in self.preset.order[r.step:]:
+            r.dealt = [list(h) for h in r.hands]
         self._build_play_triggers()
         self._michigan_run()
         return False
@@ -1027,6 +1040,82 @@ class Game:
         self._michigan_record()
         self._done_step()
 
+    # ---------------------------------------------------------- step: Rulebook extras
+    def _step_to_poker(self) -> bool:
+        """Rulebook: chips left on the money spaces move to the poker space before poker."""
+        for sp in self.spaces:
+            if sp.id != self.pot_id and sp.trigger != CORNER:
+                self._move(sp.id, self.pot_id)
+        return True
+
+    def _step_corner_bet(self) -> bool:
+        """Rummy Royal: the dealer may bet on one corner Ace; the others may cover it."""
+        r = self.r
+        if self.stacks[r.dealer] <= 0:
+            return True
+        aces = [sp.cards[0] for sp in self.spaces if sp.trigger == CORNER]
+        return self._wait(r.dealer, "corner-bet", ["corner_bet", "decline"], aces=aces, min=1,
+                          max=min(self.options.bet_limit, self.stacks[r.dealer]))
+
+    def _check_corner_bet(self, a: Action) -> None:
+        if a.do != "corner_bet":
+            return
+        aces = self.r.wait["detail"]["aces"]
+        if (a.ace or "").upper() not in aces:
+            raise IllegalAction(f"bet on one of the corner Aces: {', '.join(aces)}")
+        if a.amount is None or not 1 <= a.amount <= self.r.wait["detail"]["max"]:
+            raise IllegalAction(f"a corner bet is 1 to {self.r.wait['detail']['max']} chips")
+
+    def _act_corner_bet(self, a: Action) -> None:
+        r = self.r
+        r.wait = None
+        if a.do == "decline":
+            self._emit(type="corner-decline", seat=a.seat)
+            self._done_step()
+            return
+        ace = a.ace.upper()
+        self._to_space(a.seat, "corner-" + ace, a.amount, "corner bet")
+        r.corner = {"ace": ace, "amount": a.amount, "backers": [a.seat],
+                    "queue": [s for s in self._clockwise_from(self._next_active(r.dealer)) if s != r.dealer]}
+        self._corner_cover_next()
+
+    def _corner_cover_next(self) -> None:
+        r = self.r
+        c = r.corner
+        while c["queue"]:
+            seat = c["queue"][0]
+            if self.stacks[seat] < c["amount"]:
+                c["queue"].pop(0)
+                continue
+            self._wait(seat, "corner-cover", ["cover", "decline"], ace=c["ace"], amount=c["amount"])
+            return
+        self._done_step()
+
+    def _act_corner_cover(self, a: Action) -> None:
+        r = self.r
+        c = r.corner
+        c["queue"].pop(0)
+        r.wait = None
+        if a.do == "cover":
+            self._to_space(a.seat, "corner-" + c["ace"], c["amount"], "corner cover")
+            c["backers"].append(a.seat)
+        else:
+            self._emit(type="corner-decline", seat=a.seat)
+        self._corner_cover_next()
+
+    def _step_corner_collect(self) -> bool:
+        """After the spare-hand step the holder of the corner Ace takes the corner if they bet on it."""
+        r = self.r
+        if not r.corner:
+            return True
+        holder = self._holder(C.parse(r.corner["ace"]), self._next_active(r.dealer))
+        space = "corner-" + r.corner["ace"]
+        if holder is not None and holder in r.corner["backers"]:
+            self._payout(space, holder, None, "corner ace")
+        else:
+            self._emit(type="corner-stays", space=space, holder=holder)
+        return True
+
     # ---------------------------------------------------------- step: settle
     def _step_settle(self) -> bool:
         return True
@@ -1055,6 +1144,31 @@ class Game:
 
     def _board_clear_pending(self) -> bool:
         return self.options.endgame != "none" and sum(self.mat.values()) > 0
+
+    def switch_preset(self, preset: str) -> list[Event]:
+        """Swap the mat between rounds (the Rulebook's option).
+
+        Decided: chips left on the old mat carry over onto the new mat's poker
+        space, where the next poker hand plays for them. Options the host set
+        for the game (game end, bet limit) are kept.
+        """
+        if self.finished or self.over:
+            raise IllegalAction("the game is over")
+        if self.r is not None and self.r.wait is not None:
+            raise IllegalAction("the mat can only be swapped between rounds")
+        new = get_preset(preset)
+        if not new.min_players <= self.n <= new.max_players:
+            raise IllegalAction(f"{new.name} takes {new.min_players} to {new.max_players} players")
+        kept = {k: getattr(self.options, k) for k in ("game_end", "bet_limit")}
+        carried = sum(self.mat.values())
+        self.preset_key = new.key
+        self.options = new.options.with_overrides(kept)
+        del self.mat
+        self._setup_mat()
+        self.mat[self.pot_id] += carried
+        e = Event(type="switch-preset", preset=new.key, carried=carried, to_space=self.pot_id)
+        self.game_events.append(e)
+        return [e]
 
     def end_now(self) -> list[Event]:
         """The host stops the game: abandon the round in progress; chips stay where they are."""
@@ -1130,6 +1244,8 @@ class Game:
         "poker-choose": "_act_choose",
         "poker-betting": "_act_betting",
         "michigan-lead": "_act_lead",
+        "corner-bet": "_act_corner_bet",
+        "corner-cover": "_act_corner_cover",
     }
     _PHASE_CHECKS = {
         "auction": "_check_bid",
@@ -1138,6 +1254,7 @@ class Game:
         "poker-choose": "_check_choose",
         "poker-betting": "_check_betting",
         "michigan-lead": "_check_lead",
+        "corner-bet": "_check_corner_bet",
     }
 
     def check(self, action: Action | dict) -> Action:
@@ -1203,6 +1320,8 @@ class Game:
             "chip_denominations": dict(DENOMINATIONS),
             "finished": self.finished,
             "standings": self.standings(),
+            "colour_up": self.round_number >= 6 and self.options.ante == "rulebook",
+            "corner": None,
         }
         if w and seat == to_act:
             view["legal"] = list(w["legal"])
@@ -1217,6 +1336,9 @@ class Game:
                 "sequence": C.to_strs(r.seq), "last_card": C.to_str(r.played[-1]) if r.played else None,
                 "out": r.out, "played": len(r.played),
             }
+            if r.corner:
+                view["corner"] = {"ace": r.corner["ace"], "amount": r.corner["amount"],
+                                  "backers": list(r.corner["backers"])}
             au = r.auction
             view["spare"] = {
                 "cards": len(r.spare),

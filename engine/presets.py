@@ -23,6 +23,7 @@ COMBO = "combo"  # holding all cards (deal) / placing them in a row (play)
 RUN = "run"  # three ranks in a row of one suit, any suit
 POKER = "poker"  # the poker pot
 MICHIGAN = "michigan"  # won by the player who goes out (kitty / center)
+CORNER = "corner"  # Rummy Royal: a corner Ace bet, taken by its holder if they backed it
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,71 @@ _add(
 )
 
 
+# ---------------------------------------------------------------- the Rulebook's mats
+RULEBOOK_OPTIONS = Options(
+    ante="rulebook",
+    dealer_double_ante=True,
+    spare_hand="rulebook",
+    paycards="play",
+    poker_first_bettor="left-of-dealer",
+    michigan_leader="left-of-dealer",
+    first_lead="lowest-of-chosen-suit",
+    after_stop="chosen-opposite-colour",
+    cannot_lead="pass",
+    all_stuck="lowest-count-wins",
+    out_payment="none",
+    endgame="poker-showdown",
+    start_stack=320,
+)
+
+
+def _card(card: str, label: str | None = None) -> Space:
+    sym = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[card[1]]
+    rank = "10" if card[0] == "T" else card[0]
+    return Space(rank + card[1], label or f"{rank}{sym}", CARD, (card,))
+
+
+def _rulebook(key: str, name: str, spaces: tuple[Space, ...], summary: str, order=RULEBOOK_ORDER, **opts) -> Preset:
+    return Preset(key, name, spaces, Options(**{**RULEBOOK_OPTIONS.to_dict(), **opts}), order=order,
+                  min_players=2, max_players=20, summary=summary)
+
+
+TRIPOLEY_RULEBOOK_SPACES = (
+    _card("TH"), _card("JH"), _card("QH"), _card("KH"), _card("AH"),
+    Space("k-q", "K-Q\u2665", COMBO, ("QH", "KH")), _run_space("8-9-10"),
+    Space("kitty", "Kitty (poker)", POKER), Space("tripoley", "Tripoley", MICHIGAN),
+)
+
+_add(_rulebook(
+    "michigan-rummy", "Michigan Rummy (Rulebook)",
+    (_card("TH"), _card("JD"), _card("QC"), _card("KH"), _card("AS"),
+     Space("k-q", "K-Q\u2666", COMBO, ("QD", "KD")), _run_space("8-9-10"),
+     Space("pot", "Poker Pot", POKER), Space("michigan", "Michigan Rummy", MICHIGAN)),
+    "The classic: Michigan first (money cards pay when placed), then five-card poker for the pot.",
+))
+_add(_rulebook(
+    "tripoley-rulebook", "Tripoley (Rulebook)", TRIPOLEY_RULEBOOK_SPACES,
+    "The American mat: hearts pay when placed, the poker winner takes the Kitty, going out takes the Tripoley.",
+))
+_add(_rulebook(
+    "rummoli-rulebook", "Rummoli (Rulebook)",
+    (_card("TS"), _card("JD"), _card("QC"), _card("KH"), _card("AS"),
+     Space("a-k", "A-K\u2666", COMBO, ("KD", "AD")), _run_space("7-8-9"),
+     Space("pot", "Poker Pot", POKER), Space("rummoli", "Rummoli", MICHIGAN)),
+    "The Canadian mat of the Rulebook: A-K of diamonds and 7-8-9 in one suit.",
+    run="7-8-9",
+))
+_add(_rulebook(
+    "rummy-royal", "Rummy Royal",
+    TRIPOLEY_RULEBOOK_SPACES + tuple(
+        Space(f"corner-A{s}", f"Corner A{sym}", CORNER, (f"A{s}",), ante=0)
+        for s, sym in (("C", "\u2663"), ("D", "\u2666"), ("H", "\u2665"), ("S", "\u2660"))
+    ),
+    "Tripoley's payouts plus corner-Ace bets: the dealer backs an Ace, others may cover; its holder collects if they backed it.",
+    order=("ante", "corner-bet", "deal", "spare", "corner-collect", "michigan", "to-poker", "poker", "settle"),
+))
+
+
 def get_preset(key: str) -> Preset:
     try:
         return PRESETS[key]
@@ -184,10 +250,7 @@ def spaces_for(preset: Preset, options: Options) -> tuple[Space, ...]:
     """The preset's mat with option-driven spaces (the run's ranks) applied."""
     out = []
     for space in preset.spaces:
-        if space.trigger == RUN and space.id != options.run and space.id in CHOICE_RUNS:
+        if space.trigger == RUN and space.id != options.run:
             space = _run_space(options.run)
         out.append(space)
     return tuple(out)
-
-
-CHOICE_RUNS = ("8-9-10", "6-7-8", "7-8-9")

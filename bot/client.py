@@ -16,7 +16,7 @@ from .publisher import DMForbidden, MessageGone, Outgoing, Publisher, default_re
 from .settings import Settings
 from .storage import Database
 from .tables import TableManager
-from .ui import TableButton, TableSelect, message_kwargs
+from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,10 @@ class TripoleyBot(commands.Bot):
             # A local test server: guild commands show up at once.
             for guild in self.guilds:
                 await self._sync_guild(guild)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type == discord.InteractionType.modal_submit:
+            await handle_modal_submit(interaction)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         if self.settings.discord_api_base:

@@ -20,7 +20,8 @@ from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card
 
 PREFIX = "tripoley"
 ACTION_RE = r"[A-Za-z0-9_.\-]+"
-BUTTON_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>{ACTION_RE})"
+BUTTON_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>(?!pick\.){ACTION_RE})"
+ANY_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>{ACTION_RE})"
 SELECT_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>pick\.{ACTION_RE})"
 
 # Verbs that take no argument and may be shown on the public table message.
@@ -38,7 +39,7 @@ def custom_id(table_id: int, round_number: int, action: str) -> str:
 
 
 def parse_custom_id(cid: str) -> tuple[int, int, str] | None:
-    match = re.fullmatch(BUTTON_TEMPLATE, cid)
+    match = re.fullmatch(ANY_TEMPLATE, cid)
     if not match:
         return None
     return int(match["table"]), int(match["round"]), match["action"]
@@ -83,7 +84,7 @@ def lobby_components(table) -> list[Component]:
         ButtonSpec(custom_id(table.id, r, "join"), "Join", SUCCESS),
         ButtonSpec(custom_id(table.id, r, "leave"), "Leave", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "ai"), "Add AI", SECONDARY),
-        ButtonSpec(custom_id(table.id, r, "start"), "Start (host)", PRIMARY),
+        ButtonSpec(custom_id(table.id, r, "start"), "Start", PRIMARY),
     ]
 
 

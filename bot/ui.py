@@ -14,8 +14,10 @@ from typing import Any
 
 import discord
 
-from .components import BUTTON_TEMPLATE, SELECT_TEMPLATE, ButtonSpec, Component, SelectSpec
+from .components import ANY_TEMPLATE, BUTTON_TEMPLATE, SELECT_TEMPLATE, ButtonSpec, Component, SelectSpec
 from .publisher import Outgoing
+
+MODAL_PREFIX = "tripoley-modal:"
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -26,7 +28,7 @@ STYLES = {
 
 
 def _parse(custom_id: str) -> tuple[int, int, str]:
-    match = re.fullmatch(BUTTON_TEMPLATE, custom_id)
+    match = re.fullmatch(ANY_TEMPLATE, custom_id)
     assert match is not None
     return int(match["table"]), int(match["round"]), match["action"]
 
@@ -133,11 +135,12 @@ class AmountModal(discord.ui.Modal):
 
     def __init__(self, table_id: int, round_number: int, verb: str, low: int, high: int, extra: str = "") -> None:
         title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(verb, verb.title())
-        super().__init__(title=title, timeout=600, custom_id=f"tripoley-modal:{table_id}:{round_number}:{verb}")
+        super().__init__(title=title, timeout=600, custom_id=f"{MODAL_PREFIX}{table_id}:{round_number}:{verb}")
         self.table_id, self.round, self.verb = table_id, round_number, verb
         self.low, self.high = low, high
         self.amount = discord.ui.TextInput(
             label=f"Amount ({low}–{high})" + (f" {extra}" if extra else ""),
+            custom_id="amount",
             placeholder=str(low),
             min_length=1,
             max_length=6,
@@ -146,9 +149,41 @@ class AmountModal(discord.ui.Modal):
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.client.controller.on_amount(
-            interaction, self.table_id, self.round, self.verb, str(self.amount.value)
-        )
+        # Submissions are handled by ``handle_modal_submit`` (from the bot's on_interaction), which
+        # also works for a modal opened before a restart. Nothing to do here.
+        return None
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await interaction.client.controller.report(interaction, error)
+
+
+def modal_values(data: dict) -> dict[str, str]:
+    """custom_id → value of every text input in a modal submission (action rows or labels)."""
+    out: dict[str, str] = {}
+
+    def walk(components):
+        for c in components or []:
+            if "custom_id" in c and "value" in c:
+                out[c["custom_id"]] = c["value"]
+            walk(c.get("components"))
+            if isinstance(c.get("component"), dict):
+                walk([c["component"]])
+
+    walk(data.get("components"))
+    return out
+
+
+async def handle_modal_submit(interaction: discord.Interaction) -> bool:
+    """Route a Tripoley amount modal to the controller; False if it isn't ours."""
+    if interaction.type != discord.InteractionType.modal_submit:
+        return False
+    data = interaction.data or {}
+    cid = str(data.get("custom_id", ""))
+    if not cid.startswith(MODAL_PREFIX):
+        return False
+    try:
+        _, table_id, round_number, verb = cid.split(":", 3)
+        table_id_i, round_i = int(table_id), int(round_number)
+    except ValueError:
+        return False
+    raw = modal_values(data).get("amount", "")
+    await interaction.client.controller.on_amount(interaction, table_id_i, round_i, verb, raw)
+    return True

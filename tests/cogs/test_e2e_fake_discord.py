@@ -1,0 +1,164 @@
+"""The real bot (TripoleyBot, in process) against the fake Discord: lobby, a whole game by clicks,
+wrong-user and stale clicks, modals, closed DMs, a restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.client import TripoleyBot
+
+
+
+async def start_bot(dh, settings):
+    bot = TripoleyBot(settings.model_copy(update={"discord_api_base": dh.api_base}))
+    run = await dh.connect(bot)
+    return bot, run
+
+
+def labels(message):
+    return [c.get("label") for row in message.components for c in row.get("components", [])]
+
+
+def find_button(message, prefix):
+    for row in message.components:
+        for c in row.get("components", []):
+            if (c.get("label") or "").startswith(prefix):
+                return c
+    return None
+
+
+async def open_lobby(dh, rounds=1, ai=1):
+    h = await dh.run_command("alice", "general", "tripoley start", preset="tripoley", rounds=rounds)
+    lobby = await h.message()
+    assert "table open" in lobby.content and "Join" in labels(lobby)
+    join = await dh.click("bob", lobby, label="Join")
+    assert (await join.message()).ephemeral
+    for _ in range(ai):
+        await (await dh.click("alice", lobby, label="Add AI")).response()
+    return lobby
+
+
+async def settle(bot):
+    await bot.publisher.flush()
+    await asyncio.sleep(0)
+
+
+async def play_one_move(dh, bot, channel_id, users_by_id):
+    """Make the awaited human's move through the fake Discord; returns the phase played."""
+    table = bot.manager.tables.get(channel_id)
+    if table is None:
+        return None
+    aw = table.awaiting()
+    assert aw is not None
+    user = users_by_id[table.seats[aw.seat].user_id]
+    await settle(bot)
+    mat = dh.message(table.mat_message_id)
+    version = table.version
+    if aw.phase == "poker-choose":
+        h = await dh.click(user, mat, label="Show my hand")
+        hand = await h.message()
+        assert hand.ephemeral and "Your hand" in hand.content
+        select = next(c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith("pick.choose"))
+        h2 = await dh.select(user, hand, select["custom_id"], aw.detail["best"])
+        await h2.response()
+    elif aw.phase == "poker-betting" and "bet" in aw.legal and aw.detail["max"] >= 2:
+        h = await dh.click(user, mat, custom_id=find_button(mat, "Bet")["custom_id"])
+        await h.response()
+        assert h.modal is not None
+        bad = await dh.submit_modal(user, h, {"amount": str(aw.detail["max"] + 1)})
+        reply = await bad.message()
+        assert reply.ephemeral and "between" in reply.content
+        ok = await dh.submit_modal(user, h, {"amount": "2"})
+        await ok.response()
+    elif aw.phase == "michigan-lead":
+        h = await dh.click(user, mat, label="Show my hand")
+        hand = await h.message()
+        card = aw.detail["cards"][0]
+        button = next((c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith(f"lead.{card}")), None)
+        if button is not None:
+            await (await dh.click(user, hand, custom_id=button["custom_id"])).response()
+        else:
+            select = next(c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith("pick.lead"))
+            await (await dh.select(user, hand, select["custom_id"], [card])).response()
+    else:
+        prefer = ["Check", "Call", "Keep my hand", "Pass", "Claim!"]
+        label = next(l for l in prefer if find_button(mat, l))
+        # A wrong-user click is refused ephemerally and changes nothing.
+        other = next(u for uid, u in users_by_id.items() if uid != table.seats[aw.seat].user_id)
+        cid = find_button(mat, label)["custom_id"]
+        wrong = await dh.click(other, mat, custom_id=cid)
+        reply = await wrong.message()
+        assert reply.ephemeral and "not your turn" in reply.content.lower()
+        assert table.version == version
+        await (await dh.click(user, mat, custom_id=cid)).response()
+    await dh.wait_for(lambda: table.version != version or table.status != "playing", 5, what="the move to apply")
+    return aw.phase
+
+
+async def test_full_game_through_fake_discord(discord_harness, bot_settings):
+    dh = discord_harness
+    dh.user("bob").dms_open = False
+    bot, run = await start_bot(dh, bot_settings)
+    channel_id = dh.channel("general").id
+    users_by_id = {dh.user(n).id: n for n in ("alice", "bob")}
+
+    dm = await dh.run_command("bob", "general", "tripoley dm", mode="on")
+    assert (await dm.message()).ephemeral
+    lobby = await open_lobby(dh)
+    start = await dh.click("alice", lobby, label="Start")
+    await start.response()
+    await settle(bot)
+    # The lobby message is closed; bob's closed DMs are reported in the channel.
+    assert "game started" in dh.message(lobby.id).content
+    await dh.wait_for(
+        lambda: any("couldn't DM you" in m.content for m in dh.channel_messages("general")), 5, what="the DM notice"
+    )
+
+    phases = set()
+    for _ in range(300):
+        if channel_id not in bot.manager.tables:
+            break
+        phase = await play_one_move(dh, bot, channel_id, users_by_id)
+        phases.add(phase)
+    assert channel_id not in bot.manager.tables, "the game should have ended"
+    await settle(bot)
+    final = dh.message(bot.manager.by_id.get(1) or lobby.id)  # by_id is empty now; check the channel instead
+    assert any("game over" in m.content for m in dh.channel_messages("general"))
+    assert "poker-choose" in phases
+    audit = await bot.bank.audit(dh.guild.id)
+    assert audit.ok and audit.tables == 0
+    # A click on a finished game's button is answered, ephemerally.
+    old_mat = [m for m in dh.channel_messages("general") if find_button(m, "Show my hand")]
+    if old_mat:
+        stale = await dh.click("alice", old_mat[0], label="Show my hand")
+        reply = await stale.message()
+        assert reply.ephemeral and ("closed" in reply.content or "earlier round" in reply.content)
+    # Records are there.
+    hist = await dh.run_command("alice", "general", "tripoley history")
+    assert "Recent games" in str((await hist.message()).embeds)
+    assert max(dh.ack_times()) < 1.0
+
+
+async def test_restart_keeps_buttons_working(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, run = await start_bot(dh, bot_settings)
+    lobby = await open_lobby(dh, rounds=2)
+    await (await dh.click("alice", lobby, label="Start")).response()
+    await settle(bot)
+    channel_id = dh.channel("general").id
+    table = bot.manager.tables[channel_id]
+    round_before = table.round
+    await run.stop()
+
+    bot2, _ = await start_bot(dh, bot_settings)
+    table2 = bot2.manager.tables[channel_id]
+    assert table2.round == round_before and table2.status == "playing"
+    aw = table2.awaiting()
+    user = {dh.user(n).id: n for n in ("alice", "bob")}[table2.seats[aw.seat].user_id]
+    await settle(bot2)
+    mat = dh.message(table2.mat_message_id)
+    h = await dh.click(user, mat, label="Show my hand")
+    hand = await h.message()
+    assert hand.ephemeral and "Your hand" in hand.content

@@ -46,7 +46,7 @@ async def test_login_sync_and_gateway(dh, demo):
     (cmd,) = dh.commands()
     assert cmd["name"] == "demo"
     kinds = {o["name"]: o["type"] for o in cmd["options"]}
-    assert kinds == {"start": 1, "dm": 1, "image": 1, "edits": 1, "slow": 1, "table": 2}
+    assert kinds == {"start": 1, "dm": 1, "image": 1, "edits": 1, "slow": 1, "hello": 1, "table": 2}
     # The guild, its channels and the bot's member arrived through GUILD_CREATE.
     guild = demo.get_guild(dh.guild.id)
     assert guild is not None and guild.me is not None
@@ -276,6 +276,51 @@ async def test_options_groups_and_resolved(dh, demo):
         await dh.run_command("alice", "general", "demo table")
     with pytest.raises(LookupError):
         await dh.run_command("alice", "general", "nothing")
+
+
+async def test_autocomplete(dh, demo):
+    choices = await dh.autocomplete("alice", "general", "demo table show", focused="label", number=1, label="s")
+    assert choices == [{"name": "South", "value": "south"}]
+    h = await dh.run_command("alice", "general", "demo table show", number=2, label="west")
+    assert (await h.message()).content == "table 2 verbose=False label=west"
+
+
+async def test_global_command_in_dm_and_mentions(dh):
+    bot = make_bot()  # no guild: global sync
+    await dh.connect(bot)
+    assert dh.rest_calls("PUT /applications/{application_id}/commands")[0].status == 200
+    alice = dh.users["alice"]
+    reply = await (await dh.run_command(alice, dh.state.dm_channel(alice.user), "demo hello")).message()
+    assert reply.content == f"hello <@{alice.id}> in DM"
+    assert reply.payload()["mentions"][0]["id"] == str(alice.id)
+    assert reply in dh.dms(alice)
+    in_guild = await (await alice.run_command("tripoley", "demo hello")).message()
+    assert in_guild.content.endswith("in tripoley")
+
+
+async def test_expired_token_refuses_webhook_calls(dh, demo):
+    h = await dh.run_command("alice", "general", "demo start", preset="tripoley")
+    await h.message()
+    dh.expire_token(h)
+    url = f"{dh.api_base}/webhooks/{dh.state.application_id}/{h.token}/messages/@original"
+    async with aiohttp.ClientSession() as s:
+        async with s.patch(url, json={"content": "too late"}) as r:
+            assert r.status == 401 and (await r.json())["code"] == 50027
+
+
+async def test_realistic_rate_limits_slow_the_bot_down_without_losing_messages():
+    async with DiscordHarness(realistic_rate_limits=True) as dh:
+        dh.server.rate_limit_windows["POST /channels/{channel_id}/messages"] = (2, 0.3)
+        bot = make_bot(guild_id=dh.guild.id)
+        await dh.connect(bot)
+        channel = bot.get_channel(dh.channel("general").id)
+        t0 = asyncio.get_running_loop().time()
+        await asyncio.gather(*(channel.send(f"m{i}") for i in range(5)))
+        elapsed = asyncio.get_running_loop().time() - t0
+        assert sorted(m.content for m in dh.channel_messages("general")) == [f"m{i}" for i in range(5)]
+        assert elapsed >= 0.5  # 5 messages at 2 per 0.3 s: two full waits
+        calls = dh.rest_calls("POST /channels/{channel_id}/messages")
+        assert [c.status for c in calls].count(200) == 5
 
 
 # -- raw REST behaviour ----------------------------------------------------------------------

@@ -138,8 +138,19 @@ def make_group() -> app_commands.Group:
             interaction.client.seen.append(("late", e.code))  # type: ignore
 
     @table.command(name="show", description="Show a table")
-    async def show(interaction: discord.Interaction, number: int, verbose: bool = False) -> None:
-        await interaction.response.send_message(f"table {number} verbose={verbose}")
+    async def show(interaction: discord.Interaction, number: int, verbose: bool = False, label: Optional[str] = None) -> None:
+        suffix = f" label={label}" if label else ""
+        await interaction.response.send_message(f"table {number} verbose={verbose}{suffix}")
+
+    @show.autocomplete("label")
+    async def label_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        names = ["north", "south", "east", "west"]
+        return [app_commands.Choice(name=n.title(), value=n) for n in names if n.startswith(current)]
+
+    @demo.command(name="hello", description="Say hello (works in DMs too)")
+    async def hello(interaction: discord.Interaction) -> None:
+        where = "DM" if interaction.guild is None else interaction.channel.name  # type: ignore[union-attr]
+        await interaction.response.send_message(f"hello {interaction.user.mention} in {where}")
 
     @table.command(name="where", description="Pick a channel")
     async def where(interaction: discord.Interaction, channel: discord.TextChannel) -> None:

@@ -112,8 +112,12 @@ class InteractionHandle:
     async def response(self, timeout: float = INTERACTION_ACK_WINDOW + 2) -> "InteractionHandle":
         """Wait for the callback POST; fail if it is late (> 3 s) or missing."""
         rec = self.record
+        hint = ""
+        if rec.type == 3:
+            hint = (" (discord.py drops a click whose message id is not the one the view was sent on,"
+                    " unless the view is persistent or a DynamicItem)")
         await self.harness.wait_for(lambda: rec.response_type is not None or rec.late, timeout,
-                                    what=f"an ack of {rec!r}")
+                                    what=f"the bot to acknowledge {rec!r}{hint}")
         if rec.late:
             raise AssertionError(f"{rec!r} was acknowledged after {rec.ack_latency:.3f}s (> {self.harness.server.ack_window}s)")
         return self
@@ -262,6 +266,8 @@ class InProcessBot(BotRun):
 
     def _task_done(self, task: asyncio.Task) -> None:
         info = None if task.cancelled() else task.exception()
+        if info is None and self.client.is_closed():
+            self.stopping = True  # client.close() was called: a deliberate stop, not a crash
         self._mark_dead(info)
 
     async def stop(self, timeout: float = 5.0) -> None:
@@ -934,6 +940,11 @@ class DiscordHarness:
         self.state.add_message(msg)
         self.server._dispatch_message_event("MESSAGE_CREATE", msg)
         return msg
+
+    def expire_token(self, handle: Union[InteractionHandle, InteractionRecord]) -> None:
+        """Make an interaction token dead now, as Discord does after 15 minutes (webhook calls get 401)."""
+        rec = handle.record if isinstance(handle, InteractionHandle) else handle
+        rec.expires_at = 0.0
 
     async def drop_gateway(self, *, code: int = 4000, abrupt: bool = False, wait_resume: bool = True, timeout: float = 10.0) -> None:
         """Drop the bot's gateway connection and (by default) wait until it has RESUMEd."""

@@ -1061,13 +1061,19 @@ class FakeDiscordServer:
                 old = sess.conn
                 old.closed = True
                 self._spawn(old.ws.close(code=4000))
-            sess.conn = conn
             conn.session = sess
-            sess.resumes += 1
-            seq = int((d or {}).get("seq") or 0)
-            for s, text in list(sess.events):
-                if s > seq:
+            sent = int((d or {}).get("seq") or 0)
+            # Replay what the client missed; events dispatched meanwhile are buffered and caught up
+            # here, and the connection is attached (no await in between) once nothing is pending.
+            while True:
+                pending = [(s, text) for s, text in sess.events if s > sent]
+                if not pending:
+                    break
+                for s, text in pending:
                     await conn.send_raw(text)
+                    sent = s
+            sess.conn = conn
+            sess.resumes += 1
             await self._dispatch_to(sess, "RESUMED", {"_trace": ["fakediscord"]})
             self.state.touch()
         elif op == 8:  # request guild members

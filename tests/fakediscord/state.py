@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional
@@ -70,6 +71,9 @@ C_SECTION = 9
 C_CONTAINER = 17
 C_LABEL = 18
 SELECT_TYPES = (C_STRING_SELECT, C_USER_SELECT, C_ROLE_SELECT, C_MENTIONABLE_SELECT, C_CHANNEL_SELECT)
+
+
+_MENTION_RE = re.compile(r"<@!?(\d+)>")
 
 
 def now_utc() -> _dt.datetime:
@@ -401,6 +405,7 @@ class Message:
     tts: bool = False
     pinned: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)
+    users_index: Optional[dict[int, User]] = field(default=None, repr=False)  # to resolve <@id> mentions
 
     # -- views ---------------------------------------------------------------
     @property
@@ -455,6 +460,16 @@ class Message:
             raise LookupError(f"several components match label={label!r} on message {self.id}: use custom_id")
         return found[0]
 
+    def _mentions(self) -> list[dict]:
+        if self.users_index is None:
+            return []
+        out = []
+        for uid in dict.fromkeys(int(x) for x in _MENTION_RE.findall(self.content or "")):
+            u = self.users_index.get(uid)
+            if u is not None:
+                out.append(u.payload())
+        return out
+
     def payload(self) -> dict:
         d: dict[str, Any] = {
             "id": str(self.id),
@@ -465,7 +480,7 @@ class Message:
             "edited_timestamp": iso(self.edited_at),
             "tts": self.tts,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": self._mentions(),
             "mention_roles": [],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
@@ -714,6 +729,7 @@ class FakeState:
 
     # -- messages --------------------------------------------------------------
     def add_message(self, msg: Message) -> Message:
+        msg.users_index = self.users
         self.messages[msg.id] = msg
         self.channels[msg.channel_id].messages.append(msg)
         self.touch()

@@ -122,14 +122,20 @@ def render_play_state(view: dict[str, Any]) -> str:
         if phase.startswith("poker"):
             bet = poker.get("current_bet", 0)
             lines.append(f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else ""))
+        d = view.get("detail") or {}
+        if phase == "poker-choose" and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
+            lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
         if poker.get("chosen") and phase.startswith("poker"):
             lines.append(f"Your poker hand: {cards(poker['chosen'])}")
     mich = view.get("michigan") or {}
-    if phase.startswith("michigan") or mich.get("played"):
+    if phase.startswith("michigan") or (phase == "claim" and mich.get("played")):
         seq = mich.get("sequence") or []
-        if phase.startswith("michigan") or seq:
-            lines.append("Michigan sequence: " + (cards(seq) if seq else "(none yet)")
-                         + f"   cards placed: {mich.get('played', 0)}")
+        lines.append("Michigan sequence: " + (cards(seq) if seq else "(none yet)")
+                     + f"   cards placed: {mich.get('played', 0)}")
+    corner = view.get("corner")
+    if corner:
+        backers = ", ".join(name_of(view, s) for s in corner.get("backers", []))
+        lines.append(f"Corner bet: {corner['amount']} on {card(corner['ace'])}, backed by {backers}")
     if view.get("pay_suit") and view.get("pay_suit") != "H":
         lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
     return "\n".join(lines)
@@ -225,7 +231,11 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
     if do == "reveal":
         return "reveal C C C C C SPACE   five cards and the space you claim"
     if do == "corner_bet":
-        return f"corner_bet ACE N     ACE = {' '.join(d.get('aces', []))}, N = {rng}"
+        return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
+    if do == "cover":
+        return f"cover                match the {d.get('amount', '?')}-chip bet on the corner {card(d.get('ace', ''))}"
+    if do == "decline":
+        return "decline              no corner bet" if phase == "corner-bet" else "decline              do not cover"
     return do
 
 
@@ -290,7 +300,7 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> l
 _IRREGULAR = {"is": "are", "goes": "go", "passes": "pass", "has": "have"}
 _VERBS = {"sits", "keeps", "swaps", "looks", "takes", "bids", "passes", "names", "puts", "pays", "collects",
           "picks", "checks", "folds", "calls", "bets", "raises", "wins", "leads", "places", "goes", "is",
-          "deals", "has"}
+          "deals", "has", "covers", "declines", "antes"}
 _YOU_VERB = re.compile(r"\b([Yy]ou) (\w+)\b")
 _AND_VERB = re.compile(r" and (collects|takes|pays)\b")
 
@@ -321,6 +331,7 @@ _PAYOUT_REASONS = {
     "went out": "for going out",
     "lowest count": "for the lowest count",
     "playoff": "(end-of-game showdown)",
+    "corner ace": "for holding the corner Ace they backed",
 }
 
 
@@ -362,6 +373,9 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
         if reason in ("bet", "raise", "call", "cannot lead"):
             return None  # told by the bet/raise/call/cannot-lead event
         label = space_label(view, e["space"])
+        if reason in ("corner bet", "corner cover"):
+            verb = "bets" if reason == "corner bet" else "covers with"
+            return f"{who} {verb} {e['amount']} on {label}"
         if reason == "suit bid":
             return f"{who} puts {e['amount']} on {label} for the pay suit"
         if reason == "cards left":
@@ -383,6 +397,14 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     if t == "move":
         return (f"{e['amount']} chips move from {space_label(view, e['from_space'])} "
                 f"to {space_label(view, e['to_space'])}")
+    if t == "corner-decline":
+        return f"{who} declines the corner bet"
+    if t == "corner-stays":
+        holder = e.get("holder")
+        why = "nobody holds it" if holder is None else f"{name_of(view, holder)} holds it but did not back it"
+        return f"{space_label(view, e['space'])} stays on the mat ({why})"
+    if t == "switch-preset":
+        return f"the mat changes to {e['preset']}; {e.get('carried', 0)} chips carried to {space_label(view, e['to_space'])}"
     if t == "unclaimed":
         return f"{who} did not claim {space_label(view, e['space'])}: the chips stay"
     if t == "choose":

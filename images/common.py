@@ -127,7 +127,13 @@ def space_cards(space: dict) -> tuple[str, ...]:
             suit = SYMBOL_SUITS.get(suit, suit)
             ranks = [r.strip() for r in m.group(1).split("-")]
             return tuple(("T" if r == "10" else r) + suit for r in ranks)
+    m = _ANY_CARD.search(label)  # "Corner A♣", "A♥ (2nd)"
+    if m:
+        return (("T" if m.group(1) == "10" else m.group(1)) + SYMBOL_SUITS[m.group(2)],)
     return ()
+
+
+_ANY_CARD = re.compile(r"(10|[2-9JQKA])([\u2663\u2666\u2665\u2660])")
 
 
 def space_label(space: dict) -> str:

@@ -42,20 +42,20 @@ def _selectable(view, cards) -> set[str]:
 
 
 def _hand_rows(cards, cw, max_w):
-    """Split into rows and pick the overlap step; returns (rows, step, suit_gap)."""
+    """Split into rows and pick the overlap step; returns (rows, step, suit_gap).
+
+    One row while the cards stay readable (step >= 46), else two or three rows."""
     suit_gap = 14
-    for step in (64, 58, 52, 46, 42):
-        for nrows in (1, 2, 3):
-            per = math.ceil(len(cards) / nrows) if cards else 0
-            rows = [cards[i * per:(i + 1) * per] for i in range(nrows)] if per else [[]]
-            rows = [r for r in rows if r] or [[]]
-            if all(_row_width(r, cw, step, suit_gap) <= max_w for r in rows):
-                if nrows == 1 or step == 42:
-                    return rows, step, suit_gap
+    for nrows, min_step in ((1, 46), (2, 40), (3, 34)):
+        per = math.ceil(len(cards) / nrows) if cards else 1
+        rows = [r for r in (cards[i * per:(i + 1) * per] for i in range(nrows)) if r] or [[]]
+        for step in (64, 58, 52, 46, 40, 34):
+            if step < min_step:
                 break
-    per = math.ceil(len(cards) / 3)
-    rows = [cards[i * per:(i + 1) * per] for i in range(3)]
-    return [r for r in rows if r], 40, 8
+            if all(_row_width(r, cw, step, suit_gap) <= max_w for r in rows):
+                return rows, step, suit_gap
+    per = math.ceil(len(cards) / 4)
+    return [cards[i * per:(i + 1) * per] for i in range(4) if cards[i * per:(i + 1) * per]], 30, 6
 
 
 def _row_width(row, cw, step, gap):

@@ -1,0 +1,285 @@
+"""Nobody able to lead, the Rummoli colour flip and claims, game ends, board clearing, Rulebook mats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import Action, Game, IllegalAction
+from engine import cards as C
+from engine.replay import run_replay
+from tests.engine.deals import act, hand, new_game, payouts, through_poker
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+CLUBS = [r + "C" for r in "23456789TJQKA"]
+DIAMONDS = [r + "D" for r in "23456789TJQKA"]
+HEARTS = [r + "H" for r in "23456789TJQKA"]
+SPADES = [r + "S" for r in "23456789TJQKA"]
+
+
+def _replayed(name: str) -> Game:
+    """Play a stored concrete deal (deck + decisions) through the public API."""
+    data = json.loads((SCENARIOS / f"{name}.json").read_text())
+    g = Game.new(data["preset"], data["players"], options=data.get("options"), dealer=data["dealer"], seed=0)
+    for rnd in data["rounds"]:
+        g.next_deal(rnd["deck"])
+        for a in rnd["actions"]:
+            g.apply(Action.from_dict(a))
+    return g
+
+
+# ---------------------------------------------------------------- nobody can lead
+def test_all_stuck_everyone_pays_a_chip_per_card_into_the_kitty_and_nobody_wins_it():
+    g = _replayed("stuck_tripoley")
+    ev = g.log[-1]["events"]
+    stuck = next(i for i, e in enumerate(ev) if e["type"] == "stuck")
+    left = {s: len(g.r.hands[s]) for s in g.r.active}
+    assert all(n > 0 for n in left.values())
+    paid = {e["seat"]: e["amount"] for e in ev[stuck:] if e["type"] == "to_space"}
+    assert paid == {s: n for s, n in left.items() if n}
+    assert all(e["space"] == "kitty" and e["reason"] == "all stuck" for e in ev[stuck:] if e["type"] == "to_space")
+    assert not any(p[0] == "kitty" for p in payouts(g)), "the kitty stays for a later round"
+    assert g.log[-1]["michigan"]["out"] is None and g.log[-1]["michigan"]["stuck"]
+    assert g.mat["kitty"] >= 2 + sum(left.values())
+
+
+def test_all_stuck_lowest_count_wins_the_center():
+    g = _replayed("stuck_lowest")
+    counts = {s: sum([2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11][c >> 2] for c in g.r.hands[s]) for s in g.r.active}
+    low = min(counts.values())
+    winners = [s for s in g.r.active if counts[s] == low]
+    won = [p for p in payouts(g) if p[0] == "kitty"]
+    assert [p[1] for p in won] == winners
+
+
+def test_rummoli_colour_flip_after_everyone_paid_the_kitty():
+    g = _replayed("flip_rummoli")
+    ev = g.log[-1]["events"]
+    flip = next(i for i, e in enumerate(ev) if e["type"] == "colour-flip")
+    before = ev[flip - 3:flip]
+    assert [e["type"] for e in before] == ["cannot-lead"] * 3, "all three players could not lead in a row"
+    assert before[0]["paid"] == 1, "a player who cannot lead pays the kitty one chip (if they have one)"
+    stop = [e for e in ev[:flip] if e["type"] == "stop"][-1]
+    assert C.is_red(C.parse(stop["card"])) and ev[flip]["colour"] == "red", "needed black, nobody had it: flips to red"
+    nxt = next(e for e in ev[flip:] if e["type"] == "play")
+    assert C.is_red(C.parse(nxt["card"]))
+
+
+# ---------------------------------------------------------------- Rummoli specifics
+def test_rummoli_strict_claims_a_pay_card_must_be_claimed():
+    # Poker winner leads Low Black. Seat 0 holds the clubs 2..Q: it wins nothing at poker unless...
+    g = new_game("rummoli", hands={1: ["2C", "3C", "AC", "TH", "JH"]}, spare=["4C"] + SPADES[:8])
+    act(g, 0, "keep")
+    for _ in range(3):
+        aw = g.awaiting()
+        act(g, aw.seat, "choose", cards=aw.detail["best"])
+    # Everyone checks; find the poker winner; it leads. We only need the claim window:
+    while (aw := g.awaiting()) is not None and aw.phase == "poker-betting":
+        act(g, aw.seat, "check")
+    while (aw := g.awaiting()) is not None and aw.phase != "claim":
+        act(g, aw.seat, "lead", card=aw.detail["cards"][0])
+    assert aw.legal == ["claim", "pass"]
+    space, seat, chips = aw.detail["space"], aw.seat, aw.detail["chips"]
+    before = g.stacks[seat]
+    act(g, seat, "pass")
+    assert g.mat[space] >= chips and g.stacks[seat] == before, "an unclaimed pay card leaves its chips"
+
+
+def test_rummoli_look_at_the_widow_means_keeping_it():
+    g = new_game("rummoli", hands={0: CLUBS}, spare=DIAMONDS)
+    aw = g.awaiting()
+    assert aw.legal == ["keep", "swap", "look", "auction"]
+    act(g, 0, "look")
+    assert hand(g, 0) == set(DIAMONDS)
+    assert g.awaiting().legal == ["keep", "auction"], "may auction the old hand"
+
+
+def test_rummoli_auction_of_the_unseen_widow_with_no_bids_ends_the_step():
+    g = new_game("rummoli", hands={0: CLUBS}, spare=DIAMONDS)
+    act(g, 0, "auction")
+    act(g, 1, "pass")
+    act(g, 2, "pass")
+    assert g.awaiting().phase == "poker-choose"
+
+
+# ---------------------------------------------------------------- game end and board clearing
+def _auto(g: Game) -> None:
+    while (aw := g.awaiting()) is not None:
+        if aw.phase == "spare-hand":
+            act(g, aw.seat, "keep")
+        elif aw.phase in ("auction", "suit-bid"):
+            act(g, aw.seat, "pass")
+        elif aw.phase == "poker-choose":
+            act(g, aw.seat, "choose", cards=aw.detail["best"])
+        elif aw.phase == "poker-betting":
+            act(g, aw.seat, "check" if "check" in aw.legal else "call")
+        elif aw.phase == "claim":
+            act(g, aw.seat, "claim")
+        elif aw.phase == "name-suit":
+            act(g, aw.seat, "name_suit", suit="H")
+        else:
+            act(g, aw.seat, "lead", card=aw.detail["cards"][0])
+
+
+def test_game_end_by_rounds_then_the_playoff_clears_the_board():
+    g = Game.new("tripoley", ["a", "b", "c"], options={"game_end": "rounds:2"}, seed=5)
+    for _ in range(2):
+        g.next_deal()
+        _auto(g)
+    assert g.over and not g.finished and g.phase == "game-over"
+    total = g.total_chips()
+    assert sum(g.mat.values()) > 0
+    deck = ["AS", "AD", "2C", "KS", "KD", "3C", "QS", "QD", "4C", "JS", "JD", "5C", "9S", "9D", "7H"]
+    events = g.next_deal(deck)
+    # a: AS KS QS JS 9S, b: AD KD QD JD 9D (tie, A K Q J 9), c: 2C 3C 4C 5C 7H.
+    assert g.finished and sum(g.mat.values()) == 0 and g.total_chips() == total
+    pay = [(e["seat"], e["amount"]) for e in events if e["type"] == "payout"]
+    share = total - sum(g.stacks) + sum(a for _, a in pay)  # chips that were on the mat
+    # the next dealer is seat 2, so the deal starts with seat 0: a and b tie
+    assert [s for s, _ in pay] == [0, 1], "ties split; the odd chip to the first tied player from the dealer's left"
+    assert pay[0][1] - pay[1][1] == share % 2
+
+
+def test_game_end_by_minutes_finishes_the_round_in_progress():
+    now = [1000.0]
+    g = Game.new("tripoley", ["a", "b"], options={"game_end": "minutes:1", "endgame": "none"}, seed=1,
+                 clock=lambda: now[0])
+    g.next_deal()
+    now[0] += 61
+    assert not g.over, "the round in progress finishes"
+    _auto(g)
+    assert g.over and g.finished
+
+
+def test_game_end_by_elimination():
+    g = Game.new("tripoley", ["a", "b", "c"], options={"game_end": "elimination"}, stacks=[100, 9, 8], seed=2)
+    g.next_deal()
+    assert g.eliminated == [False, False, True], "c cannot pay the 9-chip ante: out of the game"
+    _auto(g)
+    while not g.finished:
+        g.next_deal()
+        _auto(g)
+    assert sum(1 for s in range(3) if not g.eliminated[s]) <= 2 and g.total_chips() == 117
+
+
+def test_short_of_the_ante_sits_out_in_a_rounds_game():
+    g = Game.new("tripoley", ["a", "b", "c"], stacks=[100, 100, 5], seed=2)
+    g.next_deal()
+    assert g.r.active == [1, 0] and g.view(2)["seats"][2]["status"] == "sitting-out"
+    assert g.stacks[2] == 5 and g.r.hands[2] == []
+
+
+def test_host_stop_mid_round_keeps_every_chip_and_clears_the_board():
+    g = Game.new("tripoley", ["a", "b", "c"], seed=3)
+    g.next_deal()
+    total = g.total_chips()
+    g.end_now()
+    assert g.phase == "game-over"
+    g.next_deal()
+    assert g.finished and sum(g.mat.values()) == 0 and g.total_chips() == total
+
+
+# ---------------------------------------------------------------- the Rulebook's mats
+def test_rulebook_ante_escalates_and_the_dealer_doubles():
+    g = Game.new("michigan-rummy", ["a", "b", "c"], dealer=0, seed=1)
+    g.next_deal()
+    assert g.stacks == [320 - 18, 320 - 9, 320 - 9]
+    assert [g.options.ante_for_round(k) for k in (1, 5, 6, 10, 12)] == [1, 5, 10, 30, 30]
+
+
+def test_rulebook_decks_by_player_count_and_the_cut_for_the_dealer():
+    assert Game.new("michigan-rummy", [str(i) for i in range(5)], seed=1).n_decks == 1
+    assert Game.new("michigan-rummy", [str(i) for i in range(6)], seed=1).n_decks == 2
+    assert Game.new("michigan-rummy", [str(i) for i in range(15)], seed=1).n_decks == 3
+    assert Game.new("michigan-rummy", [str(i) for i in range(20)], seed=1).n_decks == 4
+    g = Game.new("michigan-rummy", ["a", "b", "c", "d"], seed=11)
+    cuts = [e for e in g.game_events if e["type"] == "cut"]
+    last = {int(s): C.parse(c) >> 2 for s, c in cuts[-1]["cards"].items()}
+    assert g.dealer == max(last, key=last.get) and sorted(last.values())[-1] != sorted(last.values())[-2]
+
+
+def test_rulebook_spare_hand_no_swap_with_a_money_card_and_no_bidder_holding_one():
+    g = new_game("michigan-rummy", hands={
+        0: ["TH"] + CLUBS[:11] + ["2H"],
+        1: ["JD", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "2S", "3S", "4S", "5S", "6S"],
+        2: DIAMONDS[:9] + ["AD", "7S", "8S", "9S"]})
+    aw = g.awaiting()
+    assert aw.legal == ["keep", "auction"], "the dealer holds 10♥: no blind swap"
+    act(g, 0, "auction")
+    assert g.awaiting().seat == 2, "seat 1 holds J♦ (a money card) and may not bid"
+
+
+def test_rulebook_michigan_then_poker_with_the_whole_hand_and_leftovers_to_the_pot():
+    g = new_game("tripoley-rulebook", hands={1: CLUBS, 2: DIAMONDS, 0: SPADES}, spare=HEARTS)
+    act(g, 0, "keep")
+    rec = g.log[-1]
+    assert rec["michigan"]["out"] == 1, "left of the dealer leads; seat 1 runs all its clubs and goes out"
+    assert ("tripoley", 1, 9 + 9) not in payouts(g)
+    moved = [e for e in rec["events"] if e["type"] == "move"]
+    assert {e["from_space"] for e in moved} >= {"10H", "JH", "QH", "KH", "AH", "k-q"}
+    assert all(e["to_space"] == "kitty" for e in moved), "leftovers go to the poker space (the Kitty here)"
+    aw = g.awaiting()
+    assert aw.phase == "poker-choose" and len(aw.detail["cards"]) == 13, "poker uses the whole dealt hand"
+
+
+def test_rulebook_after_a_stop_a_chosen_suit_of_the_opposite_colour():
+    g = new_game("michigan-rummy", hands={1: ["2C", "3C", "5D", "7H", "9S", "TS", "JS", "QS", "KS", "AS", "6C", "7C", "8C"]},
+                 spare=["4C"])
+    act(g, 0, "keep")
+    aw = g.awaiting()
+    assert aw.seat == 1 and aw.phase == "michigan-lead"
+    act(g, 1, "lead", card="2C")
+    aw = g.awaiting()
+    assert aw.seat == 1 and aw.detail["cards"] == ["5D", "7H"], "after the 3C stop: lowest of a red suit, chosen"
+
+
+def test_rummy_royal_corner_ace_backed_and_collected():
+    g = Game.new("rummy-royal", ["a", "b", "c"], dealer=0, seed=1)
+    from tests.engine.deals import stack_deck
+
+    g.next_deal(stack_deck(3, {1: ["AS"]}, [], 0))
+    aw = g.awaiting()
+    assert (aw.seat, aw.phase) == (0, "corner-bet")
+    with pytest.raises(IllegalAction):
+        act(g, 0, "corner_bet", ace="KS", amount=2)
+    act(g, 0, "corner_bet", ace="AS", amount=5)
+    act(g, 1, "cover")
+    act(g, 2, "decline")
+    act(g, 0, "keep")
+    assert ("corner-AS", 1, 10) in payouts(g), "seat 1 holds the A♠ and covered the bet"
+
+
+def test_rummy_royal_corner_stays_when_the_holder_did_not_back_it():
+    g = Game.new("rummy-royal", ["a", "b", "c"], dealer=0, seed=1)
+    from tests.engine.deals import stack_deck
+
+    g.next_deal(stack_deck(3, {2: ["AS"]}, [], 0))
+    act(g, 0, "corner_bet", ace="AS", amount=5)
+    act(g, 1, "cover")
+    act(g, 2, "decline")
+    act(g, 0, "keep")
+    assert g.mat["corner-AS"] == 10
+
+
+def test_switching_the_mat_between_rounds_carries_the_chips_to_the_new_poker_space():
+    g = Game.new("michigan-rummy", ["a", "b", "c"], dealer=0, seed=4)
+    g.next_deal()
+    _auto(g)
+    total, left = g.total_chips(), sum(g.mat.values())
+    with pytest.raises(ValueError, match="unknown preset"):
+        g.switch_preset("no-such")
+    g.switch_preset("tripoley-rulebook")
+    assert g.mat["kitty"] == left and g.total_chips() == total
+    g.next_deal()
+    assert g.preset_key == "tripoley-rulebook" and g.awaiting() is not None
+
+
+def test_replay_reports_an_illegal_action_with_its_index():
+    data = json.loads((SCENARIOS / "stuck_tripoley.json").read_text())
+    data["rounds"][0]["actions"][0] = {"seat": 1, "do": "keep"}
+    from engine.replay import ReplayError
+
+    with pytest.raises(ReplayError, match=r"^action 0 \(seat 1, keep\): not your turn"):
+        run_replay(data)

@@ -64,10 +64,10 @@ class DiscordSink:
 
 
 class TripoleyBot(commands.Bot):
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.db: Database | None = None
         self._timer: asyncio.Task | None = None
@@ -109,8 +109,9 @@ class TripoleyBot(commands.Bot):
         try:
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
-        except discord.HTTPException:
-            log.warning("could not sync commands to guild %s", guild.id)
+        except Exception as exc:  # a closed session at shutdown, an HTTP error…
+            self._synced_guilds.discard(guild.id)
+            log.warning("could not sync commands to guild %s: %s", guild.id, exc)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -12,7 +12,7 @@ from bot.client import TripoleyBot
 
 
 async def start_bot(dh, settings):
-    bot = TripoleyBot(settings.model_copy(update={"discord_api_base": dh.api_base}))
+    bot = TripoleyBot(settings.model_copy(update={"discord_api_base": dh.api_base}), guild_ready_timeout=0.01)
     run = await dh.connect(bot)
     return bot, run
 

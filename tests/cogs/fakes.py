@@ -1,0 +1,137 @@
+"""Mock interactions that record every outgoing call (no network)."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from bot.bank import Bank
+from bot.clock import FakeClock
+from bot.controller import Controller
+from bot.prefs import Prefs
+from bot.publisher import Outgoing, Publisher
+from bot.storage import Database
+from bot.tables import TableManager
+
+
+class Calls(list):
+    def names(self) -> list[str]:
+        return [c[0] for c in self]
+
+    def last(self, name: str):
+        return next(c for c in reversed(self) if c[0] == name)
+
+
+class FakeResponse:
+    def __init__(self, calls: Calls) -> None:
+        self.calls = calls
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def send_message(self, content: str | None = None, **kwargs: Any):
+        assert not self._done, "interaction answered twice"
+        self._done = True
+        self.calls.append(("send_message", content, kwargs))
+        return SimpleNamespace(message_id=4242)
+
+    async def defer(self, **kwargs: Any) -> None:
+        assert not self._done, "interaction answered twice"
+        self._done = True
+        self.calls.append(("defer", None, kwargs))
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        assert not self._done, "interaction answered twice"
+        self._done = True
+        self.calls.append(("edit_message", kwargs.get("content"), kwargs))
+
+    async def send_modal(self, modal) -> None:
+        assert not self._done, "interaction answered twice"
+        self._done = True
+        self.calls.append(("send_modal", None, {"modal": modal}))
+
+
+class FakeFollowup:
+    def __init__(self, calls: Calls) -> None:
+        self.calls = calls
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+        self.calls.append(("followup", content, kwargs))
+
+
+class FakeInteraction:
+    def __init__(self, user_id: int, channel_id: int, guild_id: int, *, name: str | None = None,
+                 message=None, permissions: int = 0, manage_guild: bool = False, client=None) -> None:
+        self.calls = Calls()
+        self.user = SimpleNamespace(
+            id=user_id, name=name or f"user{user_id}", display_name=name or f"user{user_id}",
+            guild_permissions=discord.Permissions(manage_guild=manage_guild),
+        )
+        self.channel_id = channel_id
+        self.guild_id = guild_id
+        self.message = message
+        self.app_permissions = discord.Permissions(permissions)
+        self.response = FakeResponse(self.calls)
+        self.followup = FakeFollowup(self.calls)
+        self.client = client
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        self.calls.append(("edit_original_response", kwargs.get("content"), kwargs))
+
+
+def public_message():
+    return SimpleNamespace(id=777, flags=discord.MessageFlags())
+
+
+def ephemeral_message():
+    return SimpleNamespace(id=778, flags=discord.MessageFlags(ephemeral=True))
+
+
+class RecordingSink:
+    """A publisher sink that records posts/edits/DMs; `closed_dms` raise DMForbidden."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+        self.next_id = 1000
+        self.closed_dms: set[int] = set()
+        self.gate = None  # an asyncio.Event to hold sends (to test coalescing)
+
+    async def _wait(self):
+        if self.gate is not None:
+            await self.gate.wait()
+
+    async def post(self, channel_id: int, out: Outgoing) -> int:
+        await self._wait()
+        self.next_id += 1
+        self.calls.append(("post", channel_id, self.next_id, out))
+        return self.next_id
+
+    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
+        await self._wait()
+        self.calls.append(("edit", channel_id, message_id, out))
+
+    async def dm(self, user_id: int, out: Outgoing) -> None:
+        from bot.publisher import DMForbidden
+
+        if user_id in self.closed_dms:
+            raise DMForbidden(user_id)
+        self.calls.append(("dm", user_id, None, out))
+
+    async def notice(self, channel_id: int, content: str) -> None:
+        self.calls.append(("notice", channel_id, None, content))
+
+
+async def make_stack(settings, clock: FakeClock | None = None):
+    db = await Database(settings.database_path()).connect()
+    bank = Bank(db)
+    prefs = Prefs(db, settings)
+    manager = TableManager(db, bank, prefs, settings, clock=clock or FakeClock(), rng=random.Random(3))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=None)
+    controller = Controller(manager, publisher)
+    bot = SimpleNamespace(manager=manager, bank=bank, prefs=prefs, controller=controller, publisher=publisher, db=db, sink=sink)
+    return bot

@@ -1,0 +1,222 @@
+"""The cog and the controller with mock interactions: every outgoing call is recorded."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import pytest
+
+from bot.controller import GENERIC_FAILURE
+from bot.ui import AmountModal, handle_modal_submit
+from cogs.tripoley import Tripoley
+
+from tests.cogs.fakes import FakeInteraction, ephemeral_message, make_stack, public_message
+
+G, C = 5, 600
+ANN, BOB = 1, 2
+
+
+@pytest.fixture
+async def stack(bot_settings):
+    bot = await make_stack(bot_settings.model_copy(update={"ai_pause": 1.0, "round_pause": 1.0}))
+    yield bot
+    await bot.publisher.flush()
+    await bot.db.close()
+
+
+@pytest.fixture
+def cog(stack):
+    return Tripoley(stack)
+
+
+def interaction(stack, user=ANN, **kw):
+    return FakeInteraction(user, C, G, client=stack, **kw)
+
+
+async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
+    it = interaction(stack)
+    await cog.start.callback(cog, it, preset="tripoley", rounds=2)
+    name, content, kwargs = it.calls[0]
+    assert name == "send_message" and "table open" in content
+    ids = [c.custom_id for c in kwargs["view"].children]
+    assert ids == ["tripoley:1:0:join", "tripoley:1:0:leave", "tripoley:1:0:ai", "tripoley:1:0:start"]
+    assert stack.manager.get(C).lobby_message_id == 4242
+    # A second table in the same channel is refused, ephemerally, by the error handler.
+    again = interaction(stack, BOB)
+    with pytest.raises(Exception) as err:
+        await cog.start.callback(cog, again, preset="tripoley")
+    await stack.controller.report(again, err.value)
+    assert again.calls.last("send_message")[2]["ephemeral"] is True
+    assert "already running" in again.calls.last("send_message")[1]
+
+
+async def test_missing_bot_permission_is_named(stack, cog):
+    perms = discord.Permissions(view_channel=True, send_messages=True)  # no Attach Files
+    it = interaction(stack, permissions=perms.value)
+    with pytest.raises(Exception) as err:
+        await cog.start.callback(cog, it, preset="tripoley")
+    await stack.controller.report(it, err.value)
+    assert "**Attach Files**" in it.calls.last("send_message")[1]
+
+
+async def test_only_one_end_rule(stack, cog):
+    it = interaction(stack)
+    with pytest.raises(Exception) as err:
+        await cog.start.callback(cog, it, preset="tripoley", rounds=2, minutes=5)
+    assert "one way to end" in str(err.value)
+
+
+async def test_lobby_buttons_then_play_buttons(stack, cog):
+    await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=1)
+    join = interaction(stack, BOB, name="bob", message=public_message())
+    await stack.controller.on_component(join, 1, 0, "join", [])
+    assert join.calls.names() == ["send_message"] and join.calls[0][2]["ephemeral"]
+    early = interaction(stack, BOB, message=public_message())
+    await stack.controller.on_component(early, 1, 0, "start", [])
+    assert "Only the host" in early.calls[0][1]
+    start = interaction(stack, ANN, message=public_message())
+    await stack.controller.on_component(start, 1, 0, "start", [])
+    assert start.calls.names() == ["defer"]
+    table = stack.manager.get(C)
+    assert table.status == "playing"
+    # Lobby buttons are stale now.
+    late = interaction(stack, BOB, message=public_message())
+    await stack.controller.on_component(late, 1, 0, "join", [])
+    assert late.calls[0][2]["ephemeral"] and "started" in late.calls[0][1]
+    # An old round's button is stale.
+    stale = interaction(stack, BOB, message=public_message())
+    await stack.controller.on_component(stale, 1, table.round + 3, "do.check", [])
+    assert "earlier round" in stale.calls[0][1]
+    # Show my hand: ephemeral, with the private controls.
+    hand = interaction(stack, BOB, message=public_message())
+    await stack.controller.on_component(hand, 1, table.round, "hand", [])
+    name, content, kwargs = hand.calls[0]
+    assert name == "send_message" and kwargs["ephemeral"] and "Your hand" in content
+    # Unknown table (e.g. a message of a long-gone game).
+    gone = interaction(stack, BOB, message=public_message())
+    await stack.controller.on_component(gone, 99, 1, "hand", [])
+    assert "closed" in gone.calls[0][1]
+
+
+async def play_until_betting(stack):
+    """Drive the table (timers on the fake clock) until a human must bet or check."""
+    manager = stack.manager
+    table = manager.get(C)
+    for _ in range(500):
+        aw = table.awaiting()
+        if aw is not None and aw.phase == "poker-betting" and not table.seats[aw.seat].auto and "bet" in aw.legal:
+            return table, aw
+        if table.status != "playing":
+            break
+        manager.clock.t = table.deadline
+        await manager.tick()
+    pytest.skip("no betting decision came up with this seed")
+
+
+async def test_amount_modal_validation_and_ephemeral_hand_edit(stack, cog):
+    await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=3)
+    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), 1, 0, "join", [])
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), 1, 0, "start", [])
+    table, aw = await play_until_betting(stack)
+    user = table.seats[aw.seat].user_id
+    other = ANN if user == BOB else BOB
+    # The wrong player can't open the modal.
+    wrong = interaction(stack, other, message=public_message())
+    await stack.controller.on_component(wrong, 1, table.round, "amt.bet", [])
+    assert "not your turn" in wrong.calls[0][1].lower()
+    # The right one gets a modal with the current bounds.
+    opener = interaction(stack, user, message=public_message())
+    await stack.controller.on_component(opener, 1, table.round, "amt.bet", [])
+    modal = opener.calls.last("send_modal")[2]["modal"]
+    assert isinstance(modal, AmountModal) and (modal.low, modal.high) == (aw.detail["min"], aw.detail["max"])
+    # Out of range and not a number: refused, nothing applied.
+    version = table.version
+    for raw, expect in [(str(aw.detail["max"] + 1), "between"), ("lots", "not a whole number")]:
+        submit = interaction(stack, user, message=public_message())
+        await stack.controller.on_amount(submit, 1, table.round, "bet", raw)
+        assert expect in submit.calls[0][1] and submit.calls[0][2]["ephemeral"]
+    assert table.version == version
+    # A valid amount from the private hand view: the hand message is edited in place.
+    submit = interaction(stack, user, message=ephemeral_message())
+    await stack.controller.on_amount(submit, 1, table.round, "bet", "1")
+    assert submit.calls.names() == ["edit_message"]
+    assert table.version > version
+
+
+async def test_modal_submission_is_routed_after_a_restart(stack):
+    seen = []
+
+    class Ctl:
+        async def on_amount(self, interaction, table_id, round_number, verb, raw):
+            seen.append((table_id, round_number, verb, raw))
+
+    it = FakeInteraction(ANN, C, G, client=type("B", (), {"controller": Ctl()})())
+    it.type = discord.InteractionType.modal_submit
+    it.data = {
+        "custom_id": "tripoley-modal:7:3:raise",
+        "components": [{"type": 1, "components": [{"type": 4, "custom_id": "amount", "value": "12"}]}],
+    }
+    assert await handle_modal_submit(it)
+    assert seen == [(7, 3, "raise", "12")]
+
+
+async def test_unexpected_errors_are_logged_not_shown(stack, caplog):
+    it = interaction(stack)
+    with caplog.at_level(logging.ERROR):
+        await stack.controller.report(it, RuntimeError("database exploded"))
+    assert it.calls[0][1] == GENERIC_FAILURE
+    assert "database exploded" in caplog.text
+
+
+async def test_balance_stats_history_rules_dm_settings(stack, cog):
+    it = interaction(stack)
+    await cog.balance.callback(cog, it)
+    assert "1000" in it.calls[0][1]
+
+    it = interaction(stack)
+    await cog.stats.callback(cog, it, None)
+    assert "hasn't finished a game" in it.calls[0][1]
+
+    it = interaction(stack)
+    await cog.rules.callback(cog, it, "rummoli")
+    embed = it.calls[0][2]["embed"]
+    assert "Rummoli" in embed.title and "Page 1/" in embed.footer.text
+    view = it.calls[0][2]["view"]
+    next_id = view.children[-1].custom_id
+    assert next_id.startswith("tripoley:0:0:page.rules.rummoli.")
+    page = interaction(stack, message=ephemeral_message())
+    await stack.controller.on_component(page, 0, 0, next_id.split(":", 3)[3], [])
+    assert page.calls[0][0] == "edit_message" and "Page 2/" in page.calls[0][2]["embed"].footer.text
+
+    it = interaction(stack)
+    await cog.dm.callback(cog, it, "on")
+    assert await stack.prefs.dm_hands(ANN)
+
+    it = interaction(stack)
+    with pytest.raises(Exception) as err:
+        await cog.settings.callback(cog, it, None, 50, None, None)
+    assert "Manage Server" in str(err.value)
+    it = interaction(stack, manage_guild=True)
+    await cog.settings.callback(cog, it, None, 50, 30, 0.5)
+    assert "Starting balance: 50" in it.calls[0][1]
+    assert (await stack.prefs.guild(G)).turn_timeout == 30
+
+    it = interaction(stack, BOB)
+    await cog.leaderboard.callback(cog, it, "balance")
+    embed = it.calls[0][2]["embed"]
+    assert "<@1>" in embed.description
+
+
+async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
+    await cog.start.callback(cog, interaction(stack), preset="tripoley")
+    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), 1, 0, "join", [])
+    with pytest.raises(Exception) as err:
+        await cog.stop.callback(cog, interaction(stack, 3))
+    assert "Manage Server" in str(err.value)
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), 1, 0, "start", [])
+    it = interaction(stack, 3, manage_guild=True)
+    await cog.stop.callback(cog, it)
+    assert C not in stack.manager.tables
+    audit = await stack.bank.audit(G)
+    assert audit.ok and audit.tables == 0

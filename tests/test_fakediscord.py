@@ -244,6 +244,17 @@ async def test_gateway_drop_resumes_and_interactions_still_work(dh, demo):
     assert [op for _, d, op in dh.server.gateway_log if d == "recv" and op == 2] == [2]  # never re-identified
 
 
+async def test_reconnect_and_invalid_session(dh, demo):
+    sess = dh.server.current_session()
+    await dh.faults.send_reconnect()  # op 7: the client closes and RESUMEs
+    await dh.wait_for(lambda: sess.resumes == 1 and sess.conn is not None)
+    await dh.faults.invalidate_session()  # op 9 false: the client IDENTIFYs again
+    new = await dh.wait_for(lambda: (s := dh.server.current_session()) is not sess and s is not None and s.conn and s)
+    assert new.resumes == 0
+    h = await dh.run_command("bob", "general", "demo table show", number=1)
+    assert (await h.message()).content == "table 1 verbose=False"
+
+
 async def test_late_ack_is_refused(dh):
     dh.server.ack_window = 0.2  # Discord's 3 s rule, shrunk for speed
     bot = make_bot(guild_id=dh.guild.id)

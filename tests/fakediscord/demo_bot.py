@@ -83,6 +83,10 @@ class DemoBot(commands.Bot):
         self.seen: list[tuple] = []
         self.tree.add_command(make_group())
 
+    async def before_identify_hook(self, shard_id: Optional[int], *, initial: bool = False) -> None:
+        # discord.py sleeps 5 s before a re-IDENTIFY (after INVALID_SESSION); no need against a local server.
+        return None
+
     async def setup_hook(self) -> None:
         if self.guild_id:
             guild = discord.Object(id=self.guild_id)

@@ -16,3 +16,4 @@ async def discord_harness():
     users alice, bob, carol, dave. Stops every bot it started and the server at teardown."""
     async with DiscordHarness() as dh:
         yield dh
+    assert not dh.server.errors, f"the fake Discord itself crashed: {dh.server.errors}"

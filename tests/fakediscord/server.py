@@ -13,6 +13,7 @@ import logging
 import mimetypes
 import secrets
 import socket
+import sys
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -252,6 +253,7 @@ class FakeDiscordServer:
         self.sessions: dict[str, GatewaySession] = {}
         self.connections: list[GatewayConnection] = []
         self.gateway_log: list[tuple[float, str, Any]] = []  # (time, "recv"/"send", op or event name)
+        self.errors: list[str] = []  # crashes of the fake itself (REST handlers, gateway): should stay empty
         self._runner: Optional[web.AppRunner] = None
         self._site: Optional[web.TCPSite] = None
         self._tasks: set[asyncio.Task] = set()
@@ -397,6 +399,7 @@ class FakeDiscordServer:
             raise
         except Exception as e:  # a bug in the fake: make it loud
             log.exception("fake discord handler crashed on %s %s", request.method, rpath)
+            self.errors.append(f"{request.method} {rpath}: {e!r}")
             resp = json_response({"message": f"fake server error: {e!r}", "code": 0}, status=500)
             call.injected = "crash"
         resp.headers["Via"] = "1.1 google"
@@ -999,6 +1002,9 @@ class FakeDiscordServer:
                     break
         except (ConnectionResetError, asyncio.CancelledError):
             pass
+        except Exception:  # a bug in the fake: make it loud
+            log.exception("fake discord gateway handler crashed")
+            self.errors.append(f"gateway: {sys.exc_info()[1]!r}")
         finally:
             conn.closed = True
             if conn in self.connections:

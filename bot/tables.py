@@ -30,6 +30,7 @@ from .clock import Clock, SystemClock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
+from .text import card as card_text
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ AI_NAMES = ["Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "
 HAND_RANKS = ["high card", "one pair", "two pair", "three of a kind", "straight", "flush", "full house",
               "four of a kind", "straight flush", "royal flush", "five of a kind"]
 
-LOG_LINES = 6
+LOG_LINES = 10
 
 
 def hand_rank(name: str | None) -> int:
@@ -217,8 +218,12 @@ Listener = Callable[[TableUpdate], None]
 # Events as text
 
 
-def describe_event(event: dict, names: list[str]) -> str | None:
-    """One line for the table's event log, or None for events not worth a line."""
+def describe_event(event: dict, names: list[str], spaces: dict[str, str] | None = None) -> str | None:
+    """One line for the table's event log, or None for events not worth a line.
+
+    Players' own decisions (check, bet, bid, keep…) are logged from the action itself.
+    """
+    spaces = spaces or {}
 
     def who(key: str = "seat") -> str:
         seat = event.get(key)
@@ -226,39 +231,55 @@ def describe_event(event: dict, names: list[str]) -> str | None:
             return names[seat]
         return "?"
 
+    def space(key: str = "space") -> str:
+        sid = str(event.get(key))
+        return spaces.get(sid, sid)
+
     kind = event.get("type")
     amount = event.get("amount")
     if kind == "payout":
-        return f"{who()} takes {amount} from {event.get('space')}"
+        return f"{who()} takes {amount} from {space()}"
     if kind == "transfer":
-        return f"{who('from_seat')} pays {who('to_seat')} {amount} ({event.get('reason', '')})".replace(" ()", "")
-    if kind == "to_space" and event.get("reason") not in (None, "ante"):
-        return f"{who()} puts {amount} on {event.get('space')} ({event.get('reason')})"
-    if kind == "bet" or (kind == "to_space" and event.get("reason") in ("bet", "raise", "call")):
-        return f"{who()} {event.get('reason', 'bets')} {amount}"
-    if kind in ("check", "fold", "call", "raise"):
-        return f"{who()} {kind}s" + (f" {amount}" if amount else "")
-    if kind == "bid":
-        return f"{who()} bids {amount}" if amount else f"{who()} passes"
-    if kind == "swap":
-        return f"{who()} swaps hands with the spare"
+        reason = f" ({event['reason']})" if event.get("reason") else ""
+        return f"{who('from_seat')} pays {who('to_seat')} {amount}{reason}"
+    if kind == "to_space" and event.get("reason") not in (None, "ante", "call", "bet", "raise"):
+        return f"{who()} puts {amount} on {space()} ({event.get('reason')})"
     if kind == "stop":
-        return f"{who()} stops with {event.get('card')}"
+        return f"{who()} stops with {card_text(str(event.get('card')))}"
     if kind == "out":
         return f"{who()} goes out!"
-    if kind == "showdown":
-        return "Showdown!"
+    if kind == "poker-win":
+        return f"{who()} wins the poker hand"
+    if kind == "suit" and event.get("suit"):
+        return f"Pay suit: {event['suit']}"
+    if kind == "cannot-lead":
+        return f"{who()} cannot lead" + (f" and pays {event['paid']}" if event.get("paid") else "")
+    if kind == "colour-flip":
+        return f"Nobody could lead: the colour flips to {event.get('colour')}"
+    if kind == "stuck":
+        return "Nobody can lead any more."
+    if kind == "unclaimed":
+        return f"{who()} didn't claim {space()}"
     if kind == "round-end":
-        return "Round over."
+        return f"Round {event.get('round', '')} over.".replace("  ", " ")
     if kind == "game-end":
-        return "Game over."
+        return f"Game over ({event.get('reason', '')})." if event.get("reason") else "Game over."
     if kind == "sit-out":
         return f"{who()} sits this round out"
     if kind == "eliminated":
         return f"{who()} is out of chips"
-    if kind == "deal":
-        return "Cards dealt."
     return None
+
+
+def public_action_text(action) -> str:
+    """What everyone may read about a decision (a chosen poker hand stays secret)."""
+    if action.do == "choose":
+        return "picks a poker hand"
+    if action.do == "lead" and action.card:
+        return f"leads {card_text(action.card)}"
+    if action.do == "name_suit" and action.suit:
+        return f"names {action.suit}"
+    return action.describe().replace("_", " ")
 
 
 # ---------------------------------------------------------------------------
@@ -665,9 +686,9 @@ class TableManager:
             except IllegalAction as exc:
                 raise errors.TripoleyError(f"Not allowed: {exc}") from None
             seat.timeouts = 0
-            table.add_log(f"{seat.name}: {act.describe()}")
+            table.add_log(f"{seat.name} {public_action_text(act)}")
             update = await self._advance(table, list(events))
-            update.message = f"You: {act.describe()}"
+            update.message = f"You: {act.describe().replace('_', ' ')}"
         self._notify(update)
         return update
 
@@ -732,7 +753,7 @@ class TableManager:
         else:
             action = self._ai_action(table, aw.seat)
         events += list(table.game.apply(action))
-        table.add_log(f"{seat.name}: {action.describe()}" + (" (timed out)" if timeout else ""))
+        table.add_log(f"{seat.name} {public_action_text(action)}" + (" (timed out)" if timeout else ""))
         return action
 
     async def _advance(self, table: Table, events: list, rearm: bool = True) -> TableUpdate:
@@ -764,10 +785,7 @@ class TableManager:
             if rearm or table.deadline_kind != "turn" or table.deadline_seat != aw.seat:
                 self._set_deadline(table, timeout, "turn", aw.seat)
             break
-        for event in events:
-            line = describe_event(event, [s.name for s in table.seats])
-            if line and event.get("type") not in ("deal",):
-                table.add_log(line)
+        self._log_events(table, events)
         await self._save(table)
         return self._update(
             table,
@@ -776,6 +794,14 @@ class TableManager:
             new_round=table.mat_round != table.round,
             dealt=dealt,
         )
+
+    def _log_events(self, table: Table, events: list) -> None:
+        spaces = {sp.id: sp.label for sp in getattr(table.game, "spaces", ()) or ()}
+        names = [s.name for s in table.seats]
+        for event in events:
+            line = describe_event(event, names, spaces)
+            if line:
+                table.add_log(line)
 
     async def tick(self) -> list[TableUpdate]:
         """Fire every deadline that is due now."""
@@ -847,10 +873,7 @@ class TableManager:
         table.status = "finished"
         table.result = results
         self._set_deadline(table, None)
-        for event in events:
-            line = describe_event(event, [s.name for s in table.seats])
-            if line and event.get("type") != "deal":
-                table.add_log(line)
+        self._log_events(table, events)
         table.version += 1
         now = self.clock.now()
         async with self.db.transaction() as conn:

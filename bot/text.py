@@ -168,7 +168,7 @@ def mat_text(table, view: dict) -> str:
         lines.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
     if table.log:
         lines.append("")
-        lines.extend(f"› {line}" for line in table.log[-4:])
+        lines.extend(f"› {line}" for line in table.log[-6:])
     lines.append("")
     if to_act is not None and table.deadline_kind in ("turn", "ai"):
         who = name(view, to_act)

@@ -103,7 +103,7 @@ def _verb_buttons(table_id: int, r: int, legal: list[str], verbs, row: int) -> l
 def mat_components(table) -> list[Component]:
     """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
     r = table.round
-    comps: list[Component] = [ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🂠")]
+    comps: list[Component] = [ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🃏")]
     if any(s.away for s in table.seats):
         comps.append(ButtonSpec(custom_id(table.id, r, "back"), "I'm back", SUCCESS, 0))
     aw = table.awaiting()

@@ -283,3 +283,40 @@ def test_subprocess_empty_stdin():
     proc = _engine(["--seed", "1"], "")
     assert proc.returncode == 0
     assert "Input ended" in proc.stdout
+
+
+# ---------------------------------------------------------------- docs/replay.md stays true
+DOC = ROOT / "docs" / "replay.md"
+
+
+def test_replay_doc_covers_phases_events_and_spaces():
+    import re
+
+    from engine.game import Game as G
+    from engine.presets import spaces_for
+
+    doc = DOC.read_text(encoding="utf-8")
+    missing = [p for p in G._PHASE_ACTS if f"`{p}`" not in doc]
+    assert not missing, f"document these phases in docs/replay.md: {missing}"
+    source = (ROOT / "engine" / "game.py").read_text(encoding="utf-8")
+    types = set(re.findall(r"type=\"([a-z_-]+)\"", source)) | {"bet", "raise"}
+    missing = sorted(t for t in types if f"`{t}`" not in doc)
+    assert not missing, f"document these event types in docs/replay.md: {missing}"
+    for key, preset in PRESETS.items():
+        row = next((line for line in doc.splitlines() if line.startswith(f"| `{key}` |")), None)
+        assert row is not None, f"docs/replay.md has no space-id row for preset {key}"
+        ids = [s.id for s in spaces_for(preset, preset.options)]
+        assert row.split("|")[3].strip() == ", ".join(f"`{i}`" for i in ids), key
+
+
+def test_replay_doc_example_is_real():
+    import json
+    import re
+
+    from engine.replay import run_replay
+
+    doc = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)\n```", doc, re.S)
+    game = json.loads(next(b for b in blocks if b.lstrip().startswith('{\n  "preset": "tripoley",\n  "options": {"game_end"')))
+    shown = json.loads(next(b for b in blocks if b.lstrip().startswith('{\n  "stacks": [66')))
+    assert run_replay(game) == shown

@@ -11,6 +11,7 @@ decision resumes exactly.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 import time
@@ -18,13 +19,19 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from . import cards as C
-from .hands import best_five, category_name, evaluate
+from . import hands as H
+from .hands import best_five, category_name, evaluate, worst_five
 from .model import Action, Awaiting, Event, IllegalAction, SavedGame
 from .options import Options
-from .presets import CARD, COMBO, CORNER, MICHIGAN, POKER, RUN, Preset, Space, get_preset, spaces_for
+from .presets import (ACE_TWO, CARD, COMBO, CORNER, FULL_HOUSE_PLAY, HAND, LEAD, LOSERS, MICHIGAN, POKER, RUN,
+                      STRAIGHT_PLAY, Preset, Space, get_preset, spaces_for)
 
 DENOMINATIONS = {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
 FACE_VALUE = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # Rulebook all-stuck count, by rank
+WANAGAN_WILD = ("KH", "TD", "7S", "4C")  # wild in the fourth reveal round
+WANAGAN_CATEGORIES = {"one-pair": H.ONE_PAIR, "two-pair": H.TWO_PAIR, "three-kind": H.THREE_OF_A_KIND,
+                      "four-kind": H.FOUR_OF_A_KIND, "full-house": H.FULL_HOUSE, "straight": H.STRAIGHT,
+                      "flush": H.FLUSH}
 
 
 def decks_for_players(n: int) -> int:
@@ -75,7 +82,9 @@ class RoundState:
     payouts: list = field(default_factory=list)
     deck: list | None = None  # the deck to deal, until the deal step runs
     dealt: list = field(default_factory=list)  # hands as they stood before Michigan (Rulebook poker)
+    dealer_mult: int = 1  # 2 when the dealer antes double this round
     corner: dict | None = None  # Rummy Royal: {"ace", "amount", "backers", "queue"}
+    wanagan: dict | None = None  # {"round", "stage", "queue", "picks"} (Wanagan reveal rounds)
 
 
 class Game:
@@ -136,7 +145,8 @@ class Game:
         self.spaces: tuple[Space, ...] = spaces_for(self.preset, self.options)
         self.space_by_id = {s.id: s for s in self.spaces}
         self.kitty_id = next((s.id for s in self.spaces if s.trigger == MICHIGAN), None)
-        self.pot_id = next((s.id for s in self.spaces if s.trigger == POKER), None)
+        self.pot_id = next((s.id for s in self.spaces if s.trigger in (POKER, LOSERS)), None)
+        self.poker_low = self.pot_id is not None and self.space_by_id[self.pot_id].trigger == LOSERS
         if not hasattr(self, "mat"):
             self.mat = {s.id: 0 for s in self.spaces}
         self.n_decks = self.options.decks or (
@@ -286,7 +296,7 @@ class Game:
     def _start_round(self, deck: list[int] | None) -> list[Event]:
         number = self.round_number + 1
         deck = self._shuffled_or_checked(deck)
-        dealer, active, sitting = self._seat_round(number)
+        dealer, active, sitting, dealer_mult = self._seat_round(number)
         if len(active) < 2:
             self.over = True
             self.game_events.append(Event(type="game-end", reason="fewer than two players can pay the ante"))
@@ -302,6 +312,7 @@ class Game:
             ante=self.options.ante_for_round(number),
             active=active,
             hands=[[] for _ in range(self.n)],
+            dealer_mult=dealer_mult,
         )
         self.r = r
         r.chosen = [None] * self.n
@@ -315,32 +326,42 @@ class Game:
         self._advance()
         return list(r.events)
 
-    def _seat_round(self, number: int) -> tuple[int, list[int], list[int]]:
-        """Who deals and who plays this round; players short of the ante sit out (or are eliminated)."""
+    def _seat_round(self, number: int) -> tuple[int, list[int], list[int], int]:
+        """Who deals and who plays this round; players short of the ante sit out (or are eliminated).
+
+        The deal passes left past a player who cannot pay the dealer's ante. If
+        nobody can pay a doubled dealer's ante, the double is waived this round
+        (decided) rather than leaving the table without a dealer.
+        """
         elimination = self.options.game_end == "elimination"
+        dealer_mult = 2 if self.options.dealer_double_ante else 1
         dealer = self.dealer
-        for _ in range(self.n):
-            if not self.eliminated[dealer] and self.stacks[dealer] >= self.ante_cost(dealer, number, dealer):
+        for mult in dict.fromkeys((dealer_mult, 1)):
+            single = self.ante_cost(-1, number, -2)
+            candidates = [(self.dealer + k) % self.n for k in range(self.n)]
+            found = next((s for s in candidates if not self.eliminated[s] and self.stacks[s] >= single * mult), None)
+            if found is not None:
+                dealer, dealer_mult = found, mult
                 break
-            dealer = (dealer + 1) % self.n
         active, sitting = [], []
         for k in range(1, self.n + 1):
             s = (dealer + k) % self.n
             if self.eliminated[s]:
                 continue
-            if self.stacks[s] >= self.ante_cost(s, number, dealer):
+            cost = self.ante_cost(s, number, -2) * (dealer_mult if s == dealer else 1)
+            if self.stacks[s] >= cost:
                 active.append(s)
             elif elimination:
                 self.eliminated[s] = True
                 self.game_events.append(Event(type="eliminated", seat=s))
             else:
                 sitting.append(s)
-        return dealer, active, sitting
+        return dealer, active, sitting, dealer_mult
 
     def _ante(self) -> None:
         r = self.r
         for s in r.active:
-            mult = 2 if (self.options.dealer_double_ante and s == r.dealer) else 1
+            mult = r.dealer_mult if s == r.dealer else 1
             for sp in self.spaces:
                 amount = r.ante * sp.ante * mult
                 if amount == 0:
@@ -664,7 +685,7 @@ class Game:
                 r.choose_queue.pop(0)
                 self._emit(type="choose", seat=seat)
                 continue
-            best = best_five(cards)
+            best = worst_five(cards) if self.poker_low else best_five(cards)
             return self._wait(seat, "poker-choose", ["choose"], cards=C.to_strs(C.sorted_hand(cards)),
                               best=C.to_strs(best.cards))
         return self._start_betting()
@@ -814,7 +835,7 @@ class Game:
                 if i == len(levels) - 1:  # chips committed above every live player's level
                     layer += sum(max(0, c - level) for c in r.committed)
                 eligible = [s for s in live if r.committed[s] >= level]
-                best = max(values[s] for s in eligible)
+                best = (min if self.poker_low else max)(values[s] for s in eligible)
                 winners = [s for s in eligible if values[s] == best]
                 if main_winners is None:
                     main_winners = winners
@@ -855,6 +876,9 @@ class Game:
         self._card_pays: dict[int, list[str]] = {}
         self._combo_pays: list[tuple[str, list[int]]] = []
         self._run_pays: list[tuple[str, tuple[int, ...]]] = []
+        self._lead_pays = [(sp.id, sp.trigger, sp.ranks[0] if sp.ranks else C.TWO)
+                           for sp in self.spaces if sp.trigger in (LEAD, ACE_TWO)]
+        self._play_combos = {sp.trigger: sp.id for sp in self.spaces if sp.trigger in (FULL_HOUSE_PLAY, STRAIGHT_PLAY)}
         if self.options.paycards != "play":
             return
         for sp in self.spaces:
@@ -947,6 +971,12 @@ class Game:
                     r.lead_req = self._after_stop_req(last)
                     r.passes = 0
                     continue
+                if self._play_combos and holder != r.m_seat:
+                    combos = self._combination_plays(holder, last)
+                    if combos:
+                        self._wait(holder, "michigan-play", ["play", *combos], card=C.to_strs([last + 4])[0],
+                                   last_card=C.to_str(last), **combos)
+                        return
                 self._place(holder, last + 4, "follow")
                 r.m_seat, r.m_last = holder, last + 4
                 continue
@@ -968,7 +998,14 @@ class Game:
         r = self.r
         r.seq = []
         r.passes = 0
+        prev = (r.played[-1], r.played_by[-1]) if r.played else None
         self._place(seat, card, "lead")
+        for sid, kind, rank in self._lead_pays:
+            if kind == LEAD and card >> 2 == rank:
+                self._pay_or_claim(sid, [seat], "lead")
+            elif (kind == ACE_TWO and card >> 2 == C.TWO and prev is not None and prev[1] == seat
+                  and prev[0] >> 2 == C.ACE and C.is_red(prev[0]) != C.is_red(card)):
+                self._pay_or_claim(sid, [seat], "ace then two")
         r.m_state, r.m_seat, r.m_last = "follow", seat, card
 
     def _cannot_lead(self, seat: int) -> None:
@@ -992,6 +1029,83 @@ class Game:
         card = C.parse(a.card)
         self.r.wait = None
         self._lead(a.seat, card)
+        self._michigan_run()
+
+    def _combination_plays(self, seat: int, last: int) -> dict[str, list[list[str]]]:
+        """Great Lakes: the Full House / 5-Card Straight plays ``seat`` could make onto ``last``.
+
+        Full house: four cards of the hand that with ``last`` make a full house. Straight: the
+        next card of the sequence plus one card of each of the next three ranks, any suit.
+        """
+        hand = self.r.hands[seat]
+        x = last >> 2
+        out: dict[str, list[list[str]]] = {}
+        if FULL_HOUSE_PLAY in self._play_combos:
+            by_rank: dict[int, list[int]] = {}
+            for c in hand:
+                by_rank.setdefault(c >> 2, []).append(c)
+            xs = sorted(by_rank.get(x, ()))
+            sets: set[tuple[int, ...]] = set()
+            if xs:
+                for y, ys in by_rank.items():
+                    ys.sort()
+                    if y == x:
+                        continue
+                    if len(xs) >= 2 and len(ys) >= 2:
+                        sets.update(a + b for a in itertools.combinations(xs, 2)
+                                    for b in itertools.combinations(ys, 2))
+                    if len(ys) >= 3:
+                        sets.update((a,) + b for a in set(xs) for b in itertools.combinations(ys, 3))
+            if sets:
+                out["full_house"] = [C.to_strs(t) for t in sorted(sets)]
+        if STRAIGHT_PLAY in self._play_combos and x + 4 <= C.ACE:
+            ranks = [sorted({c for c in hand if c >> 2 == x + k}) for k in (2, 3, 4)]
+            if all(ranks):
+                out["straight"] = [C.to_strs((last + 4, a, b, c))
+                                   for a in ranks[0] for b in ranks[1] for c in ranks[2]]
+        return out
+
+    def _combo_cards(self, a: Action) -> list[int]:
+        """The cards of a ``full_house``/``straight`` action (a straight may omit the forced next card)."""
+        try:
+            cards = C.parse_many(a.cards or [])
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        nxt = self.r.m_last + 4
+        if a.do == "straight" and len(cards) == 3 and nxt not in cards:
+            cards = [nxt, *cards]
+        return sorted(cards, key=lambda c: (c >> 2, c & 3))
+
+    def _check_michigan_play(self, a: Action) -> None:
+        if a.do == "play":
+            return
+        options = self.r.wait["detail"][a.do]
+        if sorted(self._combo_cards(a)) not in [sorted(C.parse_many(o)) for o in options]:
+            what = "full house" if a.do == "full_house" else "5-card straight"
+            raise IllegalAction(f"not a {what} you can place now; you may place "
+                                + " or ".join(" ".join(o) for o in options))
+
+    def _act_michigan_play(self, a: Action) -> None:
+        """Great Lakes: the normal play, or a Full House (ends the sequence, the player leads
+        next) or a 5-Card Straight (the next player follows the suit of its last card)."""
+        r = self.r
+        r.wait = None
+        seat, last = a.seat, r.m_last
+        if a.do == "play":
+            self._place(seat, last + 4, "follow")
+            r.m_seat, r.m_last = seat, last + 4
+        else:
+            cards = self._combo_cards(a)
+            how = "full house" if a.do == "full_house" else "straight"
+            for c in cards:
+                self._place(seat, c, how)
+            trigger = FULL_HOUSE_PLAY if a.do == "full_house" else STRAIGHT_PLAY
+            self._pay_or_claim(self._play_combos[trigger], [seat], how)
+            r.m_seat, r.m_last = seat, cards[-1]
+            if a.do == "full_house":  # decided: the next lead is as after a stop of the joined sequence
+                self._emit(type="stop", seat=seat, card=C.to_str(cards[-1]), reason="full house")
+                r.m_state, r.passes = "lead", 0
+                r.lead_req = self._after_stop_req(last)
         self._michigan_run()
 
     def _check_lead(self, a: Action) -> None:
@@ -1041,6 +1155,120 @@ class Game:
         self._done_step()
 
     # ---------------------------------------------------------- step: Rulebook extras
+    # ---------------------------------------------------------- step: Wanagan (reveal rounds)
+    def _step_wanagan(self) -> bool:
+        """Up to four reveal rounds (round 2: pass three left first, 3: right, 4: wild cards)."""
+        self.r.wanagan = {"round": 0, "stage": "", "queue": [], "picks": []}
+        return self._wanagan_round(1)
+
+    def _wanagan_open(self) -> list[str]:
+        return [sp.id for sp in self.spaces if sp.trigger == HAND and self.mat[sp.id] > 0]
+
+    def _wanagan_wild(self) -> list[int]:
+        return C.parse_many(WANAGAN_WILD) if self.r.wanagan["round"] == 4 else []
+
+    def _wanagan_round(self, number: int) -> bool:
+        r = self.r
+        w = r.wanagan
+        if number > 4 or not self._wanagan_open():
+            self._emit(type="wanagan-end", rounds=w["round"])
+            return True
+        w["round"] = number
+        w["stage"] = "pass" if number in (2, 3) else "reveal"
+        w["queue"] = self._clockwise_from(self._next_active(r.dealer))
+        w["picks"] = [None] * self.n
+        return self._wanagan_next()
+
+    def _wanagan_next(self) -> bool:
+        """Ask the next seat (seat by seat, clockwise from the dealer's left); resolve once all chose."""
+        r = self.r
+        w = r.wanagan
+        if w["queue"]:
+            seat = w["queue"][0]
+            hand = C.to_strs(C.sorted_hand(r.hands[seat]))
+            if w["stage"] == "pass":
+                return self._wait(seat, "wanagan-pass", ["pass_cards"], cards=hand, count=3, round=w["round"],
+                                  direction="left" if w["round"] == 2 else "right")
+            return self._wait(seat, "wanagan-reveal", ["reveal"], cards=hand, count=5, round=w["round"],
+                              spaces=self._wanagan_open(), wild=C.to_strs(self._wanagan_wild()))
+        if w["stage"] == "pass":
+            self._wanagan_pass()
+            w["stage"] = "reveal"
+            w["queue"] = self._clockwise_from(self._next_active(r.dealer))
+            w["picks"] = [None] * self.n
+            return self._wanagan_next()
+        self._wanagan_resolve()
+        return self._wanagan_round(w["round"] + 1)
+
+    def _check_wanagan(self, a: Action) -> None:
+        d = self.r.wait["detail"]
+        n = d["count"]
+        if not a.cards or len(a.cards) != n:
+            raise IllegalAction(f"{a.do} needs exactly {n} cards")
+        try:
+            picked = C.parse_many(a.cards)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        pool = list(self.r.hands[a.seat])
+        for c in picked:
+            if c not in pool:
+                raise IllegalAction(f"{C.to_str(c)} is not in your hand")
+            pool.remove(c)
+        if a.do == "reveal" and a.space not in d["spaces"]:
+            raise IllegalAction(f"declare one of the spaces that still hold chips: {', '.join(d['spaces'])}")
+
+    def _act_wanagan(self, a: Action) -> None:
+        r = self.r
+        w = r.wanagan
+        cards = C.parse_many(a.cards)
+        w["picks"][a.seat] = {"cards": cards, "space": a.space} if a.do == "reveal" else cards
+        w["queue"].pop(0)
+        self._emit(type="chosen" if a.do == "reveal" else "passing", seat=a.seat, round=w["round"])
+        r.wait = None
+        if self._wanagan_next():
+            self._done_step()
+
+    def _wanagan_pass(self) -> None:
+        """Everyone's three cards move at once: to the next seat left (round 2) or right (round 3)."""
+        r = self.r
+        w = r.wanagan
+        act = r.active
+        step = 1 if w["round"] == 2 else -1
+        for s in act:
+            for c in w["picks"][s]:
+                r.hands[s].remove(c)
+        for i, s in enumerate(act):
+            r.hands[act[(i + step) % len(act)]].extend(w["picks"][s])
+        self._emit(type="pass-cards", round=w["round"], direction="left" if step == 1 else "right")
+
+    def wanagan_qualifies(self, cards: list[int], space: str, wild: list[int]) -> bool:
+        """Does this five-card selection contain the combination of Wanagan ``space``?"""
+        kind = self.space_by_id[space].hand
+        if kind == "evens-odds":
+            return H.is_evens_or_odds(cards, wild)
+        return H.contains(cards, WANAGAN_CATEGORIES[kind], wild)
+
+    def _wanagan_resolve(self) -> None:
+        """Reveal together; on each space the best qualifying hand wins (ties split, remainder stays)."""
+        r = self.r
+        w = r.wanagan
+        wild = self._wanagan_wild()
+        shown: dict[str, dict] = {}
+        claims: dict[str, list[tuple[int, int]]] = {}
+        for s in r.active:
+            pick = w["picks"][s]
+            cards, sid = pick["cards"], pick["space"]
+            ok = self.wanagan_qualifies(cards, sid, wild)
+            value = evaluate(cards, wild)
+            shown[str(s)] = {"cards": C.to_strs(cards), "space": sid, "qualifies": ok, "hand": category_name(value)}
+            if ok:
+                claims.setdefault(sid, []).append((s, value))
+        self._emit(type="reveal", round=w["round"], hands=shown)
+        for sp in self.spaces:
+            if sp.id in claims:
+                best = max(v for _, v in claims[sp.id])
+                self._split(sp.id, [s for s, v in claims[sp.id] if v == best], "wanagan")
+
     def _step_to_poker(self) -> bool:
         """Rulebook: chips left on the money spaces move to the poker space before poker."""
         for sp in self.spaces:
@@ -1244,6 +1472,9 @@ class Game:
         "poker-choose": "_act_choose",
         "poker-betting": "_act_betting",
         "michigan-lead": "_act_lead",
+        "michigan-play": "_act_michigan_play",
+        "wanagan-pass": "_act_wanagan",
+        "wanagan-reveal": "_act_wanagan",
         "corner-bet": "_act_corner_bet",
         "corner-cover": "_act_corner_cover",
     }
@@ -1254,6 +1485,9 @@ class Game:
         "poker-choose": "_check_choose",
         "poker-betting": "_check_betting",
         "michigan-lead": "_check_lead",
+        "michigan-play": "_check_michigan_play",
+        "wanagan-pass": "_check_wanagan",
+        "wanagan-reveal": "_check_wanagan",
         "corner-bet": "_check_corner_bet",
     }
 

@@ -457,6 +457,8 @@ class DiscordHarness:
             DISCORD_GATEWAY_URL=self.gateway_url,
             DISCORD_TOKEN=self.state.token,
             PYTHONUNBUFFERED="1",
+            # the repo's packages (bot, tests.fakediscord...) import from any working directory
+            PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p),
         )
         env.update(extra)
         return env
@@ -664,7 +666,12 @@ class DiscordHarness:
         self.check_bots()
         payload = self._interaction_payload(rec)
         rec.dispatched_at = time.perf_counter()
-        await self.server.dispatch("INTERACTION_CREATE", payload)
+        try:
+            await self.server.dispatch("INTERACTION_CREATE", payload)
+        except RuntimeError:
+            del self.state.interactions[rec.id]
+            del self.state.interactions_by_token[rec.token]
+            raise
         self.state.touch()
         return InteractionHandle(self, rec)
 

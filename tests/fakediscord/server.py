@@ -936,6 +936,9 @@ class FakeDiscordServer:
 
     async def h_attachment(self, request: web.Request) -> web.Response:
         aid = int(request.match_info["attachment_id"])
+        up = self.state.uploads.get(aid)
+        if up is not None:
+            return web.Response(body=up.data, headers={"Content-Type": up.content_type or "application/octet-stream"})
         for m in self.state.messages.values():
             for a in m.attachments:
                 if a.id == aid:

@@ -212,7 +212,7 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
     if do == "claim":
         return f"claim                take {d.get('chips', '?')} from {space_label(view, d.get('space', ''))}"
     if do == "choose":
-        return f"choose C C C C C     your five poker cards, or `best` for {cards(d.get('best'))}"
+        return f"choose C C C C C     your five poker cards, or `best` for the suggested {cards(d.get('best'))}"
     if do == "check":
         return "check                bet nothing"
     if do == "bet":
@@ -226,10 +226,18 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
         return "fold                 give up this hand"
     if do == "lead":
         return f"lead C               C = one of {cards(d.get('cards'))}"
-    if do in ("full_house", "straight", "pass_cards"):
-        return f"{do} C ...  cards from {cards(d.get('cards'))}" if d.get("cards") else f"{do} C ..."
+    if do == "play":
+        return f"play                 place {card(d.get('card', ''))} as usual"
+    if do in ("full_house", "straight"):
+        opts = " | ".join(cards(o) for o in d.get(do, []))
+        what = "four cards making a full house with " if do == "full_house" else "the next card + three making a straight from "
+        return f"{do} C C C C   {what}{card(d.get('last_card', ''))}: {opts}"
+    if do == "pass_cards":
+        return f"pass_cards C C C     {d.get('count', 3)} cards to pass {d.get('direction', 'left')}"
     if do == "reveal":
-        return "reveal C C C C C SPACE   five cards and the space you claim"
+        spaces = ", ".join(f"{sp} ({space_label(view, sp)})" for sp in d.get("spaces", []))
+        wild = f"; wild: {cards(d['wild'])}" if d.get("wild") else ""
+        return f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
     if do == "corner_bet":
         return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
     if do == "cover":
@@ -265,17 +273,20 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> l
             continue
         if t == "play":
             seat = e["seat"]
-            verb = "leads" if e.get("how") == "lead" else "places"
+            how = e.get("how")
+            verb = {"lead": "leads", "full house": "places a full house:",
+                    "straight": "places a 5-card straight:"}.get(how, "places")
             run = [e["card"]]
             gains: list[str] = []
             i += 1
             while i < n:
                 f = events[i]
-                if f.get("type") == "payout" and f.get("seat") == seat and f.get("reason") == "placed":
+                if f.get("type") == "payout" and f.get("seat") == seat and f.get("reason") in _PLACING_REASONS:
                     gains.append(f"collects {f['amount']} from {space_label(view, f['space'])}")
                     i += 1
                     continue
-                if f.get("type") == "play" and f["seat"] == seat and f.get("how") != "lead" and not gains:
+                if (f.get("type") == "play" and f["seat"] == seat and f.get("how") != "lead" and not gains
+                        and (f.get("how") == how or (how == "lead" and f.get("how") == "follow"))):
                     run.append(f["card"])
                     i += 1
                     continue
@@ -284,6 +295,14 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> l
             if gains:
                 line += " and " + " and ".join(gains)
             out.append(line)
+            continue
+        if t == "reveal":
+            out.append(f"reveal (round {e.get('round', '?')}):")
+            for s, h in e["hands"].items():
+                verdict = "qualifies" if h.get("qualifies") else "does not qualify"
+                out.append(f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']}) on "
+                           f"{space_label(view, h['space'])}: {verdict}")
+            i += 1
             continue
         if t == "showdown":
             out.append("showdown:")
@@ -323,6 +342,8 @@ def second_person(line: str) -> str:
     return line
 
 
+_PLACING_REASONS = ("placed", "lead", "ace then two", "full house", "straight")
+
 _PAYOUT_REASONS = {
     "held": "for holding the card(s)",
     "placed": "for placing the card(s)",
@@ -332,6 +353,11 @@ _PAYOUT_REASONS = {
     "lowest count": "for the lowest count",
     "playoff": "(end-of-game showdown)",
     "corner ace": "for holding the corner Ace they backed",
+    "lead": "for the lead",
+    "ace then two": "for an Ace then a 2 of the other colour",
+    "full house": "for the full house",
+    "straight": "for the 5-card straight",
+    "wanagan": "(best qualifying hand)",
 }
 
 
@@ -397,6 +423,16 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     if t == "move":
         return (f"{e['amount']} chips move from {space_label(view, e['from_space'])} "
                 f"to {space_label(view, e['to_space'])}")
+    if t == "chosen":
+        return f"{who} picks five cards and a space"
+    if t == "passing":
+        return f"{who} picks three cards to pass"
+    if t == "pass-cards":
+        return f"everyone passes three cards to the {e.get('direction', 'left')}"
+    if t == "reveal":
+        return None  # told line by line by describe_events
+    if t == "wanagan-end":
+        return f"the Wanagan reveals end after {e.get('rounds', 0)} round(s)"
     if t == "corner-decline":
         return f"{who} declines the corner bet"
     if t == "corner-stays":
@@ -425,6 +461,8 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     if t == "play":
         return f"{who} {'leads' if e.get('how') == 'lead' else 'places'} {card(e['card'])}"
     if t == "stop":
+        if e.get("reason") == "full house":
+            return f"the full house ends the sequence: {who} leads next"
         return f"{card(e['card'])} is a stop: {who} leads next"
     if t == "cannot-lead":
         return f"{who} cannot lead" + (f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left")

@@ -25,8 +25,8 @@ ANY_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>{ACTION_RE})
 SELECT_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>pick\.{ACTION_RE})"
 
 # Verbs that take no argument and may be shown on the public table message.
-PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pass", "claim")
-AMOUNT_VERBS = ("bet", "raise", "bid", "suit_bid")
+PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pass", "claim", "play", "cover", "decline")
+AMOUNT_VERBS = ("bet", "raise", "bid", "suit_bid", "corner_bet")
 
 PRIMARY, SECONDARY, SUCCESS, DANGER = "primary", "secondary", "success", "danger"
 
@@ -88,15 +88,27 @@ def lobby_components(table) -> list[Component]:
     ]
 
 
-def _verb_buttons(table_id: int, r: int, legal: list[str], verbs, row: int) -> list[ButtonSpec]:
+def _verb_label(verb: str, detail: dict) -> str:
+    if verb == "play" and detail.get("card"):
+        return f"Play {card(detail['card'])}"
+    if verb == "cover" and detail.get("amount"):
+        return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
+    if verb == "claim" and detail.get("space"):
+        return f"Claim {detail['space']}!"
+    return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
+
+
+def _verb_buttons(table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None) -> list[ButtonSpec]:
+    detail = detail or {}
     out = []
     for verb in legal:
-        if verb in AMOUNT_VERBS:
+        if verb == "corner_bet":
+            for ace in detail.get("aces", []):
+                out.append(ButtonSpec(custom_id(table_id, r, f"amt.corner_bet.{ace}"), f"Bet on {card(ace)}…", PRIMARY, row))
+        elif verb in AMOUNT_VERBS:
             out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
-            out.append(
-                ButtonSpec(custom_id(table_id, r, f"do.{verb}"), ACTION_LABELS.get(verb, verb.title()), verb_style(verb), row)
-            )
+            out.append(ButtonSpec(custom_id(table_id, r, f"do.{verb}"), _verb_label(verb, detail), verb_style(verb), row))
     return out[:5]
 
 
@@ -108,15 +120,23 @@ def mat_components(table) -> list[Component]:
         comps.append(ButtonSpec(custom_id(table.id, r, "back"), "I'm back", SUCCESS, 0))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
-        comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1))
+        comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail))
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
                 comps.append(ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
     return comps
 
 
-def hand_components(table, seat: int, view: dict) -> list[Component]:
-    """The private controls under "Show my hand", built from ``legal`` and ``detail``."""
+def _card_select(tid: int, r: int, action: str, placeholder: str, pool: list[str], count: int, row: int) -> SelectSpec:
+    pool = list(pool)[:25]
+    n = min(count, len(pool))
+    return SelectSpec(custom_id(tid, r, action), placeholder, tuple((card(c), c) for c in pool), n, n, row)
+
+
+def hand_components(table, seat: int, view: dict, choice: str | None = None) -> list[Component]:
+    """The private controls under "Show my hand", built from ``legal`` and ``detail``.
+
+    ``choice`` is a pending sub-choice (the Wanagan space to declare)."""
     legal = view.get("legal") or []
     detail = view.get("detail") or {}
     r = table.round
@@ -124,19 +144,27 @@ def hand_components(table, seat: int, view: dict) -> list[Component]:
     comps: list[Component] = []
     if not legal:
         return comps
+    hand = list(detail.get("cards") or view.get("hand") or [])
     if "choose" in legal:
-        pool = list(detail.get("cards") or view.get("hand") or [])[:25]
-        comps.append(
-            SelectSpec(
-                custom_id(tid, r, "pick.choose"),
-                "Pick the five cards of your poker hand",
-                tuple((card(c), c) for c in pool),
-                min_values=min(5, len(pool)),
-                max_values=min(5, len(pool)),
-                row=0,
-            )
-        )
+        comps.append(_card_select(tid, r, "pick.choose", "Pick the five cards of your poker hand", hand, 5, 0))
         comps.append(ButtonSpec(custom_id(tid, r, "best"), "Best five", SUCCESS, 1))
+    if "pass_cards" in legal:
+        n = int(detail.get("count", 3))
+        direction = detail.get("direction", "on")
+        comps.append(_card_select(tid, r, "pick.pass_cards", f"Pick {n} cards to pass {direction}", hand, n, 0))
+    if "reveal" in legal:
+        spaces = list(detail.get("spaces") or [])
+        space = choice if choice in spaces else (spaces[0] if spaces else "")
+        labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
+        comps.append(
+            SelectSpec(custom_id(tid, r, "pick.space"), "Space to declare",
+                       tuple((labels.get(sp, sp), sp) for sp in spaces[:25]), 1, 1, 0, (space,))
+        )
+        comps.append(_card_select(tid, r, f"pick.reveal.{space}", f"Pick five cards for {labels.get(space, space)}", hand, 5, 1))
+    for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
+        if combo in legal and detail.get(combo):
+            options = tuple((" ".join(card(c) for c in cards)[:100], "-".join(cards)) for cards in detail[combo][:25])
+            comps.append(SelectSpec(custom_id(tid, r, f"pick.{combo}"), title, options, 1, 1, 0 if combo == "full_house" else 1))
     if "lead" in legal:
         options = list(detail.get("cards") or [])
         if 0 < len(options) <= 5:
@@ -149,5 +177,5 @@ def hand_components(table, seat: int, view: dict) -> list[Component]:
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
             comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
-    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3))
+    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail))
     return comps

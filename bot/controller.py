@@ -149,10 +149,21 @@ class Controller:
             act = {"do": "lead", "card": arg}
         elif verb == "best":
             act = {"do": "choose", "cards": self._detail_for(table, user.id).get("best")}
-        elif verb == "pick" and arg == "choose":
-            act = {"do": "choose", "cards": values}
-        elif verb == "pick" and arg == "lead":
-            act = {"do": "lead", "card": values[0] if values else None}
+        elif verb == "pick":
+            kind, _, extra = arg.partition(".")
+            if kind == "space":  # Wanagan: pick the space first; the card select then carries it
+                await self._rechoose(interaction, table, values[0] if values else None)
+                return
+            if kind in ("choose", "pass_cards"):
+                act = {"do": kind, "cards": values}
+            elif kind == "reveal":
+                act = {"do": "reveal", "cards": values, "space": extra}
+            elif kind in ("full_house", "straight"):
+                act = {"do": kind, "cards": values[0].split("-") if values else []}
+            elif kind == "lead":
+                act = {"do": "lead", "card": values[0] if values else None}
+            else:
+                raise errors.StaleButton("That menu is no longer in use.")
         else:
             raise errors.StaleButton("That button is no longer in use.")
         await self._act(interaction, table, act, round_number)
@@ -168,6 +179,14 @@ class Controller:
         if aw.seat != seat:
             raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
         return aw.detail or {}
+
+    async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
+        self._detail_for(table, interaction.user.id)
+        seat = table.seat_of(interaction.user.id)
+        out = hand_message(table, seat, table.game.view(seat), choice)
+        kwargs = message_kwargs(out, edit=True)
+        kwargs.pop("attachments", None)
+        await interaction.response.edit_message(**kwargs)
 
     async def _act(self, interaction: discord.Interaction, table: Table, act: dict, round_number: int) -> None:
         await self.manager.act(table.channel_id, interaction.user.id, act, round_number)
@@ -185,15 +204,16 @@ class Controller:
             return
         await interaction.response.defer()
 
-    async def _ask_amount(self, interaction: discord.Interaction, table: Table, verb: str) -> None:
+    async def _ask_amount(self, interaction: discord.Interaction, table: Table, verb_arg: str) -> None:
         detail = self._detail_for(table, interaction.user.id)
         aw = table.awaiting()
+        verb = verb_arg.partition(".")[0]
         if verb not in aw.legal:
             raise errors.WrongPhase(f"You can't {verb.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
         low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
         if high < low:
             raise errors.NotEnoughChips("You don't have enough chips for that.")
-        await interaction.response.send_modal(AmountModal(table.id, table.round, verb, low, high))
+        await interaction.response.send_modal(AmountModal(table.id, table.round, verb_arg, low, high))
 
     async def on_amount(
         self, interaction: discord.Interaction, table_id: int, round_number: int, verb: str, raw: str
@@ -210,7 +230,11 @@ class Controller:
             low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
             if not low <= amount <= high:
                 raise errors.AmountOutOfRange(f"The amount must be between {low} and {high} chips; you entered {amount}.")
-            await self._act(interaction, table, {"do": verb, "amount": amount}, round_number)
+            verb, _, arg = verb.partition(".")
+            act: dict[str, Any] = {"do": verb, "amount": amount}
+            if verb == "corner_bet":
+                act["ace"] = arg
+            await self._act(interaction, table, act, round_number)
         except Exception as exc:
             await self.report(interaction, exc)
 

@@ -118,9 +118,10 @@ def table_message(table: Table) -> Outgoing:
     return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat")
 
 
-def hand_message(table: Table, seat: int, view: dict) -> Outgoing:
+def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
     return Outgoing(
-        text.hand_text(view, seat), hand_components(table, seat, view), view=view, render="hand", image_name="hand.png"
+        text.hand_text(view, seat), hand_components(table, seat, view, choice), view=view, render="hand",
+        image_name="hand.png",
     )
 
 

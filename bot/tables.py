@@ -314,6 +314,10 @@ def safe_default(game, aw, ai_choice: Callable[[], Any]):
         candidates.append(Action(seat=aw.seat, do="pass"))
     if "keep" in legal:
         candidates.append(Action(seat=aw.seat, do="keep"))
+    if "decline" in legal:
+        candidates.append(Action(seat=aw.seat, do="decline"))
+    if "play" in legal:
+        candidates.append(Action(seat=aw.seat, do="play"))
     for action in candidates:
         try:
             game.check(action)

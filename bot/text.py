@@ -47,6 +47,10 @@ ACTION_LABELS = {
     "choose": "Choose five",
     "lead": "Lead",
     "name_suit": "Name suit",
+    "corner_bet": "Corner bet…",
+    "cover": "Cover",
+    "decline": "Decline",
+    "play": "Play",
 }
 
 PROMPTS = {
@@ -58,6 +62,11 @@ PROMPTS = {
     "poker-choose": "choose the five cards of your poker hand",
     "poker-betting": "check, bet, call, raise or fold",
     "michigan-lead": "lead a card",
+    "michigan-play": "play your card, or place a combination",
+    "wanagan-pass": "pick the cards to pass",
+    "wanagan-reveal": "pick five cards and the space you declare",
+    "corner-bet": "bet on a corner Ace, or decline",
+    "corner-cover": "cover the corner bet, or decline",
 }
 
 

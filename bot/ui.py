@@ -134,7 +134,7 @@ class AmountModal(discord.ui.Modal):
     """Asks for a bet/raise/bid amount; validated against the current bounds."""
 
     def __init__(self, table_id: int, round_number: int, verb: str, low: int, high: int, extra: str = "") -> None:
-        title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(verb, verb.title())
+        title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(verb, "Corner bet")
         super().__init__(title=title, timeout=600, custom_id=f"{MODAL_PREFIX}{table_id}:{round_number}:{verb}")
         self.table_id, self.round, self.verb = table_id, round_number, verb
         self.low, self.high = low, high

@@ -989,6 +989,34 @@ class TableManager:
             raise errors.NotSeated("You're not playing at this table, so there's no hand to show.")
         return table, index, table.game.view(index)
 
+    async def audit(self, guild_id: int) -> dict[str, Any]:
+        """Chips of users + house + tables (stacks and mats) against the grants; ``ok`` when they agree
+        and every open table's engine holds exactly the chips the database says it holds."""
+        audit = await self.bank.audit(guild_id)
+        house = await self.db.fetchone(
+            "SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, HOUSE)
+        )
+        rows = await self.db.fetchall(
+            "SELECT id, chips FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
+        )
+        mismatched = []
+        for row in rows:
+            table = self.by_id.get(int(row["id"]))
+            if table is not None and table.chips_in_play() != int(row["chips"]):
+                mismatched.append(table.id)
+        on_mats = sum(
+            sum(t.game.mat.values()) for t in self.by_id.values() if t.guild_id == guild_id and t.game is not None
+        )
+        return {
+            "granted": audit.granted,
+            "users": audit.wallets - int(house[0]),
+            "house": int(house[0]),
+            "tables": audit.tables,
+            "on_mats": on_mats,
+            "mismatched_tables": mismatched,
+            "ok": audit.ok and not mismatched,
+        }
+
     async def stats(self, guild_id: int, user_id: int) -> dict[str, Any] | None:
         row = await self.db.fetchone("SELECT * FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
         return dict(row) if row else None

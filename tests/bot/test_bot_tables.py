@@ -152,11 +152,16 @@ async def test_full_game_with_ai_cashes_out_and_conserves_chips(manager, clock, 
 async def test_game_runs_to_the_end_by_timers(manager, clock, bank):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:2"})
     await manager.start(C, ANN)
+    seen_mat = False
     for _ in range(2000):
         if table.status != "playing":
             break
         clock.t = table.deadline
         await manager.tick()
+        audit = await manager.audit(G)
+        assert audit["ok"], audit
+        seen_mat = seen_mat or audit["on_mats"] > 0
+    assert seen_mat
     assert table.status == "finished"
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 0
@@ -199,3 +204,39 @@ async def test_resume_from_saved_state(make_manager, clock, bank):
             action["suit"] = "H"
         await second.act(C, resumed.seats[seat2].user_id, action)
     assert user in (ANN, BOB)
+
+
+async def test_double_click_applies_once(manager, clock):
+    import asyncio
+
+    table = await lobby(manager, ai=1)
+    await manager.start(C, ANN)
+    seat = await drive_to_human(manager, clock, table)
+    aw = table.game.awaiting()
+    verb = next(v for v in ("check", "call", "keep", "pass", "claim", "fold") if v in aw.legal) if any(
+        v in aw.legal for v in ("check", "call", "keep", "pass", "claim", "fold")
+    ) else None
+    if verb is None:
+        pytest.skip(f"first human decision is {aw.phase}")
+    user = table.seats[seat].user_id
+    before = len(table.game.history)
+    results = await asyncio.gather(
+        manager.act(C, user, {"do": verb}), manager.act(C, user, {"do": verb}), return_exceptions=True
+    )
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, errors.TripoleyError)]
+    assert len(applied) >= 1 and len(applied) + len(refused) == 2
+    assert len(table.game.history) > before
+
+
+async def test_concurrent_joins_fill_seats_without_losing_chips(manager, bank):
+    import asyncio
+
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {}, buy_in=50)
+    users = list(range(100, 112))  # more than the 9 seats
+    results = await asyncio.gather(*(manager.join(C, u, f"u{u}") for u in users), return_exceptions=True)
+    table = manager.get(C)
+    assert len(table.seats) == table.preset_info.max_players
+    assert sum(isinstance(r, errors.LobbyFull) for r in results) == len(users) - (table.preset_info.max_players - 1)
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 50 * len(table.seats)

@@ -36,6 +36,18 @@ def test_8910_split_between_two_holders_leaves_the_remainder():
     assert g.mat["8-9-10"] == 1
 
 
+def test_strict_claims_at_the_deal_split_shares_are_fixed_when_queued():
+    g = new_game(hands={1: ["8C", "9C", "TC"], 2: ["8D", "9D", "TD"]}, spare=HEART_PAY + ["8S", "8H"],
+                 options={"strict_claims": True})
+    act(g, 0, "keep")
+    aw = g.awaiting()
+    assert (aw.seat, aw.phase, aw.detail) == (1, "claim", {"space": "8-9-10", "chips": 1})
+    act(g, 1, "claim")
+    act(g, 2, "claim")
+    assert ("8-9-10", 1, 1) in payouts(g) and ("8-9-10", 2, 1) in payouts(g)
+    assert g.mat["8-9-10"] == 1
+
+
 def test_kq_needs_both_cards_in_one_hand():
     g = new_game(hands={1: ["KH"], 2: ["QH"]}, spare=["TH", "JH", "AH", "8S", "8H", "8D", "8C"])
     act(g, 0, "keep")

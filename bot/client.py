@@ -59,6 +59,12 @@ class DiscordSink:
         except discord.Forbidden:
             raise DMForbidden(user_id) from None
 
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).edit(view=None)
+        except discord.NotFound:
+            pass
+
     async def notice(self, channel_id: int, content: str) -> None:
         await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
 

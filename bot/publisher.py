@@ -61,6 +61,8 @@ class Sink(Protocol):
 
     async def notice(self, channel_id: int, content: str) -> None: ...
 
+    async def strip(self, channel_id: int, message_id: int) -> None: ...
+
 
 Renderer = Callable[[str, dict], Any]
 
@@ -220,9 +222,15 @@ class Publisher:
                 return
             except MessageGone:
                 pass
+        previous = table.mat_message_id
         message_id = await self.sink.post(channel, out)
         table.mat_message_id, table.mat_round = message_id, item.round
         await self.manager.set_message(table.id, "mat", message_id, item.round)
+        if previous and previous != message_id:
+            try:  # the last round's message keeps its text, loses its buttons
+                await self.sink.strip(channel, previous)
+            except Exception:
+                log.info("could not remove the buttons of message %s", previous)
 
     # -- hands by DM --------------------------------------------------------------
 

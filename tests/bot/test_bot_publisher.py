@@ -63,6 +63,8 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
     assert table.status == "finished"
     posts = [c for c in sink.calls if c[0] == "post"]
     assert len(posts) == 2 + 1  # lobby message + one mat per round
+    strips = [c for c in sink.calls if c[0] == "strip"]
+    assert [c[2] for c in strips] == [posts[1][2]]  # round 1's mat lost its buttons when round 2 began
     final = sink.calls[-1]
     assert final[0] == "edit" and "game over" in final[3].text and final[3].components == []
 

@@ -121,6 +121,9 @@ class RecordingSink:
             raise DMForbidden(user_id)
         self.calls.append(("dm", user_id, None, out))
 
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        self.calls.append(("strip", channel_id, message_id, None))
+
     async def notice(self, channel_id: int, content: str) -> None:
         self.calls.append(("notice", channel_id, None, content))
 

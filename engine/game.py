@@ -184,7 +184,7 @@ class Game:
         if self.finished or self.r is None or self.r.wait is None:
             return None
         w = self.r.wait
-        return Awaiting(w["seat"], w["phase"], list(w["legal"]), copy.deepcopy(w["detail"]))
+        return Awaiting(w["seat"], w["phase"], list(w["legal"]), _plain_copy(w["detail"]))
 
     def current_player(self) -> int | None:
         return None if self.r is None or self.r.wait is None or self.finished else self.r.wait["seat"]
@@ -634,7 +634,8 @@ class Game:
     def _pay_or_claim(self, space: str, seats: list[int], reason: str) -> None:
         if self.options.strict_claims:
             for s in seats:
-                self.r.claims.append([s, space, len(seats)])
+                # a shared space's share is fixed now, so the order of the claims does not matter
+                self.r.claims.append([s, space, self.mat[space] // len(seats) if len(seats) > 1 else None])
             return
         self._split(space, seats, reason)
 
@@ -643,14 +644,15 @@ class Game:
         r = self.r
         if not r.claims:
             return True
-        seat, space, _ = r.claims[0]
-        return self._wait(seat, "claim", ["claim", "pass"], space=space, chips=self.mat[space])
+        seat, space, share = r.claims[0]
+        return self._wait(seat, "claim", ["claim", "pass"], space=space,
+                          chips=self.mat[space] if share is None else share)
 
     def _act_claim(self, a: Action) -> None:
         r = self.r
-        seat, space, sharers = r.claims.pop(0)
+        seat, space, share = r.claims.pop(0)
         if a.do == "claim":
-            self._payout(space, seat, self.mat[space] // sharers if sharers > 1 else None, "claimed")
+            self._payout(space, seat, share, "claimed")
         else:
             self._emit(type="unclaimed", seat=seat, space=space)
         r.wait = None
@@ -1080,7 +1082,7 @@ class Game:
         if a.do == "play":
             return
         options = self.r.wait["detail"][a.do]
-        if sorted(self._combo_cards(a)) not in [sorted(C.parse_many(o)) for o in options]:
+        if sorted(C.to_strs(self._combo_cards(a))) not in [sorted(o) for o in options]:
             what = "full house" if a.do == "full_house" else "5-card straight"
             raise IllegalAction(f"not a {what} you can place now; you may place "
                                 + " or ".join(" ".join(o) for o in options))
@@ -1633,6 +1635,17 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.preset_key} round {self.round_number} phase {self.phase} stacks {self.stacks}>"
+
+
+def _plain_copy(obj: Any) -> Any:
+    """Deep copy of JSON-like data (dicts, lists, tuples, scalars): far cheaper than copy.deepcopy."""
+    if isinstance(obj, dict):
+        return {k: _plain_copy(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        if obj and isinstance(obj[0], (dict, list, tuple)):
+            return [_plain_copy(v) for v in obj]
+        return list(obj)
+    return obj
 
 
 def _rng_to_json(state: tuple) -> list:

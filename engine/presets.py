@@ -24,6 +24,12 @@ RUN = "run"  # three ranks in a row of one suit, any suit
 POKER = "poker"  # the poker pot
 MICHIGAN = "michigan"  # won by the player who goes out (kitty / center)
 CORNER = "corner"  # Rummy Royal: a corner Ace bet, taken by its holder if they backed it
+LEAD = "lead"  # Great Lakes "6 Lead": the first sequence started with a card of rank ``ranks[0]``
+ACE_TWO = "ace-two"  # Great Lakes "A-2": an Ace placed, then a 2 of the other colour led by the same player
+FULL_HOUSE_PLAY = "full-house-play"  # Great Lakes: four cards making a full house with the last card placed
+STRAIGHT_PLAY = "straight-play"  # Great Lakes: the next card + three more making a five-card straight
+LOSERS = "losers"  # the poker space won by the WORST hand (Great Lakes "Losers Kitty")
+HAND = "hand"  # Wanagan: a revealed five-card hand containing ``hand`` (a combination name)
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ class Space:
     cards: tuple[str, ...] = ()  # CARD/COMBO: card texts in placing order; "*" = pay suit
     ranks: tuple[int, ...] = ()  # RUN: rank indexes (0 = deuce)
     ante: int = 1  # ante multiplier for this space
+    hand: str = ""  # HAND: one-pair, two-pair, three-kind, four-kind, full-house, straight, flush, evens-odds
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "kind": self.trigger}
@@ -236,6 +243,32 @@ _add(_rulebook(
     ),
     "Tripoley's payouts plus corner-Ace bets: the dealer backs an Ace, others may cover; its holder collects if they backed it.",
     order=("ante", "corner-bet", "deal", "spare", "corner-collect", "michigan", "to-poker", "poker", "settle"),
+))
+
+_add(_rulebook(
+    "great-lakes", "Great Lakes",
+    (_card("JH", "Tomahawk J\u2665"), _card("QS", "Black Mariah Q\u2660"), _card("KD", "Suicide King K\u2666"),
+     Space("6-lead", "6 Lead", LEAD, ranks=(4,)), Space("a-2", "A-2", ACE_TWO),
+     Space("full-house", "Full House", FULL_HOUSE_PLAY), Space("straight", "5-Card Straight", STRAIGHT_PLAY),
+     Space("losers-kitty", "Losers Kitty", LOSERS), Space("great-lakes", "Great Lakes", MICHIGAN)),
+    "Michigan with a twist: Tomahawk, Black Mariah and Suicide King pay when placed, 6 Lead and A-2 pay "
+    "leads, Full House and 5-Card Straight plays; in the poker the WORST hand takes the Losers Kitty.",
+))
+WANAGAN_ORDER = ("ante", "deal", "spare", "wanagan", "to-poker", "poker", "settle")
+_add(_rulebook(
+    "wanagan", "Wanagan",
+    (Space("full-house", "Full House", HAND, ante=2, hand="full-house"),
+     Space("one-pair", "One Pair", HAND, hand="one-pair"),
+     Space("four-kind", "4 of a Kind", HAND, ante=2, hand="four-kind"),
+     Space("evens-odds", "Evens or Odds", HAND, hand="evens-odds"),
+     Space("two-pair", "Two Pair", HAND, hand="two-pair"),
+     Space("straight", "Any Straight", HAND, ante=2, hand="straight"),
+     Space("three-kind", "3 of a Kind", HAND, hand="three-kind"),
+     Space("flush", "Any Flush", HAND, ante=2, hand="flush"),
+     Space("wanagan", "Wanagan", POKER, ante=2)),
+    "No Michigan: up to four rounds of revealing five cards and declaring a space (pass three left, "
+    "then right, then K\u2665 10\u2666 7\u2660 4\u2663 wild); then poker for the Wanagan centre.",
+    order=WANAGAN_ORDER,
 ))
 
 

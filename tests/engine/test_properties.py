@@ -1,0 +1,430 @@
+"""Invariants over every preset, player count, many seeds and both AI kinds.
+
+- chips: ``total_chips()`` never changes, no stack or space goes negative
+  (after every deal and every action, via ``engine.simulate.check_conservation``);
+- cards: hands + spare + played are always exactly the decks in use;
+- progress: mid-round the engine always waits for an active seat with at least one
+  legal action; a ``rounds:N`` game finishes within a bounded number of actions and
+  (with a board clearing) leaves the mat empty;
+- ``check()`` refusing an action leaves the state untouched (``to_json()`` equal);
+- the amounts/cards an ``Awaiting.detail`` offers are accepted by ``check()``;
+- no view shows a card hidden from its viewer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+from engine import PRESETS, Action, Game, IllegalAction
+from engine import cards as C
+from engine.ai import choose_action
+from engine.simulate import check_conservation
+
+AIS = ("heuristic", "random")
+
+
+def player_counts(preset: str) -> list[int]:
+    p = PRESETS[preset]
+    counts = list(range(max(2, p.min_players), min(9, p.max_players) + 1))
+    if p.max_players > 9:  # Rulebook presets: several decks
+        counts += [n for n in (10, 11, 15, 16, 20) if n <= p.max_players]
+    return counts
+
+
+CASES = [(p, n) for p in PRESETS for n in player_counts(p)]
+CASE_IDS = [f"{p}-{n}p" for p, n in CASES]
+
+
+def names(n: int) -> list[str]:
+    return [f"p{i}" for i in range(n)]
+
+
+# ---------------------------------------------------------------------------- conservation / progress
+
+
+def _progress_checks(game: Game, total: int) -> None:
+    check_conservation(game, total)
+    aw = game.awaiting()
+    if aw is None:
+        assert game.phase in ("round-over", "game-over", "finished"), game.phase
+        return
+    r = game.r
+    assert game.phase == aw.phase
+    assert aw.legal, f"waiting for seat {aw.seat} in {aw.phase} with no legal action"
+    assert aw.seat in r.active, f"waiting for seat {aw.seat}, not dealt in ({r.active})"
+    assert game.current_player() == aw.seat
+    assert game.legal_actions() == aw.legal
+
+
+@pytest.mark.parametrize("ai", AIS)
+@pytest.mark.parametrize("preset,n", CASES, ids=CASE_IDS)
+def test_chips_cards_and_progress(preset: str, n: int, ai: str) -> None:
+    rounds = 3
+    for seed in range(6):
+        game = Game.new(preset, names(n), options={"game_end": f"rounds:{rounds}"}, seed=seed * 101 + n)
+        total = game.total_chips()
+        rng = random.Random(seed)
+        actions = deals = 0
+        while not game.finished:
+            aw = game.awaiting()
+            if aw is None:
+                game.next_deal()
+                deals += 1
+                assert deals <= rounds + 1, "more deals than rounds + the board clearing"
+            else:
+                game.apply(choose_action(game, aw.seat, ai, rng))
+                actions += 1
+                assert actions <= 400 * rounds * n, "game does not finish"
+            _progress_checks(game, total)
+        assert game.total_chips() == total
+        assert game.round_number <= rounds
+        if game.round_number < rounds:  # ended early: fewer than two players could pay the ante
+            assert any(e["type"] == "game-end" and "ante" in e.get("reason", "") for e in game.game_events)
+        if PRESETS[preset].options.endgame != "none":
+            assert sum(game.mat.values()) == 0, f"board not cleared at the end: {game.mat}"
+        assert game.awaiting() is None and game.phase == "finished"
+        with pytest.raises(IllegalAction):
+            game.next_deal()
+
+
+SHORT_STACKS = [
+    {"start_stack": 14, "game_end": "rounds:6"},              # players sit out, all-ins, side pots
+    {"start_stack": 30, "game_end": "elimination", "bet_limit": 7},
+    {"start_stack": 60, "game_end": "rounds:3", "bet_limit": 3, "endgame": "none"},
+]
+SHORT_IDS = ["short-stacks", "elimination", "no-endgame"]
+DOUBLE_ANTE = [p for p in PRESETS if PRESETS[p].options.dealer_double_ante]
+
+
+def _short_stack_games(preset: str, ai: str, opts: dict) -> None:
+    for n in (2, 4, 7):
+        for seed in range(4):
+            game = Game.new(preset, names(n), options=opts, seed=seed)
+            total = game.total_chips()
+            rng = random.Random(seed)
+            actions = 0
+            while not game.finished:
+                aw = game.awaiting()
+                if aw is None:
+                    game.next_deal()
+                else:
+                    game.apply(choose_action(game, aw.seat, ai, rng))
+                    actions += 1
+                assert actions < 60000, "game does not finish"
+                _progress_checks(game, total)
+            if opts.get("endgame") == "none":
+                assert game.finished
+            else:
+                assert sum(game.mat.values()) == 0, game.mat
+
+
+@pytest.mark.parametrize("ai", AIS)
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("opts", SHORT_STACKS, ids=SHORT_IDS)
+def test_conservation_with_short_stacks(preset: str, ai: str, opts: dict) -> None:
+    _short_stack_games(preset, ai, opts)
+
+
+@pytest.mark.parametrize("preset", DOUBLE_ANTE)
+def test_awaited_seat_is_dealt_in_when_dealer_cannot_pay_double_ante(preset: str) -> None:
+    """Regression: nobody can pay the dealer's double ante; the seat asked to act must be dealt in."""
+    game = Game.new(preset, names(4), options={"start_stack": 14}, dealer=2, seed=1)
+    game.next_deal()
+    rng = random.Random(0)
+    while (aw := game.awaiting()) is not None:
+        assert aw.seat in game.r.active, f"seat {aw.seat} sits out ({game.r.active}) but is asked to {aw.phase}"
+        # corner bets come before the deal; Rulebook poker (after Michigan) uses the whole dealt hand
+        if aw.phase not in ("corner-bet", "corner-cover") and not aw.phase.startswith("poker"):
+            assert game.r.hands[aw.seat], f"seat {aw.seat} has no cards but is asked to {aw.phase}"
+        game.apply(choose_action(game, aw.seat, "random", rng))
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_end_now_keeps_every_chip(preset: str) -> None:
+    for seed in range(8):
+        game = Game.new(preset, names(5), options={"game_end": "rounds:4"}, seed=seed)
+        total = game.total_chips()
+        rng = random.Random(seed)
+        stop_after = rng.randrange(1, 120)
+        k = 0
+        while k < stop_after and not game.finished:
+            aw = game.awaiting()
+            if aw is None:
+                game.next_deal()
+                continue
+            game.apply(choose_action(game, aw.seat, "random", rng))
+            k += 1
+        if game.finished:
+            continue
+        stacks, mat = list(game.stacks), dict(game.mat)
+        game.end_now()
+        assert game.stacks == stacks and game.mat == mat, "end_now moved chips"
+        assert game.awaiting() is None
+        if not game.finished:
+            game.next_deal()  # the board clearing
+        assert game.finished
+        assert game.total_chips() == total
+        assert sum(game.mat.values()) == 0
+
+
+# ---------------------------------------------------------------------------- illegal actions
+
+
+_VERBS = ["keep", "swap", "auction", "bid", "pass", "look", "claim", "suit_bid", "name_suit", "corner_bet",
+          "cover", "decline", "choose", "check", "bet", "call", "raise", "fold", "lead", "play",
+          "full_house", "straight", "reveal", "pass_cards"]
+_AMOUNT_VERBS = ("bid", "suit_bid", "bet", "raise")
+
+
+def _illegal_actions(game: Game, rng: random.Random) -> list[Action]:
+    """Actions the rules must refuse right now."""
+    aw = game.awaiting()
+    r = game.r
+    n = game.n
+    out = [Action(seat=(aw.seat + k) % n, do=aw.legal[0]) for k in range(1, n)]
+    out += [Action(seat=n, do=aw.legal[0]), Action(seat=-1, do=aw.legal[0])]
+    out += [Action(seat=aw.seat, do=v) for v in _VERBS if v not in aw.legal]
+    out.append(Action(seat=aw.seat, do="fly_away"))
+    d = aw.detail
+    for verb in aw.legal:
+        if verb in _AMOUNT_VERBS:
+            out += [Action(seat=aw.seat, do=verb), Action(seat=aw.seat, do=verb, amount=0),
+                    Action(seat=aw.seat, do=verb, amount=-3)]
+            if "max" in d:
+                out.append(Action(seat=aw.seat, do=verb, amount=d["max"] + 1))
+            if verb in ("bet", "raise"):
+                out.append(Action(seat=aw.seat, do=verb, amount=game.options.bet_limit + 1))
+            if verb in ("bid", "suit_bid") and d.get("min", 1) > 1:
+                out.append(Action(seat=aw.seat, do=verb, amount=d["min"] - 1))
+    mine = set(r.hands[aw.seat])
+    foreign = [c for s in range(n) if s != aw.seat for c in r.hands[s] if c not in mine]
+    foreign += [c for c in r.spare if c not in mine]
+    if "choose" in aw.legal:
+        hand = C.to_strs(r.hands[aw.seat])
+        out += [Action(seat=aw.seat, do="choose"), Action(seat=aw.seat, do="choose", cards=hand[:4]),
+                Action(seat=aw.seat, do="choose", cards=hand[:6] if len(hand) >= 6 else hand + ["ZZ"]),
+                Action(seat=aw.seat, do="choose", cards=["XX", *hand[:4]])]
+        if len(hand) >= 5:
+            out.append(Action(seat=aw.seat, do="choose", cards=[hand[0]] * 5))
+            if foreign:
+                out.append(Action(seat=aw.seat, do="choose", cards=hand[:4] + [C.to_str(rng.choice(foreign))]))
+    if "lead" in aw.legal:
+        allowed = set(d.get("cards", []))
+        bad = [c for c in C.to_strs(r.hands[aw.seat]) if c not in allowed]
+        out += [Action(seat=aw.seat, do="lead"), Action(seat=aw.seat, do="lead", card="1Z")]
+        if bad:
+            out.append(Action(seat=aw.seat, do="lead", card=rng.choice(bad)))
+        if foreign:
+            out.append(Action(seat=aw.seat, do="lead", card=C.to_str(rng.choice(foreign))))
+    for verb in ("full_house", "straight"):
+        if verb in aw.legal:
+            offered = d.get(verb, [])
+            hand = C.to_strs(r.hands[aw.seat])
+            out += [Action(seat=aw.seat, do=verb), Action(seat=aw.seat, do=verb, cards=hand[:2])]
+            if foreign and offered:
+                out.append(Action(seat=aw.seat, do=verb, cards=offered[0][:-1] + [C.to_str(foreign[0])]))
+    if "pass_cards" in aw.legal:
+        hand = d["cards"]
+        out += [Action(seat=aw.seat, do="pass_cards"), Action(seat=aw.seat, do="pass_cards", cards=hand[:2])]
+        if foreign:
+            out.append(Action(seat=aw.seat, do="pass_cards", cards=hand[:2] + [C.to_str(foreign[0])]))
+    if "reveal" in aw.legal:
+        hand = d["cards"]
+        space = (d.get("spaces") or ["pot"])[0]
+        out += [Action(seat=aw.seat, do="reveal", cards=hand[:4], space=space),
+                Action(seat=aw.seat, do="reveal", cards=hand[:5], space="no-such-space")]
+        if foreign:
+            out.append(Action(seat=aw.seat, do="reveal", cards=hand[:4] + [C.to_str(foreign[0])], space=space))
+    if "corner_bet" in aw.legal:
+        out += [Action(seat=aw.seat, do="corner_bet", ace="KS", amount=1),
+                Action(seat=aw.seat, do="corner_bet", ace=d["aces"][0], amount=0),
+                Action(seat=aw.seat, do="corner_bet", ace=d["aces"][0], amount=d["max"] + 1)]
+    if "name_suit" in aw.legal:
+        out += [Action(seat=aw.seat, do="name_suit"), Action(seat=aw.seat, do="name_suit", suit="X")]
+    return out
+
+
+def _refuse(game: Game, action: Action) -> None:
+    with pytest.raises(IllegalAction) as exc:
+        game.check(action)
+    msg = str(exc.value)
+    assert msg.strip() and "\n" not in msg, f"an IllegalAction needs a one-line message, got {msg!r}"
+    with pytest.raises(IllegalAction):
+        game.apply(action)
+
+
+def _assert_all_refused(game: Game, actions: list[Action]) -> None:
+    """Each action raises IllegalAction from check() and apply(); the state stays exactly the same."""
+    before = game.to_json()
+    history = len(game.history)
+    for action in actions:
+        _refuse(game, action)
+    if game.to_json() != before or len(game.history) != history:
+        for action in actions:  # find the culprit on a fresh copy
+            copy = Game.from_json(before)
+            _refuse(copy, action)
+            assert copy.to_json() == before, f"refused {action.describe()} changed the state"
+        raise AssertionError("refused actions changed the state")
+
+
+@pytest.mark.parametrize("ai", AIS)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_illegal_actions_are_refused_without_effect(preset: str, ai: str) -> None:
+    phases_seen: set[str] = set()
+    for n in (2, 4, 9):
+        for seed in range(2):
+            game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=seed + 17 * n)
+            rng = random.Random(seed)
+            k = 0
+            while not game.finished:
+                aw = game.awaiting()
+                if aw is None:
+                    _assert_all_refused(game, [Action(seat=0, do="check"), Action(seat=1, do="keep")])
+                    game.next_deal()
+                    continue
+                k += 1
+                if aw.phase not in phases_seen or k % 23 == 0:
+                    phases_seen.add(aw.phase)
+                    _assert_all_refused(game, _illegal_actions(game, rng))
+                    with pytest.raises(IllegalAction):
+                        game.next_deal()
+                game.apply(choose_action(game, aw.seat, ai, rng))
+            _assert_all_refused(game, [Action(seat=0, do="check")])
+    assert {"poker-choose", "poker-betting"} <= phases_seen
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_offered_amounts_and_cards_are_accepted(preset: str) -> None:
+    """Whatever ``Awaiting.detail`` offers (min/max amounts, cards to lead, best five) passes ``check``."""
+    for n in (2, 4, 8):
+        for seed in range(4):
+            game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=seed)
+            rng = random.Random(seed)
+            while not game.finished:
+                aw = game.awaiting()
+                if aw is None:
+                    game.next_deal()
+                    continue
+                d = aw.detail
+                for verb in aw.legal:
+                    if verb == "corner_bet":
+                        for ace in d["aces"]:
+                            game.check(Action(seat=aw.seat, do=verb, ace=ace, amount=d["min"]))
+                            game.check(Action(seat=aw.seat, do=verb, ace=ace, amount=d["max"]))
+                    elif verb in _AMOUNT_VERBS and d.get("min", 1) <= d.get("max", 0):
+                        game.check(Action(seat=aw.seat, do=verb, amount=d["min"]))
+                        game.check(Action(seat=aw.seat, do=verb, amount=d["max"]))
+                        if verb in ("bet", "raise"):
+                            assert d["max"] <= game.options.bet_limit
+                    elif verb == "lead":
+                        for card in d["cards"]:
+                            game.check(Action(seat=aw.seat, do="lead", card=card))
+                    elif verb == "choose":
+                        game.check(Action(seat=aw.seat, do="choose", cards=d["best"]))
+                        game.check(Action(seat=aw.seat, do="choose", cards=rng.sample(d["cards"], 5)))
+                    elif verb == "name_suit":
+                        for suit in d["suits"]:
+                            game.check(Action(seat=aw.seat, do="name_suit", suit=suit))
+                    elif verb in ("full_house", "straight"):
+                        for cards in d[verb]:
+                            game.check(Action(seat=aw.seat, do=verb, cards=cards))
+                    elif verb == "pass_cards":
+                        game.check(Action(seat=aw.seat, do=verb, cards=rng.sample(d["cards"], d["count"])))
+                    elif verb == "reveal":
+                        pass  # whether any five may be declared on any space is the rules' business
+                    elif verb not in _AMOUNT_VERBS:
+                        game.check(Action(seat=aw.seat, do=verb))
+                game.apply(choose_action(game, aw.seat, "random", rng))
+
+
+# ---------------------------------------------------------------------------- hidden cards
+
+# Space ids like "AH" are not cards; nor is the Ace named by a (public) Rummy Royal corner bet, nor the
+# list of Wanagan's wild cards (K♥ 10♦ 7♠ 4♣ in round 4: a rule, not a hand).
+_EXEMPT_KEYS = {"id", "space", "from_space", "to_space", "label", "kind", "ace", "aces", "wild"}
+_CARD_RE = re.compile(r"^(?:[2-9TJQKA]|10)[CDHS]$")
+
+
+def card_strings(obj: Any, key: str | None = None) -> set[str]:
+    """Every card-looking string in a view (values and free-text tokens), outside space-id fields."""
+    found: set[str] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if _CARD_RE.match(str(k)):
+                found.add(str(k))
+            if k in _EXEMPT_KEYS:
+                continue
+            found |= card_strings(v, k)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            found |= card_strings(v, key)
+    elif isinstance(obj, str):
+        for tok in re.split(r"[\s,;:()\[\]]+", obj):
+            if _CARD_RE.match(tok):
+                found.add(C.to_str(C.parse(tok)))
+    return found
+
+
+def public_cards(game: Game) -> set[str]:
+    """What every player has seen face up, derived from the rules (not from the engine's view):
+    cards placed in Michigan; after a showdown (two or more players still in), their five cards;
+    the five cards each player reveals in a Wanagan reveal round."""
+    r = game.r
+    out = set(C.to_strs(r.played))
+    for e in r.events:
+        if e["type"] == "reveal":
+            for shown in e["hands"].values():
+                out |= set(shown["cards"])
+    if r.poker_winners:  # poker is over
+        live = [s for s in r.active if not r.folded[s]]
+        if len(live) > 1:
+            for s in live:
+                out |= set(C.to_strs(r.chosen[s]))
+    return out
+
+
+def assert_views_hide_cards(game: Game) -> None:
+    r = game.r
+    if r is None:
+        return
+    public = public_cards(game)
+    for viewer in [None, *range(game.n)]:
+        view = game.view(viewer)
+        json.dumps(view)  # JSON-able
+        own = set(C.to_strs(r.hands[viewer])) if viewer is not None else set()
+        hidden = {C.to_str(c) for s in range(game.n) if s != viewer for c in r.hands[s]}
+        hidden |= set(C.to_strs(r.spare))
+        hidden -= public | own
+        leaked = card_strings(view) & hidden
+        assert not leaked, f"view({viewer}) in {game.phase} shows hidden cards {sorted(leaked)}"
+
+
+@pytest.mark.parametrize("ai", AIS)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_views_never_show_hidden_cards(preset: str, ai: str) -> None:
+    for n in (2, 4, 9):
+        for seed in range(2):
+            game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=seed * 13 + n)
+            rng = random.Random(seed)
+            assert_views_hide_cards(game)
+            step = 0
+            while not game.finished:
+                aw = game.awaiting()
+                if aw is None:
+                    game.next_deal()
+                else:
+                    game.apply(choose_action(game, aw.seat, ai, rng))
+                step += 1
+                if aw is None or step % 3 == seed % 3 or game.awaiting() is None:
+                    assert_views_hide_cards(game)
+
+
+def test_card_strings_helper() -> None:
+    view = {"mat": [{"id": "AH", "label": "A♥"}], "hand": ["TH", "2C"], "x": "bob leads 10D",
+            "events": [{"type": "payout", "space": "KH"}]}
+    assert card_strings(view) == {"TH", "2C", "TD"}

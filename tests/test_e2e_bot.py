@@ -266,3 +266,25 @@ async def test_game_continues_under_429_storm(discord_harness, tmp_path):
     await play(dh, "general", extra_checks=False)
     await finish_and_leaderboard(dh, proc, tmp_path)
     assert_mat_edits_coalesced(dh, "general")
+
+
+async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
+    dh = discord_harness
+    db = f"{tmp_path}/t.sqlite3"
+    proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await open_table(dh, "tripoley", 1)
+    await dh.wait_for(lambda: (tm := table_message(dh, "general")) and to_act(dh, tm), 8, what="a human to act")
+    old = table_message(dh, "general")
+    before = chips_total(db)
+    assert before[1] > 0
+    proc.stopping = True
+    proc.proc.kill()  # SIGKILL
+    await proc.proc.wait()
+    assert chips_total(db) == before
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    assert chips_total(db) == before
+    user = to_act(dh, old)
+    hand = await (await dh.click(user, old, label="Show my hand")).message()
+    assert hand.ephemeral and "Your hand" in hand.content
+    await play(dh, "general", extra_checks=False)
+    await finish_and_leaderboard(dh, proc, tmp_path)

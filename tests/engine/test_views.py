@@ -1,0 +1,170 @@
+"""``Game.view(seat)``: the documented keys (docs/engine-api.md), per-seat privacy of hand/legal/detail."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import PRESETS, Game
+from engine import cards as C
+from engine.ai import choose_action
+
+TOP_KEYS = {"preset", "preset_name", "round", "ante", "phase", "dealer", "to_act", "viewer", "pay_suit", "seats",
+            "mat", "hand", "poker", "michigan", "spare", "events", "chip_denominations", "finished", "standings"}
+SEAT_KEYS = {"seat", "name", "stack", "cards", "status", "committed", "played", "is_dealer"}
+MAT_KEYS = {"id", "label", "chips", "kind"}
+POKER_KEYS = {"chosen", "current_bet", "last_action", "showdown"}
+MICHIGAN_KEYS = {"sequence", "last_card", "out"}
+SPARE_KEYS = {"cards", "auction"}
+STANDING_KEYS = {"seat", "name", "stack", "net"}
+PHASES = {"spare-hand", "auction", "suit-bid", "name-suit", "claim", "corner-bet", "corner-cover", "poker-choose",
+          "poker-betting", "michigan-lead", "michigan-play", "wanagan-pass", "wanagan-reveal", "round-over",
+          "game-over", "finished"}
+
+
+def names(n: int) -> list[str]:
+    return [f"p{i}" for i in range(n)]
+
+
+def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
+    before = game.to_json() if unchanged else None
+    view = game.view(viewer)
+    if unchanged:
+        assert game.to_json() == before, "view() changed the game"
+    json.loads(json.dumps(view))
+    assert TOP_KEYS <= view.keys(), f"missing {TOP_KEYS - view.keys()}"
+    assert view["preset"] == game.preset_key
+    assert view["preset_name"] == PRESETS[game.preset_key].name
+    assert view["viewer"] == viewer
+    assert view["phase"] == game.phase and view["phase"] in PHASES
+    assert view["round"] == game.round_number
+    assert view["finished"] == game.finished
+    assert view["dealer"] == game.dealer
+    assert view["chip_denominations"] == {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
+    aw = game.awaiting()
+    assert view["to_act"] == (aw.seat if aw else None)
+    if aw is not None and viewer == aw.seat:
+        assert view["legal"] == aw.legal
+        assert view["detail"] == aw.detail
+    else:
+        assert "legal" not in view and "detail" not in view, "legal/detail shown to a seat not to act"
+    # seats
+    assert [s["seat"] for s in view["seats"]] == list(range(game.n))
+    for s in view["seats"]:
+        assert SEAT_KEYS <= s.keys(), f"seat missing {SEAT_KEYS - s.keys()}"
+        assert s["name"] == game.players[s["seat"]]
+        assert s["stack"] == game.stacks[s["seat"]]
+        assert s["is_dealer"] == (s["seat"] == game.dealer)
+        if game.r is not None:
+            assert s["cards"] == len(game.r.hands[s["seat"]])
+            if s["status"] == "active" or s["status"] == "folded":
+                assert s["seat"] in game.r.active
+            if s["seat"] not in game.r.active:
+                assert s["status"] in ("sitting-out", "eliminated")
+    assert sum(s["is_dealer"] for s in view["seats"]) == 1
+    # mat
+    assert [m["id"] for m in view["mat"]] == list(game.mat)
+    for m in view["mat"]:
+        assert MAT_KEYS <= m.keys()
+        assert m["chips"] == game.mat[m["id"]]
+    # hand: the viewer's own cards only; nobody's for the public
+    if viewer is None:
+        assert view["hand"] is None
+    elif game.r is not None:
+        assert sorted(view["hand"]) == sorted(C.to_strs(game.r.hands[viewer]))
+    if game.r is not None:
+        assert POKER_KEYS <= view["poker"].keys()
+        assert MICHIGAN_KEYS <= view["michigan"].keys()
+        assert SPARE_KEYS <= view["spare"].keys()
+        assert view["spare"]["cards"] == len(game.r.spare)
+        chosen = game.r.chosen[viewer] if viewer is not None else None
+        assert view["poker"]["chosen"] == (C.to_strs(chosen) if chosen else None)
+        assert isinstance(view["events"], list)
+    # standings
+    assert sorted(r["seat"] for r in view["standings"]) == list(range(game.n))
+    for row in view["standings"]:
+        assert STANDING_KEYS <= row.keys()
+        assert row["stack"] == game.stacks[row["seat"]]
+        assert row["net"] == game.stacks[row["seat"]] - game.initial_stacks[row["seat"]]
+    stacks = [r["stack"] for r in view["standings"]]
+    assert stacks == sorted(stacks, reverse=True)
+    return view
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_view_keys_and_privacy_through_a_game(preset: str) -> None:
+    for n in (2, 5):
+        game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=n)
+        rng = random.Random(n)
+        for v in [None, *range(n)]:
+            check_view(game, v)
+        step = 0
+        while not game.finished:
+            aw = game.awaiting()
+            if aw is None:
+                game.next_deal()
+            else:
+                game.apply(choose_action(game, aw.seat, "random", rng))
+            step += 1
+            for v in [None, *range(n)]:
+                check_view(game, v, unchanged=step % 25 == 0)
+
+
+def test_only_the_seat_to_act_sees_legal_and_detail() -> None:
+    game = Game.new("tripoley", names(4), seed=3)
+    game.next_deal()
+    aw = game.awaiting()
+    assert aw is not None
+    mine = game.view(aw.seat)
+    assert mine["legal"] == aw.legal and mine["detail"] == aw.detail
+    for s in range(4):
+        if s != aw.seat:
+            assert "legal" not in game.view(s)
+    public = game.view(None)
+    assert public["hand"] is None and "legal" not in public and "detail" not in public
+    assert public["poker"]["chosen"] is None
+
+
+def test_view_is_a_copy() -> None:
+    game = Game.new("tripoley", names(3), seed=4)
+    game.next_deal()
+    aw = game.awaiting()
+    view = game.view(aw.seat)
+    before = game.to_json()
+    view["detail"]["poison"] = 1
+    view["legal"].append("win")
+    view["hand"].clear()
+    view["seats"][0]["stack"] = -5
+    view["mat"][0]["chips"] = 999
+    assert game.to_json() == before
+    assert game.awaiting() == aw
+
+
+def test_view_before_the_first_deal() -> None:
+    game = Game.new("tripoley", names(3), seed=4)
+    view = check_view(game, None)
+    assert view["round"] == 0 and view["to_act"] is None
+    assert check_view(game, 1)["hand"] is None
+
+
+def test_poker_chosen_is_the_viewers_own() -> None:
+    for seed in range(10):
+        game = Game.new("tripoley", names(3), seed=seed)
+        game.next_deal()
+        rng = random.Random(seed)
+        while (aw := game.awaiting()) is not None and aw.phase != "poker-choose":
+            game.apply(choose_action(game, aw.seat, "heuristic", rng))
+        if aw is None:
+            continue
+        pick = aw.detail["cards"][:5]
+        from engine import Action
+        game.apply(Action(seat=aw.seat, do="choose", cards=pick))
+        assert sorted(game.view(aw.seat)["poker"]["chosen"]) == sorted(pick)
+        for s in range(3):
+            if s != aw.seat:
+                assert game.view(s)["poker"]["chosen"] != pick
+        assert game.view(None)["poker"]["chosen"] is None
+        return
+    pytest.fail("never reached poker-choose")

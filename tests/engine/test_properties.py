@@ -23,6 +23,7 @@ import pytest
 from engine import PRESETS, Action, Game, IllegalAction
 from engine import cards as C
 from engine.ai import choose_action
+from engine.hands import evaluate
 from engine.simulate import check_conservation
 
 AIS = ("heuristic", "random")
@@ -428,3 +429,157 @@ def test_card_strings_helper() -> None:
     view = {"mat": [{"id": "AH", "label": "A♥"}], "hand": ["TH", "2C"], "x": "bob leads 10D",
             "events": [{"type": "payout", "space": "KH"}]}
     assert card_strings(view) == {"TH", "2C", "TD"}
+
+
+# ---------------------------------------------------------------------------- rules audit of whole rounds
+#
+# After each round the log and the round's events are checked against the rules, recomputed here from
+# the cards: a seat's hand at any moment is its final hand plus the cards it placed from then on.
+
+_FIRST_LEAD = {"lowest-card": ("lowest", None, False), "lowest-of-chosen-suit": ("chosen", None, False),
+               "low-black": ("lowest", "black", False)}
+_AFTER_STOP = {"lowest-other-suit": ("lowest", None, True), "chosen-other-suit": ("chosen", None, True),
+               "chosen-opposite-colour": ("chosen", "opposite", False),
+               "low-opposite-colour": ("lowest", "opposite", False)}
+
+
+def _candidates(hand: list[int], colour: str | None, exclude: int | None) -> list[int]:
+    out = [c for c in hand if exclude is None or c & 3 != exclude]
+    if colour is not None:
+        out = [c for c in out if C.is_red(c) == (colour == "red")]
+    return out
+
+
+def _audit_michigan(game: Game) -> None:
+    r = game.r
+    opts = game.options
+    played: list[tuple[int, int]] = [(e["seat"], C.parse(e["card"])) for e in r.events if e["type"] == "play"]
+    assert [c for _, c in played] == r.played
+
+    def hand_at(seat: int, t: int) -> list[int]:
+        return list(r.hands[seat]) + [c for s, c in played[t:] if s == seat]
+
+    kind, colour, _ = _FIRST_LEAD[opts.first_lead]
+    exclude = None
+    t = 0
+    for e in r.events:
+        typ = e["type"]
+        if typ == "play":
+            seat, card = played[t]
+            if e["how"] == "lead":
+                cands = _candidates(hand_at(seat, t), colour, exclude)
+                assert card in cands, f"lead {C.to_str(card)} breaks the lead rule ({kind}, {colour}, not {exclude})"
+                if kind == "lowest":
+                    assert card >> 2 == min(c >> 2 for c in cands), f"lead {C.to_str(card)} is not the lowest"
+                else:
+                    assert card == min(c for c in cands if c & 3 == card & 3), f"{C.to_str(card)} not lowest of suit"
+            else:
+                assert e["how"] == "follow", e
+                prev = played[t - 1][1]
+                assert prev >> 2 != C.ACE and card == prev + 4, f"{C.to_str(card)} does not follow {C.to_str(prev)}"
+            t += 1
+        elif typ == "stop":
+            card = C.parse(e["card"])
+            assert played[t - 1][1] == card
+            if card >> 2 != C.ACE:
+                nxt = card + 4
+                assert not any(nxt in hand_at(s, t) for s in r.active), f"stop at {e['card']} but the next is held"
+            kind, colour, excl = _AFTER_STOP[opts.after_stop]
+            if colour == "opposite":
+                colour = "black" if C.is_red(card) else "red"
+            exclude = card & 3 if excl else None
+        elif typ == "cannot-lead":
+            assert not _candidates(hand_at(e["seat"], t), colour, exclude), f"seat {e['seat']} could lead"
+        elif typ == "colour-flip":
+            colour = e["colour"]
+    rec = game.log[-1]["michigan"]
+    if rec is None:
+        return
+    assert rec["order"] == C.to_strs(r.played)
+    if rec["out"] is not None:
+        w = rec["out"]
+        assert r.hands[w] == [], "the player who went out still holds cards"
+        others = [s for s in r.active if s != w]
+        assert all(r.hands[s] for s in others) or not others
+        pays = {e["from_seat"]: e["amount"] for e in r.events
+                if e["type"] == "transfer" and e.get("reason") == "cards left"}
+        if opts.out_payment == "per-card-to-winner":
+            for s in others:
+                assert pays.get(s, 0) <= len(r.hands[s])
+                assert pays.get(s, 0) == len(r.hands[s]) or game.stacks[s] == 0 or pays.get(s, 0) > 0
+    else:
+        assert rec["stuck"]
+
+
+def _audit_poker(game: Game) -> None:
+    r = game.r
+    rec = game.log[-1]["poker"]
+    if rec is None:
+        return
+    lim = game.options.bet_limit
+    for e in r.events:
+        if e["type"] in ("bet", "raise"):
+            assert 1 <= e["amount"] <= lim, f"{e['type']} {e['amount']} over bet_limit {lim}"
+    live = [s for s in r.active if not r.folded[s]]
+    pot_winners = {e["seat"] for e in r.events if e["type"] == "payout" and e["space"] == game.pot_id
+                   and e.get("reason") == "poker"}
+    assert pot_winners <= set(live), "a folded or absent seat won poker chips"
+    if len(live) > 1:
+        values = {s: evaluate(r.chosen[s]) for s in live}
+        best = max(values.values())
+        assert sorted(rec["winners"]) == sorted(s for s in live if values[s] == best)
+        # betting closed with everyone still in having matched the bet, or all in
+        top = max(r.committed[s] for s in live)
+        all_in = {e["seat"] for e in r.events if e["type"] in ("call", "bet", "raise") and e.get("all_in")}
+        for s in live:
+            assert r.committed[s] == top or s in all_in or r.committed[s] < top and game.stacks[s] >= 0
+    else:
+        assert rec["winners"] == live
+
+
+def _audit_paycards_at_deal(game: Game) -> None:
+    r = game.r
+    if game.options.paycards != "deal" or game.options.strict_claims or game.n_decks != 1:
+        return
+    dealt = {s: list(r.hands[s]) + [c for c, b in zip(r.played, r.played_by) if b == s] for s in r.active}
+    held = {}
+    for e in r.events:
+        if e["type"] == "payout" and e.get("reason") == "held":
+            held.setdefault(e["space"], []).append((e["seat"], e["amount"]))
+    suit = C.SUITS[r.pay_suit]
+    for sp in game.spaces:
+        got = held.get(sp.id, [])
+        if sp.trigger in ("card", "combo"):
+            need = [C.parse(t.replace("*", suit)) for t in sp.cards]
+            holders = [s for s in r.active if all(c in dealt[s] for c in need)]
+            assert [s for s, _ in got] == holders, f"{sp.id}: paid {got}, holders {holders}"
+        elif sp.trigger == "run":
+            holders = [s for s in r.active
+                       if any(all(C.make(rk, su) in dealt[s] for rk in sp.ranks) for su in range(4))]
+            assert sorted(s for s, _ in got) == sorted(holders), f"{sp.id}: paid {got}, holders {holders}"
+            assert len({a for _, a in got}) <= 1, f"{sp.id} split unevenly: {got}"
+
+
+AUDITED = [p for p in PRESETS if "michigan" in PRESETS[p].order and "great-lakes" != p]
+
+
+@pytest.mark.parametrize("ai", AIS)
+@pytest.mark.parametrize("preset", AUDITED)
+def test_rounds_follow_the_rules(preset: str, ai: str) -> None:
+    audited = 0
+    for n in (2, 3, 4, 5):
+        for seed in range(5):
+            game = Game.new(preset, names(n), options={"game_end": "rounds:3"}, seed=seed * 7 + n)
+            rng = random.Random(seed)
+            while not game.finished:
+                aw = game.awaiting()
+                if aw is None:
+                    game.next_deal()
+                    continue
+                game.apply(choose_action(game, aw.seat, ai, rng))
+                if game.awaiting() is None:  # the round is over
+                    _audit_michigan(game)
+                    _audit_poker(game)
+                    _audit_paycards_at_deal(game)
+                    audited += 1
+    assert audited >= 40

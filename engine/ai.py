@@ -170,7 +170,9 @@ class _Heuristic:
             if "raise" in legal and hi >= lo and p + jitter > 0.75:
                 return self.act("raise", amount=max(lo, min(hi, int(hi * p))))
             return self.act("check")
-        if "raise" in legal and hi >= lo and p + jitter > 0.8:
+        # Re-raise only while the bet is modest: two strong AI hands must not raise each other to all-in.
+        modest = self.d.get("current_bet", 0) < 2 * game.options.bet_limit
+        if "raise" in legal and hi >= lo and modest and p + jitter > 0.8:
             return self.act("raise", amount=max(lo, min(hi, int(hi * (p - 0.3)))))
         odds = to_call / (pot + to_call)
         if p + jitter >= odds:

@@ -1,8 +1,7 @@
 """Shared helpers for the engine's property, view, persistence and CLI tests.
 
-Test modules here are imported without a package (no ``__init__.py``: a
-``tests/engine`` package would shadow the real ``engine`` package), so the
-helpers are handed out as fixtures rather than imported from this file.
+The helpers are handed out as fixtures (``h.play_game(preset, n, seed, ai)``,
+``h.drive``, ``h.stack_deck``, ``h.run_cli``) rather than imported from this file.
 """
 
 from __future__ import annotations

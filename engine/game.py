@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import itertools
-import json
 import random
 import time
 from dataclasses import asdict, dataclass, field

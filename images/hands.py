@@ -7,8 +7,7 @@ import math
 from PIL import Image, ImageDraw
 
 from .base import (
-    BG, CYAN, GOLD, GREEN_UP, MUTED, PANEL, RED_DOWN, WHITE, LIGHT_RED,
-    Rendered, card_sort_key, card_text, draw_text, encode, fit_font, font, is_card, truncate,
+    BG, CYAN, GOLD, GREEN_UP, MUTED, PANEL, RED_DOWN, WHITE, Rendered, card_sort_key, card_text, draw_text, encode, fit_font, font, is_card, truncate,
 )
 from .cards import card_height, card_image, outline_image, shade_image
 from .common import chips_of, name_of, phase_text, seat_name

@@ -16,7 +16,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import base
 from .base import (
     BG, CYAN, FELT, FELT_DARK, GOLD, INK, LIGHT_RED, MUTED, PANEL, PANEL_HI, RIM, WHITE,
     Rendered, card_text, draw_text, encode, fit_font, font, truncate, wrap2,
@@ -24,8 +23,7 @@ from .base import (
 from .cards import back_image, card_height, card_image
 from .chips import denominations, pile_image, stack_image
 from .common import (
-    chips_of, name_of, phase_text, seat_name, space_cards, space_label, split_mat, status_key,
-    status_text, suit_symbol, with_pay_suit,
+    chips_of, name_of, phase_text, seat_name, space_cards, space_label, split_mat, status_text, suit_symbol, with_pay_suit,
 )
 
 W, H = 1000, 700
@@ -276,7 +274,6 @@ def _draw_pile(img, draw, r, total, denoms, top, icon_w, big):
 def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
     x0, y0, x1, y1 = r
     seat_no = seat.get("seat", i)
-    status = status_key(seat.get("status"))
     st_text = status_text(seat.get("status"))
     inactive = bool(st_text) and st_text != "WENT OUT"
     acting = to_act is not None and seat_no == to_act

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import PRESETS, Action, Game
+from engine import PRESETS, Game
 from engine import textview as TV
 from engine.ai import choose_action
 from engine.play import TerminalGame, new_game, parse_command, run

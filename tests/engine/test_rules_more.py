@@ -10,7 +10,7 @@ import pytest
 from engine import Action, Game, IllegalAction
 from engine import cards as C
 from engine.replay import run_replay
-from tests.engine.deals import act, hand, new_game, payouts, through_poker
+from tests.engine.deals import act, hand, new_game, payouts
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 CLUBS = [r + "C" for r in "23456789TJQKA"]

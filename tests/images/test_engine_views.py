@@ -30,7 +30,7 @@ def _fits(preset, n):
 @pytest.mark.parametrize("preset,players", CASES)
 def test_real_views_render(preset, players):
     if not _fits(preset, players):
-        with pytest.raises(Exception):
+        with pytest.raises(ValueError, match="players"):
             Game.new(preset, NAMES[:players], seed=1)
         return
     g = Game.new(preset, NAMES[:players], seed=players)

@@ -25,6 +25,7 @@ from .options import Options
 from .presets import (ACE_TWO, CARD, COMBO, CORNER, FULL_HOUSE_PLAY, HAND, LEAD, LOSERS, MICHIGAN, POKER, RUN,
                       STRAIGHT_PLAY, Preset, Space, get_preset, spaces_for)
 
+INTEREST_ORDER = ("deal", "interest-prep", "michigan")  # a board-clearing hand (endgame=michigan-interests)
 DENOMINATIONS = {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
 FACE_VALUE = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # Rulebook all-stuck count, by rank
 WANAGAN_WILD = ("KH", "TD", "7S", "4C")  # wild in the fourth reveal round
@@ -84,6 +85,7 @@ class RoundState:
     dealer_mult: int = 1  # 2 when the dealer antes double this round
     corner: dict | None = None  # Rummy Royal: {"ace", "amount", "backers", "queue"}
     wanagan: dict | None = None  # {"round", "stage", "queue", "picks"} (Wanagan reveal rounds)
+    interest: dict | None = None  # board clearing by Michigan interests: space id → share per placement
 
 
 class Game:
@@ -396,16 +398,23 @@ class Game:
         self._emit(type="deal", cards={str(s): len(r.hands[s]) for s in order}, spare=len(r.spare))
 
     # ----------------------------------------------------------- the loop
+    def _order(self) -> tuple[str, ...]:
+        """The steps of the hand in progress: the preset's round, or a board-clearing hand."""
+        return INTEREST_ORDER if self.r is not None and self.r.interest is not None else self.preset.order
+
     def _advance(self) -> None:
         r = self.r
-        order = self.preset.order
+        order = self._order()
         while r.wait is None and r.step < len(order):
             step = order[r.step]
             finished = getattr(self, "_step_" + step.replace("-", "_"))()
             if finished:
                 r.step += 1
         if r.wait is None and r.step >= len(order):
-            self._after_round()
+            if r.interest is not None:
+                self._after_interest_hand()
+            else:
+                self._after_round()
 
     def _wait(self, seat: int, phase: str, legal: list[str], **detail: Any) -> bool:
         self.r.wait = {"seat": seat, "phase": phase, "legal": legal, "detail": detail}
@@ -655,7 +664,7 @@ class Game:
         else:
             self._emit(type="unclaimed", seat=seat, space=space)
         r.wait = None
-        if self.preset.order[r.step] == "michigan":
+        if self._order()[r.step] == "michigan":
             self._michigan_run()
         elif self._claims_wait():
             self._done_step()
@@ -867,7 +876,7 @@ class Game:
         else:
             r.lead_req = {"kind": "lowest", "colour": "black"}
         r.m_state, r.m_seat, r.passes = "lead", leader, 0
-        if "poker" in self.preset.order[r.step:]:
+        if "poker" in self._order()[r.step:]:
             r.dealt = [list(h) for h in r.hands]
         self._build_play_triggers()
         self._michigan_run()
@@ -880,6 +889,17 @@ class Game:
         self._lead_pays = [(sp.id, sp.trigger, sp.ranks[0] if sp.ranks else C.TWO)
                            for sp in self.spaces if sp.trigger in (LEAD, ACE_TWO)]
         self._play_combos = {sp.trigger: sp.id for sp in self.spaces if sp.trigger in (FULL_HOUSE_PLAY, STRAIGHT_PLAY)}
+        self._interest_pays: dict[int, list[str]] = {}
+        if self.r.interest is not None:
+            # Board clearing: only the interests pay (RULES.md §5, Cadaco's method).
+            self._lead_pays, self._play_combos = [], {}
+            for sp in self.spaces:
+                if sp.id in self.r.interest:
+                    cards = ([c for c in range(52) if c >> 2 in sp.ranks] if sp.trigger == RUN
+                             else self._space_cards(sp))
+                    for c in cards:
+                        self._interest_pays.setdefault(c, []).append(sp.id)
+            return
         if self.options.paycards != "play":
             return
         for sp in self.spaces:
@@ -925,7 +945,9 @@ class Game:
         r.played_by.append(seat)
         r.seq.append(card)
         self._emit(type="play", seat=seat, card=C.to_str(card), how=how)
-        if self.options.paycards == "play":
+        for sid in self._interest_pays.get(card, ()):
+            self._payout(sid, seat, min(r.interest[sid], self.mat[sid]), "interest")
+        if self.options.paycards == "play" and r.interest is None:
             for sid in self._card_pays.get(card, ()):
                 self._pay_or_claim(sid, [seat], "placed")
             for sid, need in self._combo_pays:
@@ -1129,7 +1151,7 @@ class Game:
     def _michigan_out(self, winner: int) -> None:
         r = self.r
         self._emit(type="out", seat=winner)
-        rule = self.options.out_payment
+        rule = "none" if r.interest is not None else self.options.out_payment
         for s in self._clockwise_from(self._next_active(winner)):
             if s == winner:
                 continue
@@ -1145,7 +1167,9 @@ class Game:
     def _michigan_stuck(self) -> None:
         r = self.r
         self._emit(type="stuck")
-        if self.options.all_stuck == "pay-per-card-to-kitty":
+        if r.interest is not None:
+            pass  # a board-clearing hand moves no chip from the stacks: the Kitty waits for the next hand
+        elif self.options.all_stuck == "pay-per-card-to-kitty":
             for s in r.active:
                 self._to_space(s, self.kitty_id, len(r.hands[s]), "all stuck")
         else:
@@ -1420,8 +1444,51 @@ class Game:
         return events
 
     # ---------------------------------------------------------- end of game
+    def _start_interest_hand(self, deck: list[int] | None) -> list[Event]:
+        """Cadaco's board clearing: a hand of Michigan (no ante, no poker) where placing an 8, 9
+        or 10 earns a third of the 8-9-10 space and placing a K-Q card half of K-Q; going out
+        wins the Kitty, which first takes every other space's chips. Repeated until the board is clear.
+        """
+        deck = self._shuffled_or_checked(deck)
+        active = [s for s in ((self.dealer + k) % self.n for k in range(1, self.n + 1)) if not self.eliminated[s]]
+        r = RoundState(number=self.round_number, dealer=self.dealer, ante=0, active=active,
+                       hands=[[] for _ in range(self.n)], interest={}, deck=deck)
+        r.chosen, r.folded, r.committed = [None] * self.n, [False] * self.n, [0] * self.n
+        self.r = r
+        self.log.append({"dealer": self.dealer, "payouts": r.payouts, "poker": None, "michigan": None,
+                         "events": r.events, "playoff": True})
+        self._emit(type="playoff-hand", method="michigan-interests")
+        if len(active) == 1:  # the last player standing: the board is theirs
+            r.step = len(INTEREST_ORDER)
+            for sid in self.mat:
+                self._payout(sid, active[0], None, "last player")
+        self._advance()
+        return list(r.events)
+
+    def _step_interest_prep(self) -> bool:
+        """Every space but K-Q, 8-9-10 and the Kitty moves to the Kitty; the shares are fixed now."""
+        r = self.r
+        for sp in self.spaces:
+            if sp.trigger == COMBO:
+                r.interest[sp.id] = -(-self.mat[sp.id] // 2)
+            elif sp.trigger == RUN:
+                r.interest[sp.id] = -(-self.mat[sp.id] // 3)
+            elif sp.id != self.kitty_id:
+                self._move(sp.id, self.kitty_id)
+        return True
+
+    def _after_interest_hand(self) -> None:
+        self._emit(type="playoff-hand-end", mat=sum(self.mat.values()))
+        self.dealer = self.left_of(self.r.dealer)
+        if sum(self.mat.values()) == 0:
+            self.finished = True
+            self.playoff_result = {"method": "michigan-interests",
+                                   "clearing_hands": sum(1 for rec in self.log if rec.get("playoff"))}
+
     def _playoff(self, deck: list[int] | None) -> list[Event]:
         """Clear the board: everything to the Pot, five fresh cards each, best hand takes all."""
+        if self.options.endgame == "michigan-interests" and self.kitty_id is not None:
+            return self._start_interest_hand(deck)  # (a mat with no Michigan, Wanagan, plays poker for it)
         players = [s for s in range(self.n) if not self.eliminated[s]]
         order = [(self.dealer + k) % self.n for k in range(1, self.n + 1)]
         order = [s for s in order if s in players]
@@ -1532,7 +1599,7 @@ class Game:
                 status = "eliminated"
             elif r is not None and s not in r.active:
                 status = "sitting-out"
-            elif r is not None and r.folded[s] and self.preset.order[min(r.step, len(self.preset.order) - 1)] == "poker":
+            elif r is not None and r.folded[s] and self._order()[min(r.step, len(self._order()) - 1)] == "poker":
                 status = "folded"
             played = [C.to_str(c) for c, b in zip(r.played, r.played_by) if b == s] if r else []
             seats.append({
@@ -1623,7 +1690,7 @@ class Game:
             rd["events"] = g.log[-1]["events"]
             rd["payouts"] = g.log[-1]["payouts"]
             g.r = RoundState(**rd)
-            if g.r.step < len(g.preset.order) and g.preset.order[g.r.step] == "michigan":
+            if g.r.step < len(g._order()) and g._order()[g.r.step] == "michigan":
                 g._build_play_triggers()
         else:
             g.r = None

@@ -71,9 +71,6 @@ class Options:
             value = getattr(self, key)
             if value not in allowed:
                 raise ValueError(f"option {key} must be one of {', '.join(allowed)}; got {value!r}")
-        if self.endgame == "michigan-interests":
-            # Not built yet: refuse it rather than clear the board some other way.
-            raise ValueError("option endgame=michigan-interests is not supported yet; use poker-showdown or none")
         self.ante_for_round(1)  # parses
         self.game_end_rule()
         if self.bet_limit < 1:

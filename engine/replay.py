@@ -86,6 +86,14 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             emit(game.next_deal(spec.playoff.deck))
         except (IllegalAction, ValueError) as exc:
             raise ReplayError(f"playoff deck: {exc}") from None
+        for i, raw in enumerate(spec.playoff.actions):  # leads in a Michigan-interests clearing hand
+            where = _describe(i, raw) + " in the playoff"
+            try:
+                emit(game.apply(Action.from_dict(raw)))
+            except ValidationError as exc:
+                raise ReplayError(f"{where}: malformed action ({exc.errors()[0]['msg']})") from None
+            except IllegalAction as exc:
+                raise ReplayError(f"{where}: {exc}") from None
     return outcome(game)
 
 
@@ -99,6 +107,8 @@ def outcome(game: Game) -> dict[str, Any]:
         awaiting = {"seat": None, "phase": "playoff" if game.over else "deal", "legal": []}
     rounds = []
     for rec in game.log:
+        if rec.get("playoff"):
+            continue
         rounds.append({
             "dealer": rec["dealer"],
             "payouts": list(rec["payouts"]),
@@ -113,8 +123,10 @@ def outcome(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "awaiting": awaiting,
     }
-    if game.playoff_result is not None:
-        out["playoff"] = {k: v for k, v in game.playoff_result.items()}
+    hands = [{"dealer": rec["dealer"], "payouts": list(rec["payouts"]), "michigan": rec["michigan"],
+              "events": [dict(e) for e in rec["events"]]} for rec in game.log if rec.get("playoff")]
+    if game.playoff_result is not None or hands:
+        out["playoff"] = {**(game.playoff_result or {}), **({"hands": hands} if hands else {})}
     if game.game_events:
         out["events"] = [dict(e) for e in game.game_events]
     return out

@@ -476,6 +476,10 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
         return f"--- round {e['round']} over ---"
     if t == "game-end":
         return f"=== game over ({e.get('reason', '')}) ==="
+    if t == "playoff-hand":
+        return "=== clearing the board: a hand of Michigan (8, 9, 10 and K-Q cards earn shares) ==="
+    if t == "playoff-hand-end":
+        return f"--- clearing hand over: {e.get('mat', 0)} chips left on the board ---"
     if t == "abandoned":
         return f"round {e.get('round')} abandoned"
     if t == "cut":

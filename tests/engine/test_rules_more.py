@@ -142,6 +142,27 @@ def test_game_end_by_rounds_then_the_playoff_clears_the_board():
     assert pay[0][1] - pay[1][1] == share % 2
 
 
+def test_michigan_interests_board_clearing_thirds_halves_and_the_kitty_until_clear():
+    from tests.engine.deals import stack_deck
+
+    g = Game.new("tripoley", ["a", "b", "c"], options={"endgame": "michigan-interests"}, dealer=0, seed=1)
+    g.next_deal(stack_deck(3, {}, [], 0))
+    g.end_now()  # the round is abandoned before any pay card: 3 chips on each of the 9 spaces
+    total = g.total_chips()
+    assert all(v == 3 for v in g.mat.values())
+    # Hand 1 (dealer seat 0 leads its lowest card and runs every club): each 8, 9, 10 placed earns a third
+    # of 8-9-10; every space but K-Q and 8-9-10 went to the Kitty (21), which going out wins.
+    g.next_deal(stack_deck(3, {0: CLUBS, 1: DIAMONDS, 2: SPADES}, HEARTS, 0))
+    assert payouts(g) == [("8-9-10", 0, 1), ("8-9-10", 0, 1), ("8-9-10", 0, 1), ("kitty", 0, 21)]
+    assert not [e for e in g.log[-1]["events"] if e["type"] == "transfer"], "no per-card payments"
+    assert g.mat["k-q"] == 3 and g.phase == "game-over" and not g.finished, "K-Q not cleared: another hand"
+    # Hand 2 (dealer seat 1 runs the hearts): Q and K of hearts each earn half of K-Q (2, then the last 1).
+    g.next_deal(stack_deck(3, {1: HEARTS, 2: DIAMONDS, 0: SPADES}, CLUBS, 1))
+    assert payouts(g) == [("k-q", 1, 2), ("k-q", 1, 1)]
+    assert g.finished and sum(g.mat.values()) == 0 and g.total_chips() == total
+    assert [rec.get("playoff") for rec in g.log] == [None, True, True]
+
+
 def test_game_end_by_minutes_finishes_the_round_in_progress():
     now = [1000.0]
     g = Game.new("tripoley", ["a", "b"], options={"game_end": "minutes:1", "endgame": "none"}, seed=1,

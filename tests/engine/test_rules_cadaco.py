@@ -142,16 +142,20 @@ def test_optional_suit_bidding_winner_pays_the_kitty_and_names_the_suit():
 
 
 def test_optional_suit_pays_when_played_including_kq_of_the_named_suit():
-    # Seat 1 holds spades 2..K; seat 0 (dealer) leads its lowest card 2S? No: seat 0 holds only clubs.
-    g = new_game("tripoley-optional-suit", hands={0: CLUBS, 1: SPADES[:-1] + ["AD"]}, spare=HEARTS)
+    # Seat 1 names spades. The dealer (seat 0) holds every spade: it leads 2S (its lowest card), places
+    # 8S 9S TS (8-9-10), T/J/Q/K/A of spades (the five pay spaces), QS then KS (K-Q), and goes out.
+    # Seat 2 holds the hearts: with spades named, hearts pay nothing.
+    g = new_game("tripoley-optional-suit", hands={0: SPADES, 1: CLUBS, 2: HEARTS}, spare=DIAMONDS)
     act(g, 0, "keep")
-    act(g, 0, "pass"); act(g, 1, "suit_bid", amount=1); act(g, 2, "pass")
+    act(g, 0, "pass")
+    act(g, 1, "suit_bid", amount=1)
+    act(g, 2, "pass")
     act(g, 1, "name_suit", suit="S")
     through_poker(g)
-    # Dealer leads 2C and runs the clubs out: seat 0 goes out at AC; no spade was played.
-    rec = g.log[-1]
-    assert rec["michigan"]["out"] == 0
-    assert not any(p[0] in ("10H", "JH", "QH", "KH", "AH", "k-q") for p in payouts(g))
+    assert g.log[-1]["michigan"]["out"] == 0
+    paid = [p for p in payouts(g) if p[0] not in ("pot", "kitty")]
+    assert paid == [("10H", 0, 3), ("8-9-10", 0, 3), ("JH", 0, 3), ("QH", 0, 3), ("KH", 0, 3), ("k-q", 0, 3),
+                    ("AH", 0, 3)], "the pay spaces follow the named suit, paid in the order the cards are placed"
 
 
 def test_paycards_play_kq_and_8910_pay_the_player_who_completes_them():

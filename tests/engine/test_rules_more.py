@@ -68,23 +68,31 @@ def test_rummoli_colour_flip_after_everyone_paid_the_kitty():
 
 
 # ---------------------------------------------------------------- Rummoli specifics
-def test_rummoli_strict_claims_a_pay_card_must_be_claimed():
-    # Poker winner leads Low Black. Seat 0 holds the clubs 2..Q: it wins nothing at poker unless...
-    g = new_game("rummoli", hands={1: ["2C", "3C", "AC", "TH", "JH"]}, spare=["4C"] + SPADES[:8])
+def test_rummoli_round_poker_winner_leads_low_black_claims_and_out_payments_into_the_kitty():
+    g = new_game("rummoli", hands={
+        2: CLUBS,  # royal flush in clubs: wins the poker, then leads Low Black (2C) and runs the clubs
+        1: ["2H", "3H", "4H", "5H", "7H", "8H", "9H", "JH", "QH", "KH", "AH", "2D", "3S"],
+        0: ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JD", "QD", "KD", "AD", "6H", "2S"]},
+        spare=["TD", "TH"] + SPADES[2:])
     act(g, 0, "keep")
-    for _ in range(3):
+    for seat in (1, 2, 0):  # choosing and betting start left of the dealer
         aw = g.awaiting()
-        act(g, aw.seat, "choose", cards=aw.detail["best"])
-    # Everyone checks; find the poker winner; it leads. We only need the claim window:
-    while (aw := g.awaiting()) is not None and aw.phase == "poker-betting":
-        act(g, aw.seat, "check")
-    while (aw := g.awaiting()) is not None and aw.phase != "claim":
-        act(g, aw.seat, "lead", card=aw.detail["cards"][0])
-    assert aw.legal == ["claim", "pass"]
-    space, seat, chips = aw.detail["space"], aw.seat, aw.detail["chips"]
-    before = g.stacks[seat]
-    act(g, seat, "pass")
-    assert g.mat[space] >= chips and g.stacks[seat] == before, "an unclaimed pay card leaves its chips"
+        assert (aw.seat, aw.phase) == (seat, "poker-choose")
+        act(g, seat, "choose", cards=aw.detail["best"])
+    for seat in (1, 2, 0):
+        act(g, seat, "check")
+    assert g.log[-1]["poker"]["winners"] == [2]
+    aw = g.awaiting()
+    assert (aw.seat, aw.phase, aw.detail) == (2, "claim", {"space": "8-9-10", "chips": 3}), "claim before the next card"
+    plays = [e["card"] for e in g.log[-1]["events"] if e["type"] == "play"]
+    assert plays == CLUBS[:9], "Low Black: the poker winner leads 2C and places up to the 10C"
+    act(g, 2, "claim")
+    aw = g.awaiting()
+    assert (aw.seat, aw.detail["space"]) == (2, "AC")
+    act(g, 2, "pass")  # forgot to claim: the chips stay
+    assert g.mat["AC"] == 3 and ("8-9-10", 2, 3) in payouts(g) and not any(p[0] == "AC" for p in payouts(g))
+    # Seat 2 went out: everyone else pays one chip per card into the Kitty, then seat 2 wins it.
+    assert ("kitty", 2, 3 + 13 + 13) in payouts(g)
 
 
 def test_rummoli_look_at_the_widow_means_keeping_it():

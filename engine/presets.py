@@ -61,6 +61,7 @@ class Preset:
     min_players: int = 2
     max_players: int = 9
     summary: str = ""
+    rulebook_setup: bool = False  # cut for the first dealer; 1-4 decks by player count (Rulebook)
     rules: tuple[str, ...] = field(default=())  # player-facing rule pages
 
 
@@ -207,7 +208,7 @@ def _card(card: str, label: str | None = None) -> Space:
 
 def _rulebook(key: str, name: str, spaces: tuple[Space, ...], summary: str, order=RULEBOOK_ORDER, **opts) -> Preset:
     return Preset(key, name, spaces, Options(**{**RULEBOOK_OPTIONS.to_dict(), **opts}), order=order,
-                  min_players=2, max_players=20, summary=summary)
+                  min_players=2, max_players=20, summary=summary, rulebook_setup=True)
 
 
 TRIPOLEY_RULEBOOK_SPACES = (

@@ -7,6 +7,13 @@ so the newest state always wins and a burst of AI moves costs one edit. A new
 round gets a fresh mat message (edits of old messages are rate limited
 harder). Images are rendered off the event loop (``asyncio.to_thread``).
 
+Publishing is fire-and-forget: the table manager only calls the synchronous
+:meth:`Publisher.on_update`, and nothing in the game ever waits on Discord.
+A send that fails (discord.py gives up after five 429s in a row, a 5xx, a
+network error) is logged and retried with a backoff until it goes through or
+a newer state replaces it, so the channel always ends up showing the latest
+state.
+
 The actual sending goes through a :class:`Sink` (Discord in production, a
 recorder in tests).
 """
@@ -45,6 +52,7 @@ class Outgoing:
     view: dict | None = None  # the public view to render the image from
     render: str | None = None  # which renderer: mat | hand | summary
     mentions: bool = True
+    rendered: bool = False  # the image was rendered already (or could not be)
 
     def clipped(self) -> str:
         if len(self.text) <= MAX_CONTENT:
@@ -127,6 +135,18 @@ def hand_message(table: Table, seat: int, view: dict, choice: str | None = None)
     )
 
 
+def retryable(exc: BaseException) -> bool:
+    """Whether sending again may work: rate limits, server errors and network trouble, yes;
+    a request Discord refuses as such (400 bad request, 401, 403 missing access, 404), no."""
+    status = getattr(exc, "status", None)
+    return not (isinstance(status, int) and status in (400, 401, 403, 404))
+
+
+def describe_error(exc: BaseException) -> str:
+    status = getattr(exc, "status", None)
+    return f"{type(exc).__name__} {status}" if status else type(exc).__name__
+
+
 @dataclass
 class _Pending:
     table: Table
@@ -136,10 +156,20 @@ class _Pending:
 
 
 class Publisher:
-    def __init__(self, manager: TableManager, sink: Sink, renderer: Renderer | None = None) -> None:
+    def __init__(
+        self,
+        manager: TableManager,
+        sink: Sink,
+        renderer: Renderer | None = None,
+        *,
+        retry_base: float = 0.5,
+        retry_max: float = 15.0,
+    ) -> None:
         self.manager = manager
         self.sink = sink
         self.renderer = renderer
+        self.retry_base = retry_base  # first retry delay after a failed send (doubles up to retry_max)
+        self.retry_max = retry_max
         self._pending: dict[int, _Pending] = {}
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -182,14 +212,29 @@ class Publisher:
     # -- the per-channel worker --------------------------------------------------
 
     async def _drain(self, channel_id: int) -> None:
+        failures = 0
         while True:
             item = self._pending.pop(channel_id, None)
             if item is None:
                 return
             try:
                 await self._send(item)
-            except Exception:
-                log.exception("could not update the table message in channel %s", channel_id)
+            except Exception as exc:
+                if not retryable(exc):
+                    failures = 0
+                    log.exception("could not update the table message in channel %s; giving up on it", channel_id)
+                    continue
+                failures += 1
+                delay = min(self.retry_base * 2 ** (failures - 1), self.retry_max)
+                log.warning(
+                    "could not update the table message in channel %s (attempt %d: %s); retrying in %.1f s",
+                    channel_id, failures, describe_error(exc), delay,
+                )
+                # Retry this state unless a newer one came in meanwhile (newest wins).
+                self._pending.setdefault(channel_id, item)
+                await asyncio.sleep(delay)
+            else:
+                failures = 0
 
     async def _send(self, item: _Pending) -> None:
         table, out = item.table, item.out
@@ -204,17 +249,21 @@ class Publisher:
             table.lobby_message_id = await self.sink.post(channel, out)
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
             return
-        # The game: close the lobby message once.
+        # The game: close the lobby message once (retried with the next send if it fails; the
+        # mat must not wait for it).
         if table.lobby_message_id and table.id not in self._lobby_closed:
-            self._lobby_closed.add(table.id)
             names = ", ".join(s.name for s in table.seats)
             closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
             try:
                 await self.sink.edit(channel, table.lobby_message_id, closed)
+                self._lobby_closed.add(table.id)
             except MessageGone:
-                pass
-        out.image, alt = await render_image(self.renderer, out.render, out.view)
-        out.alt = alt
+                self._lobby_closed.add(table.id)
+            except Exception as exc:
+                log.warning("could not close the lobby message of table %s (%s)", table.id, describe_error(exc))
+        if out.image is None and not out.rendered:
+            out.image, out.alt = await render_image(self.renderer, out.render, out.view)
+            out.rendered = True  # a retry of this message reuses the picture
         fresh = table.mat_message_id is None or (item.kind == "playing" and table.mat_round != item.round)
         if not fresh:
             try:
@@ -227,10 +276,19 @@ class Publisher:
         table.mat_message_id, table.mat_round = message_id, item.round
         await self.manager.set_message(table.id, "mat", message_id, item.round)
         if previous and previous != message_id:
-            try:  # the last round's message keeps its text, loses its buttons
-                await self.sink.strip(channel, previous)
-            except Exception:
-                log.info("could not remove the buttons of message %s", previous)
+            self._spawn(self._strip(channel, previous))
+
+    async def _strip(self, channel_id: int, message_id: int) -> None:
+        """The last round's message keeps its text, loses its buttons (best effort, off the worker)."""
+        for attempt in range(3):
+            try:
+                await self.sink.strip(channel_id, message_id)
+                return
+            except Exception as exc:
+                if not retryable(exc):
+                    break
+                await asyncio.sleep(min(self.retry_base * 2**attempt, self.retry_max))
+        log.info("could not remove the buttons of message %s", message_id)
 
     # -- hands by DM --------------------------------------------------------------
 

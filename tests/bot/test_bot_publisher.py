@@ -93,3 +93,105 @@ async def test_hands_by_dm_and_closed_dms_reported_once(setup):
     await publisher.flush()
     assert len([c for c in sink.calls if c[0] == "notice"]) == 1
     assert len([c for c in sink.calls if c[0] == "dm"]) == 2
+
+
+class RateLimited(Exception):
+    """Shaped like discord.HTTPException after discord.py gave up on a run of 429s."""
+
+    status = 429
+
+
+class FlakySink(RecordingSink):
+    """Fails the next `failures` posts/edits with a 429, then works."""
+
+    def __init__(self, failures: int = 0, status: int = 429) -> None:
+        super().__init__()
+        self.failures = failures
+        self.status = status
+        self.attempts = 0
+
+    def _maybe_fail(self):
+        self.attempts += 1
+        if self.failures > 0:
+            self.failures -= 1
+            exc = RateLimited()
+            exc.status = self.status
+            raise exc
+
+    async def post(self, channel_id, out):
+        self._maybe_fail()
+        return await super().post(channel_id, out)
+
+    async def edit(self, channel_id, message_id, out):
+        self._maybe_fail()
+        await super().edit(channel_id, message_id, out)
+
+
+@pytest.fixture
+async def flaky(db, bank, prefs, settings):
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = FlakySink()
+    publisher = Publisher(manager, sink, renderer=None, retry_base=0.01, retry_max=0.05)
+    return manager, sink, publisher, clock
+
+
+async def test_failed_send_is_retried_until_the_latest_state_is_shown(flaky):
+    manager, sink, publisher, clock = flaky
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.get(C)
+    table.lobby_message_id = 1
+    sink.failures = 7  # more than one edit's worth of 429s: the old publisher dropped this state
+    await manager.join(C, BOB, "bob")
+    await asyncio.wait_for(publisher.flush(), 5)
+    edits = [c for c in sink.calls if c[0] == "edit"]
+    assert len(edits) == 1 and f"<@{BOB}>" in edits[0][3].text
+    assert sink.attempts == 8
+
+
+async def test_newer_state_replaces_a_failing_one(flaky):
+    manager, sink, publisher, clock = flaky
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.get(C)
+    table.lobby_message_id = 1
+    sink.failures = 3
+    await manager.join(C, BOB, "bob")
+    await asyncio.sleep(0)  # the first edit fails…
+    await manager.add_ai(C, ANN)  # …and a newer state comes in while it waits to retry
+    await asyncio.wait_for(publisher.flush(), 5)
+    edits = [c for c in sink.calls if c[0] == "edit"]
+    assert edits and "(AI)" in edits[-1][3].text and f"<@{BOB}>" in edits[-1][3].text
+    assert len(edits) == 1  # the failed, older state was never shown
+
+
+async def test_refused_send_is_not_retried_forever(flaky):
+    manager, sink, publisher, clock = flaky
+    sink.status = 403
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    manager.get(C).lobby_message_id = 1
+    sink.failures = 1
+    await manager.join(C, BOB, "bob")
+    await asyncio.wait_for(publisher.flush(), 5)
+    assert sink.attempts == 1 and not [c for c in sink.calls if c[0] == "edit"]
+    await manager.add_ai(C, ANN)  # the next state goes through
+    await asyncio.wait_for(publisher.flush(), 5)
+    assert [c for c in sink.calls if c[0] == "edit"]
+
+
+async def test_game_progress_never_waits_on_discord(setup):
+    """With every send hanging (a REST call that never returns), the game still runs to its end."""
+    manager, sink, publisher, clock = setup
+    sink.gate = asyncio.Event()  # never set: every post/edit hangs
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    table = manager.get_by_id(manager.get(C).id)
+    for _ in range(3000):
+        if table.status != "playing":
+            break
+        clock.t = table.deadline
+        await asyncio.wait_for(manager.tick(), 2)
+    assert table.status == "finished"
+    sink.gate.set()
+    await asyncio.wait_for(publisher.flush(), 5)
+    assert "game over" in [c for c in sink.calls if c[0] in ("edit", "post")][-1][3].text

@@ -136,7 +136,8 @@ def _draw_face_figure(img: Image.Image, d: ImageDraw.ImageDraw, rank: str, suit:
     paste_pip(img, suit, ps, x1 - ps - w * 0.06, y1 - ps - h * 0.04)
 
 
-def _draw_card(card: str, w: int) -> Image.Image:
+def _blank_card(w: int) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int, int, int]:
+    """A white rounded card at SS× size: image, drawer, height, W, H and corner radius."""
     h = card_height(w)
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
@@ -144,6 +145,11 @@ def _draw_card(card: str, w: int) -> Image.Image:
     radius = max(3, int(W * 0.08))
     d.rounded_rectangle([0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255), outline=(120, 124, 130),
                         width=max(2, SS))
+    return img, d, h, W, H, radius
+
+
+def _draw_card(card: str, w: int) -> Image.Image:
+    img, d, h, W, H, radius = _blank_card(w)
     rank, suit = card[0], card[1]
     col = suit_colour(suit)
     text = RANK_TEXT.get(rank, rank)
@@ -193,13 +199,7 @@ RANK_ORDER_NUM["T"] = 10
 
 
 def _draw_back(w: int) -> Image.Image:
-    h = card_height(w)
-    W, H = w * SS, h * SS
-    img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    radius = max(3, int(W * 0.08))
-    d.rounded_rectangle([0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255), outline=(120, 124, 130),
-                        width=max(2, SS))
+    img, d, h, W, H, radius = _blank_card(w)
     m = int(W * 0.08)
     d.rounded_rectangle([m, m, W - 1 - m, H - 1 - m], radius=radius // 2, fill=(34, 66, 150))
     step = max(6, int(W * 0.12))

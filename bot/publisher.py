@@ -3,8 +3,10 @@
 Every :class:`~bot.tables.TableUpdate` becomes an :class:`Outgoing` message
 right away (cheap: text and component specs), but at most one send/edit per
 channel is in flight: while one runs, newer updates replace the pending one,
-so the newest state always wins and a burst of AI moves costs one edit. A new
-round gets a fresh mat message (edits of old messages are rate limited
+so the newest state always wins and a burst of AI moves costs one edit. Each
+message (lobby or mat) is edited at most once per ``min_interval`` (1 s): an
+update that comes sooner waits, and is replaced by any newer one meanwhile. A
+new round gets a fresh mat message (edits of old messages are rate limited
 harder). Images are rendered off the event loop (``asyncio.to_thread``).
 
 Publishing is fire-and-forget: the table manager only calls the synchronous
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
@@ -164,12 +167,17 @@ class Publisher:
         *,
         retry_base: float = 0.5,
         retry_max: float = 15.0,
+        min_interval: float = 1.0,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.manager = manager
         self.sink = sink
         self.renderer = renderer
         self.retry_base = retry_base  # first retry delay after a failed send (doubles up to retry_max)
         self.retry_max = retry_max
+        self.min_interval = min_interval  # at most one edit per message per this many seconds
+        self._monotonic = monotonic
+        self._last_edit: dict[int, float] = {}  # message id → when it was last edited
         self._pending: dict[int, _Pending] = {}
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -217,6 +225,12 @@ class Publisher:
             item = self._pending.pop(channel_id, None)
             if item is None:
                 return
+            wait = self._edit_wait(item)
+            if wait > 0:
+                # Too soon after the last edit of that message: wait, then send the newest state.
+                self._pending.setdefault(channel_id, item)
+                await asyncio.sleep(wait)
+                continue
             try:
                 await self._send(item)
             except Exception as exc:
@@ -236,13 +250,49 @@ class Publisher:
             else:
                 failures = 0
 
+    # -- pacing ------------------------------------------------------------------------
+
+    def _fresh(self, item: _Pending) -> bool:
+        """Whether this game state goes to a new message (first mat, or a new round)."""
+        table = item.table
+        return table.mat_message_id is None or (item.kind == "playing" and table.mat_round != item.round)
+
+    def _targets(self, item: _Pending) -> list[int]:
+        """The messages sending this item would edit."""
+        table = item.table
+        if item.kind in ("lobby", "cancelled"):
+            return [table.lobby_message_id] if table.lobby_message_id else []
+        targets = []
+        if table.lobby_message_id and table.id not in self._lobby_closed:
+            targets.append(table.lobby_message_id)
+        if not self._fresh(item):
+            targets.append(table.mat_message_id)
+        return targets
+
+    def _pace_wait(self, message_ids: list[int]) -> float:
+        now = self._monotonic()
+        waits = [self._last_edit[m] + self.min_interval - now for m in message_ids if m in self._last_edit]
+        return max(waits, default=0.0)
+
+    def _edit_wait(self, item: _Pending) -> float:
+        return self._pace_wait(self._targets(item)) if self.min_interval > 0 else 0.0
+
+    async def _edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
+        await self.sink.edit(channel_id, message_id, out)
+        now = self._monotonic()
+        self._last_edit[message_id] = now
+        if len(self._last_edit) > 512:  # forget messages not edited lately
+            self._last_edit = {m: t for m, t in self._last_edit.items() if t > now - self.min_interval}
+
+    # -- sending -----------------------------------------------------------------------
+
     async def _send(self, item: _Pending) -> None:
         table, out = item.table, item.out
         channel = table.channel_id
         if item.kind in ("lobby", "cancelled"):
             if table.lobby_message_id:
                 try:
-                    await self.sink.edit(channel, table.lobby_message_id, out)
+                    await self._edit(channel, table.lobby_message_id, out)
                     return
                 except MessageGone:
                     pass
@@ -255,7 +305,7 @@ class Publisher:
             names = ", ".join(s.name for s in table.seats)
             closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
             try:
-                await self.sink.edit(channel, table.lobby_message_id, closed)
+                await self._edit(channel, table.lobby_message_id, closed)
                 self._lobby_closed.add(table.id)
             except MessageGone:
                 self._lobby_closed.add(table.id)
@@ -264,10 +314,9 @@ class Publisher:
         if out.image is None and not out.rendered:
             out.image, out.alt = await render_image(self.renderer, out.render, out.view)
             out.rendered = True  # a retry of this message reuses the picture
-        fresh = table.mat_message_id is None or (item.kind == "playing" and table.mat_round != item.round)
-        if not fresh:
+        if not self._fresh(item):
             try:
-                await self.sink.edit(channel, table.mat_message_id, out)
+                await self._edit(channel, table.mat_message_id, out)
                 return
             except MessageGone:
                 pass
@@ -281,8 +330,12 @@ class Publisher:
     async def _strip(self, channel_id: int, message_id: int) -> None:
         """The last round's message keeps its text, loses its buttons (best effort, off the worker)."""
         for attempt in range(3):
+            wait = self._pace_wait([message_id]) if self.min_interval > 0 else 0.0
+            if wait > 0:
+                await asyncio.sleep(wait)
             try:
                 await self.sink.strip(channel_id, message_id)
+                self._last_edit[message_id] = self._monotonic()
                 return
             except Exception as exc:
                 if not retryable(exc):

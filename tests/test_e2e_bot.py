@@ -244,6 +244,19 @@ def assert_mat_edits_coalesced(dh, channel):
             assert b - a >= 1.0, f"more than 1 mat edit per second on message {m.id}: {times}"
 
 
+async def test_lobby_edits_are_coalesced(discord_harness, tmp_path):
+    """Join, Add AI and Start in quick succession: at most one lobby edit per second, newest state last."""
+    dh = discord_harness
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    lobby = await open_table(dh, "tripoley", 1)
+    await dh.wait_for(lambda: "game started" in dh.message(lobby.id).content, 8, what="the lobby to close")
+    await asyncio.sleep(1.2)  # nothing stale arrives afterwards
+    msg = dh.message(lobby.id)
+    assert "game started" in msg.content and not buttons(msg)
+    times = sorted(e.monotonic for e in msg.edits if "PATCH" in e.via)
+    assert times and all(b - a >= 0.95 for a, b in zip(times, times[1:])), times
+
+
 async def test_rummoli_whole_game(discord_harness, tmp_path):
     dh = discord_harness
     proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])

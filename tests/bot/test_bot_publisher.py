@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 
@@ -21,7 +22,7 @@ async def setup(db, bank, prefs, settings):
     clock = FakeClock()
     manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
-    publisher = Publisher(manager, sink, renderer=None)
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0)  # pacing: see test_lobby_edits_are_paced…
     return manager, sink, publisher, clock
 
 
@@ -195,3 +196,46 @@ async def test_game_progress_never_waits_on_discord(setup):
     sink.gate.set()
     await asyncio.wait_for(publisher.flush(), 5)
     assert "game over" in [c for c in sink.calls if c[0] in ("edit", "post")][-1][3].text
+
+
+class TimedSink(RecordingSink):
+    def __init__(self) -> None:
+        super().__init__()
+        self.edit_times: dict[int, list[float]] = {}
+
+    async def edit(self, channel_id, message_id, out):
+        await super().edit(channel_id, message_id, out)
+        self.edit_times.setdefault(message_id, []).append(time.monotonic())
+
+
+async def test_lobby_edits_are_paced_and_the_newest_wins(db, bank, prefs, settings):
+    """Join, Add AI, Add AI, Start within a few ms: the lobby message is edited at most once per
+    interval, and what it ends up showing is the newest state (the game started)."""
+    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    sink = TimedSink()
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0.3)
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.get(C)
+    table.lobby_message_id = LOBBY = 1  # as if /tripoley start had posted it
+    await manager.join(C, BOB, "bob")
+    await asyncio.sleep(0.01)  # the join's edit goes out at once
+    await manager.add_ai(C, ANN)
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    await asyncio.wait_for(publisher.flush(), 5)
+    lobby_edits = [c[3] for c in sink.calls if c[0] == "edit" and c[2] == LOBBY]
+    times = sink.edit_times[LOBBY]
+    assert len(lobby_edits) == 2, [o.text for o in lobby_edits]  # the join, then the newest state only
+    assert "game started" in lobby_edits[-1].text
+    assert all(b - a >= 0.3 - 0.02 for a, b in zip(times, times[1:])), times
+    # The mat is posted right after, and its own edits are paced the same way.
+    assert [c for c in sink.calls if c[0] == "post"]
+    mat = table.mat_message_id
+    for _ in range(4):
+        table.add_log("something happened")
+        publisher.publish(table)
+        await asyncio.sleep(0.05)
+    await asyncio.wait_for(publisher.flush(), 5)
+    mat_times = sink.edit_times[mat]
+    assert 1 <= len(mat_times) <= 2
+    assert all(b - a >= 0.3 - 0.02 for a, b in zip(mat_times, mat_times[1:])), mat_times

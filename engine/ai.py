@@ -12,7 +12,7 @@ from typing import Any
 
 from . import cards as C
 from .game import Game
-from .hands import evaluate, hand_ranks
+from .hands import best_five, evaluate, hand_ranks
 from .presets import ACE_TWO, FULL_HOUSE_PLAY, LEAD, STRAIGHT_PLAY
 from .model import Action
 
@@ -22,13 +22,14 @@ _WIN_CHANCE = [0.12, 0.35, 0.55, 0.68, 0.78, 0.83, 0.9, 0.96, 0.99, 1.0]
 
 def choose_action(game: Game, seat: int, kind: str = "heuristic", rng: random.Random | None = None) -> Action:
     """The action this AI seat takes now (the engine must be waiting for ``seat``)."""
-    aw = game.awaiting()
-    if aw is None or aw.seat != seat:
+    # The pending decision as stored (no defensive copy: the AI only reads it).
+    w = None if game.finished or game.r is None else game.r.wait
+    if w is None or w["seat"] != seat:
         raise ValueError(f"seat {seat} is not to act")
     rng = rng or random.Random(0)
     if kind == "random":
-        return _random_action(game, seat, aw.phase, aw.legal, aw.detail, rng)
-    return _Heuristic(game, seat, aw.detail, rng).decide(aw.phase, aw.legal)
+        return _random_action(game, seat, w["phase"], w["legal"], w["detail"], rng)
+    return _Heuristic(game, seat, w["detail"], rng).decide(w["phase"], w["legal"])
 
 
 def _random_action(game: Game, seat: int, phase: str, legal: list[str], d: dict[str, Any],
@@ -186,6 +187,12 @@ class _Heuristic:
         game = self.game
         pays = set(game._card_pays) if game.options.paycards == "play" else set()
         held = set(self.hand)
+        lengths = [0, 0, 0, 0]  # cards held per suit
+        bonuses = [0, 0, 0, 0]  # 3 per held card of the suit that pays when placed
+        for x in self.hand:
+            lengths[x & 3] += 1
+            if x in pays:
+                bonuses[x & 3] += 3
 
         def score(card: int) -> float:
             suit = card & 3
@@ -196,9 +203,7 @@ class _Heuristic:
                 c += 4
                 if c >= 52:
                     break
-            length = sum(1 for x in self.hand if x & 3 == suit)
-            bonus = sum(3 for x in self.hand if x & 3 == suit and x in pays)
-            return run * 2 + length + bonus + lead_bonus(card) - (card >> 2) * 0.05
+            return run * 2 + lengths[suit] + bonuses[suit] + lead_bonus(card) - (card >> 2) * 0.05
 
         r = game.r
         prev = (r.played[-1], r.played_by[-1]) if r.played else None
@@ -222,17 +227,34 @@ class _Heuristic:
     def _michigan_play(self, legal: list[str]) -> Action:
         """Great Lakes combination plays: take one when it pays (its space, money cards in it) or goes out."""
         game = self.game
+        mat = game.mat
         best: tuple[int, str, list[str]] | None = None
-        pays = {C.to_str(c): sum(game.mat[sid] for sid in sids) for c, sids in game._card_pays.items()}
+        # Chips each held pay card would collect if placed now (cards not held or paying nothing: 0).
+        held = set(self.hand)
+        pays: dict[str, int] = {}
+        for c, sids in game._card_pays.items():
+            if c in held:
+                v = sum(mat[sid] for sid in sids)
+                if v:
+                    pays[C.to_str(c)] = v
+
+        items = list(pays.items())
         for do, trigger in (("full_house", FULL_HOUSE_PLAY), ("straight", STRAIGHT_PLAY)):
             if do not in legal:
                 continue
-
-            def money(cards: list[str]) -> int:
-                return sum(pays.get(c, 0) for c in cards)
-
-            pick = max(self.d[do], key=money)
-            value = game.mat[game._play_combos[trigger]] + money(pick)
+            options = self.d[do]
+            pick, money = options[0], 0
+            if items:  # the first of the options that collect the most
+                if len(items) == 1:
+                    k, v = items[0]
+                    scores = [o.count(k) * v for o in options]
+                else:
+                    scores = [0] * len(options)
+                    for k, v in items:
+                        scores = [x + o.count(k) * v for x, o in zip(scores, options)]
+                money = max(scores)
+                pick = options[scores.index(money)]
+            value = mat[game._play_combos[trigger]] + money
             if value > 0 or len(pick) >= len(self.hand):
                 if best is None or value > best[0]:
                     best = (value, do, pick)
@@ -242,28 +264,32 @@ class _Heuristic:
 
     # -- Wanagan --------------------------------------------------------------
     def _wanagan_reveal(self, legal: list[str]) -> Action:
-        """The space with the most chips this hand qualifies for, with the strongest five for it."""
+        """The space with the most chips this hand qualifies for, with the strongest five for it.
+
+        Spaces are tried richest first; the hand's statistics are read once and a five-card
+        selection is built only for the spaces that could win (no enumeration of combinations).
+        Among equally rich spaces the stronger qualifying five wins (the earlier space on ties)."""
         game = self.game
-        wild = C.parse_many(self.d["wild"])
-        spaces = sorted(self.d["spaces"], key=lambda x: -game.mat[x])
-        want = {k for sid in spaces for k in _MAY_QUALIFY[game.space_by_id[sid].hand]}
-        cands = sorted(((evaluate(cs, wild), kind, cs) for kind, cs in _wanagan_candidates(self.hand, wild, want)),
-                       key=lambda t: t[0], reverse=True)
-        best: tuple | None = None
+        mat = game.mat
+        d = self.d
+        wild = frozenset(C.parse_many(d["wild"])) if d["wild"] else frozenset()
+        plan = _WanaganHand(game, self.hand, wild)
+        spaces = sorted(d["spaces"], key=lambda x: -mat[x])
+        best: tuple[int, str, list[int]] | None = None
+        top = None
         for sid in spaces:
-            if best is not None and game.mat[sid] < best[0][0]:
+            m = mat[sid]
+            if top is not None and m < top:
                 break  # spaces come richest first
-            kinds_of = game.space_by_id[sid].hand
-            kinds = _MAY_QUALIFY[kinds_of]
-            for value, kind, cards in cands:
-                if kind in kinds and (kind == kinds_of or _qualifies(game, cards, sid, kinds_of, wild, value)):
-                    key = (game.mat[sid], value)
-                    if best is None or key > best[0]:
-                        best = (key, sid, cards)
-                    break
+            picked = plan.pick(sid, game.space_by_id[sid].hand)
+            if picked is None:
+                continue
+            top = m
+            if best is None or picked[0] > best[0]:
+                best = (picked[0], sid, picked[1])
         if best is None:  # nothing qualifies: declare the richest space, show the best five
-            sid = max(self.d["spaces"], key=lambda x: game.mat[x])
-            cards = cands[0][2]
+            sid = max(d["spaces"], key=lambda x: mat[x])
+            cards = plan.best()[1]
         else:
             sid, cards = best[1], best[2]
         return self.act("reveal", cards=C.to_strs(cards), space=sid)
@@ -286,60 +312,122 @@ class _Heuristic:
         return self.act("pass_cards", cards=C.to_strs(give))
 
 
-def _qualifies(game: Game, cards: list[int], sid: str, kind: str, wild: list[int], value: int) -> bool:
+def _qualifies(game: Game, cards: list[int], sid: str, kind: str, wild: frozenset[int], value: int) -> bool:
     """Wanagan qualification, with a fast path for five natural cards (the engine decides the rest)."""
-    if kind == "evens-odds" or (wild and any(c in wild for c in cards)):
-        return game.wanagan_qualifies(cards, sid, wild)
+    if kind == "evens-odds" or (wild and not wild.isdisjoint(cards)):
+        return game.wanagan_qualifies(cards, sid, list(wild))
     if kind == "straight":
         return value >> 20 in (4, 8)  # straight, straight flush
     if kind == "flush":
         return len({c & 3 for c in cards}) == 1
     counts = sorted(Counter(c >> 2 for c in cards).values(), reverse=True) + [0]
-    need = {"one-pair": (2, 0), "two-pair": (2, 2), "three-kind": (3, 0), "four-kind": (4, 0),
-            "full-house": (3, 2)}[kind]
+    need = _NEED[kind]
     return counts[0] >= need[0] and counts[1] >= need[1]
 
 
+_NEED = {"one-pair": (2, 0), "two-pair": (2, 2), "three-kind": (3, 0), "four-kind": (4, 0), "full-house": (3, 2)}
+
 _EVENS_ODDS = ((0, 2, 4, 6, 8), (2, 4, 6, 8, 10), (12, 1, 3, 5, 7), (1, 3, 5, 7, 9), (3, 5, 7, 9, 11))
+# (rank mask, ranks): five-rank windows, best first (straights Ace high down to A-2-3-4-5).
+_STRAIGHT_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in
+                          (tuple(range(hi - 4, hi + 1)) if hi > 3 else (12, 0, 1, 2, 3) for hi in range(12, 2, -1)))
+_EVENS_ODDS_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in _EVENS_ODDS)
 
-# Which candidate selections (by the combination they were built for) can qualify for a space.
-_MAY_QUALIFY = {
-    "one-pair": ("any", "one-pair", "two-pair", "three-kind", "four-kind", "full-house"),
-    "two-pair": ("any", "two-pair", "full-house"),
-    "three-kind": ("any", "three-kind", "four-kind", "full-house"),
-    "four-kind": ("any", "four-kind"),
-    "full-house": ("any", "full-house"),
-    "straight": ("any", "straight"),
-    "flush": ("any", "flush"),
-    "evens-odds": ("evens-odds",),
-}
+# The Wanagan combinations a best five of each poker category (by its value) normally contains.
+_BEST_COVERS: tuple[frozenset[str], ...] = (
+    frozenset(),  # high card
+    frozenset({"one-pair"}),
+    frozenset({"one-pair", "two-pair"}),
+    frozenset({"one-pair", "three-kind"}),
+    frozenset({"straight"}),
+    frozenset({"flush"}),
+    frozenset({"one-pair", "two-pair", "three-kind", "full-house"}),
+    frozenset({"one-pair", "three-kind", "four-kind"}),
+    frozenset({"straight", "flush"}),
+    frozenset({"one-pair", "three-kind", "four-kind"}),  # five of a kind
+)
+_OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4}
+_RANKS_DOWN = tuple(range(12, -1, -1))
+_CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 6: "full-house", 7: "four-kind"}
 
 
-def _wanagan_candidates(hand: list[int], wild: list[int], want: set[str]) -> list[tuple[str, list[int]]]:
-    """A few strong five-card selections per Wanagan combination (of a kind, pairs, straight, flush, evens/odds)."""
-    wilds = [c for c in hand if c in wild]
-    nat = [c for c in hand if c not in wild]
-    by_rank: list[list[int]] = [[] for _ in range(13)]
-    by_suit: list[list[int]] = [[] for _ in range(4)]
-    for c in sorted(nat, reverse=True):
-        by_rank[c >> 2].append(c)
-        by_suit[c & 3].append(c)
+class _WanaganHand:
+    """One hand's statistics for a Wanagan reveal, read once; five-card selections built on demand."""
 
-    ordered = sorted(hand, key=lambda c: (c in wild, c >> 2), reverse=True)
-    w = len(wilds)
-    held = [len(x) > 0 for x in by_rank]
+    __slots__ = ("game", "hand", "wild", "wilds", "by_rank", "by_suit", "ordered", "mask", "_top", "_best", "_value")
 
-    def fill(core: list[int]) -> list[int]:
-        rest = list(ordered)
+    def __init__(self, game: Game, hand: list[int], wild: frozenset[int]) -> None:
+        self.game = game
+        self.hand = hand
+        self.wild = wild
+        if wild:
+            self.wilds = sorted((c for c in hand if c in wild), reverse=True)
+            nat = sorted((c for c in hand if c not in wild), reverse=True)
+        else:
+            self.wilds = []
+            nat = sorted(hand, reverse=True)
+        by_rank: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
+        by_suit: list[list[int]] = [[], [], [], []]
+        mask = 0
+        for c in nat:
+            by_rank[c >> 2].append(c)
+            by_suit[c & 3].append(c)
+            mask |= 1 << (c >> 2)
+        self.by_rank = by_rank
+        self.by_suit = by_suit
+        self.mask = mask  # ranks held (naturals)
+        self.ordered = self.wilds + nat  # wild cards first, then naturals high to low
+        self._top: list[int] | None = None
+        self._best: tuple[int, list[int]] | None = None
+        self._value = evaluate(hand, wild)  # the best five's value
+
+    @property
+    def top(self) -> list[int]:
+        """Ranks by how many naturals are held, then by rank, highest first."""
+        if self._top is None:
+            counts = list(map(len, self.by_rank))
+            self._top = sorted(_RANKS_DOWN, key=counts.__getitem__, reverse=True)  # stable: high rank first on ties
+        return self._top
+
+    def best(self) -> tuple[int, list[int]]:
+        if self._best is None:
+            kind = None if self.wilds else _CATEGORY_KIND.get(self._value >> 20)
+            built = self._build(kind) if kind else None
+            if built and evaluate(built[0]) == self._value:  # of a kind / pairs: the same five, cheaper
+                self._best = (self._value, built[0])
+            else:
+                self._best = (self._value, list(best_five(self.hand, self.wild).cards))
+        return self._best
+
+    def value(self, cards: list[int]) -> int:
+        return evaluate(cards, self.wild)
+
+    def pick(self, sid: str, kind: str) -> tuple[int, list[int]] | None:
+        """(value, five cards) of a strong selection qualifying for ``sid`` (of combination ``kind``), or None."""
+        if kind in _BEST_COVERS[self._value >> 20]:
+            value, cards = self.best()
+            if _qualifies(self.game, cards, sid, kind, self.wild, value):
+                return value, cards
+        found: tuple[int, list[int]] | None = None
+        for cards in self._build(kind):
+            value = self.value(cards)
+            if (found is None or value > found[0]) and _qualifies(self.game, cards, sid, kind, self.wild, value):
+                found = (value, cards)
+        return found
+
+    def _fill(self, core: list[int]) -> list[int]:
+        if len(core) >= 5:
+            return core[:5]
+        rest = list(self.ordered)
         for c in core:
             rest.remove(c)
         return core + rest[: 5 - len(core)]
 
-    def groups(*wants: tuple[int, int]) -> list[int] | None:
+    def _groups(self, *wants: tuple[int, int]) -> list[int] | None:
         core: list[int] = []
-        spare = list(wilds)
+        spare = self.wilds
         for rank, k in wants:
-            have = by_rank[rank][:k]
+            have = self.by_rank[rank][:k]
             need = k - len(have)
             if need > len(spare):
                 return None
@@ -347,38 +435,44 @@ def _wanagan_candidates(hand: list[int], wild: list[int], want: set[str]) -> lis
             spare = spare[need:]
         return core
 
-    out: list[tuple[str, list[int]]] = [("any", fill([]))]
-    top = sorted(range(13), key=lambda r: (len(by_rank[r]), r), reverse=True)[:4]
-    for k, kind in ((2, "one-pair"), (3, "three-kind"), (4, "four-kind")):
-        if kind not in want:
-            continue
-        for r in top:
-            core = groups((r, k))
-            if core is not None:
-                out.append((kind, fill(core)))
-                break
-    for i, a in enumerate(top):
-        for b in top:
-            if a == b:
-                continue
-            if "two-pair" in want and b in top[i + 1:]:
-                core = groups((a, 2), (b, 2))
-                if core is not None:
-                    out.append(("two-pair", fill(core)))
-            if "full-house" in want and len(by_rank[a]) + w >= 3:
-                core = groups((a, 3), (b, 2))
-                if core is not None:
-                    out.append(("full-house", fill(core)))
-    for hi in range(12, 2, -1) if "straight" in want else ():
-        rs = [12, 0, 1, 2, 3] if hi == 3 else list(range(hi - 4, hi + 1))
-        if sum(held[r] for r in rs) + w < 5:
-            continue
-        out.append(("straight", groups(*((r, 1) for r in rs))))
-        break
-    for s in range(4) if "flush" in want else ():
-        if len(by_suit[s]) + len(wilds) >= 5:
-            out.append(("flush", (by_suit[s] + wilds)[:5]))
-    for rs in _EVENS_ODDS if "evens-odds" in want else ():
-        if sum(held[r] for r in rs) + w >= 5:
-            out.append(("evens-odds", groups(*((r, 1) for r in rs))))
-    return [(kind, cs) for kind, cs in out if len(cs) == 5]
+    def _build(self, kind: str) -> list[list[int]]:
+        """Candidate selections for one combination (few: the strongest ranks/suits that make it)."""
+        by_rank, w = self.by_rank, len(self.wilds)
+        k = _OF_A_KIND.get(kind)
+        if k is not None:
+            r = self.top[0]  # the longest rank (highest among equals): if it cannot make it, none can
+            core = self._groups((r, max(k, min(len(by_rank[r]), 4))))
+            return [] if core is None else [self._fill(core)]
+        top = self.top
+        if kind == "two-pair":
+            core = self._groups((top[0], 2), (top[1], 2))
+            return [] if core is None else [self._fill(core)]
+        if kind == "full-house":
+            for a in top[:4]:
+                if len(by_rank[a]) + w < 3:
+                    continue
+                for b in top[:4]:
+                    if b != a:
+                        core = self._groups((a, 3), (b, 2))
+                        if core is not None:
+                            return [core]
+            return []
+        if kind == "straight":
+            mask, need = self.mask, 5 - w
+            for window, rs in _STRAIGHT_WINDOWS:
+                if (mask & window).bit_count() >= need:
+                    core = self._groups(*((r, 1) for r in rs))
+                    return [] if core is None else [core]
+            return []
+        if kind == "flush":
+            return [(cs + self.wilds)[:5] for cs in self.by_suit if len(cs) + w >= 5]
+        if kind == "evens-odds":
+            out = []
+            mask, need = self.mask, 5 - w
+            for window, rs in _EVENS_ODDS_WINDOWS:
+                if (mask & window).bit_count() >= need:
+                    core = self._groups(*((r, 1) for r in rs))
+                    if core is not None:
+                        out.append(core)
+            return out
+        return []

@@ -11,6 +11,7 @@ decision resumes exactly.
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import random
 import time
@@ -704,7 +705,7 @@ class Game:
         if not a.cards or len(a.cards) != 5:
             raise IllegalAction("choose exactly five cards for your poker hand")
         try:
-            picked = C.parse_many(a.cards)
+            picked = _parse_cards(a.cards)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         pool = list(self._poker_cards(a.seat))
@@ -715,7 +716,7 @@ class Game:
 
     def _act_choose(self, a: Action) -> None:
         r = self.r
-        r.chosen[a.seat] = C.parse_many(a.cards)
+        r.chosen[a.seat] = _parse_cards(a.cards)
         r.choose_queue.pop(0)
         self._emit(type="choose", seat=a.seat)
         r.wait = None
@@ -919,7 +920,7 @@ class Game:
             cands = [c for c in cands if c & 3 != ex]
         if "colour" in req:
             red = req["colour"] == "red"
-            cands = [c for c in cands if C.is_red(c) == red]
+            cands = [c for c in cands if ((c & 3) in (C.DIAMONDS, C.HEARTS)) == red]
         if not cands:
             return []
         if req["kind"] == "lowest":
@@ -1049,7 +1050,7 @@ class Game:
         r.m_seat = self._next_active(seat)
 
     def _act_lead(self, a: Action) -> None:
-        card = C.parse(a.card)
+        card = _parse_card(a.card)
         self.r.wait = None
         self._lead(a.seat, card)
         self._michigan_run()
@@ -1063,35 +1064,39 @@ class Game:
         hand = self.r.hands[seat]
         x = last >> 2
         out: dict[str, list[list[str]]] = {}
-        if FULL_HOUSE_PLAY in self._play_combos:
-            by_rank: dict[int, list[int]] = {}
-            for c in hand:
-                by_rank.setdefault(c >> 2, []).append(c)
-            xs = sorted(by_rank.get(x, ()))
-            sets: set[tuple[int, ...]] = set()
-            if xs:
-                for y, ys in by_rank.items():
-                    ys.sort()
-                    if y == x:
-                        continue
-                    if len(xs) >= 2 and len(ys) >= 2:
-                        sets.update(a + b for a in itertools.combinations(xs, 2)
-                                    for b in itertools.combinations(ys, 2))
-                    if len(ys) >= 3:
-                        sets.update((a,) + b for a in set(xs) for b in itertools.combinations(ys, 3))
+        by_rank: dict[int, list[int]] = {}
+        for c in hand:
+            by_rank.setdefault(c >> 2, []).append(c)
+        S = _CARD_STRS
+        if FULL_HOUSE_PLAY in self._play_combos and x in by_rank:
+            # Distinct choices only (several decks repeat cards): combinations of the distinct cards.
+            xs = by_rank[x]
+            x2 = _distinct_combos(xs, 2)
+            x1 = sorted(set(xs))
+            sets: list[tuple[int, ...]] = []
+            for y, ys in by_rank.items():
+                if y == x or len(ys) < 2:
+                    continue
+                if x2:
+                    y2 = _distinct_combos(ys, 2)
+                    sets.extend(a + b for a in x2 for b in y2)
+                if len(ys) >= 3:
+                    y3 = _distinct_combos(ys, 3)
+                    sets.extend((a,) + b for a in x1 for b in y3)
             if sets:
-                out["full_house"] = [C.to_strs(t) for t in sorted(sets)]
+                sets.sort()
+                out["full_house"] = [[S[a], S[b], S[c], S[d]] for a, b, c, d in sets]
         if STRAIGHT_PLAY in self._play_combos and x + 4 <= C.ACE:
-            ranks = [sorted({c for c in hand if c >> 2 == x + k}) for k in (2, 3, 4)]
-            if all(ranks):
-                out["straight"] = [C.to_strs((last + 4, a, b, c))
-                                   for a in ranks[0] for b in ranks[1] for c in ranks[2]]
+            if x + 2 in by_rank and x + 3 in by_rank and x + 4 in by_rank:
+                ranks = [sorted(set(by_rank[x + k])) for k in (2, 3, 4)]
+                nxt = S[last + 4]
+                out["straight"] = [[nxt, S[a], S[b], S[c]] for a in ranks[0] for b in ranks[1] for c in ranks[2]]
         return out
 
     def _combo_cards(self, a: Action) -> list[int]:
         """The cards of a ``full_house``/``straight`` action (a straight may omit the forced next card)."""
         try:
-            cards = C.parse_many(a.cards or [])
+            cards = _parse_cards(a.cards or [])
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         nxt = self.r.m_last + 4
@@ -1103,7 +1108,8 @@ class Game:
         if a.do == "play":
             return
         options = self.r.wait["detail"][a.do]
-        if sorted(C.to_strs(self._combo_cards(a))) not in [sorted(o) for o in options]:
+        want = sorted(C.to_strs(self._combo_cards(a)))
+        if not any(sorted(o) == want for o in options):
             what = "full house" if a.do == "full_house" else "5-card straight"
             raise IllegalAction(f"not a {what} you can place now; you may place "
                                 + " or ".join(" ".join(o) for o in options))
@@ -1135,7 +1141,7 @@ class Game:
         if not a.card:
             raise IllegalAction("lead needs a card")
         try:
-            card = C.parse(a.card)
+            card = _parse_card(a.card)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         opts = self._lead_options(a.seat)
@@ -1210,7 +1216,7 @@ class Game:
         w = r.wanagan
         if w["queue"]:
             seat = w["queue"][0]
-            hand = C.to_strs(C.sorted_hand(r.hands[seat]))
+            hand = [_CARD_STRS[c] for c in sorted(r.hands[seat], key=_HOLD_ORDER.__getitem__)]
             if w["stage"] == "pass":
                 return self._wait(seat, "wanagan-pass", ["pass_cards"], cards=hand, count=3, round=w["round"],
                                   direction="left" if w["round"] == 2 else "right")
@@ -1231,7 +1237,7 @@ class Game:
         if not a.cards or len(a.cards) != n:
             raise IllegalAction(f"{a.do} needs exactly {n} cards")
         try:
-            picked = C.parse_many(a.cards)
+            picked = _parse_cards(a.cards)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         pool = list(self.r.hands[a.seat])
@@ -1245,7 +1251,7 @@ class Game:
     def _act_wanagan(self, a: Action) -> None:
         r = self.r
         w = r.wanagan
-        cards = C.parse_many(a.cards)
+        cards = _parse_cards(a.cards)
         w["picks"][a.seat] = {"cards": cards, "space": a.space} if a.do == "reveal" else cards
         w["queue"].pop(0)
         self._emit(type="chosen" if a.do == "reveal" else "passing", seat=a.seat, round=w["round"])
@@ -1703,12 +1709,46 @@ class Game:
         return f"<Game {self.preset_key} round {self.round_number} phase {self.phase} stacks {self.stacks}>"
 
 
+_CARD_STRS = tuple(C.to_strs(range(52)))
+_CARD_OF = {t: c for c, t in enumerate(_CARD_STRS)}
+_HOLD_ORDER = tuple(((c & 3) << 4) | (c >> 2) for c in range(52))  # C.sort_key as one int
+
+
+def _parse_card(text: Any) -> int:
+    """``C.parse`` with a fast path for the canonical notation ("TH")."""
+    c = _CARD_OF.get(text) if isinstance(text, str) else None
+    return C.parse(text) if c is None else c
+
+
+def _parse_cards(texts: Any) -> list[int]:
+    """``C.parse_many`` with a fast path for the canonical notation ("TH")."""
+    try:
+        return [_CARD_OF[t] for t in texts]
+    except (KeyError, TypeError):
+        return C.parse_many(texts)
+
+
+def _distinct_combos(cards: list[int], k: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct sorted ``k``-card choices from ``cards`` (a card may repeat up to its count)."""
+    if len(cards) < k:
+        return ()
+    return _distinct_sorted_combos(tuple(sorted(cards)), k)
+
+
+@functools.lru_cache(maxsize=4096)
+def _distinct_sorted_combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(set(itertools.combinations(cards, k))))
+
+
 def _plain_copy(obj: Any) -> Any:
     """Deep copy of JSON-like data (dicts, lists, tuples, scalars): far cheaper than copy.deepcopy."""
     if isinstance(obj, dict):
         return {k: _plain_copy(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         if obj and isinstance(obj[0], (dict, list, tuple)):
+            first = obj[0]
+            if not isinstance(first, dict) and not (first and isinstance(first[0], (dict, list, tuple))):
+                return [list(v) for v in obj]  # a list of flat lists (e.g. card combinations)
             return [_plain_copy(v) for v in obj]
         return list(obj)
     return obj

@@ -657,12 +657,9 @@ def contains(cards: Sequence[int], category: int, wild: Collection[int] | None =
         if n < (4 if category == TWO_PAIR else 5):
             return False
         a, b = (2, 2) if category == TWO_PAIR else (3, 2)
-        return any(
-            max(0, a - cnt[x]) + max(0, b - cnt[y]) <= w
-            for x in range(13)
-            for y in range(13)
-            if x != y
-        )
+        # Two different ranks: the two longest ranks serve best (either way round).
+        c0, c1 = sorted(cnt, reverse=True)[:2]
+        return min(max(0, a - c0) + max(0, b - c1), max(0, a - c1) + max(0, b - c0)) <= w
     if category == STRAIGHT:
         return n >= 5 and _wild_straight_top(st.m1, ww) >= 0
     if category == FLUSH:

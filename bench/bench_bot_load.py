@@ -1,0 +1,516 @@
+"""Load benchmark of the Discord bot: N concurrent tables through the local fake Discord.
+
+    python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3]
+
+Starts the fake Discord (``tests/fakediscord``) on 127.0.0.1 in this process and ``python -m bot``
+as a subprocess against it (temporary SQLite database, ``AI_PAUSE`` 0.2 s, ``ROUND_PAUSE`` 0.5 s).
+Opens ``--tables`` tables, one per channel, each with its own scripted human (distinct users) and
+``--ai`` AI seats, ``rounds: --rounds``; then plays for ``--seconds`` seconds: every scripted human
+reads the table message (like a user: whose turn it is) and, on its turn, answers with a simple
+policy (check / call / keep / pass / play from the public buttons, else "Show my hand" and best
+five, first legal lead, first select options, the lowest amount). A table whose game ends starts a
+new one, so the load stays at N tables. Then the bot is stopped (SIGTERM, SIGKILL after 5 s) and
+the script prints:
+
+* tables, games and rounds completed;
+* interaction → acknowledgement latency (``dh.ack_stats()``): median and p99, whole run and play phase;
+* REST calls of the bot per completed round;
+* mat edits per channel per second: mean over the play phase, and the max count in any 1 s window;
+* the bot process's peak RSS (``VmHWM`` from ``/proc/PID/status``);
+* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB).
+
+The fake Discord and the scripted users share this process's event loop: its own loop lag is printed
+too, since a busy driver inflates the measured latencies (acks are timed when the callback POST is
+handled here). Everything is bounded: loopback only, set-up and play time limits, and the bot is
+killed at the end. Exit code 0 when every target is met, 1 otherwise, 2 on a failed set-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import os
+import random
+import re
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fakediscord import DiscordHarness  # noqa: E402
+
+TARGET_P99 = 0.100  # seconds, at 200 tables
+TARGET_EDITS = 1.0  # mat edits per second per channel
+TARGET_RSS_MB = 300.0
+
+PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
+HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
+TO_ACT = re.compile(r"⏳ <@(\d+)> to act")
+ROUND_HEAD = re.compile(r"^## 🃏 .* — round (\d+)")
+
+
+# ---------------------------------------------------------------------------
+# Reading what a user sees
+# ---------------------------------------------------------------------------
+
+
+def buttons(msg) -> list[dict]:
+    return [c for row in msg.components for c in row.get("components", []) if c.get("type") == 2]
+
+
+def selects(msg) -> list[dict]:
+    return [c for row in msg.components for c in row.get("components", []) if c.get("type") == 3]
+
+
+def button(msg, prefix: str):
+    return next((b for b in buttons(msg) if (b.get("label") or "").startswith(prefix) and not b.get("disabled")), None)
+
+
+def is_mat(msg) -> bool:
+    return not msg.ephemeral and bool(ROUND_HEAD.match(msg.content or ""))
+
+
+def is_final(msg) -> bool:
+    return not msg.ephemeral and (msg.content or "").startswith("## 🏁")
+
+
+def table_message(channel):
+    """The newest public message with the "Show my hand" button (looks at the last few only)."""
+    for m in reversed(channel.messages[-12:]):
+        if not m.deleted and not m.ephemeral and button(m, "Show my hand"):
+            return m
+    return None
+
+
+# ---------------------------------------------------------------------------
+# A scripted human at one table
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class TableRun:
+    index: int
+    channel: object
+    user: object  # FakeUser
+    games_started: int = 0
+    games_finished: int = 0
+    moves: int = 0
+    stuck: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished_ids: set = field(default_factory=set)
+
+    def note(self, text: str) -> None:
+        if len(self.errors) < 5:
+            self.errors.append(text)
+
+
+async def open_table(dh, t: TableRun, args) -> None:
+    """/tripoley start, Add AI × n, Start; returns once the first table message is up."""
+    h = await dh.run_command(t.user, t.channel, "tripoley start", preset=args.preset, rounds=args.rounds)
+    lobby = await h.message(timeout=20)
+    if "table open" not in (lobby.content or ""):
+        raise RuntimeError(f"table {t.index}: no lobby: {lobby.content!r}")
+    for _ in range(args.ai):
+        await (await dh.click(t.user, lobby, label="Add AI")).response(timeout=20)
+    await (await dh.click(t.user, lobby, label="Start")).response(timeout=20)
+    t.games_started += 1
+
+
+async def move(dh, t: TableRun, tm) -> bool:
+    """One legal move from the table message `tm` (simple policy); False if it was not our turn after all."""
+    for label in PREFER:
+        b = button(tm, label)
+        if b:
+            await (await dh.click(t.user, tm, custom_id=b["custom_id"])).response()
+            return True
+    hand = await (await dh.click(t.user, tm, label="Show my hand")).message(timeout=10)
+    if not hand.ephemeral:
+        raise RuntimeError("Show my hand did not answer privately")
+    if "**Your turn:**" not in (hand.content or ""):
+        return False  # the table message was behind: not our turn any more
+    for b in buttons(hand):
+        label = b.get("label") or ""
+        if label == "Best five" or label.startswith(HAND_PREFIX):
+            await (await dh.click(t.user, hand, custom_id=b["custom_id"])).response()
+            return True
+    for s in selects(hand):
+        cid = s["custom_id"]
+        if cid.endswith(("pick.full_house", "pick.straight", "pick.space")):
+            continue
+        n = s.get("min_values", 1) or 1
+        await (await dh.select(t.user, hand, cid, [o["value"] for o in s["options"][:n]])).response()
+        return True
+    for b in buttons(hand):
+        if ":suit." in b.get("custom_id", ""):
+            await (await dh.click(t.user, hand, custom_id=b["custom_id"])).response()
+            return True
+    for b in buttons(hand):
+        if ":amt." in b.get("custom_id", ""):
+            h = await dh.click(t.user, hand, custom_id=b["custom_id"])
+            await h.response()
+            if h.modal is None:
+                raise RuntimeError(f"no modal for {b.get('label')}")
+            low = re.search(r"Amount:\s*(\d+)", hand.content or "")
+            await (await dh.submit_modal(t.user, h, {"amount": low.group(1) if low else "1"})).response()
+            return True
+    raise RuntimeError(f"no move found in the hand:\n{hand.content}")
+
+
+def state_key(channel):
+    msgs = channel.messages
+    last = msgs[-1] if msgs else None
+    tm = table_message(channel)
+    return (len(msgs), tm.id if tm else None, len(tm.edits) if tm else 0, last.id if last else None,
+            len(last.edits) if last else 0)
+
+
+async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> None:
+    """The scripted human: act on our turn, start a new game when one ends, until the deadline."""
+    uid = str(t.user.id)
+    rng = random.Random(t.index)
+    acted_on = None  # state key at which we last acted
+    acted_at = 0.0
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(poll * (0.5 + rng.random()))
+        ch = t.channel
+        final = next((m for m in reversed(ch.messages[-12:]) if is_final(m)), None)
+        if final is not None and final.id not in t.finished_ids:
+            t.finished_ids.add(final.id)
+            t.games_finished += 1
+            if args.restart and time.perf_counter() < deadline - 5:
+                try:
+                    await open_table(dh, t, args)
+                except Exception as exc:  # noqa: BLE001 - reported, table stops
+                    t.note(f"restart: {type(exc).__name__}: {exc}")
+                    return
+            continue
+        tm = table_message(ch)
+        if tm is None:
+            continue
+        m = TO_ACT.search(tm.content or "")
+        if not m or m.group(1) != uid:
+            continue
+        key = state_key(ch)
+        if key == acted_on:
+            if time.perf_counter() - acted_at > args.stuck_after:
+                t.stuck += 1
+                t.note(f"table did not move {args.stuck_after:.0f} s after a move (message {tm.id}): "
+                       + (tm.content or "").splitlines()[-1][:120])
+                acted_on = None  # try again
+            continue
+        try:
+            if await move(dh, t, tm):
+                t.moves += 1
+        except Exception as exc:  # noqa: BLE001 - a failed move is reported, play goes on
+            t.note(f"move: {type(exc).__name__}: {str(exc)[:200]}")
+        acted_on, acted_at = key, time.perf_counter()
+
+
+# ---------------------------------------------------------------------------
+# Measurements
+# ---------------------------------------------------------------------------
+
+
+def interaction_kind(rec) -> str:
+    """"/tripoley start", "click hand", "click do", "select pick", "modal"... for the latency breakdown."""
+    if rec.type == 2:
+        return "/" + (rec.command_name or "command")
+    if rec.type == 5:
+        return "modal"
+    cid = (rec.data or {}).get("custom_id", "")
+    action = cid.split(":")[-1].split(".")[0] if cid else "?"
+    return ("select " if (rec.data or {}).get("component_type") == 3 else "click ") + action
+
+
+def vm_hwm_mb(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+async def loop_lag(samples: list[float], stop: asyncio.Event, period: float = 0.05) -> None:
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(period)
+        samples.append(time.perf_counter() - t0 - period)
+
+
+def pct(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, int(-(-q * len(xs) // 1)) - 1))]
+
+
+def ms(x: float | None) -> str:
+    return "n/a" if x is None else f"{x * 1000:.1f} ms"
+
+
+def max_in_window(times: list[float], width: float = 1.0) -> int:
+    """The largest number of events in any window [t, t + width)."""
+    times = sorted(times)
+    best = 0
+    for i, t0 in enumerate(times):
+        best = max(best, bisect.bisect_left(times, t0 + width) - i)
+    return best
+
+
+def rounds_completed(channel) -> int:
+    """Rounds whose mat message was followed by a newer one, plus last rounds of finished games (the
+    last round's mat message becomes the game-over message)."""
+    done = 0
+    pending = False
+    for m in channel.messages:
+        if m.ephemeral:
+            continue
+        if is_mat(m):
+            done += pending
+            pending = True
+        elif is_final(m):  # the last round (its mat edited into the results) and the one before it
+            done += pending + 1
+            pending = False
+    return done
+
+
+def mat_edit_times(channel, t0: float, t1: float) -> list[float]:
+    out = []
+    for m in channel.messages:
+        if m.ephemeral:
+            continue
+        for e in m.edits:
+            if t0 <= e.monotonic <= t1 and ROUND_HEAD.match((e.before or {}).get("content") or ""):
+                out.append(e.monotonic)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+
+
+async def run(args) -> int:
+    n = args.tables
+    names = [f"player{i:03d}" for i in range(n)]
+    channels = [f"table-{i:03d}" for i in range(n)]
+    lag: list[float] = []
+    stop_lag = asyncio.Event()
+    with tempfile.TemporaryDirectory(prefix="bench-bot-load-") as tmp:
+        env = {
+            "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
+            "AI_PAUSE": str(args.ai_pause),
+            "ROUND_PAUSE": str(args.round_pause),
+            "TURN_TIMEOUT": "60",
+            "CLAIM_TIMEOUT": "2",
+            "STARTING_BALANCE": "1000000",
+            "LOG_LEVEL": "WARNING",
+        }
+        async with DiscordHarness(humans=names, channels=channels) as dh:
+            lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
+            t_spawn = time.perf_counter()
+            proc = await dh.spawn(env=env, cwd=tmp, commands=["tripoley"], timeout=60)
+            pid = proc.pid
+            print(f"bot pid {pid} ready in {time.perf_counter() - t_spawn:.1f} s; opening {n} tables…", flush=True)
+            tables = [TableRun(i, dh.channel(channels[i]), dh.user(names[i])) for i in range(n)]
+
+            # Set-up: bounded concurrency, bounded time.
+            sem = asyncio.Semaphore(args.open_concurrency)
+            setup_failed: list[str] = []
+
+            async def opener(t: TableRun) -> None:
+                async with sem:
+                    try:
+                        await open_table(dh, t, args)
+                    except Exception as exc:  # noqa: BLE001
+                        setup_failed.append(f"table {t.index}: {type(exc).__name__}: {str(exc)[:200]}")
+
+            t_open = time.perf_counter()
+            try:
+                await asyncio.wait_for(asyncio.gather(*(opener(t) for t in tables)), args.setup_timeout)
+            except asyncio.TimeoutError:
+                setup_failed.append(f"set-up did not finish in {args.setup_timeout:.0f} s")
+            opened = [t for t in tables if t.games_started]
+            print(f"{len(opened)}/{n} tables started in {time.perf_counter() - t_open:.1f} s", flush=True)
+            for line in setup_failed[:5]:
+                print("  set-up problem:", line)
+            if not opened:
+                print(proc.output()[-3000:])
+                return 2
+
+            # Play.
+            n_inter0 = len(dh.interactions())
+            n_rest0 = len(dh.state.rest_log)
+            rounds0 = sum(rounds_completed(t.channel) for t in tables)
+            cpu0 = cpu_seconds(pid)
+            self0 = resource.getrusage(resource.RUSAGE_SELF)
+            lag0 = len(lag)
+            t_play = time.perf_counter()
+            deadline = t_play + args.seconds
+            peak_rss = vm_hwm_mb(pid)
+
+            async def rss_sampler():
+                nonlocal peak_rss
+                while time.perf_counter() < deadline:
+                    await asyncio.sleep(1.0)
+                    v = vm_hwm_mb(pid)
+                    if v is not None:
+                        peak_rss = v
+
+            players = [asyncio.create_task(play_table(dh, t, args, deadline, args.poll)) for t in opened]
+            sampler = asyncio.create_task(rss_sampler())
+            await asyncio.wait(players + [sampler], timeout=args.seconds + 30)
+            for task in players + [sampler]:
+                task.cancel()
+            await asyncio.gather(*players, sampler, return_exceptions=True)
+            t_end = time.perf_counter()
+            play_secs = t_end - t_play
+            cpu1 = cpu_seconds(pid)
+            self1 = resource.getrusage(resource.RUSAGE_SELF)
+            v = vm_hwm_mb(pid)
+            if v is not None:
+                peak_rss = v
+            alive = proc.returncode is None
+            stop_lag.set()
+            await lag_task
+
+            # Figures.
+            stats = dh.ack_stats()
+            play_inter = dh.interactions()[n_inter0:]
+            play_acks = [r.ack_latency for r in play_inter if r.ack_latency is not None and not r.late]
+            by_type = Counter(r.type for r in play_inter)
+            late = sum(1 for r in play_inter if r.late)
+            unacked = sum(1 for r in play_inter if r.response_type is None and not r.late)
+            rest_play = dh.state.rest_log[n_rest0:]
+            rest_total = len(rest_play)
+            rest_routes = Counter(c.route for c in rest_play)
+            rest_cb = sum(v for k, v in rest_routes.items() if "/callback" in k)
+            rounds = sum(rounds_completed(t.channel) for t in tables) - rounds0
+            games = sum(t.games_finished for t in tables)
+            moves = sum(t.moves for t in tables)
+            stuck = sum(t.stuck for t in tables)
+            per_ch_rate, per_ch_max = [], []
+            for t in opened:
+                times = mat_edit_times(t.channel, t_play, t_end)
+                per_ch_rate.append(len(times) / play_secs)
+                per_ch_max.append(max_in_window(times))
+            mean_rate = statistics.fmean(per_ch_rate) if per_ch_rate else 0.0
+            max_rate = max(per_ch_rate) if per_ch_rate else 0.0
+            max_window = max(per_ch_max) if per_ch_max else 0
+            over_1 = sum(1 for x in per_ch_max if x > 1)
+            play_lag = lag[lag0:]
+            p99_all = stats.get("p99")
+
+            print()
+            print(f"=== bench_bot_load: {n} tables, {args.seconds:.0f} s of play, preset {args.preset}, "
+                  f"1 human + {args.ai} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
+                  f"ROUND_PAUSE {args.round_pause} ===")
+            print(f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)})")
+            print(f"play time               {play_secs:.1f} s; bot alive at the end: {alive}")
+            print(f"rounds completed        {rounds}   ({rounds / play_secs * 60:.0f}/min; games finished {games}; "
+                  f"human moves {moves})")
+            print(f"interactions            {stats['count']} acked in all, {len(play_inter)} in play "
+                  f"({', '.join(f'type {k}: {v}' for k, v in sorted(by_type.items()))}); late {stats['late']}, "
+                  f"unacked {stats['unacked']}")
+            # dh.ack_stats() leaves out late acks (> 3 s: "This interaction failed"): see the play line.
+            print(f"ack latency (all)       median {ms(stats.get('median'))}   p99 {ms(p99_all)}   max {ms(stats.get('max'))}"
+                  f"   target p99 ≤ {TARGET_P99 * 1000:.0f} ms at 200 tables")
+            with_late = [r.ack_latency for r in play_inter if r.ack_latency is not None]
+            print(f"ack latency (play)      median {ms(statistics.median(play_acks) if play_acks else None)}"
+                  f"   p99 {ms(pct(play_acks, 0.99))}   late {late}, unacked {unacked};"
+                  f"  p99 counting late acks {ms(pct(with_late, 0.99))}")
+            kinds: dict[str, list[float]] = {}
+            for r in play_inter:
+                if r.ack_latency is not None and not r.late:
+                    kinds.setdefault(interaction_kind(r), []).append(r.ack_latency)
+            print("  by kind (play)        " + "; ".join(
+                f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
+                for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))))
+            print(f"REST calls per round    {rest_total / rounds:.1f}" if rounds else "REST calls per round    n/a (no round completed)",
+                  f"  ({rest_total} calls in play, of which {rest_cb} interaction callbacks)")
+            top = ", ".join(f"{k} {v}" for k, v in rest_routes.most_common(5))
+            print(f"  top routes            {top}")
+            print(f"mat edits /s/channel    mean {mean_rate:.2f}  (busiest channel {max_rate:.2f});"
+                  f"  max in any 1 s window {max_window}  ({over_1} channels > 1)   target ≤ {TARGET_EDITS:.0f}/s")
+            print(f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB   target ≤ {TARGET_RSS_MB:.0f} MB" if peak_rss else
+                  "bot peak RSS (VmHWM)    n/a")
+            if cpu0 is not None and cpu1 is not None:
+                print(f"bot CPU                 {(cpu1 - cpu0) / play_secs * 100:.0f}% of one core during play")
+            drv = (self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime) / play_secs * 100
+            print(f"driver (fake Discord)   {drv:.0f}% of one core; loop lag p99 {ms(pct(play_lag, 0.99))}, "
+                  f"max {ms(max(play_lag) if play_lag else None)}")
+            print(f"scripted-human problems stuck {stuck}")
+            shown = 0
+            for t in tables:
+                for e in t.errors:
+                    if shown < 8:
+                        print(f"  table {t.index}: {e}")
+                        shown += 1
+            if not alive:
+                print("bot died:", proc.describe_death())
+
+            # Targets.
+            ok_p99 = p99_all is not None and p99_all <= TARGET_P99
+            ok_edits = max_window <= TARGET_EDITS
+            ok_rss = peak_rss is not None and peak_rss <= TARGET_RSS_MB
+            print(f"targets                 p99 {'OK' if ok_p99 else 'MISSED'} · mat edits {'OK' if ok_edits else 'MISSED'}"
+                  f" · memory {'OK' if ok_rss else 'MISSED'}")
+            if args.verbose:
+                ch = tables[0].channel
+                print(f"-- public messages of #{ch.name} (first line, edits, created at +s) --")
+                for m in ch.messages:
+                    if not m.ephemeral:
+                        head = (m.content or "").splitlines()[0][:70] if m.content else "(no content)"
+                        last = (m.content or "").splitlines()[-1][:60] if m.content else ""
+                        print(f"  {m.id} {m.created_monotonic - t_play:+7.1f} edits {len(m.edits):3d}  {head} | {last}")
+            if dh.server.errors:
+                print("fake Discord errors:", dh.server.errors[:3])
+            # Leaving the harness stops the bot (SIGTERM, then SIGKILL after 5 s).
+            await proc.stop()
+            if proc.returncode is None and proc.proc is not None:
+                proc.proc.kill()
+        return 0 if (ok_p99 and ok_edits and ok_rss and alive) else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=200, help="concurrent tables, one channel and one human each (200)")
+    p.add_argument("--seconds", type=float, default=60.0, help="seconds of play after the set-up (60)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds per game (3)")
+    p.add_argument("--ai", type=int, default=3, help="AI seats per table (3)")
+    p.add_argument("--preset", default="tripoley")
+    p.add_argument("--ai-pause", type=float, default=0.2, help="AI_PAUSE for the bot (0.2)")
+    p.add_argument("--round-pause", type=float, default=0.5, help="ROUND_PAUSE for the bot (0.5)")
+    p.add_argument("--poll", type=float, default=0.25, help="mean seconds between a human's looks at the table (0.25)")
+    p.add_argument("--open-concurrency", type=int, default=10, help="tables being opened at once (10)")
+    p.add_argument("--setup-timeout", type=float, default=240.0, help="limit for opening all tables (240 s)")
+    p.add_argument("--stuck-after", type=float, default=10.0, help="report a table that does not move this long after a move")
+    p.add_argument("--no-restart", dest="restart", action="store_false", help="do not start a new game when one ends")
+    p.add_argument("--verbose", action="store_true", help="print the first table's public messages at the end")
+    args = p.parse_args(argv)
+    if not (1 <= args.tables <= 1000 and 1 <= args.seconds <= 1800 and 1 <= args.ai <= 8):
+        p.error("--tables 1..1000, --seconds 1..1800, --ai 1..8")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fakediscord import DiscordHarness  # noqa: E402
+from tests.fakediscord import DiscordHarness
 
 TARGET_P99 = 0.100  # seconds, at 200 tables
 TARGET_EDITS = 1.0  # mat edits per second per channel
@@ -347,7 +347,7 @@ async def run(args) -> int:
             t_open = time.perf_counter()
             try:
                 await asyncio.wait_for(asyncio.gather(*(opener(t) for t in tables)), args.setup_timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 setup_failed.append(f"set-up did not finish in {args.setup_timeout:.0f} s")
             opened = [t for t in tables if t.games_started]
             print(f"{len(opened)}/{n} tables started in {time.perf_counter() - t_open:.1f} s", flush=True)

@@ -6,7 +6,9 @@ round's message is recognised as stale. ``bot.ui`` turns these specs into
 ``discord.ui`` dynamic items.
 
 Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``hand`` ``back``
-(table); ``do.<verb>`` (no argument), ``amt.<verb>`` (asks an amount),
+(table); ``do.<verb>`` (no argument; a claim's Claim!/Pass are
+``do.claim.<token>`` / ``do.pass.<token>``, see :func:`bot.tables.decision_token`),
+``amt.<verb>`` (asks an amount),
 ``suit.<S>`` (name a suit), ``lead.<card>``, ``best`` (best five); selects
 ``pick.choose`` and ``pick.lead``.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .tables import claim_is_public, decision_token
 from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card
 
 PREFIX = "tripoley"
@@ -88,17 +91,21 @@ def lobby_components(table) -> list[Component]:
     ]
 
 
-def _verb_label(verb: str, detail: dict) -> str:
+def _verb_label(verb: str, detail: dict, name_space: bool = True) -> str:
     if verb == "play" and detail.get("card"):
         return f"Play {card(detail['card'])}"
     if verb == "cover" and detail.get("amount"):
         return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
-    if verb == "claim" and detail.get("space"):
+    if verb == "claim" and detail.get("space") and name_space:
         return f"Claim {detail['space']}!"
     return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
 
 
-def _verb_buttons(table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None) -> list[ButtonSpec]:
+def _verb_buttons(
+    table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None,
+    token: str | None = None, name_space: bool = True,
+) -> list[ButtonSpec]:
+    """``token``: the claim being decided (see :func:`bot.tables.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
     out = []
     for verb in legal:
@@ -108,8 +115,13 @@ def _verb_buttons(table_id: int, r: int, legal: list[str], verbs, row: int, deta
         elif verb in AMOUNT_VERBS:
             out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
-            out.append(ButtonSpec(custom_id(table_id, r, f"do.{verb}"), _verb_label(verb, detail), verb_style(verb), row))
+            action = f"do.{verb}.{token}" if token is not None and verb in ("claim", "pass") else f"do.{verb}"
+            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space), verb_style(verb), row))
     return out[:5]
+
+
+def _claim_token(table, aw) -> str | None:
+    return decision_token(table.game) if aw is not None and aw.phase == "claim" else None
 
 
 def mat_components(table) -> list[Component]:
@@ -120,7 +132,9 @@ def mat_components(table) -> list[Component]:
         comps.append(ButtonSpec(custom_id(table.id, r, "back"), "I'm back", SUCCESS, 0))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
-        comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail))
+        # A claim right after the deal is for a card still in the hand: don't name it in public.
+        comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail, _claim_token(table, aw),
+                                   name_space=claim_is_public(table.game)))
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
                 comps.append(ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
@@ -177,5 +191,5 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
             comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
-    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail))
+    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting())))
     return comps

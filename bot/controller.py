@@ -141,8 +141,11 @@ class Controller:
             return
 
         act: dict[str, Any]
+        expect = None
         if verb == "do":
-            act = {"do": arg}
+            do, _, token = arg.partition(".")  # do.claim.<token>: the claim this button was made for
+            act = {"do": do}
+            expect = token or None
         elif verb == "suit":
             act = {"do": "name_suit", "suit": arg}
         elif verb == "lead":
@@ -166,7 +169,7 @@ class Controller:
                 raise errors.StaleButton("That menu is no longer in use.")
         else:
             raise errors.StaleButton("That button is no longer in use.")
-        await self._act(interaction, table, act, round_number)
+        await self._act(interaction, table, act, round_number, expect)
 
     def _detail_for(self, table: Table, user_id: int) -> dict:
         """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
@@ -188,8 +191,10 @@ class Controller:
         kwargs.pop("attachments", None)
         await interaction.response.edit_message(**kwargs)
 
-    async def _act(self, interaction: discord.Interaction, table: Table, act: dict, round_number: int) -> None:
-        await self.manager.act(table.channel_id, interaction.user.id, act, round_number)
+    async def _act(
+        self, interaction: discord.Interaction, table: Table, act: dict, round_number: int, expect: str | None = None
+    ) -> None:
+        await self.manager.act(table.channel_id, interaction.user.id, act, round_number, expect=expect)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             # A private hand view: show the hand as it is now.

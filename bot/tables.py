@@ -283,6 +283,31 @@ def public_action_text(action) -> str:
 
 
 # ---------------------------------------------------------------------------
+# Claims (strict claims: each pay card waits for its owner's Claim!)
+
+
+def decision_token(game) -> str:
+    """Which awaited decision this is: the number of events so far this round.
+
+    A claim button carries it (``do.claim.<token>``), so a second, fast click on the same
+    button can never claim the player's *next* pay card: once the first click is applied the
+    round has more events and the old token no longer matches. It tells nothing about
+    anyone's cards."""
+    r = getattr(game, "r", None)
+    return str(len(getattr(r, "events", None) or ()))
+
+
+def claim_is_public(game) -> bool:
+    """Whether the pay card being claimed is on the table (played in Michigan), so its space may
+    be named publicly; a claim right after the deal is for a card still hidden in the hand."""
+    r = getattr(game, "r", None)
+    return bool(getattr(r, "played", None))
+
+
+STALE_CLAIM = "Already claimed, or too late: that claim is settled, so nothing happened."
+
+
+# ---------------------------------------------------------------------------
 # Safe defaults on timeout
 
 
@@ -653,9 +678,17 @@ class TableManager:
         return table
 
     async def act(
-        self, channel_id: int, user_id: int, action: dict[str, Any], round_number: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        round_number: int | None = None,
+        expect: str | None = None,
     ) -> TableUpdate:
-        """Apply a player's action (``{"do": "bet", "amount": 5}``; the seat is filled in)."""
+        """Apply a player's action (``{"do": "bet", "amount": 5}``; the seat is filled in).
+
+        ``expect``: the :func:`decision_token` the button was made for (claims); a different
+        one means the decision is already settled and the click is refused."""
         from engine import Action, IllegalAction
 
         table = self._playing_table(channel_id, round_number)
@@ -673,6 +706,8 @@ class TableManager:
             if seat.away:
                 raise errors.NotAllowed("An AI is playing for you. Press **I'm back** to take your seat again.")
             aw = table.game.awaiting()
+            if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.game) != expect):
+                raise errors.StaleButton(STALE_CLAIM)
             if aw is None:
                 raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
             if aw.seat != index:

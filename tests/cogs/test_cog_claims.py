@@ -1,0 +1,153 @@
+"""Rummoli's strict claims through the controller: a Claim! button names the claim it was made for,
+so a fast double click (or a late click) never claims the player's next pay card."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.components import mat_components, parse_custom_id
+from bot.tables import STALE_CLAIM
+from tests.cogs.fakes import FakeInteraction, make_stack, public_message
+
+G, C = 7, 700
+ANN, BOB = 1, 2
+
+
+@pytest.fixture
+async def stack(bot_settings):
+    bot = await make_stack(bot_settings.model_copy(update={"ai_pause": 1.0, "round_pause": 1.0}))
+    yield bot
+    await bot.publisher.flush()
+    await bot.db.close()
+
+
+async def drive_to_human_claim(manager, table, limit=5000):
+    """Play the humans' moves as the AI would, fire AI deadlines, until a human must claim."""
+    clock = manager.clock
+    for _ in range(limit):
+        if table.status != "playing":
+            return None
+        aw = table.awaiting()
+        if aw is None or table.seats[aw.seat].auto:
+            clock.t = table.deadline
+            await manager.tick()
+            continue
+        if aw.phase == "claim":
+            return aw
+        action = manager._ai_action(table, aw.seat).to_dict()
+        action.pop("seat", None)
+        await manager.act(C, table.seats[aw.seat].user_id, action)
+    raise AssertionError("no human claim reached")
+
+
+def claim_button(table):
+    return next(b for b in mat_components(table) if getattr(b, "label", "").startswith("Claim"))
+
+
+async def click(stack, user, cid):
+    table_id, round_number, action = parse_custom_id(cid)
+    it = FakeInteraction(user, C, G, client=stack, message=public_message())
+    await stack.controller.on_component(it, table_id, round_number, action, [])
+    return it
+
+
+async def rummoli_claim(stack):
+    manager = stack.manager
+    await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
+    await manager.join(C, BOB, "bob")
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    aw = await drive_to_human_claim(manager, table)
+    assert aw is not None, "the game ended without a human claim"
+    return table, aw
+
+
+async def test_claim_button_carries_the_claim_and_a_stale_one_is_refused(stack):
+    table, aw = await rummoli_claim(stack)
+    user = table.seats[aw.seat].user_id
+    button = claim_button(table)
+    assert button.custom_id.split(":")[-1].startswith("do.claim.")
+    pass_button = next(b for b in mat_components(table) if getattr(b, "label", "") == "Pass")
+    assert pass_button.custom_id.split(":")[-1].startswith("do.pass.")  # a pass is tied to its claim too
+    chips_before = table.game.stacks[aw.seat]
+    first = await click(stack, user, button.custom_id)
+    assert first.calls.names() == ["defer"]
+    assert table.game.stacks[aw.seat] > chips_before
+    history = len(table.game.history)
+    stacks = list(table.game.stacks)
+    # The same button again (late, or the second half of a double click): refused, nothing changes,
+    # even when the player's next decision is another claim.
+    again = await click(stack, user, button.custom_id)
+    name, content, kwargs = again.calls[-1]
+    assert name == "send_message" and kwargs.get("ephemeral") is True and content == STALE_CLAIM
+    assert "already claimed" in content.lower() and "too late" in content.lower()
+    assert len(table.game.history) == history and list(table.game.stacks) == stacks
+
+
+async def test_double_click_on_claim_claims_once(stack):
+    table, aw = await rummoli_claim(stack)
+    user = table.seats[aw.seat].user_id
+    cid = claim_button(table).custom_id
+    payouts_before = sum(1 for e in table.game.history if e.get("type") == "payout")
+    first, second = await asyncio.gather(click(stack, user, cid), click(stack, user, cid))
+    answers = sorted([first.calls[-1][0], second.calls[-1][0]])
+    assert answers == ["defer", "send_message"]
+    refused = first if first.calls[-1][0] == "send_message" else second
+    assert refused.calls[-1][1] == STALE_CLAIM and refused.calls[-1][2]["ephemeral"] is True
+    payouts = sum(1 for e in table.game.history if e.get("type") == "payout")
+    assert payouts == payouts_before + 1
+
+
+async def test_next_claim_of_the_same_player_gets_a_new_button(stack):
+    """When a player has two claims in a row (A♥ pays two spaces), the second has its own button and
+    the first one's id does not work for it."""
+    manager = stack.manager
+    await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
+    await manager.join(C, BOB, "bob")
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    for _ in range(40):
+        aw = await drive_to_human_claim(manager, table)
+        if aw is None:
+            pytest.skip("no human claim in this game")
+        user = table.seats[aw.seat].user_id
+        cid = claim_button(table).custom_id
+        await click(stack, user, cid)
+        nxt = table.awaiting()
+        if nxt is not None and nxt.phase == "claim" and nxt.seat == aw.seat:
+            assert claim_button(table).custom_id != cid
+            stacks = list(table.game.stacks)
+            late = await click(stack, user, cid)
+            assert late.calls[-1][1] == STALE_CLAIM
+            assert list(table.game.stacks) == stacks and table.awaiting().phase == "claim"
+            return
+    pytest.skip("no back-to-back claims by one player in this game")
+
+
+async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack):
+    manager = stack.manager
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:5", "strict_claims": True})
+    await manager.join(C, BOB, "bob")
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    for _ in range(5):
+        aw = await drive_to_human_claim(manager, table)
+        if aw is None:
+            break
+        if not table.game.r.played:  # right after the deal: the card is still in the hand
+            public = [b for b in mat_components(table) if hasattr(b, "label")]
+            space = aw.detail["space"]
+            assert all(space not in b.label and space not in b.custom_id for b in public), public
+            assert claim_button(table).label == "Claim!"
+            # The player's own hand view does name it.
+            from bot.publisher import hand_message
+
+            own = hand_message(table, aw.seat, table.game.view(aw.seat))
+            assert any(space in getattr(c, "label", "") for c in own.components)
+            return
+        await click(stack, table.seats[aw.seat].user_id, claim_button(table).custom_id)
+    pytest.skip("no human claim at a deal")

@@ -10,8 +10,11 @@ seats reach the channel too.
 Deadlines are absolute times from an injectable clock; :meth:`TableManager.tick`
 fires the due ones (lobby expiry, turn timeout, AI move, next deal) and
 :meth:`TableManager.run` calls it as they come due. After a restart,
-:meth:`TableManager.resume` loads every open table and its deadline is simply
-re-armed (a deadline already past fires at once).
+:meth:`TableManager.resume` loads every open table and re-arms its deadline. A
+player's turn whose time ran out (or nearly) while the bot was down gets a grace
+period (``TableManager.resume_grace``, 15 s) instead of an instant timeout: it
+only counts as a timeout if it runs out again after the restart. Other deadlines
+(AI moves, the next deal, lobby expiry) fire at once when past.
 """
 
 from __future__ import annotations
@@ -357,6 +360,8 @@ def safe_default(game, aw, ai_choice: Callable[[], Any]):
 
 
 class TableManager:
+    resume_grace = 15.0  # seconds a player's overdue turn gets after a restart
+
     def __init__(
         self,
         db: Database,
@@ -448,6 +453,13 @@ class TableManager:
                 # Saved between steps: decide again what we wait for.
                 async with table.lock:
                     await self._advance(table, [])
+            elif table.status == "playing" and table.deadline_kind == "turn" and table.deadline is not None:
+                # The player could not act while we were down: no instant timeout.
+                grace = self.clock.now() + self.resume_grace
+                if table.deadline < grace:
+                    async with table.lock:
+                        table.deadline = grace
+                        await self._save(table)
             resumed.append(table)
         self._wake.set()
         log.info("resumed %d table(s)", len(resumed))

@@ -240,3 +240,39 @@ async def test_concurrent_joins_fill_seats_without_losing_chips(manager, bank):
     assert sum(isinstance(r, errors.LobbyFull) for r in results) == len(users) - (table.preset_info.max_players - 1)
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 50 * len(table.seats)
+
+
+async def test_turn_overdue_after_a_restart_gets_a_grace_period(make_manager, clock):
+    first = make_manager()
+    table = await lobby(first, ai=1)
+    await first.start(C, ANN)
+    seat = await drive_to_human(first, clock, table)
+    saved_deadline = table.deadline
+    streak = table.seats[seat].timeouts
+
+    clock.t = saved_deadline + 600  # the bot was down well past the deadline
+    second = make_manager()
+    [resumed] = await second.resume()
+    grace = second.resume_grace
+    assert resumed.deadline_kind == "turn" and resumed.deadline == clock.t + grace
+    # Not a timeout now, nor a moment before the grace ends.
+    assert await second.tick() == []
+    clock.advance(grace - 0.5)
+    assert await second.tick() == []
+    assert resumed.seats[seat].timeouts == streak and resumed.game.awaiting().seat == seat
+    # If they don't act, it is a real timeout, counted as usual.
+    clock.advance(1.0)
+    updates = await second.tick()
+    assert updates and resumed.seats[seat].timeouts == streak + 1
+    assert "ran out of time" in (updates[-1].message or "")
+
+
+async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
+    first = make_manager()
+    table = await lobby(first, ai=1)
+    await first.start(C, ANN)
+    await drive_to_human(first, clock, table)
+    saved_deadline = table.deadline
+    clock.t = saved_deadline - 40  # plenty of time left: unchanged
+    [resumed] = await make_manager().resume()
+    assert resumed.deadline == saved_deadline

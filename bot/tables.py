@@ -221,57 +221,39 @@ Listener = Callable[[TableUpdate], None]
 # Events as text
 
 
-def describe_event(event: dict, names: list[str], spaces: dict[str, str] | None = None) -> str | None:
+# Events worth a line in the table's log. Players' own decisions (check, bet, bid, keep…) are
+# logged from the action itself; antes and the chips of bets/calls are not worth a line each.
+LOGGED_EVENTS = frozenset({
+    "payout", "transfer", "to_space", "stop", "out", "poker-win", "suit", "cannot-lead", "colour-flip",
+    "stuck", "unclaimed", "round-end", "game-end", "sit-out", "eliminated",
+})
+QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
+
+
+def describe_event(event: dict, view: dict) -> str | None:
     """One line for the table's event log, or None for events not worth a line.
 
-    Players' own decisions (check, bet, bid, keep…) are logged from the action itself.
+    The wording is :func:`engine.textview.describe_event`'s (``view``: the public view, for
+    names and space labels); only the public events in :data:`LOGGED_EVENTS` are told.
     """
-    spaces = spaces or {}
-
-    def who(key: str = "seat") -> str:
-        seat = event.get(key)
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return names[seat]
-        return "?"
-
-    def space(key: str = "space") -> str:
-        sid = str(event.get(key))
-        return spaces.get(sid, sid)
+    from engine.textview import describe_event as engine_text
 
     kind = event.get("type")
-    amount = event.get("amount")
-    if kind == "payout":
-        return f"{who()} takes {amount} from {space()}"
-    if kind == "transfer":
-        reason = f" ({event['reason']})" if event.get("reason") else ""
-        return f"{who('from_seat')} pays {who('to_seat')} {amount}{reason}"
-    if kind == "to_space" and event.get("reason") not in (None, "ante", "call", "bet", "raise"):
-        return f"{who()} puts {amount} on {space()} ({event.get('reason')})"
-    if kind == "stop":
-        return f"{who()} stops with {card_text(str(event.get('card')))}"
-    if kind == "out":
-        return f"{who()} goes out!"
-    if kind == "poker-win":
-        return f"{who()} wins the poker hand"
-    if kind == "suit" and event.get("suit"):
-        return f"Pay suit: {event['suit']}"
-    if kind == "cannot-lead":
-        return f"{who()} cannot lead" + (f" and pays {event['paid']}" if event.get("paid") else "")
-    if kind == "colour-flip":
-        return f"Nobody could lead: the colour flips to {event.get('colour')}"
-    if kind == "stuck":
-        return "Nobody can lead any more."
-    if kind == "unclaimed":
-        return f"{who()} didn't claim {space()}"
-    if kind == "round-end":
-        return f"Round {event.get('round', '')} over.".replace("  ", " ")
-    if kind == "game-end":
-        return f"Game over ({event.get('reason', '')})." if event.get("reason") else "Game over."
-    if kind == "sit-out":
-        return f"{who()} sits this round out"
-    if kind == "eliminated":
-        return f"{who()} is out of chips"
-    return None
+    if kind not in LOGGED_EVENTS:
+        return None
+    if kind == "to_space" and event.get("reason") in QUIET_TO_SPACE:
+        return None
+    if kind == "suit" and not event.get("suit"):
+        return None
+    try:
+        line = engine_text(event, view)
+    except (KeyError, IndexError, TypeError, ValueError):
+        log.warning("could not describe a %s event", kind)
+        return None
+    if not line:
+        return None
+    line = line.strip("-= ")  # the terminal's "--- round 1 over ---" / "=== game over ===" frames
+    return line[:1].upper() + line[1:]
 
 
 def public_action_text(action) -> str:
@@ -847,10 +829,11 @@ class TableManager:
         )
 
     def _log_events(self, table: Table, events: list) -> None:
-        spaces = {sp.id: sp.label for sp in getattr(table.game, "spaces", ()) or ()}
-        names = [s.name for s in table.seats]
+        if not any(e.get("type") in LOGGED_EVENTS for e in events):
+            return
+        view = table.game.view(None)  # public: names, space labels, pay suit
         for event in events:
-            line = describe_event(event, names, spaces)
+            line = describe_event(event, view)
             if line:
                 table.add_log(line)
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+from engine.cards import SUIT_SYMBOLS
+
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 PHASE_TEXT = {

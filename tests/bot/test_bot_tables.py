@@ -276,3 +276,33 @@ async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
     clock.t = saved_deadline - 40  # plenty of time left: unchanged
     [resumed] = await make_manager().resume()
     assert resumed.deadline == saved_deadline
+
+
+def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where():
+    from engine import Game
+
+    from bot.tables import describe_event
+
+    game = Game.new("rummoli", ["Ann", "Bob", "Ada (AI)"], seed=3)
+    view = game.view(None)
+    label = {sp["id"]: sp["label"] for sp in view["mat"]}
+    line = describe_event({"type": "payout", "seat": 1, "space": "kitty", "amount": 7, "reason": "went out"}, view)
+    assert "Bob" in line and "7" in line and label["kitty"] in line
+    line = describe_event({"type": "transfer", "from_seat": 0, "to_seat": 2, "amount": 3, "reason": "cards left"}, view)
+    assert line.startswith("Ann pays Ada (AI) 3")
+    line = describe_event({"type": "unclaimed", "seat": 0, "space": "JH"}, view)
+    assert "Ann" in line and "J♥" in line and "claim" in line
+    line = describe_event({"type": "stop", "seat": 2, "card": "KD"}, view)
+    assert "K♦" in line and "Ada (AI)" in line
+    line = describe_event({"type": "cannot-lead", "seat": 1, "paid": 1}, view)
+    assert "Bob" in line and "1" in line
+    line = describe_event({"type": "to_space", "seat": 1, "space": "kitty", "amount": 4, "reason": "cards left"}, view)
+    assert "Bob" in line and "4" in line and label["kitty"] in line
+    assert describe_event({"type": "round-end", "round": 2}, view) == "Round 2 over"
+    assert describe_event({"type": "game-end", "reason": "round limit"}, view).startswith("Game over")
+    # Not worth a line (or secret): antes, bets' chips, deals, chosen poker hands, showdowns.
+    assert describe_event({"type": "to_space", "seat": 0, "space": "pot", "amount": 1, "reason": "ante"}, view) is None
+    assert describe_event({"type": "to_space", "seat": 0, "space": "pot", "amount": 5, "reason": "bet"}, view) is None
+    assert describe_event({"type": "ante", "seat": 0, "space": "pot", "amount": 1}, view) is None
+    assert describe_event({"type": "chosen", "seat": 0}, view) is None
+    assert describe_event({"type": "deal", "cards": {"0": 13}, "spare": 13}, view) is None

@@ -6,6 +6,7 @@ and the public state) and are deterministic given the rng they are handed.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from typing import Any
@@ -275,23 +276,24 @@ class _Heuristic:
         wild = frozenset(C.parse_many(d["wild"])) if d["wild"] else frozenset()
         plan = _WanaganHand(game, self.hand, wild)
         spaces = sorted(d["spaces"], key=lambda x: -mat[x])
-        best: tuple[int, str, list[int]] | None = None
+        found: list[tuple[str, list[int], int | None]] = []  # qualifying (space, five, value) of the top rate
         top = None
         for sid in spaces:
             m = mat[sid]
             if top is not None and m < top:
                 break  # spaces come richest first
             picked = plan.pick(sid, game.space_by_id[sid].hand)
-            if picked is None:
-                continue
-            top = m
-            if best is None or picked[0] > best[0]:
-                best = (picked[0], sid, picked[1])
-        if best is None:  # nothing qualifies: declare the richest space, show the best five
+            if picked is not None:
+                top = m
+                found.append((sid, *picked))
+        if not found:  # nothing qualifies: declare the richest space, show the best five
             sid = max(d["spaces"], key=lambda x: mat[x])
             cards = plan.best()[1]
-        else:
-            sid, cards = best[1], best[2]
+        elif len(found) == 1:
+            sid, cards = found[0][0], found[0][1]
+        else:  # equally rich spaces: the strongest five (the earlier space on ties)
+            values = [plan.value(cs) if v is None else v for _, cs, v in found]
+            sid, cards, _ = found[values.index(max(values))]
         return self.act("reveal", cards=C.to_strs(cards), space=sid)
 
     def _wanagan_pass(self, legal: list[str]) -> Action:
@@ -303,12 +305,12 @@ class _Heuristic:
             ranks[c >> 2] += 1
             suits[c & 3] += 1
 
-        def useful(c: int) -> float:
-            r = c >> 2
-            near = sum(1 for k in (-2, -1, 1, 2) if 0 <= r + k < 13 and ranks[r + k])
-            return (ranks[r] - 1) * 4 + max(0, suits[c & 3] - 2) * 0.6 + near * 0.5 + r * 0.08
-
-        give = sorted(hand, key=lambda c: (useful(c), c))[: self.d["count"]]
+        pair = [(n - 1) * 4 for n in ranks]
+        suit = [max(0, n - 2) * 0.6 for n in suits]
+        held = [0, 0] + [1 if n else 0 for n in ranks] + [0, 0]  # rank r held: held[r + 2]
+        near = [(held[r] + held[r + 1] + held[r + 3] + held[r + 4]) * 0.5 for r in range(13)]
+        useful = {c: (pair[c >> 2] + suit[c & 3] + near[c >> 2] + _RANK_TIEBREAK[c >> 2], c) for c in hand}
+        give = sorted(hand, key=useful.__getitem__)[: self.d["count"]]
         return self.act("pass_cards", cards=C.to_strs(give))
 
 
@@ -320,6 +322,9 @@ def _qualifies(game: Game, cards: list[int], sid: str, kind: str, wild: frozense
         return value >> 20 in (4, 8)  # straight, straight flush
     if kind == "flush":
         return len({c & 3 for c in cards}) == 1
+    cat = value >> 20
+    if cat != 5:  # five natural cards other than a flush (which may hide repeated cards): the category tells
+        return kind in _BEST_COVERS[cat]
     counts = sorted(Counter(c >> 2 for c in cards).values(), reverse=True) + [0]
     need = _NEED[kind]
     return counts[0] >= need[0] and counts[1] >= need[1]
@@ -332,6 +337,13 @@ _EVENS_ODDS = ((0, 2, 4, 6, 8), (2, 4, 6, 8, 10), (12, 1, 3, 5, 7), (1, 3, 5, 7,
 _STRAIGHT_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in
                           (tuple(range(hi - 4, hi + 1)) if hi > 3 else (12, 0, 1, 2, 3) for hi in range(12, 2, -1)))
 _EVENS_ODDS_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in _EVENS_ODDS)
+
+
+@functools.lru_cache(maxsize=None)
+def _windows_met(mask: int, need: int, evens: bool) -> tuple[tuple[int, ...], ...]:
+    """The straight (or evens/odds) rank windows, best first, holding at least ``need`` ranks of ``mask``."""
+    return tuple(rs for window, rs in (_EVENS_ODDS_WINDOWS if evens else _STRAIGHT_WINDOWS)
+                 if (mask & window).bit_count() >= need)
 
 # The Wanagan combinations a best five of each poker category (by its value) normally contains.
 _BEST_COVERS: tuple[frozenset[str], ...] = (
@@ -348,7 +360,9 @@ _BEST_COVERS: tuple[frozenset[str], ...] = (
 )
 _OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4}
 _RANKS_DOWN = tuple(range(12, -1, -1))
-_CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 6: "full-house", 7: "four-kind"}
+_RANK_TIEBREAK = tuple(r * 0.08 for r in range(13))
+_CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 4: "straight", 5: "flush", 6: "full-house",
+                  7: "four-kind"}
 
 
 class _WanaganHand:
@@ -390,30 +404,37 @@ class _WanaganHand:
         return self._top
 
     def best(self) -> tuple[int, list[int]]:
+        """(value, cards) of the hand's best five."""
         if self._best is None:
-            kind = None if self.wilds else _CATEGORY_KIND.get(self._value >> 20)
-            built = self._build(kind) if kind else None
-            if built and evaluate(built[0]) == self._value:  # of a kind / pairs: the same five, cheaper
-                self._best = (self._value, built[0])
+            value = self._value
+            cat = value >> 20
+            # The common categories: build the five directly (cheaper than best_five), then make sure.
+            built = [self.ordered[:5]] if cat == 0 else self._build(_CATEGORY_KIND[cat]) if cat in _CATEGORY_KIND else []
+            for cards in built:
+                if len(cards) == 5 and evaluate(cards, self.wild) == value:
+                    self._best = (value, cards)
+                    break
             else:
-                self._best = (self._value, list(best_five(self.hand, self.wild).cards))
+                self._best = (value, list(best_five(self.hand, self.wild).cards))
         return self._best
 
     def value(self, cards: list[int]) -> int:
         return evaluate(cards, self.wild)
 
-    def pick(self, sid: str, kind: str) -> tuple[int, list[int]] | None:
-        """(value, five cards) of a strong selection qualifying for ``sid`` (of combination ``kind``), or None."""
+    def pick(self, sid: str, kind: str) -> tuple[list[int], int | None] | None:
+        """(five cards, their value or None if not worked out) of a strong selection qualifying for
+        ``sid`` (of combination ``kind``), or None when the hand cannot make it."""
         if kind in _BEST_COVERS[self._value >> 20]:
             value, cards = self.best()
-            if _qualifies(self.game, cards, sid, kind, self.wild, value):
-                return value, cards
-        found: tuple[int, list[int]] | None = None
-        for cards in self._build(kind):
-            value = self.value(cards)
-            if (found is None or value > found[0]) and _qualifies(self.game, cards, sid, kind, self.wild, value):
-                found = (value, cards)
-        return found
+            # A wild card may stand for anything: the best five's category already shows the combination.
+            if self.wilds or _qualifies(self.game, cards, sid, kind, self.wild, value):
+                return cards, value
+        built = self._build(kind)  # every selection built makes the combination (wild cards fill gaps)
+        if len(built) <= 1:
+            return (built[0], None) if built else None
+        values = [self.value(cards) for cards in built]
+        best = max(values)
+        return built[values.index(best)], best
 
     def _fill(self, core: list[int]) -> list[int]:
         if len(core) >= 5:
@@ -443,11 +464,12 @@ class _WanaganHand:
             r = self.top[0]  # the longest rank (highest among equals): if it cannot make it, none can
             core = self._groups((r, max(k, min(len(by_rank[r]), 4))))
             return [] if core is None else [self._fill(core)]
-        top = self.top
         if kind == "two-pair":
+            top = self.top
             core = self._groups((top[0], 2), (top[1], 2))
             return [] if core is None else [self._fill(core)]
         if kind == "full-house":
+            top = self.top
             for a in top[:4]:
                 if len(by_rank[a]) + w < 3:
                     continue
@@ -458,21 +480,16 @@ class _WanaganHand:
                             return [core]
             return []
         if kind == "straight":
-            mask, need = self.mask, 5 - w
-            for window, rs in _STRAIGHT_WINDOWS:
-                if (mask & window).bit_count() >= need:
-                    core = self._groups(*((r, 1) for r in rs))
-                    return [] if core is None else [core]
-            return []
+            met = _windows_met(self.mask, 5 - w, False)
+            core = self._groups(*((r, 1) for r in met[0])) if met else None  # the highest straight
+            return [] if core is None else [core]
         if kind == "flush":
             return [(cs + self.wilds)[:5] for cs in self.by_suit if len(cs) + w >= 5]
         if kind == "evens-odds":
             out = []
-            mask, need = self.mask, 5 - w
-            for window, rs in _EVENS_ODDS_WINDOWS:
-                if (mask & window).bit_count() >= need:
-                    core = self._groups(*((r, 1) for r in rs))
-                    if core is not None:
-                        out.append(core)
+            for rs in _windows_met(self.mask, 5 - w, True):
+                core = self._groups(*((r, 1) for r in rs))
+                if core is not None:
+                    out.append(core)
             return out
         return []

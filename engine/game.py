@@ -1196,7 +1196,7 @@ class Game:
         return [sp.id for sp in self.spaces if sp.trigger == HAND and self.mat[sp.id] > 0]
 
     def _wanagan_wild(self) -> list[int]:
-        return C.parse_many(WANAGAN_WILD) if self.r.wanagan["round"] == 4 else []
+        return _parse_cards(WANAGAN_WILD) if self.r.wanagan["round"] == 4 else []
 
     def _wanagan_round(self, number: int) -> bool:
         r = self.r

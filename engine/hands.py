@@ -327,18 +327,19 @@ class _Counts:
     __slots__ = ("nat", "w", "n", "cnt", "m1", "suit_mask", "suit_ranks")
 
     def __init__(self, cards: Sequence[int], wild: Collection[int]):
-        self.nat = [c for c in cards if c not in wild]
+        self.nat = nat = [c for c in cards if c not in wild] if wild else list(cards)
         self.n = len(cards)
-        self.w = self.n - len(self.nat)
-        self.cnt = [0] * 13
-        self.suit_mask = [0] * 4
-        self.suit_ranks: list[list[int]] = [[], [], [], []]
-        for c in self.nat:
+        self.w = self.n - len(nat)
+        cnt = [0] * 13
+        suit_mask = [0, 0, 0, 0]
+        suit_ranks: list[list[int]] = [[], [], [], []]
+        for c in nat:
             r = c >> 2
-            self.cnt[r] += 1
-            self.suit_mask[c & 3] |= 1 << r
-            self.suit_ranks[c & 3].append(r)
-        self.m1 = self.suit_mask[0] | self.suit_mask[1] | self.suit_mask[2] | self.suit_mask[3]
+            cnt[r] += 1
+            suit_mask[c & 3] |= 1 << r
+            suit_ranks[c & 3].append(r)
+        self.cnt, self.suit_mask, self.suit_ranks = cnt, suit_mask, suit_ranks
+        self.m1 = suit_mask[0] | suit_mask[1] | suit_mask[2] | suit_mask[3]
 
     def kickers(self, exclude: Collection[int], k: int, spare_wilds: int) -> list[int]:
         """Top ``k`` kicker ranks: spare wilds (as aces) first, then naturals."""
@@ -646,13 +647,13 @@ def contains(cards: Sequence[int], category: int, wild: Collection[int] | None =
     if category == HIGH_CARD:
         return n >= 1
     if category == ONE_PAIR:
-        return n >= 2 and any(c + w >= 2 for c in cnt)
+        return n >= 2 and max(cnt) + w >= 2
     if category == THREE_OF_A_KIND:
-        return n >= 3 and any(c + w >= 3 for c in cnt)
+        return n >= 3 and max(cnt) + w >= 3
     if category == FOUR_OF_A_KIND:
-        return n >= 4 and any(c + w >= 4 for c in cnt)
+        return n >= 4 and max(cnt) + w >= 4
     if category == FIVE_OF_A_KIND:
-        return n >= 5 and any(c + w >= 5 for c in cnt)
+        return n >= 5 and max(cnt) + w >= 5
     if category in (TWO_PAIR, FULL_HOUSE):
         if n < (4 if category == TWO_PAIR else 5):
             return False

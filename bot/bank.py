@@ -117,29 +117,40 @@ class Bank:
         async with self.db.transaction() as conn:
             return await self.ensure_wallet(conn, guild_id, user_id, starting)
 
-    async def buy_in(self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int) -> int:
-        """Wallet → table. Raises :class:`NotEnoughChips`; returns the new balance."""
-        async with self.db.transaction() as conn:
-            await self.ensure_wallet(conn, guild_id, user_id, starting)
-            balance = await self.debit(conn, guild_id, user_id, amount, "buy-in", table_id)
-            await self._table_chips(conn, table_id, amount)
-            return balance
+    async def buy_in(
+        self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn=None
+    ) -> int:
+        """Wallet → table. Raises :class:`NotEnoughChips`; returns the new balance.
 
-    async def house_buy_in(self, guild_id: int, table_id: int, amount: int) -> int:
+        With ``conn``, runs inside the caller's transaction (so the seat that the chips pay for
+        is saved in the same transaction)."""
+        if conn is None:
+            async with self.db.transaction() as conn:
+                return await self.buy_in(guild_id, user_id, table_id, amount, starting, conn)
+        await self.ensure_wallet(conn, guild_id, user_id, starting)
+        balance = await self.debit(conn, guild_id, user_id, amount, "buy-in", table_id)
+        await self._table_chips(conn, table_id, amount)
+        return balance
+
+    async def house_buy_in(self, guild_id: int, table_id: int, amount: int, conn=None) -> int:
         """House → table for an AI seat; the house is granted any shortfall first."""
-        async with self.db.transaction() as conn:
-            have = await self.ensure_wallet(conn, guild_id, HOUSE, 0)
-            if have < amount:
-                await self.credit(conn, guild_id, HOUSE, amount - have, "grant", table_id, "house bankroll")
-            balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
-            await self._table_chips(conn, table_id, amount)
-            return balance
+        if conn is None:
+            async with self.db.transaction() as conn:
+                return await self.house_buy_in(guild_id, table_id, amount, conn)
+        have = await self.ensure_wallet(conn, guild_id, HOUSE, 0)
+        if have < amount:
+            await self.credit(conn, guild_id, HOUSE, amount - have, "grant", table_id, "house bankroll")
+        balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
+        await self._table_chips(conn, table_id, amount)
+        return balance
 
-    async def refund(self, guild_id: int, user_id: int, table_id: int, amount: int) -> int:
+    async def refund(self, guild_id: int, user_id: int, table_id: int, amount: int, conn=None) -> int:
         """Table → wallet for a seat leaving an unstarted lobby."""
-        async with self.db.transaction() as conn:
-            await self._table_chips(conn, table_id, -amount)
-            return await self.credit(conn, guild_id, user_id, amount, "refund", table_id)
+        if conn is None:
+            async with self.db.transaction() as conn:
+                return await self.refund(guild_id, user_id, table_id, amount, conn)
+        await self._table_chips(conn, table_id, -amount)
+        return await self.credit(conn, guild_id, user_id, amount, "refund", table_id)
 
     async def cash_out_all(
         self, conn, guild_id: int, table_id: int, payouts: list[tuple[int, int]], kind: str = "cash-out"

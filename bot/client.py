@@ -85,7 +85,8 @@ class TripoleyBot(commands.Bot):
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s)
-        self.publisher = Publisher(self.manager, DiscordSink(self), default_renderer())
+        renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
+        self.publisher = Publisher(self.manager, DiscordSink(self), renderer)
         self.controller = Controller(self.manager, self.publisher)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:

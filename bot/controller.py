@@ -51,7 +51,8 @@ class Controller:
             error = error.original
         if isinstance(error, errors.TripoleyError):
             message = error.message
-            log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), message)
+            # Not the message itself: it may name the player's own cards ("you may place …").
+            log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(error).__name__)
         elif isinstance(error, app_commands.BotMissingPermissions):
             message = errors.MissingBotPermissions([errors.permission_label(p) for p in error.missing_permissions]).message
         elif isinstance(error, app_commands.MissingPermissions):

@@ -260,6 +260,10 @@ def public_action_text(action) -> str:
     """What everyone may read about a decision (a chosen poker hand stays secret)."""
     if action.do == "choose":
         return "picks a poker hand"
+    if action.do == "pass_cards":  # the cards passed stay secret
+        return f"passes {len(action.cards or []) or 'their'} cards"
+    if action.do == "reveal":  # secret until everyone has picked: the reveal events show them
+        return "picks five cards and a space"
     if action.do == "lead" and action.card:
         return f"leads {card_text(action.card)}"
     if action.do == "name_suit" and action.suit:
@@ -389,12 +393,28 @@ class TableManager:
         self._wake.set()
 
     async def _save(self, table: Table) -> None:
-        table.version += 1
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
-                (json.dumps(table.to_state()), table.status, table.id),
-            )
+            await self._write(conn, table)
+
+    async def _write(self, conn, table: Table) -> None:
+        """Save the table's state inside the caller's transaction."""
+        table.version += 1
+        await conn.execute(
+            "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
+            (json.dumps(table.to_state()), table.status, table.id),
+        )
+
+    @staticmethod
+    def _snapshot(table: Table) -> tuple:
+        return list(table.seats), list(table.log), table.host_id
+
+    @staticmethod
+    def _restore(table: Table, snapshot: tuple) -> None:
+        """Undo in-memory lobby changes whose transaction failed (the database rolled back)."""
+        seats, lines, host = snapshot
+        table.seats[:] = seats
+        table.log[:] = lines
+        table.host_id = host
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.channel_id) is table:
@@ -510,25 +530,27 @@ class TableManager:
                 ai_pause=float(config.ai_pause),
                 created_at=self.clock.now(),
             )
-            async with self.db.transaction() as conn:
-                cur = await conn.execute(
-                    "INSERT INTO tables (guild_id, channel_id, host_id, preset, status, chips, state_json, created_at)"
-                    " VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?)",
-                    (guild_id, channel_id, host_id, preset, json.dumps(table.to_state()), table.created_at),
-                )
-                table.id = cur.lastrowid
+            table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
+            table.add_log(f"{host_name} opened the table.")
+            # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
+            # between can't leave chips on a table whose saved seats don't hold them).
             try:
-                await self.bank.buy_in(guild_id, host_id, table.id, buy_in, config.starting_balance)
-            except errors.NotEnoughChips as exc:
                 async with self.db.transaction() as conn:
-                    await conn.execute("UPDATE tables SET status = 'cancelled' WHERE id = ?", (table.id,))
+                    cur = await conn.execute(
+                        "INSERT INTO tables (guild_id, channel_id, host_id, preset, status, chips, state_json, created_at)"
+                        " VALUES (?, ?, ?, ?, 'lobby', 0, '{}', ?)",
+                        (guild_id, channel_id, host_id, preset, table.created_at),
+                    )
+                    table.id = cur.lastrowid
+                    await self.bank.buy_in(guild_id, host_id, table.id, buy_in, config.starting_balance, conn=conn)
+                    table.deadline = self.clock.now() + self.settings.lobby_timeout
+                    table.deadline_kind, table.deadline_seat = "lobby", None
+                    await self._write(conn, table)
+            except errors.NotEnoughChips as exc:
                 raise errors.NotEnoughChips(
                     f"The buy-in is {buy_in} chips. {exc.message} Try a smaller `buy_in`."
                 ) from None
-            table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            self._set_deadline(table, self.settings.lobby_timeout, "lobby")
-            table.add_log(f"{host_name} opened the table.")
-            await self._save(table)
+            self._wake.set()
             self.tables[channel_id] = table
             self.by_id[table.id] = table
         return self._update(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
@@ -549,13 +571,20 @@ class TableManager:
             if len(table.seats) >= table.preset_info.max_players:
                 raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
             config = await self.prefs.guild(table.guild_id)
-            try:
-                await self.bank.buy_in(table.guild_id, user_id, table.id, table.buy_in, config.starting_balance)
-            except errors.NotEnoughChips as exc:
-                raise errors.NotEnoughChips(f"The buy-in is {table.buy_in} chips. {exc.message}") from None
+            snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
             table.add_log(f"{name} joined.")
-            await self._save(table)
+            try:
+                async with self.db.transaction() as conn:  # the chips and the seat, together
+                    await self.bank.buy_in(
+                        table.guild_id, user_id, table.id, table.buy_in, config.starting_balance, conn=conn
+                    )
+                    await self._write(conn, table)
+            except BaseException as exc:
+                self._restore(table, snapshot)
+                if isinstance(exc, errors.NotEnoughChips):
+                    raise errors.NotEnoughChips(f"The buy-in is {table.buy_in} chips. {exc.message}") from None
+                raise
             update = self._update(table, "lobby", message=f"You're in! Bought in for {table.buy_in} chips.")
         self._notify(update)
         return update
@@ -571,10 +600,16 @@ class TableManager:
                 raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
             taken = {s.name for s in table.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
-            await self.bank.house_buy_in(table.guild_id, table.id, table.buy_in)
+            snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
             table.add_log(f"{name} sat down.")
-            await self._save(table)
+            try:
+                async with self.db.transaction() as conn:
+                    await self.bank.house_buy_in(table.guild_id, table.id, table.buy_in, conn=conn)
+                    await self._write(conn, table)
+            except BaseException:
+                self._restore(table, snapshot)
+                raise
             update = self._update(table, "lobby", message=f"{name} joins the table.")
         self._notify(update)
         return update
@@ -587,17 +622,25 @@ class TableManager:
                 raise errors.NotSeated("You're not at this table.")
             seat = table.seats[index]
             if table.status == "lobby":
-                await self.bank.refund(table.guild_id, user_id, table.id, seat.stake)
-                del table.seats[index]
-                table.add_log(f"{seat.name} left.")
-                if not table.humans():
+                if not [s for s in table.humans() if s.user_id != user_id]:
+                    # The last human: close the table, every stake (theirs too) back in one go.
+                    table.add_log(f"{seat.name} left.")
                     update = await self._cancel(table, "Everyone left; the table is closed.")
                     self._notify(update)
                     return update
+                snapshot = self._snapshot(table)
+                del table.seats[index]
+                table.add_log(f"{seat.name} left.")
                 if table.host_id == user_id:
                     table.host_id = table.humans()[0].user_id
                     table.add_log(f"{table.humans()[0].name} is the host now.")
-                await self._save(table)
+                try:
+                    async with self.db.transaction() as conn:  # the refund and the freed seat, together
+                        await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
+                        await self._write(conn, table)
+                except BaseException:
+                    self._restore(table, snapshot)
+                    raise
                 update = self._update(table, "lobby", message=f"You left; {seat.stake} chips are back in your wallet.")
             else:
                 if seat.left:
@@ -618,16 +661,18 @@ class TableManager:
     async def _cancel(self, table: Table, reason: str) -> TableUpdate:
         """Close a lobby: every stake back to its wallet (or the house)."""
         payouts = [(s.account, s.stake) for s in table.seats]
-        table.status = "cancelled"
-        self._set_deadline(table, None)
         table.add_log(reason)
-        table.version += 1
+        state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
         async with self.db.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
             await conn.execute(
                 "UPDATE tables SET status = 'cancelled', state_json = ?, ended_at = ? WHERE id = ?",
-                (json.dumps(table.to_state()), self.clock.now(), table.id),
+                (json.dumps(state), self.clock.now(), table.id),
             )
+        # Only once the refunds are committed: a failure leaves the lobby open (and its timer armed).
+        table.status = "cancelled"
+        self._set_deadline(table, None)
+        table.version += 1
         self._forget(table)
         return self._update(table, "cancelled", message=reason)
 
@@ -761,7 +806,9 @@ class TableManager:
         game = table.game
         events = list(game.end_now())
         guard = 0
-        while not game.finished and guard < 50:
+        # Play the board clearing out (it can take a whole Michigan hand or more): stopping early
+        # would send the chips still on the mat to the house instead of to the players.
+        while not game.finished and guard < 100_000:
             guard += 1
             if game.awaiting() is None:
                 events += list(game.next_deal())
@@ -904,19 +951,22 @@ class TableManager:
         if on_mat:
             payouts.append((HOUSE, int(on_mat)))
         results = self._results(table, stacks, events)
-        table.status = "finished"
-        table.result = results
-        self._set_deadline(table, None)
         self._log_events(table, events)
-        table.version += 1
         now = self.clock.now()
+        state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
         async with self.db.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
             await self._record_stats(conn, table, results)
             await conn.execute(
                 "UPDATE tables SET status = 'finished', state_json = ?, result_json = ?, ended_at = ? WHERE id = ?",
-                (json.dumps(table.to_state()), json.dumps(results), now, table.id),
+                (json.dumps(state), json.dumps(results), now, table.id),
             )
+        # Only once everyone is cashed out: if that failed, the table stays open and its next
+        # deadline tries again, rather than a finished table holding chips nobody gets back.
+        table.status = "finished"
+        table.result = results
+        self._set_deadline(table, None)
+        table.version += 1
         if held != sum(s.stake for s in table.seats):
             log.error("table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held)
         self._forget(table)

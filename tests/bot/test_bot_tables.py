@@ -306,3 +306,80 @@ def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where(
     assert describe_event({"type": "ante", "seat": 0, "space": "pot", "amount": 1}, view) is None
     assert describe_event({"type": "chosen", "seat": 0}, view) is None
     assert describe_event({"type": "deal", "cards": {"0": 13}, "spare": 13}, view) is None
+
+
+async def _saved_seat_stakes(db, table_id):
+    import json
+
+    row = await db.fetchone("SELECT chips, state_json FROM tables WHERE id = ?", (table_id,))
+    state = json.loads(row["state_json"])
+    return int(row["chips"]), sum(s["stake"] for s in state["seats"])
+
+
+@pytest.mark.parametrize("step", ["join", "add_ai", "leave"])
+async def test_lobby_chips_and_seats_are_saved_together(manager, bank, db, monkeypatch, step):
+    """If saving the seat fails, the buy-in (or refund) is rolled back with it: the chips a table
+    holds in the database are always the stakes of its saved seats."""
+    table = await lobby(manager, ai=0, humans=(ANN,) if step != "leave" else (ANN, BOB))
+    before = (await bank.balance(G, ANN, 0), await bank.balance(G, BOB, 1000), list(table.seats))
+
+    async def broken_write(conn, t):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(manager, "_write", broken_write)
+    with pytest.raises(RuntimeError):
+        if step == "join":
+            await manager.join(C, BOB, "bob")
+        elif step == "add_ai":
+            await manager.add_ai(C, ANN)
+        else:
+            await manager.leave(C, BOB)
+    monkeypatch.undo()
+    assert table.seats == before[2]
+    assert (await bank.balance(G, ANN, 0), await bank.balance(G, BOB, 1000)) == before[:2]
+    chips, stakes = await _saved_seat_stakes(db, table.id)
+    assert chips == stakes == sum(s.stake for s in table.seats)
+    assert (await bank.audit(G)).ok
+    # And the lobby still works.
+    if step == "leave":
+        await manager.leave(C, BOB)
+    else:
+        await manager.join(C, BOB, "bob")
+    chips, stakes = await _saved_seat_stakes(db, table.id)
+    assert chips == stakes == sum(s.stake for s in table.seats)
+
+
+async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monkeypatch):
+    table = await lobby(manager, ai=1, options={"game_end": "rounds:1"})
+    await manager.start(C, ANN)
+    real = bank.cash_out_all
+    failures = []
+
+    async def flaky_cash_out(conn, *args, **kwargs):
+        if not failures:
+            failures.append(1)
+            raise RuntimeError("database is locked")
+        return await real(conn, *args, **kwargs)
+
+    monkeypatch.setattr(bank, "cash_out_all", flaky_cash_out)
+    for _ in range(3000):
+        if table.status == "finished":
+            break
+        clock.t = max(clock.t, table.deadline)
+        await manager.tick()
+    assert failures and table.status == "finished" and C not in manager.tables
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 0
+
+
+def test_secret_cards_stay_out_of_the_public_log():
+    from engine import Action
+
+    from bot.tables import public_action_text
+
+    passed = public_action_text(Action(seat=0, do="pass_cards", cards=["AS", "KH", "2C"]))
+    revealed = public_action_text(Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house"))
+    chosen = public_action_text(Action(seat=0, do="choose", cards=["AS", "AD", "AC", "KH", "KD"]))
+    for text in (passed, revealed, chosen):
+        assert not any(c in text for c in ("AS", "KH", "2C", "A♠", "K♥")), text
+    assert "3 cards" in passed

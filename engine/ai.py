@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import random
-from collections import Counter
 from typing import Any
 
 from . import cards as C
@@ -273,9 +272,9 @@ class _Heuristic:
         game = self.game
         mat = game.mat
         d = self.d
-        wild = frozenset(C.parse_many(d["wild"])) if d["wild"] else frozenset()
+        wild = frozenset(C.parse_many(d["wild"])) if d["wild"] else _NO_WILD
         plan = _WanaganHand(game, self.hand, wild)
-        spaces = sorted(d["spaces"], key=lambda x: -mat[x])
+        spaces = sorted(d["spaces"], key=mat.__getitem__, reverse=True)  # stable: mat order on ties
         found: list[tuple[str, list[int], int | None]] = []  # qualifying (space, five, value) of the top rate
         top = None
         for sid in spaces:
@@ -314,24 +313,6 @@ class _Heuristic:
         return self.act("pass_cards", cards=C.to_strs(give))
 
 
-def _qualifies(game: Game, cards: list[int], sid: str, kind: str, wild: frozenset[int], value: int) -> bool:
-    """Wanagan qualification, with a fast path for five natural cards (the engine decides the rest)."""
-    if kind == "evens-odds" or (wild and not wild.isdisjoint(cards)):
-        return game.wanagan_qualifies(cards, sid, list(wild))
-    if kind == "straight":
-        return value >> 20 in (4, 8)  # straight, straight flush
-    if kind == "flush":
-        return len({c & 3 for c in cards}) == 1
-    cat = value >> 20
-    if cat != 5:  # five natural cards other than a flush (which may hide repeated cards): the category tells
-        return kind in _BEST_COVERS[cat]
-    counts = sorted(Counter(c >> 2 for c in cards).values(), reverse=True) + [0]
-    need = _NEED[kind]
-    return counts[0] >= need[0] and counts[1] >= need[1]
-
-
-_NEED = {"one-pair": (2, 0), "two-pair": (2, 2), "three-kind": (3, 0), "four-kind": (4, 0), "full-house": (3, 2)}
-
 _EVENS_ODDS = ((0, 2, 4, 6, 8), (2, 4, 6, 8, 10), (12, 1, 3, 5, 7), (1, 3, 5, 7, 9), (3, 5, 7, 9, 11))
 # (rank mask, ranks): five-rank windows, best first (straights Ace high down to A-2-3-4-5).
 _STRAIGHT_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in
@@ -345,7 +326,8 @@ def _windows_met(mask: int, need: int, evens: bool) -> tuple[tuple[int, ...], ..
     return tuple(rs for window, rs in (_EVENS_ODDS_WINDOWS if evens else _STRAIGHT_WINDOWS)
                  if (mask & window).bit_count() >= need)
 
-# The Wanagan combinations a best five of each poker category (by its value) normally contains.
+
+# The Wanagan combinations a best five of each poker category (by its value) contains.
 _BEST_COVERS: tuple[frozenset[str], ...] = (
     frozenset(),  # high card
     frozenset({"one-pair"}),
@@ -360,6 +342,8 @@ _BEST_COVERS: tuple[frozenset[str], ...] = (
 )
 _OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4}
 _RANKS_DOWN = tuple(range(12, -1, -1))
+_RANK_BIT = tuple(1 << r for r in range(13))
+_NO_WILD: frozenset[int] = frozenset()
 _RANK_TIEBREAK = tuple(r * 0.08 for r in range(13))
 _CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 4: "straight", 5: "flush", 6: "full-house",
                   7: "four-kind"}
@@ -368,7 +352,7 @@ _CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 4: "straight", 
 class _WanaganHand:
     """One hand's statistics for a Wanagan reveal, read once; five-card selections built on demand."""
 
-    __slots__ = ("game", "hand", "wild", "wilds", "by_rank", "by_suit", "ordered", "mask", "_top", "_best", "_value")
+    __slots__ = ("game", "hand", "wild", "wilds", "by_rank", "suits", "ordered", "_top", "_best", "_value", "_mask")
 
     def __init__(self, game: Game, hand: list[int], wild: frozenset[int]) -> None:
         self.game = game
@@ -381,19 +365,32 @@ class _WanaganHand:
             self.wilds = []
             nat = sorted(hand, reverse=True)
         by_rank: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
-        by_suit: list[list[int]] = [[], [], [], []]
-        mask = 0
+        suits = [0, 0, 0, 0]
         for c in nat:
             by_rank[c >> 2].append(c)
-            by_suit[c & 3].append(c)
-            mask |= 1 << (c >> 2)
+            suits[c & 3] += 1
         self.by_rank = by_rank
-        self.by_suit = by_suit
-        self.mask = mask  # ranks held (naturals)
+        self.suits = suits  # naturals per suit
         self.ordered = self.wilds + nat  # wild cards first, then naturals high to low
         self._top: list[int] | None = None
         self._best: tuple[int, list[int]] | None = None
+        self._mask: int | None = None
         self._value = evaluate(hand, wild)  # the best five's value
+
+    @property
+    def mask(self) -> int:
+        """Ranks held (naturals) as a 13-bit mask."""
+        if self._mask is None:
+            self._mask = sum(_RANK_BIT[r] for r, cs in enumerate(self.by_rank) if cs)
+        return self._mask
+
+    @property
+    def by_suit(self) -> list[list[int]]:
+        """Naturals per suit, high to low."""
+        out: list[list[int]] = [[], [], [], []]
+        for c in self.ordered[len(self.wilds):]:
+            out[c & 3].append(c)
+        return out
 
     @property
     def top(self) -> list[int]:
@@ -425,10 +422,9 @@ class _WanaganHand:
         """(five cards, their value or None if not worked out) of a strong selection qualifying for
         ``sid`` (of combination ``kind``), or None when the hand cannot make it."""
         if kind in _BEST_COVERS[self._value >> 20]:
+            # The best five's category shows the combination (a wild card may stand for anything).
             value, cards = self.best()
-            # A wild card may stand for anything: the best five's category already shows the combination.
-            if self.wilds or _qualifies(self.game, cards, sid, kind, self.wild, value):
-                return cards, value
+            return cards, value
         built = self._build(kind)  # every selection built makes the combination (wild cards fill gaps)
         if len(built) <= 1:
             return (built[0], None) if built else None
@@ -470,6 +466,9 @@ class _WanaganHand:
             return [] if core is None else [self._fill(core)]
         if kind == "full-house":
             top = self.top
+            c0, c1 = len(by_rank[top[0]]), len(by_rank[top[1]])
+            if min(max(0, 3 - c0) + max(0, 2 - c1), max(0, 3 - c1) + max(0, 2 - c0)) > w:
+                return []  # the two longest ranks cannot make it: none can
             for a in top[:4]:
                 if len(by_rank[a]) + w < 3:
                     continue
@@ -484,6 +483,8 @@ class _WanaganHand:
             core = self._groups(*((r, 1) for r in met[0])) if met else None  # the highest straight
             return [] if core is None else [core]
         if kind == "flush":
+            if max(self.suits) + w < 5:
+                return []
             return [(cs + self.wilds)[:5] for cs in self.by_suit if len(cs) + w >= 5]
         if kind == "evens-odds":
             out = []

@@ -1221,7 +1221,7 @@ class Game:
                 return self._wait(seat, "wanagan-pass", ["pass_cards"], cards=hand, count=3, round=w["round"],
                                   direction="left" if w["round"] == 2 else "right")
             return self._wait(seat, "wanagan-reveal", ["reveal"], cards=hand, count=5, round=w["round"],
-                              spaces=self._wanagan_open(), wild=C.to_strs(self._wanagan_wild()))
+                              spaces=self._wanagan_open(), wild=list(WANAGAN_WILD) if w["round"] == 4 else [])
         if w["stage"] == "pass":
             self._wanagan_pass()
             w["stage"] = "reveal"
@@ -1283,7 +1283,7 @@ class Game:
         """Reveal together; on each space the best qualifying hand wins (ties split, remainder stays)."""
         r = self.r
         w = r.wanagan
-        wild = self._wanagan_wild()
+        wild = frozenset(self._wanagan_wild())
         shown: dict[str, dict] = {}
         claims: dict[str, list[tuple[int, int]]] = {}
         for s in r.active:
@@ -1291,7 +1291,8 @@ class Game:
             cards, sid = pick["cards"], pick["space"]
             ok = self.wanagan_qualifies(cards, sid, wild)
             value = evaluate(cards, wild)
-            shown[str(s)] = {"cards": C.to_strs(cards), "space": sid, "qualifies": ok, "hand": category_name(value)}
+            shown[str(s)] = {"cards": [_CARD_STRS[c] for c in cards], "space": sid, "qualifies": ok,
+                             "hand": category_name(value)}
             if ok:
                 claims.setdefault(sid, []).append((s, value))
         self._emit(type="reveal", round=w["round"], hands=shown)
@@ -1740,10 +1741,13 @@ def _distinct_sorted_combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, 
     return tuple(sorted(set(itertools.combinations(cards, k))))
 
 
+_ATOM_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def _plain_copy(obj: Any) -> Any:
     """Deep copy of JSON-like data (dicts, lists, tuples, scalars): far cheaper than copy.deepcopy."""
     if isinstance(obj, dict):
-        return {k: _plain_copy(v) for k, v in obj.items()}
+        return {k: v if type(v) in _ATOM_TYPES else _plain_copy(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         if obj and isinstance(obj[0], (dict, list, tuple)):
             first = obj[0]

@@ -361,20 +361,23 @@ def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
     cnt, w, n = st.cnt, st.w, st.n
     desc = range(_ACE, -1, -1)
     ww = min(w, 5)
+    c1, c0 = sorted(cnt)[-2:]  # the two longest ranks: the loops below only run when they can succeed
     if n >= 5:
-        for r in desc:
-            if cnt[r] + w >= 5:
-                return _value(FIVE_OF_A_KIND, (r,))
+        if c0 + w >= 5:
+            for r in desc:
+                if cnt[r] + w >= 5:
+                    return _value(FIVE_OF_A_KIND, (r,))
         best = max(_wild_straight_top(sm, ww) for sm in st.suit_mask)
         if best >= 0:
             return _value(STRAIGHT_FLUSH, (best,))
-    if n >= 4:
+    if n >= 4 and c0 + w >= 4:
         for r in desc:
             if cnt[r] + w >= 4:
                 spare = w - max(0, 4 - cnt[r])
                 return _value(FOUR_OF_A_KIND, [r] + st.kickers((r,), min(1, n - 4), spare))
     if n >= 5:
-        for t in desc:
+        fh = min(max(0, 3 - c0) + max(0, 2 - c1), max(0, 3 - c1) + max(0, 2 - c0)) <= w
+        for t in desc if fh else ():
             need_t = max(0, 3 - cnt[t])
             if need_t > w:
                 continue
@@ -391,7 +394,7 @@ def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
         top = _wild_straight_top(st.m1, ww)
         if top >= 0:
             return _value(STRAIGHT, (top,))
-    if n >= 3:
+    if n >= 3 and c0 + w >= 3:
         for r in desc:
             if cnt[r] + w >= 3:
                 spare = w - max(0, 3 - cnt[r])
@@ -641,7 +644,13 @@ def contains(cards: Sequence[int], category: int, wild: Collection[int] | None =
     a full house (unless wild cards can make them). A flush with duplicate cards
     (several decks) also contains the pairs among them. Each wild card may stand
     for any card, chosen afresh for each question. High card: always true."""
-    st = _Counts(list(cards), _as_set(wild))
+    wild = _as_set(wild)
+    if len(cards) == 5 and category != FLUSH and (not wild or wild.isdisjoint(cards)):
+        # Five natural cards: the poker category tells (a flush may hide repeated cards: counted below).
+        cat = evaluate(cards) >> 20
+        if cat != FLUSH:
+            return category in _CONTAINED[cat]
+    st = _Counts(list(cards), wild)
     cnt, w, n = st.cnt, st.w, st.n
     ww = min(w, 5)
     if category == HIGH_CARD:
@@ -669,6 +678,20 @@ def contains(cards: Sequence[int], category: int, wild: Collection[int] | None =
         return n >= 5 and any(_wild_straight_top(sm, ww) >= 0 for sm in st.suit_mask)
     raise ValueError(f"unknown hand category {category!r}")
 
+
+# What five natural cards of each category (other than a flush) contain.
+_CONTAINED: tuple[frozenset[int], ...] = (
+    frozenset({HIGH_CARD}),
+    frozenset({HIGH_CARD, ONE_PAIR}),
+    frozenset({HIGH_CARD, ONE_PAIR, TWO_PAIR}),
+    frozenset({HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND}),
+    frozenset({HIGH_CARD, STRAIGHT}),
+    frozenset(),  # flush: counted
+    frozenset({HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, FULL_HOUSE}),
+    frozenset({HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND, FOUR_OF_A_KIND}),
+    frozenset({HIGH_CARD, STRAIGHT, FLUSH, STRAIGHT_FLUSH}),
+    frozenset({HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND, FOUR_OF_A_KIND, FIVE_OF_A_KIND}),
+)
 
 #: Evens or Odds (Wanagan), Ace low: 2-4-6-8-10, 4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K
 #: as 13-bit rank masks (rank 0 = two .. 12 = ace).

@@ -645,7 +645,7 @@ def contains(cards: Sequence[int], category: int, wild: Collection[int] | None =
     (several decks) also contains the pairs among them. Each wild card may stand
     for any card, chosen afresh for each question. High card: always true."""
     wild = _as_set(wild)
-    if len(cards) == 5 and category != FLUSH and (not wild or wild.isdisjoint(cards)):
+    if len(cards) == 5 and category in _FAST_CATEGORIES and (not wild or wild.isdisjoint(cards)):
         # Five natural cards: the poker category tells (a flush may hide repeated cards: counted below).
         cat = evaluate(cards) >> 20
         if cat != FLUSH:
@@ -679,6 +679,7 @@ def contains(cards: Sequence[int], category: int, wild: Collection[int] | None =
     raise ValueError(f"unknown hand category {category!r}")
 
 
+_FAST_CATEGORIES = frozenset(range(HIGH_CARD, FIVE_OF_A_KIND + 1)) - {FLUSH}
 # What five natural cards of each category (other than a flush) contain.
 _CONTAINED: tuple[frozenset[int], ...] = (
     frozenset({HIGH_CARD}),

@@ -340,6 +340,19 @@ _BEST_COVERS: tuple[frozenset[str], ...] = (
     frozenset({"straight", "flush"}),
     frozenset({"one-pair", "three-kind", "four-kind"}),  # five of a kind
 )
+# The combinations natural cards cannot make when their best five is of each category.
+_BEST_EXCLUDES: tuple[frozenset[str], ...] = (
+    frozenset({"one-pair", "two-pair", "three-kind", "four-kind", "full-house", "straight", "flush"}),
+    frozenset({"two-pair", "three-kind", "four-kind", "full-house", "straight", "flush"}),
+    frozenset({"three-kind", "four-kind", "full-house", "straight", "flush"}),
+    frozenset({"two-pair", "four-kind", "full-house", "straight", "flush"}),
+    frozenset({"flush"}),  # straight
+    frozenset({"four-kind", "full-house"}),  # flush
+    frozenset({"four-kind"}),  # full house
+    frozenset(),  # four of a kind
+    frozenset(),  # straight flush
+    frozenset(),  # five of a kind
+)
 _OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4}
 _RANKS_DOWN = tuple(range(12, -1, -1))
 _RANK_BIT = tuple(1 << r for r in range(13))
@@ -421,10 +434,13 @@ class _WanaganHand:
     def pick(self, sid: str, kind: str) -> tuple[list[int], int | None] | None:
         """(five cards, their value or None if not worked out) of a strong selection qualifying for
         ``sid`` (of combination ``kind``), or None when the hand cannot make it."""
-        if kind in _BEST_COVERS[self._value >> 20]:
+        cat = self._value >> 20
+        if kind in _BEST_COVERS[cat]:
             # The best five's category shows the combination (a wild card may stand for anything).
             value, cards = self.best()
             return cards, value
+        if not self.wilds and kind in _BEST_EXCLUDES[cat]:
+            return None  # the hand would hold a better five than its best
         built = self._build(kind)  # every selection built makes the combination (wild cards fill gaps)
         if len(built) <= 1:
             return (built[0], None) if built else None

@@ -320,7 +320,7 @@ _STRAIGHT_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in
 _EVENS_ODDS_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in _EVENS_ODDS)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _windows_met(mask: int, need: int, evens: bool) -> tuple[tuple[int, ...], ...]:
     """The straight (or evens/odds) rank windows, best first, holding at least ``need`` ranks of ``mask``."""
     return tuple(rs for window, rs in (_EVENS_ODDS_WINDOWS if evens else _STRAIGHT_WINDOWS)
@@ -353,19 +353,19 @@ _BEST_EXCLUDES: tuple[frozenset[str], ...] = (
     frozenset(),  # straight flush
     frozenset(),  # five of a kind
 )
-_OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4}
+_OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4, "five-kind": 5}
 _RANKS_DOWN = tuple(range(12, -1, -1))
 _RANK_BIT = tuple(1 << r for r in range(13))
 _NO_WILD: frozenset[int] = frozenset()
 _RANK_TIEBREAK = tuple(r * 0.08 for r in range(13))
 _CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 4: "straight", 5: "flush", 6: "full-house",
-                  7: "four-kind"}
+                  7: "four-kind", 8: "straight-flush", 9: "five-kind"}
 
 
 class _WanaganHand:
     """One hand's statistics for a Wanagan reveal, read once; five-card selections built on demand."""
 
-    __slots__ = ("game", "hand", "wild", "wilds", "by_rank", "suits", "ordered", "_top", "_best", "_value", "_mask")
+    __slots__ = ("_best", "_mask", "_top", "_value", "by_rank", "game", "hand", "ordered", "suits", "wild", "wilds")
 
     def __init__(self, game: Game, hand: list[int], wild: frozenset[int]) -> None:
         self.game = game
@@ -502,6 +502,17 @@ class _WanaganHand:
             if max(self.suits) + w < 5:
                 return []
             return [(cs + self.wilds)[:5] for cs in self.by_suit if len(cs) + w >= 5]
+        if kind == "straight-flush":  # the best five only (no Wanagan space asks for it)
+            out = []
+            for cs in self.by_suit:
+                if len(cs) + w < 5:
+                    continue
+                held = {c >> 2: c for c in cs}
+                met = _windows_met(sum(_RANK_BIT[r] for r in held), 5 - w, False)
+                if met:
+                    spare = iter(self.wilds)
+                    out.append([held[r] if r in held else next(spare) for r in met[0]])
+            return out
         if kind == "evens-odds":
             out = []
             for rs in _windows_met(self.mask, 5 - w, True):

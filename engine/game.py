@@ -152,12 +152,12 @@ class Game:
         if not hasattr(self, "mat"):
             self.mat = {s.id: 0 for s in self.spaces}
         self.n_decks = self.options.decks or (
-            decks_for_players(len(self.players)) if self.preset.max_players > 9 else 1
+            decks_for_players(len(self.players)) if self.preset.rulebook_setup else 1
         )
 
     def _cut_for_dealer(self) -> int:
         """Rulebook presets cut for the deal (highest card, Ace high, ties cut again); others start at seat 0."""
-        if self.preset.max_players <= 9:
+        if not self.preset.rulebook_setup:
             return 0
         contenders = list(range(len(self.players)))
         while True:

@@ -356,6 +356,16 @@ def _value(cat: int, ranks: Sequence[int]) -> int:
     return (cat << 20) | _nibbles(ranks, 4)
 
 
+def _wild_of_a_kind(st: "_Counts", k: int, category: int) -> int:
+    """The highest rank that wild cards can make k of a kind, with the best kickers (caller checked one exists)."""
+    cnt, w, n = st.cnt, st.w, st.n
+    for r in range(_ACE, -1, -1):
+        if cnt[r] + w >= k:
+            spare = w - max(0, k - cnt[r])
+            return _value(category, [r] + st.kickers((r,), min(5 - k, n - k), spare))
+    raise AssertionError("no rank reaches k of a kind")
+
+
 def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
     st = _Counts(cards, _as_set(wild))
     cnt, w, n = st.cnt, st.w, st.n
@@ -371,10 +381,7 @@ def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
         if best >= 0:
             return _value(STRAIGHT_FLUSH, (best,))
     if n >= 4 and c0 + w >= 4:
-        for r in desc:
-            if cnt[r] + w >= 4:
-                spare = w - max(0, 4 - cnt[r])
-                return _value(FOUR_OF_A_KIND, [r] + st.kickers((r,), min(1, n - 4), spare))
+        return _wild_of_a_kind(st, 4, FOUR_OF_A_KIND)
     if n >= 5:
         fh = min(max(0, 3 - c0) + max(0, 2 - c1), max(0, 3 - c1) + max(0, 2 - c0)) <= w
         for t in desc if fh else ():
@@ -395,10 +402,7 @@ def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
         if top >= 0:
             return _value(STRAIGHT, (top,))
     if n >= 3 and c0 + w >= 3:
-        for r in desc:
-            if cnt[r] + w >= 3:
-                spare = w - max(0, 3 - cnt[r])
-                return _value(THREE_OF_A_KIND, [r] + st.kickers((r,), min(2, n - 3), spare))
+        return _wild_of_a_kind(st, 3, THREE_OF_A_KIND)
     if n >= 4:
         for p1 in desc:
             need1 = max(0, 2 - cnt[p1])

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import signal
 
 import discord
 import yarl
@@ -12,7 +14,8 @@ from discord.ext import commands
 from .bank import Bank
 from .controller import Controller
 from .prefs import Prefs
-from .publisher import DMForbidden, MessageGone, Outgoing, Publisher, default_renderer
+from .publisher import DMForbidden, MessageGone, Outgoing, Publisher
+from .render import ImageService, default_renderer, process_pool
 from .settings import Settings
 from .storage import Database
 from .tables import TableManager
@@ -21,6 +24,13 @@ from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tripoley",)
+SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables)
+RENDER_PROCESSES = 1  # images are drawn in this many worker processes (0: threads)
+# The cyclic garbage collector's full collections walk every live object (200 running games are
+# millions): with the default thresholds they ran every few seconds and stopped the event loop for
+# 100-200 ms each, delaying interactions. Fewer collections (objects freed by reference counting,
+# nearly all of them, are freed at once anyway) and the start-up objects frozen out of them.
+GC_THRESHOLDS = (20_000, 50, 50)
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -76,6 +86,8 @@ class TripoleyBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.db: Database | None = None
+        self.images: ImageService | None = None
+        self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self._timer: asyncio.Task | None = None
         self._synced_guilds: set[int] = set()
 
@@ -84,9 +96,11 @@ class TripoleyBot(commands.Bot):
         self.db = await Database(s.database_path()).connect()
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
-        self.manager = TableManager(self.db, self.bank, self.prefs, s)
+        self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
-        self.publisher = Publisher(self.manager, DiscordSink(self), renderer)
+        pool = process_pool(RENDER_PROCESSES) if RENDER_PROCESSES > 0 and renderer is not None else None
+        self.images = ImageService(renderer, pool)
+        self.publisher = Publisher(self.manager, DiscordSink(self), self.images)
         self.controller = Controller(self.manager, self.publisher)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
@@ -96,7 +110,19 @@ class TripoleyBot(commands.Bot):
         for table in resumed:
             self.publisher.publish(table)  # refresh deadlines shown on the messages
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        if self.handle_sigterm:  # the bot's own process (python -m bot)
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
+            try:
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+            except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
+                pass
         await self.sync_commands()
+
+    def _on_sigterm(self) -> None:
+        log.info("SIGTERM: closing")
+        asyncio.get_running_loop().create_task(self.close())
 
     async def sync_commands(self) -> None:
         s = self.settings
@@ -138,14 +164,28 @@ class TripoleyBot(commands.Bot):
     async def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        manager = getattr(self, "manager", None)
+        if manager is not None and self.db is not None:
+            try:
+                await manager.flush_saves()  # the newest state of every table
+            except Exception:
+                log.exception("could not save every table's state before shutdown")
         try:
             if getattr(self, "publisher", None) is not None:
                 await asyncio.wait_for(self.publisher.flush(), 5)
         except Exception:
             log.warning("pending table messages were not all sent before shutdown")
         await super().close()
+        if manager is not None and self.db is not None:
+            try:
+                await manager.flush_saves()  # anything a last message changed (message ids)
+            except Exception:
+                log.exception("could not save every table's state before shutdown")
+        if self.images is not None:
+            self.images.close()
         if self.db is not None:
             await self.db.close()
+            self.db = None
 
 
 def run_bot(settings: Settings) -> int:
@@ -153,6 +193,7 @@ def run_bot(settings: Settings) -> int:
     assert token
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     bot = TripoleyBot(settings)
+    bot.handle_sigterm = True
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:

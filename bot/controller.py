@@ -1,11 +1,14 @@
 """From Discord interactions to the table manager and back.
 
 The controller answers every component and modal interaction: it checks the
-button is current (table still open, same round), calls the
-:class:`~bot.tables.TableManager`, and acknowledges at once (a deferred update
-for public buttons, an edited hand view for private ones); the mat message
-itself is updated by the :class:`~bot.publisher.Publisher`. Every refusal is
-answered ephemerally by :meth:`Controller.report`.
+button is current (table still open, same round) and calls the
+:class:`~bot.tables.TableManager`. A move on a public button is checked under the
+table's lock (``game.check``: a refusal is answered as such), then acknowledged
+(a deferred update, within a few ms: nothing waits on the database or on other
+tables), then applied. A move from a private hand view is answered with the
+edited hand view once it is applied and saved (no coalescing there). The mat
+message itself is updated by the :class:`~bot.publisher.Publisher`. Every
+refusal is answered ephemerally by :meth:`Controller.report`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import discord
 from discord import app_commands
 
 from . import errors
-from .publisher import Publisher, hand_message, render_image
+from .publisher import Publisher, hand_message
 from .tables import Table, TableManager
 from .ui import AmountModal, message_kwargs
 
@@ -121,11 +124,9 @@ class Controller:
                 update = await self.manager.leave(channel, user.id)
                 await self.reply(interaction, update.message or "You left the table.")
             elif verb == "ai":
-                await self.manager.add_ai(channel, user.id)
-                await interaction.response.defer()
+                await self.manager.add_ai(channel, user.id, before_apply=interaction.response.defer)
             else:
-                await self.manager.start(channel, user.id)
-                await interaction.response.defer()
+                await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
             return
 
         if round_number != table.round:
@@ -195,9 +196,15 @@ class Controller:
     async def _act(
         self, interaction: discord.Interaction, table: Table, act: dict, round_number: int, expect: str | None = None
     ) -> None:
-        await self.manager.act(table.channel_id, interaction.user.id, act, round_number, expect=expect)
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
+        private = message is not None and message.flags.ephemeral
+        # Public buttons: acknowledged as soon as the move is known to be legal (before it is
+        # applied and saved). A private hand view is answered with the hand after the move.
+        await self.manager.act(
+            table.channel_id, interaction.user.id, act, round_number, expect=expect,
+            before_apply=None if private else interaction.response.defer, urgent=private,
+        )
+        if private:
             # A private hand view: show the hand as it is now.
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
@@ -207,8 +214,6 @@ class Controller:
                 await interaction.response.edit_message(**kwargs)
                 return
             await interaction.response.edit_message(content="The game is over.", view=None)
-            return
-        await interaction.response.defer()
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, verb_arg: str) -> None:
         detail = self._detail_for(table, interaction.user.id)
@@ -254,9 +259,8 @@ class Controller:
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
         await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
-        renderer = self.publisher.renderer if self.publisher else None
-        if renderer is not None:
-            png, alt = await render_image(renderer, "hand", view)
+        if self.publisher is not None and self.publisher.renderer is not None:
+            png, alt = await self.publisher.image("hand", view)
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
                 try:

@@ -1,16 +1,20 @@
 """Coalesced table messages.
 
-Every :class:`~bot.tables.TableUpdate` becomes an :class:`Outgoing` message
-right away (cheap: text and component specs), but at most one send/edit per
-channel is in flight: while one runs, newer updates replace the pending one,
-so the newest state always wins and a burst of AI moves costs one edit. Each
-message (lobby or mat) is edited at most once per ``min_interval`` (1 s): an
-update that comes sooner waits, and is replaced by any newer one meanwhile. A
-new round gets a fresh mat message (edits of old messages are rate limited
-harder). Images are rendered off the event loop (``asyncio.to_thread``).
+The table manager only calls the synchronous :meth:`Publisher.on_update`, which
+marks the channel as having a newer state to show: nothing is built or drawn per
+action. One worker per channel sends what is due, building the message (text,
+buttons) and rendering its image from the table's state *at send time* (so a
+burst of AI moves costs one message, showing the newest state; images come from
+:class:`~bot.render.ImageService`: a render process and a cache by view content).
 
-Publishing is fire-and-forget: the table manager only calls the synchronous
-:meth:`Publisher.on_update`, and nothing in the game ever waits on Discord.
+Edits are paced per channel, not per message (Discord limits edits by channel):
+at most one edit of any of the channel's messages (the lobby, the mat, the old
+mat losing its buttons) per ``min_interval`` (1 s). A new round gets a fresh mat
+message (a post, sent at once); the previous one loses its buttons and the lobby
+message is closed in paced edits after it. A pending state that has to wait is
+replaced by any newer one meanwhile (newest wins).
+
+Publishing is fire-and-forget and nothing in the game ever waits on Discord.
 A send that fails (discord.py gives up after five 429s in a row, a 5xx, a
 network error) is logged and retried with a backoff until it goes through or
 a newer state replaces it, so the channel always ends up showing the latest
@@ -30,6 +34,7 @@ from typing import Any, Callable, Protocol
 
 from . import text
 from .components import Component, hand_components, lobby_components, mat_components
+from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
 from .tables import Table, TableManager, TableUpdate
 
 log = logging.getLogger(__name__)
@@ -75,43 +80,12 @@ class Sink(Protocol):
     async def strip(self, channel_id: int, message_id: int) -> None: ...
 
 
-Renderer = Callable[[str, dict], Any]
-
-
-def default_renderer() -> Renderer | None:
-    """``images.render_mat`` / ``render_hand`` / ``render_summary`` when the package provides them."""
-    try:
-        import images
-    except Exception:  # pragma: no cover - images missing
-        return None
-
-    def render(kind: str, view: dict):
-        try:
-            fn = getattr(images, f"render_{kind}", None)
-        except ImportError:  # that renderer is not written yet
-            return None
-        if fn is None:
-            return None
-        return fn(view)
-
-    return render
-
-
-async def render_image(renderer: Renderer | None, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
-    """PNG bytes and alt text, rendered in a worker thread; (None, None) on any failure."""
-    if renderer is None or kind is None or view is None:
-        return None, None
-    try:
-        result = await asyncio.to_thread(renderer, kind, view)
-    except Exception:
-        log.exception("rendering the %s image failed", kind)
-        return None, None
-    if result is None:
-        return None, None
-    if isinstance(result, (bytes, bytearray)):
-        return bytes(result), None
-    png = getattr(result, "png", None)
-    return (bytes(png) if png else None), getattr(result, "alt", None)
+async def render_image(renderer, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
+    """PNG bytes and alt text (a renderer function run in a thread, or an :class:`ImageService`);
+    (None, None) on any failure."""
+    if isinstance(renderer, ImageService):
+        return await renderer.render(kind, view)
+    return await ImageService(renderer, cache_size=0).render(kind, view)
 
 
 def lobby_message(table: Table) -> Outgoing:
@@ -151,11 +125,16 @@ def describe_error(exc: BaseException) -> str:
 
 
 @dataclass
-class _Pending:
-    table: Table
-    kind: str
-    round: int
-    out: Outgoing
+class _Channel:
+    """What a channel still has to show, and when it was last edited."""
+
+    table: Table | None = None  # a newer state to show (built at send time)
+    final: Table | None = None  # a finished game's last state, still to show when a new table came
+    lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
+    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts]: old mats to strip
+    close_lobby: list | None = None  # [table, attempts]: the lobby message to close
+    last_edit: float = float("-inf")
+    failures: int = 0
 
 
 class Publisher:
@@ -163,7 +142,7 @@ class Publisher:
         self,
         manager: TableManager,
         sink: Sink,
-        renderer: Renderer | None = None,
+        renderer: Renderer | ImageService | None = None,
         *,
         retry_base: float = 0.5,
         retry_max: float = 15.0,
@@ -172,18 +151,25 @@ class Publisher:
     ) -> None:
         self.manager = manager
         self.sink = sink
-        self.renderer = renderer
+        self.images = renderer if isinstance(renderer, ImageService) else ImageService(renderer)
         self.retry_base = retry_base  # first retry delay after a failed send (doubles up to retry_max)
         self.retry_max = retry_max
-        self.min_interval = min_interval  # at most one edit per message per this many seconds
+        self.min_interval = min_interval  # at most one edit per channel per this many seconds
         self._monotonic = monotonic
-        self._last_edit: dict[int, float] = {}  # message id → when it was last edited
-        self._pending: dict[int, _Pending] = {}
+        self._channels: dict[int, _Channel] = {}
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
         self._lobby_closed: set[int] = set()
         self._dm_warned: set[tuple[int, int]] = set()
         manager.add_listener(self.on_update)
+
+    @property
+    def renderer(self) -> ImageService | None:
+        """The image service (None when no renderer is configured)."""
+        return self.images if self.images.enabled else None
+
+    async def image(self, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
+        return await self.images.render(kind, view)
 
     # -- entry point (synchronous, cheap) ---------------------------------------
 
@@ -199,10 +185,36 @@ class Publisher:
             self._spawn(self._send_hands(table, views))
 
     def publish(self, table: Table) -> None:
-        self._pending[table.channel_id] = _Pending(table, table.status, table.round, table_message(table))
-        worker = self._workers.get(table.channel_id)
+        """Show the table's newest state in its channel (soon; built when it is sent)."""
+        channel = self._channels.get(table.channel_id)
+        if channel is None:
+            channel = self._channels[table.channel_id] = _Channel()
+            if len(self._channels) > 4096:
+                self._prune()
+        old = channel.table
+        if old is not None and old is not table and old.status in ("finished", "cancelled"):
+            channel.final = old  # a new table in the channel: the old one's end is still shown
+        if table.status in ("lobby", "cancelled") and not table.lobby_message_id and channel.lobby_post is None:
+            # The lobby message is posted (not edited) once; built now (cheap: no image), so it
+            # shows the lobby even if the game starts before it goes out.
+            channel.lobby_post = (table, table_message(table))
+        channel.table = table
+        self._wake(table.channel_id)
+
+    def _wake(self, channel_id: int) -> None:
+        worker = self._workers.get(channel_id)
         if worker is None or worker.done():
-            self._workers[table.channel_id] = asyncio.create_task(self._drain(table.channel_id))
+            self._workers[channel_id] = asyncio.create_task(self._drain(channel_id))
+
+    def _prune(self) -> None:
+        """Forget idle channels whose last edit no longer matters for pacing."""
+        now = self._monotonic()
+        for cid, ch in list(self._channels.items()):
+            worker = self._workers.get(cid)
+            idle = ch.table is None and ch.final is None and ch.lobby_post is None and not ch.strips and ch.close_lobby is None and (worker is None or worker.done())
+            if idle and ch.last_edit < now - self.min_interval:
+                del self._channels[cid]
+                self._workers.pop(cid, None)
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
@@ -219,132 +231,202 @@ class Publisher:
 
     # -- the per-channel worker --------------------------------------------------
 
+    def _fresh(self, table: Table, status: str, round_number: int) -> bool:
+        """Whether this game state goes to a new message (first mat, or a new round)."""
+        return table.mat_message_id is None or (status == "playing" and table.mat_round != round_number)
+
+    def _needs_post(self, table: Table) -> bool:
+        if table.status in ("lobby", "cancelled"):
+            return not table.lobby_message_id
+        return self._fresh(table, table.status, table.round)  # a new mat message: posted at once
+
+    def _next_job(self, ch: _Channel) -> tuple[str, bool] | None:
+        """The channel's next job and whether it is an edit (paced)."""
+        if ch.lobby_post is not None:
+            return "lobby_post", False
+        if ch.final is not None:
+            return "final", not self._needs_post(ch.final)
+        table = ch.table
+        if (
+            table is not None and table.status not in ("lobby", "cancelled") and table.lobby_message_id
+            and table.id not in self._lobby_closed and ch.close_lobby is None
+        ):
+            ch.close_lobby = [table, 0]  # the game started: close the lobby message once
+        if table is not None and self._needs_post(table):
+            if ch.close_lobby is not None and self._edit_wait(ch) <= 0:
+                return "close", True  # due anyway: the lobby closes before the mat appears
+            return "state", False  # else the new mat first, the lobby after it, paced
+        if ch.close_lobby is not None:
+            return "close", True
+        if ch.strips:
+            return "strip", True
+        if table is not None:
+            return "state", True
+        return None
+
+    def _edit_wait(self, ch: _Channel) -> float:
+        if self.min_interval <= 0:
+            return 0.0
+        return ch.last_edit + self.min_interval - self._monotonic()
+
     async def _drain(self, channel_id: int) -> None:
-        failures = 0
+        ch = self._channels.get(channel_id)
+        if ch is None:
+            return
         while True:
-            item = self._pending.pop(channel_id, None)
-            if item is None:
+            job = self._next_job(ch)
+            if job is None:
                 return
-            wait = self._edit_wait(item)
-            if wait > 0:
-                # Too soon after the last edit of that message: wait, then send the newest state.
-                self._pending.setdefault(channel_id, item)
-                await asyncio.sleep(wait)
+            kind, is_edit = job
+            if is_edit:
+                wait = self._edit_wait(ch)
+                if wait > 0:
+                    # Too soon after the channel's last edit: wait, then do what is due by then.
+                    await asyncio.sleep(wait)
+                    continue
+            if kind == "close":
+                await self._close_lobby(channel_id, ch)
                 continue
+            if kind == "strip":
+                await self._strip(channel_id, ch)
+                continue
+            if kind == "lobby_post":
+                await self._post_lobby(channel_id, ch)
+                continue
+            if kind == "final":
+                table, ch.final = ch.final, None
+            else:
+                table, ch.table = ch.table, None
             try:
-                await self._send(item)
+                if not await self._send(ch, table):
+                    # An edit after all (the state changed since): back in the queue, paced.
+                    if kind == "final":
+                        ch.final = table
+                    elif ch.table is None:
+                        ch.table = table
+                    continue
             except Exception as exc:
                 if not retryable(exc):
-                    failures = 0
+                    ch.failures = 0
                     log.exception("could not update the table message in channel %s; giving up on it", channel_id)
                     continue
-                failures += 1
-                delay = min(self.retry_base * 2 ** (failures - 1), self.retry_max)
+                ch.failures += 1
+                delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
                 log.warning(
                     "could not update the table message in channel %s (attempt %d: %s); retrying in %.1f s",
-                    channel_id, failures, describe_error(exc), delay,
+                    channel_id, ch.failures, describe_error(exc), delay,
                 )
-                # Retry this state unless a newer one came in meanwhile (newest wins).
-                self._pending.setdefault(channel_id, item)
+                # Retry (with the newest state by then: it is built again).
+                if kind == "final":
+                    ch.final = table
+                elif ch.table is None:
+                    ch.table = table
                 await asyncio.sleep(delay)
             else:
-                failures = 0
-
-    # -- pacing ------------------------------------------------------------------------
-
-    def _fresh(self, item: _Pending) -> bool:
-        """Whether this game state goes to a new message (first mat, or a new round)."""
-        table = item.table
-        return table.mat_message_id is None or (item.kind == "playing" and table.mat_round != item.round)
-
-    def _targets(self, item: _Pending) -> list[int]:
-        """The messages sending this item would edit."""
-        table = item.table
-        if item.kind in ("lobby", "cancelled"):
-            return [table.lobby_message_id] if table.lobby_message_id else []
-        targets = []
-        if table.lobby_message_id and table.id not in self._lobby_closed:
-            targets.append(table.lobby_message_id)
-        if not self._fresh(item):
-            targets.append(table.mat_message_id)
-        return targets
-
-    def _pace_wait(self, message_ids: list[int]) -> float:
-        now = self._monotonic()
-        waits = [self._last_edit[m] + self.min_interval - now for m in message_ids if m in self._last_edit]
-        return max(waits, default=0.0)
-
-    def _edit_wait(self, item: _Pending) -> float:
-        return self._pace_wait(self._targets(item)) if self.min_interval > 0 else 0.0
-
-    async def _edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
-        await self.sink.edit(channel_id, message_id, out)
-        now = self._monotonic()
-        self._last_edit[message_id] = now
-        if len(self._last_edit) > 512:  # forget messages not edited lately
-            self._last_edit = {m: t for m, t in self._last_edit.items() if t > now - self.min_interval}
+                ch.failures = 0
 
     # -- sending -----------------------------------------------------------------------
 
-    async def _send(self, item: _Pending) -> None:
-        table, out = item.table, item.out
+    async def _edit(self, ch: _Channel, channel_id: int, message_id: int, out: Outgoing) -> None:
+        await self.sink.edit(channel_id, message_id, out)
+        ch.last_edit = self._monotonic()
+
+    async def _send(self, ch: _Channel, table: Table) -> bool:
+        """Send the table's newest state; False (nothing sent) if that needs an edit not due yet."""
         channel = table.channel_id
-        if item.kind in ("lobby", "cancelled"):
+        # Built now, from the newest state, under the table's lock (never a state half-way through
+        # a change); the decision post/edit is taken from that same snapshot.
+        async with table.lock:
+            status, round_number = table.status, table.round
+            post = self._needs_post(table)
+            if not post and self._edit_wait(ch) > 0:
+                return False
+            out = table_message(table)
+        if out.image is None and out.render:
+            out.image, out.alt = await self.images.render(out.render, out.view)
+        if status in ("lobby", "cancelled"):
             if table.lobby_message_id:
                 try:
-                    await self._edit(channel, table.lobby_message_id, out)
-                    return
+                    await self._edit(ch, channel, table.lobby_message_id, out)
+                    return True
                 except MessageGone:
                     pass
             table.lobby_message_id = await self.sink.post(channel, out)
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
-            return
-        # The game: close the lobby message once (retried with the next send if it fails; the
-        # mat must not wait for it).
-        if table.lobby_message_id and table.id not in self._lobby_closed:
-            names = ", ".join(s.name for s in table.seats)
-            closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
+            return True
+        if not self._fresh(table, status, round_number):
             try:
-                await self._edit(channel, table.lobby_message_id, closed)
-                self._lobby_closed.add(table.id)
-            except MessageGone:
-                self._lobby_closed.add(table.id)
-            except Exception as exc:
-                log.warning("could not close the lobby message of table %s (%s)", table.id, describe_error(exc))
-        if out.image is None and not out.rendered:
-            out.image, out.alt = await render_image(self.renderer, out.render, out.view)
-            out.rendered = True  # a retry of this message reuses the picture
-        if not self._fresh(item):
-            try:
-                await self._edit(channel, table.mat_message_id, out)
-                return
+                await self._edit(ch, channel, table.mat_message_id, out)
+                return True
             except MessageGone:
                 pass
         previous = table.mat_message_id
         message_id = await self.sink.post(channel, out)
-        table.mat_message_id, table.mat_round = message_id, item.round
-        await self.manager.set_message(table.id, "mat", message_id, item.round)
+        table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
-            self._spawn(self._strip(channel, previous))
+            ch.strips.append([previous, 0])
+        await self.manager.set_message(table.id, "mat", message_id, round_number)
+        return True
 
-    async def _strip(self, channel_id: int, message_id: int) -> None:
-        """The last round's message keeps its text, loses its buttons (best effort, off the worker)."""
-        for attempt in range(3):
-            wait = self._pace_wait([message_id]) if self.min_interval > 0 else 0.0
-            if wait > 0:
-                await asyncio.sleep(wait)
-            try:
-                await self.sink.strip(channel_id, message_id)
-                self._last_edit[message_id] = self._monotonic()
+    async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
+        table, out = ch.lobby_post
+        if table.lobby_message_id:
+            ch.lobby_post = None
+            return
+        try:
+            table.lobby_message_id = await self.sink.post(channel_id, out)
+        except Exception as exc:
+            if not retryable(exc):
+                log.exception("could not post the lobby message in channel %s", channel_id)
+                ch.lobby_post = None
                 return
-            except Exception as exc:
-                if not retryable(exc):
-                    break
-                await asyncio.sleep(min(self.retry_base * 2**attempt, self.retry_max))
-        log.info("could not remove the buttons of message %s", message_id)
+            ch.failures += 1
+            delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
+            log.warning("could not post the lobby message in channel %s (%s); retrying in %.1f s",
+                        channel_id, describe_error(exc), delay)
+            await asyncio.sleep(delay)
+            return
+        ch.failures = 0
+        ch.lobby_post = None
+        await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
+
+    async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
+        table, attempts = ch.close_lobby
+        if table.id in self._lobby_closed or not table.lobby_message_id:
+            ch.close_lobby = None
+            return
+        names = ", ".join(s.name for s in table.seats)
+        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
+        try:
+            await self._edit(ch, channel_id, table.lobby_message_id, closed)
+        except MessageGone:
+            pass
+        except Exception as exc:
+            log.warning("could not close the lobby message of table %s (%s)", table.id, describe_error(exc))
+            if retryable(exc) and attempts < 3:
+                ch.close_lobby = [table, attempts + 1]
+                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                return
+        self._lobby_closed.add(table.id)
+        if len(self._lobby_closed) > 10_000:
+            self._lobby_closed.clear()
+        ch.close_lobby = None
+
+    async def _strip(self, channel_id: int, ch: _Channel) -> None:
+        """The last round's message keeps its text, loses its buttons (best effort, paced)."""
+        message_id, attempts = ch.strips[0]
+        try:
+            await self.sink.strip(channel_id, message_id)
+            ch.last_edit = self._monotonic()
+        except Exception as exc:
+            if retryable(exc) and attempts < 2:
+                ch.strips[0][1] += 1
+                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                return
+            log.info("could not remove the buttons of message %s", message_id)
+        ch.strips.pop(0)
 
     # -- hands by DM --------------------------------------------------------------
-
     async def _send_hands(self, table: Table, views: dict[int, dict]) -> None:
         for seat_index, view in views.items():
             seat = table.seats[seat_index]
@@ -354,7 +436,7 @@ class Publisher:
                 out = hand_message(table, seat_index, view)
                 out.components = []  # DMs carry no buttons: play happens in the channel
                 out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
-                out.image, out.alt = await render_image(self.renderer, "hand", view)
+                out.image, out.alt = await self.images.render("hand", view)
                 await self.sink.dm(seat.user_id, out)
             except DMForbidden:
                 key = (table.id, seat.user_id)

@@ -9,7 +9,18 @@ seats reach the channel too.
 
 Deadlines are absolute times from an injectable clock; :meth:`TableManager.tick`
 fires the due ones (lobby expiry, turn timeout, AI move, next deal) and
-:meth:`TableManager.run` calls it as they come due. After a restart,
+:meth:`TableManager.run` calls it as they come due.
+
+Saving: whenever chips move between wallets and a table (buy-in, refund, cash-out)
+the chips and the table's state are written in one transaction. Moves inside a
+game only change the engine JSON, so the states a table passes through while AIs
+play (and between rounds) are coalesced: the newest state of each table is
+written at most every ``save_delay`` seconds, many tables per short
+transaction (:meth:`TableManager.flush_saves` writes them all, e.g. at
+shutdown). A state that waits for a human (their turn), a human's move whose
+answer shows its result, and the start of a game are written at once, before
+anyone is told about them. A crash therefore loses at most a few seconds of AI
+moves, never chips and never a move a player was shown. After a restart,
 :meth:`TableManager.resume` loads every open table and re-arms its deadline. A
 player's turn whose time ran out (or nearly) while the bot was down gets a grace
 period (``TableManager.resume_grace``, 15 s) instead of an instant timeout: it
@@ -23,7 +34,8 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -215,6 +227,7 @@ class TableUpdate:
 
 
 Listener = Callable[[TableUpdate], None]
+BeforeApply = Callable[[], Awaitable[Any]]
 
 
 # ---------------------------------------------------------------------------
@@ -357,8 +370,13 @@ class TableManager:
         clock: Clock | None = None,
         rng: random.Random | None = None,
         ai_kind: str = "heuristic",
+        save_delay: float = 0.0,
     ) -> None:
         self.db = db
+        self.save_delay = save_delay  # > 0: coalesce the saves of AI moves (see the module doc)
+        self.save_batch = 8  # tables per coalesced-save transaction
+        self._dirty: dict[int, Table] = {}  # table id → table whose newest state is not saved yet
+        self._saver_task: asyncio.Task | None = None
         self.bank = bank
         self.prefs = prefs
         self.settings = settings
@@ -369,6 +387,7 @@ class TableManager:
         self.by_id: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self._wake = asyncio.Event()
+        self._busy_due = False  # the last tick skipped a due table whose lock was held
         self._create_lock = asyncio.Lock()
 
     # -- plumbing -------------------------------------------------------------
@@ -392,9 +411,61 @@ class TableManager:
             table.deadline_seat = seat
         self._wake.set()
 
-    async def _save(self, table: Table) -> None:
-        async with self.db.transaction() as conn:
-            await self._write(conn, table)
+    async def _save(self, table: Table, urgent: bool = True) -> None:
+        """Save the table's state: at once when ``urgent`` (or when saves are not coalesced),
+        else soon (:meth:`_saver`), together with other tables' states."""
+        if urgent or self.save_delay <= 0:
+            self._dirty.pop(table.id, None)
+            try:
+                async with self.db.transaction() as conn:
+                    await self._write(conn, table)
+            except BaseException:
+                if self.save_delay > 0 and table.status == "playing":
+                    self._dirty.setdefault(table.id, table)  # the coalesced saves try again
+                raise
+            return
+        table.version += 1
+        self._dirty.setdefault(table.id, table)
+        if self._saver_task is None or self._saver_task.done():
+            self._saver_task = asyncio.get_running_loop().create_task(self._saver())
+
+    async def _saver(self) -> None:
+        """Write the coalesced states, ``save_delay`` after the first of them changed."""
+        while self._dirty:
+            await asyncio.sleep(self.save_delay)
+            try:
+                await self.flush_saves()
+            except Exception:
+                log.exception("saving table states failed; retrying")
+
+    async def flush_saves(self) -> None:
+        """Write every table state not saved yet (newest state each; short transactions)."""
+        while self._dirty:
+            batch = []
+            for table_id in list(self._dirty)[: self.save_batch]:
+                batch.append(self._dirty.pop(table_id))
+            try:
+                async with self.db.transaction() as conn:
+                    began = time.perf_counter()
+                    # Serialised inside the transaction: no older state can be written after a newer
+                    # one (every save takes the same transaction lock). One table at a time, letting
+                    # the event loop run in between (each state is a consistent snapshot by itself).
+                    rows = []
+                    for i, t in enumerate(batch):
+                        if t.status == "playing" and t.game is not None:
+                            rows.append((json.dumps(t.to_state()), t.id))
+                            await asyncio.sleep(0)
+                        if time.perf_counter() - began > 0.004:  # a short transaction: the rest next
+                            for rest in batch[i + 1:]:
+                                self._dirty.setdefault(rest.id, rest)
+                            break
+                    # A table finished (or stopped) meanwhile was saved with its chips: never overwrite it.
+                    await conn.executemany("UPDATE tables SET state_json = ? WHERE id = ? AND status = 'playing'", rows)
+            except BaseException:
+                for t in batch:
+                    self._dirty.setdefault(t.id, t)
+                raise
+            await asyncio.sleep(0)  # let interactions through between batches
 
     async def _write(self, conn, table: Table) -> None:
         """Save the table's state inside the caller's transaction."""
@@ -417,6 +488,7 @@ class TableManager:
         table.host_id = host
 
     def _forget(self, table: Table) -> None:
+        self._dirty.pop(table.id, None)
         if self.tables.get(table.channel_id) is table:
             del self.tables[table.channel_id]
         self.by_id.pop(table.id, None)
@@ -472,6 +544,8 @@ class TableManager:
         while True:
             nd = self.next_deadline()
             timeout = None if nd is None else max(0.0, nd - self.clock.now())
+            if self._busy_due and timeout is not None:
+                timeout = max(timeout, 0.02)  # a due table was busy: retry soon, don't spin
             self._wake.clear()
             if timeout is None or timeout > 0:
                 try:
@@ -589,7 +663,7 @@ class TableManager:
         self._notify(update)
         return update
 
-    async def add_ai(self, channel_id: int, user_id: int) -> TableUpdate:
+    async def add_ai(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
         table = self.get(channel_id)
         async with table.lock:
             if table.status != "lobby":
@@ -598,6 +672,8 @@ class TableManager:
                 raise errors.NotSeated("Only players at the table can add AI seats. Join first.")
             if len(table.seats) >= table.preset_info.max_players:
                 raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
+            if before_apply is not None:
+                await before_apply()
             taken = {s.name for s in table.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
             snapshot = self._snapshot(table)
@@ -651,7 +727,7 @@ class TableManager:
                     update = await self._stop_game(table, "Every player left, so the game ended.")
                     self._notify(update)
                     return update
-                await self._advance(table, [], rearm=False)
+                await self._advance(table, [], rearm=False, urgent=True)
                 update = self._update(
                     table, "play", message="You left the game: an AI plays your seat and you're cashed out at the end."
                 )
@@ -663,6 +739,7 @@ class TableManager:
         payouts = [(s.account, s.stake) for s in table.seats]
         table.add_log(reason)
         state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
+        self._dirty.pop(table.id, None)
         async with self.db.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
             await conn.execute(
@@ -676,7 +753,9 @@ class TableManager:
         self._forget(table)
         return self._update(table, "cancelled", message=reason)
 
-    async def start(self, channel_id: int, user_id: int) -> TableUpdate:
+    async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
+        """Start the game. ``before_apply``: awaited once the start is known to be allowed, before
+        anything changes (the Discord layer acknowledges the click there)."""
         from engine import Game
 
         table = self.get(channel_id)
@@ -690,6 +769,8 @@ class TableManager:
                 raise errors.TripoleyError(
                     f"{info.name} needs at least {info.min_players} players. Invite someone or press **Add AI**."
                 )
+            if before_apply is not None:
+                await before_apply()
             table.game = Game.new(
                 table.preset,
                 [s.name for s in table.seats],
@@ -703,7 +784,7 @@ class TableManager:
                 await conn.execute("UPDATE tables SET started_at = ? WHERE id = ?", (self.clock.now(), table.id))
             table.add_log(f"{info.name} begins with {len(table.seats)} players.")
             events = list(table.game.next_deal())
-            update = await self._advance(table, events)
+            update = await self._advance(table, events, urgent=True)  # status "playing" with its game
             update.message = "The game is on!"
         self._notify(update)
         return update
@@ -723,11 +804,19 @@ class TableManager:
         action: dict[str, Any],
         round_number: int | None = None,
         expect: str | None = None,
+        before_apply: BeforeApply | None = None,
+        urgent: bool = True,
     ) -> TableUpdate:
         """Apply a player's action (``{"do": "bet", "amount": 5}``; the seat is filled in).
 
         ``expect``: the :func:`decision_token` the button was made for (claims); a different
-        one means the decision is already settled and the click is refused."""
+        one means the decision is already settled and the click is refused.
+
+        The action is checked (``game.check``) under the table's lock, then ``before_apply`` is
+        awaited (the Discord layer acknowledges the click there: refusals are still raised before
+        it, so they can be answered as such), then the action is applied, still under the lock (a
+        second, concurrent click is checked against the new state). ``urgent=False``: the new
+        state may be saved coalesced (nobody was shown it yet)."""
         from engine import Action, IllegalAction
 
         table = self._playing_table(channel_id, round_number)
@@ -760,12 +849,18 @@ class TableManager:
                     f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}."
                 )
             try:
+                table.game.check(act)
+            except IllegalAction as exc:
+                raise errors.TripoleyError(f"Not allowed: {exc}") from None
+            if before_apply is not None:
+                await before_apply()
+            try:
                 events = table.game.apply(act)
             except IllegalAction as exc:
                 raise errors.TripoleyError(f"Not allowed: {exc}") from None
             seat.timeouts = 0
             table.add_log(f"{seat.name} {public_action_text(act)}")
-            update = await self._advance(table, list(events))
+            update = await self._advance(table, list(events), urgent=urgent)
             update.message = f"You: {act.describe().replace('_', ' ')}"
         self._notify(update)
         return update
@@ -785,7 +880,7 @@ class TableManager:
             seat.away = False
             seat.timeouts = 0
             table.add_log(f"{seat.name} is back.")
-            await self._advance(table, [], rearm=False)
+            await self._advance(table, [], rearm=False, urgent=True)
             update = self._update(table, "play", message="Welcome back! Your seat is yours again.")
         self._notify(update)
         return update
@@ -836,8 +931,11 @@ class TableManager:
         table.add_log(f"{seat.name} {public_action_text(action)}" + (" (timed out)" if timeout else ""))
         return action
 
-    async def _advance(self, table: Table, events: list, rearm: bool = True) -> TableUpdate:
-        """After a change: run whatever needs no waiting, set the next deadline, save."""
+    async def _advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:
+        """After a change: run whatever needs no waiting, set the next deadline, save.
+
+        The save is immediate when ``urgent`` or when the table now waits for a human (their turn
+        is shown to them, so it must survive a crash); otherwise it is coalesced."""
         game = table.game
         dealt = any(e.get("type") == "deal" for e in events)
         for _ in range(10_000):
@@ -866,7 +964,7 @@ class TableManager:
                 self._set_deadline(table, timeout, "turn", aw.seat)
             break
         self._log_events(table, events)
-        await self._save(table)
+        await self._save(table, urgent=urgent or table.deadline_kind == "turn")
         return self._update(
             table,
             "play",
@@ -888,7 +986,15 @@ class TableManager:
         """Fire every deadline that is due now."""
         now = self.clock.now()
         updates = []
+        self._busy_due = False
         for table in [t for t in list(self.tables.values()) if t.deadline is not None and t.deadline <= now]:
+            if table.lock.locked():
+                # A player's click is being handled there: come back to it shortly instead of
+                # holding up every other table's timers.
+                self._busy_due = True
+                continue
+            if updates:
+                await asyncio.sleep(0)  # one table at a time: interactions get through in between
             async with table.lock:
                 if table.deadline is None or table.deadline > self.clock.now() or table.status in (
                     "finished",
@@ -954,6 +1060,7 @@ class TableManager:
         self._log_events(table, events)
         now = self.clock.now()
         state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
+        self._dirty.pop(table.id, None)  # this transaction writes the newest state
         async with self.db.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
             await self._record_stats(conn, table, results)
@@ -1048,6 +1155,14 @@ class TableManager:
         """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart)."""
         table = self.by_id.get(table_id)
         if table is None:
+            return
+        if kind != "lobby" and table.status == "playing" and self.save_delay > 0:
+            # A running game: saved with its next coalesced save (no lock, no transaction now: a
+            # player clicking the new mat must not wait for this). Lost in a crash, the resumed
+            # table just posts a new mat message.
+            table.mat_message_id = message_id
+            table.mat_round = round_number
+            await self._save(table, urgent=False)
             return
         async with table.lock:
             if kind == "lobby":

@@ -30,6 +30,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import gc
+import json
 import os
 import random
 import re
@@ -304,6 +306,29 @@ def mat_edit_times(channel, t0: float, t1: float) -> list[float]:
     return out
 
 
+def bot_side(path: Path, t_play: float, t_end: float, verbose: bool) -> None:
+    """The bot's own figures (bot/ackstats.py): gateway receipt → ack request started, in the play
+    phase (the bot's perf_counter is the same clock as ours on Linux: CLOCK_MONOTONIC)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        print("bot-side ack times      n/a (no ACK_STATS_FILE written)")
+        return
+    samples = [(dt / 1000, kind) for at, dt, kind in data.get("samples", []) if t_play <= at <= t_end]
+    xs = [dt for dt, _ in samples]
+    print(f"bot-side ack (play)     receipt → ack sent: median {ms(statistics.median(xs) if xs else None)}"
+          f"   p99 {ms(pct(xs, 0.99))}   max {ms(max(xs) if xs else None)}   (n={len(xs)})")
+    kinds: dict[str, list[float]] = {}
+    for dt, kind in samples:
+        kinds.setdefault(kind, []).append(dt)
+    print("  by kind (play)        " + "; ".join(
+        f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
+        for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))))
+    g = data.get("gc_pauses", {})
+    print("  bot GC pauses         " + "; ".join(
+        f"gen {k}: n={v.get('n', 0)} max {v.get('max_ms', 0)} ms" for k, v in sorted(g.items())))
+
+
 # ---------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------
@@ -324,6 +349,8 @@ async def run(args) -> int:
             "CLAIM_TIMEOUT": "2",
             "STARTING_BALANCE": "1000000",
             "LOG_LEVEL": "WARNING",
+            # The bot's own receipt → acknowledgement times (bot/ackstats.py), written at shutdown.
+            "ACK_STATS_FILE": f"{tmp}/ack-stats.json",
         }
         async with DiscordHarness(humans=names, channels=channels) as dh:
             lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
@@ -357,7 +384,23 @@ async def run(args) -> int:
                 print(proc.output()[-3000:])
                 return 2
 
-            # Play.
+            # Play. This process (fake Discord + scripted users) keeps millions of objects (every
+            # message and its edits): with the default GC thresholds its full collections paused the
+            # loop 100-200 ms, counted in the measured ack times. Freeze what the set-up made and
+            # collect far less often (the bench runs for minutes; memory is not what it measures).
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(50_000, 100, 1_000)
+            gc_pauses: list[float] = []
+            gc_began = [0.0]
+
+            def on_gc(phase: str, info: dict) -> None:
+                if phase == "start":
+                    gc_began[0] = time.perf_counter()
+                else:
+                    gc_pauses.append(time.perf_counter() - gc_began[0])
+
+            gc.callbacks.append(on_gc)
             n_inter0 = len(dh.interactions())
             n_rest0 = len(dh.state.rest_log)
             rounds0 = sum(rounds_completed(t.channel) for t in tables)
@@ -390,6 +433,7 @@ async def run(args) -> int:
             if v is not None:
                 peak_rss = v
             alive = proc.returncode is None
+            gc.callbacks.remove(on_gc)
             stop_lag.set()
             await lag_task
 
@@ -458,6 +502,7 @@ async def run(args) -> int:
             drv = (self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime) / play_secs * 100
             print(f"driver (fake Discord)   {drv:.0f}% of one core; loop lag p99 {ms(pct(play_lag, 0.99))}, "
                   f"max {ms(max(play_lag) if play_lag else None)}")
+            print(f"driver GC               {len(gc_pauses)} collections, max pause {ms(max(gc_pauses) if gc_pauses else None)}")
             print(f"scripted-human problems stuck {stuck}")
             shown = 0
             for t in tables:
@@ -488,6 +533,7 @@ async def run(args) -> int:
             await proc.stop()
             if proc.returncode is None and proc.proc is not None:
                 proc.proc.kill()
+            bot_side(Path(env["ACK_STATS_FILE"]), t_play, t_end, args.verbose)
         return 0 if (ok_p99 and ok_edits and ok_rss and alive) else 1
 
 

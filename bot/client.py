@@ -11,6 +11,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from . import ackstats
 from .bank import Bank
 from .controller import Controller
 from .prefs import Prefs
@@ -194,9 +195,15 @@ def run_bot(settings: Settings) -> int:
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     bot = TripoleyBot(settings)
     bot.handle_sigterm = True
+    stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
+    if stats is not None:
+        stats.install(bot)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
         log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
         return 1
+    finally:
+        if stats is not None:
+            stats.write()
     return 0

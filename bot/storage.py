@@ -10,6 +10,8 @@ statements would otherwise interleave inside each other's transactions).
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import re
 import time
@@ -46,12 +48,60 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
+# Transaction priorities (lower first): a save that an interaction's answer waits for goes ahead of
+# other saves, and the coalesced background saves go last.
+INTERACTIVE = 0
+NORMAL = 1
+BACKGROUND = 2
+
+
+class PriorityLock:
+    """An asyncio lock whose waiters are woken lowest priority number first (FIFO within one)."""
+
+    def __init__(self) -> None:
+        self._locked = False
+        self._waiters: list[tuple[int, int, asyncio.Future]] = []
+        self._seq = itertools.count()
+
+    def locked(self) -> bool:
+        return self._locked
+
+    async def acquire(self, priority: int = NORMAL) -> None:
+        if not self._locked and not any(not f.done() for _, _, f in self._waiters):
+            self._locked = True
+            return
+        fut = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (priority, next(self._seq), fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # handed over just as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            _, _, fut = heapq.heappop(self._waiters)
+            if not fut.done():
+                fut.set_result(None)  # ownership goes to that waiter; still locked
+                return
+        self._locked = False
+
+    @asynccontextmanager
+    async def hold(self, priority: int = NORMAL) -> AsyncIterator[None]:
+        await self.acquire(priority)
+        try:
+            yield
+        finally:
+            self.release()
+
+
 class Database:
     def __init__(self, path: str, migrations_dir: Path = MIGRATIONS_DIR) -> None:
         self.path = path
         self.migrations_dir = migrations_dir
         self._conn: aiosqlite.Connection | None = None
-        self._tx_lock = asyncio.Lock()
+        self._tx_lock = PriorityLock()
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -85,7 +135,7 @@ class Database:
                 "CREATE TABLE IF NOT EXISTS schema_version ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
             )
-        async with self._tx_lock:
+        async with self._tx_lock.hold():
             current = await self.schema_version()
             for migration in load_migrations(self.migrations_dir):
                 if migration.version <= current:
@@ -113,9 +163,11 @@ class Database:
         return int(row[0])
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time."""
-        async with self._tx_lock:
+    async def transaction(self, priority: int = NORMAL) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time; waiting
+        transactions go lowest ``priority`` first (:data:`INTERACTIVE`, :data:`NORMAL`,
+        :data:`BACKGROUND`)."""
+        async with self._tx_lock.hold(priority):
             conn = self.conn
             await conn.execute("BEGIN IMMEDIATE")
             try:

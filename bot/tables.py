@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from . import errors
+from . import errors, storage
 from .bank import HOUSE, Bank
 from .clock import Clock, SystemClock
 from .prefs import Prefs
@@ -411,13 +411,15 @@ class TableManager:
             table.deadline_seat = seat
         self._wake.set()
 
-    async def _save(self, table: Table, urgent: bool = True) -> None:
+    async def _save(self, table: Table, urgent: bool = True, priority: int = storage.NORMAL) -> None:
         """Save the table's state: at once when ``urgent`` (or when saves are not coalesced),
-        else soon (:meth:`_saver`), together with other tables' states."""
+        else soon (:meth:`_saver`), together with other tables' states. ``priority``: of the
+        immediate save's transaction (:data:`bot.storage.INTERACTIVE` when an interaction's answer
+        waits for it)."""
         if urgent or self.save_delay <= 0:
             self._dirty.pop(table.id, None)
             try:
-                async with self.db.transaction() as conn:
+                async with self.db.transaction(priority) as conn:
                     await self._write(conn, table)
             except BaseException:
                 if self.save_delay > 0 and table.status == "playing":
@@ -445,7 +447,7 @@ class TableManager:
             for table_id in list(self._dirty)[: self.save_batch]:
                 batch.append(self._dirty.pop(table_id))
             try:
-                async with self.db.transaction() as conn:
+                async with self.db.transaction(storage.BACKGROUND) as conn:
                     began = time.perf_counter()
                     # Serialised inside the transaction: no older state can be written after a newer
                     # one (every save takes the same transaction lock). One table at a time, letting
@@ -964,7 +966,9 @@ class TableManager:
                 self._set_deadline(table, timeout, "turn", aw.seat)
             break
         self._log_events(table, events)
-        await self._save(table, urgent=urgent or table.deadline_kind == "turn")
+        # urgent: an interaction is answered after this save (a hand view's move): it goes first.
+        await self._save(table, urgent=urgent or table.deadline_kind == "turn",
+                         priority=storage.INTERACTIVE if urgent else storage.NORMAL)
         return self._update(
             table,
             "play",

@@ -666,8 +666,12 @@ class DiscordHarness:
         self.check_bots()
         payload = self._interaction_payload(rec)
         rec.dispatched_at = time.perf_counter()
+
+        def sent() -> None:  # timed right before the websocket send (after the payload is encoded)
+            rec.dispatched_at = time.perf_counter()
+
         try:
-            await self.server.dispatch("INTERACTION_CREATE", payload)
+            await self.server.dispatch("INTERACTION_CREATE", payload, on_send=sent)
         except RuntimeError:
             del self.state.interactions[rec.id]
             del self.state.interactions_by_token[rec.token]

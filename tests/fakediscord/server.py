@@ -17,7 +17,7 @@ import sys
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from aiohttp import WSMsgType, web
 
@@ -1110,13 +1110,16 @@ class FakeDiscordServer:
             return g.payload(include_members=True)
         return g.payload(include_members=False, only_member_ids={self.state.bot.id})
 
-    async def _dispatch_to(self, sess: GatewaySession, event: str, data: Any) -> None:
+    async def _dispatch_to(self, sess: GatewaySession, event: str, data: Any,
+                           on_send: Optional[Callable[[], Any]] = None) -> None:
         sess.seq += 1
         text = dumps({"op": 0, "s": sess.seq, "t": event, "d": data})
         sess.events.append((sess.seq, text))
         if len(sess.events) > 5000:
             del sess.events[:1000]
         self.gateway_log.append((time.perf_counter(), "send", event))
+        if on_send is not None:
+            on_send()  # e.g. the interaction's dispatch time: right before the websocket send
         conn = sess.conn
         if conn is not None and not conn.closed:
             try:
@@ -1124,12 +1127,12 @@ class FakeDiscordServer:
             except (ConnectionResetError, RuntimeError):
                 pass  # kept in the buffer: delivered on RESUME
 
-    async def dispatch(self, event: str, data: Any) -> GatewaySession:
+    async def dispatch(self, event: str, data: Any, *, on_send: Optional[Callable[[], Any]] = None) -> GatewaySession:
         """Send a DISPATCH event to the bot (buffered for RESUME if the connection is down)."""
         sess = self.current_session()
         if sess is None:
             raise RuntimeError("no bot is connected to the fake gateway")
-        await self._dispatch_to(sess, event, data)
+        await self._dispatch_to(sess, event, data, on_send)
         return sess
 
     async def send_op(self, op: int, d: Any) -> None:

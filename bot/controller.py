@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable
 import discord
 from discord import app_commands
 
-from . import errors
+from . import errors, storage
 from .publisher import Publisher, hand_message
 from .tables import Table, TableManager
 from .ui import AmountModal, message_kwargs
@@ -200,10 +200,15 @@ class Controller:
         private = message is not None and message.flags.ephemeral
         # Public buttons: acknowledged as soon as the move is known to be legal (before it is
         # applied and saved). A private hand view is answered with the hand after the move.
-        await self.manager.act(
-            table.channel_id, interaction.user.id, act, round_number, expect=expect,
-            before_apply=None if private else interaction.response.defer, urgent=private,
-        )
+        token = storage.PRIORITY.set(storage.INTERACTIVE) if private else None
+        try:
+            await self.manager.act(
+                table.channel_id, interaction.user.id, act, round_number, expect=expect,
+                before_apply=None if private else interaction.response.defer, urgent=private,
+            )
+        finally:
+            if token is not None:
+                storage.PRIORITY.reset(token)
         if private:
             # A private hand view: show the hand as it is now.
             seat = table.seat_of(interaction.user.id)

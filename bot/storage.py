@@ -10,6 +10,7 @@ statements would otherwise interleave inside each other's transactions).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import logging
@@ -53,6 +54,9 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
 INTERACTIVE = 0
 NORMAL = 1
 BACKGROUND = 2
+# The default priority of the transactions of the current task (e.g. INTERACTIVE while an
+# interaction is answered after the move is saved: the game's end, chips and all, goes first too).
+PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("transaction_priority", default=NORMAL)
 
 
 class PriorityLock:
@@ -163,11 +167,11 @@ class Database:
         return int(row[0])
 
     @asynccontextmanager
-    async def transaction(self, priority: int = NORMAL) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, priority: int | None = None) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time; waiting
         transactions go lowest ``priority`` first (:data:`INTERACTIVE`, :data:`NORMAL`,
-        :data:`BACKGROUND`)."""
-        async with self._tx_lock.hold(priority):
+        :data:`BACKGROUND`; default: :data:`PRIORITY`)."""
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
             conn = self.conn
             await conn.execute("BEGIN IMMEDIATE")
             try:

@@ -411,7 +411,7 @@ class TableManager:
             table.deadline_seat = seat
         self._wake.set()
 
-    async def _save(self, table: Table, urgent: bool = True, priority: int = storage.NORMAL) -> None:
+    async def _save(self, table: Table, urgent: bool = True, priority: int | None = None) -> None:
         """Save the table's state: at once when ``urgent`` (or when saves are not coalesced),
         else soon (:meth:`_saver`), together with other tables' states. ``priority``: of the
         immediate save's transaction (:data:`bot.storage.INTERACTIVE` when an interaction's answer
@@ -968,7 +968,7 @@ class TableManager:
         self._log_events(table, events)
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
         await self._save(table, urgent=urgent or table.deadline_kind == "turn",
-                         priority=storage.INTERACTIVE if urgent else storage.NORMAL)
+                         priority=storage.INTERACTIVE if urgent else None)
         return self._update(
             table,
             "play",

@@ -95,6 +95,7 @@ class TripoleyBot(commands.Bot):
     async def setup_hook(self) -> None:
         s = self.settings
         self.db = await Database(s.database_path()).connect()
+        await self.db.checkpoint_in_background()
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)

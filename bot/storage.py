@@ -106,6 +106,8 @@ class Database:
         self.migrations_dir = migrations_dir
         self._conn: aiosqlite.Connection | None = None
         self._tx_lock = PriorityLock()
+        self._checkpointer: asyncio.Task | None = None
+        self._ckpt_conn: aiosqlite.Connection | None = None
 
     @property
     def conn(self) -> aiosqlite.Connection:
@@ -126,7 +128,36 @@ class Database:
         await self.migrate()
         return self
 
+    async def checkpoint_in_background(self, interval: float = 1.0) -> None:
+        """Move WAL checkpoints off the writing connection: the automatic checkpoint runs inside
+        a COMMIT and writes (and syncs) the database file there, holding up the transaction (and
+        every transaction queued behind it) for 0.1-1 s on a slow disk. A second connection checkpoints
+        every ``interval`` seconds instead (PASSIVE: it never blocks the writer)."""
+        if self.path == ":memory:" or self._checkpointer is not None:
+            return
+        await self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        self._ckpt_conn = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._ckpt_conn.execute("PRAGMA busy_timeout=5000")
+        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop(interval))
+
+    async def _checkpoint_loop(self, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._ckpt_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception as exc:  # noqa: BLE001 - the next one tries again
+                log.warning("WAL checkpoint failed: %s", exc)
+
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+            self._checkpointer = None
+        if self._ckpt_conn is not None:
+            try:
+                await self._ckpt_conn.close()
+            finally:
+                self._ckpt_conn = None
         if self._conn is not None:
             await self._conn.close()
             self._conn = None
@@ -181,6 +212,13 @@ class Database:
                 raise
             else:
                 await conn.execute("COMMIT")
+
+    async def execute_alone(self, sql: str, params: tuple = (), priority: int | None = None) -> None:
+        """One statement as its own transaction (autocommit: atomic by itself), in turn with the
+        transactions: one trip to the database thread instead of three (BEGIN, statement, COMMIT),
+        each of which waits for the event loop when it is busy."""
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+            await self.conn.execute(sql, params)
 
     async def fetchone(self, sql: str, params: tuple = ()) -> aiosqlite.Row | None:
         async with self.conn.execute(sql, params) as cur:

@@ -419,8 +419,13 @@ class TableManager:
         if urgent or self.save_delay <= 0:
             self._dirty.pop(table.id, None)
             try:
-                async with self.db.transaction(priority) as conn:
-                    await self._write(conn, table)
+                # One statement, no BEGIN/COMMIT: one trip to the database thread. The version moves
+                # on once it is written (a coalesced save encoded before is then left out).
+                await self.db.execute_alone(
+                    "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
+                    (json.dumps({**table.to_state(), "version": table.version + 1}), table.status, table.id), priority,
+                )
+                table.version += 1
             except BaseException:
                 if self.save_delay > 0 and table.status == "playing":
                     self._dirty.setdefault(table.id, table)  # the coalesced saves try again
@@ -441,26 +446,31 @@ class TableManager:
                 log.exception("saving table states failed; retrying")
 
     async def flush_saves(self) -> None:
-        """Write every table state not saved yet (newest state each; short transactions)."""
+        """Write every table state not saved yet (newest state each; short transactions).
+
+        The states are encoded before the transaction, not inside it: the transaction holds the
+        one database connection, and letting the event loop run in between (under load each turn
+        of the loop takes milliseconds) kept every other save, and the interactions waiting for
+        them, queued for 100-300 ms. A state that changed after it was encoded (its ``version``
+        moved on) is left out: the newer one is either saved already or queued again."""
         while self._dirty:
             batch = []
             for table_id in list(self._dirty)[: self.save_batch]:
                 batch.append(self._dirty.pop(table_id))
             try:
+                encoded = []
+                began = time.perf_counter()
+                for i, t in enumerate(batch):
+                    if t.status == "playing" and t.game is not None:
+                        encoded.append((t, t.version, json.dumps(t.to_state())))
+                    if time.perf_counter() - began > 0.004:  # a short turn of the loop: the rest next
+                        for rest in batch[i + 1:]:
+                            self._dirty.setdefault(rest.id, rest)
+                        batch = batch[: i + 1]
+                        break
+                await asyncio.sleep(0)
                 async with self.db.transaction(storage.BACKGROUND) as conn:
-                    began = time.perf_counter()
-                    # Serialised inside the transaction: no older state can be written after a newer
-                    # one (every save takes the same transaction lock). One table at a time, letting
-                    # the event loop run in between (each state is a consistent snapshot by itself).
-                    rows = []
-                    for i, t in enumerate(batch):
-                        if t.status == "playing" and t.game is not None:
-                            rows.append((json.dumps(t.to_state()), t.id))
-                            await asyncio.sleep(0)
-                        if time.perf_counter() - began > 0.004:  # a short transaction: the rest next
-                            for rest in batch[i + 1:]:
-                                self._dirty.setdefault(rest.id, rest)
-                            break
+                    rows = [(text, t.id) for t, version, text in encoded if t.version == version]
                     # A table finished (or stopped) meanwhile was saved with its chips: never overwrite it.
                     await conn.executemany("UPDATE tables SET state_json = ? WHERE id = ? AND status = 'playing'", rows)
             except BaseException:

@@ -64,3 +64,43 @@ async def test_transaction_rolls_back_on_error(db):
             await conn.execute("INSERT INTO wallets (guild_id, user_id, balance) VALUES (1, 1, 5)")
             raise RuntimeError("boom")
     assert await db.fetchone("SELECT * FROM wallets") is None
+
+
+async def test_priority_lock_wakes_the_most_urgent_waiter_first():
+    import asyncio
+
+    from bot.storage import BACKGROUND, INTERACTIVE, NORMAL, PriorityLock
+
+    lock = PriorityLock()
+    order: list[str] = []
+    await lock.acquire(NORMAL)
+
+    async def waiter(name: str, priority: int) -> None:
+        async with lock.hold(priority):
+            order.append(name)
+
+    tasks = [asyncio.create_task(waiter(n, p)) for n, p in
+             [("batch", BACKGROUND), ("turn1", NORMAL), ("click", INTERACTIVE), ("turn2", NORMAL)]]
+    cancelled = asyncio.create_task(waiter("gone", INTERACTIVE))
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    await asyncio.sleep(0)
+    lock.release()
+    await asyncio.gather(*tasks)
+    assert order == ["click", "turn1", "turn2", "batch"]
+    assert not lock.locked()
+
+
+async def test_checkpoints_in_background_and_single_statement_writes(tmp_path):
+    db = await Database(str(tmp_path / "c.sqlite3")).connect()
+    try:
+        await db.checkpoint_in_background(interval=0.01)
+        await db.execute_alone("CREATE TABLE t (x INTEGER)")
+        await db.execute_alone("INSERT INTO t VALUES (?)", (1,))
+        import asyncio
+
+        await asyncio.sleep(0.05)
+        assert (await db.fetchone("SELECT x FROM t"))[0] == 1
+        assert (await db.fetchone("PRAGMA wal_autocheckpoint"))[0] == 0
+    finally:
+        await db.close()

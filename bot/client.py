@@ -11,7 +11,7 @@ import discord
 import yarl
 from discord.ext import commands
 
-from . import ackstats
+from . import ackstats, storage
 from .bank import Bank
 from .controller import Controller
 from .prefs import Prefs
@@ -91,6 +91,20 @@ class TripoleyBot(commands.Bot):
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self._timer: asyncio.Task | None = None
         self._synced_guilds: set[int] = set()
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def parse_interaction_create(data, _parse=parse):
+            # discord.py starts the task that handles the interaction inside the parser: it copies
+            # this context, so the database transactions an interaction waits for go ahead of the
+            # timers' and the coalesced saves (bot.storage.PRIORITY).
+            token = storage.PRIORITY.set(storage.INTERACTIVE)
+            try:
+                return _parse(data)
+            finally:
+                storage.PRIORITY.reset(token)
+
+        parsers["INTERACTION_CREATE"] = parse_interaction_create
 
     async def setup_hook(self) -> None:
         s = self.settings

@@ -978,7 +978,7 @@ class TableManager:
         self._log_events(table, events)
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
         await self._save(table, urgent=urgent or table.deadline_kind == "turn",
-                         priority=storage.INTERACTIVE if urgent else None)
+                         priority=storage.INTERACTIVE if urgent else storage.NORMAL)
         return self._update(
             table,
             "play",

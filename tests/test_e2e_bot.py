@@ -1,6 +1,6 @@
 """End to end: `python -m bot` as a subprocess against the fake Discord, driven only through what
-users see (the table message, ephemeral hands). Whole 1-round games of tripoley and rummoli with two
-humans and an AI seat, hand secrecy on every public message, wrong-user and double clicks, SIGKILL
+users see (the table message, ephemeral hands). Whole 1-round games of tripoley, rummoli, great-lakes
+and wanagan with two humans and an AI seat, hand secrecy on every public message, wrong-user and double clicks, SIGKILL
 mid-round + restart with every chip accounted for, a 429 storm with coalesced mat edits."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import re
 import sqlite3
 import time
 
-from bot.text import SUIT_SYMBOLS
+from bot.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
 
 HUMANS = ("alice", "bob")
 SYM = set(SUIT_SYMBOLS.values())
+SUIT_LETTER = {v: k for k, v in SUIT_SYMBOLS.items()}
 PREFER = ("Check", "Call", "Keep my hand", "Pass", "Claim", "Play", "Decline", "Cover")
 
 
@@ -73,6 +74,20 @@ def public_text(dh, msg):
     return "\n".join(parts)
 
 
+def raw_code(c):
+    """ "10♥" → "TH", the engine's spelling (also checked: a log line may name cards that way)."""
+    return ("T" if c[:-1] == "10" else c[:-1]) + SUIT_LETTER[c[-1]]
+
+
+def michigan_play_card(tm):
+    """Great Lakes: the card on the public "Play X" button while its holder decides between playing it
+    and placing a combination. It is the next card of the public Michigan sequence and the ⏳ line names
+    whoever is asked, so the label adds nothing that the table does not already tell."""
+    b = button(tm, "Play ") if tm else None
+    m = re.fullmatch(r"Play ((?:10|[2-9JQKA])[♣♦♥♠])", (b or {}).get("label") or "")
+    return m.group(1) if m and "(Michigan)" in tm.content else None
+
+
 def check_no_leak(dh, channel, user, hand_text):
     cards = hand_cards(hand_text)
     if not cards:
@@ -83,15 +98,19 @@ def check_no_leak(dh, channel, user, hand_text):
         for line in tm.content.splitlines():
             if line.startswith("**Showdown:**"):
                 shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", line))
-            if line.startswith("**Mat:**"):  # the pay-card spaces are named after cards ("K♥", "K-Q♥")
+            if line.startswith("**Mat:**"):  # the pay-card spaces are named after cards ("K♥", "K-Q♥", "Tomahawk J♥")
                 for ranks, suit in re.findall(r"((?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA]))([♣♦♥♠])", line):
                     shown |= {r + suit for r in ranks.split("-")}
+        if michigan_play_card(tm):
+            shown.add(michigan_play_card(tm))
     for m in dh.channel_messages(channel):
         if m.ephemeral:
             continue
         text = public_text(dh, m)
         for c in cards - shown:
             assert not re.search(rf"(?<![0-9]){re.escape(c)}", text), f"{user}'s card {c} is public in message {m.id}:\n{text}"
+            assert not re.search(rf"(?<![A-Za-z0-9]){raw_code(c)}(?![A-Za-z0-9])", text), \
+                f"{user}'s card {c} is public (as {raw_code(c)}) in message {m.id}:\n{text}"
 
 
 def state_key(dh, channel):
@@ -108,23 +127,74 @@ async def wait_change(dh, channel, before, timeout=12):
     await dh.wait_for(lambda: state_key(dh, channel) != before or finished(dh, channel), timeout, what="the table to move on")
 
 
-async def move(dh, channel, user, tm):
-    """Make one legal move for `user` from the table message `tm`; returns the handle that made it."""
-    for label in PREFER:
-        b = button(tm, label)
-        if b:
-            return await dh.click(user, tm, custom_id=b["custom_id"])
+COMBOS = ("pick.full_house", "pick.straight")
+
+
+async def open_hand(dh, channel, user, tm):
+    """`user`'s private hand view from the table message's "Show my hand" (checked for leaks), or None."""
     h = await dh.click(user, tm, label="Show my hand")
     hand = await h.message()
-    assert hand.ephemeral and "Your hand" in hand.content
+    assert hand.ephemeral, hand.content
+    if "Your hand" not in hand.content:
+        return None  # not seated / an old round's button
     check_no_leak(dh, channel, user, hand.content)
+    return hand
+
+
+def my_turn(hand):
+    m = re.search(r"\*\*Your turn:\*\* (.+?)\.(?:\n|$)", hand.content) if hand else None
+    return m.group(1) if m else None
+
+
+def table_phase(tm):
+    m = re.search(r"⏳ <@\d+> to act \((.+?)\) —", tm.content) if tm else None
+    return m.group(1) if m else None
+
+
+def table_agrees(dh, tm, user, hand):
+    """The table message shows what the hand view says: `user` to act in the same decision."""
+    phase = next((k for k, v in PHASE_TEXT.items() if v == table_phase(tm)), None)
+    return to_act(dh, tm) == user and phase is not None and PROMPTS.get(phase) == my_turn(hand)
+
+
+async def move(dh, channel, user, tm, stats=None, hand=None):
+    """Make one legal move for `user`; returns the handle that made it. From the table message `tm`'s
+    public buttons, else from the hand view (`hand`, or opened from `tm`).
+
+    Great Lakes' michigan-play (public "Play X") is answered from the hand view, which also offers the
+    Full House / 5-Card Straight selects: a combination is placed whenever one is offered (now and then
+    the plain play instead)."""
+    stats = stats if stats is not None else {}
+    if hand is None:
+        for label in () if michigan_play_card(tm) else PREFER:
+            b = button(tm, label)
+            if b:
+                return await dh.click(user, tm, custom_id=b["custom_id"])
+        hand = await open_hand(dh, channel, user, tm)
+        assert hand is not None and my_turn(hand), f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}"
+    if "place a combination" in (my_turn(hand) or ""):  # michigan-play
+        play_button = button(hand, "Play ")
+        michigan_play = play_button["label"].removeprefix("Play ")
+        stats["michigan_play"] = stats.get("michigan_play", 0) + 1
+        assert michigan_play in hand_cards(hand.content), (michigan_play, hand.content)
+        combos = [s for s in selects(hand) if s["custom_id"].endswith(COMBOS)]
+        assert combos, f"michigan-play without a combination to place:\n{hand.content}\n{hand.components}"
+        if stats["michigan_play"] % 3 == 0:
+            stats["plain_play"] = stats.get("plain_play", 0) + 1
+            return await dh.click(user, hand, custom_id=play_button["custom_id"])
+        s = combos[stats["michigan_play"] % len(combos)]
+        option = s["options"][0]
+        assert set(option["label"].split()) <= hand_cards(hand.content), (option, hand.content)
+        kind = s["custom_id"].rsplit(".", 1)[-1]
+        stats.setdefault("combos", []).append((user, kind, option["value"]))
+        return await dh.select(user, hand, s["custom_id"], [option["value"]])
     for b in buttons(hand):
         label = b.get("label") or ""
         if label == "Best five" or label.startswith(("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")):
             return await dh.click(user, hand, custom_id=b["custom_id"])
     for s in selects(hand):
         cid = s["custom_id"]
-        if cid.endswith(("pick.full_house", "pick.straight", "pick.space")):
+        if cid.endswith((*COMBOS, "pick.space")):
             continue
         n = s.get("min_values", 1) or 1
         return await dh.select(user, hand, cid, [o["value"] for o in s["options"][:n]])
@@ -191,7 +261,7 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 stats["moves"] += 1
                 await wait_change(dh, channel, before)
                 continue
-        h = await move(dh, channel, user, tm)
+        h = await move(dh, channel, user, tm, stats)
         await h.response()
         stats["moves"] += 1
         try:
@@ -201,6 +271,86 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
             reply = next((m for m in reversed(dh.ephemeral_replies(user))), None)
             reply = reply.content if reply else None
             raise AssertionError(f"the table did not move after {user}'s move ({h.response_type}): {reply!r}\n{tm.content}\n{tm.components}")
+    raise AssertionError("the game did not end")
+
+
+async def hand_changed(dh, channel, user, tm, hand, timeout=5):
+    """Wait until `user`'s hand view differs from `hand` (a public move is answered before it is applied)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if finished(dh, channel):
+            return
+        now = await open_hand(dh, channel, user, table_message(dh, channel) or tm)
+        if now is None or now.content != hand.content:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{user}'s move was not applied:\n{hand.content}")
+
+
+async def play_fast(dh, channel, *, max_moves=400):
+    """Like play(), but whose turn it is comes from the humans' hand views ("**Your turn:**"), so a move
+    in the hand view (applied before it is answered) is followed at once instead of after the table's
+    next paced edit (one per second). Public buttons are used, and the wrong-user and double-click
+    checks made, whenever the table message shows the same decision as the hand view."""
+    stats = {"moves": 0, "wrong": 0, "double": 0, "public": 0}
+    last = None
+    for _ in range(max_moves):
+        if finished(dh, channel):
+            return stats
+        tm = table_message(dh, channel)
+        user = hand = None
+        for u in sorted(HUMANS, key=lambda u: u == last) if tm else ():  # the other human first
+            view = await open_hand(dh, channel, u, tm)
+            if my_turn(view):
+                user, hand = u, view
+                break
+        if user is None:  # an AI seat or the next round: look again soon
+            before = state_key(dh, channel)
+            try:
+                await wait_change(dh, channel, before, 0.25)
+            except (AssertionError, TimeoutError):
+                pass
+            continue
+        last = user
+        stats["moves"] += 1
+        stats.setdefault("prompts", []).append((user, my_turn(hand)))
+        if any(button(hand, l) for l in PREFER if l != "Play"):  # a public decision: let the table catch up
+            try:
+                await dh.wait_for(lambda u=user, h=hand: table_agrees(dh, table_message(dh, channel), u, h), 3, what="the table")
+            except (AssertionError, TimeoutError):
+                pass
+            tm = table_message(dh, channel)
+        verb = next((button(tm, l) for l in PREFER if button(tm, l)), None) if table_agrees(dh, tm, user, hand) else None
+        if verb and stats["wrong"] < 2:
+            other = next(u for u in HUMANS if u != user)
+            reply = await (await dh.click(other, tm, custom_id=verb["custom_id"])).message()
+            assert reply.ephemeral and "not your turn" in reply.content.lower(), reply.content
+            again = await open_hand(dh, channel, user, tm)
+            assert again.content == hand.content, (hand.content, again.content)
+            stats["wrong"] += 1
+        if verb and stats["double"] < 1 and verb["label"] in ("Check", "Call"):
+            h1, h2 = await asyncio.gather(dh.click(user, tm, custom_id=verb["custom_id"]),
+                                          dh.click(user, tm, custom_id=verb["custom_id"]))
+            await asyncio.gather(h1.response(), h2.response())
+            assert len([h for h in (h1, h2) if h.response_type == 4]) >= 1, "two simultaneous clicks must not both be accepted"
+            stats["double"] += 1
+            await hand_changed(dh, channel, user, tm, hand)
+        elif verb:
+            h = await dh.click(user, tm, custom_id=verb["custom_id"])
+            await h.response()
+            assert h.response_type == 6, (h.response_type, (await h.message()).content)
+            stats["public"] += 1
+            await hand_changed(dh, channel, user, tm, hand)
+        else:
+            placed = len(stats.get("combos", []))
+            h = await move(dh, channel, user, tm, stats, hand=hand)
+            await h.response()
+            if h.response_type != 7:  # the hand view is edited after the move; anything else is a refusal
+                raise AssertionError(f"{user}'s move was refused ({h.response_type}): {(await h.message()).content}\n{hand.content}")
+            if len(stats.get("combos", [])) > placed:  # a Full House / 5-Card Straight: its cards left the hand
+                cards = {card(c) for c in stats["combos"][-1][2].split("-")}
+                after = await h.message()
+                assert "Your hand" in after.content and not cards & hand_cards(after.content), (cards, after.content)
     raise AssertionError("the game did not end")
 
 
@@ -297,3 +447,41 @@ async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
     assert hand.ephemeral and "Your hand" in hand.content
     await play(dh, "general", extra_checks=False)
     await finish_and_leaderboard(dh, proc, tmp_path)
+
+
+def table_history(dh, channel):
+    """Every version of every public table message, oldest first (the log scrolls)."""
+    out = []
+    for m in dh.channel_messages(channel):
+        out += [e.after["content"] for e in m.edits] + [m.content]
+    return "\n".join(out)
+
+
+async def test_great_lakes_whole_game(discord_harness, tmp_path):
+    """Michigan (leads; the holder of the next card may place a Full House or a 5-Card Straight from the
+    hand view instead of playing it), then poker with the whole hand for the Losers Kitty."""
+    dh = discord_harness
+    proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await open_table(dh, "great-lakes", 1)
+    stats = await play_fast(dh, "general")
+    assert stats["wrong"] >= 1 and stats["moves"] > 0
+    await finish_and_leaderboard(dh, proc, tmp_path)
+    assert dh.ack_stats()["late"] == 0
+    history = table_history(dh, "general")
+    assert "Losers Kitty" in history and "from Losers Kitty" in dh.channel_messages("general")[-1].content + history
+    answered = {p for _, p in stats["prompts"]}
+    assert PROMPTS["poker-choose"] in answered or PROMPTS["poker-betting"] in answered, stats
+
+
+async def test_wanagan_whole_game(discord_harness, tmp_path):
+    """Reveals (five cards and a space), passes of three cards left and right, then poker."""
+    dh = discord_harness
+    proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await open_table(dh, "wanagan", 1)
+    stats = await play_fast(dh, "general")
+    assert stats["wrong"] >= 1 and stats["moves"] > 0
+    await finish_and_leaderboard(dh, proc, tmp_path)
+    assert dh.ack_stats()["late"] == 0
+    for user in HUMANS:  # each human passed three cards left and right and revealed at least twice
+        answered = [p for u, p in stats["prompts"] if u == user]
+        assert answered.count(PROMPTS["wanagan-pass"]) == 2 and answered.count(PROMPTS["wanagan-reveal"]) >= 2, stats

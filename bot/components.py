@@ -91,8 +91,9 @@ def lobby_components(table) -> list[Component]:
     ]
 
 
-def _verb_label(verb: str, detail: dict, name_space: bool = True) -> str:
-    if verb == "play" and detail.get("card"):
+def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False) -> str:
+    """``public``: the label is on the shared table message, so it must not name a card still in a hand."""
+    if verb == "play" and detail.get("card") and not public:
         return f"Play {card(detail['card'])}"
     if verb == "cover" and detail.get("amount"):
         return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
@@ -103,7 +104,7 @@ def _verb_label(verb: str, detail: dict, name_space: bool = True) -> str:
 
 def _verb_buttons(
     table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None,
-    token: str | None = None, name_space: bool = True,
+    token: str | None = None, name_space: bool = True, public: bool = False,
 ) -> list[ButtonSpec]:
     """``token``: the claim being decided (see :func:`bot.tables.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
@@ -116,7 +117,7 @@ def _verb_buttons(
             out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
             action = f"do.{verb}.{token}" if token is not None and verb in ("claim", "pass") else f"do.{verb}"
-            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space), verb_style(verb), row))
+            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space, public), verb_style(verb), row))
     return out[:5]
 
 
@@ -134,7 +135,7 @@ def mat_components(table) -> list[Component]:
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
         comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail, _claim_token(table, aw),
-                                   name_space=claim_is_public(table.game)))
+                                   name_space=claim_is_public(table.game), public=True))
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
                 comps.append(ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))

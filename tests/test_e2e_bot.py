@@ -79,13 +79,11 @@ def raw_code(c):
     return ("T" if c[:-1] == "10" else c[:-1]) + SUIT_LETTER[c[-1]]
 
 
-def michigan_play_card(tm):
-    """Great Lakes: the card on the public "Play X" button while its holder decides between playing it
-    and placing a combination. It is the next card of the public Michigan sequence and the ⏳ line names
-    whoever is asked, so the label adds nothing that the table does not already tell."""
-    b = button(tm, "Play ") if tm else None
-    m = re.fullmatch(r"Play ((?:10|[2-9JQKA])[♣♦♥♠])", (b or {}).get("label") or "")
-    return m.group(1) if m and "(Michigan)" in tm.content else None
+def michigan_play_pending(tm):
+    """Great Lakes: the public "Play" button while its holder decides between playing the next card and
+    placing a combination. The public button never names the card (it is still in the hand)."""
+    b = button(tm, "Play") if tm else None
+    return bool(b) and "(Michigan)" in tm.content
 
 
 def check_no_leak(dh, channel, user, hand_text):
@@ -101,8 +99,6 @@ def check_no_leak(dh, channel, user, hand_text):
             if line.startswith("**Mat:**"):  # the pay-card spaces are named after cards ("K♥", "K-Q♥", "Tomahawk J♥")
                 for ranks, suit in re.findall(r"((?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA]))([♣♦♥♠])", line):
                     shown |= {r + suit for r in ranks.split("-")}
-        if michigan_play_card(tm):
-            shown.add(michigan_play_card(tm))
     for m in dh.channel_messages(channel):
         if m.ephemeral:
             continue
@@ -161,12 +157,12 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
     """Make one legal move for `user`; returns the handle that made it. From the table message `tm`'s
     public buttons, else from the hand view (`hand`, or opened from `tm`).
 
-    Great Lakes' michigan-play (public "Play X") is answered from the hand view, which also offers the
+    Great Lakes' michigan-play (public "Play") is answered from the hand view, which also offers the
     Full House / 5-Card Straight selects: a combination is placed whenever one is offered (now and then
     the plain play instead)."""
     stats = stats if stats is not None else {}
     if hand is None:
-        for label in () if michigan_play_card(tm) else PREFER:
+        for label in () if michigan_play_pending(tm) else PREFER:
             b = button(tm, label)
             if b:
                 return await dh.click(user, tm, custom_id=b["custom_id"])

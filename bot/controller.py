@@ -2,11 +2,12 @@
 
 The controller answers every component and modal interaction: it checks the
 button is current (table still open, same round) and calls the
-:class:`~bot.tables.TableManager`. A move on a public button is checked under the
-table's lock (``game.check``: a refusal is answered as such), then acknowledged
-(a deferred update, within a few ms: nothing waits on the database or on other
-tables), then applied. A move from a private hand view is answered with the
-edited hand view once it is applied and saved (no coalescing there). The mat
+:class:`~bot.tables.TableManager`. A move is checked first against the current
+state without waiting for the table's lock (``game.check``: a refusal is answered
+as such), then acknowledged (a deferred update, within a few ms: nothing waits on
+the database, a timer or other tables), then checked again and applied under the
+lock. A move from a private hand view then edits that view to show the hand after
+the move (once it is saved: no coalescing there). The mat
 message itself is updated by the :class:`~bot.publisher.Publisher`. Every
 refusal is answered ephemerally by :meth:`Controller.report`.
 """
@@ -198,27 +199,30 @@ class Controller:
     ) -> None:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
-        # Public buttons: acknowledged as soon as the move is known to be legal (before it is
-        # applied and saved). A private hand view is answered with the hand after the move.
+        # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
+        # applied and saved. A private hand view is then edited to show the hand after the move.
         token = storage.PRIORITY.set(storage.INTERACTIVE) if private else None
         try:
             await self.manager.act(
                 table.channel_id, interaction.user.id, act, round_number, expect=expect,
-                before_apply=None if private else interaction.response.defer, urgent=private,
+                before_apply=interaction.response.defer, urgent=private,
             )
         finally:
             if token is not None:
                 storage.PRIORITY.reset(token)
         if private:
-            # A private hand view: show the hand as it is now.
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
-                out = hand_message(table, seat, table.game.view(seat))
-                kwargs = message_kwargs(out, edit=True)
+                kwargs = message_kwargs(hand_message(table, seat, table.game.view(seat)), edit=True)
                 kwargs.pop("attachments", None)
-                await interaction.response.edit_message(**kwargs)
-                return
-            await interaction.response.edit_message(content="The game is over.", view=None)
+            else:
+                kwargs = {"content": "The game is over.", "embed": None, "view": None}
+            try:
+                await interaction.edit_original_response(**kwargs)
+            except discord.HTTPException:
+                # The move stands; only the old view could not be replaced.
+                log.warning("could not update a hand view after a move")
+                await self.reply(interaction, "Done. Press **Show my hand** for your current hand.")
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, verb_arg: str) -> None:
         detail = self._detail_for(table, interaction.user.id)

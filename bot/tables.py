@@ -809,6 +809,43 @@ class TableManager:
             raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
         return table
 
+    def _check_move(
+        self, table: Table, user_id: int, action: dict[str, Any], round_number: int | None, expect: str | None
+    ):
+        """The seat and the validated :class:`engine.Action`, or the refusal (raised) that says why not."""
+        from engine import Action, IllegalAction
+
+        if round_number is not None and round_number != table.round:
+            raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
+        if table.status != "playing":
+            raise errors.WrongPhase("The game hasn't started yet." if table.status == "lobby" else "That game is over.")
+        index = table.seat_of(user_id)
+        if index is None:
+            raise errors.NotSeated("You're not playing at this table.")
+        seat = table.seats[index]
+        if seat.left:
+            raise errors.NotAllowed("You left this game; an AI plays your seat until the end.")
+        if seat.away:
+            raise errors.NotAllowed("An AI is playing for you. Press **I'm back** to take your seat again.")
+        aw = table.game.awaiting()
+        if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.game) != expect):
+            raise errors.StaleButton(STALE_CLAIM)
+        if aw is None:
+            raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
+        if aw.seat != index:
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+        try:
+            act = Action.from_dict({**action, "seat": index})
+        except ValueError as exc:
+            raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
+        if act.do not in aw.legal:
+            raise errors.WrongPhase(f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+        try:
+            table.game.check(act)
+        except IllegalAction as exc:
+            raise errors.TripoleyError(f"Not allowed: {exc}") from None
+        return index, act
+
     async def act(
         self,
         channel_id: int,
@@ -824,48 +861,23 @@ class TableManager:
         ``expect``: the :func:`decision_token` the button was made for (claims); a different
         one means the decision is already settled and the click is refused.
 
-        The action is checked (``game.check``) under the table's lock, then ``before_apply`` is
-        awaited (the Discord layer acknowledges the click there: refusals are still raised before
-        it, so they can be answered as such), then the action is applied, still under the lock (a
-        second, concurrent click is checked against the new state). ``urgent=False``: the new
-        state may be saved coalesced (nobody was shown it yet)."""
-        from engine import Action, IllegalAction
+        With ``before_apply`` (the Discord layer acknowledges the click there) the action is
+        first checked against the current state without waiting for the table's lock (a check
+        is synchronous, so it sees a consistent state): refusals are raised before the
+        acknowledgement and answered as such, and a legal move is acknowledged at once, not
+        after the save or timer that holds the lock. Under the lock the action is checked again
+        (a concurrent click may have changed the state: that refusal comes after the
+        acknowledgement) and applied. ``urgent=False``: the new state may be saved coalesced
+        (nobody was shown it yet)."""
+        from engine import IllegalAction
 
         table = self._playing_table(channel_id, round_number)
+        if before_apply is not None:
+            self._check_move(table, user_id, action, round_number, expect)
+            await before_apply()
         async with table.lock:
-            if round_number is not None and round_number != table.round:
-                raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
-            if table.status != "playing":
-                raise errors.WrongPhase("The game hasn't started yet.")
-            index = table.seat_of(user_id)
-            if index is None:
-                raise errors.NotSeated("You're not playing at this table.")
+            index, act = self._check_move(table, user_id, action, round_number, expect)
             seat = table.seats[index]
-            if seat.left:
-                raise errors.NotAllowed("You left this game; an AI plays your seat until the end.")
-            if seat.away:
-                raise errors.NotAllowed("An AI is playing for you. Press **I'm back** to take your seat again.")
-            aw = table.game.awaiting()
-            if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.game) != expect):
-                raise errors.StaleButton(STALE_CLAIM)
-            if aw is None:
-                raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
-            if aw.seat != index:
-                raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
-            try:
-                act = Action.from_dict({**action, "seat": index})
-            except ValueError as exc:
-                raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
-            if act.do not in aw.legal:
-                raise errors.WrongPhase(
-                    f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}."
-                )
-            try:
-                table.game.check(act)
-            except IllegalAction as exc:
-                raise errors.TripoleyError(f"Not allowed: {exc}") from None
-            if before_apply is not None:
-                await before_apply()
             try:
                 events = table.game.apply(act)
             except IllegalAction as exc:

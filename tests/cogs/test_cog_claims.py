@@ -101,6 +101,36 @@ async def test_double_click_on_claim_claims_once(stack):
     assert payouts == payouts_before + 1
 
 
+async def test_double_click_with_slow_acknowledgements_claims_once(stack):
+    """Both clicks pass the check made before the acknowledgement (the acknowledgement is a network
+    round trip, so the second click's check runs before the first is applied): the second is then
+    refused under the table's lock, after its acknowledgement, by an ephemeral follow-up."""
+    table, aw = await rummoli_claim(stack)
+    user = table.seats[aw.seat].user_id
+    cid = claim_button(table).custom_id
+    table_id, round_number, action = parse_custom_id(cid)
+    payouts_before = sum(1 for e in table.game.history if e.get("type") == "payout")
+    chips = sum(table.game.stacks) + sum(table.game.mat.values())
+    clicks = [FakeInteraction(user, C, G, client=stack, message=public_message()) for _ in range(2)]
+    for it in clicks:
+        fast_defer = it.response.defer
+
+        async def slow_defer(_defer=fast_defer, **kwargs):
+            await _defer(**kwargs)
+            await asyncio.sleep(0.01)
+
+        it.response.defer = slow_defer
+    await asyncio.gather(*(stack.controller.on_component(it, table_id, round_number, action, []) for it in clicks))
+    assert [it.calls[0][0] for it in clicks] == ["defer", "defer"]
+    refused = [it for it in clicks if len(it.calls) > 1]
+    assert len(refused) == 1
+    name, content, kwargs = refused[0].calls[-1]
+    assert name == "followup" and content == STALE_CLAIM and kwargs["ephemeral"] is True
+    payouts = sum(1 for e in table.game.history if e.get("type") == "payout")
+    assert payouts == payouts_before + 1
+    assert sum(table.game.stacks) + sum(table.game.mat.values()) == chips
+
+
 async def test_next_claim_of_the_same_player_gets_a_new_button(stack):
     """When a player has two claims in a row (A♥ pays two spaces), the second has its own button and
     the first one's id does not work for it."""

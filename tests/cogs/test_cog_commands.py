@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.controller import GENERIC_FAILURE
+from bot.publisher import hand_message
 from bot.ui import AmountModal, handle_modal_submit
 from cogs.tripoley import Tripoley
 
@@ -140,8 +141,11 @@ async def test_amount_modal_validation_and_ephemeral_hand_edit(stack, cog):
     # A valid amount from the private hand view: the hand message is edited in place.
     submit = interaction(stack, user, message=ephemeral_message())
     await stack.controller.on_amount(submit, 1, table.round, "bet", "1")
-    assert submit.calls.names() == ["edit_message"]
+    assert submit.calls.names() == ["defer", "edit_original_response"]
     assert table.version > version
+    seat = table.seat_of(user)
+    shown = submit.calls.last("edit_original_response")[1]
+    assert shown == hand_message(table, seat, table.game.view(seat)).clipped()
 
 
 async def test_modal_submission_is_routed_after_a_restart(stack):

@@ -306,7 +306,7 @@ def mat_edit_times(channel, t0: float, t1: float) -> list[float]:
     return out
 
 
-def bot_side(path: Path, t_play: float, t_end: float, verbose: bool) -> None:
+def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: list) -> None:
     """The bot's own figures (bot/ackstats.py): gateway receipt → ack request started, in the play
     phase (the bot's perf_counter is the same clock as ours on Linux: CLOCK_MONOTONIC)."""
     try:
@@ -314,7 +314,8 @@ def bot_side(path: Path, t_play: float, t_end: float, verbose: bool) -> None:
     except (OSError, ValueError):
         print("bot-side ack times      n/a (no ACK_STATS_FILE written)")
         return
-    samples = [(dt / 1000, kind) for at, dt, kind in data.get("samples", []) if t_play <= at <= t_end]
+    rows = [row for row in data.get("samples", []) if t_play <= row[0] <= t_end]
+    samples = [(dt / 1000, kind) for at, dt, kind, _ in rows]
     xs = [dt for dt, _ in samples]
     print(f"bot-side ack (play)     receipt → ack sent: median {ms(statistics.median(xs) if xs else None)}"
           f"   p99 {ms(pct(xs, 0.99))}   max {ms(max(xs) if xs else None)}   (n={len(xs)})")
@@ -324,9 +325,39 @@ def bot_side(path: Path, t_play: float, t_end: float, verbose: bool) -> None:
     print("  by kind (play)        " + "; ".join(
         f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
         for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))))
+    split_latency(rows, records)
+    slow = [(dt, what) for at, dt, what in data.get("slow_steps", []) if t_play <= at <= t_end]
+    by_what: dict[str, list[float]] = {}
+    for dt, what in slow:
+        by_what.setdefault(what, []).append(dt)
+    print(f"bot loop steps > 10 ms  n={len(slow)}, {sum(dt for dt, _ in slow) / 1000:.1f} s in all"
+          f" ({sum(dt for dt, _ in slow) / 10 / max(1e-9, t_end - t_play):.1f}% of the play time)")
+    for what, v in sorted(by_what.items(), key=lambda kv: -sum(kv[1]))[: 12 if verbose else 6]:
+        print(f"  {len(v):5d} × max {max(v):6.1f} ms  {what[:150]}")
     g = data.get("gc_pauses", {})
     print("  bot GC pauses         " + "; ".join(
         f"gen {k}: n={v.get('n', 0)} max {v.get('max_ms', 0)} ms" for k, v in sorted(g.items())))
+
+
+def split_latency(rows: list, records: list) -> None:
+    """Where the slowest acknowledgements' time went: the driver's dispatch → the bot's receipt
+    (the websocket, the bot's event loop before it reads the event), the bot's receipt → its ack
+    request, that request → its arrival here (the bot's HTTP client, our event loop)."""
+    by_id = {r.id: r for r in records if r.ack_latency is not None and not r.late}
+    parts = []
+    for at, dt, _, iid in rows:
+        rec = by_id.get(iid)
+        if rec is None:
+            continue
+        receipt = at - dt / 1000
+        parts.append((rec.ack_latency, receipt - rec.dispatched_at, dt / 1000, rec.acked_at - at))
+    if not parts:
+        return
+    parts.sort()
+    slowest = parts[-max(1, len(parts) // 100):]
+    for label, i in (("dispatch → bot receipt", 1), ("bot receipt → ack sent", 2), ("ack sent → arrival", 3)):
+        print(f"  {label:22s} median {ms(statistics.median(p[i] for p in parts))}"
+              f"   mean in the slowest 1% {ms(statistics.fmean(p[i] for p in slowest))}")
 
 
 # ---------------------------------------------------------------------------
@@ -533,7 +564,7 @@ async def run(args) -> int:
             await proc.stop()
             if proc.returncode is None and proc.proc is not None:
                 proc.proc.kill()
-            bot_side(Path(env["ACK_STATS_FILE"]), t_play, t_end, args.verbose)
+            bot_side(Path(env["ACK_STATS_FILE"]), t_play, t_end, args.verbose, play_inter)
         return 0 if (ok_p99 and ok_edits and ok_rss and alive) else 1
 
 

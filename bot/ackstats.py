@@ -6,6 +6,11 @@ acknowledgement's HTTP request is started (``defer``, ``send_message``, ``edit_m
 ``send_modal``…), and to the moment Discord answered that request. At shutdown the figures (count,
 median, p90, p99, max, in ms, whole run and by kind) are written to that file as JSON. This separates
 the bot's own delay from the delays of the network and of the other end (e.g. a load-test driver).
+
+It also records every turn of the event loop that ran longer than :data:`SLOW_STEP` (a callback or
+a task's step: while it runs, no interaction is even read from the gateway), labelled with the
+task's coroutine and where it stopped, so the causes of an acknowledgement's delay before its
+receipt can be found.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 ENV = "ACK_STATS_FILE"
+SLOW_STEP = 0.010  # seconds: a longer turn of the event loop is recorded
 
 
 def _kind(data: dict) -> str:
@@ -31,6 +37,21 @@ def _kind(data: dict) -> str:
     cid = d.get("custom_id") or ""
     action = cid.split(":")[-1].split(".")[0] if cid else "?"
     return ("select " if d.get("component_type") == 3 else "click ") + action
+
+
+def _describe_step(handle) -> str:
+    """What a loop callback was: for a task's step, its coroutine and the line it stopped at."""
+    callback = handle._callback
+    task = getattr(callback, "__self__", None)
+    get_coro = getattr(task, "get_coro", None)
+    if get_coro is None:
+        return getattr(callback, "__qualname__", None) or repr(callback)[:120]
+    coro = get_coro()
+    where = ""
+    frames = task.get_stack() if not task.done() else []
+    if frames:
+        where = " @ " + " < ".join(f"{f.f_code.co_name}:{f.f_lineno}" for f in reversed(frames[-3:]))
+    return f"task {getattr(coro, '__qualname__', coro)}{where}"
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -49,9 +70,10 @@ class AckStats:
     def __init__(self, path: str) -> None:
         self.path = path
         self.received: dict[int, tuple[float, str]] = {}  # interaction id → (perf_counter, kind)
-        self.to_call: list[tuple[float, str, float]] = []  # (receipt → ack request started, kind, at)
+        self.to_call: list[tuple[float, str, float, int]] = []  # (receipt → ack request started, kind, at, id)
         self.to_done: list[tuple[float, str]] = []  # receipt → ack request answered
         self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) of each collection
+        self.slow_steps: list[tuple[float, str, float]] = []  # (seconds, what ran, at)
         self._gc_began = 0.0
 
     def _on_gc(self, phase: str, info: dict) -> None:
@@ -60,12 +82,35 @@ class AckStats:
         elif len(self.gc_pauses) < 100_000:
             self.gc_pauses.append((info.get("generation", -1), time.perf_counter() - self._gc_began))
 
+    def _watch_loop_steps(self) -> None:
+        """Time every callback the event loop runs (``Handle._run``); keep the slow ones."""
+        import asyncio.events
+
+        handle = asyncio.events.Handle
+        run = handle._run
+        if getattr(run, "_ack_stats", False):
+            return
+        stats = self
+
+        def timed_run(self_, _run=run):
+            began = time.perf_counter()
+            try:
+                return _run(self_)
+            finally:
+                took = time.perf_counter() - began
+                if took > SLOW_STEP and len(stats.slow_steps) < 100_000:
+                    stats.slow_steps.append((took, _describe_step(self_), began))
+
+        timed_run._ack_stats = True  # type: ignore[attr-defined]
+        handle._run = timed_run
+
     def install(self, bot) -> None:
         from discord.webhook import async_ as webhook_async
 
         import gc
 
         gc.callbacks.append(self._on_gc)
+        self._watch_loop_steps()
         parsers = bot._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
@@ -90,7 +135,7 @@ class AckStats:
             if seen is None:
                 return coro
             now = time.perf_counter()
-            stats.to_call.append((now - seen[0], seen[1], now))
+            stats.to_call.append((now - seen[0], seen[1], now, int(interaction_id)))
 
             async def timed():
                 try:
@@ -105,15 +150,16 @@ class AckStats:
 
     def report(self) -> dict[str, Any]:
         kinds: dict[str, list[float]] = {}
-        for dt, kind, _ in self.to_call:
+        for dt, kind, _, _ in self.to_call:
             kinds.setdefault(kind, []).append(dt)
         return {
-            "receipt_to_ack_call": _summary([x for x, _, _ in self.to_call]),
+            "receipt_to_ack_call": _summary([x for x, _, _, _ in self.to_call]),
             "receipt_to_ack_done": _summary([x for x, _ in self.to_done]),
             "by_kind_receipt_to_ack_call": {k: _summary(v) for k, v in sorted(kinds.items())},
             "never_acked": len(self.received),
             "gc_pauses": {str(g): _summary([d for gen, d in self.gc_pauses if gen == g]) for g in (0, 1, 2)},
-            "samples": [[round(at, 4), round(dt * 1000, 2), kind] for dt, kind, at in self.to_call],
+            "samples": [[round(at, 4), round(dt * 1000, 2), kind, iid] for dt, kind, at, iid in self.to_call],
+            "slow_steps": [[round(at, 4), round(dt * 1000, 2), what] for dt, what, at in self.slow_steps],
         }
 
     def write(self) -> None:

@@ -218,6 +218,22 @@ async def open_table(dh, preset, rounds, channel="general"):
     return lobby
 
 
+async def one_refused(dh, h1, h2):
+    """Two simultaneous clicks of one button: exactly one is refused, ephemerally, in place of its
+    acknowledgement or (both passed the check made before acknowledging) by a follow-up after it."""
+    await asyncio.gather(h1.response(), h2.response())
+
+    def refusals():
+        return [h.original if h.response_type == 4 else h.followups[0]
+                for h in (h1, h2) if h.response_type == 4 or h.followups]
+
+    await dh.wait_for(lambda: refusals() or None, 3, what="the second click's refusal")
+    await asyncio.sleep(0.2)  # a second refusal (both refused) would come by now
+    refused = refusals()
+    assert len(refused) == 1, "two simultaneous clicks must not both be accepted, nor both refused"
+    assert refused[0].ephemeral, refused[0].content
+
+
 async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
     """Play the humans' moves until the game ends (or `until()` is true). Returns stats."""
     stats = {"moves": 0, "wrong": 0, "double": 0}
@@ -250,9 +266,7 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 logs_before = len(re.findall(r"^› ", tm.content, re.M))
                 h1, h2 = await asyncio.gather(dh.click(user, tm, custom_id=verb["custom_id"]),
                                               dh.click(user, tm, custom_id=verb["custom_id"]))
-                await asyncio.gather(h1.response(), h2.response())
-                refused = [h for h in (h1, h2) if h.response_type == 4]
-                assert len(refused) >= 1, "two simultaneous clicks must not both be accepted"
+                await one_refused(dh, h1, h2)
                 stats["double"] += 1
                 stats["moves"] += 1
                 await wait_change(dh, channel, before)
@@ -327,8 +341,7 @@ async def play_fast(dh, channel, *, max_moves=400):
         if verb and stats["double"] < 1 and verb["label"] in ("Check", "Call"):
             h1, h2 = await asyncio.gather(dh.click(user, tm, custom_id=verb["custom_id"]),
                                           dh.click(user, tm, custom_id=verb["custom_id"]))
-            await asyncio.gather(h1.response(), h2.response())
-            assert len([h for h in (h1, h2) if h.response_type == 4]) >= 1, "two simultaneous clicks must not both be accepted"
+            await one_refused(dh, h1, h2)
             stats["double"] += 1
             await hand_changed(dh, channel, user, tm, hand)
         elif verb:
@@ -340,12 +353,12 @@ async def play_fast(dh, channel, *, max_moves=400):
         else:
             placed = len(stats.get("combos", []))
             h = await move(dh, channel, user, tm, stats, hand=hand)
-            await h.response()
-            if h.response_type != 7:  # the hand view is edited after the move; anything else is a refusal
-                raise AssertionError(f"{user}'s move was refused ({h.response_type}): {(await h.message()).content}\n{hand.content}")
+            after = await h.message()
+            # Acknowledged (a deferred update), then the hand view is edited; anything else is a refusal.
+            if h.response_type != 6 or h.followups or after.id != hand.id:
+                raise AssertionError(f"{user}'s move was refused ({h.response_type}): {after.content}\n{hand.content}")
             if len(stats.get("combos", [])) > placed:  # a Full House / 5-Card Straight: its cards left the hand
                 cards = {card(c) for c in stats["combos"][-1][2].split("-")}
-                after = await h.message()
                 assert "Your hand" in after.content and not cards & hand_cards(after.content), (cards, after.content)
     raise AssertionError("the game did not end")
 

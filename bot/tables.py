@@ -269,8 +269,9 @@ def describe_event(event: dict, view: dict) -> str | None:
     return line[:1].upper() + line[1:]
 
 
-def public_action_text(action) -> str:
-    """What everyone may read about a decision (a chosen poker hand stays secret)."""
+def public_action_text(action, events=()) -> str:
+    """What everyone may read about a decision (a chosen poker hand stays secret); ``events``:
+    what applying it did (a "play" names the card it put face up)."""
     if action.do == "choose":
         return "picks a poker hand"
     if action.do == "pass_cards":  # the cards passed stay secret
@@ -281,6 +282,9 @@ def public_action_text(action) -> str:
         return f"leads {card_text(action.card)}"
     if action.do == "name_suit" and action.suit:
         return f"names {action.suit}"
+    if action.do == "play":
+        played = next((e.get("card") for e in events if e.get("type") == "play" and e.get("seat") == action.seat), None)
+        return f"plays {card_text(played)}" if played else "plays"
     return action.describe().replace("_", " ")
 
 
@@ -879,12 +883,12 @@ class TableManager:
             index, act = self._check_move(table, user_id, action, round_number, expect)
             seat = table.seats[index]
             try:
-                events = table.game.apply(act)
+                events = list(table.game.apply(act))
             except IllegalAction as exc:
                 raise errors.TripoleyError(f"Not allowed: {exc}") from None
             seat.timeouts = 0
-            table.add_log(f"{seat.name} {public_action_text(act)}")
-            update = await self._advance(table, list(events), urgent=urgent)
+            table.add_log(f"{seat.name} {public_action_text(act, events)}")
+            update = await self._advance(table, events, urgent=urgent)
             update.message = f"You: {act.describe().replace('_', ' ')}"
         self._notify(update)
         return update
@@ -951,8 +955,9 @@ class TableManager:
             action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
         else:
             action = self._ai_action(table, aw.seat)
-        events += list(table.game.apply(action))
-        table.add_log(f"{seat.name} {public_action_text(action)}" + (" (timed out)" if timeout else ""))
+        applied = list(table.game.apply(action))
+        events += applied
+        table.add_log(f"{seat.name} {public_action_text(action, applied)}" + (" (timed out)" if timeout else ""))
         return action
 
     async def _advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:

@@ -383,3 +383,33 @@ def test_secret_cards_stay_out_of_the_public_log():
     for text in (passed, revealed, chosen):
         assert not any(c in text for c in ("AS", "KH", "2C", "A♠", "K♥")), text
     assert "3 cards" in passed
+
+
+def test_a_played_card_is_named_in_the_public_log():
+    """A Great Lakes "play" decision puts the card face up: the log says which (it left the hand)."""
+    from engine import Action, Game
+    from engine.ai import choose_action
+
+    from bot.tables import card_text, public_action_text
+
+    game = Game.new("great-lakes", ["a", "b", "c", "d"], seed=11)
+    rng = random.Random(2)
+    for _ in range(5000):
+        if game.finished:
+            break
+        aw = game.awaiting()
+        if aw is None:
+            list(game.next_deal())
+            continue
+        if "play" in aw.legal:
+            action = Action(seat=aw.seat, do="play")
+            hand_before = set(game.view(aw.seat)["hand"])
+            events = list(game.apply(action))
+            played = set(hand_before) - set(game.view(aw.seat)["hand"])
+            text = public_action_text(action, events)
+            assert len(played) >= 1 and text.startswith("plays ") and text != "plays"
+            first = next(e["card"] for e in events if e.get("type") == "play")
+            assert first in played and text == f"plays {card_text(first)}"
+            return
+        game.apply(choose_action(game, aw.seat, kind="heuristic", rng=rng))
+    pytest.fail("no play decision came up")

@@ -92,6 +92,7 @@ class TripoleyBot(commands.Bot):
         self.images: ImageService | None = None
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self._timer: asyncio.Task | None = None
+        self._closing: asyncio.Future | None = None
         self._synced_guilds: set[int] = set()
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
@@ -190,6 +191,16 @@ class TripoleyBot(commands.Bot):
             await self._sync_guild(guild)
 
     async def close(self) -> None:
+        """Shut down once: saves flushed, pending messages sent, then the connections closed.
+
+        Every caller (SIGTERM's task, discord.py's runner, tests) waits for the same shutdown; the
+        runner must not end the event loop half-way (that cancelled the rest and left the database
+        threads running, so the process never exited)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._closing)
+
+    async def _shut_down(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
         manager = getattr(self, "manager", None)
@@ -203,7 +214,7 @@ class TripoleyBot(commands.Bot):
                 await asyncio.wait_for(self.publisher.flush(), 5)
         except Exception:
             log.warning("pending table messages were not all sent before shutdown")
-        await super().close()
+        await super().close()  # discord.py's runner goes on from here: see run_bot
         if manager is not None and self.db is not None:
             try:
                 await manager.flush_saves()  # anything a last message changed (message ids)
@@ -225,8 +236,16 @@ def run_bot(settings: Settings) -> int:
     stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
     if stats is not None:
         stats.install(bot)
+
+    async def runner() -> None:
+        async with bot:
+            await bot.start(token)
+        await bot.close()  # a shutdown begun elsewhere (SIGTERM) finishes before the loop ends
+
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(runner())
+    except KeyboardInterrupt:
+        pass
     except discord.LoginFailure:
         log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
         return 1

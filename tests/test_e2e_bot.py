@@ -458,6 +458,29 @@ async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
     await finish_and_leaderboard(dh, proc, tmp_path)
 
 
+async def test_sigterm_mid_game_exits_cleanly_and_resumes(discord_harness, tmp_path):
+    """SIGTERM (docker stop, systemd): the bot saves, closes and exits 0 at once (it used to hang
+    until killed), and the table resumes where it was."""
+    dh = discord_harness
+    db = f"{tmp_path}/t.sqlite3"
+    proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await open_table(dh, "tripoley", 1)
+    await dh.wait_for(lambda: (tm := table_message(dh, "general")) and to_act(dh, tm), 8, what="a human to act")
+    old = table_message(dh, "general")
+    before = chips_total(db)
+    proc.stopping = True
+    began = time.monotonic()
+    proc.proc.terminate()
+    assert await asyncio.wait_for(proc.proc.wait(), 10) == 0, proc.output()[-2000:]
+    assert time.monotonic() - began < 5
+    assert "Traceback" not in proc.output(), proc.output()[-2000:]
+    assert chips_total(db) == before
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    user = to_act(dh, old)
+    hand = await (await dh.click(user, old, label="Show my hand")).message()
+    assert hand.ephemeral and "**Your turn:**" in hand.content
+
+
 def table_history(dh, channel):
     """Every version of every public table message, oldest first (the log scrolls)."""
     out = []

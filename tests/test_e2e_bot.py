@@ -436,16 +436,22 @@ async def test_game_continues_under_429_storm(discord_harness, tmp_path):
     assert_mat_edits_coalesced(dh, "general")
 
 
-async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
-    dh = discord_harness
+async def game_waiting_for_a_human(dh, tmp_path):
+    """A bot process with a tripoley game waiting for a human; the process is marked as about to be
+    stopped. Returns (process, database path, the table message, chips_total before)."""
     db = f"{tmp_path}/t.sqlite3"
     proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
     await dh.wait_for(lambda: (tm := table_message(dh, "general")) and to_act(dh, tm), 8, what="a human to act")
-    old = table_message(dh, "general")
     before = chips_total(db)
     assert before[1] > 0
     proc.stopping = True
+    return proc, db, table_message(dh, "general"), before
+
+
+async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
+    dh = discord_harness
+    proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path)
     proc.proc.kill()  # SIGKILL
     await proc.proc.wait()
     assert chips_total(db) == before
@@ -462,13 +468,7 @@ async def test_sigterm_mid_game_exits_cleanly_and_resumes(discord_harness, tmp_p
     """SIGTERM (docker stop, systemd): the bot saves, closes and exits 0 at once (it used to hang
     until killed), and the table resumes where it was."""
     dh = discord_harness
-    db = f"{tmp_path}/t.sqlite3"
-    proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
-    await open_table(dh, "tripoley", 1)
-    await dh.wait_for(lambda: (tm := table_message(dh, "general")) and to_act(dh, tm), 8, what="a human to act")
-    old = table_message(dh, "general")
-    before = chips_total(db)
-    proc.stopping = True
+    proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path)
     began = time.monotonic()
     proc.proc.terminate()
     assert await asyncio.wait_for(proc.proc.wait(), 10) == 0, proc.output()[-2000:]

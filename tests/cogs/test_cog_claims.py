@@ -53,14 +53,19 @@ async def click(stack, user, cid):
     return it
 
 
-async def rummoli_claim(stack):
+async def rummoli_game(stack):
+    """A started rummoli game: two humans and an AI."""
     manager = stack.manager
     await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
     await manager.join(C, BOB, "bob")
     await manager.add_ai(C, ANN)
     await manager.start(C, ANN)
-    table = manager.get(C)
-    aw = await drive_to_human_claim(manager, table)
+    return manager.get(C)
+
+
+async def rummoli_claim(stack):
+    table = await rummoli_game(stack)
+    aw = await drive_to_human_claim(stack.manager, table)
     assert aw is not None, "the game ended without a human claim"
     return table, aw
 
@@ -135,11 +140,7 @@ async def test_next_claim_of_the_same_player_gets_a_new_button(stack):
     """When a player has two claims in a row (A♥ pays two spaces), the second has its own button and
     the first one's id does not work for it."""
     manager = stack.manager
-    await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
-    await manager.join(C, BOB, "bob")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    table = await rummoli_game(stack)
     for _ in range(40):
         aw = await drive_to_human_claim(manager, table)
         if aw is None:

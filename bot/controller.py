@@ -6,9 +6,8 @@ button is current (table still open, same round) and calls the
 state without waiting for the table's lock (``game.check``: a refusal is answered
 as such), then acknowledged (a deferred update, within a few ms: nothing waits on
 the database, a timer or other tables), then checked again and applied under the
-lock. A move from a private hand view then edits that view to show the hand after
-the move (once it is saved: no coalescing there). The mat
-message itself is updated by the :class:`~bot.publisher.Publisher`. Every
+lock, and saved. A move from a private hand view then edits that view to show the
+hand after the move. The mat message itself is updated by the :class:`~bot.publisher.Publisher`. Every
 refusal is answered ephemerally by :meth:`Controller.report`.
 """
 
@@ -21,7 +20,7 @@ from typing import Any, Awaitable, Callable
 import discord
 from discord import app_commands
 
-from . import errors, storage
+from . import errors
 from .publisher import Publisher, hand_message
 from .tables import Table, TableManager
 from .ui import AmountModal, message_kwargs
@@ -201,15 +200,10 @@ class Controller:
         private = message is not None and message.flags.ephemeral
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
-        token = storage.PRIORITY.set(storage.INTERACTIVE) if private else None
-        try:
-            await self.manager.act(
-                table.channel_id, interaction.user.id, act, round_number, expect=expect,
-                before_apply=interaction.response.defer, urgent=private,
-            )
-        finally:
-            if token is not None:
-                storage.PRIORITY.reset(token)
+        await self.manager.act(
+            table.channel_id, interaction.user.id, act, round_number, expect=expect,
+            before_apply=interaction.response.defer,
+        )
         if private:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:

@@ -858,7 +858,6 @@ class TableManager:
         round_number: int | None = None,
         expect: str | None = None,
         before_apply: BeforeApply | None = None,
-        urgent: bool = True,
     ) -> TableUpdate:
         """Apply a player's action (``{"do": "bet", "amount": 5}``; the seat is filled in).
 
@@ -871,8 +870,8 @@ class TableManager:
         acknowledgement and answered as such, and a legal move is acknowledged at once, not
         after the save or timer that holds the lock. Under the lock the action is checked again
         (a concurrent click may have changed the state: that refusal comes after the
-        acknowledgement) and applied. ``urgent=False``: the new state may be saved coalesced
-        (nobody was shown it yet)."""
+        acknowledgement) and applied. The new state is saved at once (the acknowledgement went
+        out already, so nobody waits for it): a crash never undoes a player's move."""
         from engine import IllegalAction
 
         table = self._playing_table(channel_id, round_number)
@@ -888,7 +887,7 @@ class TableManager:
                 raise errors.TripoleyError(f"Not allowed: {exc}") from None
             seat.timeouts = 0
             table.add_log(f"{seat.name} {public_action_text(act, events)}")
-            update = await self._advance(table, events, urgent=urgent)
+            update = await self._advance(table, events, urgent=True)
             update.message = f"You: {act.describe().replace('_', ' ')}"
         self._notify(update)
         return update

@@ -98,7 +98,7 @@ def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool =
     if verb == "cover" and detail.get("amount"):
         return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
     if verb == "claim" and detail.get("space") and name_space:
-        return f"Claim {detail['space']}!"
+        return f"Claim {' + '.join(detail.get('spaces') or [detail['space']])}!"
     return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
 
 

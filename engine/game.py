@@ -55,7 +55,7 @@ class RoundState:
     # spare hand / auctions
     spare_stage: str = ""
     auction: dict | None = None
-    # strict claims: [seat, space id]
+    # strict claims, in turn: [seat, [[space id, share or None (the whole space)], ...]]
     claims: list = field(default_factory=list)
     # poker
     chosen: list = field(default_factory=list)  # per seat: list of 5 cards or None
@@ -641,29 +641,50 @@ class Game:
         return any(all(C.make(rk, su) in hand for rk in ranks) for su in range(4))
 
     def _pay_or_claim(self, space: str, seats: list[int], reason: str) -> None:
-        if self.options.strict_claims:
-            for s in seats:
-                # a shared space's share is fixed now, so the order of the claims does not matter
-                self.r.claims.append([s, space, self.mat[space] // len(seats) if len(seats) > 1 else None])
+        """Pay a space to the seats that won it, or with strict claims queue it for their claim.
+
+        One claim covers everything a seat wins at once: all the spaces a card pays (A♥ and the
+        second A♥ pocket, K♥ and K-Q, 10♥ and 8-9-10), the cards of a combination played
+        together, or a seat's whole holding at the deal. Claims block play, so the queue only ever
+        holds the claims of the current card, move or deal."""
+        if not self.options.strict_claims:
+            self._split(space, seats, reason)
             return
-        self._split(space, seats, reason)
+        for s in seats:
+            # a shared space's share is fixed now, so the order of the claims does not matter
+            part = [space, self.mat[space] // len(seats) if len(seats) > 1 else None]
+            claim = next((c for c in self.r.claims if c[0] == s), None)
+            if claim is None:
+                self.r.claims.append([s, [part]])
+            else:
+                claim[1].append(part)
+
+    def _claim_parts(self, parts: list) -> list[tuple[str, int]]:
+        """(space, chips) of a claim, leaving out spaces with nothing to take."""
+        out = [(space, self.mat[space] if share is None else share) for space, share in parts]
+        return [(space, chips) for space, chips in out if chips > 0]
 
     def _claims_wait(self) -> bool:
-        """With strict claims, each pay card waits for its claim before play goes on."""
+        """With strict claims, each pay card waits for its claim before play goes on (a claim
+        that would take nothing, its spaces being empty, is not asked)."""
         r = self.r
-        if not r.claims:
-            return True
-        seat, space, share = r.claims[0]
-        return self._wait(seat, "claim", ["claim", "pass"], space=space,
-                          chips=self.mat[space] if share is None else share)
+        while r.claims:
+            seat, parts = r.claims[0]
+            paying = self._claim_parts(parts)
+            if paying:
+                return self._wait(seat, "claim", ["claim", "pass"], space=paying[0][0],
+                                  spaces=[space for space, _ in paying], chips=sum(c for _, c in paying))
+            r.claims.pop(0)
+        return True
 
     def _act_claim(self, a: Action) -> None:
         r = self.r
-        seat, space, share = r.claims.pop(0)
-        if a.do == "claim":
-            self._payout(space, seat, share, "claimed")
-        else:
-            self._emit(type="unclaimed", seat=seat, space=space)
+        seat, parts = r.claims.pop(0)
+        for space, chips in self._claim_parts(parts):
+            if a.do == "claim":
+                self._payout(space, seat, chips, "claimed")
+            else:
+                self._emit(type="unclaimed", seat=seat, space=space)
         r.wait = None
         if self._order()[r.step] == "michigan":
             self._michigan_run()
@@ -980,8 +1001,7 @@ class Game:
         """Play every forced card until someone must choose, claims, goes out, or all are stuck."""
         r = self.r
         while True:
-            if r.claims:
-                self._claims_wait()
+            if r.claims and not self._claims_wait():
                 return
             if r.out is not None:
                 self._michigan_out(r.out)
@@ -1696,6 +1716,8 @@ class Game:
             rd = dict(st["round"])
             rd["events"] = g.log[-1]["events"]
             rd["payouts"] = g.log[-1]["payouts"]
+            # saves before one claim covered several spaces: [seat, space, share]
+            rd["claims"] = [c if isinstance(c[1], list) else [c[0], [[c[1], c[2]]]] for c in rd.get("claims", [])]
             g.r = RoundState(**rd)
             if g.r.step < len(g._order()) and g._order()[g.r.step] == "michigan":
                 g._build_play_triggers()

@@ -210,7 +210,8 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
     if do == "name_suit":
         return f"name_suit S          S = {' '.join(d.get('suits', list(C.SUITS)))}"
     if do == "claim":
-        return f"claim                take {d.get('chips', '?')} from {space_label(view, d.get('space', ''))}"
+        spaces = d.get("spaces") or [d.get("space", "")]
+        return f"claim                take {d.get('chips', '?')} from {' and '.join(space_label(view, sp) for sp in spaces)}"
     if do == "choose":
         return f"choose C C C C C     your five poker cards, or `best` for the suggested {cards(d.get('best'))}"
     if do == "check":

@@ -41,7 +41,7 @@ def test_strict_claims_at_the_deal_split_shares_are_fixed_when_queued():
                  options={"strict_claims": True})
     act(g, 0, "keep")
     aw = g.awaiting()
-    assert (aw.seat, aw.phase, aw.detail) == (1, "claim", {"space": "8-9-10", "chips": 1})
+    assert (aw.seat, aw.phase, aw.detail) == (1, "claim", {"space": "8-9-10", "spaces": ["8-9-10"], "chips": 1})
     act(g, 1, "claim")
     act(g, 2, "claim")
     assert ("8-9-10", 1, 1) in payouts(g) and ("8-9-10", 2, 1) in payouts(g)

@@ -83,7 +83,8 @@ def test_rummoli_round_poker_winner_leads_low_black_claims_and_out_payments_into
         act(g, seat, "check")
     assert g.log[-1]["poker"]["winners"] == [2]
     aw = g.awaiting()
-    assert (aw.seat, aw.phase, aw.detail) == (2, "claim", {"space": "8-9-10", "chips": 3}), "claim before the next card"
+    assert (aw.seat, aw.phase, aw.detail) == (2, "claim", {"space": "8-9-10", "spaces": ["8-9-10"], "chips": 3}), \
+        "claim before the next card"
     plays = [e["card"] for e in g.log[-1]["events"] if e["type"] == "play"]
     assert plays == CLUBS[:9], "Low Black: the poker winner leads 2C and places up to the 10C"
     act(g, 2, "claim")
@@ -93,6 +94,57 @@ def test_rummoli_round_poker_winner_leads_low_black_claims_and_out_payments_into
     assert g.mat["AC"] == 3 and ("8-9-10", 2, 3) in payouts(g) and not any(p[0] == "AC" for p in payouts(g))
     # Seat 2 went out: everyone else pays one chip per card into the Kitty, then seat 2 wins it.
     assert ("kitty", 2, 3 + 13 + 13) in payouts(g)
+
+
+def _play_rummoli_claiming(g, winner: int) -> list[tuple[int, dict]]:
+    """Keep the widow, `winner` shows its best five (the others their first five), everyone checks,
+    every claim is made; returns the claims asked (seat, detail)."""
+    asked = []
+    while (aw := g.awaiting()) is not None and g.r is not None:
+        if aw.phase == "spare-hand":
+            act(g, aw.seat, "keep")
+        elif aw.phase == "poker-choose":
+            act(g, aw.seat, "choose", cards=aw.detail["best"] if aw.seat == winner else aw.detail["cards"][:5])
+        elif aw.phase == "poker-betting":
+            act(g, aw.seat, "check")
+        elif aw.phase == "claim":
+            asked.append((aw.seat, aw.detail))
+            act(g, aw.seat, "claim")
+        else:
+            raise AssertionError(f"unexpected decision {aw}")
+    return asked
+
+
+def test_rummoli_one_claim_per_pay_card_covers_every_space_it_pays():
+    """A♥ pays both A♥ pockets, K♥ after Q♥ pays K♥ and K-Q, 10♥ after 8-9♥ pays 10♥ and 8-9-10: one
+    claim each ("the pay card must be claimed before the next card is played")."""
+    g = new_game("rummoli", hands={2: ["2C"] + HEARTS[1:]}, spare=["3C"])  # 2C is a stop: then the hearts
+    asked = _play_rummoli_claiming(g, winner=2)
+    assert [(seat, d["spaces"], d["chips"]) for seat, d in asked] == [
+        (2, ["10H", "8-9-10"], 6), (2, ["JH"], 3), (2, ["QH"], 3), (2, ["KH", "k-q"], 6), (2, ["AH", "AH2"], 6)]
+    assert all(d["space"] == d["spaces"][0] for _, d in asked)
+    won = {space for space, seat, _ in payouts(g) if seat == 2}
+    assert {"10H", "8-9-10", "JH", "QH", "KH", "k-q", "AH", "AH2"} <= won
+
+
+def test_rummoli_a_claim_with_nothing_to_take_is_not_asked():
+    """A second 8-9-10 in one round finds the space empty: play goes on without a claim."""
+    g = new_game("rummoli", hands={2: CLUBS[:9] + ["2D", "8S", "9S", "TS"]}, spare=["JC", "3D", "JS"])
+    asked = _play_rummoli_claiming(g, winner=2)
+    plays = [e["card"] for e in g.log[-1]["events"] if e["type"] == "play"]
+    assert plays[-3:] == ["8S", "9S", "TS"], "the spades 8-9-10 was played too"
+    assert [d["spaces"] for _, d in asked] == [["8-9-10"]], "only the clubs 8-9-10 had chips to claim"
+
+
+def test_strict_claims_at_the_deal_one_claim_covers_a_players_whole_holding():
+    g = new_game(hands={1: ["KH", "QH", "TH"]}, spare=["JH", "AH", "8C", "8D", "8H", "8S"], options={"strict_claims": True})
+    act(g, 0, "keep")
+    aw = g.awaiting()
+    assert (aw.seat, aw.phase, sorted(aw.detail["spaces"]), aw.detail["chips"]) == (
+        1, "claim", ["10H", "KH", "QH", "k-q"], 12)
+    act(g, 1, "pass")  # not claimed: every one of those spaces keeps its chips
+    assert all(g.mat[space] == 3 for space in ("10H", "KH", "QH", "k-q"))
+    assert g.awaiting() is None or g.awaiting().phase != "claim"
 
 
 def test_rummoli_look_at_the_widow_means_keeping_it():

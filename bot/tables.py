@@ -706,9 +706,16 @@ class TableManager:
         self._notify(update)
         return update
 
+    def _still_open(self, table: Table) -> None:
+        """Under the table's lock: refuse if the table closed while we waited for it (a double
+        click, the lobby timer, the game's end)."""
+        if table.status not in ("lobby", "playing") or self.tables.get(table.channel_id) is not table:
+            raise errors.NoTable("That table is closed already. Start a new one with `/tripoley start`.")
+
     async def leave(self, channel_id: int, user_id: int) -> TableUpdate:
         table = self.get(channel_id)
         async with table.lock:
+            self._still_open(table)
             index = table.seat_of(user_id)
             if index is None:
                 raise errors.NotSeated("You're not at this table.")
@@ -915,6 +922,7 @@ class TableManager:
     async def stop(self, channel_id: int, user_id: int, can_manage: bool) -> TableUpdate:
         table = self.get(channel_id)
         async with table.lock:
+            self._still_open(table)
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed("Only the host or someone with **Manage Server** can stop the game.")
             if table.status == "lobby":

@@ -1414,6 +1414,10 @@ class Game:
             able = [s for s in range(self.n) if not self.eliminated[s]
                     and self.stacks[s] >= self.ante_cost(s, nxt, dealer=-1)]
             if len(able) <= 1:
+                for s in range(self.n):  # the others are out: they take no part in clearing the board
+                    if able and s not in able and not self.eliminated[s]:
+                        self.eliminated[s] = True
+                        self._emit(type="eliminated", seat=s)
                 self._game_over("one player left")
 
     def _game_over(self, reason: str) -> None:

@@ -56,12 +56,18 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
     except ValueError as exc:
         raise ReplayError(f"bad game setup: {exc}") from None
 
-    def emit(events: list) -> None:
-        if trace is not None:
-            for e in events:
-                trace.write(json.dumps(e, separators=(",", ":")) + "\n")
+    traced_game_events = 0
 
-    emit(game.game_events)
+    def emit(events: list) -> None:
+        """Trace the game-level events raised meanwhile (e.g. `eliminated` while a deal seats the
+        players), then ``events``."""
+        nonlocal traced_game_events
+        if trace is not None:
+            for e in [*game.game_events[traced_game_events:], *events]:
+                trace.write(json.dumps(e, separators=(",", ":")) + "\n")
+        traced_game_events = len(game.game_events)
+
+    emit([])
     for rnum, rnd in enumerate(spec.rounds, start=1):
         if game.over or game.finished:
             raise ReplayError(f"round {rnum}: the game is already over ({game.phase})")

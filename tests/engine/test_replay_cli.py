@@ -228,6 +228,20 @@ def test_trace_prints_one_json_line_per_event(tmp_path: Path) -> None:
     assert no_trace.stderr == "" and json.loads(no_trace.stdout) == out
 
 
+def test_trace_includes_game_level_events_raised_by_a_deal() -> None:
+    """`eliminated` is raised while the deal seats the players: it is traced too, before the round."""
+    import io
+
+    trace = io.StringIO()
+    out = run_replay({"preset": "tripoley", "players": ["a", "b", "c"], "stacks": [100, 100, 8],
+                      "options": {"game_end": "elimination"}, "dealer": 0,
+                      "rounds": [{"deck": C.to_strs(C.full_deck()), "actions": []}]}, trace=trace)
+    traced = [json.loads(line) for line in trace.getvalue().splitlines()]
+    assert out["events"] == [{"type": "eliminated", "seat": 2}]
+    assert traced[0] == {"type": "eliminated", "seat": 2} and traced[1]["type"] == "round-start"
+    assert traced[1:] == out["rounds"][0]["events"]
+
+
 # Round 2 (dealer seat 1; the deal goes seat 2, seat 0, seat 1, spare): the hands move one seat left,
 # except that 10♥ goes to the spare hand (for 6♠), so the 10♥ space keeps its chips for the playoff.
 HANDS_R2 = {1: HANDS_R1[0], 2: ["6S" if c == "TH" else c for c in HANDS_R1[1]], 0: HANDS_R1[2]}

@@ -239,10 +239,17 @@ def test_game_end_by_elimination():
     g.next_deal()
     assert g.eliminated == [False, False, True], "c cannot pay the 9-chip ante: out of the game"
     _auto(g)
-    while not g.finished:
+    while not g.over:
         g.next_deal()
         _auto(g)
-    assert sum(1 for s in range(3) if not g.eliminated[s]) <= 2 and g.total_chips() == 117
+    assert sum(1 for s in range(3) if not g.eliminated[s]) == 1, "the game ends when one player is left"
+    last = g.eliminated.index(False)
+    out_stacks = {s: g.stacks[s] for s in range(3) if s != last}
+    while not g.finished:  # clearing the board: only the last player takes part
+        g.next_deal()
+        _auto(g)
+    assert {s: g.stacks[s] for s in out_stacks} == out_stacks and g.stacks[last] == 117 - sum(out_stacks.values())
+    assert sum(g.mat.values()) == 0
 
 
 def test_short_of_the_ante_sits_out_in_a_rounds_game():

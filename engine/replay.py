@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .game import Game
+from .presets import PRESETS
 from .model import Action, IllegalAction
 
 
@@ -50,8 +51,19 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
         spec = ReplayInput.model_validate(data)
     except ValidationError as exc:
         raise ReplayError(f"bad replay file: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
+    options = dict(spec.options or {})
+    if "game_end" not in options:
+        # The file's rounds are the game: the preset's default round limit never cuts them short,
+        # and a file that includes the board clearing ends after its last round.
+        preset = PRESETS.get(spec.preset)
+        kind, limit = preset.options.game_end_rule() if preset is not None else ("", 0)
+        rounds = len(spec.rounds)
+        if spec.playoff is not None and rounds:
+            options["game_end"] = f"rounds:{rounds}"
+        elif kind == "rounds" and rounds > limit:
+            options["game_end"] = f"rounds:{rounds}"
     try:
-        game = Game.new(spec.preset, spec.players, options=spec.options, stacks=spec.stacks,
+        game = Game.new(spec.preset, spec.players, options=options, stacks=spec.stacks,
                         dealer=spec.dealer, seed=spec.seed if spec.seed is not None else 0)
     except ValueError as exc:
         raise ReplayError(f"bad game setup: {exc}") from None

@@ -396,3 +396,17 @@ def test_replay_cli_reproduces_a_recorded_game(tmp_path: Path) -> None:
         assert out["awaiting"]["seat"] == dropped["seat"]
         assert dropped["do"] in out["awaiting"]["legal"]
         assert out["finished"] is False
+
+
+@pytest.mark.parametrize("rounds", [2, 7])
+def test_without_game_end_the_files_rounds_are_the_game(rounds: int) -> None:
+    """RULES.md sets no default game end: the preset's own default (5 rounds) never cuts a file's rounds
+    short, and a file that includes the board clearing ends after its last round."""
+    data, game = record_game("tripoley", 3, 11, "heuristic", rounds=rounds)
+    del data["options"]
+    assert "playoff" in data, "the recorded game ends with chips on the mat"
+    out = run_replay(json.loads(json.dumps(data)))
+    assert len(out["rounds"]) == rounds and out["finished"] is True and out["stacks"] == game.stacks
+    del data["playoff"]
+    out = run_replay(json.loads(json.dumps(data)))
+    assert len(out["rounds"]) == rounds and out["awaiting"]["phase"] == ("playoff" if rounds > 5 else "deal")

@@ -383,6 +383,8 @@ async def run(args) -> int:
             # The bot's own receipt → acknowledgement times (bot/ackstats.py), written at shutdown.
             "ACK_STATS_FILE": f"{tmp}/ack-stats.json",
         }
+        if args.render_processes is not None:
+            env["RENDER_PROCESSES"] = str(args.render_processes)
         async with DiscordHarness(humans=names, channels=channels) as dh:
             lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
             t_spawn = time.perf_counter()
@@ -577,6 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--preset", default="tripoley")
     p.add_argument("--ai-pause", type=float, default=0.2, help="AI_PAUSE for the bot (0.2)")
     p.add_argument("--round-pause", type=float, default=0.5, help="ROUND_PAUSE for the bot (0.5)")
+    p.add_argument("--render-processes", type=int, default=None, help="RENDER_PROCESSES for the bot (its default)")
     p.add_argument("--poll", type=float, default=0.25, help="mean seconds between a human's looks at the table (0.25)")
     p.add_argument("--open-concurrency", type=int, default=10, help="tables being opened at once (10)")
     p.add_argument("--setup-timeout", type=float, default=240.0, help="limit for opening all tables (240 s)")

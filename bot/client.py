@@ -26,7 +26,6 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tripoley",)
 SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables)
-RENDER_PROCESSES = 1  # images are drawn in this many worker processes (0: threads)
 # The cyclic garbage collector: its full collections walk every live object (200 running games
 # are millions); with the default thresholds they ran every few seconds and stopped the event loop
 # for 100-200 ms each, delaying interactions. So gen 1 and gen 2 run rarely (every ~1 M and ~50 M
@@ -127,7 +126,8 @@ class TripoleyBot(commands.Bot):
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
-        pool = process_pool(RENDER_PROCESSES) if RENDER_PROCESSES > 0 and renderer is not None else None
+        workers = s.render_processes
+        pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
         self.publisher = Publisher(self.manager, DiscordSink(self), self.images)
         self.controller = Controller(self.manager, self.publisher)

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     lobby_timeout: float = Field(default=900.0, gt=0)
     timeouts_before_ai: int = Field(default=3, ge=1)
 
+    # Capacity: worker processes drawing the images (0: threads of the bot's own process).
+    render_processes: int = Field(default=1, ge=0, le=16)
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:

@@ -64,3 +64,12 @@ def test_point_discord_at_local_server(monkeypatch):
     point_discord_at("http://127.0.0.1:9/api/v10/", "ws://127.0.0.1:9/gateway/")
     assert discord.http.Route.BASE == "http://127.0.0.1:9/api/v10"
     assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == yarl.URL("ws://127.0.0.1:9/gateway/")
+
+
+def test_every_setting_is_documented_in_the_env_example():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    documented = {line.lstrip("# ").split("=", 1)[0] for line in text.splitlines() if "=" in line}
+    missing = [name.upper() for name in Settings.model_fields if name.upper() not in documented]
+    assert not missing, f"add these to .env.example: {missing}"

@@ -55,6 +55,9 @@ class RoundState:
     # spare hand / auctions
     spare_stage: str = ""
     auction: dict | None = None
+    # the seat whose decision was applied last: with several decks, where "the first holder" is
+    # looked for (RULES.md §1)
+    last_actor: int | None = None
     # strict claims, in turn: [seat, [[space id, share or None (the whole space)], ...]]
     claims: list = field(default_factory=list)
     # poker
@@ -619,7 +622,7 @@ class Game:
         if self.options.paycards != "deal":
             return True
         r = self.r
-        order = r.active
+        order = self._clockwise_from(self._first_holder_start())
         for sp in self.spaces:
             if sp.trigger == CARD:
                 card = self._space_cards(sp)[0]
@@ -953,6 +956,13 @@ class Game:
             if s not in lows or c < lows[s]:
                 lows[s] = c
         return sorted(lows.values(), key=C.sort_key)
+
+    def _first_holder_start(self) -> int:
+        """Where "the first holder clockwise" of a card is looked for outside Michigan (several
+        decks): from the player who acted last, that player first (RULES.md §1); before anyone
+        acted, from the dealer's left, where the deal starts."""
+        r = self.r
+        return r.last_actor if r.last_actor is not None else self._next_active(r.dealer)
 
     def _holder(self, card: int, start: int) -> int | None:
         for s in self._clockwise_from(start):
@@ -1388,7 +1398,7 @@ class Game:
         r = self.r
         if not r.corner:
             return True
-        holder = self._holder(C.parse(r.corner["ace"]), self._next_active(r.dealer))
+        holder = self._holder(C.parse(r.corner["ace"]), self._first_holder_start())
         space = "corner-" + r.corner["ace"]
         if holder is not None and holder in r.corner["backers"]:
             self._payout(space, holder, None, "corner ace")
@@ -1614,6 +1624,7 @@ class Game:
         r = self.r
         start = len(r.events)
         phase = r.wait["phase"]
+        r.last_actor = a.seat
         getattr(self, self._PHASE_ACTS[phase])(a)
         self._advance()
         return list(r.events[start:])

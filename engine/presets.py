@@ -48,7 +48,7 @@ class Space:
 
 # Round orders: names of the steps the round loop runs in turn.
 CADACO_ORDER = ("ante", "deal", "spare", "suit-bid", "paycards", "poker", "michigan", "settle")
-RULEBOOK_ORDER = ("ante", "deal", "spare", "michigan", "to-poker", "poker", "settle")
+RULEBOOK_ORDER = ("ante", "deal", "spare", "paycards", "michigan", "to-poker", "poker", "settle")
 
 
 @dataclass(frozen=True)
@@ -243,7 +243,7 @@ _add(_rulebook(
         for s, sym in (("C", "\u2663"), ("D", "\u2666"), ("H", "\u2665"), ("S", "\u2660"))
     ),
     "Tripoley's payouts plus corner-Ace bets: the dealer backs an Ace, others may cover; its holder collects if they backed it.",
-    order=("ante", "corner-bet", "deal", "spare", "corner-collect", "michigan", "to-poker", "poker", "settle"),
+    order=("ante", "corner-bet", "deal", "spare", "corner-collect", "paycards", "michigan", "to-poker", "poker", "settle"),
 ))
 
 _add(_rulebook(

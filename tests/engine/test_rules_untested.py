@@ -309,10 +309,6 @@ def test_two_decks_pay_card_held_twice_at_the_deal_pays_the_first_holder_from_th
     assert g.stacks == [91, 94, 91]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES.md §1: the first holder clockwise from the player who acted last (rules-decisions.md: "
-    "starting with that player). At the deal the dealer acted last (keep), so the dealer's 10♥ "
-    "should take the space; _step_paycards always searches from the dealer's left (seat 2 paid)"))
 def test_two_decks_pay_card_at_the_deal_the_dealer_who_acted_last_holds_a_copy():
     g = new_game("tripoley", hands={0: ["TH"], 2: ["TH"]}, spare=DECK2_SPARE, options={"decks": 2})
     act(g, 0, "keep")
@@ -347,20 +343,12 @@ def test_two_decks_corner_ace_goes_by_the_first_holder_only():
     assert g.stacks == [302 - 5, 311, 311, 311, 311 - 5, 311]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES.md §1: the first holder clockwise from the player who acted last (rules-decisions.md: "
-    "starting with that player). The dealer acted last (kept the hand) and holds an A♠ it bet on, so "
-    "the dealer should take the corner; _step_corner_collect searches from the dealer's left (seat 3)"))
 def test_two_decks_corner_ace_the_dealer_who_acted_last_holds_a_copy():
     g = _rummy_royal_corner({0: RR_DEALER[:14] + ["AS"], 3: ["AS"]}, covers={3})
     assert payouts(g) == [("corner-AS", 0, 10)]
 
 
 # ---------------------------------------------------------------- found on the way
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES.md §3 `paycards=deal` (pay cards paid at the deal) is accepted as an override on a Rulebook "
-    "mat, but RULEBOOK_ORDER has no 'paycards' step and play triggers are built only for "
-    "paycards=play: no money card ever pays; everything drifts to the poker space"))
 def test_paycards_deal_override_on_a_rulebook_mat_pays_at_the_deal():
     g = new_game("tripoley-rulebook", hands={1: ["TH", "JH"]}, options={"paycards": "deal"})
     act(g, 0, "keep")  # seat 1 holds 10♥ and J♥: both spaces are its at the deal

@@ -30,7 +30,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Callable, Protocol
 
 from . import text
 from .components import Component, hand_components, lobby_components, mat_components

@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.bank import HOUSE
 from bot.components import ButtonSpec, custom_id
 from bot.publisher import lobby_message
 from bot.rules import pages_for

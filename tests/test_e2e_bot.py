@@ -263,7 +263,6 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
         if extra_checks and stats["double"] < 1:
             verb = next((button(tm, l) for l in ("Check", "Call") if button(tm, l)), None)
             if verb:
-                logs_before = len(re.findall(r"^› ", tm.content, re.M))
                 h1, h2 = await asyncio.gather(dh.click(user, tm, custom_id=verb["custom_id"]),
                                               dh.click(user, tm, custom_id=verb["custom_id"]))
                 await one_refused(dh, h1, h2)

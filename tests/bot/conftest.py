@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.bank import Bank
+from bot.clock import FakeClock
 from bot.prefs import Prefs
 from bot.settings import Settings
 from bot.storage import Database
+from bot.tables import TableManager
 
 
 @pytest.fixture
@@ -36,3 +40,25 @@ def bank(db) -> Bank:
 @pytest.fixture
 def prefs(db, settings) -> Prefs:
     return Prefs(db, settings)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def make_manager(db, bank, prefs, settings, clock):
+    def make(**overrides):
+        s = settings.model_copy(update=overrides) if overrides else settings
+        manager = TableManager(db, bank, prefs, s, clock=clock, rng=random.Random(7))
+        manager.updates = []
+        manager.add_listener(manager.updates.append)
+        return manager
+
+    return make
+
+
+@pytest.fixture
+def manager(make_manager):
+    return make_manager()

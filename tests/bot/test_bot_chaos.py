@@ -38,7 +38,6 @@ from dataclasses import asdict
 import pytest
 
 from bot import errors
-from bot.clock import FakeClock
 from bot.tables import TableManager, decision_token
 from engine import Game, IllegalAction
 from engine.ai import choose_action
@@ -53,20 +52,6 @@ STEPS = 450
 
 # The one error the manager logs by design (endgame "none": what is left on the mat goes to the house).
 ALLOWED_ERRORS = ("chips on the mat; they go to the house",)
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def make_manager(db, bank, prefs, settings, clock):
-    def make(**overrides):
-        s = settings.model_copy(update=overrides) if overrides else settings
-        return TableManager(db, bank, prefs, s, clock=clock, rng=random.Random(7))
-
-    return make
 
 
 async def yield_once():

@@ -6,33 +6,9 @@ import pytest
 
 from bot import errors
 from bot.bank import HOUSE
-from bot.clock import FakeClock
-from bot.tables import TableManager
 
 G, C = 1, 500  # guild, channel
 ANN, BOB = 11, 22
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
-@pytest.fixture
-def make_manager(db, bank, prefs, settings, clock):
-    def make(**overrides):
-        s = settings.model_copy(update=overrides) if overrides else settings
-        manager = TableManager(db, bank, prefs, s, clock=clock, rng=random.Random(7))
-        manager.updates = []
-        manager.add_listener(manager.updates.append)
-        return manager
-
-    return make
-
-
-@pytest.fixture
-def manager(make_manager):
-    return make_manager()
 
 
 async def lobby(manager, *, ai=1, humans=(ANN, BOB), options=None, buy_in=100):

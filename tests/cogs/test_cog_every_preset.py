@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.components import ButtonSpec, SelectSpec, hand_components, mat_components
+from bot.components import SelectSpec, hand_components, mat_components
 from cogs.tripoley import Tripoley
 from engine import PRESETS
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, make_stack, public_message

@@ -1162,7 +1162,8 @@ class Game:
             self._pay_or_claim(self._play_combos[trigger], [seat], how)
             r.m_seat, r.m_last = seat, cards[-1]
             if a.do == "full_house":  # decided: the next lead is as after a stop of the joined sequence
-                self._emit(type="stop", seat=seat, card=C.to_str(cards[-1]), reason="full house")
+                # the sequence stops at the card the full house joined: the next lead's colour follows it
+                self._emit(type="stop", seat=seat, card=C.to_str(last), reason="full house")
                 r.m_state, r.passes = "lead", 0
                 r.lead_req = self._after_stop_req(last)
         self._michigan_run()

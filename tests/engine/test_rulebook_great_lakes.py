@@ -94,7 +94,7 @@ def test_full_house_play_pays_stops_the_sequence_and_the_player_leads_next():
     assert ("full-house", 2, 4) in payouts(g) and ("QS", 2, 4) in payouts(g), "Q♠ inside the full house pays too"
     ev = g.log[-1]["events"]
     stop = next(e for e in ev if e["type"] == "stop")
-    assert stop["seat"] == 2 and stop["reason"] == "full house"
+    assert stop == {"type": "stop", "seat": 2, "card": "JH", "reason": "full house"}, "the sequence stopped at J♥"
     assert plays(g)[-4:] == [(2, "JC"), (2, "QC"), (2, "QH"), (2, "QS")]
     # The hearts sequence stopped: seat 2 leads a black suit (2♠ or 5♣); K♥ A♥ stay in hand.
     aw = g.awaiting()

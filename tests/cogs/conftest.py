@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from bot.settings import Settings
+from tests.cogs.fakes import make_stack
 
 
 @pytest.fixture
@@ -16,3 +17,12 @@ def bot_settings(tmp_path) -> Settings:
         ai_pause=0,
         round_pause=0,
     )
+
+
+@pytest.fixture
+async def stack(bot_settings):
+    """The controller, manager and publisher on mock interactions, with 1 s AI and round pauses."""
+    bot = await make_stack(bot_settings.model_copy(update={"ai_pause": 1.0, "round_pause": 1.0}))
+    yield bot
+    await bot.publisher.flush()
+    await bot.db.close()

@@ -9,18 +9,10 @@ import pytest
 
 from bot.components import mat_components, parse_custom_id
 from bot.tables import STALE_CLAIM
-from tests.cogs.fakes import FakeInteraction, make_stack, public_message
+from tests.cogs.fakes import FakeInteraction, public_message
 
 G, C = 7, 700
 ANN, BOB = 1, 2
-
-
-@pytest.fixture
-async def stack(bot_settings):
-    bot = await make_stack(bot_settings.model_copy(update={"ai_pause": 1.0, "round_pause": 1.0}))
-    yield bot
-    await bot.publisher.flush()
-    await bot.db.close()
 
 
 async def drive_to_human_claim(manager, table, limit=5000):

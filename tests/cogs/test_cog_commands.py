@@ -12,18 +12,10 @@ from bot.publisher import hand_message
 from bot.ui import AmountModal, handle_modal_submit
 from cogs.tripoley import Tripoley
 
-from tests.cogs.fakes import FakeInteraction, ephemeral_message, make_stack, public_message
+from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
 
 G, C = 5, 600
 ANN, BOB = 1, 2
-
-
-@pytest.fixture
-async def stack(bot_settings):
-    bot = await make_stack(bot_settings.model_copy(update={"ai_pause": 1.0, "round_pause": 1.0}))
-    yield bot
-    await bot.publisher.flush()
-    await bot.db.close()
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import PRESETS, Game  # noqa: E402
-from engine.ai import choose_action  # noqa: E402
+from engine.ai import autoplay  # noqa: E402
 
 from images import render_hand, render_mat  # noqa: E402
 
@@ -35,18 +35,11 @@ def views(per_game: int = 6):
             if not (getattr(p, "min_players", 2) <= n <= getattr(p, "max_players", 20)):
                 continue
             g = Game.new(preset, NAMES[:n], seed=n)
-            g.next_deal()
-            rng = random.Random(n)
-            for step in range(400):
-                aw = g.awaiting()
-                if aw is None:
-                    if g.finished:
-                        break
-                    g.next_deal()
-                    continue
-                if step % max(1, 40 // per_game) == 0 and len(out) < 10_000:
+            for step, aw in enumerate(autoplay(g, "heuristic", random.Random(n))):
+                if step >= 400:
+                    break
+                if aw is not None and step % max(1, 40 // per_game) == 0 and len(out) < 10_000:
                     out.append(g.view(aw.seat))
-                g.apply(choose_action(g, aw.seat, kind="heuristic", rng=rng))
     return out
 
 

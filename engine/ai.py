@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from . import cards as C
 from .game import Game
 from .hands import best_five, evaluate, hand_ranks
 from .presets import ACE_TWO, FULL_HOUSE_PLAY, LEAD, STRAIGHT_PLAY
-from .model import Action
+from .model import Action, Awaiting
 
 # Rough chance that a five-card hand of this category wins a showdown against one opponent.
 _WIN_CHANCE = [0.12, 0.35, 0.55, 0.68, 0.78, 0.83, 0.9, 0.96, 0.99, 1.0]
@@ -30,6 +31,21 @@ def choose_action(game: Game, seat: int, kind: str = "heuristic", rng: random.Ra
     if kind == "random":
         return _random_action(game, seat, w["phase"], w["legal"], w["detail"], rng)
     return _Heuristic(game, seat, w["detail"], rng).decide(w["phase"], w["legal"])
+
+
+def autoplay(game: Game, kind: str = "heuristic", rng: random.Random | None = None) -> Iterator[Awaiting | None]:
+    """Play ``game`` to its end with AI seats, one step at a time (tests, benchmarks, samples).
+
+    Yields before each step what it is: the decision about to be made, or None when the next
+    deal (or the board clearing) comes; the caller may inspect the game there, or stop."""
+    rng = rng or random.Random(0)
+    while not game.finished:
+        aw = game.awaiting()
+        yield aw
+        if aw is None:
+            game.next_deal()
+        else:
+            game.apply(choose_action(game, aw.seat, kind, rng))
 
 
 def _random_action(game: Game, seat: int, phase: str, legal: list[str], d: dict[str, Any],

@@ -13,7 +13,7 @@ import pytest
 
 from engine import PRESETS, Game
 from engine import textview as TV
-from engine.ai import choose_action
+from engine.ai import autoplay, choose_action
 from engine.play import TerminalGame, new_game, parse_command, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,13 +163,8 @@ def test_every_engine_event_type_has_a_sentence():
     for preset in PRESETS:
         for seed in range(4):
             game = new_game(preset, 3, seed, 2)
-            rng = random.Random(seed)
-            while not game.finished:
-                aw = game.awaiting()
-                if aw is None:
-                    game.next_deal()
-                    continue
-                game.apply(choose_action(game, aw.seat, "random", rng))
+            for _ in autoplay(game, "random", random.Random(seed)):
+                pass
             view = game.view(0)
             for e in game.history:
                 text = TV.describe_event(dict(e), view)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -22,7 +23,7 @@ import pytest
 
 from engine import PRESETS, Action, Game, IllegalAction
 from engine import cards as C
-from engine.ai import choose_action
+from engine.ai import autoplay, choose_action
 from engine.hands import evaluate
 from engine.simulate import check_conservation
 
@@ -69,19 +70,16 @@ def test_chips_cards_and_progress(preset: str, n: int, ai: str) -> None:
     for seed in range(6):
         game = Game.new(preset, names(n), options={"game_end": f"rounds:{rounds}"}, seed=seed * 101 + n)
         total = game.total_chips()
-        rng = random.Random(seed)
         actions = deals = 0
-        while not game.finished:
-            aw = game.awaiting()
+        for aw in autoplay(game, ai, random.Random(seed)):
+            _progress_checks(game, total)
             if aw is None:
-                game.next_deal()
                 deals += 1
                 assert deals <= rounds + 1, "more deals than rounds + the board clearing"
             else:
-                game.apply(choose_action(game, aw.seat, ai, rng))
                 actions += 1
                 assert actions <= 400 * rounds * n, "game does not finish"
-            _progress_checks(game, total)
+        _progress_checks(game, total)
         assert game.total_chips() == total
         assert game.round_number <= rounds
         if game.round_number < rounds:  # ended early: fewer than two players could pay the ante
@@ -107,17 +105,10 @@ def _short_stack_games(preset: str, ai: str, opts: dict) -> None:
         for seed in range(4):
             game = Game.new(preset, names(n), options=opts, seed=seed)
             total = game.total_chips()
-            rng = random.Random(seed)
-            actions = 0
-            while not game.finished:
-                aw = game.awaiting()
-                if aw is None:
-                    game.next_deal()
-                else:
-                    game.apply(choose_action(game, aw.seat, ai, rng))
-                    actions += 1
-                assert actions < 60000, "game does not finish"
+            for step, _ in enumerate(autoplay(game, ai, random.Random(seed))):
+                assert step < 80000, "game does not finish"
                 _progress_checks(game, total)
+            _progress_checks(game, total)
             if opts.get("endgame") == "none":
                 assert game.finished
             else:
@@ -153,13 +144,11 @@ def test_end_now_keeps_every_chip(preset: str) -> None:
         rng = random.Random(seed)
         stop_after = rng.randrange(1, 120)
         k = 0
-        while k < stop_after and not game.finished:
-            aw = game.awaiting()
-            if aw is None:
-                game.next_deal()
-                continue
-            game.apply(choose_action(game, aw.seat, "random", rng))
-            k += 1
+        for aw in autoplay(game, "random", rng):
+            if aw is not None:
+                if k == stop_after:
+                    break
+                k += 1
         if game.finished:
             continue
         stacks, mat = list(game.stacks), dict(game.mat)
@@ -282,11 +271,9 @@ def test_illegal_actions_are_refused_without_effect(preset: str, ai: str) -> Non
             game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=seed + 17 * n)
             rng = random.Random(seed)
             k = 0
-            while not game.finished:
-                aw = game.awaiting()
+            for aw in autoplay(game, ai, rng):
                 if aw is None:
                     _assert_all_refused(game, [Action(seat=0, do="check"), Action(seat=1, do="keep")])
-                    game.next_deal()
                     continue
                 k += 1
                 if aw.phase not in phases_seen or k % 23 == 0:
@@ -294,7 +281,6 @@ def test_illegal_actions_are_refused_without_effect(preset: str, ai: str) -> Non
                     _assert_all_refused(game, _illegal_actions(game, rng))
                     with pytest.raises(IllegalAction):
                         game.next_deal()
-                game.apply(choose_action(game, aw.seat, ai, rng))
             _assert_all_refused(game, [Action(seat=0, do="check")])
     assert {"poker-choose", "poker-betting"} <= phases_seen
 
@@ -306,10 +292,8 @@ def test_offered_amounts_and_cards_are_accepted(preset: str) -> None:
         for seed in range(4):
             game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=seed)
             rng = random.Random(seed)
-            while not game.finished:
-                aw = game.awaiting()
+            for aw in autoplay(game, "random", rng):
                 if aw is None:
-                    game.next_deal()
                     continue
                 d = aw.detail
                 for verb in aw.legal:
@@ -340,7 +324,6 @@ def test_offered_amounts_and_cards_are_accepted(preset: str) -> None:
                         pass  # whether any five may be declared on any space is the rules' business
                     elif verb not in _AMOUNT_VERBS:
                         game.check(Action(seat=aw.seat, do=verb))
-                game.apply(choose_action(game, aw.seat, "random", rng))
 
 
 # ---------------------------------------------------------------------------- hidden cards
@@ -411,18 +394,12 @@ def test_views_never_show_hidden_cards(preset: str, ai: str) -> None:
     for n in (2, 4, 9):
         for seed in range(2):
             game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=seed * 13 + n)
-            rng = random.Random(seed)
+            previous = None
+            for step, aw in enumerate(autoplay(game, ai, random.Random(seed))):
+                if previous is None or aw is None or step % 3 == seed % 3:
+                    assert_views_hide_cards(game)  # after a deal, before one, and every third step
+                previous = aw
             assert_views_hide_cards(game)
-            step = 0
-            while not game.finished:
-                aw = game.awaiting()
-                if aw is None:
-                    game.next_deal()
-                else:
-                    game.apply(choose_action(game, aw.seat, ai, rng))
-                step += 1
-                if aw is None or step % 3 == seed % 3 or game.awaiting() is None:
-                    assert_views_hide_cards(game)
 
 
 def test_card_strings_helper() -> None:
@@ -570,16 +547,12 @@ def test_rounds_follow_the_rules(preset: str, ai: str) -> None:
     for n in (2, 3, 4, 5):
         for seed in range(5):
             game = Game.new(preset, names(n), options={"game_end": "rounds:3"}, seed=seed * 7 + n)
-            rng = random.Random(seed)
-            while not game.finished:
-                aw = game.awaiting()
-                if aw is None:
-                    game.next_deal()
-                    continue
-                game.apply(choose_action(game, aw.seat, ai, rng))
-                if game.awaiting() is None:  # the round is over
+            previous = None
+            for aw in itertools.chain(autoplay(game, ai, random.Random(seed)), [None]):  # None: the last round ended
+                if aw is None and previous is not None:  # an action ended the round
                     _audit_michigan(game)
                     _audit_poker(game)
                     _audit_paycards_at_deal(game)
                     audited += 1
+                previous = aw
     assert audited >= 40

@@ -9,7 +9,7 @@ import pytest
 
 from engine import PRESETS, Game
 from engine import cards as C
-from engine.ai import choose_action
+from engine.ai import autoplay, choose_action
 
 TOP_KEYS = {"preset", "preset_name", "round", "ante", "phase", "dealer", "to_act", "viewer", "pay_suit", "seats",
             "mat", "hand", "poker", "michigan", "spare", "events", "chip_denominations", "finished", "standings"}
@@ -97,19 +97,11 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
 def test_view_keys_and_privacy_through_a_game(preset: str) -> None:
     for n in (2, 5):
         game = Game.new(preset, names(n), options={"game_end": "rounds:2"}, seed=n)
-        rng = random.Random(n)
-        for v in [None, *range(n)]:
-            check_view(game, v)
-        step = 0
-        while not game.finished:
-            aw = game.awaiting()
-            if aw is None:
-                game.next_deal()
-            else:
-                game.apply(choose_action(game, aw.seat, "random", rng))
-            step += 1
+        for step, _ in enumerate(autoplay(game, "random", random.Random(n))):
             for v in [None, *range(n)]:
                 check_view(game, v, unchanged=step % 25 == 0)
+        for v in [None, *range(n)]:
+            check_view(game, v)
 
 
 def test_only_the_seat_to_act_sees_legal_and_detail() -> None:

@@ -11,7 +11,7 @@ from test_render import MAT_BUDGET, check_layout
 engine = pytest.importorskip("engine")
 try:
     from engine import PRESETS, Game
-    from engine.ai import choose_action
+    from engine.ai import autoplay
 except ImportError:  # pragma: no cover - engine not there yet
     pytest.skip("engine not available", allow_module_level=True)
 
@@ -34,16 +34,12 @@ def test_real_views_render(preset, players):
             Game.new(preset, NAMES[:players], seed=1)
         return
     g = Game.new(preset, NAMES[:players], seed=players)
-    g.next_deal()
-    rng = random.Random(players)
     seen_phases = set()
     showdowns = 0
-    for step in range(600):
-        aw = g.awaiting()
+    for step, aw in enumerate(autoplay(g, "heuristic", random.Random(players))):
+        if step >= 600:
+            break
         if aw is None:
-            if g.finished:
-                break
-            g.next_deal()
             continue
         v = g.view(aw.seat)
         if v["phase"] not in seen_phases or step % 25 == 0:
@@ -60,7 +56,6 @@ def test_real_views_render(preset, players):
             if v["poker"] and v["poker"].get("showdown") and showdowns < 2:
                 showdowns += 1
                 assert "Showdown" in render_showdown(v).alt
-        g.apply(choose_action(g, aw.seat, kind="heuristic", rng=rng))
     pub = g.view(None)
     assert render_mat(pub).png.startswith(b"\x89PNG")
     assert render_summary(pub).alt

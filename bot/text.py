@@ -229,7 +229,8 @@ def hand_text(view: dict, seat: int) -> str:
         if detail.get("best"):
             lines.append(f"Best five: {cards(detail['best'])}")
         if detail.get("space"):
-            lines.append(f"Pay card space: {detail['space']} ({detail.get('chips', 0)} chips)")
+            spaces = " + ".join(detail.get("spaces") or [detail["space"]])
+            lines.append(f"Pays: {spaces} ({detail.get('chips', 0)} chips)")
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)

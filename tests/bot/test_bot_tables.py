@@ -389,3 +389,23 @@ def test_a_played_card_is_named_in_the_public_log():
             return
         game.apply(choose_action(game, aw.seat, kind="heuristic", rng=rng))
     pytest.fail("no play decision came up")
+
+
+def test_a_claim_in_the_hand_view_names_every_space_it_pays():
+    """Rummoli's A♥ pays both A♥ pockets: one claim, and the hand view says so."""
+    from engine import Action
+    from tests.engine.deals import new_game
+
+    from bot.text import hand_text
+
+    hearts = [r + "H" for r in "3456789TJQKA"]
+    g = new_game("rummoli", hands={2: ["2C"] + hearts}, spare=["3C"])
+    while (aw := g.awaiting()) is not None and not (aw.phase == "claim" and aw.detail["space"] == "AH"):
+        if aw.phase == "poker-choose":
+            g.apply(Action(seat=aw.seat, do="choose", cards=aw.detail["best"] if aw.seat == 2 else aw.detail["cards"][:5]))
+        else:
+            g.apply(Action(seat=aw.seat, do={"spare-hand": "keep", "poker-betting": "check", "claim": "claim"}[aw.phase]))
+    text = hand_text(g.view(2), 2)
+    assert "Pays: AH + AH2 (6 chips)" in text, text
+    for seat in (0, 1):
+        assert "AH2" not in hand_text(g.view(seat), seat), "only the claiming seat sees the claim"

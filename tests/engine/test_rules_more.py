@@ -252,6 +252,25 @@ def test_game_end_by_elimination():
     assert sum(g.mat.values()) == 0
 
 
+def test_elimination_the_player_out_takes_no_part_in_clearing_the_board():
+    """Seat 1 (9 chips) antes its last chips and wins nothing; J♥ lies in the spare, so its space keeps 2
+    chips. One player is left: seat 1 is eliminated in that round, and the board clearing is dealt to
+    seat 0 alone, who takes the J♥ chips (RULES.md §5: "the game ends when one player is left")."""
+    seat1 = [r + "C" for r in "23456789"] + [r + "D" for r in "23456789"] + ["2S", "3S"]
+    seat0 = [c for c in HEARTS if c != "JH"] + ["TS", "JS", "QS", "KS", "AS"]
+    g = new_game(n=2, hands={1: seat1, 0: seat0}, spare=["JH"], stacks=[100, 9], options={"game_end": "elimination"})
+    assert g.stacks == [91, 0]
+    act(g, 0, "keep")
+    act(g, 0, "choose", cards=["TH", "QH", "KH", "AH", "9H"])
+    act(g, 1, "choose", cards=["2C", "3C", "4C", "5C", "7D"])
+    ends = [e for e in g.log[-1]["events"] if e["type"] in ("out", "eliminated", "game-end")]
+    assert ends == [{"type": "out", "seat": 0}, {"type": "eliminated", "seat": 1},
+                    {"type": "game-end", "reason": "one player left"}]
+    assert g.stacks == [107, 0] and g.mat["JH"] == 2 and g.eliminated == [False, True]
+    g.next_deal()  # the board clearing
+    assert g.finished and g.playoff_result["winners"] == [0] and g.stacks == [109, 0]
+
+
 def test_short_of_the_ante_sits_out_in_a_rounds_game():
     g = Game.new("tripoley", ["a", "b", "c"], stacks=[100, 100, 5], seed=2)
     g.next_deal()

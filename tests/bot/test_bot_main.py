@@ -105,3 +105,19 @@ def test_backup_command(tmp_path):
     assert done.returncode == 0 and "schema version 1" in done.stdout, done.stderr
     done = bot(["backup", str(tmp_path / "backups" / "b.sqlite3")], tmp_path, env)
     assert done.returncode == 1 and "already exists" in done.stderr
+
+
+def test_log_file_gets_the_log_redacted_and_survives_rotation(tmp_path):
+    log_file = tmp_path / "logs" / "bot.log"
+    code = ("import logging, os, sys\n"
+            "from bot.logsetup import setup_logging\n"
+            "setup_logging('INFO', ['secret-token-123'], sys.argv[1])\n"
+            "logging.getLogger('t').warning('first with secret-token-123')\n"
+            "os.rename(sys.argv[1], sys.argv[1] + '.1')  # logrotate moves it away\n"
+            "logging.getLogger('t').warning('second')\n")
+    done = subprocess.run([sys.executable, "-c", code, str(log_file)], env=clean_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    rotated = Path(str(log_file) + ".1").read_text()
+    assert "first with [REDACTED]" in rotated and "secret-token-123" not in rotated
+    assert "second" in log_file.read_text() and "second" not in rotated

@@ -20,7 +20,6 @@ SQLITE_FORMS = "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite
 
 # What each setting accepts, for the one-line error about it (a setting missing here gets pydantic's words).
 ACCEPTS = {
-    "discord_token": "the bot token from the Discord developer portal",
     "database_url": f"an SQLite database: {SQLITE_FORMS}",
     "dev_guild_id": "a server id (a number), or nothing",
     "log_level": " / ".join(LOG_LEVELS),
@@ -129,8 +128,8 @@ def database_path(url: str) -> str:
     scheme, found, rest = url.partition("://")
     if not found:
         raise ValueError("not an sqlite:/// URL")
-    if scheme.lower() in ("postgres", "postgresql", "mysql", "mariadb") or scheme.lower().startswith("postgresql+"):
-        raise ValueError(f"{scheme} is not supported yet, only SQLite")
+    if scheme.lower().split("+")[0] in ("postgres", "postgresql"):
+        raise ValueError("PostgreSQL is not supported yet, only SQLite")
     if scheme != "sqlite":
         raise ValueError(f"{scheme}:// is not a database the bot can use")
     if not rest.startswith("/"):

@@ -18,7 +18,7 @@ def problems(monkeypatch, **env) -> list[str]:
 @pytest.mark.parametrize(
     "name, value, reason",
     [
-        ("DATABASE_URL", "postgres://bot:hunter2@db.example/tripoley", "postgres is not supported yet"),
+        ("DATABASE_URL", "postgres://bot:hunter2@db.example/tripoley", "PostgreSQL is not supported yet"),
         ("DATABASE_URL", "nonsense", "not an sqlite:/// URL"),
         ("DATABASE_URL", "sqlite:///", "the path is empty"),
         ("DATABASE_URL", "sqlite://relative.db", "three slashes"),

@@ -290,8 +290,8 @@ def run_bot(settings: Settings) -> int:
         log.error("Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
                   exc, len(LOGIN_RETRY_DELAYS) + 1)
         return 1
-    except (aiohttp.ClientError, OSError) as exc:
-        log.error("lost the connection to Discord while starting (%s)", str(exc) or type(exc).__name__)
+    except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself
+        log.error("the connection to Discord failed (%s)", str(exc) or type(exc).__name__)
         return 1
     finally:
         if stats is not None:

@@ -288,3 +288,21 @@ def spaces_for(preset: Preset, options: Options) -> tuple[Space, ...]:
             space = _run_space(options.run)
         out.append(space)
     return tuple(out)
+
+
+# House rules: per preset, the options a table may switch in the lobby and the values offered
+# (Cadaco's variations, the two readings of the bet limit, claims, board clearing, game length).
+_TABLE_RULES: dict[str, tuple[Any, ...]] = {
+    "bet_limit_scope": ("per-bet", "total"),
+    "strict_claims": (False, True),
+    "endgame": ("poker-showdown", "michigan-interests"),
+    "game_end": ("rounds:5", "rounds:10", "elimination"),
+}
+_CADACO_SPARE = ("none", "exchange-or-sell", "swap-or-auction")
+HOUSE_RULES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "tripoley": {"paycards": ("deal", "play"), "spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "tripoley-optional-suit": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "three-in-one": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "rummoli": {"run": ("8-9-10", "6-7-8"), **_TABLE_RULES},
+    **{key: dict(_TABLE_RULES) for key, preset in PRESETS.items() if preset.rulebook_setup},
+}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulebook import house_rule_changes, rule_pages
+from engine.presets import get_preset
+from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, value_label
 
 HOW_TO_PLAY_HERE = (
     "**Playing on Discord**\n"
@@ -35,3 +36,17 @@ def pages_for(preset_key: str, options: dict[str, Any] | None = None) -> list[st
     if options is not None:
         pages[0] = house_rules_text(preset_key, options) + "\n\n" + pages[0]
     return pages + [HOW_TO_PLAY_HERE]
+
+
+def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
+    """The lobby's list of the preset's house rules, each with its current value and what it decides."""
+    offered = house_rules(preset_key)
+    played = get_preset(preset_key).options.with_overrides(options)
+    lines = []
+    if offered:
+        lines.append("**House rules** (the host switches them with the menu below):")
+        lines += [f"• {OPTION_TEXT[name].title}: **{value_label(name, getattr(played, name))}** — "
+                  f"{OPTION_TEXT[name].line}" for name in offered]
+    changes = house_rule_changes(preset_key, options)
+    lines.append("Changed from the printed game: " + "; ".join(changes) if changes else "Played as printed.")
+    return lines

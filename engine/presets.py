@@ -1,4 +1,4 @@
-"""Mats and presets as data (RULES.md §4).
+"""Mats and presets as data (docs/rules.md).
 
 A mat is a list of spaces; each space names the trigger that pays it. A
 preset is a mat, a round order and a set of options. Adding a variant means

@@ -548,13 +548,21 @@ game file is in [replay.md](replay.md).
 
 
 def _doc_page(page: str) -> str:
-    """A rule page as Markdown: its bold first line becomes a heading, bullets become list items."""
-    head, _, body = page.partition("\n")
-    bold = head.startswith("**") and head.endswith("**") and head.count("**") == 2
-    lines = [f"### {head.strip('*')}" if bold else head, ""]
-    for line in body.splitlines():
-        lines.append("- " + line[2:] if line.startswith("• ") else line)
-    return "\n".join(lines).rstrip() + "\n"
+    """A rule page as Markdown: a line in bold alone becomes a heading, bullets become list items."""
+    lines: list[str] = []
+    for line in page.splitlines():
+        if line.startswith("**") and line.endswith("**") and line.count("**") == 2:
+            lines += ["", f"### {line.strip('*')}", ""]
+        elif line.startswith("• "):
+            lines.append("- " + line[2:])
+        else:
+            if lines and lines[-1].startswith("- "):
+                lines.append("")  # a paragraph after a list, not a continuation of its last item
+            lines.append(line)
+    text = "\n".join(lines).strip() + "\n"
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
 
 
 def _differences() -> list[str]:

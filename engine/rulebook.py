@@ -261,7 +261,9 @@ def value_label(name: str, value: Any) -> str:
         return f"{count} chip{'s' if count != 1 else ''} a space"
     if name == "game_end":
         kind, _, count = str(value).partition(":")
-        return "when one player is left" if value == "elimination" else f"after {count} {kind}"
+        if value == "elimination":
+            return "when one player is left"
+        return f"after {count} {kind if count != '1' else kind.rstrip('s')}"
     if name == "decks":
         return f"{value} deck{'s' if value != 1 else ''}"
     return f"{value} chips"

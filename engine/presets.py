@@ -12,7 +12,7 @@ hearts card id), other spaces are lowercase words (``kitty``, ``pot``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .options import Options
@@ -62,7 +62,6 @@ class Preset:
     max_players: int = 9
     summary: str = ""
     rulebook_setup: bool = False  # cut for the first dealer; 1-4 decks by player count (Rulebook)
-    rules: tuple[str, ...] = field(default=())  # player-facing rule pages
 
 
 def _heart_spaces(suit: str = "H") -> tuple[Space, ...]:

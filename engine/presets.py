@@ -303,5 +303,6 @@ HOUSE_RULES: dict[str, dict[str, tuple[Any, ...]]] = {
     "tripoley-optional-suit": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
     "three-in-one": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
     "rummoli": {"run": ("8-9-10", "6-7-8"), **_TABLE_RULES},
-    **{key: dict(_TABLE_RULES) for key, preset in PRESETS.items() if preset.rulebook_setup},
+    **{key: dict(_TABLE_RULES) for key, preset in PRESETS.items() if preset.rulebook_setup and key != "wanagan"},
+    "wanagan": {name: values for name, values in _TABLE_RULES.items() if name != "strict_claims"},  # no pay cards
 }

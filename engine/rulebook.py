@@ -51,7 +51,8 @@ OPTION_TEXT: dict[str, OptionText] = {
             "rulebook": ("Rulebook: swap or auction, no money cards",
                          "The dealer plays the hand as dealt, swaps it blind for the spare (only while holding no "
                          "money card of this mat), or auctions the spare to the highest bidder holding no money "
-                         "card. A whole run or pair space held counts as a money card; a lone 8, 9 or 10 does not."),
+                         "card. Holding all the cards of a combination space (K-Q, a whole run in one suit) counts as holding a "
+                         "money card; a lone 8, 9 or 10 does not."),
             "rummoli": ("Rummoli widow",
                         "The dealer may take the widow (the spare hand) unseen, or look at it and then must keep it "
                         "(and may auction the old hand), or auction the unseen widow. Anyone but the dealer may "
@@ -205,16 +206,17 @@ REASONS: dict[tuple[str, Any], str] = {
     ("start_stack", 320): "The Rulebook's starting set: 20 × 1, 15 × 5, 10 × 10 and 5 × 25.",
 }
 
+# Wanagan: what a hand must contain to claim a space, and how two such claims compare.
 _WANAGAN_HANDS = {
-    "one-pair": "a pair; the higher pair wins",
-    "two-pair": "two pairs; the higher top pair wins, then the second pair",
-    "three-kind": "three of a kind; the higher three wins",
-    "four-kind": "four of a kind; the higher four wins",
-    "full-house": "a full house; the higher three wins, then the pair",
-    "straight": "five ranks in a row (A-2-3-4-5 is the lowest, its top card is the 5); the higher top card wins",
-    "flush": "five cards of one suit; the higher top card wins, then the next, and so on",
-    "evens-odds": "five consecutive even ranks or five consecutive odd ranks with the Ace low (2-4-6-8-10, "
-    "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K); the higher top card wins",
+    "one-pair": ("a pair", "the higher pair wins"),
+    "two-pair": ("two pairs", "the higher top pair wins, then the second pair"),
+    "three-kind": ("three of a kind", "the higher three wins"),
+    "four-kind": ("four of a kind", "the higher four wins"),
+    "full-house": ("a full house", "the higher three wins, then the pair"),
+    "straight": ("five ranks in a row", "the higher top card wins (A-2-3-4-5 is the lowest, its top card the 5)"),
+    "flush": ("five cards of one suit", "the higher top card wins, then the next, and so on"),
+    "evens-odds": ("five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
+                   "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)", "the higher top card wins, the Ace low"),
 }
 
 _SPACE_BY_ID = {
@@ -331,8 +333,9 @@ def space_text(space: P.Space, options: Options) -> str:
                  if options.all_stuck == "lowest-count-wins" else "if play is blocked, nobody wins it this round")
         return f"The first player to empty their hand in Michigan takes it; {stuck}."
     if space.trigger == P.HAND:
-        return (f"In a reveal round, a player who declares this space and shows five cards containing "
-                f"{_WANAGAN_HANDS[space.hand]}; equal combinations split it.")
+        needs, compare = _WANAGAN_HANDS[space.hand]
+        return (f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
+                f"claims {compare}, and equal ones split it.")
     raise ValueError(f"space {space.id!r} has a trigger the rule book does not explain: {space.trigger!r}")
 
 
@@ -405,8 +408,9 @@ def _phase_lines(preset: P.Preset, options: Options) -> list[str]:
     lines.append(f"• **Spare hand** — {value_text('spare_hand', options.spare_hand)}")
     if options.optional_suit:
         lines.append(f"• **Suit bid** — {value_text('optional_suit', True)}")
-    lines.append(f"• **Pay cards** — {value_text('paycards', options.paycards)}"
-                 + (f" {value_text('strict_claims', True)}" if options.strict_claims else ""))
+    if any(space.trigger in (P.CARD, P.COMBO, P.RUN) for space in preset.spaces):
+        lines.append(f"• **Pay cards** — {value_text('paycards', options.paycards)}"
+                     + (f" {value_text('strict_claims', True)}" if options.strict_claims else ""))
     steps = {"poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
              "michigan": "• **Michigan** — the stops game below.",
              "wanagan": "• **Wanagan** — up to four reveal rounds (below).",

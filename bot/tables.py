@@ -706,6 +706,14 @@ class TableManager:
         self._notify(update)
         return update
 
+    @staticmethod
+    def _host_in_lobby(table: Table, user_id: int, refusal: str) -> None:
+        """Refuse a host's lobby action once the game has started, or to anyone but the host."""
+        if table.status != "lobby":
+            raise errors.WrongPhase("The game has already started.")
+        if user_id != table.host_id:
+            raise errors.NotAllowed(refusal)
+
     async def set_house_rule(self, channel_id: int, user_id: int, name: str, value: str) -> TableUpdate:
         """The host switches one of the preset's house rules (lobby only). Stored with the table, so a
         restart keeps it; an option equal to the preset's own value is dropped from the overrides."""
@@ -713,10 +721,7 @@ class TableManager:
 
         table = self.get(channel_id)
         async with table.lock:
-            if table.status != "lobby":
-                raise errors.WrongPhase("The game has started: house rules can only change in the lobby.")
-            if user_id != table.host_id:
-                raise errors.NotAllowed("Only the host can change the house rules.")
+            self._host_in_lobby(table, user_id, "Only the host can change the house rules.")
             offered = house_rules(table.preset)
             if name not in offered or value not in {str(v).lower() for v in offered[name]}:
                 raise errors.TripoleyError("That house rule isn't offered for this game.")
@@ -821,10 +826,7 @@ class TableManager:
 
         table = self.get(channel_id)
         async with table.lock:
-            if table.status != "lobby":
-                raise errors.WrongPhase("The game has already started.")
-            if user_id != table.host_id:
-                raise errors.NotAllowed("Only the host can start the game.")
+            self._host_in_lobby(table, user_id, "Only the host can start the game.")
             info = table.preset_info
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(

@@ -48,7 +48,7 @@ async def test_only_the_host_only_in_the_lobby_only_offered_rules(manager, clock
             await manager.set_house_rule(C, ANN, name, value)
     assert table.options == {"game_end": "rounds:2"}
     await manager.start(C, ANN)
-    with pytest.raises(errors.WrongPhase, match="only change in the lobby"):
+    with pytest.raises(errors.WrongPhase, match="already started"):
         await manager.set_house_rule(C, ANN, "paycards", "play")
     assert table.game.options.paycards == "deal"
 

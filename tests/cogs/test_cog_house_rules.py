@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from cogs.tripoley import Tripoley
-
-from tests.cogs.fakes import FakeInteraction, public_message
-
-G, C = 5, 600
-ANN, BOB = 1, 2
-
-
-@pytest.fixture
-def cog(stack):
-    return Tripoley(stack)
-
-
-def interaction(stack, user=ANN, **kw):
-    return FakeInteraction(user, C, G, client=stack, **kw)
+from tests.cogs.fakes import public_message
+from tests.cogs.test_cog_commands import ANN, BOB, C, cog, interaction  # noqa: F401 (cog is a fixture)
 
 
 async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):
@@ -48,7 +33,7 @@ async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):
     assert table.game.options.run == "6-7-8"
     late = interaction(stack, ANN, message=public_message())
     await stack.controller.on_component(late, 1, 0, "pick.house", ["run=8-9-10"])
-    assert late.calls[0][2]["ephemeral"] and "game has started" in late.calls[0][1]
+    assert late.calls[0][2]["ephemeral"] and "has started" in late.calls[0][1]
 
     await cog.stop.callback(cog, interaction(stack, ANN))
     history = interaction(stack, BOB)

@@ -147,3 +147,10 @@ def test_house_rule_changes_name_what_differs():
     assert R.house_rule_changes("rummoli", {"run": "6-7-8", "strict_claims": False}) == [
         "Strict claims: paid automatically", "Run space: 6-7-8"]
     assert R.house_rule_changes("rummoli", {}) == []
+
+
+def test_every_page_fits_a_discord_embed():
+    for key in PRESETS:
+        for name, values in R.house_rules(key).items():
+            for page in pages_for(key, {name: values[-1]}):
+                assert len(page) <= 4000, (key, name, page[:60])

@@ -206,6 +206,32 @@ REASONS: dict[tuple[str, Any], str] = {
     ("start_stack", 320): "The Rulebook's starting set: 20 × 1, 15 × 5, 10 × 10 and 5 × 25.",
 }
 
+# Points where the printed rules disagree or stay vague that no setting of the presets shows:
+# (the point, what this project does and why). Listed in docs/rules.md after the settings.
+OTHER_DIFFERENCES: tuple[tuple[str, str], ...] = (
+    ("The bet limit", "The Overview reads it once as a cap on each bet or raise and once as a cap on what a "
+     "player puts in altogether. Every preset caps each bet or raise, as Three in One also does; the other "
+     "reading is the house rule \"Bet limit counts: a player's whole betting\"."),
+    ("Cadaco's variations", "Cadaco suggests two: pay cards that pay only when played (variation 1) and the "
+     "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
+     "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it."),
+    ("Money cards in the Rulebook's spare hand", "The Rulebook bars a player holding a money card from swapping "
+     "or bidding. A combination space counts when its cards are all in the hand (K-Q, a run in one suit); a "
+     "single 8, 9 or 10 is in nearly every hand and would forbid nearly every swap."),
+    ("Rummoli's pay cards and the widow", "The Rummoli text advises a dealer or bidder holding a pay card not to "
+     "take the widow but does not forbid it: the game warns them and lets them choose."),
+    ("Wanagan's Evens or Odds", "The Rulebook says the Ace is low for this space, so A-3-5-7-9 ranks below "
+     "2-4-6-8-10 (its top card is the 9)."),
+    ("Wanagan claims", "Two claims on one space are compared by the combination the space names, not by the "
+     "whole poker hand: a full house claiming One Pair is only as good as its pair. Kickers never count."),
+    ("The Losers Kitty at the end", "When the board is cleared by a last poker hand, the Losers Kitty keeps its "
+     "nature and goes to the worst hand of that showdown."),
+    ("Clearing the board", "Cadaco gives two ways; every preset uses the last poker hand (quick, and the same for "
+     "every mat), and Cadaco's Michigan for the interests is a house rule."),
+    ("The first dealer", "Only the Rulebook describes a cut (highest card deals); the other games start with the "
+     "first seat dealing."),
+)
+
 # Wanagan: what a hand must contain to claim a space, and how two such claims compare.
 _WANAGAN_HANDS = {
     "one-pair": ("a pair", "the higher pair wins"),
@@ -586,6 +612,9 @@ def _differences() -> list[str]:
             reason = REASONS.get((name, value), "")
             lines.append(f"- **{value_label(name, value)}** ({', '.join(f'`{k}`' for k in keys)}): {reason}".rstrip())
         lines.append("")
+    lines += ["### Other points", ""]
+    lines += [f"- **{point}**: {choice}" for point, choice in OTHER_DIFFERENCES]
+    lines.append("")
     return lines
 
 

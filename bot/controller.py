@@ -117,8 +117,8 @@ class Controller:
         if action == "pick.house":
             if table.status != "lobby":
                 raise errors.StaleButton("This lobby is closed: the game has started.")
-            name, _, value = (values[0] if values else "").partition("=")
-            update = await self.manager.set_house_rule(channel, user.id, name, value)
+            option, _, value = (values[0] if values else "").partition("=")
+            update = await self.manager.set_house_rule(channel, user.id, option, value)
             await self.reply(interaction, update.message or "House rule set.")
             return
         if verb in ("join", "leave", "ai", "start"):

@@ -67,8 +67,8 @@ OPTION_TEXT: dict[str, OptionText] = {
         }),
     "strict_claims": OptionText(
         "Strict claims", "whether a paid player must claim the chips", {
-            True: ("claim or lose it", "A paid player must claim (the Claim! button, `claim` in the terminal) before "
-                   "the next card is played; unclaimed chips stay on the space."),
+            True: ("claim or lose it", "A paid player must claim the chips before the next card is played; "
+                   "unclaimed chips stay on the space."),
             False: ("paid automatically", "Every payment is made automatically."),
         }),
     "poker_first_bettor": OptionText(

@@ -16,6 +16,8 @@ HOW_TO_PLAY_HERE = (
     "• The table message shows the mat, whose turn it is and the deadline. Press **Show my hand** to see your "
     "cards and make your private choices (poker five, leads, bids). Public buttons (check, call, fold, pass…) "
     "work for the player whose turn it is.\n"
+    "• With strict claims, a **Claim!** button names what your card pays: press it before the next card is "
+    "played, or the chips stay on the mat.\n"
     "• Run out of time and a safe move is made for you (check or fold, your best five, your lowest lead, no bid). "
     "Three timeouts in a row and an AI takes your seat until you press **I'm back**.\n"
     "• `/tripoley dm on` sends you your hand by DM at every deal."

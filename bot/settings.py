@@ -31,6 +31,14 @@ class Settings(BaseSettings):
     lobby_timeout: float = Field(default=900.0, gt=0)
     timeouts_before_ai: int = Field(default=3, ge=1)
 
+    # The server economy (a server's /tripoley settings overrides these but the house bankroll).
+    daily_amount: int = Field(default=100, ge=0)
+    daily_cooldown_hours: float = Field(default=20.0, gt=0)
+    relief_amount: int = Field(default=200, ge=0)
+    relief_cooldown_hours: float = Field(default=24.0, gt=0)
+    house_bankroll: int = Field(default=10_000, ge=0)
+    threads: bool = False
+
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
 

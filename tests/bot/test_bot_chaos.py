@@ -232,7 +232,7 @@ class Chaos:
         assert audit.ok, audit
         maudit = await m.audit(G)
         assert maudit["ok"], maudit
-        assert maudit["users"] + maudit["house"] + maudit["tables"] == maudit["granted"], maudit
+        assert maudit["users"] + maudit["house"] + maudit["tables"] == maudit["granted"] - maudit["removed"], maudit
         rows = await self.db.fetchall(
             "SELECT id, channel_id, status, chips, state_json FROM tables WHERE guild_id = ?", (G,)
         )
@@ -807,8 +807,8 @@ class Chaos:
         audit = await self.bank.audit(G)
         assert audit.ok and audit.tables == 0, audit
         maudit = await m.audit(G)
-        assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"], maudit
-        assert audit.wallets == audit.granted
+        assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"] - maudit["removed"], maudit
+        assert audit.wallets == audit.granted - audit.removed
         await self.crash()  # nothing left to resume
         assert not self.manager.tables
 

@@ -116,7 +116,8 @@ class Table:
     lobby_message_id: int | None = None
     mat_message_id: int | None = None
     mat_round: int | None = None
-    thread_id: int | None = None  # the thread the game runs in (started from the lobby message)
+    thread: bool = False  # run the game in a thread started from the lobby message
+    thread_id: int | None = None  # that thread, once started
     rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
     log: list[str] = field(default_factory=list)
     version: int = 0
@@ -184,6 +185,7 @@ class Table:
             "lobby_message_id": self.lobby_message_id,
             "mat_message_id": self.mat_message_id,
             "mat_round": self.mat_round,
+            "thread": self.thread,
             "thread_id": self.thread_id,
             "rematch_of": self.rematch_of,
             "log": self.log,
@@ -211,6 +213,7 @@ class Table:
             lobby_message_id=state.get("lobby_message_id"),
             mat_message_id=state.get("mat_message_id"),
             mat_round=state.get("mat_round"),
+            thread=bool(state.get("thread")),
             thread_id=state.get("thread_id"),
             rematch_of=state.get("rematch_of"),
             log=list(state.get("log") or []),
@@ -608,7 +611,11 @@ class TableManager:
         options: dict[str, Any] | None = None,
         buy_in: int | None = None,
         turn_timeout: float | None = None,
+        thread: bool = False,
+        rematch_of: int | None = None,
     ) -> TableUpdate:
+        """Open a lobby, the host seated and bought in. ``thread``: the game runs in a thread
+        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats."""
         from engine.presets import PRESETS
 
         config = await self.prefs.guild(guild_id)
@@ -641,6 +648,8 @@ class TableManager:
                 turn_timeout=float(turn_timeout or config.turn_timeout),
                 ai_pause=float(config.ai_pause),
                 created_at=self.clock.now(),
+                thread=thread,
+                rematch_of=rematch_of,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
             table.add_log(f"{host_name} opened the table.")
@@ -665,6 +674,44 @@ class TableManager:
             self._wake.set()
             self._remember(table)
         return self._update(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
+
+    async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
+        """Rematch: the first player of a finished game to click opens a lobby in its channel with the
+        same game, house rules and settings (and the AI seats again, as far as the house can fund
+        them); every other player of that game is seated and bought in when they click."""
+        row = await self.db.fetchone("SELECT * FROM tables WHERE id = ? AND status = 'finished'", (old_table_id,))
+        if row is None:
+            raise errors.StaleButton("That game can't be replayed any more. Start a new one with `/tripoley start`.")
+        old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
+        if old.seat_of(user_id) is None:
+            raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
+        for _ in range(2):
+            table = self.tables.get(old.channel_id)
+            if table is not None:
+                if table.rematch_of != old.id:
+                    raise errors.TableExists("Another table is open in this channel: join it, or play the rematch later.")
+                return await self.join(old.channel_id, user_id, name)
+            try:
+                update = await self.create_table(
+                    old.guild_id, old.channel_id, user_id, name, old.preset, old.options, buy_in=old.buy_in,
+                    turn_timeout=old.turn_timeout, thread=thread, rematch_of=old.id,
+                )
+            except errors.TableExists:  # another player's click opened it just now: join that one
+                continue
+            break
+        else:
+            raise errors.TableExists("Another table is open in this channel: join it, or play the rematch later.")
+        table = update.table
+        message = f"Rematch! You bought in for {table.buy_in} chips."
+        for _ in (s for s in old.seats if s.is_ai):
+            try:
+                await self.add_ai(old.channel_id, user_id)
+            except errors.TripoleyError as exc:  # the house is short, or the lobby changed meanwhile
+                message += f" Not every AI seat came back: {exc.message}"
+                break
+        update = self._update(table, "lobby", message=message)
+        self._notify(update)
+        return update
 
     def _lobby_table(self, channel_id: int) -> Table:
         table = self.get(channel_id)

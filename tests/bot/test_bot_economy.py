@@ -1,0 +1,97 @@
+"""The table manager's side of the server economy: the finite house, kick, departed members, rematch."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import errors
+from bot.bank import HOUSE
+
+from tests.bot.test_bot_tables import ANN, BOB, C, G, drive_to_human, lobby
+
+
+async def play_out(manager, clock, table, limit=5000):
+    for _ in range(limit):
+        if table.status != "playing":
+            return
+        clock.t = table.deadline
+        await manager.tick()
+    raise AssertionError("the game did not end")
+
+
+async def test_add_ai_is_refused_when_the_house_cannot_fund_the_seat(make_manager, bank):
+    manager = make_manager(house_bankroll=150)
+    table = await lobby(manager, ai=1)  # the house opens with 150 and pays 100
+    with pytest.raises(errors.HouseShort, match="house can't fund"):
+        await manager.add_ai(C, ANN)
+    assert len(table.seats) == 3 and await bank.balance(G, HOUSE, 0) == 50
+    audit = await bank.audit(G)
+    assert audit.ok and audit.granted == 2 * 1000 + 150
+
+
+async def test_kick_from_a_lobby_refunds_and_mid_game_passes_the_seat_to_the_ai(manager, clock, bank):
+    await lobby(manager, ai=1)
+    [update] = await manager.kick(G, BOB, "admin")
+    assert "back in their wallet" in update.message and manager.get(C).seat_of(BOB) is None
+    assert await bank.balance(G, BOB, 0) == 1000
+    with pytest.raises(errors.NotSeated):
+        await manager.kick(G, BOB, "admin")
+    await manager.join(C, BOB, "bob")
+    table = manager.get(C)
+    await manager.start(C, ANN)
+    [update] = await manager.kick(G, BOB, "admin")
+    seat = table.seats[table.seat_of(BOB)]
+    assert seat.left and seat.auto and "cashed out at the end" in update.message
+    await play_out(manager, clock, table)
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 0
+
+
+async def test_a_member_who_left_the_server_gets_the_ai_when_their_timer_fires(manager, clock, bank):
+    table = await lobby(manager, ai=1)
+    await manager.start(C, ANN)
+    seat = await drive_to_human(manager, clock, table)
+    gone = table.seats[seat].user_id
+    asked = []
+
+    async def member(guild_id, user_id):
+        asked.append(user_id)
+        return user_id != gone
+
+    manager.member_check = member
+    clock.t = table.deadline
+    [update] = await manager.tick()
+    assert asked == [gone] and table.seats[seat].left
+    assert "no longer in this server" in update.message and table.seats[seat].timeouts == 0
+    await play_out(manager, clock, table)
+    assert (await bank.audit(G)).ok
+
+
+async def test_rematch_seats_the_last_players_and_brings_the_ai_back(manager, clock, bank):
+    table = await lobby(manager, ai=1, options={"game_end": "rounds:1"}, buy_in=40)
+    await manager.start(C, ANN)
+    await play_out(manager, clock, table)
+    with pytest.raises(errors.NotAllowed, match="players of that game"):
+        await manager.rematch(table.id, 33, "carol")
+    update = await manager.rematch(table.id, BOB, "bob")
+    again = update.table
+    assert again.rematch_of == table.id and again.host_id == BOB
+    assert (again.preset, again.options, again.buy_in) == ("tripoley", {"game_end": "rounds:1"}, 40)
+    assert [s.user_id for s in again.seats] == [BOB, None]
+    await manager.rematch(table.id, ANN, "ann")
+    assert [s.user_id for s in again.seats] == [BOB, None, ANN] and all(s.stake == 40 for s in again.seats)
+    with pytest.raises(errors.TripoleyError, match="already"):
+        await manager.rematch(table.id, ANN, "ann")
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 120
+
+
+async def test_rematch_without_the_house_bankroll_opens_without_the_ai(make_manager, clock, bank):
+    manager = make_manager(house_bankroll=100)
+    table = await lobby(manager, ai=1, options={"game_end": "rounds:1"}, buy_in=100)
+    await manager.start(C, ANN)
+    await play_out(manager, clock, table)
+    await bank.adjust(G, HOUSE, -10_000, actor_id=ANN, starting=0)  # the house is emptied
+    update = await manager.rematch(table.id, ANN, "ann")
+    assert [s.user_id for s in update.table.seats] == [ANN] and "house can't fund" in update.message
+    assert (await bank.audit(G)).ok

@@ -1362,8 +1362,17 @@ class TableManager:
         }
 
     async def stats(self, guild_id: int, user_id: int) -> dict[str, Any] | None:
+        """The player's stats in the server, with ``favourite``: the game they finished most often."""
         row = await self.db.fetchone("SELECT * FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-        return dict(row) if row else None
+        if row is None:
+            return None
+        favourite = await self.db.fetchone(
+            "SELECT t.preset FROM tables t, json_each(t.result_json, '$.seats') s"
+            " WHERE t.guild_id = ? AND t.status = 'finished' AND json_extract(s.value, '$.user_id') = ?"
+            " GROUP BY t.preset ORDER BY COUNT(*) DESC, MAX(t.ended_at) DESC LIMIT 1",
+            (guild_id, user_id),
+        )
+        return {**dict(row), "favourite": favourite[0] if favourite else None}
 
     async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(

@@ -77,6 +77,15 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        data = await self.bot.http.start_thread_with_message(
+            channel_id, message_id, name=name[:100], auto_archive_duration=1440
+        )
+        return int(data["id"])
+
+    async def archive(self, thread_id: int) -> None:
+        await self.bot.http.edit_channel(thread_id, archived=True)
+
     async def notice(self, channel_id: int, content: str) -> None:
         await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
 

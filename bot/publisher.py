@@ -263,7 +263,8 @@ class Publisher:
         ):
             ch.close_lobby = [table, 0]  # the game started: close the lobby message once
         if table is not None and self._needs_post(table):
-            if ch.close_lobby is not None and self._edit_wait(ch) <= 0:
+            thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
+            if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
                 return "close", True  # due anyway: the lobby closes before the mat appears
             return "state", False  # else the new mat first, the lobby after it, paced
         if ch.close_lobby is not None:

@@ -184,7 +184,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         config = await self.prefs.guild(interaction.guild_id)
         balance = await self.bank.balance(interaction.guild_id, interaction.user.id, config.starting_balance)
         lines = [f"Your wallet: **{balance}** chips."]
-        table = self.manager.tables.get(interaction.channel_id)
+        table = self.manager.tables.get(interaction.channel_id) or self.manager.threads.get(interaction.channel_id)
         if table is not None:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:

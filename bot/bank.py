@@ -30,6 +30,11 @@ WEEK = "week"
 LEADERBOARDS = ("balance", "net", "wins")
 # The ledger kinds of grants that a player claims (their own cooldown each).
 CLAIMS = ("daily", "relief")
+TABLES_OPEN = (
+    "A table is open in this server (a game playing or a lobby holding buy-ins). "
+    "Reset once every table has finished, or stop them first with `/tripoley stop`."
+)
+STILL_SEATED = "You're seated at a table in this server: leave it (or let the game end) first."
 
 
 @dataclass(frozen=True)
@@ -260,10 +265,7 @@ class Bank:
                 "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
             ) as cur:
                 if (await cur.fetchone())[0]:
-                    raise NotAllowed(
-                        "A table is open in this server (a game playing or a lobby holding buy-ins). "
-                        "Reset once every table has finished, or stop them first with `/tripoley stop`."
-                    )
+                    raise NotAllowed(TABLES_OPEN)
             await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
             async with conn.execute(
                 "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id", (guild_id,)
@@ -289,7 +291,7 @@ class Bank:
             raise ValueError("the house cannot be forgotten")
         async with self.db.transaction() as conn:
             if still_seated():
-                raise NotAllowed("You're seated at a table in this server: leave it (or let the game end) first.")
+                raise NotAllowed(STILL_SEATED)
             balance = await self._balance(conn, guild_id, user_id)
             if balance:
                 await self.debit(conn, guild_id, user_id, balance, "forget", None, "player forgotten")
@@ -381,18 +383,26 @@ FORGOTTEN_NAME = "a former player"
 
 async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
     """Inside the caller's transaction: the player's seat in every closed table of the server
-    loses its name and id (saved seats, the game's players, results; log lines naming them are
-    dropped)."""
+    loses its name and id (saved seats, the game's players, results, the host), and the log lines
+    naming them are dropped (also at tables they only passed through)."""
+    await conn.execute(
+        "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
+    )
     async with conn.execute(
         "SELECT id, state_json, result_json FROM tables WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
         (guild_id,),
     ) as cur:
-        rows = list(await cur.fetchall())
-    for row in rows:
-        state = json.loads(row["state_json"] or "{}")
-        names = {s.get("name") for s in state.get("seats") or [] if s.get("user_id") == user_id}
-        if not names:
+        rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in await cur.fetchall()]
+    names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
+    names.discard(None)
+    names.discard("")
+    for table_id, state, result_json in rows:
+        log = state.get("log") or []
+        kept = [line for line in log if not any(n in line for n in names)]
+        mine = any(s.get("user_id") == user_id for s in state.get("seats") or [])
+        if not mine and len(kept) == len(log):
             continue
+        state["log"] = kept
         game = json.loads(state["game"]) if isinstance(state.get("game"), str) else None
         for index, seat in enumerate(state["seats"]):
             if seat.get("user_id") == user_id:
@@ -401,12 +411,11 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
                     game["players"][index] = FORGOTTEN_NAME  # the game's record names its players
         if game is not None:
             state["game"] = json.dumps(game, separators=(",", ":"))
-        state["log"] = [line for line in state.get("log") or [] if not any(n and n in line for n in names)]
-        result = json.loads(row["result_json"]) if row["result_json"] else None
+        result = json.loads(result_json) if result_json else None
         for seat in (result or {}).get("seats") or []:
             if seat.get("user_id") == user_id:
                 seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
         await conn.execute(
             "UPDATE tables SET state_json = ?, result_json = ? WHERE id = ?",
-            (json.dumps(state), json.dumps(result) if result is not None else None, row["id"]),
+            (json.dumps(state), json.dumps(result) if result is not None else None, table_id),
         )

@@ -36,8 +36,8 @@ THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
     """Whether a table opened by this interaction runs in its own thread: the server's setting is
-    on, the bot may start a thread and talk in it here, and this isn't a thread already."""
-    if not (await prefs.guild(interaction.guild_id)).threads or isinstance(interaction.channel, discord.Thread):
+    on and the bot may start a thread and talk in it here."""
+    if not (await prefs.guild(interaction.guild_id)).threads:
         return False
     perms = interaction.app_permissions
     return all(getattr(perms, p) for p in THREAD_PERMISSIONS)

@@ -544,6 +544,10 @@ class TableManager:
     def get_by_id(self, table_id: int) -> Table | None:
         return self.by_id.get(table_id)
 
+    def seated(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user has a seat at an open table of the server (their chips are in play)."""
+        return any(t.guild_id == guild_id and t.seat_of(user_id) is not None for t in self.by_id.values())
+
     def _update(self, table: Table, kind: str, **kw) -> TableUpdate:
         return TableUpdate(table=table, kind=kind, version=table.version, **kw)
 
@@ -685,11 +689,12 @@ class TableManager:
         old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
         if old.seat_of(user_id) is None:
             raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
+        busy = "Another table is open in this channel: join it, or play the rematch later."
         for _ in range(2):
             table = self.tables.get(old.channel_id)
             if table is not None:
                 if table.rematch_of != old.id:
-                    raise errors.TableExists("Another table is open in this channel: join it, or play the rematch later.")
+                    raise errors.TableExists(busy)
                 return await self.join(old.channel_id, user_id, name)
             try:
                 update = await self.create_table(
@@ -700,7 +705,7 @@ class TableManager:
                 continue
             break
         else:
-            raise errors.TableExists("Another table is open in this channel: join it, or play the rematch later.")
+            raise errors.TableExists(busy)
         table = update.table
         message = f"Rematch! You bought in for {table.buy_in} chips."
         for _ in (s for s in old.seats if s.is_ai):

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.bank import HOUSE, WEEK, duration_text
+from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
 from bot.components import DANGER, ButtonSpec, custom_id
 from bot.controller import wants_thread
 from bot.publisher import lobby_message
@@ -148,7 +148,8 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             options,
             buy_in=buy_in,
             turn_timeout=turn_timeout,
-            thread=await wants_thread(interaction, self.prefs),
+            # A table opened inside a thread plays there (threads don't nest).
+            thread=await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread),
         )
         table = update.table
         response = await interaction.response.send_message(**message_kwargs(lobby_message(table)))
@@ -394,7 +395,8 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
 
     @app_commands.command(name="forget-me", description="Delete your wallet, stats and name from this server")
     async def forget_me(self, interaction: discord.Interaction) -> None:
-        self._refuse_if_seated(interaction.guild_id, interaction.user.id)
+        if self.manager.seated(interaction.guild_id, interaction.user.id):
+            raise errors.NotAllowed(STILL_SEATED)
         await interaction.response.send_message(
             "This deletes your wallet (its chips are gone for good), your stats and your name from this "
             "server's games. Ledger rows stay, anonymised, so the server's totals still add up. Sure?",
@@ -402,16 +404,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             ephemeral=True,
         )
 
-    def _refuse_if_seated(self, guild_id: int, user_id: int) -> None:
-        if self._seated(guild_id, user_id):
-            raise errors.NotAllowed("You're seated at a table in this server: leave it (or let the game end) first.")
-
-    def _seated(self, guild_id: int, user_id: int) -> bool:
-        return any(t.guild_id == guild_id and t.seat_of(user_id) is not None for t in self.manager.by_id.values())
-
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:
         guild_id, user_id = interaction.guild_id, interaction.user.id
-        removed = await self.bank.forget(guild_id, user_id, lambda: self._seated(guild_id, user_id))
+        removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
         await interaction.response.edit_message(
             content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
         )
@@ -488,11 +483,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         )
 
     def _refuse_while_open(self, guild_id: int) -> None:
+        """Before the confirmation is shown (the reset itself checks again, in its transaction)."""
         if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
-            raise errors.NotAllowed(
-                "A table is open in this server (a game playing or a lobby holding buy-ins). "
-                "Reset once every table has finished, or stop them first with `/tripoley stop`."
-            )
+            raise errors.NotAllowed(TABLES_OPEN)
 
     async def _confirm_reset(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "Resetting the economy")

@@ -26,6 +26,14 @@ def query(tmp_path, sql, params=()):
         con.close()
 
 
+async def play_to_the_end(dh, tmp_path, channel="general", timeout=8):
+    """Play the humans' moves until the results are posted; then the books must balance."""
+    await play(dh, channel, extra_checks=False)
+    await dh.wait_for(lambda: finished(dh, channel), timeout, what="the game-over message")
+    held, net = books(tmp_path)
+    assert held == net
+
+
 async def say(dh, who, command, /, channel="general", **options):
     """Run a command as `who`; the message they see."""
     return await (await dh.run_command(who, channel, command, **options)).message()
@@ -102,8 +110,7 @@ async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, t
     await open_table(dh, "tripoley", 1)
     seated = await say(dh, "bob", "tripoley forget-me")
     assert seated.ephemeral and "You're seated at a table" in seated.content and not buttons(seated)
-    await play(dh, "general", extra_checks=False)
-    await dh.wait_for(lambda: finished(dh, "general"), 8, what="the game-over message")
+    await play_to_the_end(dh, tmp_path)
     bob = dh.user("bob").id
     ask = await say(dh, "bob", "tripoley forget-me")
     assert "Sure?" in ask.content
@@ -138,17 +145,14 @@ async def test_kick_from_a_lobby_and_mid_game(discord_harness, tmp_path):
     assert "An AI plays" in kicked.content and "cashed out at the end" in kicked.content
     await dh.wait_for(lambda: "removed" in (table_message(dh, "general") or lobby).content or finished(dh, "general"),
                       8, what="the kick in the table's log")
-    await play(dh, "general", extra_checks=False)
-    await dh.wait_for(lambda: finished(dh, "general"), 8, what="the game-over message")
-    held, net = books(tmp_path)
-    assert held == net
+    await play_to_the_end(dh, tmp_path)
 
 
 async def test_rematch_reseats_the_players_and_the_ai(discord_harness, tmp_path):
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
-    await play(dh, "general", extra_checks=False)
+    await play_to_the_end(dh, tmp_path)
     final = await dh.wait_for(lambda: finished(dh, "general") and next(
         m for m in reversed(dh.channel_messages("general")) if "🏁" in m.content), 8, what="the results")
     await dh.wait_for(lambda: button(dh.message(final.id), "Rematch"), 8, what="the Rematch button")
@@ -184,10 +188,8 @@ async def test_threads_a_table_plays_in_its_own_thread_then_it_is_archived(disco
     await dh.wait_for(lambda: f"<#{thread.id}>" in dh.message(lobby.id).content, 8, what="the lobby to point at the thread")
     in_thread = await say(dh, "bob", "tripoley balance", channel=thread.id)
     assert "At this table" in in_thread.content
-    await play(dh, thread.id, extra_checks=False)
-    await dh.wait_for(lambda: finished(dh, thread.id) and thread.archived, 8, what="the thread to be archived")
-    held, net = books(tmp_path)
-    assert held == net
+    await play_to_the_end(dh, tmp_path, thread.id)
+    await dh.wait_for(lambda: thread.archived, 8, what="the thread to be archived")
 
 
 async def test_dm_check_says_at_once_when_dms_are_closed(discord_harness, tmp_path):
@@ -209,18 +211,14 @@ async def test_a_member_who_left_gets_the_ai_when_their_timer_fires(discord_harn
     await dh.wait_for(lambda: any("no longer in this server" in (m.content or "") for m in dh.channel_messages("general"))
                       or "no longer in this server" in (table_message(dh, "general") or dh.channel_messages("general")[-1]).content,
                       20, what="bob's seat to pass to the AI")
-    await play(dh, "general", extra_checks=False)
-    await dh.wait_for(lambda: finished(dh, "general"), 20, what="the game-over message")
-    held, net = books(tmp_path)
-    assert held == net
+    await play_to_the_end(dh, tmp_path, timeout=20)
 
 
 async def test_leaderboards_this_week_and_stats(discord_harness, tmp_path):
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
-    await play(dh, "general", extra_checks=False)
-    await dh.wait_for(lambda: finished(dh, "general"), 8, what="the game-over message")
+    await play_to_the_end(dh, tmp_path)
     for by in ("balance", "net", "wins"):
         board = await say(dh, "alice", "tripoley leaderboard", by=by, period="week")
         text = json.dumps(board.embeds, ensure_ascii=False)

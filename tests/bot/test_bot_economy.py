@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from bot import errors
-from bot.bank import HOUSE
+from bot.bank import HOUSE, Bank
+from bot.storage import MIGRATIONS_DIR, Database
 
 from tests.bot.test_bot_tables import ANN, BOB, C, G, drive_to_human, lobby
 
@@ -95,3 +98,44 @@ async def test_rematch_without_the_house_bankroll_opens_without_the_ai(make_mana
     update = await manager.rematch(table.id, ANN, "ann")
     assert [s.user_id for s in update.table.seats] == [ANN] and "house can't fund" in update.message
     assert (await bank.audit(G)).ok
+
+
+async def test_migration_0005_turns_the_old_house_top_ups_into_grants(tmp_path):
+    """A database from before 0005: the house was granted its shortfall at each AI buy-in, in rows
+    naming the table. After the migration those are house-bankroll grants and the books balance."""
+    old_dir = tmp_path / "old"
+    old_dir.mkdir()
+    for path in MIGRATIONS_DIR.glob("0001_*.sql"):
+        shutil.copy(path, old_dir)
+    path = str(tmp_path / "db.sqlite3")
+    db = await Database(path, migrations_dir=old_dir).connect()
+    rows = [  # (user, delta, balance, kind, table, note)
+        (ANN, 1000, 1000, "grant", None, "starting balance"),
+        (ANN, -100, 900, "buy-in", 1, None),
+        (HOUSE, 100, 100, "grant", 1, "house bankroll"),
+        (HOUSE, -100, 0, "buy-in", 1, "AI seat"),
+        (ANN, 150, 1050, "cash-out", 1, None),
+        (HOUSE, 50, 50, "cash-out", 1, None),
+    ]
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO tables (id, guild_id, channel_id, host_id, preset, status, chips, state_json,"
+                           " created_at) VALUES (1, ?, ?, ?, 'tripoley', 'finished', 0, '{}', 0)", (G, C, ANN))
+        await conn.executemany(
+            "INSERT INTO ledger (guild_id, user_id, delta, balance, kind, table_id, created_at, note)"
+            " VALUES (?, ?, ?, ?, ?, ?, 0, ?)", [(G, *r) for r in rows])
+        await conn.executemany("INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?)",
+                               [(G, ANN, 1050), (G, HOUSE, 50)])
+    await db.close()
+    db = await Database(path).connect()
+    try:
+        assert await db.schema_version() >= 5
+        bank = Bank(db)
+        audit = await bank.audit(G)
+        assert audit.ok and (audit.granted, audit.removed, audit.wallets) == (1100, 0, 1100)
+        house = await bank.ledger(G, HOUSE)
+        assert [(r["kind"], r["table_id"]) for r in house][-1] == ("house-bankroll", None)
+        # The house keeps what it holds: 50 chips can't fund a 100-chip AI seat, and nothing is minted.
+        with pytest.raises(errors.HouseShort):
+            await bank.house_buy_in(G, 1, 100, 10_000)
+    finally:
+        await db.close()

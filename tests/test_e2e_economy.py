@@ -41,7 +41,12 @@ async def say(dh, who, command, /, channel="general", **options):
 
 async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp_path):
     dh = discord_harness
-    await dh.spawn(env=bot_env(tmp_path, DAILY_AMOUNT="75", RELIEF_AMOUNT="150"), cwd=tmp_path, commands=["tripoley"])
+    await dh.spawn(env=bot_env(tmp_path, RELIEF_AMOUNT="150"), cwd=tmp_path, commands=["tripoley"])
+    # The server's own amount and cooldown (only Manage Server may change them).
+    refused = await say(dh, "alice", "tripoley settings", daily_amount=5000)
+    assert "needs the **Manage Server** permission" in refused.content
+    changed = await say(dh, "owner", "tripoley settings", daily_amount=75, daily_cooldown_hours=20.0)
+    assert "Daily grant: 75 chips every 20 h" in changed.content and "Relief grant: 150 chips every 24 h" in changed.content
     first = await say(dh, "alice", "tripoley daily")
     assert first.ephemeral and "+75 chips" in first.content and "**1075**" in first.content
     again = await say(dh, "alice", "tripoley daily")
@@ -163,8 +168,7 @@ async def test_rematch_reseats_the_players_and_the_ai(discord_harness, tmp_path)
     lobby = await dh.wait_for(lambda: next((m for m in reversed(dh.channel_messages("general"))
                                             if button(m, "Start")), None), 8, what="the rematch lobby")
     await (await dh.click("alice", final, label="Rematch")).response()
-    await dh.wait_for(lambda: dh.user("alice").mention in dh.message(lobby.id).content
-                      or "Alice" in dh.message(lobby.id).content, 8, what="alice seated")
+    await dh.wait_for(lambda: f"<@{dh.user('alice').id}>" in dh.message(lobby.id).content, 8, what="alice seated")
     text = dh.message(lobby.id).content
     assert "(AI)" in text and "Tripoley" in text
     held, net = books(tmp_path)
@@ -190,6 +194,16 @@ async def test_threads_a_table_plays_in_its_own_thread_then_it_is_archived(disco
     assert "At this table" in in_thread.content
     await play_to_the_end(dh, tmp_path, thread.id)
     await dh.wait_for(lambda: thread.archived, 8, what="the thread to be archived")
+    # Rematch from the archived thread: the new lobby is in the channel, its game in a new thread.
+    final = next(m for m in reversed(dh.channel_messages(thread.id)) if "🏁" in m.content)
+    await dh.wait_for(lambda: button(dh.message(final.id), "Rematch"), 8, what="the Rematch button")
+    assert "Rematch!" in (await (await dh.click("alice", final, label="Rematch")).message()).content
+    again = await dh.wait_for(lambda: next((m for m in reversed(dh.channel_messages("general"))
+                                            if button(m, "Start")), None), 8, what="the rematch lobby")
+    assert "You're in!" in (await (await dh.click("bob", final, label="Rematch")).message()).content
+    await dh.wait_for(lambda: f"<@{dh.user('bob').id}>" in dh.message(again.id).content, 8, what="bob seated")
+    await (await dh.click("alice", again, label="Start")).response()
+    await dh.wait_for(lambda: len(dh.state.threads("general")) == 2, 8, what="the rematch's thread")
 
 
 async def test_dm_check_says_at_once_when_dms_are_closed(discord_harness, tmp_path):

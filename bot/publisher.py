@@ -396,7 +396,7 @@ class Publisher:
             except Exception as exc:
                 log.warning("could not start a thread for table %s (%s); playing in the channel",
                             table.id, describe_error(exc))
-        await self.manager.set_thread(table.id, thread_id)
+        await self.manager.set_thread(table, thread_id)
 
     async def _archive_when_over(self, table: Table, status: str) -> None:
         """Once the results are in a game's thread, the thread is archived (best effort)."""

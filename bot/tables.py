@@ -1328,13 +1328,12 @@ class TableManager:
                     "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
                 )
 
-    async def set_thread(self, table_id: int, thread_id: int | None) -> None:
+    async def set_thread(self, table: Table, thread_id: int | None) -> None:
         """The thread a table's game runs in (None: it could not be started; the channel then)."""
-        table = self.by_id.get(table_id)
-        if table is None:
-            return
         async with table.lock:
             table.thread, table.thread_id = thread_id is not None, thread_id
+            if self.by_id.get(table.id) is not table:
+                return  # over already: its results go to the thread, nothing left to save
             if thread_id is not None:
                 self.threads[thread_id] = table
             await self._save(table)

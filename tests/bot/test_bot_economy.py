@@ -8,7 +8,9 @@ import pytest
 
 from bot import errors
 from bot.bank import HOUSE, Bank
+from bot.publisher import Publisher
 from bot.storage import MIGRATIONS_DIR, Database
+from tests.cogs.fakes import RecordingSink
 
 from tests.bot.test_bot_tables import ANN, BOB, C, G, drive_to_human, lobby
 
@@ -139,3 +141,41 @@ async def test_migration_0005_turns_the_old_house_top_ups_into_grants(tmp_path):
             await bank.house_buy_in(G, 1, 100, 10_000)
     finally:
         await db.close()
+
+
+class ThreadSink(RecordingSink):
+    """A sink whose threads start (with the lobby message's id, as on Discord) unless ``refuse``."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        if self.refuse:
+            raise PermissionError("Missing Permissions")
+        self.calls.append(("thread", channel_id, message_id, name))
+        return message_id
+
+    async def archive(self, thread_id: int) -> None:
+        self.calls.append(("archive", thread_id, None, None))
+
+
+@pytest.mark.parametrize("refuse", [False, True])
+async def test_a_threaded_game_plays_in_its_thread_or_else_in_the_channel(manager, clock, refuse):
+    sink = ThreadSink(refuse)
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0)
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, thread=True)
+    await manager.set_message(manager.get(C).id, "lobby", 4242)  # as if /tripoley start had posted it
+    await manager.add_ai(C, ANN)
+    table = manager.get(C)
+    await manager.start(C, ANN)
+    await publisher.flush()
+    where = C if refuse else 4242
+    assert table.mat_channel == where and table.thread is not refuse
+    assert manager.get(where) is table  # commands typed in the thread find the table
+    await play_out(manager, clock, table)
+    await publisher.flush()
+    mats = [c for c in sink.calls if c[0] in ("post", "edit") and c[2] != 4242]
+    assert mats and all(c[1] == where for c in mats)
+    archived = [c[1] for c in sink.calls if c[0] == "archive"]
+    assert archived == ([] if refuse else [4242])

@@ -191,7 +191,23 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
                 lines.append(f"At this table: **{at}** chips.")
+        lines.append(await self._grants_due(interaction, config, balance))
         await self.controller.reply(interaction, "\n".join(lines))
+
+    async def _grants_due(self, interaction: discord.Interaction, config, balance: int) -> str:
+        """When the player can next claim the daily (and, with a wallet below the smallest buy-in, relief) grant."""
+        last = await self.bank.last_claims(interaction.guild_id, interaction.user.id)
+        now = self.bank.clock()
+        parts = []
+        kinds = [("daily", config.daily_amount, config.daily_cooldown_hours)]
+        if balance < smallest_buy_in():
+            kinds.append(("relief", config.relief_amount, config.relief_cooldown_hours))
+        for kind, amount, hours in kinds:
+            if amount <= 0:
+                continue
+            left = last.get(kind, float("-inf")) + hours * 3600 - now
+            parts.append(f"`/tripoley {kind}` in {duration_text(left)}" if left > 0 else f"`/tripoley {kind}` is ready")
+        return " · ".join(parts)
 
     @app_commands.command(name="leaderboard", description="The server's richest players, biggest winners and most wins")
     @app_commands.describe(by="Rank by wallet balance, net winnings or games won", period="This week or all time")

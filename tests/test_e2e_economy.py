@@ -47,6 +47,8 @@ async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp
     assert "needs the **Manage Server** permission" in refused.content
     changed = await say(dh, "owner", "tripoley settings", daily_amount=75, daily_cooldown_hours=20.0)
     assert "Daily grant: 75 chips every 20 h" in changed.content and "Relief grant: 150 chips every 24 h" in changed.content
+    ready = await say(dh, "alice", "tripoley balance")
+    assert "`/tripoley daily` is ready" in ready.content and "relief" not in ready.content
     first = await say(dh, "alice", "tripoley daily")
     assert first.ephemeral and "+75 chips" in first.content and "**1075**" in first.content
     again = await say(dh, "alice", "tripoley daily")
@@ -56,8 +58,11 @@ async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp
     assert "Relief is for wallets below 100 chips" in rich.content and "1075" in rich.content
     took = await say(dh, "owner", "tripoley admin grant", user="bob", amount=-960)
     assert "Took **960** chips from" in took.content and "holds 40" in took.content
+    poor = await say(dh, "bob", "tripoley balance")
+    assert "`/tripoley daily` is ready · `/tripoley relief` is ready" in poor.content, poor.content
     relief = await say(dh, "bob", "tripoley relief")
     assert "+150 chips" in relief.content and "**190**" in relief.content
+    assert re.search(r"`/tripoley daily` in (20 h|19 h 59 min)", (await say(dh, "alice", "tripoley balance")).content)
     relief_again = await say(dh, "bob", "tripoley relief")
     assert re.search(r"next relief grant is in \*\*(24 h|23 h 59 min)\*\*", relief_again.content), relief_again.content
     kinds = [k for (k,) in query(tmp_path, "SELECT kind FROM ledger ORDER BY id")]

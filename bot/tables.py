@@ -686,6 +686,7 @@ class TableManager:
         row = await self.db.fetchone("SELECT * FROM tables WHERE id = ? AND status = 'finished'", (old_table_id,))
         if row is None:
             raise errors.StaleButton("That game can't be replayed any more. Start a new one with `/tripoley start`.")
+        # Its seats and settings, not its game (no need to rebuild the engine's whole record).
         old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
         if old.seat_of(user_id) is None:
             raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
@@ -843,14 +844,22 @@ class TableManager:
             return self._update(table, "lobby", message=message)
         if seat.left:
             raise errors.TripoleyError("You've already left this game.")
-        seat.left = True
-        table.add_log(f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
-        if not any(not s.left for s in table.humans()):
-            return await self._stop_game(table, "Every player left, so the game ended.")
+        ended = await self._seat_to_ai(table, seat, f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
+        if ended is not None:
+            return ended
         await self._advance(table, [], rearm=False, urgent=True)
         message = (f"An AI plays {seat.name}'s seat now; they are cashed out at the end." if kicked
                    else "You left the game: an AI plays your seat and you're cashed out at the end.")
         return self._update(table, "play", message=message)
+
+    async def _seat_to_ai(self, table: Table, seat: Seat, line: str) -> TableUpdate | None:
+        """Under the table's lock, mid-game: the player is gone for good, so an AI plays the seat to
+        the end (they are cashed out then). With no player left the game ends: its update."""
+        seat.left = True
+        table.add_log(line)
+        if not any(not s.left for s in table.humans()):
+            return await self._stop_game(table, "Every player left, so the game ended.")
+        return None
 
     async def _cancel(self, table: Table, reason: str) -> TableUpdate:
         """Close a lobby: every stake back to its wallet (or the house)."""
@@ -1164,11 +1173,10 @@ class TableManager:
         seat = table.seats[aw.seat]
         events: list = []
         if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
-            seat.left = True
             message = f"{seat.name} is no longer in this server: an AI plays their seat and they are cashed out at the end."
-            table.add_log(message)
-            if not any(not s.left for s in table.humans()):
-                return await self._stop_game(table, "Every player left, so the game ended.")
+            ended = await self._seat_to_ai(table, seat, message)
+            if ended is not None:
+                return ended
             update = await self._advance(table, events)
             update.message = message
             return update

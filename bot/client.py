@@ -115,6 +115,15 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        data = await self.bot.http.start_thread_with_message(
+            channel_id, message_id, name=name[:100], auto_archive_duration=1440
+        )
+        return int(data["id"])
+
+    async def archive(self, thread_id: int) -> None:
+        await self.bot.http.edit_channel(thread_id, archived=True)
+
     async def notice(self, channel_id: int, content: str) -> None:
         await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
 
@@ -161,6 +170,7 @@ class TripoleyBot(commands.Bot):
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
+        self.manager.member_check = self.is_member
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
@@ -184,6 +194,14 @@ class TripoleyBot(commands.Bot):
             except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
                 pass
         await self.sync_commands()
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user is still in the server (asked of Discord: the bot has no members intent)."""
+        try:
+            await self.http.get_member(guild_id, user_id)
+        except discord.NotFound:
+            return False
+        return True
 
     def _on_sigterm(self) -> None:
         log.info("SIGTERM: closing")

@@ -5,7 +5,8 @@ Every component's ``custom_id`` is ``tripoley:<table_id>:<round>:<action>``
 round's message is recognised as stale. ``bot.ui`` turns these specs into
 ``discord.ui`` dynamic items.
 
-Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``hand`` ``back``
+Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``rematch`` (a finished
+game's results); ``confirm.<what>`` (table 0: an admin reset, forget-me); ``hand`` ``back``
 (table); ``do.<verb>`` (no argument; a claim's Claim!/Pass are
 ``do.claim.<token>`` / ``do.pass.<token>``, see :func:`bot.tables.decision_token`),
 ``amt.<verb>`` (asks an amount),
@@ -117,6 +118,11 @@ def house_rule_select(table) -> SelectSpec | None:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def final_components(table) -> list[Component]:
+    """Under a finished game's results: Rematch (the table id names the game to replay)."""
+    return [ButtonSpec(custom_id(table.id, 0, "rematch"), "Rematch", SUCCESS, 0, "🔁")]
 
 
 def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False) -> str:

@@ -30,6 +30,17 @@ log = logging.getLogger(__name__)
 GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
 
 PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
+ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
+    """Whether a table opened by this interaction runs in its own thread: the server's setting is
+    on and the bot may start a thread and talk in it here."""
+    if not (await prefs.guild(interaction.guild_id)).threads:
+        return False
+    perms = interaction.app_permissions
+    return all(getattr(perms, p) for p in THREAD_PERMISSIONS)
 
 
 class Controller:
@@ -37,6 +48,7 @@ class Controller:
         self.manager = manager
         self.publisher = publisher
         self.pages: dict[str, PageHandler] = {}
+        self.confirms: dict[str, ConfirmHandler] = {}  # confirm.<what> buttons (admin reset, forget-me)
 
     # -- answering -------------------------------------------------------------
 
@@ -93,7 +105,7 @@ class Controller:
 
     def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = self.manager.get_by_id(table_id)
-        if table is None or table.channel_id != interaction.channel_id:
+        if table is None or interaction.channel_id not in (table.channel_id, table.thread_id):
             raise errors.StaleButton("This table is closed: that game is over. Start a new one with `/tripoley start`.")
         return table
 
@@ -109,9 +121,20 @@ class Controller:
                 raise errors.StaleButton("That page is no longer available.")
             await handler(interaction, key, int(number or 0))
             return
-        table = self._table(interaction, table_id)
         user = interaction.user
         name = getattr(user, "display_name", None) or user.name
+        if verb == "confirm":
+            confirm = self.confirms.get(arg)
+            if confirm is None:
+                raise errors.StaleButton("That button is no longer in use.")
+            await confirm(interaction)
+            return
+        if verb == "rematch":  # on a finished game's last message
+            thread = await wants_thread(interaction, self.manager.prefs)
+            update = await self.manager.rematch(table_id, user.id, name, thread=thread)
+            await self.reply(interaction, update.message or "You're in!")
+            return
+        table = self._table(interaction, table_id)
         channel = table.channel_id
 
         if action == "pick.house":

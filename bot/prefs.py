@@ -8,6 +8,13 @@ from .settings import Settings
 from .storage import Database
 
 
+# The settings a server may override (columns of guild_settings).
+GUILD_SETTINGS = (
+    "default_preset", "starting_balance", "turn_timeout", "ai_pause",
+    "daily_amount", "daily_cooldown_hours", "relief_amount", "relief_cooldown_hours", "threads",
+)
+
+
 @dataclass(frozen=True)
 class GuildConfig:
     guild_id: int
@@ -15,6 +22,11 @@ class GuildConfig:
     starting_balance: int
     turn_timeout: float
     ai_pause: float
+    daily_amount: int
+    daily_cooldown_hours: float
+    relief_amount: int
+    relief_cooldown_hours: float
+    threads: bool
 
 
 class Prefs:
@@ -37,10 +49,15 @@ class Prefs:
             starting_balance=int(pick("starting_balance", s.starting_balance)),
             turn_timeout=float(pick("turn_timeout", s.turn_timeout)),
             ai_pause=float(pick("ai_pause", s.ai_pause)),
+            daily_amount=int(pick("daily_amount", s.daily_amount)),
+            daily_cooldown_hours=float(pick("daily_cooldown_hours", s.daily_cooldown_hours)),
+            relief_amount=int(pick("relief_amount", s.relief_amount)),
+            relief_cooldown_hours=float(pick("relief_cooldown_hours", s.relief_cooldown_hours)),
+            threads=bool(pick("threads", s.threads)),
         )
 
     async def update_guild(self, guild_id: int, **changes) -> GuildConfig:
-        allowed = {"default_preset", "starting_balance", "turn_timeout", "ai_pause"}
+        allowed = set(GUILD_SETTINGS)
         changes = {k: v for k, v in changes.items() if v is not None}
         unknown = set(changes) - allowed
         if unknown:

@@ -15,6 +15,10 @@ message is closed in paced edits after it. A pending state that has to wait is
 replaced by any newer one meanwhile (newest wins).
 
 Publishing is fire-and-forget and nothing in the game ever waits on Discord.
+A table with threads on plays in a thread started from its lobby message when
+the game starts (if the thread can't be started, in the channel); the thread is
+archived once the results are posted there.
+
 A send that fails (discord.py gives up after five 429s in a row, a 5xx, a
 network error) is logged and retried with a backoff until it goes through or
 a newer state replaces it, so the channel always ends up showing the latest
@@ -33,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from . import text
-from .components import Component, hand_components, lobby_components, mat_components
+from .components import Component, final_components, hand_components, lobby_components, mat_components
 from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
 from .tables import Table, TableManager, TableUpdate
 
@@ -79,6 +83,10 @@ class Sink(Protocol):
 
     async def strip(self, channel_id: int, message_id: int) -> None: ...
 
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
+
+    async def archive(self, thread_id: int) -> None: ...
+
 
 async def render_image(renderer, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
     """PNG bytes and alt text (a renderer function run in a thread, or an :class:`ImageService`);
@@ -100,7 +108,8 @@ def table_message(table: Table) -> Outgoing:
         return Outgoing(text.cancelled_text(table, table.preset_info), [])
     if table.status == "finished":
         view = table.game.view(None) if table.game is not None else None
-        return Outgoing(text.final_text(table), [], view=view, render="summary", image_name="summary.png")
+        return Outgoing(text.final_text(table), final_components(table), view=view, render="summary",
+                        image_name="summary.png")
     view = table.game.view(None)
     return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat")
 
@@ -131,7 +140,7 @@ class _Channel:
     table: Table | None = None  # a newer state to show (built at send time)
     final: Table | None = None  # a finished game's last state, still to show when a new table came
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
-    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts]: old mats to strip
+    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts, channel]: old mats to strip
     close_lobby: list | None = None  # [table, attempts]: the lobby message to close
     last_edit: float = float("-inf")
     failures: int = 0
@@ -160,6 +169,7 @@ class Publisher:
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
         self._lobby_closed: set[int] = set()
+        self._archived: set[int] = set()  # threads archived after their game's results
         self._dm_warned: set[tuple[int, int]] = set()
         manager.add_listener(self.on_update)
 
@@ -253,7 +263,8 @@ class Publisher:
         ):
             ch.close_lobby = [table, 0]  # the game started: close the lobby message once
         if table is not None and self._needs_post(table):
-            if ch.close_lobby is not None and self._edit_wait(ch) <= 0:
+            thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
+            if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
                 return "close", True  # due anyway: the lobby closes before the mat appears
             return "state", False  # else the new mat first, the lobby after it, paced
         if ch.close_lobby is not None:
@@ -344,6 +355,8 @@ class Publisher:
             out = table_message(table)
         if out.image is None and out.render:
             out.image, out.alt = await self.images.render(out.render, out.view)
+        if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
+            await self._start_thread(table)
         if status in ("lobby", "cancelled"):
             if table.lobby_message_id:
                 try:
@@ -354,9 +367,11 @@ class Publisher:
             table.lobby_message_id = await self.sink.post(channel, out)
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
             return True
+        channel = table.mat_channel
         if not self._fresh(table, status, round_number):
             try:
                 await self._edit(ch, channel, table.mat_message_id, out)
+                await self._archive_when_over(table, status)
                 return True
             except MessageGone:
                 pass
@@ -364,9 +379,34 @@ class Publisher:
         message_id = await self.sink.post(channel, out)
         table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
-            ch.strips.append([previous, 0])
+            ch.strips.append([previous, 0, channel])
         await self.manager.set_message(table.id, "mat", message_id, round_number)
+        await self._archive_when_over(table, status)
         return True
+
+    async def _start_thread(self, table: Table) -> None:
+        """The game's thread, started from the lobby message; without it (no permission, no lobby
+        message, Discord refused) the game plays in the channel."""
+        thread_id = None
+        if table.lobby_message_id:
+            try:
+                thread_id = await self.sink.start_thread(
+                    table.channel_id, table.lobby_message_id, f"{table.preset_info.name} — table {table.id}"
+                )
+            except Exception as exc:
+                log.warning("could not start a thread for table %s (%s); playing in the channel",
+                            table.id, describe_error(exc))
+        await self.manager.set_thread(table, thread_id)
+
+    async def _archive_when_over(self, table: Table, status: str) -> None:
+        """Once the results are in a game's thread, the thread is archived (best effort)."""
+        if status != "finished" or table.thread_id is None or table.thread_id in self._archived:
+            return
+        self._archived.add(table.thread_id)
+        try:
+            await self.sink.archive(table.thread_id)
+        except Exception as exc:
+            log.warning("could not archive the thread of table %s (%s)", table.id, describe_error(exc))
 
     async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
         table, out = ch.lobby_post
@@ -396,7 +436,8 @@ class Publisher:
             ch.close_lobby = None
             return
         names = ", ".join(s.name for s in table.seats)
-        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
+        where = f"\nPlaying in <#{table.thread_id}>" if table.thread_id else ""
+        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [], mentions=False)
         try:
             await self._edit(ch, channel_id, table.lobby_message_id, closed)
         except MessageGone:
@@ -414,7 +455,7 @@ class Publisher:
 
     async def _strip(self, channel_id: int, ch: _Channel) -> None:
         """The last round's message keeps its text, loses its buttons (best effort, paced)."""
-        message_id, attempts = ch.strips[0]
+        message_id, attempts, channel_id = ch.strips[0]
         try:
             await self.sink.strip(channel_id, message_id)
             ch.last_edit = self._monotonic()
@@ -444,7 +485,7 @@ class Publisher:
                     self._dm_warned.add(key)
                     try:
                         await self.sink.notice(
-                            table.channel_id,
+                            table.mat_channel,
                             f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
                             "Press **Show my hand** on the table message instead.",
                         )

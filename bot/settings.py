@@ -35,6 +35,12 @@ ACCEPTS = {
     "lobby_timeout": "a number of seconds greater than 0",
     "timeouts_before_ai": "a whole number, 1 or more",
     "render_processes": "a whole number from 0 to 16",
+    "daily_amount": "a whole number of chips, 0 or more",
+    "daily_cooldown_hours": "a number of hours greater than 0",
+    "relief_amount": "a whole number of chips, 0 or more",
+    "relief_cooldown_hours": "a number of hours greater than 0",
+    "house_bankroll": "a whole number of chips, 0 or more",
+    "threads": "true or false",
 }
 
 
@@ -67,6 +73,14 @@ class Settings(BaseSettings):
     claim_timeout: float = Field(default=8.0, gt=0)
     lobby_timeout: float = Field(default=900.0, gt=0)
     timeouts_before_ai: int = Field(default=3, ge=1)
+
+    # The server economy (a server's /tripoley settings overrides these but the house bankroll).
+    daily_amount: int = Field(default=100, ge=0)
+    daily_cooldown_hours: float = Field(default=20.0, gt=0)
+    relief_amount: int = Field(default=200, ge=0)
+    relief_cooldown_hours: float = Field(default=24.0, gt=0)
+    house_bankroll: int = Field(default=10_000, ge=0)
+    threads: bool = False
 
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)

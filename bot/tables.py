@@ -116,6 +116,9 @@ class Table:
     lobby_message_id: int | None = None
     mat_message_id: int | None = None
     mat_round: int | None = None
+    thread: bool = False  # run the game in a thread started from the lobby message
+    thread_id: int | None = None  # that thread, once started
+    rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
     log: list[str] = field(default_factory=list)
     version: int = 0
     created_at: float = 0.0
@@ -130,6 +133,11 @@ class Table:
         if self.game is None:
             return 0
         return int(self.game.round_number)
+
+    @property
+    def mat_channel(self) -> int:
+        """Where the game's messages go: its thread, else the channel."""
+        return self.thread_id or self.channel_id
 
     @property
     def preset_info(self):
@@ -177,6 +185,9 @@ class Table:
             "lobby_message_id": self.lobby_message_id,
             "mat_message_id": self.mat_message_id,
             "mat_round": self.mat_round,
+            "thread": self.thread,
+            "thread_id": self.thread_id,
+            "rematch_of": self.rematch_of,
             "log": self.log,
             "version": self.version,
         }
@@ -202,6 +213,9 @@ class Table:
             lobby_message_id=state.get("lobby_message_id"),
             mat_message_id=state.get("mat_message_id"),
             mat_round=state.get("mat_round"),
+            thread=bool(state.get("thread")),
+            thread_id=state.get("thread_id"),
+            rematch_of=state.get("rematch_of"),
             log=list(state.get("log") or []),
             version=int(state.get("version", 0)),
             created_at=float(row["created_at"]),
@@ -389,6 +403,9 @@ class TableManager:
         self.ai_kind = ai_kind
         self.tables: dict[int, Table] = {}  # by channel id
         self.by_id: dict[int, Table] = {}
+        self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread
+        # Whether a user is still a member of a server (the Discord layer asks Discord); None: assume so.
+        self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self.listeners: list[Listener] = []
         self._wake = asyncio.Event()
         self._busy_due = False  # the last tick skipped a due table whose lock was held
@@ -507,16 +524,29 @@ class TableManager:
         self._dirty.pop(table.id, None)
         if self.tables.get(table.channel_id) is table:
             del self.tables[table.channel_id]
+        if table.thread_id is not None and self.threads.get(table.thread_id) is table:
+            del self.threads[table.thread_id]
         self.by_id.pop(table.id, None)
 
+    def _remember(self, table: Table) -> None:
+        self.tables[table.channel_id] = table
+        self.by_id[table.id] = table
+        if table.thread_id is not None:
+            self.threads[table.thread_id] = table
+
     def get(self, channel_id: int) -> Table:
-        table = self.tables.get(channel_id)
+        """The open table of a channel, or of the thread it runs in."""
+        table = self.tables.get(channel_id) or self.threads.get(channel_id)
         if table is None:
             raise errors.NoTable("There's no Tripoley table in this channel. Start one with `/tripoley start`.")
         return table
 
     def get_by_id(self, table_id: int) -> Table | None:
         return self.by_id.get(table_id)
+
+    def seated(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user has a seat at an open table of the server (their chips are in play)."""
+        return any(t.guild_id == guild_id and t.seat_of(user_id) is not None for t in self.by_id.values())
 
     def _update(self, table: Table, kind: str, **kw) -> TableUpdate:
         return TableUpdate(table=table, kind=kind, version=table.version, **kw)
@@ -537,8 +567,7 @@ class TableManager:
             except Exception:
                 log.exception("could not resume table %s", row["id"])
                 continue
-            self.tables[table.channel_id] = table
-            self.by_id[table.id] = table
+            self._remember(table)
             if table.status == "playing" and table.deadline is None:
                 # Saved between steps: decide again what we wait for.
                 async with table.lock:
@@ -586,7 +615,11 @@ class TableManager:
         options: dict[str, Any] | None = None,
         buy_in: int | None = None,
         turn_timeout: float | None = None,
+        thread: bool = False,
+        rematch_of: int | None = None,
     ) -> TableUpdate:
+        """Open a lobby, the host seated and bought in. ``thread``: the game runs in a thread
+        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats."""
         from engine.presets import PRESETS
 
         config = await self.prefs.guild(guild_id)
@@ -619,6 +652,8 @@ class TableManager:
                 turn_timeout=float(turn_timeout or config.turn_timeout),
                 ai_pause=float(config.ai_pause),
                 created_at=self.clock.now(),
+                thread=thread,
+                rematch_of=rematch_of,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
             table.add_log(f"{host_name} opened the table.")
@@ -641,9 +676,48 @@ class TableManager:
                     f"The buy-in is {buy_in} chips. {exc.message} Try a smaller `buy_in`."
                 ) from None
             self._wake.set()
-            self.tables[channel_id] = table
-            self.by_id[table.id] = table
+            self._remember(table)
         return self._update(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
+
+    async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
+        """Rematch: the first player of a finished game to click opens a lobby in its channel with the
+        same game, house rules and settings (and the AI seats again, as far as the house can fund
+        them); every other player of that game is seated and bought in when they click."""
+        row = await self.db.fetchone("SELECT * FROM tables WHERE id = ? AND status = 'finished'", (old_table_id,))
+        if row is None:
+            raise errors.StaleButton("That game can't be replayed any more. Start a new one with `/tripoley start`.")
+        # Its seats and settings, not its game (no need to rebuild the engine's whole record).
+        old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
+        if old.seat_of(user_id) is None:
+            raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
+        busy = "Another table is open in this channel: join it, or play the rematch later."
+        for _ in range(2):
+            table = self.tables.get(old.channel_id)
+            if table is not None:
+                if table.rematch_of != old.id:
+                    raise errors.TableExists(busy)
+                return await self.join(old.channel_id, user_id, name)
+            try:
+                update = await self.create_table(
+                    old.guild_id, old.channel_id, user_id, name, old.preset, old.options, buy_in=old.buy_in,
+                    turn_timeout=old.turn_timeout, thread=thread, rematch_of=old.id,
+                )
+            except errors.TableExists:  # another player's click opened it just now: join that one
+                continue
+            break
+        else:
+            raise errors.TableExists(busy)
+        table = update.table
+        message = f"Rematch! You bought in for {table.buy_in} chips."
+        for _ in (s for s in old.seats if s.is_ai):
+            try:
+                await self.add_ai(old.channel_id, user_id)
+            except errors.TripoleyError as exc:  # the house is short, or the lobby changed meanwhile
+                message += f" Not every AI seat came back: {exc.message}"
+                break
+        update = self._update(table, "lobby", message=message)
+        self._notify(update)
+        return update
 
     def _lobby_table(self, channel_id: int) -> Table:
         table = self.get(channel_id)
@@ -697,7 +771,9 @@ class TableManager:
             table.add_log(f"{name} sat down.")
             try:
                 async with self.db.transaction() as conn:
-                    await self.bank.house_buy_in(table.guild_id, table.id, table.buy_in, conn=conn)
+                    await self.bank.house_buy_in(
+                        table.guild_id, table.id, table.buy_in, self.settings.house_bankroll, conn=conn
+                    )
                     await self._write(conn, table)
             except BaseException:
                 self._restore(table, snapshot)
@@ -759,46 +835,74 @@ class TableManager:
         table = self.get(channel_id)
         async with table.lock:
             self._still_open(table)
-            index = table.seat_of(user_id)
-            if index is None:
+            if table.seat_of(user_id) is None:
                 raise errors.NotSeated("You're not at this table.")
-            seat = table.seats[index]
-            if table.status == "lobby":
-                if not [s for s in table.humans() if s.user_id != user_id]:
-                    # The last human: close the table, every stake (theirs too) back in one go.
-                    table.add_log(f"{seat.name} left.")
-                    update = await self._cancel(table, "Everyone left; the table is closed.")
-                    self._notify(update)
-                    return update
-                snapshot = self._snapshot(table)
-                del table.seats[index]
-                table.add_log(f"{seat.name} left.")
-                if table.host_id == user_id:
-                    table.host_id = table.humans()[0].user_id
-                    table.add_log(f"{table.humans()[0].name} is the host now.")
-                try:
-                    async with self.db.transaction() as conn:  # the refund and the freed seat, together
-                        await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
-                        await self._write(conn, table)
-                except BaseException:
-                    self._restore(table, snapshot)
-                    raise
-                update = self._update(table, "lobby", message=f"You left; {seat.stake} chips are back in your wallet.")
-            else:
-                if seat.left:
-                    raise errors.TripoleyError("You've already left this game.")
-                seat.left = True
-                table.add_log(f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
-                if not any(not s.left for s in table.humans()):
-                    update = await self._stop_game(table, "Every player left, so the game ended.")
-                    self._notify(update)
-                    return update
-                await self._advance(table, [], rearm=False, urgent=True)
-                update = self._update(
-                    table, "play", message="You left the game: an AI plays your seat and you're cashed out at the end."
-                )
+            update = await self._leave(table, user_id)
         self._notify(update)
         return update
+
+    async def kick(self, guild_id: int, user_id: int, admin_name: str) -> list[TableUpdate]:
+        """An admin removes a player from every open table of the server they sit at: from a lobby
+        (their buy-in refunded), or mid-game (an AI plays their seat; cashed out at the end)."""
+        updates = []
+        for table in [t for t in list(self.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None]:
+            async with table.lock:
+                if table.status not in ("lobby", "playing") or self.by_id.get(table.id) is not table:
+                    continue
+                index = table.seat_of(user_id)
+                if index is None or table.seats[index].left:
+                    continue
+                table.add_log(f"{admin_name} removed {table.seats[index].name} from the table.")
+                updates.append(await self._leave(table, user_id, kicked=True))
+            self._notify(updates[-1])
+        if not updates:
+            raise errors.NotSeated("That member isn't seated at any open table in this server.")
+        return updates
+
+    async def _leave(self, table: Table, user_id: int, kicked: bool = False) -> TableUpdate:
+        """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
+        ``kicked``: an admin removed them (the update's message is for the admin)."""
+        index = table.seat_of(user_id)
+        seat = table.seats[index]
+        if table.status == "lobby":
+            if not [s for s in table.humans() if s.user_id != user_id]:
+                # The last human: close the table, every stake (theirs too) back in one go.
+                table.add_log(f"{seat.name} left.")
+                return await self._cancel(table, "Everyone left; the table is closed.")
+            snapshot = self._snapshot(table)
+            del table.seats[index]
+            table.add_log(f"{seat.name} left.")
+            if table.host_id == user_id:
+                table.host_id = table.humans()[0].user_id
+                table.add_log(f"{table.humans()[0].name} is the host now.")
+            try:
+                async with self.db.transaction() as conn:  # the refund and the freed seat, together
+                    await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
+                    await self._write(conn, table)
+            except BaseException:
+                self._restore(table, snapshot)
+                raise
+            message = (f"{seat.name} is off the table; their {seat.stake} chips are back in their wallet." if kicked
+                       else f"You left; {seat.stake} chips are back in your wallet.")
+            return self._update(table, "lobby", message=message)
+        if seat.left:
+            raise errors.TripoleyError("You've already left this game.")
+        ended = await self._seat_to_ai(table, seat, f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
+        if ended is not None:
+            return ended
+        await self._advance(table, [], rearm=False, urgent=True)
+        message = (f"An AI plays {seat.name}'s seat now; they are cashed out at the end." if kicked
+                   else "You left the game: an AI plays your seat and you're cashed out at the end.")
+        return self._update(table, "play", message=message)
+
+    async def _seat_to_ai(self, table: Table, seat: Seat, line: str) -> TableUpdate | None:
+        """Under the table's lock, mid-game: the player is gone for good, so an AI plays the seat to
+        the end (they are cashed out then). With no player left the game ends: its update."""
+        seat.left = True
+        table.add_log(line)
+        if not any(not s.left for s in table.humans()):
+            return await self._stop_game(table, "Every player left, so the game ended.")
+        return None
 
     async def _cancel(self, table: Table, reason: str) -> TableUpdate:
         """Close a lobby: every stake back to its wallet (or the house)."""
@@ -1108,6 +1212,14 @@ class TableManager:
             return await self._advance(table, [])
         seat = table.seats[aw.seat]
         events: list = []
+        if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
+            message = f"{seat.name} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+            ended = await self._seat_to_ai(table, seat, message)
+            if ended is not None:
+                return ended
+            update = await self._advance(table, events)
+            update.message = message
+            return update
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
             self._play_auto(table, events, timeout=True)
@@ -1121,6 +1233,17 @@ class TableManager:
             return update
         self._play_auto(table, events)
         return await self._advance(table, events)
+
+    async def _still_member(self, table: Table, seat: Seat) -> bool:
+        """Whether the seat's player is still in the server (asked when their timer fires: a member
+        who left would otherwise time out turn after turn)."""
+        if self.member_check is None or seat.user_id is None:
+            return True
+        try:
+            return await self.member_check(table.guild_id, seat.user_id)
+        except Exception:  # noqa: BLE001 - Discord unreachable: treat as present, the timeout applies
+            log.warning("could not check whether a player is still in server %s", table.guild_id)
+            return True
 
     # -- the end ----------------------------------------------------------------
 
@@ -1256,6 +1379,16 @@ class TableManager:
                     "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
                 )
 
+    async def set_thread(self, table: Table, thread_id: int | None) -> None:
+        """The thread a table's game runs in (None: it could not be started; the channel then)."""
+        async with table.lock:
+            table.thread, table.thread_id = thread_id is not None, thread_id
+            if self.by_id.get(table.id) is not table:
+                return  # over already: its results go to the thread, nothing left to save
+            if thread_id is not None:
+                self.threads[thread_id] = table
+            await self._save(table)
+
     def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict]:
         table = self.get(channel_id)
         if table.status != "playing":
@@ -1266,8 +1399,8 @@ class TableManager:
         return table, index, table.game.view(index)
 
     async def audit(self, guild_id: int) -> dict[str, Any]:
-        """Chips of users + house + tables (stacks and mats) against the grants; ``ok`` when they agree
-        and every open table's engine holds exactly the chips the database says it holds."""
+        """Chips of users + house + tables (stacks and mats) against grants - removals; ``ok`` when
+        they agree and every open table's engine holds exactly the chips the database says it holds."""
         audit = await self.bank.audit(guild_id)
         house = await self.db.fetchone(
             "SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, HOUSE)
@@ -1285,6 +1418,7 @@ class TableManager:
         )
         return {
             "granted": audit.granted,
+            "removed": audit.removed,
             "users": audit.wallets - int(house[0]),
             "house": int(house[0]),
             "tables": audit.tables,
@@ -1294,8 +1428,17 @@ class TableManager:
         }
 
     async def stats(self, guild_id: int, user_id: int) -> dict[str, Any] | None:
+        """The player's stats in the server, with ``favourite``: the game they finished most often."""
         row = await self.db.fetchone("SELECT * FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-        return dict(row) if row else None
+        if row is None:
+            return None
+        favourite = await self.db.fetchone(
+            "SELECT t.preset FROM tables t, json_each(t.result_json, '$.seats') s"
+            " WHERE t.guild_id = ? AND t.status = 'finished' AND json_extract(s.value, '$.user_id') = ?"
+            " GROUP BY t.preset ORDER BY COUNT(*) DESC, MAX(t.ended_at) DESC LIMIT 1",
+            (guild_id, user_id),
+        )
+        return {**dict(row), "favourite": favourite[0] if favourite else None}
 
     async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(

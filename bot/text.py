@@ -204,7 +204,7 @@ def final_text(table) -> str:
         lines.append(f"{medal} {who} — {s['final']} chips ({net})")
     lines.append("")
     lines.extend(f"› {line}" for line in table.log[-3:])
-    lines.append("Everyone has been cashed out to their wallet. `/tripoley start` for another game!")
+    lines.append("Everyone has been cashed out to their wallet. **Rematch** to play again, or `/tripoley start` a new game.")
     return "\n".join(lines)
 
 

@@ -367,7 +367,8 @@ def chips_total(db):
     try:
         wallets = con.execute("SELECT COALESCE(SUM(balance),0) FROM wallets").fetchone()[0]
         tables = con.execute("SELECT COALESCE(SUM(chips),0) FROM tables WHERE status IN ('lobby','playing')").fetchone()[0]
-        grants = con.execute("SELECT COALESCE(SUM(delta),0) FROM ledger WHERE kind='grant'").fetchone()[0]
+        # Grants minus removals: the rows that move chips into or out of the server (no table).
+        grants = con.execute("SELECT COALESCE(SUM(delta),0) FROM ledger WHERE table_id IS NULL").fetchone()[0]
         return wallets, tables, grants
     finally:
         con.close()

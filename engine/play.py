@@ -315,6 +315,16 @@ class TerminalGame:
             raise IllegalAction(TV.wanagan_refusal(view, action.cards or [], action.space, possible))
         return "None of the open spaces can be made from your hand: this reveal cannot win."
 
+    def meta_command(self, name: str, args: list[str], view: dict[str, Any]) -> None:
+        """A command about the game rather than a move (``table``, ``help``, ``quit``): answered,
+        and the same move is asked again."""
+        if name == "quit":
+            raise QuitGame
+        if name == "table":
+            self.say(TV.render_view(self.game.view(HUMAN), events=True))
+        elif name == "help":
+            self.say("\n".join([TV.render_prompt(view), *self.unoffered(view)]))
+
     def human_turn(self) -> list[Event]:
         game = self.game
         view = self.human_view()
@@ -325,15 +335,10 @@ class TerminalGame:
             line = self.input_fn("> ")
             if self.echo:
                 self.say(f"> {line}")
-            word = line.strip().lower()
-            meta = META.get(word)
-            if meta == "quit":
-                raise QuitGame
-            if meta == "table":
-                self.say(TV.render_view(game.view(HUMAN), events=True))
-                continue
-            if meta == "help":
-                self.say("\n".join([TV.render_prompt(view), *self.unoffered(view)]))
+            words = line.split()
+            meta = META.get(words[0].lower()) if words else None
+            if meta is not None:
+                self.meta_command(meta, words[1:], view)
                 continue
             note = None
             try:
@@ -364,16 +369,16 @@ def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None
 def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int | None = None,
         name: str = "you", *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
         echo: bool = False, options: dict[str, Any] | None = None, colour: bool = False,
-        symbols: bool = True) -> int:
+        symbols: bool = True, err: TextIO | None = None) -> int:
+    """Set up and play a game; a bad set-up is one line on ``err`` (default: ``out``), exit code 2."""
+    err = err or out
     try:
         if rounds is not None and rounds < 1:
             raise ValueError("--rounds must be at least 1")
         get_preset(preset)
         game = new_game(preset, players, seed, rounds, name, options)
     except ValueError as exc:
-        out.write(f"error: {exc}\n")
-        if preset not in PRESETS:
-            out.write(f"presets: {', '.join(PRESETS)}\n")
+        err.write(f"error: {exc}" + (f" (presets: {', '.join(PRESETS)})" if preset not in PRESETS else "") + "\n")
         return 2
     return TerminalGame(game, input_fn=input_fn, out=out, echo=echo, colour=colour, symbols=symbols).run()
 
@@ -392,4 +397,4 @@ def main(args: Any) -> int:
 
     return run(args.preset, args.players, args.seed, args.rounds, args.name, input_fn=read, out=sys.stdout,
                echo=not interactive, options=args.options, colour=wants_colour(sys.stdout),
-               symbols=shows_symbols(sys.stdout))
+               symbols=shows_symbols(sys.stdout), err=sys.stderr)

@@ -181,7 +181,10 @@ def read_game_file(path: str) -> Any:
         raise ReplayError(f"cannot read {name}: the JSON is nested too deeply") from None
 
 
-def main(path: str, trace: bool = False, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def main(path: str, trace: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Replay ``path`` and print the outcome to ``out`` (default: standard output); a refusal is one
+    line on ``err`` (default: standard error) and exit code 2."""
+    out, err = out or sys.stdout, err or sys.stderr
     try:
         result = run_replay(read_game_file(path), trace=err if trace else None)
     except ReplayError as exc:

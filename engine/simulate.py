@@ -102,8 +102,9 @@ def simulate(preset: str, players: int, rounds: int, seed: int, ai: str = "heuri
     return stats
 
 
-def main(args: Any, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def main(args: Any, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """``args``: the parsed command line, with ``options`` the house rules as a dict."""
+    out, err = out or sys.stdout, err or sys.stderr
     try:
         stats = simulate(args.preset, args.players, args.rounds, args.seed, args.ai, args.options,
                          progress=None if args.quiet else err)

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from .options import CHOICES, Options
 from .presets import PRESETS
+from .textview import printable
 
 #: How the values of the options without a fixed list of choices are written.
 OPTION_FORMS = {
@@ -28,7 +29,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (the usage is one ``--help`` away)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, printable(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
 
 def whole_number(minimum: int):
@@ -78,6 +79,14 @@ def parse_overrides(items: list[str], preset: str) -> dict[str, str]:
     return overrides
 
 
+def preset_game_length() -> str:
+    """The presets' game length in words, for the ``--rounds`` default."""
+    from .textview import game_end_words
+
+    lengths = {preset.options.game_end for preset in PRESETS.values()}
+    return f"the preset's, {game_end_words(lengths.pop())}" if len(lengths) == 1 else "the preset's"
+
+
 def build_parser() -> Parser:
     presets = ", ".join(PRESETS)
     parser = Parser(prog="python -m engine", description="Tripoley family rules engine: replay a game file, "
@@ -97,10 +106,12 @@ def build_parser() -> Parser:
                         "check after every action that no chip or card is created or lost.",
                         epilog=options_help(), formatter_class=fmt)
     sp.add_argument("--preset", default="tripoley", help=f"the game: {presets} (default: %(default)s)")
-    sp.add_argument("--players", type=whole_number(2), default=4, help="seats at the table (default: %(default)s)")
-    sp.add_argument("--rounds", type=whole_number(1), default=100,
+    sp.add_argument("--players", type=whole_number(2), default=4, metavar="N",
+                    help="seats at the table (default: %(default)s)")
+    sp.add_argument("--rounds", type=whole_number(1), default=100, metavar="N",
                     help="rounds to play in all, over as many games as it takes (default: %(default)s)")
-    sp.add_argument("--seed", type=whole_number(0), default=1, help="random seed, 0 or more (default: %(default)s)")
+    sp.add_argument("--seed", type=whole_number(0), default=1, metavar="N",
+                    help="random seed, 0 or more (default: %(default)s)")
     sp.add_argument("--ai", choices=("heuristic", "random"), default="heuristic",
                     help="how the seats decide (default: %(default)s)")
     sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
@@ -108,16 +119,16 @@ def build_parser() -> Parser:
     sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr (default: off)")
 
     pp = sub.add_parser("play", help="play in the terminal against AI seats",
-                        description="Play in the terminal, you in seat 0 against AI seats. Colour is on "
+                        description="Play in the terminal, you in seat 0 against AI seats.\nColour is on "
                         "when the output is a terminal and NO_COLOR is not set.",
                         epilog=options_help(), formatter_class=fmt)
     pp.add_argument("--preset", default="tripoley", help=f"the game: {presets} (default: %(default)s)")
-    pp.add_argument("--players", type=whole_number(2), default=4,
+    pp.add_argument("--players", type=whole_number(2), default=4, metavar="N",
                     help="seats at the table, you included (default: %(default)s)")
-    pp.add_argument("--seed", type=whole_number(0), default=None,
+    pp.add_argument("--seed", type=whole_number(0), default=None, metavar="N",
                     help="random seed, 0 or more, to replay the same deals (default: a new game each time)")
-    pp.add_argument("--rounds", type=whole_number(1), default=None,
-                    help="rounds before the game ends (default: the preset's, 5 for every preset today)")
+    pp.add_argument("--rounds", type=whole_number(1), default=None, metavar="N",
+                    help=f"rounds before the game ends (default: {preset_game_length()})")
     pp.add_argument("--name", default="you", help="your name at the table (default: %(default)s)")
     pp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", dest="option",
                     help="a house rule (repeatable), e.g. -o bet_limit=10; listed below (default: none)")
@@ -139,7 +150,7 @@ def _run(argv: list[str] | None) -> int:
             if not args.name.strip() or not args.name.isprintable():
                 raise ValueError("--name must be printable text, e.g. --name ann")
     except ValueError as exc:
-        parser.exit(2, f"python -m engine {args.command}: {exc}\n")
+        parser.exit(2, printable(f"python -m engine {args.command}: {exc}") + "\n")
     if args.command == "simulate":
         from .simulate import main as simulate_main
 

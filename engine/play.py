@@ -214,6 +214,8 @@ class TerminalGame:
                 self.say_auction_skips(view)
             if e["type"] == "pass-cards":
                 self.say_received(view, e["direction"])
+            if e["type"] == "to_space" and e.get("reason") == "corner bet":
+                self.say_cover_skips(view, e["seat"], e["amount"])
         self.hand_before = list(view.get("hand") or [])
         if any(e.get("type") == "round-end" for e in events) and game.log:
             self.say(TV.render_round_result(game.log[-1], view, game.round_number))
@@ -224,6 +226,13 @@ class TerminalGame:
         if skipped:
             self.say("  not bidding for the spare hand: "
                      + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items()))
+
+    def say_cover_skips(self, view: dict[str, Any], bettor: int, amount: int) -> None:
+        """Who is not asked to cover a corner bet: a cover must match it, and they have fewer chips."""
+        short = [f"{s['name']} ({s['stack']} chips)" for s in view["seats"]
+                 if s["seat"] != bettor and s["status"] == "active" and s["stack"] < amount]
+        if short:
+            self.say(f"  too few chips to cover the {amount}-chip corner bet: {', '.join(short)}")
 
     def say_received(self, view: dict[str, Any], direction: str) -> None:
         """The cards the player was passed, and by whom."""
@@ -334,7 +343,7 @@ class TerminalGame:
         while True:
             line = self.input_fn("> ")
             if self.echo:
-                self.say(f"> {line}")
+                self.say(f"> {TV.printable(line)}")
             words = line.split()
             meta = META.get(words[0].lower()) if words else None
             if meta is not None:
@@ -347,10 +356,10 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(f"Not allowed: {TV.plain_message(str(exc))}. Try again.")
+                self.say(f"Not allowed: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
                 continue
             except ValueError as exc:
-                self.say(f"Cannot read that: {TV.plain_message(str(exc))}. Try again.")
+                self.say(f"Cannot read that: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
                 continue
             if note:
                 self.say(note)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from .game import Game
 from .presets import PRESETS
 from .model import Action, IllegalAction
+from .textview import printable
 
 
 class ReplayError(Exception):
@@ -188,7 +189,7 @@ def main(path: str, trace: bool = False, out: TextIO | None = None, err: TextIO 
     try:
         result = run_replay(read_game_file(path), trace=err if trace else None)
     except ReplayError as exc:
-        err.write(f"{exc}\n")
+        err.write(printable(str(exc)) + "\n")
         return 2
     except RecursionError:
         err.write("bad replay file: a value is nested too deeply\n")

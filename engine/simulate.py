@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from .ai import choose_action
 from .cards import full_deck
 from .game import Game
+from .textview import printable
 
 
 class ConservationError(AssertionError):
@@ -112,7 +113,7 @@ def main(args: Any, out: TextIO | None = None, err: TextIO | None = None) -> int
         out.write(f"CONSERVATION CHECK FAILED: {exc}\n")
         return 1
     except ValueError as exc:
-        err.write(f"python -m engine simulate: {exc}\n")
+        err.write(printable(f"python -m engine simulate: {exc}") + "\n")
         return 2
     out.write(f"preset {args.preset}, {args.players} players, {stats.rounds} rounds in {stats.games} game(s), "
               f"ai {args.ai}, seed {args.seed}\n")

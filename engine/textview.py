@@ -641,3 +641,9 @@ def plain_message(text: str) -> str:
     for pattern, words in _PLAIN:
         text = pattern.sub(words, text)
     return text
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\r``, ``\\x1b``): a message quoting user data
+    stays one line, and no escape sequence from a file or an argument reaches the terminal."""
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)

@@ -161,6 +161,14 @@ def test_a_choice_not_offered_is_explained(seed, missing, why):
     assert f"(no `{missing}`: {why})" in text
 
 
+def test_corner_cover_skips_are_explained():
+    game = Game.new("rummy-royal", ["you", "ann", "bob"], stacks=[100, 15, 100], dealer=0, seed=1,
+                    options={"game_end": "rounds:1"})
+    rc, text, _ = drive(game, {"corner-bet": ["corner_bet AS 10"]})
+    assert rc == 0
+    assert "too few chips to cover the 10-chip corner bet: ann (6 chips)" in text
+
+
 # ---------------------------------------------------------------- Wanagan
 def wanagan_game() -> Game:
     return Game.new("wanagan", ["you", "ann", "bob"], seed=3, dealer=2)  # seat 0 reveals first
@@ -330,3 +338,4 @@ def test_bad_play_arguments_are_one_line_and_exit_2(capsys, argv, says):
     assert rc == 2
     lines = captured.err.splitlines()
     assert len(lines) == 1 and says in lines[0], captured.err
+

@@ -87,8 +87,17 @@ def preset_game_length() -> str:
     return f"the preset's, {game_end_words(lengths.pop())}" if len(lengths) == 1 else "the preset's"
 
 
+def add_table(parser: argparse.ArgumentParser, seats: str) -> None:
+    """``--preset``, ``--players`` and the house rules ``-o NAME=VALUE``, shared by ``simulate`` and ``play``."""
+    parser.add_argument("--preset", default="tripoley",
+                        help=f"the game: {', '.join(PRESETS)} (default: %(default)s)")
+    parser.add_argument("--players", type=whole_number(2), default=4, metavar="N",
+                        help=f"{seats} (default: %(default)s)")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="a house rule (repeatable), e.g. -o bet_limit=10; listed below (default: none)")
+
+
 def build_parser() -> Parser:
-    presets = ", ".join(PRESETS)
     parser = Parser(prog="python -m engine", description="Tripoley family rules engine: replay a game file, "
                     "simulate AI games, or play in the terminal.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -105,33 +114,25 @@ def build_parser() -> Parser:
                         description="AI-only games: payout totals per space, pots and speed, with a "
                         "check after every action that no chip or card is created or lost.",
                         epilog=options_help(), formatter_class=fmt)
-    sp.add_argument("--preset", default="tripoley", help=f"the game: {presets} (default: %(default)s)")
-    sp.add_argument("--players", type=whole_number(2), default=4, metavar="N",
-                    help="seats at the table (default: %(default)s)")
+    add_table(sp, "seats at the table")
     sp.add_argument("--rounds", type=whole_number(1), default=100, metavar="N",
                     help="rounds to play in all, over as many games as it takes (default: %(default)s)")
     sp.add_argument("--seed", type=whole_number(0), default=1, metavar="N",
                     help="random seed, 0 or more (default: %(default)s)")
     sp.add_argument("--ai", choices=("heuristic", "random"), default="heuristic",
                     help="how the seats decide (default: %(default)s)")
-    sp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                    help="a house rule (repeatable), e.g. -o bet_limit=10; listed below (default: none)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr (default: off)")
 
     pp = sub.add_parser("play", help="play in the terminal against AI seats",
                         description="Play in the terminal, you in seat 0 against AI seats.\nColour is on "
                         "when the output is a terminal and NO_COLOR is not set.",
                         epilog=options_help(), formatter_class=fmt)
-    pp.add_argument("--preset", default="tripoley", help=f"the game: {presets} (default: %(default)s)")
-    pp.add_argument("--players", type=whole_number(2), default=4, metavar="N",
-                    help="seats at the table, you included (default: %(default)s)")
+    add_table(pp, "seats at the table, you included")
     pp.add_argument("--seed", type=whole_number(0), default=None, metavar="N",
                     help="random seed, 0 or more, to replay the same deals (default: a new game each time)")
     pp.add_argument("--rounds", type=whole_number(1), default=None, metavar="N",
                     help=f"rounds before the game ends (default: {preset_game_length()})")
     pp.add_argument("--name", default="you", help="your name at the table (default: %(default)s)")
-    pp.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", dest="option",
-                    help="a house rule (repeatable), e.g. -o bet_limit=10; listed below (default: none)")
     return parser
 
 

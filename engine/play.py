@@ -236,11 +236,11 @@ class TerminalGame:
 
     def say_received(self, view: dict[str, Any], direction: str) -> None:
         """The cards the player was passed, and by whom."""
-        if HUMAN not in self.game.r.active:
+        active = [s["seat"] for s in view["seats"] if s["status"] not in ("sitting-out", "eliminated")]
+        if HUMAN not in active:
             return
         got = sorted((Counter(view.get("hand") or []) - Counter(self.hand_before)).elements(),
                      key=lambda c: C.sort_key(C.parse(c)))
-        active = self.game.r.active
         giver = active[(active.index(HUMAN) + (-1 if direction == "left" else 1)) % len(active)]
         self.say(f"  you receive {TV.cards(got)} from {TV.name_of(view, giver)}")
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from engine.__main__ import main as engine_main
 from engine.replay import run_replay
 
-from .test_replay_cli import PLAYOFF, game_file, two_rounds
+from .test_replay_cli import PLAYOFF, game_file, record_game, two_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,6 +197,26 @@ REPLAY_FILE = st.one_of(
     st.dictionaries(st.sampled_from(FIELDS), JSON_VALUE, max_size=6),
     JSON_VALUE,
 )
+RECORDED = {preset: record_game(preset, 3, 5, "random", rounds=1)[0]
+            for preset in ("tripoley", "rummoli", "great-lakes", "wanagan", "rummy-royal")}
+
+
+def _mutated(preset: str, index: float, key: str, value: object, cut: bool) -> dict:
+    """A recorded game with one action's field replaced (and the actions cut after it, or not)."""
+    data = json.loads(json.dumps(RECORDED[preset]))
+    actions = data["rounds"][0]["actions"]
+    i = int(index * (len(actions) - 1))
+    actions[i] = {**actions[i], key: value}
+    if cut:
+        del actions[i + 1:]
+    return data
+
+
+MUTATED_GAME = st.builds(_mutated, st.sampled_from(sorted(RECORDED)), st.floats(0, 1),
+                         st.sampled_from(["seat", "do", "amount", "cards", "card", "suit", "space", "ace"]),
+                         st.one_of(JSON_LEAF, st.lists(st.sampled_from(["2C", "AS", "TH", "KD", "QS", "ZZ"]),
+                                                       max_size=6)),
+                         st.booleans())
 RAW_BYTES = st.one_of(
     st.binary(max_size=64),
     st.integers(1, 3000).map(lambda n: b"[" * n + b"]" * n),
@@ -219,6 +239,20 @@ def test_generated_replay_files_exit_0_or_2(tmp_path, data):
         json.loads(out)
     else:
         assert out == "" and len([line for line in err.splitlines() if not line.startswith("{")]) == 1, err
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                HealthCheck.too_slow])
+@given(data=MUTATED_GAME)
+def test_recorded_games_with_a_generated_action_exit_0_or_2(tmp_path, data):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    start = time.monotonic()
+    rc, out, err = in_process("replay", str(path))
+    assert time.monotonic() - start < BOUND
+    assert rc in (0, 2), err
+    assert (rc == 0) == (err == "") and (rc == 2) == (out == ""), err
+    assert rc == 0 or len(err.splitlines()) == 1, err
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -216,6 +216,8 @@ class TerminalGame:
                 self.say_received(view, e["direction"])
             if e["type"] == "to_space" and e.get("reason") == "corner bet":
                 self.say_cover_skips(view, e["seat"], e["amount"])
+            if e["type"] == "deal" and e.get("spare"):
+                self.say_spare_unused(view, told)
         self.hand_before = list(view.get("hand") or [])
         if any(e.get("type") == "round-end" for e in events) and game.log:
             self.say(TV.render_round_result(game.log[-1], view, game.round_number))
@@ -226,6 +228,14 @@ class TerminalGame:
         if skipped:
             self.say("  not bidding for the spare hand: "
                      + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items()))
+
+    def say_spare_unused(self, view: dict[str, Any], told: list[dict[str, Any]]) -> None:
+        """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
+        leaves it out (the dealer's hand holds a money card, and every other hand holds one too)."""
+        asked = view["phase"] == "spare-hand" or any(e["type"] in ("keep", "swap", "auction") for e in told)
+        if self.game.options.spare_hand == "rulebook" and not asked:
+            self.say(f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
+                     "card, so may not swap, and every other player holds one, so nobody may bid")
 
     def say_cover_skips(self, view: dict[str, Any], bettor: int, amount: int) -> None:
         """Who is not asked to cover a corner bet: a cover must match it, and they have fewer chips."""

@@ -161,6 +161,17 @@ def test_a_choice_not_offered_is_explained(seed, missing, why):
     assert f"(no `{missing}`: {why})" in text
 
 
+def test_a_spare_hand_nobody_may_use_is_explained():
+    game = new_game("michigan-rummy", 3, 0, 1)  # the dealer and both others hold a money card
+    rc, text, _ = drive(game)
+    dealer = game.players[game.log[0]["dealer"]]
+    assert (f"the spare hand stays out: the dealer ({dealer}) holds a money card, so may not swap, "
+            "and every other player holds one, so nobody may bid") in text
+    # when the dealer is asked (seat 0 here, with swap and auction offered) nothing of the kind is said
+    rc, text, _ = drive(new_game("tripoley-rulebook", 4, 1, 1))
+    assert "Your move. Legal actions:\n  keep" in text and "the spare hand stays out" not in text
+
+
 def test_corner_cover_skips_are_explained():
     game = Game.new("rummy-royal", ["you", "ann", "bob"], stacks=[100, 15, 100], dealer=0, seed=1,
                     options={"game_end": "rounds:1"})

@@ -347,18 +347,23 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
     n = len(events)
     e = events[i]
     head = ""
+    gains = []  # what the head's cards collect
     if e.get("how") != "follow":  # a lead or a combination play: a decision, named first
         verb = {"lead": "leads", "full house": "places a full house:",
                 "straight": "places a 5-card straight:"}.get(e.get("how"), "places")
         run = [e["card"]]
         i += 1
-        while (i < n and events[i].get("type") == "play" and events[i]["seat"] == e["seat"]
-               and events[i].get("how") == e.get("how") != "lead"):
-            run.append(events[i]["card"])
+        while i < n:
+            f = events[i]
+            if f.get("type") == "play" and f["seat"] == e["seat"] and f.get("how") == e.get("how") != "lead":
+                run.append(f["card"])
+            elif f.get("type") == "payout" and f.get("seat") == e["seat"] and f.get("reason") in _PLACING_REASONS:
+                gains.append(f"+{f['amount']} from {space_label(view, f['space'])}")
+            else:
+                break
             i += 1
         head = f"{name_of(view, e['seat'])} {verb} {cards(run)}"
     forced: list[list[Any]] = []  # [seat, cards, gains] per seat's turn
-    gains = []  # the head's own gains until a forced play comes
     last_seat = e["seat"]
     while i < n:
         f = events[i]
@@ -367,9 +372,9 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
                 forced.append([f["seat"], [], []])
             forced[-1][1].append(f["card"])
             last_seat = f["seat"]
-        elif (f.get("type") == "payout" and f.get("seat") == last_seat
+        elif (forced and f.get("type") == "payout" and f.get("seat") == last_seat
               and f.get("reason") in _PLACING_REASONS):
-            (forced[-1][2] if forced else gains).append(f"+{f['amount']} from {space_label(view, f['space'])}")
+            forced[-1][2].append(f"+{f['amount']} from {space_label(view, f['space'])}")
         else:
             break
         i += 1

@@ -119,6 +119,13 @@ def test_forced_plays_are_grouped_with_their_lead_and_stop():
     ]
     # without grouping every seat's run is its own line, as before
     assert len(TV.describe_events(events, view)) == 7
+    # a combination play keeps what it collects on its line, even between its cards
+    full_house = [{"type": "play", "seat": 0, "card": c, "how": "full house"} for c in ("7H", "7S", "JH")]
+    full_house += [{"type": "payout", "space": "JH", "seat": 0, "amount": 5, "reason": "placed"},
+                   {"type": "play", "seat": 0, "card": "JS", "how": "full house"},
+                   {"type": "stop", "seat": 0, "card": "JS", "reason": "full house"}]
+    assert TV.describe_events(full_house, view, group_forced=True) == [
+        "ann places a full house: 7♥ 7♠ J♥ J♠ (+5 from J♥); the full house ends the sequence: ann leads next"]
 
 
 def test_a_whole_michigan_hand_reads_in_a_few_lines():

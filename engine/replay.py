@@ -162,15 +162,22 @@ def outcome(game: Game) -> dict[str, Any]:
     return out
 
 
+#: A replay file is at most this big: reading stops there (``replay /dev/zero`` must not run forever).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
 def read_game_file(path: str) -> Any:
     """The JSON of ``path`` (``-``: standard input); ReplayError with one line if it cannot be read."""
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
-            raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+            raw = (sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if hasattr(sys.stdin, "buffer")
+                   else sys.stdin.read(MAX_FILE_BYTES + 1).encode())
         else:
             with open(path, "rb") as fh:
-                raw = fh.read()
+                raw = fh.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise ReplayError(f"cannot read {name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
         return json.loads(raw.decode("utf-8"))
     except OSError as exc:
         raise ReplayError(f"cannot read {name}: {exc.strerror or exc}") from None

@@ -68,6 +68,13 @@ def test_unreadable_replay_files(tmp_path, content, says):
     assert out == ""
 
 
+@pytest.mark.parametrize(("path", "says"), [("/dev/zero", "larger than 64 MB"), (".", "cannot read ."),
+                                           ("no/such/file.json", "No such file or directory")])
+def test_endless_missing_or_folder_paths(path, says):
+    rc, out, err = in_process("replay", path)
+    refused(rc, err, says)
+
+
 def test_replay_from_stdin_that_is_not_utf8():
     proc = cli("replay", "-", stdin=b"\xff\xfe")
     assert proc.returncode == 2 and proc.stderr == b"cannot read standard input: not UTF-8 text (byte 0)\n"

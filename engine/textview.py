@@ -300,8 +300,7 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
         if t == "play":
             seat = e["seat"]
             how = e.get("how")
-            verb = {"lead": "leads", "full house": "places a full house:",
-                    "straight": "places a 5-card straight:"}.get(how, "places")
+            verb = _PLAY_VERBS.get(how, "places")
             run = [e["card"]]
             gains: list[str] = []
             i += 1
@@ -342,6 +341,9 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
     return [second_person(line) for line in out]
 
 
+_PLAY_VERBS = {"lead": "leads", "full house": "places a full house:", "straight": "places a 5-card straight:"}
+
+
 def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any]) -> tuple[str, int]:
     """The Michigan sequence starting at ``events[i]`` as one line, and the index after it."""
     n = len(events)
@@ -349,8 +351,7 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
     head = ""
     gains = []  # what the head's cards collect
     if e.get("how") != "follow":  # a lead or a combination play: a decision, named first
-        verb = {"lead": "leads", "full house": "places a full house:",
-                "straight": "places a 5-card straight:"}.get(e.get("how"), "places")
+        verb = _PLAY_VERBS.get(e.get("how"), "places")
         run = [e["card"]]
         i += 1
         while i < n:

@@ -499,6 +499,14 @@ class Game:
             bidders = [s for s in bidders if not self._holds_money_card(s)]
         return bidders
 
+    def spare_auction_exclusions(self) -> dict[int, str]:
+        """The seats playing this round that may not bid for the spare hand, each with the rule that
+        keeps it out (for telling players why they were skipped)."""
+        r = self.r
+        bidders = set(self._auction_bidders("spare"))
+        return {s: "the dealer, who sells it" if s == r.dealer else "a money card of this mat in hand"
+                for s in r.active if s not in bidders}
+
     def _start_auction(self, kind: str, stage: str) -> bool:
         r = self.r
         r.auction = {"kind": kind, "stage": stage, "bidders": self._auction_bidders(kind), "turn": 0,

@@ -220,7 +220,7 @@ def test_illegal_amount_uses_engine_message():
 
     assert TerminalGame(game, input_fn=read, out=out).run() == 0
     if lines:  # seat 0 had a chance to bet
-        assert "Not allowed: bet exceeds bet_limit 20" in out.getvalue()
+        assert "Not allowed: bet exceeds the bet limit of 20" in out.getvalue()  # the engine's message, in words
 
 
 def test_eof_leaves_cleanly():

@@ -105,7 +105,7 @@ def test_parse_command_unreadable(text):
 
 # ---------------------------------------------------------------- the text view
 def test_textview_blocks():
-    game = Game.new("tripoley", ["ann", "bob", "cat"], seed=5, dealer=0)
+    game = Game.new("tripoley", ["ann", "bob", "cat"], options={"spare_hand": "swap-or-auction"}, seed=5, dealer=0)
     game.next_deal()
     view = game.view(0)
     mat = TV.render_mat(view)

@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("--seed", type=int, default=None)
     pp.add_argument("--rounds", type=int, default=3)
     pp.add_argument("--name", default="you")
+    pp.add_argument("--save", metavar="FILE", help="write the game as a replay file when it ends or you leave")
 
     args = parser.parse_args(argv)
     if args.command == "replay":

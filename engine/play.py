@@ -8,6 +8,7 @@ loop takes an ``input_fn`` and an output stream so tests can drive it directly.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections.abc import Callable
@@ -219,7 +220,7 @@ def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None
 
 def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int = 3,
         name: str = "you", *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
-        echo: bool = False, options: dict[str, Any] | None = None) -> int:
+        echo: bool = False, options: dict[str, Any] | None = None, save: str | None = None) -> int:
     try:
         if rounds < 1:
             raise ValueError("--rounds must be at least 1")
@@ -230,7 +231,23 @@ def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rou
         if preset not in PRESETS:
             out.write(f"presets: {', '.join(PRESETS)}\n")
         return 2
-    return TerminalGame(game, input_fn=input_fn, out=out, echo=echo).run()
+    try:
+        return TerminalGame(game, input_fn=input_fn, out=out, echo=echo).run()
+    finally:  # finished, quit, end of input or Ctrl-C: the game so far is a replay
+        if save:
+            save_replay(game, save, out)
+
+
+def save_replay(game: Game, path: str, out: TextIO) -> None:
+    """Write the game as a replay file (``python -m engine replay FILE`` plays it back)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(game.to_replay(), fh, indent=1)
+            fh.write("\n")
+    except OSError as exc:
+        out.write(f"could not save the replay to {path}: {exc.strerror or exc}\n")
+        return
+    out.write(f"Replay saved to {path} (play it back with: python -m engine replay {path}).\n")
 
 
 def main(args: Any) -> int:
@@ -246,7 +263,7 @@ def main(args: Any) -> int:
 
     try:
         return run(args.preset, args.players, args.seed, args.rounds, args.name,
-                   input_fn=read, out=sys.stdout, echo=not interactive)
+                   input_fn=read, out=sys.stdout, echo=not interactive, save=getattr(args, "save", None))
     except KeyboardInterrupt:
         sys.stdout.write("\ninterrupted: leaving the game.\n")
         return 130

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from bot import errors
 from bot.bank import HOUSE
+from engine.replay import run_replay
 
 G, C = 1, 500  # guild, channel
 ANN, BOB = 11, 22
@@ -123,6 +125,19 @@ async def test_full_game_with_ai_cashes_out_and_conserves_chips(manager, clock, 
     assert stats["games"] == 1
     history = await manager.history(G)
     assert history[0]["result"]["preset"] == "tripoley"
+
+
+async def test_a_finished_game_keeps_its_replay_for_this_server_only(manager):
+    table = await lobby(manager, ai=2, humans=(ANN,))
+    await manager.start(C, ANN)
+    await manager.leave(C, ANN)  # the host's leaving stops the game: a stopped game is a replay too
+    (item,) = await manager.history(G)
+    assert item["has_replay"]
+    data = json.loads(await manager.replay(G, table.id))
+    assert data["end"] == "host-stop"
+    out = run_replay(data)
+    assert out["finished"] and out["stacks"] == [s["final"] for s in sorted(table.result["seats"], key=lambda s: s["seat"])]
+    assert await manager.replay(G + 1, table.id) is None, "another server's game is not handed out"
 
 
 async def test_game_runs_to_the_end_by_timers(manager, clock, bank):

@@ -424,3 +424,14 @@ def test_a_claim_in_the_hand_view_names_every_space_it_pays():
     assert "Pays: AH + AH2 (6 chips)" in text, text
     for seat in (0, 1):
         assert "AH2" not in hand_text(g.view(seat), seat), "only the claiming seat sees the claim"
+
+
+def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():
+    from bot.text import hand_text
+    from engine import Game
+    from tests.engine.deals import stack_deck
+
+    game = Game.new("rummoli", ["a", "b", "c"], dealer=0, seed=1)
+    game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
+    assert "Careful: you hold pay cards" in hand_text(game.view(0), 0)
+    assert "Careful" not in hand_text(game.view(1), 1)

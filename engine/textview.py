@@ -353,6 +353,7 @@ _PAYOUT_REASONS = {
     "went out": "for going out",
     "lowest count": "for the lowest count",
     "playoff": "(end-of-game showdown)",
+    "playoff worst hand": "(worst hand of the end-of-game showdown)",
     "corner ace": "for holding the corner Ace they backed",
     "lead": "for the lead",
     "ace then two": "for an Ace then a 2 of the other colour",

@@ -28,6 +28,12 @@ CADACO_DEAL = (
     "and swaps. If nobody bids, the dealer may still swap."
 )
 
+DEAD_HAND = (
+    "**Deal and dead hand**\n"
+    "All the cards are dealt, with one extra *dead hand* that nobody uses (a pay card in it pays nobody). "
+    "House rule: the dealer may exchange their hand for it, or else sell it to the highest bidder."
+)
+
 POKER = (
     "**Poker**\n"
     "Choose five of your cards as your poker hand (**Best five** picks the strongest; you may hide your strength). "
@@ -54,7 +60,7 @@ PAGES: dict[str, list[str]] = {
     "tripoley": [
         "**Tripoley (Cadaco)** — the boxed classic, three games in one: pay cards, poker, and Michigan.",
         CADACO_MAT,
-        CADACO_DEAL,
+        DEAD_HAND,
         "**Pay cards**\nRight after the deal, holding a heart pay card takes that space; holding K♥ and Q♥ also "
         "takes K-Q; holding 8-9-10 of one suit takes 8-9-10 (several holders split it). A pay card in the spare "
         "hand pays nobody.",
@@ -68,7 +74,7 @@ PAGES: dict[str, list[str]] = {
     "tripoley-optional-suit": [
         "**Tripoley, Optional Suit** — Cadaco's favourite variation: bid for the right to name the pay suit.",
         CADACO_MAT + "\nThe pay cards and K-Q are of the suit named this round (hearts if nobody bids).",
-        CADACO_DEAL,
+        DEAD_HAND,
         "**The suit bid**\nStarting with the dealer, players bid for the right to name the pay suit; bidding ends "
         "when nobody raises. The winner puts the bid on the Kitty and names the suit.",
         "**Pay cards pay when played**\nOnly cards actually played in Michigan pay: the pay card's space goes to "
@@ -123,8 +129,8 @@ for key, title, mat in [
     ("tripoley-rulebook", "Tripoley (Rulebook)", "Money cards: 10♥ J♥ Q♥ K♥ A♥, K-Q♥, 8-9-10, Kitty (poker winner), Tripoley centre."),
     ("rummoli-rulebook", "Rummoli (Rulebook)", "Money cards: 10♠, J♦, Q♣, K♥, A♠, A-K♦ (A♦ right after K♦), 7-8-9 of one suit, Poker Pot, Rummoli centre."),
     ("rummy-royal", "Rummy Royal", "Tripoley's mat plus corner-Ace bets: at the ante the dealer may bet on a corner Ace, others may cover; the holder of that Ace takes the corner if they bet on it."),
-    ("great-lakes", "Great Lakes", "J♥ Tomahawk, Q♠ Black Mariah, K♦ Suicide King; 6 Lead (first to start a sequence with a 6); A-2 (an Ace, then a 2 of the other colour); Full House and 5-Card Straight plays; the Losers Kitty goes to the worst poker hand; Great Lakes centre."),
-    ("wanagan", "Wanagan", "No Michigan: up to four reveal rounds. Each player secretly picks five cards and declares a space (Full House, One Pair, 4 of a Kind, Evens or Odds, Two Pair, Any Straight, 3 of a Kind, Any Flush); the best qualifying hand wins it. Round 2 pass three left, round 3 right, round 4 K♥ 10♦ 7♠ 4♣ are wild. Then poker for the Wanagan centre."),
+    ("great-lakes", "Great Lakes", "J♥ Tomahawk, Q♠ Black Mariah, K♦ Suicide King; 6 Lead (first to start a sequence with a 6); A-2 (an Ace, then a 2 of the other colour); Full House and 5-Card Straight plays; the Losers Kitty goes to the worst poker hand (at the end of the game too); Great Lakes centre."),
+    ("wanagan", "Wanagan", "No Michigan: up to four reveal rounds. Each player secretly picks five cards and declares a space (Full House, One Pair, 4 of a Kind, Evens or Odds, Two Pair, Any Straight, 3 of a Kind, Any Flush); among the hands that hold it, the best such combination wins (kickers don't count; Ace low in Evens or Odds). Round 2 pass three left, round 3 right, round 4 K♥ 10♦ 7♠ 4♣ are wild. Then poker for the Wanagan centre."),
 ]:
     PAGES[key] = [f"**{title}** — from the Rulebook.\n{mat}", RULEBOOK_COMMON, POKER, END, HOW_TO_PLAY_HERE]
 

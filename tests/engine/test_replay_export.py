@@ -149,3 +149,15 @@ def test_the_export_names_only_the_options_the_table_changed() -> None:
     assert data["options"] == {"bet_limit": 10, "spare_hand": "exchange-or-sell", "game_end": "rounds:5"}
     assert data["preset"] == "tripoley" and data["stacks"] == [100, 100] and data["seed"] == 1
     assert "dealer" not in data  # none given: seat 0 deals first (Cadaco), nothing to say
+
+
+def test_a_file_with_an_unknown_end_or_switch_is_refused() -> None:
+    from engine.replay import ReplayError
+
+    game = Game.new("tripoley", ["a", "b"], seed=3)
+    play(game, "heuristic", 3, stop_after=3)
+    data = game.to_replay()
+    with pytest.raises(ReplayError, match="bad replay file"):
+        run_replay({**data, "end": "tired"})
+    with pytest.raises(ReplayError, match="switch before round 1: unknown preset"):
+        run_replay({**data, "switches": [{"before_round": 1, "preset": "snap"}]})

@@ -7,6 +7,7 @@ import gc
 import logging
 import signal
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -33,6 +34,43 @@ SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (se
 # with its size (at 20,000 it took 14 ms median, up to 125 ms, under load; at 2,000 about 1.4 ms).
 GC_THRESHOLDS = (2_000, 500, 50)
 HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept open (see TripoleyBot.login)
+# Start-up with Discord unreachable: seconds between attempts to log in (about two minutes in all),
+# then exit 1 and leave restarting to the service manager.
+LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
+LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+
+
+class DiscordUnreachable(Exception):
+    """Discord did not answer (no connection, a timeout, or its servers failing)."""
+
+
+async def log_in_over_http(token: str) -> dict:
+    """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
+
+    Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
+    Discord does not answer."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        return await asyncio.wait_for(http.static_login(token), LOGIN_ATTEMPT_TIMEOUT)
+    except asyncio.TimeoutError:
+        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
+    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+    finally:
+        await http.close()
+
+
+async def wait_for_discord(token: str) -> dict:
+    """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
+    line per failed attempt) while Discord is unreachable."""
+    attempts = len(LOGIN_RETRY_DELAYS) + 1
+    for attempt, delay in enumerate(LOGIN_RETRY_DELAYS, 1):
+        try:
+            return await log_in_over_http(token)
+        except DiscordUnreachable as exc:
+            log.warning("Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts)
+            await asyncio.sleep(delay)
+    return await log_in_over_http(token)
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -113,8 +151,6 @@ class TripoleyBot(commands.Bot):
         # uploads. An acknowledgement that finds every open connection busy opens a new one (a TCP,
         # and on Discord a TLS, handshake on its way: tens of ms); idle connections kept longer than
         # aiohttp's 15 s default keep the pool as large as recent bursts needed.
-        import aiohttp
-
         self.http.connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=HTTP_KEEPALIVE)
         await super().login(token)
 
@@ -238,6 +274,7 @@ def run_bot(settings: Settings) -> int:
         stats.install(bot)
 
     async def runner() -> None:
+        await wait_for_discord(token)
         async with bot:
             await bot.start(token)
         await bot.close()  # a shutdown begun elsewhere (SIGTERM) finishes before the loop ends
@@ -248,6 +285,13 @@ def run_bot(settings: Settings) -> int:
         pass
     except discord.LoginFailure:
         log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
+        return 1
+    except DiscordUnreachable as exc:
+        log.error("Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
+                  exc, len(LOGIN_RETRY_DELAYS) + 1)
+        return 1
+    except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself
+        log.error("the connection to Discord failed (%s)", str(exc) or type(exc).__name__)
         return 1
     finally:
         if stats is not None:

@@ -10,7 +10,7 @@ Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``hand`` ``back``
 ``do.claim.<token>`` / ``do.pass.<token>``, see :func:`bot.tables.decision_token`),
 ``amt.<verb>`` (asks an amount),
 ``suit.<S>`` (name a suit), ``lead.<card>``, ``best`` (best five); selects
-``pick.choose`` and ``pick.lead``.
+``pick.choose`` and ``pick.lead``; in the lobby ``pick.house`` (a house rule, value ``name=value``).
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ class SelectSpec:
     max_values: int = 1
     row: int = 0
     defaults: tuple[str, ...] = field(default=())
+    descriptions: tuple[str, ...] = field(default=())  # one per option, or none
 
 
 Component = ButtonSpec | SelectSpec
@@ -83,12 +84,39 @@ def verb_style(verb: str) -> str:
 
 def lobby_components(table) -> list[Component]:
     r = 0
-    return [
+    comps: list[Component] = [
         ButtonSpec(custom_id(table.id, r, "join"), "Join", SUCCESS),
         ButtonSpec(custom_id(table.id, r, "leave"), "Leave", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "ai"), "Add AI", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "start"), "Start", PRIMARY),
     ]
+    house = house_rule_select(table)
+    if house is not None:
+        comps.append(house)
+    return comps
+
+
+def house_rule_select(table) -> SelectSpec | None:
+    """The host's menu of house rules: every value the table does not play yet, explained."""
+    from engine.rulebook import OPTION_TEXT, house_rules, value_label, value_text
+
+    options = table.preset_info.options.with_overrides(table.options)
+    choices = [
+        (f"{OPTION_TEXT[name].title}: {value_label(name, value)}"[:100], f"{name}={str(value).lower()}",
+         _clip(value_text(name, value), 100))
+        for name, values in house_rules(table.preset).items()
+        for value in values
+        if value != getattr(options, name)
+    ][:25]
+    if not choices:
+        return None
+    return SelectSpec(custom_id(table.id, 0, "pick.house"), "House rules (host): switch one…",
+                      tuple((label, value) for label, value, _ in choices), row=1,
+                      descriptions=tuple(text for _, _, text in choices))
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False) -> str:

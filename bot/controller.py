@@ -114,6 +114,13 @@ class Controller:
         name = getattr(user, "display_name", None) or user.name
         channel = table.channel_id
 
+        if action == "pick.house":
+            if table.status != "lobby":
+                raise errors.StaleButton("This lobby is closed: the game has started.")
+            option, _, value = (values[0] if values else "").partition("=")
+            update = await self.manager.set_house_rule(channel, user.id, option, value)
+            await self.reply(interaction, update.message or "House rule set.")
+            return
         if verb in ("join", "leave", "ai", "start"):
             if table.status != "lobby" and verb != "leave":
                 raise errors.StaleButton("This lobby is closed: the game has started.")

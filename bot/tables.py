@@ -706,6 +706,49 @@ class TableManager:
         self._notify(update)
         return update
 
+    @staticmethod
+    def _host_in_lobby(table: Table, user_id: int, refusal: str) -> None:
+        """Refuse a host's lobby action once the game has started, or to anyone but the host."""
+        if table.status != "lobby":
+            raise errors.WrongPhase("The game has already started.")
+        if user_id != table.host_id:
+            raise errors.NotAllowed(refusal)
+
+    async def set_house_rule(self, channel_id: int, user_id: int, name: str, value: str) -> TableUpdate:
+        """The host switches one of the preset's house rules (lobby only). Stored with the table, so a
+        restart keeps it; an option equal to the preset's own value is dropped from the overrides."""
+        from engine.rulebook import OPTION_TEXT, house_rules, value_label
+
+        table = self.get(channel_id)
+        async with table.lock:
+            self._host_in_lobby(table, user_id, "Only the host can change the house rules.")
+            offered = house_rules(table.preset)
+            if name not in offered or value not in {str(v).lower() for v in offered[name]}:
+                raise errors.TripoleyError("That house rule isn't offered for this game.")
+            preset = table.preset_info.options
+            try:
+                chosen = getattr(preset.with_overrides({**table.options, name: value}), name)
+            except ValueError as exc:
+                raise errors.TripoleyError(f"That house rule doesn't work with this table: {exc}") from None
+            before = dict(table.options)
+            snapshot = self._snapshot(table)
+            if chosen == getattr(preset, name):
+                table.options.pop(name, None)
+            else:
+                table.options[name] = chosen
+            phrase = f"{OPTION_TEXT[name].title}: {value_label(name, chosen)}"
+            table.add_log(f"House rule: {phrase}.")
+            try:
+                async with self.db.transaction() as conn:
+                    await self._write(conn, table)
+            except BaseException:
+                self._restore(table, snapshot)
+                table.options = before
+                raise
+            update = self._update(table, "lobby", message=f"House rule set: {phrase}.")
+        self._notify(update)
+        return update
+
     def _still_open(self, table: Table) -> None:
         """Under the table's lock: refuse if the table closed while we waited for it (a double
         click, the lobby timer, the game's end)."""
@@ -783,10 +826,7 @@ class TableManager:
 
         table = self.get(channel_id)
         async with table.lock:
-            if table.status != "lobby":
-                raise errors.WrongPhase("The game has already started.")
-            if user_id != table.host_id:
-                raise errors.NotAllowed("Only the host can start the game.")
+            self._host_in_lobby(table, user_id, "Only the host can start the game.")
             info = table.preset_info
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(
@@ -1166,9 +1206,12 @@ class TableManager:
                     "winner": int(stacks[i]) == top and top > 0,
                 }
             )
+        from engine.rulebook import house_rule_changes
+
         return {
             "preset": table.preset,
             "preset_name": table.preset_info.name,
+            "house_rules": house_rule_changes(table.preset, table.options),
             "rounds": table.round,
             "seats": sorted(seats, key=lambda s: -s["final"]),
         }

@@ -10,6 +10,8 @@ from typing import Any
 
 from engine.cards import SUIT_SYMBOLS
 
+from .rules import lobby_rules_lines
+
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 PHASE_TEXT = {
@@ -116,8 +118,7 @@ def lobby_text(table, info) -> str:
         f"Buy-in **{table.buy_in}** chips · seats {len(table.seats)}/{info.max_players}"
         f" (at least {info.min_players}) · turn timer {int(table.turn_timeout)} s",
     ]
-    if table.options:
-        lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in table.options.items()))
+    lines += lobby_rules_lines(table.preset, table.options)
     lines.append("")
     for i, seat in enumerate(table.seats, 1):
         host = " 👑" if seat.user_id == table.host_id else ""

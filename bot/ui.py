@@ -67,9 +67,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
 
     @classmethod
     def from_spec(cls, spec: SelectSpec) -> "TableSelect":
+        descriptions = spec.descriptions or (None,) * len(spec.options)
         options = [
-            discord.SelectOption(label=label, value=value, default=value in spec.defaults)
-            for label, value in spec.options
+            discord.SelectOption(label=label, value=value, default=value in spec.defaults, description=text)
+            for (label, value), text in zip(spec.options, descriptions)
         ]
         return cls(
             discord.ui.Select(

@@ -225,6 +225,8 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             lines.append(
                 f"{number}. **{result.get('preset_name', game['preset'])}** in <#{game['channel_id']}> {when}: {podium}"
             )
+            if result.get("house_rules"):
+                lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
             if game.get("has_replay"):
                 buttons.append(ButtonSpec(custom_id(0, 0, f"page.replay.game.{game['id']}"), f"Replay {number}",
                                           row=len(buttons) // 5))
@@ -250,23 +252,33 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
 
     # -- rules ------------------------------------------------------------------------------
 
-    @app_commands.command(name="rules", description="How to play (per game)")
+    @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
     async def rules(self, interaction: discord.Interaction, preset: Optional[str] = None) -> None:
-        if preset is None:
-            preset = (await self.prefs.guild(interaction.guild_id)).default_preset
-        embed, view = self._rules(preset, 0)
+        table = self.manager.tables.get(interaction.channel_id)
+        if preset is None and table is not None:
+            key = f"table-{table.id}"
+        else:
+            key = preset or (await self.prefs.guild(interaction.guild_id)).default_preset
+        embed, view = self._rules(key, 0)
         kwargs = {"embed": embed, "ephemeral": True}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    def _rules(self, preset: str, page: int):
-        pages = pages_for(preset)
+    def _rules(self, key: str, page: int):
+        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them."""
+        if key.startswith("table-"):
+            table = self.manager.get_by_id(int(key.removeprefix("table-")))
+            if table is None:
+                raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
+            preset, pages = table.preset, pages_for(table.preset, table.options)
+        else:
+            preset, pages = key, pages_for(key)
         page = max(0, min(page, len(pages) - 1))
         embed = discord.Embed(title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000)
         embed.set_footer(text=f"Page {page + 1}/{len(pages)}")
-        return embed, pager("rules", preset, page, len(pages))
+        return embed, pager("rules", key, page, len(pages))
 
     async def _rules_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
         embed, view = self._rules(key, page)

@@ -10,7 +10,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Tripoley family rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    rp = sub.add_parser("replay", help="replay a game file (shared/spec/REPLAY.md) and print the outcome")
+    rp = sub.add_parser("replay", help="replay a game file (docs/replay.md) and print the outcome")
     rp.add_argument("game", help="GAME.json, or - for standard input")
     rp.add_argument("--trace", action="store_true", help="print one line per event to stderr")
 

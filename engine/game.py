@@ -1,4 +1,4 @@
-"""The game: a deterministic state machine over rounds (RULES.md §2).
+"""The game: a deterministic state machine over rounds (docs/rules.md).
 
 A round runs the preset's ``order`` of steps. Each step either finishes by
 itself (antes, the deal, pay cards at the deal, forced Michigan plays) or
@@ -56,7 +56,7 @@ class RoundState:
     spare_stage: str = ""
     auction: dict | None = None
     # the seat whose decision was applied last: with several decks, where "the first holder" is
-    # looked for (RULES.md §1)
+    # looked for (docs/rules.md)
     last_actor: int | None = None
     # strict claims, in turn: [seat, [[space id, share or None (the whole space)], ...]]
     claims: list = field(default_factory=list)
@@ -273,7 +273,7 @@ class Game:
             self._emit(type="move", from_space=frm, to_space=to, amount=amount)
 
     def _split(self, space: str, winners: list[int], reason: str, amount: int | None = None) -> None:
-        """Equal shares to ``winners``; the remainder stays on the space (RULES.md §1)."""
+        """Equal shares to ``winners``; the remainder stays on the space (docs/rules.md)."""
         total = self.mat[space] if amount is None else amount
         if not winners or total <= 0:
             return
@@ -883,7 +883,7 @@ class Game:
             self._done_step()
 
     def _showdown(self) -> bool:
-        """Award the Pot space: main pot and side pots by contribution levels (RULES.md §2)."""
+        """Award the Pot space: main pot and side pots by contribution levels (docs/rules.md)."""
         r = self.r
         pot = self.pot_id
         live = self._in_hand()
@@ -960,7 +960,7 @@ class Game:
         self._play_combos = {sp.trigger: sp.id for sp in self.spaces if sp.trigger in (FULL_HOUSE_PLAY, STRAIGHT_PLAY)}
         self._interest_pays: dict[int, list[str]] = {}
         if self.r.interest is not None:
-            # Board clearing: only the interests pay (RULES.md §5, Cadaco's method).
+            # Board clearing: only the interests pay (docs/rules.md, Cadaco's method).
             self._lead_pays, self._play_combos = [], {}
             for sp in self.spaces:
                 if sp.id in self.r.interest:
@@ -1003,7 +1003,7 @@ class Game:
 
     def _first_holder_start(self) -> int:
         """Where "the first holder clockwise" of a card is looked for outside Michigan (several
-        decks): from the player who acted last, that player first (RULES.md §1); before anyone
+        decks): from the player who acted last, that player first (docs/rules.md); before anyone
         acted, from the dealer's left, where the deal starts."""
         r = self.r
         return r.last_actor if r.last_actor is not None else self._next_active(r.dealer)

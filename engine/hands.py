@@ -1,4 +1,4 @@
-"""Poker hand evaluation (RULES.md §1 "Poker hands").
+"""Poker hand evaluation (docs/rules.md "Poker hands").
 
 Cards are the ints of :mod:`engine.cards` (``rank * 4 + suit``, rank 0..12 =
 2..A). Several decks repeat the same ints, so duplicates are real: two A♥ in a

@@ -1,4 +1,4 @@
-"""Game options (RULES.md §3): every point where the sources disagree.
+"""Game options (docs/rules.md): every point where the sources disagree.
 
 Options are validated once, when a game is created, into an immutable
 ``Options`` record; the round loop reads fields, never strings.

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from . import rulebook
 from . import textview as TV
 from .ai import choose_action
 from .game import Game
@@ -28,7 +29,7 @@ SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 ALIASES = {"name": "name_suit", "suit": "name_suit", "namesuit": "name_suit", "suitbid": "suit_bid",
            "fullhouse": "full_house", "passcards": "pass_cards", "cornerbet": "corner_bet"}
 META = {"table": "table", "t": "table", "view": "table", "help": "help", "?": "help", "h": "help",
-        "quit": "quit", "exit": "quit", "q": "quit"}
+        "quit": "quit", "exit": "quit", "q": "quit", "rules": "rules"}
 
 
 class QuitGame(Exception):
@@ -150,7 +151,8 @@ class TerminalGame:
                  f"Game ends after {game.options.game_end.replace(':', ' ')}.")
         if game.options.strict_claims:
             self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
-        self.say("Type `help` for the legal moves, `table` to see the table, `quit` to leave.")
+        self.say("Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules, "
+                 "`table` to see the table, `quit` to leave.")
         try:
             while not game.finished:
                 aw = game.awaiting()
@@ -178,6 +180,16 @@ class TerminalGame:
         self.say(TV.render_standings(game.standings()))
         return 0
 
+    def rules_answer(self, space: str) -> str:
+        """``rules``: the rule pages of this game; ``help SPACE``: what pays that space."""
+        game = self.game
+        if not space.strip():
+            return rulebook.plain_pages(game.preset_key, game.options)
+        try:
+            return rulebook.space_help(game.preset_key, game.options, space.strip())
+        except ValueError as exc:
+            return f"Cannot read that: {exc}."
+
     def human_turn(self) -> list[Event]:
         game = self.game
         view = game.view(HUMAN)
@@ -197,6 +209,9 @@ class TerminalGame:
                 continue
             if meta == "help":
                 self.say(TV.render_prompt(game.view(HUMAN)))
+                continue
+            if meta == "rules" or word.startswith("help "):
+                self.say(self.rules_answer(line.strip()[len("help"):] if meta is None else ""))
                 continue
             try:
                 action = parse_command(line, HUMAN, view.get("legal") or [], view.get("detail") or {})

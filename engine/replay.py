@@ -1,4 +1,4 @@
-"""Replay a fully specified game (shared/spec/REPLAY.md): decks and decisions in, outcome out."""
+"""Replay a fully specified game (docs/replay.md): decks and decisions in, outcome out."""
 
 from __future__ import annotations
 

@@ -455,9 +455,8 @@ def _poker_page(preset: P.Preset, options: Options) -> str:
         "Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength)."
         f"{whole} One betting round: check while nobody has bet; after a bet, fold, call or raise. "
         f"{value_text('poker_first_bettor', options.poker_first_bettor)} {value_text('bet_limit', options.bet_limit)} "
-        + (f"{value_text('bet_limit_scope', getattr(options, 'bet_limit_scope'))} "
-           if hasattr(options, "bet_limit_scope") else "")
-        + "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
+        f"{value_text('bet_limit_scope', options.bet_limit_scope)} "
+        "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
         "takes the poker space without showing.\n"
         "Hands from high to low: five of a kind (several decks or wild cards only), straight flush, four of a kind, "
         "full house, flush, straight, three of a kind, two pair, one pair, high card. The Ace is high, and low in "

@@ -251,6 +251,9 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
 def render_prompt(view: dict[str, Any]) -> str:
     lines = ["Your move. Legal actions:"]
     lines += ["  " + line for line in legal_lines(view)]
+    warning = (view.get("detail") or {}).get("warning")
+    if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
+        lines.append(f"  Careful: {warning}.")
     lines.append("  (also: `table` to show the table again, `quit` to leave)")
     return "\n".join(lines)
 

@@ -128,6 +128,15 @@ def test_textview_blocks():
     assert TV.render_hand(public) == "" and TV.legal_lines(public) == []
 
 
+def test_the_prompt_carries_a_rummoli_warning():
+    from tests.engine.deals import stack_deck
+
+    game = Game.new("rummoli", ["ann", "bob", "cat"], seed=5, dealer=0)
+    game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
+    assert "Careful: you hold pay cards (" in TV.render_prompt(game.view(0))
+    assert "Careful" not in TV.render_prompt(game.view(1))
+
+
 def test_describe_events_plain_english():
     game = Game.new("rummoli", ["ann", "bob", "cat"], seed=1, dealer=0)
     game.next_deal()

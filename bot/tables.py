@@ -1258,6 +1258,7 @@ class TableManager:
         if on_mat:
             payouts.append((HOUSE, int(on_mat)))
         results = self._results(table, stacks, events)
+        replay = self._replay_json(table)
         self._log_events(table, events)
         now = self.clock.now()
         state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
@@ -1266,8 +1267,9 @@ class TableManager:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
             await self._record_stats(conn, table, results)
             await conn.execute(
-                "UPDATE tables SET status = 'finished', state_json = ?, result_json = ?, ended_at = ? WHERE id = ?",
-                (json.dumps(state), json.dumps(results), now, table.id),
+                "UPDATE tables SET status = 'finished', state_json = ?, result_json = ?, replay_json = ?, ended_at = ?"
+                " WHERE id = ?",
+                (json.dumps(state), json.dumps(results), replay, now, table.id),
             )
         # Only once everyone is cashed out: if that failed, the table stays open and its next
         # deadline tries again, rather than a finished table holding chips nobody gets back.
@@ -1279,6 +1281,16 @@ class TableManager:
             log.error("table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held)
         self._forget(table)
         return self._update(table, "finished", events=[dict(e) for e in events], message="Game over.")
+
+    @staticmethod
+    def _replay_json(table: Table) -> str | None:
+        """The finished game as a replay file's text; None for a game begun before games were kept
+        as replays (its early decks are not known)."""
+        try:
+            return json.dumps(table.game.to_replay())
+        except ValueError as exc:
+            log.info("table %s has no replay: %s", table.id, exc)
+            return None
 
     def _results(self, table: Table, stacks: list[int], events: list) -> dict[str, Any]:
         history = list(getattr(table.game, "history", []) or []) or list(events)
@@ -1442,14 +1454,22 @@ class TableManager:
 
     async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(
-            "SELECT id, channel_id, preset, started_at, ended_at, result_json FROM tables"
-            " WHERE guild_id = ? AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?",
+            "SELECT id, channel_id, preset, started_at, ended_at, result_json, replay_json IS NOT NULL AS has_replay"
+            " FROM tables WHERE guild_id = ? AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?",
             (guild_id, limit),
         )
         out = []
         for row in rows:
             item = dict(row)
             item["result"] = json.loads(row["result_json"]) if row["result_json"] else None
+            item["has_replay"] = bool(row["has_replay"])
             out.append(item)
         return out
+
+    async def replay(self, guild_id: int, table_id: int) -> str | None:
+        """The replay file's text of a finished game of this server (None if there is none)."""
+        row = await self.db.fetchone(
+            "SELECT replay_json FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'", (table_id, guild_id)
+        )
+        return row["replay_json"] if row else None
 

@@ -232,6 +232,8 @@ def hand_text(view: dict, seat: int) -> str:
         if detail.get("space"):
             spaces = " + ".join(detail.get("spaces") or [detail["space"]])
             lines.append(f"Pays: {spaces} ({detail.get('chips', 0)} chips)")
+        if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
+            lines.append(f"Careful: {detail['warning']}.")
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Optional
 
@@ -101,6 +102,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         self.controller.pages["board"] = self._board_page
         self.controller.confirms["reset"] = self._confirm_reset
         self.controller.confirms["forget"] = self._confirm_forget
+        self.controller.pages["replay"] = self._replay_file
         super().__init__()
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
@@ -271,19 +273,41 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         if not games:
             await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
             return
-        lines = []
-        for game in games:
+        lines, buttons = [], []
+        for number, game in enumerate(games, start=1):
             result = game["result"] or {}
             seats = result.get("seats") or []
             podium = ", ".join(
                 f"{s['name']} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
             )
             when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
-            lines.append(f"**{result.get('preset_name', game['preset'])}** in <#{game['channel_id']}> {when}: {podium}")
+            lines.append(
+                f"{number}. **{result.get('preset_name', game['preset'])}** in <#{game['channel_id']}> {when}: {podium}"
+            )
             if result.get("house_rules"):
                 lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
+            if game.get("has_replay"):
+                buttons.append(ButtonSpec(custom_id(0, 0, f"page.replay.game.{game['id']}"), f"Replay {number}",
+                                          row=len(buttons) // 5))
         embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if buttons:
+            embed.set_footer(text="Replay N: the file of game N, every deck and decision (python -m engine replay FILE)")
+            await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _replay_file(self, interaction: discord.Interaction, key: str, table_id: int) -> None:
+        """A history button: the finished game's replay file, to the one who asked (it shows every
+        hand, which is no secret once the game is over)."""
+        text = await self.manager.replay(interaction.guild_id, table_id)
+        if text is None:
+            raise errors.StaleButton("That game has no replay file (it began before games were kept as replays).")
+        name = f"tripoley-game-{table_id}.json"
+        await interaction.response.send_message(
+            f"The replay of that game: every deck and every decision. Play it back with `python -m engine replay {name}`.",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),
+            ephemeral=True,
+        )
 
     # -- rules ------------------------------------------------------------------------------
 

@@ -133,6 +133,8 @@ def build_parser() -> Parser:
     pp.add_argument("--rounds", type=whole_number(1), default=None, metavar="N",
                     help=f"rounds before the game ends (default: {preset_game_length()})")
     pp.add_argument("--name", default="you", help="your name at the table (default: %(default)s)")
+    pp.add_argument("--save", metavar="FILE",
+                    help="write the game as a replay file when it ends or you leave (default: no file)")
     return parser
 
 

@@ -10,6 +10,7 @@ the output is not a terminal or ``NO_COLOR`` is set.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -404,7 +405,7 @@ def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None
 def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int | None = None,
         name: str = "you", *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
         echo: bool = False, options: dict[str, Any] | None = None, colour: bool = False,
-        symbols: bool = True, err: TextIO | None = None) -> int:
+        symbols: bool = True, err: TextIO | None = None, save: str | None = None) -> int:
     """Set up and play a game; a bad set-up is one line on ``err`` (default: ``out``), exit code 2."""
     err = err or out
     try:
@@ -415,7 +416,23 @@ def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rou
     except ValueError as exc:
         err.write(f"error: {exc}" + (f" (presets: {', '.join(PRESETS)})" if preset not in PRESETS else "") + "\n")
         return 2
-    return TerminalGame(game, input_fn=input_fn, out=out, echo=echo, colour=colour, symbols=symbols).run()
+    try:
+        return TerminalGame(game, input_fn=input_fn, out=out, echo=echo, colour=colour, symbols=symbols).run()
+    finally:  # finished, quit, end of input or Ctrl-C: the game so far is a replay
+        if save:
+            save_replay(game, save, out)
+
+
+def save_replay(game: Game, path: str, out: TextIO) -> None:
+    """Write the game as a replay file (``python -m engine replay FILE`` plays it back)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(game.to_replay(), fh, indent=1)
+            fh.write("\n")
+    except OSError as exc:
+        out.write(f"could not save the replay to {path}: {exc.strerror or exc}\n")
+        return
+    out.write(f"Replay saved to {path} (play it back with: python -m engine replay {path}).\n")
 
 
 def main(args: Any) -> int:
@@ -432,4 +449,4 @@ def main(args: Any) -> int:
 
     return run(args.preset, args.players, args.seed, args.rounds, args.name, input_fn=read, out=sys.stdout,
                echo=not interactive, options=args.options, colour=wants_colour(sys.stdout),
-               symbols=shows_symbols(sys.stdout), err=sys.stderr)
+               symbols=shows_symbols(sys.stdout), err=sys.stderr, save=args.save)

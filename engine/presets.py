@@ -88,7 +88,7 @@ TRIPOLEY_SPACES = _heart_spaces() + (_run_space("8-9-10"), KITTY, POT)
 
 TRIPOLEY_OPTIONS = Options(
     ante="flat:1",
-    spare_hand="swap-or-auction",
+    spare_hand="none",  # Cadaco: "an extra or dead hand, which is not used"
     paycards="deal",
     poker_first_bettor="dealer",
     michigan_leader="dealer",
@@ -134,6 +134,7 @@ _add(
         Options(
             **{
                 **TRIPOLEY_OPTIONS.to_dict(),
+                "spare_hand": "swap-or-auction",
                 "poker_first_bettor": "left-of-dealer",
                 "michigan_leader": "poker-winner",
                 "first_lead": "lowest-of-chosen-suit",

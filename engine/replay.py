@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -25,6 +25,12 @@ class ReplayRound(BaseModel):
     actions: list[dict[str, Any]] = []
 
 
+class ReplaySwitch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    before_round: int
+    preset: str
+
+
 class ReplayInput(BaseModel):
     model_config = ConfigDict(extra="ignore", strict=True)
     preset: str = "tripoley"
@@ -34,7 +40,9 @@ class ReplayInput(BaseModel):
     dealer: int | None = None
     seed: int | None = None
     rounds: list[ReplayRound] = []
-    playoff: ReplayRound | None = None
+    switches: list[ReplaySwitch] = []
+    end: Literal["host-stop", "time-limit", "too-few-players"] | None = None
+    playoff: ReplayRound | list[ReplayRound] | None = None
 
 
 def _describe(index: int, data: dict[str, Any]) -> str:
@@ -66,11 +74,21 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             options["game_end"] = f"rounds:{rounds}"
         elif kind == "rounds" and rounds > limit:
             options["game_end"] = f"rounds:{rounds}"
+    elapsed = [0.0]  # a replay has no wall clock: a time limit runs out only where the file says (`end`)
     try:
         game = Game.new(spec.preset, spec.players, options=options, stacks=spec.stacks,
-                        dealer=spec.dealer, seed=spec.seed if spec.seed is not None else 0)
+                        dealer=spec.dealer, seed=spec.seed if spec.seed is not None else 0,
+                        clock=lambda: elapsed[0])
     except ValueError as exc:
         raise ReplayError(f"bad game setup: {exc}") from None
+
+    def switch_before(rnum: int) -> None:
+        for sw in spec.switches:
+            if sw.before_round == rnum:
+                try:
+                    emit(game.switch_preset(sw.preset))
+                except ValueError as exc:
+                    raise ReplayError(f"switch before round {rnum}: {exc}") from None
 
     traced_game_events = 0
 
@@ -89,6 +107,9 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
     for rnum, rnd in enumerate(spec.rounds, start=1):
         if game.over or game.finished:
             raise ReplayError(f"round {rnum}: the game is already over ({game.phase})")
+        switch_before(rnum)
+        if spec.end == "time-limit" and rnum == len(spec.rounds):
+            elapsed[0] = float("inf")
         try:
             emit(game.next_deal(rnd.deck))
         except (IllegalAction, ValueError) as exc:
@@ -105,18 +126,27 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
                 raise ReplayError(f"{where}: {exc}") from None
         if game.awaiting() is not None:  # the actions ran out mid-round: report what the engine awaits
             unplayed = len(spec.rounds) - rnum
-            if unplayed or spec.playoff is not None:
+            if unplayed or (spec.playoff and spec.end != "host-stop"):
                 aw = game.awaiting()
                 later = f"{unplayed} more round(s)" if unplayed else "a playoff"
                 raise ReplayError(f"round {rnum} ends mid-way (waiting for seat {aw.seat} to {aw.phase}) "
                                   f"but the file lists {later} after it")
             break
-    if spec.playoff is not None and game.over and not game.finished and game.awaiting() is None:
+    if not game.over and game.awaiting() is None:
+        switch_before(len(spec.rounds) + 1)
+        if spec.end == "too-few-players":
+            emit(game.next_deal())  # nobody is dealt in: the game ends
+    if spec.end == "host-stop" and not game.finished:
+        emit(game.end_now())
+    clearing = spec.playoff if isinstance(spec.playoff, list) else [spec.playoff] if spec.playoff else []
+    for hand in clearing:  # one hand, or several for a Michigan-interests clearing
+        if not (game.over and not game.finished and game.awaiting() is None):
+            break
         try:
-            emit(game.next_deal(spec.playoff.deck))
+            emit(game.next_deal(hand.deck))
         except (IllegalAction, ValueError) as exc:
             raise ReplayError(f"playoff deck: {exc}") from None
-        for i, raw in enumerate(spec.playoff.actions):  # leads in a Michigan-interests clearing hand
+        for i, raw in enumerate(hand.actions):  # leads in a Michigan-interests clearing hand
             where = _describe(i, raw) + " in the playoff"
             try:
                 emit(game.apply(Action.model_validate(raw, strict=True)))

@@ -51,8 +51,8 @@ OPTION_TEXT: dict[str, OptionText] = {
             "rulebook": ("Rulebook: swap or auction, no money cards",
                          "The dealer plays the hand as dealt, swaps it blind for the spare (only while holding no "
                          "money card of this mat), or auctions the spare to the highest bidder holding no money "
-                         "card. Holding all the cards of a combination space (K-Q, a whole run in one suit) counts as holding a "
-                         "money card; a lone 8, 9 or 10 does not."),
+                         "card. Every card pictured on a money space counts (both the K and the Q of K-Q); of a run space "
+                         "(8-9-10, 7-8-9) only the whole run in one suit counts: a lone 8, 9 or 10 does not."),
             "rummoli": ("Rummoli widow",
                         "The dealer may take the widow (the spare hand) unseen, or look at it and then must keep it "
                         "(and may auction the old hand), or auction the unseen widow. Anyone but the dealer may "
@@ -216,8 +216,9 @@ OTHER_DIFFERENCES: tuple[tuple[str, str], ...] = (
      "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
      "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it."),
     ("Money cards in the Rulebook's spare hand", "The Rulebook bars a player holding a money card from swapping "
-     "or bidding. A combination space counts when its cards are all in the hand (K-Q, a run in one suit); a "
-     "single 8, 9 or 10 is in nearly every hand and would forbid nearly every swap."),
+     "or bidding. Every card pictured on a money space counts (the K and the Q of K-Q alike); a run space "
+     "counts only as the whole run in one suit, since a single 8, 9 or 10 is in nearly every hand and would forbid "
+     "nearly every swap."),
     ("Rummoli's pay cards and the widow", "The Rummoli text advises a dealer or bidder holding a pay card not to "
      "take the widow but does not forbid it: the game warns them and lets them choose."),
     ("Wanagan's Evens or Odds", "The Rulebook says the Ace is low for this space, so A-3-5-7-9 ranks below "
@@ -454,9 +455,8 @@ def _poker_page(preset: P.Preset, options: Options) -> str:
         "Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength)."
         f"{whole} One betting round: check while nobody has bet; after a bet, fold, call or raise. "
         f"{value_text('poker_first_bettor', options.poker_first_bettor)} {value_text('bet_limit', options.bet_limit)} "
-        + (f"{value_text('bet_limit_scope', getattr(options, 'bet_limit_scope'))} "
-           if hasattr(options, "bet_limit_scope") else "")
-        + "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
+        f"{value_text('bet_limit_scope', options.bet_limit_scope)} "
+        "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
         "takes the poker space without showing.\n"
         "Hands from high to low: five of a kind (several decks or wild cards only), straight flush, four of a kind, "
         "full house, flush, straight, three of a kind, two pair, one pair, high card. The Ace is high, and low in "

@@ -267,6 +267,9 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
 def render_prompt(view: dict[str, Any]) -> str:
     lines = ["Your move. Legal actions:"]
     lines += ["  " + line for line in legal_lines(view)]
+    warning = (view.get("detail") or {}).get("warning")
+    if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
+        lines.append(f"  Careful: {warning}.")
     lines.append("  (also: `table` to show the table again, `quit` to leave)")
     return "\n".join(lines)
 
@@ -428,6 +431,7 @@ _PAYOUT_REASONS = {
     "went out": "for going out",
     "lowest count": "for the lowest count",
     "playoff": "(end-of-game showdown)",
+    "playoff worst hand": "(worst hand of the end-of-game showdown)",
     "corner ace": "for holding the corner Ace they backed",
     "lead": "for the lead",
     "ace then two": "for an Ace then a 2 of the other colour",

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from bot import errors
 from bot.bank import HOUSE
+from engine.replay import run_replay
 
 G, C = 1, 500  # guild, channel
 ANN, BOB = 11, 22
@@ -123,6 +125,19 @@ async def test_full_game_with_ai_cashes_out_and_conserves_chips(manager, clock, 
     assert stats["games"] == 1
     history = await manager.history(G)
     assert history[0]["result"]["preset"] == "tripoley"
+
+
+async def test_a_finished_game_keeps_its_replay_for_this_server_only(manager):
+    table = await lobby(manager, ai=2, humans=(ANN,))
+    await manager.start(C, ANN)
+    await manager.leave(C, ANN)  # the host's leaving stops the game: a stopped game is a replay too
+    (item,) = await manager.history(G)
+    assert item["has_replay"]
+    data = json.loads(await manager.replay(G, table.id))
+    assert data["end"] == "host-stop"
+    out = run_replay(data)
+    assert out["finished"] and out["stacks"] == [s["final"] for s in sorted(table.result["seats"], key=lambda s: s["seat"])]
+    assert await manager.replay(G + 1, table.id) is None, "another server's game is not handed out"
 
 
 async def test_game_runs_to_the_end_by_timers(manager, clock, bank):
@@ -409,3 +424,14 @@ def test_a_claim_in_the_hand_view_names_every_space_it_pays():
     assert "Pays: AH + AH2 (6 chips)" in text, text
     for seat in (0, 1):
         assert "AH2" not in hand_text(g.view(seat), seat), "only the claiming seat sees the claim"
+
+
+def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():
+    from bot.text import hand_text
+    from engine import Game
+    from tests.engine.deals import stack_deck
+
+    game = Game.new("rummoli", ["a", "b", "c"], dealer=0, seed=1)
+    game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
+    assert "Careful: you hold pay cards" in hand_text(game.view(0), 0)
+    assert "Careful" not in hand_text(game.view(1), 1)

@@ -154,8 +154,8 @@ def test_auction_says_who_may_not_bid_and_why():
     assert rc == 0
     assert (f"not bidding for the spare hand: {names[2]} (a money card of this mat in hand), "
             f"{names[3]} (a money card of this mat in hand), you (the dealer, who sells it)") in text
-    # in a Cadaco game only the dealer sits the auction out
-    rc, text, _ = drive(new_game("tripoley", 3, 1, 1), {"spare-hand": ["auction"]})
+    # in a swap-or-auction game (Three in One) only the dealer sits the auction out
+    rc, text, _ = drive(new_game("three-in-one", 3, 1, 1), {"spare-hand": ["auction"]})
     assert "not bidding for the spare hand: you (the dealer, who sells it)" in text
 
 

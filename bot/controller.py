@@ -22,7 +22,7 @@ from discord import app_commands
 
 from . import errors
 from .publisher import Publisher, hand_message
-from .tables import Table, TableManager
+from .tables import Table, TableManager, not_now
 from .ui import AmountModal, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -223,7 +223,7 @@ class Controller:
         aw = table.awaiting()
         verb = verb_arg.partition(".")[0]
         if verb not in aw.legal:
-            raise errors.WrongPhase(f"You can't {verb.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+            raise errors.WrongPhase(not_now(verb, aw.legal))
         low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
         if high < low:
             raise errors.NotEnoughChips("You don't have enough chips for that.")

@@ -45,7 +45,7 @@ from .clock import Clock, SystemClock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
-from .text import card as card_text
+from .text import escape
 
 log = logging.getLogger(__name__)
 
@@ -269,23 +269,37 @@ def describe_event(event: dict, view: dict) -> str | None:
     return line[:1].upper() + line[1:]
 
 
-def public_action_text(action, events=()) -> str:
-    """What everyone may read about a decision (a chosen poker hand stays secret); ``events``:
-    what applying it did (a "play" names the card it put face up)."""
-    if action.do == "choose":
-        return "picks a poker hand"
-    if action.do == "pass_cards":  # the cards passed stay secret
-        return f"passes {len(action.cards or []) or 'their'} cards"
-    if action.do == "reveal":  # secret until everyone has picked: the reveal events show them
-        return "picks five cards and a space"
-    if action.do == "lead" and action.card:
-        return f"leads {card_text(action.card)}"
-    if action.do == "name_suit" and action.suit:
-        return f"names {action.suit}"
-    if action.do == "play":
-        played = next((e.get("card") for e in events if e.get("type") == "play" and e.get("seat") == action.seat), None)
-        return f"plays {card_text(played)}" if played else "plays"
-    return action.describe().replace("_", " ")
+def escaped_view(view: dict) -> dict:
+    """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
+    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
+
+
+def public_action_text(names: list[str], action, events=(), phase: str | None = None) -> str:
+    """What everyone may read about a decision, as a sentence with the seat's escaped name
+    (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
+    seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""
+    from engine.textview import describe_action
+
+    seats = [{"name": escape(name)} for name in names]
+    return describe_action({"seats": seats}, action.to_dict(), events, phase)
+
+
+def you_did(line: str, name: str) -> str:
+    """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
+    from engine.textview import second_person
+
+    own = escape(name)
+    return second_person("you" + line[len(own):]) if line.startswith(own + " ") else line
+
+
+def not_now(verb: str, legal) -> str:
+    """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
+    from .text import ACTION_WORDS
+
+    def words(v: str) -> str:
+        return ACTION_WORDS.get(v, v.replace("_", " "))
+
+    return f"You can't {words(verb)} now. You may: {', '.join(words(v) for v in legal)}."
 
 
 # ---------------------------------------------------------------------------
@@ -621,7 +635,7 @@ class TableManager:
                 created_at=self.clock.now(),
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            table.add_log(f"{host_name} opened the table.")
+            table.add_log(f"{escape(host_name)} opened the table.")
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
@@ -663,7 +677,7 @@ class TableManager:
             config = await self.prefs.guild(table.guild_id)
             snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
-            table.add_log(f"{name} joined.")
+            table.add_log(f"{escape(name)} joined.")
             try:
                 async with self.db.transaction() as conn:  # the chips and the seat, together
                     await self.bank.buy_in(
@@ -694,7 +708,7 @@ class TableManager:
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
             snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
-            table.add_log(f"{name} sat down.")
+            table.add_log(f"{escape(name)} sat down.")
             try:
                 async with self.db.transaction() as conn:
                     await self.bank.house_buy_in(table.guild_id, table.id, table.buy_in, conn=conn)
@@ -702,7 +716,7 @@ class TableManager:
             except BaseException:
                 self._restore(table, snapshot)
                 raise
-            update = self._update(table, "lobby", message=f"{name} joins the table.")
+            update = self._update(table, "lobby", message=f"{escape(name)} joins the table.")
         self._notify(update)
         return update
 
@@ -723,16 +737,16 @@ class TableManager:
             if table.status == "lobby":
                 if not [s for s in table.humans() if s.user_id != user_id]:
                     # The last human: close the table, every stake (theirs too) back in one go.
-                    table.add_log(f"{seat.name} left.")
+                    table.add_log(f"{escape(seat.name)} left.")
                     update = await self._cancel(table, "Everyone left; the table is closed.")
                     self._notify(update)
                     return update
                 snapshot = self._snapshot(table)
                 del table.seats[index]
-                table.add_log(f"{seat.name} left.")
+                table.add_log(f"{escape(seat.name)} left.")
                 if table.host_id == user_id:
                     table.host_id = table.humans()[0].user_id
-                    table.add_log(f"{table.humans()[0].name} is the host now.")
+                    table.add_log(f"{escape(table.humans()[0].name)} is the host now.")
                 try:
                     async with self.db.transaction() as conn:  # the refund and the freed seat, together
                         await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
@@ -745,7 +759,7 @@ class TableManager:
                 if seat.left:
                     raise errors.TripoleyError("You've already left this game.")
                 seat.left = True
-                table.add_log(f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
+                table.add_log(f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end.")
                 if not any(not s.left for s in table.humans()):
                     update = await self._stop_game(table, "Every player left, so the game ended.")
                     self._notify(update)
@@ -844,13 +858,13 @@ class TableManager:
         if aw is None:
             raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
         if aw.seat != index:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         try:
             act = Action.from_dict({**action, "seat": index})
         except ValueError as exc:
             raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
         if act.do not in aw.legal:
-            raise errors.WrongPhase(f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+            raise errors.WrongPhase(not_now(act.do, aw.legal))
         try:
             table.game.check(act)
         except IllegalAction as exc:
@@ -888,14 +902,15 @@ class TableManager:
         async with table.lock:
             index, act = self._check_move(table, user_id, action, round_number, expect)
             seat = table.seats[index]
+            phase = table.game.awaiting().phase
             try:
                 events = list(table.game.apply(act))
             except IllegalAction as exc:
                 raise errors.TripoleyError(f"Not allowed: {exc}") from None
             seat.timeouts = 0
-            table.add_log(f"{seat.name} {public_action_text(act, events)}")
+            table.add_log(public_action_text([s.name for s in table.seats], act, events, phase))
             update = await self._advance(table, events, urgent=True)
-            update.message = f"You: {act.describe().replace('_', ' ')}"
+            update.message = "Done: " + you_did(table.log[-1], seat.name)
         self._notify(update)
         return update
 
@@ -913,7 +928,7 @@ class TableManager:
                 raise errors.TripoleyError("You're already in control of your seat.")
             seat.away = False
             seat.timeouts = 0
-            table.add_log(f"{seat.name} is back.")
+            table.add_log(f"{escape(seat.name)} is back.")
             await self._advance(table, [], rearm=False, urgent=True)
             update = self._update(table, "play", message="Welcome back! Your seat is yours again.")
         self._notify(update)
@@ -957,14 +972,14 @@ class TableManager:
     def _play_auto(self, table: Table, events: list, timeout: bool = False):
         """Play one move for the awaited seat: the AI's, or the safe default on a timeout."""
         aw = table.game.awaiting()
-        seat = table.seats[aw.seat]
         if timeout:
             action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
         else:
             action = self._ai_action(table, aw.seat)
         applied = list(table.game.apply(action))
         events += applied
-        table.add_log(f"{seat.name} {public_action_text(action, applied)}" + (" (timed out)" if timeout else ""))
+        line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
+        table.add_log(line + (" (timed out)" if timeout else ""))
         return action
 
     async def _advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:
@@ -1014,7 +1029,7 @@ class TableManager:
     def _log_events(self, table: Table, events: list) -> None:
         if not any(e.get("type") in LOGGED_EVENTS for e in events):
             return
-        view = table.game.view(None)  # public: names, space labels, pay suit
+        view = escaped_view(table.game.view(None))  # public: names, space labels, pay suit
         for event in events:
             line = describe_event(event, view)
             if line:
@@ -1071,10 +1086,10 @@ class TableManager:
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
             self._play_auto(table, events, timeout=True)
-            message = f"{seat.name} ran out of time."
+            message = f"{escape(seat.name)} ran out of time."
             if seat.timeouts >= self.settings.timeouts_before_ai:
                 seat.away = True
-                message = f"{seat.name} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
+                message = f"{escape(seat.name)} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
                 table.add_log(message)
             update = await self._advance(table, events)
             update.message = message

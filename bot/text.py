@@ -6,9 +6,13 @@ must carry everything a player needs to play.
 
 from __future__ import annotations
 
+import re
+import string
+import unicodedata
 from typing import Any
 
 from engine.cards import SUIT_SYMBOLS
+from engine.textview import space_label
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
@@ -54,6 +58,23 @@ ACTION_LABELS = {
     "play": "Play",
 }
 
+# Each verb in players' words, for sentences ("You may: check, bet, fold").
+ACTION_WORDS = {
+    "keep": "keep your hand",
+    "swap": "swap blind",
+    "look": "look at the widow",
+    "auction": "auction the spare hand",
+    "suit_bid": "bid for the pay suit",
+    "choose": "choose your poker five",
+    "name_suit": "name the pay suit",
+    "corner_bet": "bet on a corner Ace",
+    "cover": "cover the corner bet",
+    "pass_cards": "pass cards",
+    "reveal": "pick five cards and a space",
+    "full_house": "place a full house",
+    "straight": "place a 5-card straight",
+}
+
 PROMPTS = {
     "spare-hand": "keep your hand, swap it blind for the spare, or auction the spare",
     "auction": "bid for the spare hand, or pass",
@@ -69,6 +90,33 @@ PROMPTS = {
     "corner-bet": "bet on a corner Ace, or decline",
     "corner-cover": "cover the corner bet, or decline",
 }
+
+
+# Discord shows ``\\X`` as ``X`` for any ASCII punctuation X, and gives many of them a meaning
+# (markdown, mentions ``<@id>``, ``@everyone``, links ``https://``, emoji ``:x:``, timestamps):
+# escaping them all shows the text as typed.
+ESCAPED = frozenset(string.punctuation)
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
+
+
+def escape(text: object) -> str:
+    """User-supplied text (a name, a nickname, a label a host typed) as Discord shows it literally:
+    never markdown, a mention, a link or a heading, on one line, and a right-to-left name does not
+    reorder the words around it (it is isolated; explicit direction controls are dropped)."""
+    out = []
+    rtl = False
+    for ch in str(text):
+        if ch in BIDI_CONTROLS:
+            continue
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp"):
+            ch = " "
+        elif unicodedata.bidirectional(ch) in ("R", "AL"):
+            rtl = True
+        out.append("\\" + ch if ch in ESCAPED else ch)
+    body = "".join(out)
+    return f"{FIRST_STRONG_ISOLATE}{body}{POP_ISOLATE}" if rtl else body
 
 
 def card(text: str) -> str:
@@ -101,12 +149,32 @@ def phase_text(phase: str | None) -> str:
 
 
 def name(view: dict, seat: int | None) -> str:
+    """A seat's name, escaped for Discord."""
     if seat is None:
         return "?"
     try:
-        return view["seats"][seat]["name"]
+        return escape(view["seats"][seat]["name"])
     except (KeyError, IndexError, TypeError):
         return f"seat {seat}"
+
+
+def option_words(key: str, value: Any) -> str:
+    """A table option as players say it: ``game_end=rounds:3`` → ``3 rounds``."""
+    if key == "game_end":
+        kind, _, count = str(value).partition(":")
+        return {"rounds": f"{count} rounds", "minutes": f"{count} minutes"}.get(kind, "until one player has chips left")
+    if key == "bet_limit":
+        return f"bets and raises up to {value}"
+    return f"{key.replace('_', ' ')}: {str(value).replace('-', ' ')}"
+
+
+def pinged_user(table, view: dict) -> int | None:
+    """The player whose turn the table message announces with a mention (the only one it pings)."""
+    to_act = view.get("to_act")
+    if to_act is None or table.deadline_kind != "turn" or to_act >= len(table.seats):
+        return None
+    seat = table.seats[to_act]
+    return seat.user_id if seat.user_id and not seat.auto else None
 
 
 def lobby_text(table, info) -> str:
@@ -117,11 +185,11 @@ def lobby_text(table, info) -> str:
         f" (at least {info.min_players}) · turn timer {int(table.turn_timeout)} s",
     ]
     if table.options:
-        lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in table.options.items()))
+        lines.append("Options: " + ", ".join(option_words(k, v) for k, v in table.options.items()))
     lines.append("")
     for i, seat in enumerate(table.seats, 1):
         host = " 👑" if seat.user_id == table.host_id else ""
-        who = f"<@{seat.user_id}>" if seat.user_id else f"🤖 {seat.name}"
+        who = f"<@{seat.user_id}>" if seat.user_id else f"🤖 {escape(seat.name)}"
         lines.append(f"{i}. {who}{host}")
     lines.append("")
     if table.deadline:
@@ -137,7 +205,7 @@ def cancelled_text(table, info) -> str:
 def mat_text(table, view: dict) -> str:
     """The public table message."""
     lines: list[str] = []
-    lines.append(f"## 🃏 {view.get('preset_name', table.preset)} — round {view.get('round', 0)}")
+    lines.append(f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}")
     lines.append(f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}")
     to_act = view.get("to_act")
     seats_out = []
@@ -157,7 +225,7 @@ def mat_text(table, view: dict) -> str:
         arrow = "▶ " if i == to_act else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
         committed = f" · in pot {s['committed']}" if s.get("committed") else ""
-        seats_out.append(f"{arrow}**{s['name']}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}")
+        seats_out.append(f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}")
     lines.extend(seats_out)
     mat = view.get("mat") or []
     if mat:
@@ -167,7 +235,7 @@ def mat_text(table, view: dict) -> str:
         shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
         lines.append("**Showdown:** " + " | ".join(shows))
     elif poker.get("last_action"):
-        lines.append(f"**Poker:** {poker['last_action']} (bet {poker.get('current_bet', 0)})")
+        lines.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
     mich = view.get("michigan") or {}
     if mich.get("sequence"):
         lines.append(f"**Michigan:** {cards(mich['sequence'])}")
@@ -182,24 +250,27 @@ def mat_text(table, view: dict) -> str:
     lines.append("")
     if to_act is not None and table.deadline_kind in ("turn", "ai"):
         who = name(view, to_act)
-        seat = table.seats[to_act] if to_act < len(table.seats) else None
-        mention = f"<@{seat.user_id}>" if seat and seat.user_id and not seat.auto else f"**{who}**"
+        pinged = pinged_user(table, view)
+        mention = f"<@{pinged}>" if pinged else f"**{who}**"
         if table.deadline_kind == "turn":
             lines.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}")
         else:
             lines.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
-        lines.append(f"Next round {timestamp(table.deadline)}.")
+        if getattr(table.game, "over", False):  # the rounds are played: what is left clears the board
+            lines.append(f"Clearing the board {timestamp(table.deadline)}.")
+        else:
+            lines.append(f"Next round {timestamp(table.deadline)}.")
     return "\n".join(lines)
 
 
 def final_text(table) -> str:
     result = table.result or {}
-    lines = [f"## 🏁 {result.get('preset_name', table.preset)} — game over after {result.get('rounds', 0)} round(s)"]
+    lines = [f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"]
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
-        who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {s['name']}"
+        who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
         lines.append(f"{medal} {who} — {s['final']} chips ({net})")
     lines.append("")
     lines.extend(f"› {line}" for line in table.log[-3:])
@@ -229,11 +300,20 @@ def hand_text(view: dict, seat: int) -> str:
         if detail.get("best"):
             lines.append(f"Best five: {cards(detail['best'])}")
         if detail.get("space"):
-            spaces = " + ".join(detail.get("spaces") or [detail["space"]])
-            lines.append(f"Pays: {spaces} ({detail.get('chips', 0)} chips)")
+            lines.append(f"Your claim: {claim_words(view, detail)}")
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)
+
+
+def claim_words(view: dict, detail: dict) -> str:
+    """What a claim takes, in words: ``A♥ (both A♥ pockets, 6 chips)``, ``K♥ (4 chips)``."""
+    labels = [space_label(view, sp) for sp in detail.get("spaces") or [detail["space"]]]
+    chips = f"{detail.get('chips', 0)} chips"
+    first = re.sub(r" \(.*\)$", "", labels[0])  # "A♥ (2nd)": the second A♥ pocket
+    if len(labels) > 1 and all(re.sub(r" \(.*\)$", "", label) == first for label in labels):
+        return f"{first} (both {first} pockets, {chips})"
+    return f"{' + '.join(labels)} ({chips})"
 
 
 def amount_bounds(detail: dict[str, Any]) -> tuple[int, int]:

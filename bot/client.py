@@ -20,7 +20,7 @@ from .render import ImageService, default_renderer, process_pool
 from .settings import Settings
 from .storage import Database
 from .tables import TableManager
-from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs
+from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
 
 log = logging.getLogger(__name__)
 
@@ -77,14 +77,16 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
-    async def notice(self, channel_id: int, content: str) -> None:
-        await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
 
 class TripoleyBot(commands.Bot):
     def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
+        # Nothing a message says pings anyone unless the message names whom it pings (bot.ui.pings_only).
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.db: Database | None = None

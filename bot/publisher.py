@@ -59,7 +59,7 @@ class Outgoing:
     alt: str | None = None
     view: dict | None = None  # the public view to render the image from
     render: str | None = None  # which renderer: mat | hand | summary
-    mentions: bool = True
+    pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
     rendered: bool = False  # the image was rendered already (or could not be)
 
     def clipped(self) -> str:
@@ -75,7 +75,7 @@ class Sink(Protocol):
 
     async def dm(self, user_id: int, out: Outgoing) -> None: ...
 
-    async def notice(self, channel_id: int, content: str) -> None: ...
+    async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
 
     async def strip(self, channel_id: int, message_id: int) -> None: ...
 
@@ -102,7 +102,9 @@ def table_message(table: Table) -> Outgoing:
         view = table.game.view(None) if table.game is not None else None
         return Outgoing(text.final_text(table), [], view=view, render="summary", image_name="summary.png")
     view = table.game.view(None)
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat")
+    pinged = text.pinged_user(table, view)
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat",
+                    pings=(pinged,) if pinged else ())
 
 
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
@@ -395,8 +397,8 @@ class Publisher:
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
             return
-        names = ", ".join(s.name for s in table.seats)
-        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
+        names = ", ".join(text.escape(s.name) for s in table.seats)
+        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [])
         try:
             await self._edit(ch, channel_id, table.lobby_message_id, closed)
         except MessageGone:
@@ -447,6 +449,7 @@ class Publisher:
                             table.channel_id,
                             f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
                             "Press **Show my hand** on the table message instead.",
+                            seat.user_id,
                         )
                     except Exception:
                         log.exception("could not post the DM notice")

@@ -7,7 +7,6 @@ must carry everything a player needs to play.
 from __future__ import annotations
 
 import re
-import string
 import unicodedata
 from typing import Any
 
@@ -92,10 +91,10 @@ PROMPTS = {
 }
 
 
-# Discord shows ``\\X`` as ``X`` for any ASCII punctuation X, and gives many of them a meaning
-# (markdown, mentions ``<@id>``, ``@everyone``, links ``https://``, emoji ``:x:``, timestamps):
-# escaping them all shows the text as typed.
-ESCAPED = frozenset(string.punctuation)
+# Discord shows ``\\X`` as ``X`` for any ASCII punctuation X. These have a meaning there: markdown
+# (``**`` ``__`` ``~~`` ``||`` code, ``# heading``, ``- list``, ``1. list``, ``> quote``, masked
+# ``[links](…)``), mentions (``<@id>``, ``@everyone``), ``https://`` links, ``:emoji:``, ``<t:…>``.
+ESCAPED = frozenset("\\*_~`|>#-+.[]<@:")
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
 

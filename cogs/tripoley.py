@@ -13,6 +13,7 @@ from bot import errors
 from bot.components import ButtonSpec, custom_id
 from bot.publisher import lobby_message
 from bot.rules import pages_for
+from bot.text import escape
 from bot.ui import build_view, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -72,8 +73,12 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         self.controller.pages["board"] = self._board_page
         super().__init__()
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
-        await self.controller.report(interaction, error)
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Tables, wallets and records belong to a server: a command from a DM is refused in words
+        (the tree's error handler answers it, once)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     # -- the table -------------------------------------------------------------------
 
@@ -194,10 +199,10 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         target = user or interaction.user
         stats = await self.manager.stats(interaction.guild_id, target.id)
         if not stats:
-            await self.controller.reply(interaction, f"{display_name(target)} hasn't finished a game here yet.")
+            await self.controller.reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
             return
         net = stats["net"]
-        embed = discord.Embed(title=f"Stats — {display_name(target)}", colour=0x2E8B57)
+        embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)
         embed.add_field(name="Games", value=str(stats["games"]))
         embed.add_field(name="Wins", value=str(stats["wins"]))
         embed.add_field(name="Rounds", value=str(stats["rounds"]))
@@ -217,10 +222,10 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             result = game["result"] or {}
             seats = result.get("seats") or []
             podium = ", ".join(
-                f"{s['name']} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
+                f"{escape(s['name'])} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
             )
             when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
-            lines.append(f"**{result.get('preset_name', game['preset'])}** in <#{game['channel_id']}> {when}: {podium}")
+            lines.append(f"**{escape(result.get('preset_name', game['preset']))}** in <#{game['channel_id']}> {when}: {podium}")
         embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

@@ -124,8 +124,8 @@ class RecordingSink:
     async def strip(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("strip", channel_id, message_id, None))
 
-    async def notice(self, channel_id: int, content: str) -> None:
-        self.calls.append(("notice", channel_id, None, content))
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        self.calls.append(("notice", channel_id, ping, content))
 
 
 async def make_stack(settings, clock: FakeClock | None = None):

@@ -77,6 +77,16 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        found = None
+        after = discord.Object(id=after_id) if after_id else None
+        async for message in self.channel(channel_id).history(limit=50, after=after):
+            mine = self.bot.user is not None and message.author.id == self.bot.user.id
+            ids = [getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])]
+            if mine and any(cid.startswith(prefix) for cid in ids):
+                found = message.id  # oldest first: the newest match wins
+        return found
+
     async def notice(self, channel_id: int, content: str, ping: int) -> None:
         await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
@@ -139,7 +149,7 @@ class TripoleyBot(commands.Bot):
         self.tree.on_error = self.controller.on_app_command_error
         resumed = await self.manager.resume()
         for table in resumed:
-            self.publisher.publish(table)  # refresh deadlines shown on the messages
+            self.publisher.resume(table)  # refresh deadlines shown on the messages
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()

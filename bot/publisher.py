@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from . import text
-from .components import Component, hand_components, lobby_components, mat_components
+from .components import Component, custom_id, hand_components, lobby_components, mat_components
 from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
 from .tables import Table, TableManager, TableUpdate
 
@@ -78,6 +78,10 @@ class Sink(Protocol):
     async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
 
     async def strip(self, channel_id: int, message_id: int) -> None: ...
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        """Our newest message after ``after_id`` with a component whose custom_id starts with ``prefix``."""
+        ...
 
 
 async def render_image(renderer, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
@@ -163,6 +167,7 @@ class Publisher:
         self._tasks: set[asyncio.Task] = set()
         self._lobby_closed: set[int] = set()
         self._dm_warned: set[tuple[int, int]] = set()
+        self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
         manager.add_listener(self.on_update)
 
     @property
@@ -184,7 +189,14 @@ class Publisher:
                 for i, seat in enumerate(table.seats)
                 if seat.user_id is not None and not seat.left
             }
+            views = {i: view for i, view in views.items() if view.get("hand")}  # sitting out: nothing to show
             self._spawn(self._send_hands(table, views))
+
+    def resume(self, table: Table) -> None:
+        """Show a table loaded after a restart. A round message posted just before the restart (its
+        id not saved yet) is found and reused rather than posted twice with live buttons."""
+        self._resumed.add(table.id)
+        self.publish(table)
 
     def publish(self, table: Table) -> None:
         """Show the table's newest state in its channel (soon; built when it is sent)."""
@@ -363,12 +375,29 @@ class Publisher:
             except MessageGone:
                 pass
         previous = table.mat_message_id
-        message_id = await self.sink.post(channel, out)
+        message_id = await self._posted_before_restart(table, previous, round_number)
+        if message_id is not None:
+            await self._edit(ch, channel, message_id, out)
+        else:
+            message_id = await self.sink.post(channel, out)
         table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
             ch.strips.append([previous, 0])
         await self.manager.set_message(table.id, "mat", message_id, round_number)
         return True
+
+    async def _posted_before_restart(self, table: Table, previous: int | None, round_number: int) -> int | None:
+        """The round message posted for this round before a restart lost its id, if any."""
+        if table.id not in self._resumed:
+            return None
+        self._resumed.discard(table.id)
+        try:
+            return await self.sink.find_message(
+                table.channel_id, previous or table.lobby_message_id, custom_id(table.id, round_number, "")
+            )
+        except Exception as exc:
+            log.warning("could not look for the round message of table %s (%s)", table.id, describe_error(exc))
+            return None
 
     async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
         table, out = ch.lobby_post

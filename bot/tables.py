@@ -241,6 +241,7 @@ LOGGED_EVENTS = frozenset({
     "stuck", "unclaimed", "round-end", "game-end", "sit-out", "eliminated",
 })
 QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
+STOPPED = "stopped by the host"  # the engine's game-end reason for Game.end_now
 
 
 def describe_event(event: dict, view: dict) -> str | None:
@@ -258,6 +259,8 @@ def describe_event(event: dict, view: dict) -> str | None:
         return None
     if kind == "suit" and not event.get("suit"):
         return None
+    if kind == "game-end" and event.get("reason") == STOPPED:
+        return None  # the table's own line says who stopped the game
     try:
         line = engine_text(event, view)
     except (KeyError, IndexError, TypeError, ValueError):
@@ -934,16 +937,19 @@ class TableManager:
         self._notify(update)
         return update
 
-    async def stop(self, channel_id: int, user_id: int, can_manage: bool) -> TableUpdate:
+    async def stop(self, channel_id: int, user_id: int, can_manage: bool, name: str = "") -> TableUpdate:
+        """The host, or a member with Manage Server (``can_manage``; ``name``: theirs), ends the
+        table; the log and the answer say who did."""
         table = self.get(channel_id)
         async with table.lock:
             self._still_open(table)
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed("Only the host or someone with **Manage Server** can stop the game.")
+            who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
             if table.status == "lobby":
-                update = await self._cancel(table, "The host closed the table; buy-ins are refunded.")
+                update = await self._cancel(table, f"{who} closed the table; buy-ins are refunded.")
             else:
-                update = await self._stop_game(table, "The game was stopped; everyone is cashed out.")
+                update = await self._stop_game(table, f"{who} stopped the game; everyone is cashed out.")
         self._notify(update)
         return update
 
@@ -960,7 +966,9 @@ class TableManager:
             else:
                 self._play_auto(table, events)
         table.add_log(reason)
-        return await self._finish(table, events)
+        update = await self._finish(table, events)
+        update.message = reason
+        return update
 
     # -- the engine loop --------------------------------------------------------
 

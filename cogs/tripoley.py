@@ -147,7 +147,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
-        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage)
+        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage, display_name(interaction.user))
         await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
 
     # -- chips and records ---------------------------------------------------------------

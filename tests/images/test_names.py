@@ -22,6 +22,8 @@ HOSTILE = [
 def named(view: dict) -> dict:
     for i, seat in enumerate(view["seats"]):
         seat["name"] = HOSTILE[i % len(HOSTILE)]
+    for row in view.get("standings") or []:
+        row["name"] = HOSTILE[row["seat"] % len(HOSTILE)]
     return view
 
 

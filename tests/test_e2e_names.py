@@ -12,10 +12,13 @@ Server member says who stopped the game.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import sqlite3
+import time
 
 from bot.text import escape
-from tests.test_e2e_bot import bot_env, finished, open_table, play, table_message
+from tests.test_e2e_bot import bot_env, button, finished, game_waiting_for_a_human, open_table, play, table_message
 
 MENTION = re.compile(r"<@!?(\d+)>")
 # The vectors, unescaped: none of these may reach Discord as written.
@@ -149,3 +152,66 @@ async def test_hostile_names_are_shown_as_typed_and_ping_nobody(discord_harness,
     assert all(any(line.startswith(f"› {escape(nick)} ") for line in logged) for nick in names.values()), logged
     notices = [m for m in dh.channel_messages("general") if "couldn't DM you" in m.content]
     assert len(notices) == 1 and notices[0].content.startswith(f"<@{dh.user('bob').id}>")
+
+
+def callbacks_and_followups(dh, handle) -> list:
+    """Every answer the bot sent to one interaction (its callback, follow-ups, edits of its answer)."""
+    token = handle.token
+    return [c for c in dh.rest_calls() if token in c.path and c.method in ("POST", "PATCH")]
+
+
+async def test_a_refusal_is_answered_once_and_a_dm_start_in_words(discord_harness, tmp_path):
+    dh = discord_harness
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    refused = await dh.run_command("bob", "general", "tripoley join")  # no table here
+    reply = await refused.message()
+    assert reply.ephemeral and "no Tripoley table" in reply.content
+    in_dm = await dh.run_command("alice", dh.state.dm_channel(dh.user("alice").user), "tripoley start")
+    answer = await in_dm.message()
+    assert "server channels, not in DMs" in answer.content and "went wrong" not in answer.content
+    await asyncio.sleep(0.5)  # a second answer would have come by now
+    for handle in (refused, in_dm):
+        assert len(callbacks_and_followups(dh, handle)) == 1 and not handle.followups, handle
+
+
+async def test_a_stop_by_a_manage_server_member_is_announced_with_their_name(discord_harness, tmp_path):
+    dh = discord_harness
+    owner = dh.state.owner  # Manage Server (the guild's owner), not the host
+    dh.guild.members[owner.id].nick = "**Mod**"
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await open_table(dh, "tripoley", 3)
+    stop = await (await dh.run_command(owner, "general", "tripoley stop")).message()
+    assert not stop.ephemeral
+    assert stop.content == "\\*\\*Mod\\*\\* (Manage Server) stopped the game; everyone is cashed out."
+    await dh.wait_for(lambda: finished(dh, "general"), 8, what="the game-over message")
+    await asyncio.sleep(1.2)
+    final = next(m for m in dh.channel_messages("general") if "🏁" in m.content)
+    assert "Next round" not in final.content and "stopped by the host" not in final.content.lower()
+
+
+async def test_a_round_message_posted_before_a_restart_is_reused(discord_harness, tmp_path):
+    """SIGKILL right after the round's table message was posted, before its id was saved: after the
+    restart that message is found and reused, not posted again with live buttons beside it."""
+    dh = discord_harness
+    proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path)
+    proc.proc.kill()
+    await proc.proc.wait()
+    con = sqlite3.connect(db)
+    try:
+        (row_id, state), = con.execute("SELECT id, state_json FROM tables WHERE status = 'playing'").fetchall()
+        state = json.loads(state)
+        state["mat_message_id"] = state["mat_round"] = None  # the post's id never reached the database
+        con.execute("UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(state), row_id))
+        con.commit()
+    finally:
+        con.close()
+    posts = len(dh.rest_calls("POST /channels/*/messages"))
+    began = time.perf_counter()
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await dh.wait_for(lambda: any(e.monotonic > began for e in dh.message(old.id).edits), 8,
+                      what="the round message to be edited")
+    live = [m for m in dh.channel_messages("general") if button(m, "Show my hand")]
+    assert [m.id for m in live] == [old.id], [m.content[:60] for m in live]
+    assert len(dh.rest_calls("POST /channels/*/messages")) == posts  # nothing posted again
+    await play(dh, "general", extra_checks=False)
+    await dh.wait_for(lambda: finished(dh, "general"), 8, what="the game-over message")

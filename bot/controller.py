@@ -23,6 +23,7 @@ from discord import app_commands
 from . import errors
 from .publisher import Publisher, hand_message
 from .tables import Table, TableManager, not_now
+from .text import escape
 from .ui import AmountModal, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -182,7 +183,7 @@ class Controller:
         if aw is None:
             raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
         if aw.seat != seat:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         return aw.detail or {}
 
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:

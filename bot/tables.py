@@ -45,7 +45,7 @@ from .clock import Clock, SystemClock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
-from .text import escape
+from .text import escape, in_words
 
 log = logging.getLogger(__name__)
 
@@ -615,7 +615,7 @@ class TableManager:
         try:
             info.options.with_overrides(options)
         except ValueError as exc:
-            raise errors.TripoleyError(f"Those options don't work: {exc}") from None
+            raise errors.TripoleyError(f"Those options don't work: {in_words(str(exc))}") from None
         if buy_in is None:
             buy_in = int(info.options.with_overrides(options).start_stack)
         if buy_in < 1:
@@ -865,13 +865,13 @@ class TableManager:
         try:
             act = Action.from_dict({**action, "seat": index})
         except ValueError as exc:
-            raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
+            raise errors.TripoleyError("That action isn't one this game knows.") from None
         if act.do not in aw.legal:
             raise errors.WrongPhase(not_now(act.do, aw.legal))
         try:
             table.game.check(act)
         except IllegalAction as exc:
-            raise errors.TripoleyError(f"Not allowed: {exc}") from None
+            raise errors.TripoleyError(f"Not allowed: {in_words(str(exc), table.game.view(index))}") from None
         return index, act
 
     async def act(
@@ -909,11 +909,12 @@ class TableManager:
             try:
                 events = list(table.game.apply(act))
             except IllegalAction as exc:
-                raise errors.TripoleyError(f"Not allowed: {exc}") from None
+                raise errors.TripoleyError(f"Not allowed: {in_words(str(exc), table.game.view(index))}") from None
             seat.timeouts = 0
-            table.add_log(public_action_text([s.name for s in table.seats], act, events, phase))
+            line = public_action_text([s.name for s in table.seats], act, events, phase)
+            table.add_log(line)
             update = await self._advance(table, events, urgent=True)
-            update.message = "Done: " + you_did(table.log[-1], seat.name)
+            update.message = "Done: " + you_did(line, seat.name)
         self._notify(update)
         return update
 

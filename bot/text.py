@@ -305,6 +305,26 @@ def hand_text(view: dict, seat: int) -> str:
     return "\n".join(lines)
 
 
+ENGINE_TOKEN = re.compile(r"(?<![\w♣♦♥♠])[\w-]+")
+CARD_CODE = re.compile(r"(?:10|[2-9TJQKA])[CDHS]")
+
+
+def in_words(message: str, view: dict | None = None) -> str:
+    """An engine's refusal in players' words: card codes as cards (``AH`` → ``A♥``), space ids as
+    their labels (``AH2`` → ``A♥ (2nd)``, with ``view``), verbs and option names as words."""
+    spaces = {sp["id"] for sp in (view or {}).get("mat", ())}
+
+    def word(match: re.Match) -> str:
+        token = match.group(0)
+        if token in spaces:
+            return space_label(view, token)
+        if CARD_CODE.fullmatch(token):
+            return card(token)
+        return token.replace("_", " ")
+
+    return ENGINE_TOKEN.sub(word, message)
+
+
 def claim_words(view: dict, detail: dict) -> str:
     """What a claim takes, in words: ``A♥ (both A♥ pockets, 6 chips)``, ``K♥ (4 chips)``."""
     labels = [space_label(view, sp) for sp in detail.get("spaces") or [detail["space"]]]

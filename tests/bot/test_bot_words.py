@@ -130,3 +130,27 @@ async def test_a_round_message_posted_before_a_restart_is_reused(setup, db, bank
     assert ("find", C, 1, f"tripoley:{again.id}:{again.round}:") in sink2.calls  # looked for after the lobby
     assert [c for c in sink2.calls if c[0] == "edit" and c[2] == posted]
     assert again.mat_message_id == posted and again.mat_round == again.round
+
+
+def test_engine_refusals_in_players_words():
+    from engine import Game
+
+    game = Game.new("rummoli", ["a", "b", "c"], seed=1)
+    list(game.next_deal())
+    view = game.view(0)
+    assert text.in_words("AH is not in your hand", view) == "A♥ is not in your hand"
+    assert text.in_words("bet exceeds bet_limit 20", view) == "bet exceeds bet limit 20"
+    assert text.in_words("declare one of: AH2, k-q", view) == "declare one of: A♥ (2nd), K-Q♥"
+
+
+async def test_a_decision_is_logged_as_a_sentence_and_told_back_to_the_player(setup):
+    manager, sink, publisher, clock = setup
+    table = await playing(manager)
+    aw = table.game.awaiting()
+    user = table.seats[aw.seat].user_id
+    verb = next(v for v in ("keep", "check", "pass") if v in aw.legal)
+    update = await manager.act(C, user, {"do": verb})
+    name = text.escape(table.seats[aw.seat].name)
+    words = {"keep": "keeps the hand as dealt", "check": "checks", "pass": "passes"}[verb]
+    assert f"{name} {words}" in table.log
+    assert update.message == "Done: you " + {"keep": "keep the hand as dealt", "check": "check", "pass": "pass"}[verb]

@@ -22,8 +22,8 @@ from discord import app_commands
 
 from . import errors
 from .publisher import Publisher, hand_message
-from .tables import Table, TableManager, not_now
-from .text import escape
+from .tables import Table, TableManager
+from .text import escape, not_now
 from .ui import AmountModal, message_kwargs
 
 log = logging.getLogger(__name__)

@@ -45,7 +45,7 @@ from .clock import Clock, SystemClock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
-from .text import escape, in_words
+from .text import escape, in_words, not_now, you_did
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class Table:
     lobby_message_id: int | None = None
     mat_message_id: int | None = None
     mat_round: int | None = None
-    log: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.text.escape)
     version: int = 0
     created_at: float = 0.0
     result: dict[str, Any] | None = None
@@ -285,24 +285,6 @@ def public_action_text(names: list[str], action, events=(), phase: str | None = 
 
     seats = [{"name": escape(name)} for name in names]
     return describe_action({"seats": seats}, action.to_dict(), events, phase)
-
-
-def you_did(line: str, name: str) -> str:
-    """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
-    from engine.textview import second_person
-
-    own = escape(name)
-    return second_person("you" + line[len(own):]) if line.startswith(own + " ") else line
-
-
-def not_now(verb: str, legal) -> str:
-    """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
-    from .text import ACTION_WORDS
-
-    def words(v: str) -> str:
-        return ACTION_WORDS.get(v, v.replace("_", " "))
-
-    return f"You can't {words(verb)} now. You may: {', '.join(words(v) for v in legal)}."
 
 
 # ---------------------------------------------------------------------------

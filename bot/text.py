@@ -11,7 +11,7 @@ import unicodedata
 from typing import Any
 
 from engine.cards import SUIT_SYMBOLS
-from engine.textview import space_label
+from engine.textview import second_person, space_label
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
@@ -256,7 +256,7 @@ def mat_text(table, view: dict) -> str:
         else:
             lines.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
-        if getattr(table.game, "over", False):  # the rounds are played: what is left clears the board
+        if table.game.over:  # the rounds are played: what is left clears the board
             lines.append(f"Clearing the board {timestamp(table.deadline)}.")
         else:
             lines.append(f"Next round {timestamp(table.deadline)}.")
@@ -323,6 +323,21 @@ def in_words(message: str, view: dict | None = None) -> str:
         return token.replace("_", " ")
 
     return ENGINE_TOKEN.sub(word, message)
+
+
+def not_now(verb: str, legal) -> str:
+    """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
+
+    def words(v: str) -> str:
+        return ACTION_WORDS.get(v, v.replace("_", " "))
+
+    return f"You can't {words(verb)} now. You may: {', '.join(words(v) for v in legal)}."
+
+
+def you_did(line: str, name: str) -> str:
+    """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
+    own = escape(name)
+    return second_person("you" + line[len(own):]) if line.startswith(own + " ") else line
 
 
 def claim_words(view: dict, detail: dict) -> str:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.components import SelectSpec, hand_components, mat_components
 from bot.publisher import hand_message, table_message
-from bot.tables import not_now
+from bot.text import not_now
 from cogs.tripoley import Tripoley
 from engine import Game, PRESETS
 from engine.options import Options

@@ -123,7 +123,8 @@ async def test_hostile_names_are_shown_as_typed_and_ping_nobody(discord_harness,
         dh.add_user(extra)
     names = hostile_names(dh)
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
-    await (await dh.run_command("bob", "general", "tripoley dm", mode="on")).response()
+    for user in ("alice", "bob"):  # hands by DM: alice's arrive, bob's DMs are closed
+        await (await dh.run_command(user, "general", "tripoley dm", mode="on")).response()
     dh.faults.close_dms("bob")  # the notice in the channel pings bob, and only bob
     h = await dh.run_command("alice", "general", "tripoley start", preset="tripoley", rounds=1)
     lobby = await h.message()
@@ -150,6 +151,7 @@ async def test_hostile_names_are_shown_as_typed_and_ping_nobody(discord_harness,
         assert f"**{escape(nick)}** —" in texts, nick
     logged = [line for line in texts.splitlines() if line.startswith("› ")]
     assert all(any(line.startswith(f"› {escape(nick)} ") for line in logged) for nick in names.values()), logged
+    assert any("Your hand" in m.content for m in dh.dms("alice"))
     notices = [m for m in dh.channel_messages("general") if "couldn't DM you" in m.content]
     assert len(notices) == 1 and notices[0].content.startswith(f"<@{dh.user('bob').id}>")
 

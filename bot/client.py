@@ -21,7 +21,7 @@ from .render import ImageService, default_renderer, process_pool
 from .settings import Settings
 from .storage import Database
 from .tables import TableManager
-from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs
+from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
 
 log = logging.getLogger(__name__)
 
@@ -124,14 +124,27 @@ class DiscordSink:
     async def archive(self, thread_id: int) -> None:
         await self.bot.http.edit_channel(thread_id, archived=True)
 
-    async def notice(self, channel_id: int, content: str) -> None:
-        await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        found = None
+        after = discord.Object(id=after_id) if after_id else None
+        async for message in self.channel(channel_id).history(limit=50, after=after):
+            mine = self.bot.user is not None and message.author.id == self.bot.user.id
+            ids = [getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])]
+            if mine and any(cid.startswith(prefix) for cid in ids):
+                found = message.id  # oldest first: the newest match wins
+        return found
+
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
 
 class TripoleyBot(commands.Bot):
     def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
+        # Nothing a message says pings anyone unless the message names whom it pings (bot.ui.pings_only).
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.db: Database | None = None
@@ -183,7 +196,7 @@ class TripoleyBot(commands.Bot):
         self.tree.on_error = self.controller.on_app_command_error
         resumed = await self.manager.resume()
         for table in resumed:
-            self.publisher.publish(table)  # refresh deadlines shown on the messages
+            self.publisher.resume(table)  # refresh deadlines shown on the messages
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()

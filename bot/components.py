@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .tables import claim_is_public, decision_token
-from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card
+from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, claim_words
 
 PREFIX = "tripoley"
 ACTION_RE = r"[A-Za-z0-9_.\-]+"
@@ -125,20 +125,21 @@ def final_components(table) -> list[Component]:
     return [ButtonSpec(custom_id(table.id, 0, "rematch"), "Rematch", SUCCESS, 0, "🔁")]
 
 
-def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False) -> str:
-    """``public``: the label is on the shared table message, so it must not name a card still in a hand."""
+def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False, view: dict | None = None) -> str:
+    """``public``: the label is on the shared table message, so it must not name a card still in a hand;
+    ``view``: for the names of the spaces a claim pays."""
     if verb == "play" and detail.get("card") and not public:
         return f"Play {card(detail['card'])}"
     if verb == "cover" and detail.get("amount"):
         return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
-    if verb == "claim" and detail.get("space") and name_space:
-        return f"Claim {' + '.join(detail.get('spaces') or [detail['space']])}!"
+    if verb == "claim" and detail.get("space") and name_space and view is not None:
+        return f"Claim {claim_words(view, detail)}"[:80]
     return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
 
 
 def _verb_buttons(
     table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None,
-    token: str | None = None, name_space: bool = True, public: bool = False,
+    token: str | None = None, name_space: bool = True, public: bool = False, view: dict | None = None,
 ) -> list[ButtonSpec]:
     """``token``: the claim being decided (see :func:`bot.tables.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
@@ -151,7 +152,7 @@ def _verb_buttons(
             out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
             action = f"do.{verb}.{token}" if token is not None and verb in ("claim", "pass") else f"do.{verb}"
-            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space, public), verb_style(verb), row))
+            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space, public, view), verb_style(verb), row))
     return out[:5]
 
 
@@ -168,8 +169,10 @@ def mat_components(table) -> list[Component]:
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
+        name_space = aw.phase == "claim" and claim_is_public(table.game)
         comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail, _claim_token(table, aw),
-                                   name_space=claim_is_public(table.game), public=True))
+                                   name_space=name_space, public=True,
+                                   view=table.game.view(None) if name_space else None))
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
                 comps.append(ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
@@ -226,5 +229,5 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
             comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
-    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting())))
+    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view))
     return comps

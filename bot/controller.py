@@ -23,6 +23,7 @@ from discord import app_commands
 from . import errors
 from .publisher import Publisher, hand_message
 from .tables import Table, TableManager
+from .text import escape, not_now
 from .ui import AmountModal, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,7 @@ class Controller:
         if aw is None:
             raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
         if aw.seat != seat:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         return aw.detail or {}
 
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
@@ -253,7 +254,7 @@ class Controller:
         aw = table.awaiting()
         verb = verb_arg.partition(".")[0]
         if verb not in aw.legal:
-            raise errors.WrongPhase(f"You can't {verb.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+            raise errors.WrongPhase(not_now(verb, aw.legal))
         low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
         if high < low:
             raise errors.NotEnoughChips("You don't have enough chips for that.")

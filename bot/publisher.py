@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from . import text
-from .components import Component, final_components, hand_components, lobby_components, mat_components
+from .components import Component, custom_id, final_components, hand_components, lobby_components, mat_components
 from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
 from .tables import Table, TableManager, TableUpdate
 
@@ -63,7 +63,7 @@ class Outgoing:
     alt: str | None = None
     view: dict | None = None  # the public view to render the image from
     render: str | None = None  # which renderer: mat | hand | summary
-    mentions: bool = True
+    pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
     rendered: bool = False  # the image was rendered already (or could not be)
 
     def clipped(self) -> str:
@@ -79,13 +79,17 @@ class Sink(Protocol):
 
     async def dm(self, user_id: int, out: Outgoing) -> None: ...
 
-    async def notice(self, channel_id: int, content: str) -> None: ...
+    async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
 
     async def strip(self, channel_id: int, message_id: int) -> None: ...
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
 
     async def archive(self, thread_id: int) -> None: ...
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        """Our newest message after ``after_id`` with a component whose custom_id starts with ``prefix``."""
+        ...
 
 
 async def render_image(renderer, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
@@ -111,7 +115,9 @@ def table_message(table: Table) -> Outgoing:
         return Outgoing(text.final_text(table), final_components(table), view=view, render="summary",
                         image_name="summary.png")
     view = table.game.view(None)
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat")
+    pinged = text.pinged_user(table, view)
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat",
+                    pings=(pinged,) if pinged else ())
 
 
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
@@ -171,6 +177,7 @@ class Publisher:
         self._lobby_closed: set[int] = set()
         self._archived: set[int] = set()  # threads archived after their game's results
         self._dm_warned: set[tuple[int, int]] = set()
+        self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
         manager.add_listener(self.on_update)
 
     @property
@@ -192,7 +199,14 @@ class Publisher:
                 for i, seat in enumerate(table.seats)
                 if seat.user_id is not None and not seat.left
             }
+            views = {i: view for i, view in views.items() if view.get("hand")}  # sitting out: nothing to show
             self._spawn(self._send_hands(table, views))
+
+    def resume(self, table: Table) -> None:
+        """Show a table loaded after a restart. A round message posted just before the restart (its
+        id not saved yet) is found and reused rather than posted twice with live buttons."""
+        self._resumed.add(table.id)
+        self.publish(table)
 
     def publish(self, table: Table) -> None:
         """Show the table's newest state in its channel (soon; built when it is sent)."""
@@ -376,7 +390,11 @@ class Publisher:
             except MessageGone:
                 pass
         previous = table.mat_message_id
-        message_id = await self.sink.post(channel, out)
+        message_id = await self._posted_before_restart(table, previous, round_number)
+        if message_id is not None:
+            await self._edit(ch, channel, message_id, out)
+        else:
+            message_id = await self.sink.post(channel, out)
         table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
             ch.strips.append([previous, 0, channel])
@@ -408,6 +426,19 @@ class Publisher:
         except Exception as exc:
             log.warning("could not archive the thread of table %s (%s)", table.id, describe_error(exc))
 
+    async def _posted_before_restart(self, table: Table, previous: int | None, round_number: int) -> int | None:
+        """The round message posted for this round before a restart lost its id, if any."""
+        if table.id not in self._resumed:
+            return None
+        self._resumed.discard(table.id)
+        try:
+            return await self.sink.find_message(
+                table.channel_id, previous or table.lobby_message_id, custom_id(table.id, round_number, "")
+            )
+        except Exception as exc:
+            log.warning("could not look for the round message of table %s (%s)", table.id, describe_error(exc))
+            return None
+
     async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
         table, out = ch.lobby_post
         if table.lobby_message_id:
@@ -435,9 +466,9 @@ class Publisher:
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
             return
-        names = ", ".join(s.name for s in table.seats)
+        names = ", ".join(text.escape(s.name) for s in table.seats)
         where = f"\nPlaying in <#{table.thread_id}>" if table.thread_id else ""
-        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [], mentions=False)
+        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [])
         try:
             await self._edit(ch, channel_id, table.lobby_message_id, closed)
         except MessageGone:
@@ -488,6 +519,7 @@ class Publisher:
                             table.mat_channel,
                             f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
                             "Press **Show my hand** on the table message instead.",
+                            seat.user_id,
                         )
                     except Exception:
                         log.exception("could not post the DM notice")

@@ -45,7 +45,7 @@ from .clock import Clock, SystemClock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
-from .text import card as card_text
+from .text import escape, in_words, not_now, you_did
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,7 @@ class Table:
     thread: bool = False  # run the game in a thread started from the lobby message
     thread_id: int | None = None  # that thread, once started
     rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
-    log: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.text.escape)
     version: int = 0
     created_at: float = 0.0
     result: dict[str, Any] | None = None
@@ -255,6 +255,7 @@ LOGGED_EVENTS = frozenset({
     "stuck", "unclaimed", "round-end", "game-end", "sit-out", "eliminated",
 })
 QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
+STOPPED = "stopped by the host"  # the engine's game-end reason for Game.end_now
 
 
 def describe_event(event: dict, view: dict) -> str | None:
@@ -272,6 +273,8 @@ def describe_event(event: dict, view: dict) -> str | None:
         return None
     if kind == "suit" and not event.get("suit"):
         return None
+    if kind == "game-end" and event.get("reason") == STOPPED:
+        return None  # the table's own line says who stopped the game
     try:
         line = engine_text(event, view)
     except (KeyError, IndexError, TypeError, ValueError):
@@ -283,23 +286,19 @@ def describe_event(event: dict, view: dict) -> str | None:
     return line[:1].upper() + line[1:]
 
 
-def public_action_text(action, events=()) -> str:
-    """What everyone may read about a decision (a chosen poker hand stays secret); ``events``:
-    what applying it did (a "play" names the card it put face up)."""
-    if action.do == "choose":
-        return "picks a poker hand"
-    if action.do == "pass_cards":  # the cards passed stay secret
-        return f"passes {len(action.cards or []) or 'their'} cards"
-    if action.do == "reveal":  # secret until everyone has picked: the reveal events show them
-        return "picks five cards and a space"
-    if action.do == "lead" and action.card:
-        return f"leads {card_text(action.card)}"
-    if action.do == "name_suit" and action.suit:
-        return f"names {action.suit}"
-    if action.do == "play":
-        played = next((e.get("card") for e in events if e.get("type") == "play" and e.get("seat") == action.seat), None)
-        return f"plays {card_text(played)}" if played else "plays"
-    return action.describe().replace("_", " ")
+def escaped_view(view: dict) -> dict:
+    """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
+    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
+
+
+def public_action_text(names: list[str], action, events=(), phase: str | None = None) -> str:
+    """What everyone may read about a decision, as a sentence with the seat's escaped name
+    (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
+    seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""
+    from engine.textview import describe_action
+
+    seats = [{"name": escape(name)} for name in names]
+    return describe_action({"seats": seats}, action.to_dict(), events, phase)
 
 
 # ---------------------------------------------------------------------------
@@ -631,7 +630,7 @@ class TableManager:
         try:
             info.options.with_overrides(options)
         except ValueError as exc:
-            raise errors.TripoleyError(f"Those options don't work: {exc}") from None
+            raise errors.TripoleyError(f"Those options don't work: {in_words(str(exc))}") from None
         if buy_in is None:
             buy_in = int(info.options.with_overrides(options).start_stack)
         if buy_in < 1:
@@ -656,7 +655,7 @@ class TableManager:
                 rematch_of=rematch_of,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            table.add_log(f"{host_name} opened the table.")
+            table.add_log(f"{escape(host_name)} opened the table.")
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
@@ -737,7 +736,7 @@ class TableManager:
             config = await self.prefs.guild(table.guild_id)
             snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
-            table.add_log(f"{name} joined.")
+            table.add_log(f"{escape(name)} joined.")
             try:
                 async with self.db.transaction() as conn:  # the chips and the seat, together
                     await self.bank.buy_in(
@@ -768,7 +767,7 @@ class TableManager:
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
             snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
-            table.add_log(f"{name} sat down.")
+            table.add_log(f"{escape(name)} sat down.")
             try:
                 async with self.db.transaction() as conn:
                     await self.bank.house_buy_in(
@@ -778,7 +777,7 @@ class TableManager:
             except BaseException:
                 self._restore(table, snapshot)
                 raise
-            update = self._update(table, "lobby", message=f"{name} joins the table.")
+            update = self._update(table, "lobby", message=f"{escape(name)} joins the table.")
         self._notify(update)
         return update
 
@@ -852,7 +851,7 @@ class TableManager:
                 index = table.seat_of(user_id)
                 if index is None or table.seats[index].left:
                     continue
-                table.add_log(f"{admin_name} removed {table.seats[index].name} from the table.")
+                table.add_log(f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.")
                 updates.append(await self._leave(table, user_id, kicked=True))
             self._notify(updates[-1])
         if not updates:
@@ -867,14 +866,14 @@ class TableManager:
         if table.status == "lobby":
             if not [s for s in table.humans() if s.user_id != user_id]:
                 # The last human: close the table, every stake (theirs too) back in one go.
-                table.add_log(f"{seat.name} left.")
+                table.add_log(f"{escape(seat.name)} left.")
                 return await self._cancel(table, "Everyone left; the table is closed.")
             snapshot = self._snapshot(table)
             del table.seats[index]
-            table.add_log(f"{seat.name} left.")
+            table.add_log(f"{escape(seat.name)} left.")
             if table.host_id == user_id:
                 table.host_id = table.humans()[0].user_id
-                table.add_log(f"{table.humans()[0].name} is the host now.")
+                table.add_log(f"{escape(table.humans()[0].name)} is the host now.")
             try:
                 async with self.db.transaction() as conn:  # the refund and the freed seat, together
                     await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
@@ -882,16 +881,16 @@ class TableManager:
             except BaseException:
                 self._restore(table, snapshot)
                 raise
-            message = (f"{seat.name} is off the table; their {seat.stake} chips are back in their wallet." if kicked
+            message = (f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet." if kicked
                        else f"You left; {seat.stake} chips are back in your wallet.")
             return self._update(table, "lobby", message=message)
         if seat.left:
             raise errors.TripoleyError("You've already left this game.")
-        ended = await self._seat_to_ai(table, seat, f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
+        ended = await self._seat_to_ai(table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end.")
         if ended is not None:
             return ended
         await self._advance(table, [], rearm=False, urgent=True)
-        message = (f"An AI plays {seat.name}'s seat now; they are cashed out at the end." if kicked
+        message = (f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end." if kicked
                    else "You left the game: an AI plays your seat and you're cashed out at the end.")
         return self._update(table, "play", message=message)
 
@@ -988,17 +987,17 @@ class TableManager:
         if aw is None:
             raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
         if aw.seat != index:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         try:
             act = Action.from_dict({**action, "seat": index})
         except ValueError as exc:
-            raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
+            raise errors.TripoleyError("That action isn't one this game knows.") from None
         if act.do not in aw.legal:
-            raise errors.WrongPhase(f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+            raise errors.WrongPhase(not_now(act.do, aw.legal))
         try:
             table.game.check(act)
         except IllegalAction as exc:
-            raise errors.TripoleyError(f"Not allowed: {exc}") from None
+            raise errors.TripoleyError(f"Not allowed: {in_words(str(exc), table.game.view(index))}") from None
         return index, act
 
     async def act(
@@ -1032,14 +1031,16 @@ class TableManager:
         async with table.lock:
             index, act = self._check_move(table, user_id, action, round_number, expect)
             seat = table.seats[index]
+            phase = table.game.awaiting().phase
             try:
                 events = list(table.game.apply(act))
             except IllegalAction as exc:
-                raise errors.TripoleyError(f"Not allowed: {exc}") from None
+                raise errors.TripoleyError(f"Not allowed: {in_words(str(exc), table.game.view(index))}") from None
             seat.timeouts = 0
-            table.add_log(f"{seat.name} {public_action_text(act, events)}")
+            line = public_action_text([s.name for s in table.seats], act, events, phase)
+            table.add_log(line)
             update = await self._advance(table, events, urgent=True)
-            update.message = f"You: {act.describe().replace('_', ' ')}"
+            update.message = "Done: " + you_did(line, seat.name)
         self._notify(update)
         return update
 
@@ -1057,22 +1058,25 @@ class TableManager:
                 raise errors.TripoleyError("You're already in control of your seat.")
             seat.away = False
             seat.timeouts = 0
-            table.add_log(f"{seat.name} is back.")
+            table.add_log(f"{escape(seat.name)} is back.")
             await self._advance(table, [], rearm=False, urgent=True)
             update = self._update(table, "play", message="Welcome back! Your seat is yours again.")
         self._notify(update)
         return update
 
-    async def stop(self, channel_id: int, user_id: int, can_manage: bool) -> TableUpdate:
+    async def stop(self, channel_id: int, user_id: int, can_manage: bool, name: str = "") -> TableUpdate:
+        """The host, or a member with Manage Server (``can_manage``; ``name``: theirs), ends the
+        table; the log and the answer say who did."""
         table = self.get(channel_id)
         async with table.lock:
             self._still_open(table)
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed("Only the host or someone with **Manage Server** can stop the game.")
+            who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
             if table.status == "lobby":
-                update = await self._cancel(table, "The host closed the table; buy-ins are refunded.")
+                update = await self._cancel(table, f"{who} closed the table; buy-ins are refunded.")
             else:
-                update = await self._stop_game(table, "The game was stopped; everyone is cashed out.")
+                update = await self._stop_game(table, f"{who} stopped the game; everyone is cashed out.")
         self._notify(update)
         return update
 
@@ -1089,7 +1093,9 @@ class TableManager:
             else:
                 self._play_auto(table, events)
         table.add_log(reason)
-        return await self._finish(table, events)
+        update = await self._finish(table, events)
+        update.message = reason
+        return update
 
     # -- the engine loop --------------------------------------------------------
 
@@ -1101,14 +1107,14 @@ class TableManager:
     def _play_auto(self, table: Table, events: list, timeout: bool = False):
         """Play one move for the awaited seat: the AI's, or the safe default on a timeout."""
         aw = table.game.awaiting()
-        seat = table.seats[aw.seat]
         if timeout:
             action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
         else:
             action = self._ai_action(table, aw.seat)
         applied = list(table.game.apply(action))
         events += applied
-        table.add_log(f"{seat.name} {public_action_text(action, applied)}" + (" (timed out)" if timeout else ""))
+        line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
+        table.add_log(line + (" (timed out)" if timeout else ""))
         return action
 
     async def _advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:
@@ -1158,7 +1164,7 @@ class TableManager:
     def _log_events(self, table: Table, events: list) -> None:
         if not any(e.get("type") in LOGGED_EVENTS for e in events):
             return
-        view = table.game.view(None)  # public: names, space labels, pay suit
+        view = escaped_view(table.game.view(None))  # public: names, space labels, pay suit
         for event in events:
             line = describe_event(event, view)
             if line:
@@ -1213,7 +1219,7 @@ class TableManager:
         seat = table.seats[aw.seat]
         events: list = []
         if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
-            message = f"{seat.name} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+            message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
             ended = await self._seat_to_ai(table, seat, message)
             if ended is not None:
                 return ended
@@ -1223,10 +1229,10 @@ class TableManager:
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
             self._play_auto(table, events, timeout=True)
-            message = f"{seat.name} ran out of time."
+            message = f"{escape(seat.name)} ran out of time."
             if seat.timeouts >= self.settings.timeouts_before_ai:
                 seat.away = True
-                message = f"{seat.name} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
+                message = f"{escape(seat.name)} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
                 table.add_log(message)
             update = await self._advance(table, events)
             update.message = message

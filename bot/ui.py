@@ -112,12 +112,19 @@ def build_view(components: list[Component]) -> discord.ui.View:
     return view
 
 
+def pings_only(user_ids) -> discord.AllowedMentions:
+    """Allowed mentions that notify exactly these users: never @everyone, @here or a role."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=uid) for uid in user_ids]
+    )
+
+
 def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
     """Keyword arguments for send()/edit() from an Outgoing message."""
     kwargs: dict[str, Any] = {
         "content": out.clipped(),
         "view": build_view(out.components) if out.components else None,
-        "allowed_mentions": discord.AllowedMentions(users=out.mentions, roles=False, everyone=False),
+        "allowed_mentions": pings_only(out.pings),
     }
     files = []
     if out.image:

@@ -16,6 +16,7 @@ from bot.components import DANGER, ButtonSpec, custom_id
 from bot.controller import wants_thread
 from bot.publisher import lobby_message
 from bot.rules import pages_for
+from bot.text import escape
 from bot.ui import build_view, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -63,11 +64,6 @@ def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
-def plain(text: str) -> str:
-    """A user-typed name shown as text: no markdown, no pings."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
 def require_manage_server(interaction: discord.Interaction, what: str) -> None:
     perms = getattr(interaction.user, "guild_permissions", None)
     if not (perms and perms.manage_guild):
@@ -105,8 +101,12 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         self.controller.pages["replay"] = self._replay_file
         super().__init__()
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
-        await self.controller.report(interaction, error)
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Tables, wallets and records belong to a server: a command from a DM is refused in words
+        (the tree's error handler answers it, once)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     # -- the table -------------------------------------------------------------------
 
@@ -177,7 +177,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
-        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage)
+        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage, display_name(interaction.user))
         await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
 
     # -- chips and records ---------------------------------------------------------------
@@ -253,10 +253,10 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         target = user or interaction.user
         stats = await self.manager.stats(interaction.guild_id, target.id)
         if not stats:
-            await self.controller.reply(interaction, f"{display_name(target)} hasn't finished a game here yet.")
+            await self.controller.reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
             return
         net = stats["net"]
-        embed = discord.Embed(title=f"Stats — {display_name(target)}", colour=0x2E8B57)
+        embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)
         embed.add_field(name="Games", value=str(stats["games"]))
         embed.add_field(name="Wins", value=str(stats["wins"]))
         embed.add_field(name="Win rate", value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
@@ -278,11 +278,11 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             result = game["result"] or {}
             seats = result.get("seats") or []
             podium = ", ".join(
-                f"{s['name']} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
+                f"{escape(s['name'])} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
             )
             when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
             lines.append(
-                f"{number}. **{result.get('preset_name', game['preset'])}** in <#{game['channel_id']}> {when}: {podium}"
+                f"{number}. **{escape(result.get('preset_name', game['preset']))}** in <#{game['channel_id']}> {when}: {podium}"
             )
             if result.get("house_rules"):
                 lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
@@ -520,7 +520,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         require_manage_server(interaction, "Kicking a player")
         updates = await self.manager.kick(interaction.guild_id, user.id, display_name(interaction.user))
-        await self.controller.reply(interaction, "\n".join(plain(u.message) for u in updates if u.message))
+        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
 
     @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:

@@ -570,6 +570,64 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     return f"{t}: {rest}" if rest else str(t)
 
 
+# ---------------------------------------------------------------- a player's decision as a sentence
+# What everyone may read about a decision: a chosen poker hand, the cards passed and a Wanagan pick
+# stay secret (the reveal events show them later).
+_ACTION_SENTENCES = {
+    "keep": "keeps the hand as dealt",
+    "swap": "swaps blind with the spare hand",
+    "look": "looks at the widow and takes it",
+    "auction": "puts the spare hand up for auction",
+    "check": "checks",
+    "fold": "folds",
+    "call": "calls",
+    "claim": "claims the pay card",
+    "cover": "covers the corner bet",
+    "choose": "picks a poker hand",
+    "reveal": "picks five cards and a space",
+    "full_house": "places a full house",
+    "straight": "places a 5-card straight",
+    "play": "plays",
+    "lead": "leads",
+}
+
+
+def describe_action(view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (),
+                    phase: str | None = None) -> str:
+    """A seat's decision as a sentence for everyone ("Bob raises by 4", "Ann keeps the hand as dealt");
+    ``events``: what applying it did (a play names the card it put face up, a call what it paid);
+    ``phase``: the phase it was decided in (default: the view's)."""
+    seat, do = action.get("seat"), action.get("do", "")
+    amount = action.get("amount")
+    own = [e for e in events if e.get("seat") == seat]
+    phase = phase or view.get("phase", "")
+    if do == "bet":
+        what = f"bets {amount}"
+    elif do == "raise":
+        what = f"raises by {amount}"
+    elif do == "call":
+        paid = next((e.get("amount") for e in own if e.get("type") == "call"), None)
+        what = f"calls {paid}" if paid else "calls"
+    elif do in ("bid", "suit_bid"):
+        what = f"bids {amount}" + (" for the pay suit" if do == "suit_bid" else "")
+    elif do == "corner_bet":
+        what = f"bets {amount} on the corner {card(action.get('ace') or '')}"
+    elif do == "name_suit":
+        what = f"names {SUIT_WORDS.get(action.get('suit') or '', 'a suit')} as the pay suit"
+    elif do == "pass_cards":
+        what = f"passes {len(action.get('cards') or []) or 'their'} cards"
+    elif do in ("lead", "play"):
+        placed = next((e.get("card") for e in own if e.get("type") == "play"), None) or action.get("card")
+        what = f"{_ACTION_SENTENCES[do]} {card(placed)}" if placed else _ACTION_SENTENCES[do]
+    elif do == "pass":
+        what = "lets the claim go" if phase == "claim" else "passes"
+    elif do == "decline":
+        what = "does not cover the corner bet" if phase == "corner-cover" else "declines the corner bet"
+    else:
+        what = _ACTION_SENTENCES.get(do, do.replace("_", " "))
+    return f"{name_of(view, seat)} {what}"
+
+
 # ---------------------------------------------------------------- results
 def render_round_result(record: dict[str, Any], view: dict[str, Any], round_number: int) -> str:
     """A finished round: payouts by seat, the poker result and who went out."""

@@ -368,9 +368,10 @@ def test_secret_cards_stay_out_of_the_public_log():
 
     from bot.tables import public_action_text
 
-    passed = public_action_text(Action(seat=0, do="pass_cards", cards=["AS", "KH", "2C"]))
-    revealed = public_action_text(Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house"))
-    chosen = public_action_text(Action(seat=0, do="choose", cards=["AS", "AD", "AC", "KH", "KD"]))
+    names = ["ann"]
+    passed = public_action_text(names, Action(seat=0, do="pass_cards", cards=["AS", "KH", "2C"]))
+    revealed = public_action_text(names, Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house"))
+    chosen = public_action_text(names, Action(seat=0, do="choose", cards=["AS", "AD", "AC", "KH", "KD"]))
     for text in (passed, revealed, chosen):
         assert not any(c in text for c in ("AS", "KH", "2C", "A♠", "K♥")), text
     assert "3 cards" in passed
@@ -381,7 +382,8 @@ def test_a_played_card_is_named_in_the_public_log():
     from engine import Action, Game
     from engine.ai import choose_action
 
-    from bot.tables import card_text, public_action_text
+    from bot.tables import public_action_text
+    from bot.text import card as card_text
 
     game = Game.new("great-lakes", ["a", "b", "c", "d"], seed=11)
     rng = random.Random(2)
@@ -397,10 +399,11 @@ def test_a_played_card_is_named_in_the_public_log():
             hand_before = set(game.view(aw.seat)["hand"])
             events = list(game.apply(action))
             played = set(hand_before) - set(game.view(aw.seat)["hand"])
-            text = public_action_text(action, events)
-            assert len(played) >= 1 and text.startswith("plays ") and text != "plays"
+            text = public_action_text(["a", "b", "c", "d"], action, events)
+            who = "abcd"[aw.seat]
+            assert len(played) >= 1 and text.startswith(f"{who} plays ") and text != f"{who} plays"
             first = next(e["card"] for e in events if e.get("type") == "play")
-            assert first in played and text == f"plays {card_text(first)}"
+            assert first in played and text == f"{who} plays {card_text(first)}"
             return
         game.apply(choose_action(game, aw.seat, kind="heuristic", rng=rng))
     pytest.fail("no play decision came up")
@@ -421,9 +424,10 @@ def test_a_claim_in_the_hand_view_names_every_space_it_pays():
         else:
             g.apply(Action(seat=aw.seat, do={"spare-hand": "keep", "poker-betting": "check", "claim": "claim"}[aw.phase]))
     text = hand_text(g.view(2), 2)
-    assert "Pays: AH + AH2 (6 chips)" in text, text
+    assert "Your claim: A♥ (both A♥ pockets, 6 chips)" in text, text
     for seat in (0, 1):
-        assert "AH2" not in hand_text(g.view(seat), seat), "only the claiming seat sees the claim"
+        assert "AH2" not in hand_text(g.view(seat), seat) and "pockets" not in hand_text(g.view(seat), seat), \
+            "only the claiming seat sees the claim"
 
 
 def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():

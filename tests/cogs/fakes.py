@@ -107,6 +107,7 @@ class RecordingSink:
         self.next_id = 1000
         self.closed_dms: set[int] = set()
         self.gate = None  # an asyncio.Event to hold sends (to test coalescing)
+        self.found: dict[str, int] = {}  # custom_id prefix → a message find_message finds
 
     async def _wait(self):
         if self.gate is not None:
@@ -132,8 +133,12 @@ class RecordingSink:
     async def strip(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("strip", channel_id, message_id, None))
 
-    async def notice(self, channel_id: int, content: str) -> None:
-        self.calls.append(("notice", channel_id, None, content))
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        self.calls.append(("find", channel_id, after_id, prefix))
+        return self.found.get(prefix)
+
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        self.calls.append(("notice", channel_id, ping, content))
 
 
 async def make_stack(settings, clock: FakeClock | None = None):

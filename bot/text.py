@@ -292,7 +292,7 @@ def hand_text(view: dict, seat: int) -> str:
         if detail.get("space"):
             lines.append(f"Your claim: {claim_words(view, detail)}")
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
-            lines.append(f"Careful: {detail['warning']}.")
+            lines.append(f"Careful: {in_words(detail['warning'], view)}.")
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)

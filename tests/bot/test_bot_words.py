@@ -50,8 +50,8 @@ async def setup(db, bank, prefs, settings):
     return manager, sink, publisher, clock
 
 
-async def playing(manager, rounds=2):
-    await manager.create_table(G, C, ANN, "**ann**", "tripoley", {"game_end": f"rounds:{rounds}"})
+async def playing(manager, rounds=2, preset="tripoley"):
+    await manager.create_table(G, C, ANN, "**ann**", preset, {"game_end": f"rounds:{rounds}"})
     await manager.join(C, BOB, "bob")
     await manager.add_ai(C, ANN)
     await manager.start(C, ANN)
@@ -145,7 +145,7 @@ def test_engine_refusals_in_players_words():
 
 async def test_a_decision_is_logged_as_a_sentence_and_told_back_to_the_player(setup):
     manager, sink, publisher, clock = setup
-    table = await playing(manager)
+    table = await playing(manager, preset="three-in-one")  # its round opens with a public spare-hand decision
     aw = table.game.awaiting()
     user = table.seats[aw.seat].user_id
     verb = next(v for v in ("keep", "check", "pass") if v in aw.legal)

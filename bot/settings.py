@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -17,10 +18,12 @@ from engine import PRESETS
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
 SQLITE_FORMS = "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 (or sqlite:///:memory: to keep nothing)"
+POSTGRES_FORM = "postgresql://user:password@host:5432/database"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 # What each setting accepts, for the one-line error about it (a setting missing here gets pydantic's words).
 ACCEPTS = {
-    "database_url": f"an SQLite database: {SQLITE_FORMS}",
+    "database_url": f"an SQLite database: {SQLITE_FORMS}; or a PostgreSQL one: {POSTGRES_FORM}",
     "dev_guild_id": "a server id (a number), or nothing",
     "log_level": " / ".join(LOG_LEVELS),
     "log_file": "a file the bot may write its log to, or nothing (log to standard error)",
@@ -115,7 +118,7 @@ class Settings(BaseSettings):
 
     @field_validator("database_url")
     @classmethod
-    def _sqlite_url(cls, value: str) -> str:
+    def _database_url(cls, value: str) -> str:
         database_path(value)
         return value
 
@@ -128,22 +131,35 @@ class Settings(BaseSettings):
         return value
 
     def database_path(self) -> str:
-        """The SQLite file (or ``:memory:``) named by ``DATABASE_URL``."""
+        """The SQLite file (or ``:memory:``) named by ``DATABASE_URL``, or its PostgreSQL URL."""
         return database_path(self.database_url)
+
+    def is_postgres(self) -> bool:
+        return is_postgres_url(self.database_url)
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None
 
 
+def is_postgres_url(url: str) -> bool:
+    scheme, found, _ = url.partition("://")
+    return bool(found) and scheme.lower() in POSTGRES_SCHEMES
+
+
 def database_path(url: str) -> str:
     """The file of ``sqlite:///relative.db`` or ``sqlite:////abs/path.db``; ``:memory:`` for
-    ``sqlite:///:memory:``. Anything else is refused: a bare word would silently become a file of
-    that name, and ``sqlite:///`` (no path) a database that keeps nothing."""
+    ``sqlite:///:memory:``; a ``postgresql://`` (or ``postgres://``) URL as it is, once its port
+    is checked. Anything else is refused: a bare word would silently become a file of that name,
+    and ``sqlite:///`` (no path) a database that keeps nothing."""
     scheme, found, rest = url.partition("://")
     if not found:
         raise ValueError("not an sqlite:/// URL")
-    if scheme.lower().split("+")[0] in ("postgres", "postgresql"):
-        raise ValueError("PostgreSQL is not supported yet, only SQLite")
+    if is_postgres_url(url):
+        try:
+            urlsplit(url).port  # noqa: B018 - raises on a port that is no number or out of range
+        except ValueError:
+            raise ValueError("the port is not a number from 1 to 65535") from None
+        return url
     if scheme != "sqlite":
         raise ValueError(f"{scheme}:// is not a database the bot can use")
     if not rest.startswith("/"):
@@ -190,14 +206,19 @@ def not_sqlite(path: str) -> str | None:
     return f"{path} is not an SQLite database" if header and header != SQLITE_HEADER else None
 
 
+def redacted(text: str) -> str:
+    """A URL without its user and password (``postgresql://…@host/db``)."""
+    scheme, found, rest = text.partition("://")
+    if found and "@" in rest:
+        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    return text
+
+
 def shown(name: str, value: object) -> str:
     """A bad value as quoted in an error line: never a secret, never a password in a URL, never long."""
     if name == "discord_token":
         return ""
-    text = str(value)
-    scheme, found, rest = text.partition("://")
-    if found and "@" in rest:
-        text = f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    text = redacted(str(value))
     if len(text) > 60:
         text = text[:59] + "…"
     return f"={text!r}"
@@ -226,7 +247,9 @@ def load_settings(**overrides) -> Settings:
         raise SettingsError(lines) from None
     lines = []
     database = settings.database_path()
-    database_problem = database != ":memory:" and (unwritable(database) or not_sqlite(database))
+    database_problem = not settings.is_postgres() and database != ":memory:" and (
+        unwritable(database) or not_sqlite(database)
+    )
     if database_problem:
         lines.append(error_line("database_url", settings.database_url, database_problem))
     log_file_problem = settings.log_file and unwritable(settings.log_file)

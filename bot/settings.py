@@ -44,6 +44,9 @@ ACCEPTS = {
     "relief_cooldown_hours": "a number of hours greater than 0",
     "house_bankroll": "a whole number of chips, 0 or more",
     "threads": "true or false",
+    "shard_count": "a whole number of shards, 1 or more, or nothing (one process, no sharding)",
+    "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
+    " or nothing (all of them)",
 }
 
 
@@ -88,6 +91,11 @@ class Settings(BaseSettings):
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
 
+    # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
+    # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: tuple[int, ...] | None = None
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
@@ -95,7 +103,33 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before")
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                return None
+            try:
+                return tuple(int(part) for part in value.split(","))
+            except ValueError:
+                raise ValueError("not a list of shard numbers") from None
+        if isinstance(value, int):  # one shard: the environment's "3" reads as a number
+            return (value,)
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: tuple[int, ...] | None, info) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        if not value or len(set(value)) != len(value) or any(not 0 <= i < count for i in value):
+            raise ValueError(f"each shard once, each from 0 to {count - 1}")
+        return tuple(sorted(value))
+
+    @field_validator("shard_count", "dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -136,6 +170,17 @@ class Settings(BaseSettings):
 
     def is_postgres(self) -> bool:
         return is_postgres_url(self.database_url)
+
+    def shards(self) -> tuple[int, ...] | None:
+        """The shards this process runs (None: no sharding, every server is this process's)."""
+        if self.shard_count is None:
+            return None
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether the server's tables are this process's to resume, time and save."""
+        shards = self.shards()
+        return shards is None or (guild_id >> 22) % self.shard_count in shards
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None

@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.migrate_db import audits  # noqa: E402
+from bot.settings import database_path  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from tests import pgserver  # noqa: E402
 from tests.fakediscord import DiscordHarness  # noqa: E402
@@ -375,7 +376,7 @@ def split_latency(rows: list, records: list) -> None:
 
 async def conservation(url: str) -> tuple[bool, str]:
     """The conservation check of every server in the database."""
-    db = await Database(url).connect()
+    db = await Database(database_path(url)).connect()
     try:
         found = await audits(db)
     finally:

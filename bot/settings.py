@@ -297,6 +297,11 @@ def load_settings(**overrides) -> Settings:
     )
     if database_problem:
         lines.append(error_line("database_url", settings.database_url, database_problem))
+    shards = settings.shards()
+    if shards is not None and len(shards) < settings.shard_count and not settings.is_postgres():
+        lines.append(error_line("shard_ids", ",".join(map(str, shards)),
+                                "a process running some of the shards shares its database with the others'"
+                                " processes, which needs a PostgreSQL DATABASE_URL"))
     log_file_problem = settings.log_file and unwritable(settings.log_file)
     if log_file_problem:
         lines.append(error_line("log_file", settings.log_file, log_file_problem))

@@ -13,6 +13,7 @@ def guild_in_shard(shard: int, count: int = 2) -> int:
 
 
 def test_a_server_belongs_to_the_shard_discord_routes_it_to(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot@db.example/tripoley")
     monkeypatch.setenv("SHARD_COUNT", "4")
     monkeypatch.setenv("SHARD_IDS", "3,1")
     settings = load_settings(_env_file=None)
@@ -42,6 +43,19 @@ def test_bad_shard_settings_are_one_line_each(monkeypatch, env, reason):
         load_settings(_env_file=None)
     (line,) = caught.value.lines
     assert reason in line and "\n" not in line
+
+
+def test_a_process_with_some_of_the_shards_needs_postgresql(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/t.sqlite3")
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    assert load_settings(_env_file=None).shards() == (0, 1)  # every shard in one process: SQLite will do
+    monkeypatch.setenv("SHARD_IDS", "1")
+    with pytest.raises(SettingsError) as caught:
+        load_settings(_env_file=None)
+    (line,) = caught.value.lines
+    assert line.startswith("SHARD_IDS='1'") and "needs a PostgreSQL DATABASE_URL" in line
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot@db.example/tripoley")
+    assert load_settings(_env_file=None).shards() == (1,)
 
 
 async def test_a_process_resumes_only_the_tables_of_its_shards(make_manager):

@@ -417,7 +417,11 @@ class Database:
             await raw.execute("PRAGMA synchronous=NORMAL")
             await raw.execute("PRAGMA foreign_keys=ON")
             await raw.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()  # a failed migration leaves no connection open
+            raise
         return self
 
     async def checkpoint_in_background(self, interval: float = 1.0) -> None:

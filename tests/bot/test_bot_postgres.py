@@ -89,3 +89,26 @@ async def test_two_processes_writing_one_wallet_lose_no_chip(pg_url):
     finally:
         await one.close()
         await two.close()
+
+
+async def test_a_failed_migration_rolls_back_on_postgresql(pg_url, tmp_path):
+    import asyncpg
+
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    (mig / "0001_ok.sql").write_text("CREATE TABLE a (x INTEGER, at REAL);")
+    (mig / "0002_bad.sql").write_text("CREATE TABLE b (x INTEGER); THIS IS NOT SQL;")
+    with pytest.raises(asyncpg.PostgresError):
+        await Database(pg_url, migrations_dir=mig).connect()
+    (mig / "0002_bad.sql").unlink()
+    db = await Database(pg_url, migrations_dir=mig).connect()
+    try:
+        assert [r[0] for r in await db.fetchall("SELECT version FROM schema_version")] == [1]
+        names = {r[0] for r in await db.fetchall(POSTGRES.TABLES)}
+        assert "a" in names and "b" not in names
+        types = await db.fetchall(
+            "SELECT data_type FROM information_schema.columns WHERE table_name = 'a' ORDER BY ordinal_position"
+        )
+        assert [r[0] for r in types] == ["bigint", "double precision"]
+    finally:
+        await db.close()

@@ -20,6 +20,7 @@ from .render import ImageService, default_renderer, process_pool
 from .settings import Settings
 from .storage import Database
 from .tables import TableManager
+from .turns import TurnNotifier
 from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,12 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+
     async def notice(self, channel_id: int, content: str) -> None:
         await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
 
@@ -130,7 +137,8 @@ class TripoleyBot(commands.Bot):
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
         self.publisher = Publisher(self.manager, DiscordSink(self), self.images)
-        self.controller = Controller(self.manager, self.publisher)
+        self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
+        self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -138,6 +146,7 @@ class TripoleyBot(commands.Bot):
         resumed = await self.manager.resume()
         for table in resumed:
             self.publisher.publish(table)  # refresh deadlines shown on the messages
+            self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()
@@ -211,7 +220,7 @@ class TripoleyBot(commands.Bot):
                 log.exception("could not save every table's state before shutdown")
         try:
             if getattr(self, "publisher", None) is not None:
-                await asyncio.wait_for(self.publisher.flush(), 5)
+                await asyncio.wait_for(asyncio.gather(self.publisher.flush(), self.turns.flush()), 5)
         except Exception:
             log.warning("pending table messages were not all sent before shutdown")
         await super().close()  # discord.py's runner goes on from here: see run_bot

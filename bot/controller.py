@@ -20,10 +20,12 @@ from typing import Any, Awaitable, Callable
 import discord
 from discord import app_commands
 
-from . import errors
-from .publisher import Publisher, hand_message
+from . import errors, story
+from .components import log_components
+from .publisher import Outgoing, Publisher, hand_message
 from .tables import Table, TableManager
-from .ui import AmountModal, message_kwargs
+from .turns import TurnNotifier
+from .ui import AmountModal, build_view, message_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +35,10 @@ PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
 
 
 class Controller:
-    def __init__(self, manager: TableManager, publisher: Publisher | None = None) -> None:
+    def __init__(self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None) -> None:
         self.manager = manager
         self.publisher = publisher
+        self.turns = turns
         self.pages: dict[str, PageHandler] = {}
 
     # -- answering -------------------------------------------------------------
@@ -129,6 +132,9 @@ class Controller:
                 await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
             return
 
+        if verb == "log":  # the log of an earlier round may still be read
+            await self.show_log(interaction, table, round_number, arg)
+            return
         if round_number != table.round:
             raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
         if verb == "hand":
@@ -207,8 +213,12 @@ class Controller:
         if private:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
-                kwargs = message_kwargs(hand_message(table, seat, table.game.view(seat)), edit=True)
-                kwargs.pop("attachments", None)
+                # Text and picture of the hand after the move (the old picture showed the cards before it).
+                out = hand_message(table, seat, table.game.view(seat))
+                if self.publisher is not None:
+                    out.image, out.alt = await self.publisher.image("hand", out.view)
+                kwargs = message_kwargs(out, edit=True)
+                self._remember_hand_view(interaction, table)
             else:
                 kwargs = {"content": "The game is over.", "embed": None, "view": None}
             try:
@@ -262,6 +272,7 @@ class Controller:
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
         await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
+        self._remember_hand_view(interaction, table)
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
             if png:
@@ -270,3 +281,28 @@ class Controller:
                     await interaction.edit_original_response(attachments=[file])
                 except discord.HTTPException:
                     log.warning("could not attach the hand image")
+
+    def _remember_hand_view(self, interaction: discord.Interaction, table: Table) -> None:
+        """This interaction's answer is the player's hand view: updated at their next decision."""
+        if self.turns is None:
+            return
+
+        async def edit(out: Outgoing) -> None:
+            await interaction.edit_original_response(**message_kwargs(out, edit=True))
+
+        self.turns.remember_hand_view(table.id, interaction.user.id, edit)
+
+    # -- the round's log -------------------------------------------------------------
+
+    async def show_log(self, interaction: discord.Interaction, table: Table, round_number: int, arg: str) -> None:
+        """The whole log of the round (and the one before), privately; opens on its newest page."""
+        page = int(arg.partition(".")[0]) if arg[:1].isdigit() else 10**6
+        embed, page, pages = story.log_embed(table, round_number, page)
+        kwargs: dict[str, Any] = {"embed": discord.Embed.from_dict(embed)}
+        components = log_components(table.id, round_number, page, pages)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.edit_message(view=build_view(components), **kwargs)
+        elif components:
+            await interaction.response.send_message(ephemeral=True, view=build_view(components), **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=True, **kwargs)

@@ -15,6 +15,7 @@ class GuildConfig:
     starting_balance: int
     turn_timeout: float
     ai_pause: float
+    pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
 
 
 class Prefs:
@@ -37,10 +38,11 @@ class Prefs:
             starting_balance=int(pick("starting_balance", s.starting_balance)),
             turn_timeout=float(pick("turn_timeout", s.turn_timeout)),
             ai_pause=float(pick("ai_pause", s.ai_pause)),
+            pings=bool(pick("pings", True)),
         )
 
     async def update_guild(self, guild_id: int, **changes) -> GuildConfig:
-        allowed = {"default_preset", "starting_balance", "turn_timeout", "ai_pause"}
+        allowed = {"default_preset", "starting_balance", "turn_timeout", "ai_pause", "pings"}
         changes = {k: v for k, v in changes.items() if v is not None}
         unknown = set(changes) - allowed
         if unknown:
@@ -60,5 +62,20 @@ class Prefs:
             await conn.execute(
                 "INSERT INTO user_prefs (user_id, dm_hands) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET dm_hands = excluded.dm_hands",
+                (user_id, int(on)),
+            )
+
+    async def pings(self, guild_id: int, user_id: int) -> bool:
+        """Whether the player is pinged when it is their turn: their choice, else the server's."""
+        row = await self.db.fetchone("SELECT pings FROM user_prefs WHERE user_id = ?", (user_id,))
+        if row is not None and row["pings"] is not None:
+            return bool(row["pings"])
+        return (await self.guild(guild_id)).pings
+
+    async def set_pings(self, user_id: int, on: bool) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_prefs (user_id, pings) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings",
                 (user_id, int(on)),
             )

@@ -113,16 +113,19 @@ def build_view(components: list[Component]) -> discord.ui.View:
 
 def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
     """Keyword arguments for send()/edit() from an Outgoing message."""
+    users = out.mentions if isinstance(out.mentions, bool) else [discord.Object(id=u) for u in out.mentions]
     kwargs: dict[str, Any] = {
         "content": out.clipped(),
         "view": build_view(out.components) if out.components else None,
-        "allowed_mentions": discord.AllowedMentions(users=out.mentions, roles=False, everyone=False),
+        "allowed_mentions": discord.AllowedMentions(users=users, roles=False, everyone=False),
     }
+    if out.embeds:
+        kwargs["embeds"] = [discord.Embed.from_dict(e) for e in out.embeds]
     files = []
     if out.image:
         files.append(discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None))
-    if edit:
-        kwargs["attachments"] = files
+    if edit and not (out.keep_image and not files):
+        kwargs["attachments"] = files  # without the key, an edit keeps the picture the message has
     elif files:
         kwargs["files"] = files
     if not edit and kwargs["view"] is None:

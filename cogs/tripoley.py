@@ -261,6 +261,17 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             text = "No more hand DMs: use **Show my hand** on the table message."
         await self.controller.reply(interaction, text)
 
+    @app_commands.command(name="ping", description="Be pinged when it's your turn")
+    @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def ping(self, interaction: discord.Interaction, mode: str) -> None:
+        on = mode == "on"
+        await self.prefs.set_pings(interaction.user.id, on)
+        if on:
+            text = "I'll ping you when it's your turn (a short message, deleted once you've played)."
+        else:
+            text = "No more turn pings: watch the table message for ⏳ and your name."
+        await self.controller.reply(interaction, text)
+
     @app_commands.command(name="settings", description="Server defaults (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
@@ -268,6 +279,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         starting_balance="Chips in a new player's wallet",
         turn_timeout="Seconds per decision",
         ai_pause="Seconds an AI waits before acting",
+        pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
     )
     @app_commands.choices(default_preset=preset_choices())
     async def settings(
@@ -277,10 +289,12 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         starting_balance: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
         turn_timeout: Optional[app_commands.Range[int, 10, 3600]] = None,
         ai_pause: Optional[app_commands.Range[float, 0.0, 30.0]] = None,
+        pings: Optional[bool] = None,
     ) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         changes = dict(
-            default_preset=default_preset, starting_balance=starting_balance, turn_timeout=turn_timeout, ai_pause=ai_pause
+            default_preset=default_preset, starting_balance=starting_balance, turn_timeout=turn_timeout, ai_pause=ai_pause,
+            pings=pings,
         )
         if any(v is not None for v in changes.values()):
             if not (perms and perms.manage_guild):
@@ -291,7 +305,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         text = (
             f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
             f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
-            f"AI pause: {config.ai_pause:g} s"
+            f"AI pause: {config.ai_pause:g} s\nTurn pings: {'on' if config.pings else 'off'} by default"
         )
         await self.controller.reply(interaction, text)
 

@@ -62,10 +62,14 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
         await publisher.flush()
         rounds_posted.add(table.mat_round)
     assert table.status == "finished"
-    posts = [c for c in sink.calls if c[0] == "post"]
+    posts = [c for c in sink.calls if c[0] == "post" and not c[3].embeds]
     assert len(posts) == 2 + 1  # lobby message + one mat per round
     strips = [c for c in sink.calls if c[0] == "strip"]
     assert [c[2] for c in strips] == [posts[1][2]]  # round 1's mat lost its buttons when round 2 began
+    # Each round's results (and the board clearing at the end) in a message of their own, in order.
+    results = [c[3].embeds[0]["title"] for c in sink.calls if c[0] == "post" and c[3].embeds]
+    assert results[:2] == ["Round 1 — who collected what", "Round 2 — who collected what"], results
+    assert set(results[2:]) <= {"Game over — the last hands"}
     final = sink.calls[-1]
     assert final[0] == "edit" and "game over" in final[3].text and final[3].components == []
 

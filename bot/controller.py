@@ -204,11 +204,16 @@ class Controller:
     ) -> None:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
+
+        async def acknowledge() -> None:
+            if private and self.turns is not None:
+                self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
+            await interaction.response.defer()
+
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
         await self.manager.act(
-            table.channel_id, interaction.user.id, act, round_number, expect=expect,
-            before_apply=interaction.response.defer,
+            table.channel_id, interaction.user.id, act, round_number, expect=expect, before_apply=acknowledge,
         )
         if private:
             seat = table.seat_of(interaction.user.id)
@@ -273,8 +278,11 @@ class Controller:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
         await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
         self._remember_hand_view(interaction, table)
+        change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
+            if change is not None and not self.turns.is_latest(table.id, interaction.user.id, change):
+                return  # changed meanwhile (a move made from it): its picture came with that change
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
                 try:

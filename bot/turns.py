@@ -71,6 +71,7 @@ class TurnNotifier:
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
         self._views: dict[tuple[int, int], _HandView] = {}  # (table id, user id) → their last hand view
+        self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
         manager.add_listener(self.on_update)
 
     # -- entry points ---------------------------------------------------------------
@@ -87,6 +88,18 @@ class TurnNotifier:
     def refresh(self, table: Table) -> None:
         """Ping (again) for the decision a table waits for, e.g. after a restart."""
         self.on_update(TableUpdate(table=table, kind="play"))
+
+    def touch(self, table_id: int, user_id: int) -> int:
+        """A player's hand view changes now (a move from it, a new one, an update): the number of this
+        change. An older change still on its way (a picture rendered for it) must not follow it."""
+        key = (table_id, user_id)
+        self._view_changes[key] = number = self._view_changes.get(key, 0) + 1
+        if len(self._view_changes) > 10_000:
+            self._view_changes = {key: number}
+        return number
+
+    def is_latest(self, table_id: int, user_id: int, number: int) -> bool:
+        return self._view_changes.get((table_id, user_id)) == number
 
     def remember_hand_view(self, table_id: int, user_id: int, edit: HandViewEditor) -> None:
         """The player's newest hand view, to be updated at their next decision."""
@@ -134,6 +147,7 @@ class TurnNotifier:
             if table.id in self._shown and self._shown[table.id] == key:
                 return
             self._shown[table.id] = key
+            detected = self._monotonic()
             old, table.ping_message_id = table.ping_message_id, None
             if key is not None:
                 seat = table.seats[key[2]]
@@ -149,7 +163,7 @@ class TurnNotifier:
             if table.status != "playing":
                 self._forget(table)
             return
-        updated = await self._update_hand_view(table, seat.user_id, hand)
+        updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
         if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
             return
         text = ping_text(seat.user_id, phase, deadline, link, updated)
@@ -163,15 +177,23 @@ class TurnNotifier:
         self._shown.pop(table.id, None)
         for key in [k for k in self._views if k[0] == table.id]:
             del self._views[key]
+        for key in [k for k in self._view_changes if k[0] == table.id]:
+            del self._view_changes[key]
 
-    async def _update_hand_view(self, table: Table, user_id: int, hand: Outgoing) -> bool:
-        """Show the new decision in the player's last hand view, if it can still be edited."""
+    async def _update_hand_view(self, table: Table, key: tuple, user_id: int, hand: Outgoing, detected: float) -> bool:
+        """Show the new decision in the player's last hand view, if it can still be edited (a view
+        opened since the decision came shows it already)."""
         view = self._views.get((table.id, user_id))
         if view is None or self._monotonic() - view.opened > HAND_VIEW_LIFETIME:
             self._views.pop((table.id, user_id), None)
             return False
+        if view.opened >= detected:
+            return True
         if self.images is not None:
             hand.image, hand.alt = await self.images.render(hand.render, hand.view)
+        if self.decision(table) != key:
+            return False  # decided meanwhile (from that very view, perhaps): its own answer shows the result
+        self.touch(table.id, user_id)
         try:
             await view.edit(hand)
         except Exception as exc:

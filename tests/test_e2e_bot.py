@@ -109,9 +109,15 @@ def check_no_leak(dh, channel, user, hand_text):
                 f"{user}'s card {c} is public (as {raw_code(c)}) in message {m.id}:\n{text}"
 
 
+def is_aside(m):
+    """A turn ping (bot.turns) or a round's results: messages without buttons beside the table's."""
+    return not m.components and (" your turn: " in m.content or bool(m.embeds))
+
+
 def state_key(dh, channel):
     tm = table_message(dh, channel)
-    last = dh.channel_messages(channel)[-1] if dh.channel_messages(channel) else None
+    shown = [m for m in dh.channel_messages(channel) if not is_aside(m)]
+    last = shown[-1] if shown else None
     return (tm.id if tm else None, tm.content if tm else None, last.id if last else None)
 
 
@@ -158,8 +164,8 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
     public buttons, else from the hand view (`hand`, or opened from `tm`).
 
     Great Lakes' michigan-play (public "Play") is answered from the hand view, which also offers the
-    Full House / 5-Card Straight selects: a combination is placed whenever one is offered (now and then
-    the plain play instead)."""
+    Full House / 5-Card Straight selects when the holder can place one: a combination is placed whenever
+    one is offered (now and then the plain play instead); without one, Play is the only control."""
     stats = stats if stats is not None else {}
     if hand is None:
         for label in () if michigan_play_pending(tm) else PREFER:
@@ -174,7 +180,10 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
         stats["michigan_play"] = stats.get("michigan_play", 0) + 1
         assert michigan_play in hand_cards(hand.content), (michigan_play, hand.content)
         combos = [s for s in selects(hand) if s["custom_id"].endswith(COMBOS)]
-        assert combos, f"michigan-play without a combination to place:\n{hand.content}\n{hand.components}"
+        if not combos:  # asked all the same (secrecy): the Play button is the only control
+            assert [b["label"] for b in buttons(hand)] == [play_button["label"]] and not selects(hand), hand.components
+            stats["forced_play"] = stats.get("forced_play", 0) + 1
+            return await dh.click(user, hand, custom_id=play_button["custom_id"])
         if stats["michigan_play"] % 3 == 0:
             stats["plain_play"] = stats.get("plain_play", 0) + 1
             return await dh.click(user, hand, custom_id=play_button["custom_id"])

@@ -40,7 +40,7 @@ from .tables import Table, TableManager, TableUpdate
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000
+MAX_CONTENT = text.MAX_CONTENT
 
 
 class MessageGone(Exception):

@@ -225,7 +225,7 @@ class Controller:
                 kwargs = message_kwargs(out, edit=True)
                 self._remember_hand_view(interaction, table)
             else:
-                kwargs = {"content": "The game is over.", "embed": None, "view": None}
+                kwargs = {"content": "The game is over.", "embed": None, "view": None, "attachments": []}
             try:
                 await interaction.edit_original_response(**kwargs)
             except discord.HTTPException:

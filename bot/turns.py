@@ -30,6 +30,7 @@ from .text import PROMPTS, timestamp
 
 log = logging.getLogger(__name__)
 
+TABLE_MESSAGE_POLL = 0.2  # seconds between looks for the round's table message a ping links to
 HAND_VIEW_LIFETIME = 14 * 60.0  # seconds a hand view stays editable (Discord: 15 minutes; a margin)
 
 HandViewEditor = Callable[[Outgoing], Awaitable[None]]
@@ -141,8 +142,19 @@ class TurnNotifier:
             except Exception:
                 log.exception("turn ping of table %s failed", table_id)
 
+    def _table_message_shown(self, table: Table) -> bool:
+        """Whether a ping may go out: it links to the round's table message, so that goes first
+        (posted as soon as its picture is drawn), unless the decision's time runs out meanwhile."""
+        return (table.mat_round == table.round or table.status != "playing" or self.decision(table) is None
+                or table.deadline is None or table.deadline <= self.manager.clock.now())
+
     async def _sync(self, table: Table) -> None:
+        while not self._table_message_shown(table):
+            await asyncio.sleep(TABLE_MESSAGE_POLL)
         async with table.lock:  # one consistent state: the decision, its deadline, the hand
+            if not self._table_message_shown(table):  # a new round came while we waited for the lock
+                self._due.setdefault(table.id, table)
+                return
             key = self.decision(table)
             if table.id in self._shown and self._shown[table.id] == key:
                 return

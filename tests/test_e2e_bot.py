@@ -511,6 +511,9 @@ async def test_great_lakes_whole_game(discord_harness, tmp_path):
     assert "Losers Kitty" in history and "from Losers Kitty" in dh.channel_messages("general")[-1].content + history
     answered = {p for _, p in stats["prompts"]}
     assert PROMPTS["poker-choose"] in answered or PROMPTS["poker-betting"] in answered, stats
+    # A human holder of the next card is asked even when playing it is the only choice (the channel
+    # must not learn when a combination is possible).
+    assert stats.get("forced_play", 0) >= 1, stats
 
 
 async def test_wanagan_whole_game(discord_harness, tmp_path):

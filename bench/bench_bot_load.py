@@ -17,7 +17,10 @@ the script prints:
 * REST calls of the bot per completed round;
 * mat edits per channel per second: mean over the play phase, and the max count in any 1 s window;
 * the bot process's peak RSS (``VmHWM`` from ``/proc/PID/status``);
-* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB).
+* pictures uploaded to the channels (posts and edits with a file) and their bytes, per round, and
+  how many repeated the picture their channel had just been sent (an upload per visible change: 0);
+* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB,
+  ≤ 1.5 MB of pictures per 5 rounds of a 4-player game).
 
 The fake Discord and the scripted users share this process's event loop: its own loop lag is printed
 too, since a busy driver inflates the measured latencies (acks are timed when the callback POST is
@@ -51,6 +54,7 @@ from tests.fakediscord import DiscordHarness
 TARGET_P99 = 0.100  # seconds, at 200 tables
 TARGET_EDITS = 1.0  # mat edits per second per channel
 TARGET_RSS_MB = 300.0
+TARGET_BYTES_5_ROUNDS = 1_500_000  # pictures uploaded for 5 rounds of a 4-player game
 
 PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
 HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
@@ -111,6 +115,26 @@ class TableRun:
     def note(self, text: str) -> None:
         if len(self.errors) < 5:
             self.errors.append(text)
+
+
+def count_pictures(dh) -> dict:
+    """Count the pictures the bot uploads to the channels (not the private hand views): their
+    number, bytes, and uploads repeating the picture last sent to that channel under that name."""
+    counts = {"uploads": 0, "bytes": 0, "repeats": 0}
+    last: dict[tuple, bytes] = {}
+    make_attachments = dh.server._make_attachments
+
+    def recording(channel_id, payload, files, existing, *, ephemeral):
+        if not ephemeral:
+            for _, name, data, _ in files:
+                counts["uploads"] += 1
+                counts["bytes"] += len(data)
+                counts["repeats"] += last.get((channel_id, name)) == data
+                last[(channel_id, name)] = data
+        return make_attachments(channel_id, payload, files, existing, ephemeral=ephemeral)
+
+    dh.server._make_attachments = recording
+    return counts
 
 
 async def open_table(dh, t: TableRun, args) -> None:
@@ -386,6 +410,7 @@ async def run(args) -> int:
         if args.render_processes is not None:
             env["RENDER_PROCESSES"] = str(args.render_processes)
         async with DiscordHarness(humans=names, channels=channels) as dh:
+            pictures = count_pictures(dh)
             lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
             t_spawn = time.perf_counter()
             proc = await dh.spawn(env=env, cwd=tmp, commands=["tripoley"], timeout=60)
@@ -434,6 +459,7 @@ async def run(args) -> int:
                     gc_pauses.append(time.perf_counter() - gc_began[0])
 
             gc.callbacks.append(on_gc)
+            pictures.update(uploads=0, bytes=0, repeats=0)  # the play phase only
             n_inter0 = len(dh.interactions())
             n_rest0 = len(dh.state.rest_log)
             rounds0 = sum(rounds_completed(t.channel) for t in tables)
@@ -526,6 +552,11 @@ async def run(args) -> int:
                   f"  ({rest_total} calls in play, of which {rest_cb} interaction callbacks)")
             top = ", ".join(f"{k} {v}" for k, v in rest_routes.most_common(5))
             print(f"  top routes            {top}")
+            if rounds:
+                per_round = pictures["bytes"] / rounds
+                print(f"pictures uploaded       {pictures['uploads'] / rounds:.1f} per round, {per_round / 1000:.0f} KB per round"
+                      f" ({per_round * 5 / 1e6:.2f} MB per 5 rounds; target ≤ {TARGET_BYTES_5_ROUNDS / 1e6:.1f} MB);"
+                      f" the same picture again: {pictures['repeats']}")
             print(f"mat edits /s/channel    mean {mean_rate:.2f}  (busiest channel {max_rate:.2f});"
                   f"  max in any 1 s window {max_window}  ({over_1} channels > 1)   target ≤ {TARGET_EDITS:.0f}/s")
             print(f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB   target ≤ {TARGET_RSS_MB:.0f} MB" if peak_rss else
@@ -550,8 +581,9 @@ async def run(args) -> int:
             ok_p99 = p99_all is not None and p99_all <= TARGET_P99
             ok_edits = max_window <= TARGET_EDITS
             ok_rss = peak_rss is not None and peak_rss <= TARGET_RSS_MB
+            ok_bytes = bool(rounds) and pictures["bytes"] / rounds * 5 <= TARGET_BYTES_5_ROUNDS and not pictures["repeats"]
             print(f"targets                 p99 {'OK' if ok_p99 else 'MISSED'} · mat edits {'OK' if ok_edits else 'MISSED'}"
-                  f" · memory {'OK' if ok_rss else 'MISSED'}")
+                  f" · memory {'OK' if ok_rss else 'MISSED'} · picture bytes {'OK' if ok_bytes else 'MISSED'}")
             if args.verbose:
                 ch = tables[0].channel
                 print(f"-- public messages of #{ch.name} (first line, edits, created at +s) --")
@@ -567,7 +599,7 @@ async def run(args) -> int:
             if proc.returncode is None and proc.proc is not None:
                 proc.proc.kill()
             bot_side(Path(env["ACK_STATS_FILE"]), t_play, t_end, args.verbose, play_inter)
-        return 0 if (ok_p99 and ok_edits and ok_rss and alive) else 1
+        return 0 if (ok_p99 and ok_edits and ok_rss and ok_bytes and alive) else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,9 @@ from .settings import Settings
 from .storage import Database
 
 
+USER_FLAGS = ("dm_hands", "pings")  # the on/off columns of user_prefs
+
+
 @dataclass(frozen=True)
 class GuildConfig:
     guild_id: int
@@ -58,10 +61,15 @@ class Prefs:
         return bool(row and row["dm_hands"])
 
     async def set_dm_hands(self, user_id: int, on: bool) -> None:
+        await self._set_user_flag(user_id, "dm_hands", on)
+
+    async def _set_user_flag(self, user_id: int, column: str, on: bool) -> None:
+        if column not in USER_FLAGS:
+            raise ValueError(f"unknown user preference: {column}")
         async with self.db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO user_prefs (user_id, dm_hands) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET dm_hands = excluded.dm_hands",
+                f"INSERT INTO user_prefs (user_id, {column}) VALUES (?, ?)"
+                f" ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}",
                 (user_id, int(on)),
             )
 
@@ -73,9 +81,4 @@ class Prefs:
         return (await self.guild(guild_id)).pings
 
     async def set_pings(self, user_id: int, on: bool) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_prefs (user_id, pings) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings",
-                (user_id, int(on)),
-            )
+        await self._set_user_flag(user_id, "pings", on)

@@ -136,6 +136,15 @@ def hand_message(table: Table, seat: int, view: dict, choice: str | None = None)
     )
 
 
+async def settle(tasks: Callable[[], list[asyncio.Task]]) -> None:
+    """Wait until none of ``tasks()`` runs (those waited for may start new ones)."""
+    while True:
+        busy = [t for t in tasks() if not t.done()]
+        if not busy:
+            return
+        await asyncio.gather(*busy, return_exceptions=True)
+
+
 def retryable(exc: BaseException) -> bool:
     """Whether sending again may work: rate limits, server errors and network trouble, yes;
     a request Discord refuses as such (400 bad request, 401, 403 missing access, 404), no."""
@@ -255,11 +264,7 @@ class Publisher:
 
     async def flush(self) -> None:
         """Wait until every pending message is sent (tests, shutdown)."""
-        while True:
-            busy = [t for t in list(self._workers.values()) + list(self._tasks) if not t.done()]
-            if not busy:
-                return
-            await asyncio.gather(*busy, return_exceptions=True)
+        await settle(lambda: [*self._workers.values(), *self._tasks])
 
     # -- the per-channel worker --------------------------------------------------
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
-from .publisher import DMForbidden, Outgoing, describe_error, hand_message
+from .publisher import DMForbidden, Outgoing, describe_error, hand_message, settle
 from .render import ImageService
 from .tables import Table, TableManager, TableUpdate, decision_token
 from .text import PROMPTS, timestamp
@@ -111,11 +111,7 @@ class TurnNotifier:
 
     async def flush(self) -> None:
         """Wait until every ping, deletion and notice is sent (tests, shutdown)."""
-        while True:
-            busy = [t for t in list(self._workers.values()) + list(self._tasks) if not t.done()]
-            if not busy:
-                return
-            await asyncio.gather(*busy, return_exceptions=True)
+        await settle(lambda: [*self._workers.values(), *self._tasks])
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)

@@ -253,24 +253,21 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     @app_commands.command(name="dm", description="Get your hand by DM at every deal")
     @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def dm(self, interaction: discord.Interaction, mode: str) -> None:
-        on = mode == "on"
-        await self.prefs.set_dm_hands(interaction.user.id, on)
-        if on:
-            text = "I'll DM you your hand at every deal. (If your DMs are closed, I'll tell you in the channel.)"
-        else:
-            text = "No more hand DMs: use **Show my hand** on the table message."
-        await self.controller.reply(interaction, text)
+        await self._switch(interaction, mode == "on", self.prefs.set_dm_hands,
+                           "I'll DM you your hand at every deal. (If your DMs are closed, I'll tell you in the channel.)",
+                           "No more hand DMs: use **Show my hand** on the table message.")
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
     @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
-        on = mode == "on"
-        await self.prefs.set_pings(interaction.user.id, on)
-        if on:
-            text = "I'll ping you when it's your turn (a short message, deleted once you've played)."
-        else:
-            text = "No more turn pings: watch the table message for ⏳ and your name."
-        await self.controller.reply(interaction, text)
+        await self._switch(interaction, mode == "on", self.prefs.set_pings,
+                           "I'll ping you when it's your turn (a short message, deleted once you've played).",
+                           "No more turn pings: watch the table message for ⏳ and your name.")
+
+    async def _switch(self, interaction: discord.Interaction, on: bool, setter, said_on: str, said_off: str) -> None:
+        """A player's on/off preference: saved, then confirmed privately."""
+        await setter(interaction.user.id, on)
+        await self.controller.reply(interaction, said_on if on else said_off)
 
     @app_commands.command(name="settings", description="Server defaults (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)

@@ -64,6 +64,13 @@ async def to_human_turn(manager, table):
     raise AssertionError("no human turn")
 
 
+async def play_as_the_ai_would(manager, table, aw):
+    """The awaited human's move: the AI's choice, made through the player's own entry point."""
+    action = manager._ai_action(table, aw.seat).to_dict()
+    action.pop("seat")
+    await manager.act(C, table.seats[aw.seat].user_id, action)
+
+
 async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(stack):
     manager, sink, turns, settle = stack
     table = await two_humans(manager)
@@ -81,9 +88,7 @@ async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(s
         assert not set("♠♥♦♣") & set(out.text), out.text  # nothing about the cards
         assert table.ping_message_id == message_id
         seen.add(message_id)
-        action = manager._ai_action(table, aw.seat).to_dict()
-        action.pop("seat")
-        await manager.act(C, user, action)
+        await play_as_the_ai_would(manager, table, aw)
         await settle()
         assert ("delete", C, message_id, None) in sink.calls
     assert len(seen) > 1
@@ -104,11 +109,8 @@ async def test_pings_follow_the_players_choice_then_the_servers(stack):
         if aw is None:
             break
         pinged |= {out.mentions[0] for _, out in pings(sink)}
-        user = table.seats[aw.seat].user_id
-        turns_of.add(user)
-        action = manager._ai_action(table, aw.seat).to_dict()
-        action.pop("seat")
-        await manager.act(C, user, action)
+        turns_of.add(table.seats[aw.seat].user_id)
+        await play_as_the_ai_would(manager, table, aw)
     assert turns_of == {ANN, BOB} and pinged == {BOB}  # ann follows the server (off), bob chose on
 
 

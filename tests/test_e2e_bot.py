@@ -182,7 +182,6 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
         combos = [s for s in selects(hand) if s["custom_id"].endswith(COMBOS)]
         if not combos:  # asked all the same (secrecy): the Play button is the only control
             assert [b["label"] for b in buttons(hand)] == [play_button["label"]] and not selects(hand), hand.components
-            stats["forced_play"] = stats.get("forced_play", 0) + 1
             return await dh.click(user, hand, custom_id=play_button["custom_id"])
         if stats["michigan_play"] % 3 == 0:
             stats["plain_play"] = stats.get("plain_play", 0) + 1
@@ -332,6 +331,8 @@ async def play_fast(dh, channel, *, max_moves=400):
         last = user
         stats["moves"] += 1
         stats.setdefault("prompts", []).append((user, my_turn(hand)))
+        if my_turn(hand) == PROMPTS["michigan-play"] and not any(s["custom_id"].endswith(COMBOS) for s in selects(hand)):
+            stats["forced_play"] = stats.get("forced_play", 0) + 1  # asked though Play is the only choice
         if any(button(hand, l) for l in PREFER if l != "Play"):  # a public decision: let the table catch up
             try:
                 await dh.wait_for(lambda u=user, h=hand: table_agrees(dh, table_message(dh, channel), u, h), 3, what="the table")

@@ -87,9 +87,12 @@ def is_final(msg) -> bool:
     return not msg.ephemeral and (msg.content or "").startswith("## 🏁")
 
 
+RECENT = 200  # messages looked at from the end of a channel (turn pings and round results come in between)
+
+
 def table_message(channel):
-    """The newest public message with the "Show my hand" button (looks at the last few only)."""
-    for m in reversed(channel.messages[-12:]):
+    """The newest public message with the "Show my hand" button (looks at the recent ones only)."""
+    for m in reversed(channel.messages[-RECENT:]):
         if not m.deleted and not m.ephemeral and button(m, "Show my hand"):
             return m
     return None
@@ -190,11 +193,10 @@ async def move(dh, t: TableRun, tm) -> bool:
 
 
 def state_key(channel):
-    msgs = channel.messages
-    last = msgs[-1] if msgs else None
+    """What the human acts on: the table message as shown (a turn ping or a round's results
+    beside it is no new state)."""
     tm = table_message(channel)
-    return (len(msgs), tm.id if tm else None, len(tm.edits) if tm else 0, last.id if last else None,
-            len(last.edits) if last else 0)
+    return (tm.id if tm else None, len(tm.edits) if tm else 0)
 
 
 async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> None:
@@ -206,7 +208,8 @@ async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> Non
     while time.perf_counter() < deadline:
         await asyncio.sleep(poll * (0.5 + rng.random()))
         ch = t.channel
-        final = next((m for m in reversed(ch.messages[-12:]) if is_final(m)), None)
+        newest = next((m for m in reversed(ch.messages[-RECENT:]) if is_mat(m) or is_final(m)), None)
+        final = newest if newest is not None and is_final(newest) else None
         if final is not None and final.id not in t.finished_ids:
             t.finished_ids.add(final.id)
             t.games_finished += 1

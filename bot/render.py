@@ -55,20 +55,30 @@ def default_renderer() -> Renderer | None:
 
 
 def as_image(result: Any) -> Image:
-    """A renderer's result (``Rendered``, bytes or None) as (png, alt), the PNG made compact."""
+    """A renderer's result (``Rendered``, bytes or None) as (png, alt)."""
     if result is None:
         return None, None
     if isinstance(result, (bytes, bytearray)):
-        return compact_png(bytes(result)), None
+        return bytes(result), None
     png = getattr(result, "png", None)
-    return (compact_png(bytes(png)) if png else None), getattr(result, "alt", None)
+    return (bytes(png) if png else None), getattr(result, "alt", None)
+
+
+COMPACT_KINDS = frozenset({"mat", "summary"})  # the public pictures, uploaded again at each change
+
+
+def rendered(kind: str, result: Any) -> Image:
+    """:func:`as_image`, with the public pictures made compact (:func:`compact_png`)."""
+    png, alt = as_image(result)
+    return (compact_png(png) if png and kind in COMPACT_KINDS else png), alt
 
 
 def compact_png(png: bytes) -> bytes:
     """The same picture in at most 256 colours: the mats and hands are drawn in flat colours, so
     nothing visible changes and the file is about a third as big (~17 KB instead of ~50 KB for a
     4-seat mat; every table edit that changes the picture uploads it again). Costs ~14 ms in the
-    render process. The original when that is not smaller or not a picture Pillow reads."""
+    render process (a private hand view, small and sent once per move, is left as drawn). The
+    original when that is not smaller or not a picture Pillow reads."""
     try:
         from PIL import Image as PILImage
 
@@ -109,7 +119,7 @@ def _worker_init(parent_pid: int, niceness: int) -> None:
 def _worker_render(kind: str, view: dict) -> Image:
     if _worker_renderer is None:
         return None, None
-    return as_image(_worker_renderer(kind, view))
+    return rendered(kind, _worker_renderer(kind, view))
 
 
 def _worker_warm() -> bool:
@@ -212,7 +222,7 @@ class ImageService:
             renderer = self.renderer
             if renderer is None:
                 return None, None
-            return await asyncio.to_thread(lambda: as_image(renderer(kind, view)))
+            return await asyncio.to_thread(lambda: rendered(kind, renderer(kind, view)))
         except Exception:
             log.exception("rendering the %s image failed", kind)
             return None, None

@@ -219,8 +219,10 @@ class TripoleyBot(commands.Bot):
             except Exception:
                 log.exception("could not save every table's state before shutdown")
         try:
+            if getattr(self, "turns", None) is not None:
+                self.turns.close()  # pings are for the moment: a restart sends them again
             if getattr(self, "publisher", None) is not None:
-                await asyncio.wait_for(asyncio.gather(self.publisher.flush(), self.turns.flush()), 5)
+                await asyncio.wait_for(self.publisher.flush(), 5)
         except Exception:
             log.warning("pending table messages were not all sent before shutdown")
         await super().close()  # discord.py's runner goes on from here: see run_bot

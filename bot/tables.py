@@ -1236,10 +1236,16 @@ class TableManager:
 
     # -- for the Discord layer ------------------------------------------------------
 
-    async def set_message(self, table_id: int, kind: str, message_id: int, round_number: int | None = None) -> None:
-        """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart)."""
+    async def set_message(self, table_id: int, kind: str, message_id: int | None, round_number: int | None = None) -> None:
+        """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
+        or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
         table = self.by_id.get(table_id)
         if table is None:
+            return
+        if kind == "ping":
+            table.ping_message_id = message_id
+            if table.status == "playing":
+                await self._save(table, urgent=False)
             return
         if kind != "lobby" and table.status == "playing" and self.save_delay > 0:
             # A running game: saved with its next coalesced save (no lock, no transaction now: a

@@ -113,6 +113,13 @@ class TurnNotifier:
         """Wait until every ping, deletion and notice is sent (tests, shutdown)."""
         await settle(lambda: [*self._workers.values(), *self._tasks])
 
+    def close(self) -> None:
+        """Stop at once (shutdown): pings still waiting are dropped, and the one on show is
+        deleted after the restart (its id is saved with the table)."""
+        for task in [*self._workers.values(), *self._tasks]:
+            task.cancel()
+        self._due.clear()
+
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
@@ -177,7 +184,7 @@ class TurnNotifier:
         text = ping_text(seat.user_id, phase, deadline, link, updated)
         message_id = await self.sink.post(table.channel_id, Outgoing(text, mentions=(seat.user_id,)))
         if self._shown.get(table.id) == key:
-            table.ping_message_id = message_id  # saved with the table's next save (a restart deletes it)
+            await self.manager.set_message(table.id, "ping", message_id)  # a restart deletes it
         else:  # answered meanwhile: its newer state is due, this ping is stale already
             await self.sink.delete(table.channel_id, message_id)
 

@@ -8,7 +8,8 @@ import asyncio
 import json
 import re
 
-from tests.test_e2e_bot import bot_env, button, finished, move, my_turn, table_message
+from tests.test_e2e_bot import (bot_env, button, finished, game_waiting_for_a_human, move, my_turn, table_message,
+                                 to_act)
 
 PING = " your turn: "
 
@@ -178,3 +179,18 @@ async def test_missed_turns_hand_the_seat_to_an_ai_and_the_player_is_told(discor
         took_over = next(i for i, line in enumerate(lines) if "3 times in a row" in line)
         assert sum("(timed out)" in line for line in lines[:took_over]) == 3, lines
     await dh.wait_for(lambda: finished(dh, "general"), 60, what="the AI seats to finish the game")
+
+
+async def test_a_restart_leaves_one_ping(discord_harness, tmp_path):
+    """SIGTERM while a human is to act, then a restart: the ping sent before is deleted and the
+    player is pinged again (the turn got a grace period), one ping in the channel."""
+    dh = discord_harness
+    proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path)
+    user = to_act(dh, old)
+    await dh.wait_for(lambda: pings(dh, "general", user), 10, what="the ping before the restart")
+    first = pings(dh, "general", user)[0]
+    proc.proc.terminate()
+    assert await asyncio.wait_for(proc.proc.wait(), 10) == 0
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await dh.wait_for(lambda: dh.message(first.id).deleted and pings(dh, "general"), 10, what="a fresh ping")
+    assert [m.content.split(">")[0] for m in pings(dh, "general")] == [f"<@{dh.user(user).id}"]

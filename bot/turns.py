@@ -167,7 +167,7 @@ class TurnNotifier:
             if key is not None:
                 seat = table.seats[key[2]]
                 view = table.game.view(key[2])
-                hand = hand_message(table, key[2], view)
+                hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
         if old:
             try:
@@ -183,10 +183,8 @@ class TurnNotifier:
             return
         text = ping_text(seat.user_id, phase, deadline, link, updated)
         message_id = await self.sink.post(table.channel_id, Outgoing(text, mentions=(seat.user_id,)))
-        if self._shown.get(table.id) == key:
-            await self.manager.set_message(table.id, "ping", message_id)  # a restart deletes it
-        else:  # answered meanwhile: its newer state is due, this ping is stale already
-            await self.sink.delete(table.channel_id, message_id)
+        # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
+        await self.manager.set_message(table.id, "ping", message_id)  # a restart deletes it too
 
     def _forget(self, table: Table) -> None:
         self._shown.pop(table.id, None)
@@ -195,11 +193,13 @@ class TurnNotifier:
         for key in [k for k in self._view_changes if k[0] == table.id]:
             del self._view_changes[key]
 
-    async def _update_hand_view(self, table: Table, key: tuple, user_id: int, hand: Outgoing, detected: float) -> bool:
-        """Show the new decision in the player's last hand view, if it can still be edited (a view
-        opened since the decision came shows it already)."""
+    async def _update_hand_view(
+        self, table: Table, key: tuple, user_id: int, hand: Outgoing | None, detected: float
+    ) -> bool:
+        """Show the new decision (``hand``: its hand view) in the player's last hand view, if it can
+        still be edited (a view opened since the decision came shows it already)."""
         view = self._views.get((table.id, user_id))
-        if view is None or self._monotonic() - view.opened > HAND_VIEW_LIFETIME:
+        if hand is None or view is None or self._monotonic() - view.opened > HAND_VIEW_LIFETIME:
             self._views.pop((table.id, user_id), None)
             return False
         if view.opened >= detected:

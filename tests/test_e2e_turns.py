@@ -178,7 +178,8 @@ async def test_missed_turns_hand_the_seat_to_an_ai_and_the_player_is_told(discor
         lines = [line for line in text.splitlines() if f"› {name} " in line]
         took_over = next(i for i, line in enumerate(lines) if "3 times in a row" in line)
         assert sum("(timed out)" in line for line in lines[:took_over]) == 3, lines
-    await dh.wait_for(lambda: finished(dh, "general"), 60, what="the AI seats to finish the game")
+    await (await dh.run_command("alice", "general", "tripoley stop")).response()
+    await dh.wait_for(lambda: finished(dh, "general"), 20, what="the results")
 
 
 async def test_a_restart_leaves_one_ping(discord_harness, tmp_path):

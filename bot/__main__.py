@@ -1,7 +1,13 @@
-"""``python -m bot``: start the Discord bot."""
+"""``python -m bot``: run the Discord bot, check its set-up, or back up its database.
+
+The settings are checked before anything starts: each bad one is one line naming it and what it
+accepts, and the exit status is 2 (as for a bad command line)."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import sqlite3
 import sys
 
 NO_TOKEN = """\
@@ -18,30 +24,101 @@ To get a token:
 Just want to see the game? Play it in your terminal, no Discord needed:
     python -m engine play
 """
+SETTINGS_HINT = "Settings come from the environment and from .env in the working directory; .env.example explains each."
+BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse uses 2 too)
+FAILED = 1  # exit status: the database or Discord failed
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m bot",
+        usage="python -m bot [-h] [run | check | backup PATH]",
+        description="The Tripoley Discord bot. " + SETTINGS_HINT,
+        epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
+    )
+    commands = p.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
+    commands.add_parser(
+        "check",
+        help="check the settings, open the database (applying its migrations) and log in over HTTP"
+        " (no gateway), then exit without starting",
+    )
+    backup = commands.add_parser("backup", help="copy the database to a new file; safe while the bot runs")
+    backup.add_argument("path", metavar="PATH", help="the new file to write (it must not exist yet)")
+    return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    from pydantic import ValidationError
-
-    from .settings import Settings
+    args = parser().parse_args(argv)
+    from .settings import SettingsError, load_settings
 
     try:
-        settings = Settings()
-    except ValidationError as exc:
-        print(f"Invalid settings:\n{exc}", file=sys.stderr)
-        return 2
+        settings = load_settings()
+    except SettingsError as exc:
+        print("\n".join(exc.lines), file=sys.stderr)
+        print(SETTINGS_HINT, file=sys.stderr)
+        return BAD_SETTINGS
+    if args.command == "backup":
+        return backup(settings.database_path(), args.path)
     token = settings.token()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
-        return 2
+        return BAD_SETTINGS
+    if args.command == "check":
+        return asyncio.run(check(settings, token))
 
     from .logsetup import setup_logging
 
-    setup_logging(settings.log_level, [token])
+    setup_logging(settings.log_level, [token], settings.log_file)
 
     from .client import run_bot
 
     return run_bot(settings)
+
+
+def backup(database: str, path: str) -> int:
+    from .storage import backup as copy_database
+
+    try:
+        version = copy_database(database, path)
+    except (ValueError, OSError, sqlite3.Error) as exc:
+        print(f"backup failed: {exc}", file=sys.stderr)
+        return FAILED
+    print(f"backed up {database} (schema version {version}) to {path}")
+    return 0
+
+
+async def check(settings, token: str) -> int:
+    """Each part on one line; every part is tried even when one fails."""
+    import discord
+
+    from .client import DiscordUnreachable, log_in_over_http, point_discord_at
+    from .storage import Database
+
+    print("settings: ok")
+    database = settings.database_path()
+    status = 0
+    try:
+        db = await Database(database).connect()
+        try:
+            print(f"database: ok, {database} at schema version {await db.schema_version()}")
+        finally:
+            await db.close()
+    except (OSError, sqlite3.Error, RuntimeError) as exc:
+        print(f"database: cannot open {database}: {exc}", file=sys.stderr)
+        status = FAILED
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        user = await log_in_over_http(token)
+        print(f"discord: ok, logged in as {user.get('username')!r} (id {user.get('id')})")
+    except discord.LoginFailure:
+        print("discord: the token was refused (401); reset it in the developer portal and update DISCORD_TOKEN",
+              file=sys.stderr)
+        status = FAILED
+    except DiscordUnreachable as exc:
+        print(f"discord: unreachable ({exc})", file=sys.stderr)
+        status = FAILED
+    return status
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import gc
 import logging
 import signal
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -21,7 +22,7 @@ from .settings import Settings
 from .storage import Database
 from .tables import TableManager
 from .turns import TurnNotifier
-from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs
+from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,43 @@ SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (se
 # with its size (at 20,000 it took 14 ms median, up to 125 ms, under load; at 2,000 about 1.4 ms).
 GC_THRESHOLDS = (2_000, 500, 50)
 HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept open (see TripoleyBot.login)
+# Start-up with Discord unreachable: seconds between attempts to log in (about two minutes in all),
+# then exit 1 and leave restarting to the service manager.
+LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
+LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+
+
+class DiscordUnreachable(Exception):
+    """Discord did not answer (no connection, a timeout, or its servers failing)."""
+
+
+async def log_in_over_http(token: str) -> dict:
+    """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
+
+    Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
+    Discord does not answer."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        return await asyncio.wait_for(http.static_login(token), LOGIN_ATTEMPT_TIMEOUT)
+    except asyncio.TimeoutError:
+        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
+    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+    finally:
+        await http.close()
+
+
+async def wait_for_discord(token: str) -> dict:
+    """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
+    line per failed attempt) while Discord is unreachable."""
+    attempts = len(LOGIN_RETRY_DELAYS) + 1
+    for attempt, delay in enumerate(LOGIN_RETRY_DELAYS, 1):
+        try:
+            return await log_in_over_http(token)
+        except DiscordUnreachable as exc:
+            log.warning("Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts)
+            await asyncio.sleep(delay)
+    return await log_in_over_http(token)
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -84,14 +122,36 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
-    async def notice(self, channel_id: int, content: str) -> None:
-        await self.channel(channel_id).send(content, allowed_mentions=discord.AllowedMentions(users=True))
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        data = await self.bot.http.start_thread_with_message(
+            channel_id, message_id, name=name[:100], auto_archive_duration=1440
+        )
+        return int(data["id"])
+
+    async def archive(self, thread_id: int) -> None:
+        await self.bot.http.edit_channel(thread_id, archived=True)
+
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        found = None
+        after = discord.Object(id=after_id) if after_id else None
+        async for message in self.channel(channel_id).history(limit=50, after=after):
+            mine = self.bot.user is not None and message.author.id == self.bot.user.id
+            ids = [getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])]
+            if mine and any(cid.startswith(prefix) for cid in ids):
+                found = message.id  # oldest first: the newest match wins
+        return found
+
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
 
 class TripoleyBot(commands.Bot):
     def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
+        # Nothing a message says pings anyone unless the message names whom it pings (bot.ui.pings_only).
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.db: Database | None = None
@@ -120,8 +180,6 @@ class TripoleyBot(commands.Bot):
         # uploads. An acknowledgement that finds every open connection busy opens a new one (a TCP,
         # and on Discord a TLS, handshake on its way: tens of ms); idle connections kept longer than
         # aiohttp's 15 s default keep the pool as large as recent bursts needed.
-        import aiohttp
-
         self.http.connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=HTTP_KEEPALIVE)
         await super().login(token)
 
@@ -132,6 +190,7 @@ class TripoleyBot(commands.Bot):
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
+        self.manager.member_check = self.is_member
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
@@ -145,7 +204,7 @@ class TripoleyBot(commands.Bot):
         self.tree.on_error = self.controller.on_app_command_error
         resumed = await self.manager.resume()
         for table in resumed:
-            self.publisher.publish(table)  # refresh deadlines shown on the messages
+            self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
@@ -157,6 +216,14 @@ class TripoleyBot(commands.Bot):
             except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
                 pass
         await self.sync_commands()
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user is still in the server (asked of Discord: the bot has no members intent)."""
+        try:
+            await self.http.get_member(guild_id, user_id)
+        except discord.NotFound:
+            return False
+        return True
 
     def _on_sigterm(self) -> None:
         log.info("SIGTERM: closing")
@@ -249,6 +316,7 @@ def run_bot(settings: Settings) -> int:
         stats.install(bot)
 
     async def runner() -> None:
+        await wait_for_discord(token)
         async with bot:
             await bot.start(token)
         await bot.close()  # a shutdown begun elsewhere (SIGTERM) finishes before the loop ends
@@ -259,6 +327,13 @@ def run_bot(settings: Settings) -> int:
         pass
     except discord.LoginFailure:
         log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
+        return 1
+    except DiscordUnreachable as exc:
+        log.error("Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
+                  exc, len(LOGIN_RETRY_DELAYS) + 1)
+        return 1
+    except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself
+        log.error("the connection to Discord failed (%s)", str(exc) or type(exc).__name__)
         return 1
     finally:
         if stats is not None:

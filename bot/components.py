@@ -5,12 +5,13 @@ Every component's ``custom_id`` is ``tripoley:<table_id>:<round>:<action>``
 round's message is recognised as stale. ``bot.ui`` turns these specs into
 ``discord.ui`` dynamic items.
 
-Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``hand`` ``back``
+Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``rematch`` (a finished
+game's results); ``confirm.<what>`` (table 0: an admin reset, forget-me); ``hand`` ``back``
 ``log`` / ``log.<page>`` (table); ``do.<verb>`` (no argument; a claim's Claim!/Pass are
 ``do.claim.<token>`` / ``do.pass.<token>``, see :func:`bot.tables.decision_token`),
 ``amt.<verb>`` (asks an amount),
 ``suit.<S>`` (name a suit), ``lead.<card>``, ``best`` (best five); selects
-``pick.choose`` and ``pick.lead``.
+``pick.choose`` and ``pick.lead``; in the lobby ``pick.house`` (a house rule, value ``name=value``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .tables import claim_is_public, decision_token
-from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card
+from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, claim_words
 
 PREFIX = "tripoley"
 ACTION_RE = r"[A-Za-z0-9_.\-]+"
@@ -66,6 +67,7 @@ class SelectSpec:
     max_values: int = 1
     row: int = 0
     defaults: tuple[str, ...] = field(default=())
+    descriptions: tuple[str, ...] = field(default=())  # one per option, or none
 
 
 Component = ButtonSpec | SelectSpec
@@ -83,28 +85,61 @@ def verb_style(verb: str) -> str:
 
 def lobby_components(table) -> list[Component]:
     r = 0
-    return [
+    comps: list[Component] = [
         ButtonSpec(custom_id(table.id, r, "join"), "Join", SUCCESS),
         ButtonSpec(custom_id(table.id, r, "leave"), "Leave", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "ai"), "Add AI", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "start"), "Start", PRIMARY),
     ]
+    house = house_rule_select(table)
+    if house is not None:
+        comps.append(house)
+    return comps
 
 
-def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False) -> str:
-    """``public``: the label is on the shared table message, so it must not name a card still in a hand."""
+def house_rule_select(table) -> SelectSpec | None:
+    """The host's menu of house rules: every value the table does not play yet, explained."""
+    from engine.rulebook import OPTION_TEXT, house_rules, value_label, value_text
+
+    options = table.preset_info.options.with_overrides(table.options)
+    choices = [
+        (f"{OPTION_TEXT[name].title}: {value_label(name, value)}"[:100], f"{name}={str(value).lower()}",
+         _clip(value_text(name, value), 100))
+        for name, values in house_rules(table.preset).items()
+        for value in values
+        if value != getattr(options, name)
+    ][:25]
+    if not choices:
+        return None
+    return SelectSpec(custom_id(table.id, 0, "pick.house"), "House rules (host): switch one…",
+                      tuple((label, value) for label, value, _ in choices), row=1,
+                      descriptions=tuple(text for _, _, text in choices))
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def final_components(table) -> list[Component]:
+    """Under a finished game's results: Rematch (the table id names the game to replay)."""
+    return [ButtonSpec(custom_id(table.id, 0, "rematch"), "Rematch", SUCCESS, 0, "🔁")]
+
+
+def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False, view: dict | None = None) -> str:
+    """``public``: the label is on the shared table message, so it must not name a card still in a hand;
+    ``view``: for the names of the spaces a claim pays."""
     if verb == "play" and detail.get("card") and not public:
         return f"Play {card(detail['card'])}"
     if verb == "cover" and detail.get("amount"):
         return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
-    if verb == "claim" and detail.get("space") and name_space:
-        return f"Claim {' + '.join(detail.get('spaces') or [detail['space']])}!"
+    if verb == "claim" and detail.get("space") and name_space and view is not None:
+        return f"Claim {claim_words(view, detail)}"[:80]
     return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
 
 
 def _verb_buttons(
     table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None,
-    token: str | None = None, name_space: bool = True, public: bool = False,
+    token: str | None = None, name_space: bool = True, public: bool = False, view: dict | None = None,
 ) -> list[ButtonSpec]:
     """``token``: the claim being decided (see :func:`bot.tables.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
@@ -117,7 +152,7 @@ def _verb_buttons(
             out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
             action = f"do.{verb}.{token}" if token is not None and verb in ("claim", "pass") else f"do.{verb}"
-            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space, public), verb_style(verb), row))
+            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space, public, view), verb_style(verb), row))
     return out[:5]
 
 
@@ -135,8 +170,10 @@ def mat_components(table) -> list[Component]:
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
+        name_space = aw.phase == "claim" and claim_is_public(table.game)
         comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail, _claim_token(table, aw),
-                                   name_space=claim_is_public(table.game), public=True))
+                                   name_space=name_space, public=True,
+                                   view=table.game.view(None) if name_space else None))
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
                 comps.append(ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
@@ -193,7 +230,7 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
             comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
-    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting())))
+    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view))
     return comps
 
 

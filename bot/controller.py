@@ -24,6 +24,7 @@ from . import errors, story
 from .components import log_components
 from .publisher import Outgoing, Publisher, hand_message
 from .tables import Table, TableManager
+from .text import escape, not_now
 from .turns import TurnNotifier
 from .ui import AmountModal, build_view, message_kwargs
 
@@ -32,6 +33,17 @@ log = logging.getLogger(__name__)
 GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
 
 PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
+ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
+    """Whether a table opened by this interaction runs in its own thread: the server's setting is
+    on and the bot may start a thread and talk in it here."""
+    if not (await prefs.guild(interaction.guild_id)).threads:
+        return False
+    perms = interaction.app_permissions
+    return all(getattr(perms, p) for p in THREAD_PERMISSIONS)
 
 
 class Controller:
@@ -40,6 +52,7 @@ class Controller:
         self.publisher = publisher
         self.turns = turns
         self.pages: dict[str, PageHandler] = {}
+        self.confirms: dict[str, ConfirmHandler] = {}  # confirm.<what> buttons (admin reset, forget-me)
 
     # -- answering -------------------------------------------------------------
 
@@ -96,7 +109,7 @@ class Controller:
 
     def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = self.manager.get_by_id(table_id)
-        if table is None or table.channel_id != interaction.channel_id:
+        if table is None or interaction.channel_id not in (table.channel_id, table.thread_id):
             raise errors.StaleButton("This table is closed: that game is over. Start a new one with `/tripoley start`.")
         return table
 
@@ -112,11 +125,29 @@ class Controller:
                 raise errors.StaleButton("That page is no longer available.")
             await handler(interaction, key, int(number or 0))
             return
-        table = self._table(interaction, table_id)
         user = interaction.user
         name = getattr(user, "display_name", None) or user.name
+        if verb == "confirm":
+            confirm = self.confirms.get(arg)
+            if confirm is None:
+                raise errors.StaleButton("That button is no longer in use.")
+            await confirm(interaction)
+            return
+        if verb == "rematch":  # on a finished game's last message
+            thread = await wants_thread(interaction, self.manager.prefs)
+            update = await self.manager.rematch(table_id, user.id, name, thread=thread)
+            await self.reply(interaction, update.message or "You're in!")
+            return
+        table = self._table(interaction, table_id)
         channel = table.channel_id
 
+        if action == "pick.house":
+            if table.status != "lobby":
+                raise errors.StaleButton("This lobby is closed: the game has started.")
+            option, _, value = (values[0] if values else "").partition("=")
+            update = await self.manager.set_house_rule(channel, user.id, option, value)
+            await self.reply(interaction, update.message or "House rule set.")
+            return
         if verb in ("join", "leave", "ai", "start"):
             if table.status != "lobby" and verb != "leave":
                 raise errors.StaleButton("This lobby is closed: the game has started.")
@@ -188,7 +219,7 @@ class Controller:
         if aw is None:
             raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
         if aw.seat != seat:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         return aw.detail or {}
 
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
@@ -238,7 +269,7 @@ class Controller:
         aw = table.awaiting()
         verb = verb_arg.partition(".")[0]
         if verb not in aw.legal:
-            raise errors.WrongPhase(f"You can't {verb.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+            raise errors.WrongPhase(not_now(verb, aw.legal))
         low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
         if high < low:
             raise errors.NotEnoughChips("You don't have enough chips for that.")

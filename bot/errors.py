@@ -70,3 +70,15 @@ def permission_label(name: str) -> str:
     """``send_messages`` → ``Send Messages``."""
     special = {"embed_links": "Embed Links", "attach_files": "Attach Files", "send_messages_in_threads": "Send Messages in Threads"}
     return special.get(name, name.replace("_", " ").title())
+
+
+class OnCooldown(TripoleyError):
+    """A daily or relief grant claimed again too soon; ``retry_at``: when it can be claimed."""
+
+    def __init__(self, message: str, retry_at: float) -> None:
+        super().__init__(message)
+        self.retry_at = retry_at
+
+
+class HouseShort(NotEnoughChips):
+    """The house bankroll cannot fund an AI seat."""

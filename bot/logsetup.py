@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import logging.handlers
 import re
+from pathlib import Path
 
 _REDACTED = "[REDACTED]"
 # Discord bot tokens look like base64(user id).timestamp.hmac; also catch "Bot <token>" headers.
@@ -38,13 +40,18 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def setup_logging(level: str = "INFO", secrets: list[str] | None = None) -> RedactingFilter:
-    """Root logging to stderr; the redacting filter sits on every root handler."""
+def setup_logging(level: str = "INFO", secrets: list[str] | None = None, log_file: str | None = None) -> RedactingFilter:
+    """Root logging to stderr, or appended to ``log_file`` (reopened when logrotate moves it away);
+    the redacting filter sits on every root handler."""
     redactor = RedactingFilter(secrets)
     root = logging.getLogger()
     root.setLevel(getattr(logging, level.upper(), logging.INFO))
     if not root.handlers:
-        handler = logging.StreamHandler()
+        if log_file:
+            Path(log_file).parent.mkdir(parents=True, exist_ok=True)
+            handler = logging.handlers.WatchedFileHandler(log_file, encoding="utf-8")
+        else:
+            handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
         root.addHandler(handler)
     for handler in root.handlers:

@@ -9,6 +9,11 @@ from .storage import Database
 
 
 USER_FLAGS = ("dm_hands", "pings")  # the on/off columns of user_prefs
+# The settings a server may override (columns of guild_settings).
+GUILD_SETTINGS = (
+    "default_preset", "starting_balance", "turn_timeout", "ai_pause",
+    "daily_amount", "daily_cooldown_hours", "relief_amount", "relief_cooldown_hours", "threads", "pings",
+)
 
 
 @dataclass(frozen=True)
@@ -18,6 +23,11 @@ class GuildConfig:
     starting_balance: int
     turn_timeout: float
     ai_pause: float
+    daily_amount: int
+    daily_cooldown_hours: float
+    relief_amount: int
+    relief_cooldown_hours: float
+    threads: bool
     pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
 
 
@@ -41,11 +51,16 @@ class Prefs:
             starting_balance=int(pick("starting_balance", s.starting_balance)),
             turn_timeout=float(pick("turn_timeout", s.turn_timeout)),
             ai_pause=float(pick("ai_pause", s.ai_pause)),
+            daily_amount=int(pick("daily_amount", s.daily_amount)),
+            daily_cooldown_hours=float(pick("daily_cooldown_hours", s.daily_cooldown_hours)),
+            relief_amount=int(pick("relief_amount", s.relief_amount)),
+            relief_cooldown_hours=float(pick("relief_cooldown_hours", s.relief_cooldown_hours)),
+            threads=bool(pick("threads", s.threads)),
             pings=bool(pick("pings", True)),
         )
 
     async def update_guild(self, guild_id: int, **changes) -> GuildConfig:
-        allowed = {"default_preset", "starting_balance", "turn_timeout", "ai_pause", "pings"}
+        allowed = set(GUILD_SETTINGS)
         changes = {k: v for k, v in changes.items() if v is not None}
         unknown = set(changes) - allowed
         if unknown:

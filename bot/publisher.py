@@ -15,6 +15,10 @@ message is closed in paced edits after it. A pending state that has to wait is
 replaced by any newer one meanwhile (newest wins).
 
 Publishing is fire-and-forget and nothing in the game ever waits on Discord.
+A table with threads on plays in a thread started from its lobby message when
+the game starts (if the thread can't be started, in the channel); the thread is
+archived once the results are posted there.
+
 A send that fails (discord.py gives up after five 429s in a row, a 5xx, a
 network error) is logged and retried with a backoff until it goes through or
 a newer state replaces it, so the channel always ends up showing the latest
@@ -34,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from . import story, text
-from .components import Component, hand_components, lobby_components, mat_components
+from .components import Component, custom_id, final_components, hand_components, lobby_components, mat_components
 from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
 from .tables import Table, TableManager, TableUpdate
 
@@ -60,7 +64,7 @@ class Outgoing:
     alt: str | None = None
     view: dict | None = None  # the public view to render the image from
     render: str | None = None  # which renderer: mat | hand | summary
-    mentions: bool | tuple[int, ...] = True  # a tuple: ping exactly these users
+    pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
     rendered: bool = False  # the image was rendered already (or could not be)
     embeds: list[dict] = field(default_factory=list)  # discord embed dicts
     keep_image: bool = False  # an edit that keeps the message's picture as it is (nothing uploaded)
@@ -78,11 +82,19 @@ class Sink(Protocol):
 
     async def dm(self, user_id: int, out: Outgoing) -> None: ...
 
-    async def notice(self, channel_id: int, content: str) -> None: ...
+    async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
 
     async def strip(self, channel_id: int, message_id: int) -> None: ...
 
     async def delete(self, channel_id: int, message_id: int) -> None: ...
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
+
+    async def archive(self, thread_id: int) -> None: ...
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        """Our newest message after ``after_id`` with a component whose custom_id starts with ``prefix``."""
+        ...
 
 
 async def render_image(renderer, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
@@ -105,9 +117,12 @@ def table_message(table: Table) -> Outgoing:
         return Outgoing(text.cancelled_text(table, table.preset_info), [])
     if table.status == "finished":
         view = table.game.view(None) if table.game is not None else None
-        return Outgoing(text.final_text(table), [], view=view, render="summary", image_name="summary.png")
+        return Outgoing(text.final_text(table), final_components(table), view=view, render="summary",
+                        image_name="summary.png")
     view = table.game.view(None)
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
+    pinged = text.pinged_user(table, view)
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat",
+                    pings=(pinged,) if pinged else ())
 
 
 # What the table message's text tells and its picture need not: whose turn it is (with the
@@ -164,8 +179,8 @@ class _Channel:
     table: Table | None = None  # a newer state to show (built at send time)
     final: Table | None = None  # a finished game's last state, still to show when a new table came
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
-    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts]: old mats to strip
-    stories: list[list] = field(default_factory=list)  # [Outgoing, attempts]: round results to post, in order
+    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts, channel]: old mats to strip
+    stories: list[list] = field(default_factory=list)  # [Outgoing, attempts, channel]: round results to post, in order
     close_lobby: list | None = None  # [table, attempts]: the lobby message to close
     last_edit: float = float("-inf")
     failures: int = 0
@@ -194,10 +209,12 @@ class Publisher:
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
         self._lobby_closed: set[int] = set()
+        self._archived: set[int] = set()  # threads archived after their game's results
         self._dm_warned: set[tuple[int, int]] = set()
         self._pictures: dict[int, bytes] = {}  # message id → digest of the picture it shows
         self.uploads = 0  # pictures uploaded (posts and edits), for the benchmarks
         self.uploaded_bytes = 0
+        self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
         manager.add_listener(self.on_update)
 
     @property
@@ -215,7 +232,7 @@ class Publisher:
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
         if embeds:
             channel = self._channels.setdefault(table.channel_id, _Channel())
-            channel.stories += [[Outgoing("", embeds=[embed], mentions=False), 0] for embed in embeds]
+            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel] for embed in embeds]
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -223,7 +240,14 @@ class Publisher:
                 for i, seat in enumerate(table.seats)
                 if seat.user_id is not None and not seat.left
             }
+            views = {i: view for i, view in views.items() if view.get("hand")}  # sitting out: nothing to show
             self._spawn(self._send_hands(table, views))
+
+    def resume(self, table: Table) -> None:
+        """Show a table loaded after a restart. A round message posted just before the restart (its
+        id not saved yet) is found and reused rather than posted twice with live buttons."""
+        self._resumed.add(table.id)
+        self.publish(table)
 
     def publish(self, table: Table) -> None:
         """Show the table's newest state in its channel (soon; built when it is sent)."""
@@ -292,7 +316,8 @@ class Publisher:
         ):
             ch.close_lobby = [table, 0]  # the game started: close the lobby message once
         if table is not None and self._needs_post(table):
-            if ch.close_lobby is not None and self._edit_wait(ch) <= 0:
+            thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
+            if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
                 return "close", True  # due anyway: the lobby closes before the mat appears
             return "state", False  # else the new mat first, the lobby after it, paced
         if ch.close_lobby is not None:
@@ -403,6 +428,8 @@ class Publisher:
             out = table_message(table)
         if out.image is None and out.render:
             out.image, out.alt = await self.images.render(out.render, out.view)
+        if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
+            await self._start_thread(table)
         if status in ("lobby", "cancelled"):
             if table.lobby_message_id:
                 try:
@@ -414,21 +441,65 @@ class Publisher:
             self._shown(table.lobby_message_id, out, image_digest(out.image))
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
             return True
+        channel = table.mat_channel
         if not self._fresh(table, status, round_number):
             try:
                 await self._edit(ch, channel, table.mat_message_id, out)
+                await self._archive_when_over(table, status)
                 return True
             except MessageGone:
                 pass
         previous = table.mat_message_id
-        message_id = await self.sink.post(channel, out)
-        self._shown(message_id, out, image_digest(out.image))
+        message_id = await self._posted_before_restart(table, previous, round_number)
+        if message_id is not None:
+            await self._edit(ch, channel, message_id, out)
+        else:
+            message_id = await self.sink.post(channel, out)
+            self._shown(message_id, out, image_digest(out.image))
         table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
-            ch.strips.append([previous, 0])
+            ch.strips.append([previous, 0, channel])
             self._pictures.pop(previous, None)
         await self.manager.set_message(table.id, "mat", message_id, round_number)
+        await self._archive_when_over(table, status)
         return True
+
+    async def _start_thread(self, table: Table) -> None:
+        """The game's thread, started from the lobby message; without it (no permission, no lobby
+        message, Discord refused) the game plays in the channel."""
+        thread_id = None
+        if table.lobby_message_id:
+            try:
+                thread_id = await self.sink.start_thread(
+                    table.channel_id, table.lobby_message_id, f"{table.preset_info.name} — table {table.id}"
+                )
+            except Exception as exc:
+                log.warning("could not start a thread for table %s (%s); playing in the channel",
+                            table.id, describe_error(exc))
+        await self.manager.set_thread(table, thread_id)
+
+    async def _archive_when_over(self, table: Table, status: str) -> None:
+        """Once the results are in a game's thread, the thread is archived (best effort)."""
+        if status != "finished" or table.thread_id is None or table.thread_id in self._archived:
+            return
+        self._archived.add(table.thread_id)
+        try:
+            await self.sink.archive(table.thread_id)
+        except Exception as exc:
+            log.warning("could not archive the thread of table %s (%s)", table.id, describe_error(exc))
+
+    async def _posted_before_restart(self, table: Table, previous: int | None, round_number: int) -> int | None:
+        """The round message posted for this round before a restart lost its id, if any."""
+        if table.id not in self._resumed:
+            return None
+        self._resumed.discard(table.id)
+        try:
+            return await self.sink.find_message(
+                table.channel_id, previous or table.lobby_message_id, custom_id(table.id, round_number, "")
+            )
+        except Exception as exc:
+            log.warning("could not look for the round message of table %s (%s)", table.id, describe_error(exc))
+            return None
 
     async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
         table, out = ch.lobby_post
@@ -454,9 +525,9 @@ class Publisher:
 
     async def _post_story(self, channel_id: int, ch: _Channel) -> None:
         """Post the oldest round result waiting (retried a few times, then given up: the log has it)."""
-        out, attempts = ch.stories[0]
+        out, attempts, where = ch.stories[0]
         try:
-            await self.sink.post(channel_id, out)
+            await self.sink.post(where, out)
         except Exception as exc:
             if retryable(exc) and attempts < 3:
                 ch.stories[0][1] += 1
@@ -471,8 +542,9 @@ class Publisher:
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
             return
-        names = ", ".join(s.name for s in table.seats)
-        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}", [], mentions=False)
+        names = ", ".join(text.escape(s.name) for s in table.seats)
+        where = f"\nPlaying in <#{table.thread_id}>" if table.thread_id else ""
+        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [])
         try:
             await self._edit(ch, channel_id, table.lobby_message_id, closed)
         except MessageGone:
@@ -490,7 +562,7 @@ class Publisher:
 
     async def _strip(self, channel_id: int, ch: _Channel) -> None:
         """The last round's message keeps its text, loses its buttons (best effort, paced)."""
-        message_id, attempts = ch.strips[0]
+        message_id, attempts, channel_id = ch.strips[0]
         try:
             await self.sink.strip(channel_id, message_id)
             ch.last_edit = self._monotonic()
@@ -520,9 +592,10 @@ class Publisher:
                     self._dm_warned.add(key)
                     try:
                         await self.sink.notice(
-                            table.channel_id,
+                            table.mat_channel,
                             f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
                             "Press **Show my hand** on the table message instead.",
+                            seat.user_id,
                         )
                     except Exception:
                         log.exception("could not post the DM notice")

@@ -1,23 +1,66 @@
 """Bot settings from the environment and an optional ``.env`` file.
 
-Every setting is documented in ``.env.example``.
+Every setting is documented in ``.env.example``. :func:`load_settings` checks them all before
+anything starts: each bad one becomes one line naming it and what it accepts.
 """
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine import PRESETS
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+SQLITE_HEADER = b"SQLite format 3\x00"
+SQLITE_FORMS = "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 (or sqlite:///:memory: to keep nothing)"
+
+# What each setting accepts, for the one-line error about it (a setting missing here gets pydantic's words).
+ACCEPTS = {
+    "database_url": f"an SQLite database: {SQLITE_FORMS}",
+    "dev_guild_id": "a server id (a number), or nothing",
+    "log_level": " / ".join(LOG_LEVELS),
+    "log_file": "a file the bot may write its log to, or nothing (log to standard error)",
+    "discord_api_base": "an http(s):// URL, or nothing (discord.com)",
+    "discord_gateway_url": "a ws(s):// URL, or nothing (discord.com)",
+    "default_preset": "one of " + ", ".join(PRESETS),
+    "starting_balance": "a whole number of chips, 0 or more",
+    "turn_timeout": "a number of seconds greater than 0",
+    "ai_pause": "a number of seconds, 0 or more",
+    "round_pause": "a number of seconds, 0 or more",
+    "claim_timeout": "a number of seconds greater than 0",
+    "lobby_timeout": "a number of seconds greater than 0",
+    "timeouts_before_ai": "a whole number, 1 or more",
+    "render_processes": "a whole number from 0 to 16",
+    "daily_amount": "a whole number of chips, 0 or more",
+    "daily_cooldown_hours": "a number of hours greater than 0",
+    "relief_amount": "a whole number of chips, 0 or more",
+    "relief_cooldown_hours": "a number of hours greater than 0",
+    "house_bankroll": "a whole number of chips, 0 or more",
+    "threads": "true or false",
+}
+
+
+class SettingsError(ValueError):
+    """Bad settings: one line per bad setting in ``lines``."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    # An empty value (``TURN_TIMEOUT=`` as in .env.example) means the default.
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
     database_url: str = "sqlite:///tripoley.sqlite3"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_file: str | None = None
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
@@ -31,6 +74,14 @@ class Settings(BaseSettings):
     lobby_timeout: float = Field(default=900.0, gt=0)
     timeouts_before_ai: int = Field(default=3, ge=1)
 
+    # The server economy (a server's /tripoley settings overrides these but the house bankroll).
+    daily_amount: int = Field(default=100, ge=0)
+    daily_cooldown_hours: float = Field(default=20.0, gt=0)
+    relief_amount: int = Field(default=200, ge=0)
+    relief_cooldown_hours: float = Field(default=24.0, gt=0)
+    house_bankroll: int = Field(default=10_000, ge=0)
+    threads: bool = False
+
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
 
@@ -41,7 +92,7 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", mode="before")
+    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -50,8 +101,31 @@ class Settings(BaseSettings):
 
     @field_validator("log_level")
     @classmethod
-    def _upper_level(cls, value: str) -> str:
-        return value.upper()
+    def _known_level(cls, value: str) -> str:
+        if value.strip().upper() not in LOG_LEVELS:
+            raise ValueError("not a log level")
+        return value.strip().upper()
+
+    @field_validator("default_preset")
+    @classmethod
+    def _known_preset(cls, value: str) -> str:
+        if value not in PRESETS:
+            raise ValueError("no such game")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _sqlite_url(cls, value: str) -> str:
+        database_path(value)
+        return value
+
+    @field_validator("discord_api_base", "discord_gateway_url")
+    @classmethod
+    def _url(cls, value: str | None, info) -> str | None:
+        schemes = ("http://", "https://") if info.field_name == "discord_api_base" else ("ws://", "wss://")
+        if value is not None and not value.startswith(schemes):
+            raise ValueError("not a URL")
+        return value
 
     def database_path(self) -> str:
         """The SQLite file (or ``:memory:``) named by ``DATABASE_URL``."""
@@ -62,13 +136,102 @@ class Settings(BaseSettings):
 
 
 def database_path(url: str) -> str:
-    """``sqlite:///relative.db``, ``sqlite:////abs/path.db``, ``sqlite://:memory:`` or a bare path."""
-    if url in ("sqlite://", "sqlite://:memory:", "sqlite:///:memory:", ":memory:"):
+    """The file of ``sqlite:///relative.db`` or ``sqlite:////abs/path.db``; ``:memory:`` for
+    ``sqlite:///:memory:``. Anything else is refused: a bare word would silently become a file of
+    that name, and ``sqlite:///`` (no path) a database that keeps nothing."""
+    scheme, found, rest = url.partition("://")
+    if not found:
+        raise ValueError("not an sqlite:/// URL")
+    if scheme.lower().split("+")[0] in ("postgres", "postgresql"):
+        raise ValueError("PostgreSQL is not supported yet, only SQLite")
+    if scheme != "sqlite":
+        raise ValueError(f"{scheme}:// is not a database the bot can use")
+    if not rest.startswith("/"):
+        raise ValueError("an SQLite URL has three slashes before a relative path, four before an absolute one")
+    path = rest[1:]
+    if not path.strip():
+        raise ValueError("the path is empty")
+    if path == ":memory:":
         return ":memory:"
-    if url.startswith("sqlite:///"):
-        return url[len("sqlite:///") :]
-    if url.startswith("sqlite://"):
-        return url[len("sqlite://") :]
-    if "://" in url:
-        raise ValueError(f"DATABASE_URL must be an sqlite:/// URL; got {url.split('://')[0]}://…")
-    return str(Path(url))
+    return path
+
+
+def unwritable(path: str) -> str | None:
+    """Why the bot could not create or write the file ``path`` (and, for SQLite, the journal
+    files beside it), or None. Tried for real: os.access says yes to root, even on /proc."""
+    target = Path(path)
+    if target.is_dir():
+        return f"{path} is a folder"
+    folder = target.parent
+    while not folder.exists():  # the bot creates missing folders: the first existing one decides
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        if target.exists():
+            with open(target, "ab"):
+                pass
+    except OSError as exc:
+        return f"cannot write {path} ({exc.strerror or exc})"
+    return None
+
+
+def not_sqlite(path: str) -> str | None:
+    """Why the existing, non-empty file ``path`` is no SQLite database, or None."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot read {path} ({exc.strerror or exc})"
+    return f"{path} is not an SQLite database" if header and header != SQLITE_HEADER else None
+
+
+def shown(name: str, value: object) -> str:
+    """A bad value as quoted in an error line: never a secret, never a password in a URL, never long."""
+    if name == "discord_token":
+        return ""
+    text = str(value)
+    scheme, found, rest = text.partition("://")
+    if found and "@" in rest:
+        text = f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    if len(text) > 60:
+        text = text[:59] + "…"
+    return f"={text!r}"
+
+
+def error_line(name: str, value: object, reason: str) -> str:
+    accepts = f"; it accepts {ACCEPTS[name]}" if name in ACCEPTS else ""
+    return f"{name.upper()}{shown(name, value)}: {reason}{accepts}."
+
+
+def load_settings(**overrides) -> Settings:
+    """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
+    try:
+        settings = Settings(**overrides)
+    except (UnicodeDecodeError, OSError) as exc:
+        raise SettingsError([f".env: cannot be read as UTF-8 text ({exc})."]) from None
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else "settings"
+            if "error" in error.get("ctx", {}):  # our own validators' reasons
+                reason = str(error["ctx"]["error"])
+            else:
+                reason = "not valid" if name in ACCEPTS else error["msg"].lower()
+            lines.append(error_line(name, error.get("input"), reason))
+        raise SettingsError(lines) from None
+    lines = []
+    database = settings.database_path()
+    database_problem = database != ":memory:" and (unwritable(database) or not_sqlite(database))
+    if database_problem:
+        lines.append(error_line("database_url", settings.database_url, database_problem))
+    log_file_problem = settings.log_file and unwritable(settings.log_file)
+    if log_file_problem:
+        lines.append(error_line("log_file", settings.log_file, log_file_problem))
+    if lines:
+        raise SettingsError(lines)
+    return settings

@@ -45,7 +45,7 @@ from .clock import Clock, SystemClock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
-from .text import card as card_text
+from .text import escape, in_words, not_now, you_did
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +117,11 @@ class Table:
     lobby_message_id: int | None = None
     mat_message_id: int | None = None
     mat_round: int | None = None
+    thread: bool = False  # run the game in a thread started from the lobby message
+    thread_id: int | None = None  # that thread, once started
+    rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
     ping_message_id: int | None = None  # the turn ping on show (bot.turns), deleted once answered
-    log: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line (this round and the last)
     version: int = 0
     created_at: float = 0.0
@@ -133,6 +136,11 @@ class Table:
         if self.game is None:
             return 0
         return int(self.game.round_number)
+
+    @property
+    def mat_channel(self) -> int:
+        """Where the game's messages go: its thread, else the channel."""
+        return self.thread_id or self.channel_id
 
     @property
     def preset_info(self):
@@ -197,6 +205,9 @@ class Table:
             "mat_message_id": self.mat_message_id,
             "mat_round": self.mat_round,
             "ping_message_id": self.ping_message_id,
+            "thread": self.thread,
+            "thread_id": self.thread_id,
+            "rematch_of": self.rematch_of,
             "log": self.log,
             "round_logs": self.round_logs,
             "version": self.version,
@@ -224,6 +235,9 @@ class Table:
             mat_message_id=state.get("mat_message_id"),
             mat_round=state.get("mat_round"),
             ping_message_id=state.get("ping_message_id"),
+            thread=bool(state.get("thread")),
+            thread_id=state.get("thread_id"),
+            rematch_of=state.get("rematch_of"),
             log=list(state.get("log") or []),
             round_logs=dict(state.get("round_logs") or {}),
             version=int(state.get("version", 0)),
@@ -266,6 +280,7 @@ LOGGED_EVENTS = frozenset({
     "stuck", "unclaimed", "round-end", "game-end", "sit-out", "eliminated",
 })
 QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
+STOPPED = "stopped by the host"  # the engine's game-end reason for Game.end_now
 
 
 def describe_event(event: dict, view: dict) -> str | None:
@@ -283,6 +298,8 @@ def describe_event(event: dict, view: dict) -> str | None:
         return None
     if kind == "suit" and not event.get("suit"):
         return None
+    if kind == "game-end" and event.get("reason") == STOPPED:
+        return None  # the table's own line says who stopped the game
     try:
         line = engine_text(event, view)
     except (KeyError, IndexError, TypeError, ValueError):
@@ -294,23 +311,19 @@ def describe_event(event: dict, view: dict) -> str | None:
     return line[:1].upper() + line[1:]
 
 
-def public_action_text(action, events=()) -> str:
-    """What everyone may read about a decision (a chosen poker hand stays secret); ``events``:
-    what applying it did (a "play" names the card it put face up)."""
-    if action.do == "choose":
-        return "picks a poker hand"
-    if action.do == "pass_cards":  # the cards passed stay secret
-        return f"passes {len(action.cards or []) or 'their'} cards"
-    if action.do == "reveal":  # secret until everyone has picked: the reveal events show them
-        return "picks five cards and a space"
-    if action.do == "lead" and action.card:
-        return f"leads {card_text(action.card)}"
-    if action.do == "name_suit" and action.suit:
-        return f"names {action.suit}"
-    if action.do == "play":
-        played = next((e.get("card") for e in events if e.get("type") == "play" and e.get("seat") == action.seat), None)
-        return f"plays {card_text(played)}" if played else "plays"
-    return action.describe().replace("_", " ")
+def escaped_view(view: dict) -> dict:
+    """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
+    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
+
+
+def public_action_text(names: list[str], action, events=(), phase: str | None = None) -> str:
+    """What everyone may read about a decision, as a sentence with the seat's escaped name
+    (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
+    seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""
+    from engine.textview import describe_action
+
+    seats = [{"name": escape(name)} for name in names]
+    return describe_action({"seats": seats}, action.to_dict(), events, phase)
 
 
 # ---------------------------------------------------------------------------
@@ -419,6 +432,9 @@ class TableManager:
         self.ai_kind = ai_kind
         self.tables: dict[int, Table] = {}  # by channel id
         self.by_id: dict[int, Table] = {}
+        self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread
+        # Whether a user is still a member of a server (the Discord layer asks Discord); None: assume so.
+        self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self.listeners: list[Listener] = []
         self._wake = asyncio.Event()
         self._busy_due = False  # the last tick skipped a due table whose lock was held
@@ -537,16 +553,29 @@ class TableManager:
         self._dirty.pop(table.id, None)
         if self.tables.get(table.channel_id) is table:
             del self.tables[table.channel_id]
+        if table.thread_id is not None and self.threads.get(table.thread_id) is table:
+            del self.threads[table.thread_id]
         self.by_id.pop(table.id, None)
 
+    def _remember(self, table: Table) -> None:
+        self.tables[table.channel_id] = table
+        self.by_id[table.id] = table
+        if table.thread_id is not None:
+            self.threads[table.thread_id] = table
+
     def get(self, channel_id: int) -> Table:
-        table = self.tables.get(channel_id)
+        """The open table of a channel, or of the thread it runs in."""
+        table = self.tables.get(channel_id) or self.threads.get(channel_id)
         if table is None:
             raise errors.NoTable("There's no Tripoley table in this channel. Start one with `/tripoley start`.")
         return table
 
     def get_by_id(self, table_id: int) -> Table | None:
         return self.by_id.get(table_id)
+
+    def seated(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user has a seat at an open table of the server (their chips are in play)."""
+        return any(t.guild_id == guild_id and t.seat_of(user_id) is not None for t in self.by_id.values())
 
     def _update(self, table: Table, kind: str, **kw) -> TableUpdate:
         return TableUpdate(table=table, kind=kind, version=table.version, **kw)
@@ -567,8 +596,7 @@ class TableManager:
             except Exception:
                 log.exception("could not resume table %s", row["id"])
                 continue
-            self.tables[table.channel_id] = table
-            self.by_id[table.id] = table
+            self._remember(table)
             if table.status == "playing" and table.deadline is None:
                 # Saved between steps: decide again what we wait for.
                 async with table.lock:
@@ -616,7 +644,11 @@ class TableManager:
         options: dict[str, Any] | None = None,
         buy_in: int | None = None,
         turn_timeout: float | None = None,
+        thread: bool = False,
+        rematch_of: int | None = None,
     ) -> TableUpdate:
+        """Open a lobby, the host seated and bought in. ``thread``: the game runs in a thread
+        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats."""
         from engine.presets import PRESETS
 
         config = await self.prefs.guild(guild_id)
@@ -628,7 +660,7 @@ class TableManager:
         try:
             info.options.with_overrides(options)
         except ValueError as exc:
-            raise errors.TripoleyError(f"Those options don't work: {exc}") from None
+            raise errors.TripoleyError(f"Those options don't work: {in_words(str(exc))}") from None
         if buy_in is None:
             buy_in = int(info.options.with_overrides(options).start_stack)
         if buy_in < 1:
@@ -649,9 +681,11 @@ class TableManager:
                 turn_timeout=float(turn_timeout or config.turn_timeout),
                 ai_pause=float(config.ai_pause),
                 created_at=self.clock.now(),
+                thread=thread,
+                rematch_of=rematch_of,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            table.add_log(f"{host_name} opened the table.")
+            table.add_log(f"{escape(host_name)} opened the table.")
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
@@ -671,9 +705,48 @@ class TableManager:
                     f"The buy-in is {buy_in} chips. {exc.message} Try a smaller `buy_in`."
                 ) from None
             self._wake.set()
-            self.tables[channel_id] = table
-            self.by_id[table.id] = table
+            self._remember(table)
         return self._update(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
+
+    async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
+        """Rematch: the first player of a finished game to click opens a lobby in its channel with the
+        same game, house rules and settings (and the AI seats again, as far as the house can fund
+        them); every other player of that game is seated and bought in when they click."""
+        row = await self.db.fetchone("SELECT * FROM tables WHERE id = ? AND status = 'finished'", (old_table_id,))
+        if row is None:
+            raise errors.StaleButton("That game can't be replayed any more. Start a new one with `/tripoley start`.")
+        # Its seats and settings, not its game (no need to rebuild the engine's whole record).
+        old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
+        if old.seat_of(user_id) is None:
+            raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
+        busy = "Another table is open in this channel: join it, or play the rematch later."
+        for _ in range(2):
+            table = self.tables.get(old.channel_id)
+            if table is not None:
+                if table.rematch_of != old.id:
+                    raise errors.TableExists(busy)
+                return await self.join(old.channel_id, user_id, name)
+            try:
+                update = await self.create_table(
+                    old.guild_id, old.channel_id, user_id, name, old.preset, old.options, buy_in=old.buy_in,
+                    turn_timeout=old.turn_timeout, thread=thread, rematch_of=old.id,
+                )
+            except errors.TableExists:  # another player's click opened it just now: join that one
+                continue
+            break
+        else:
+            raise errors.TableExists(busy)
+        table = update.table
+        message = f"Rematch! You bought in for {table.buy_in} chips."
+        for _ in (s for s in old.seats if s.is_ai):
+            try:
+                await self.add_ai(old.channel_id, user_id)
+            except errors.TripoleyError as exc:  # the house is short, or the lobby changed meanwhile
+                message += f" Not every AI seat came back: {exc.message}"
+                break
+        update = self._update(table, "lobby", message=message)
+        self._notify(update)
+        return update
 
     def _lobby_table(self, channel_id: int) -> Table:
         table = self.get(channel_id)
@@ -693,7 +766,7 @@ class TableManager:
             config = await self.prefs.guild(table.guild_id)
             snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
-            table.add_log(f"{name} joined.")
+            table.add_log(f"{escape(name)} joined.")
             try:
                 async with self.db.transaction() as conn:  # the chips and the seat, together
                     await self.bank.buy_in(
@@ -724,15 +797,60 @@ class TableManager:
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
             snapshot = self._snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
-            table.add_log(f"{name} sat down.")
+            table.add_log(f"{escape(name)} sat down.")
             try:
                 async with self.db.transaction() as conn:
-                    await self.bank.house_buy_in(table.guild_id, table.id, table.buy_in, conn=conn)
+                    await self.bank.house_buy_in(
+                        table.guild_id, table.id, table.buy_in, self.settings.house_bankroll, conn=conn
+                    )
                     await self._write(conn, table)
             except BaseException:
                 self._restore(table, snapshot)
                 raise
-            update = self._update(table, "lobby", message=f"{name} joins the table.")
+            update = self._update(table, "lobby", message=f"{escape(name)} joins the table.")
+        self._notify(update)
+        return update
+
+    @staticmethod
+    def _host_in_lobby(table: Table, user_id: int, refusal: str) -> None:
+        """Refuse a host's lobby action once the game has started, or to anyone but the host."""
+        if table.status != "lobby":
+            raise errors.WrongPhase("The game has already started.")
+        if user_id != table.host_id:
+            raise errors.NotAllowed(refusal)
+
+    async def set_house_rule(self, channel_id: int, user_id: int, name: str, value: str) -> TableUpdate:
+        """The host switches one of the preset's house rules (lobby only). Stored with the table, so a
+        restart keeps it; an option equal to the preset's own value is dropped from the overrides."""
+        from engine.rulebook import OPTION_TEXT, house_rules, value_label
+
+        table = self.get(channel_id)
+        async with table.lock:
+            self._host_in_lobby(table, user_id, "Only the host can change the house rules.")
+            offered = house_rules(table.preset)
+            if name not in offered or value not in {str(v).lower() for v in offered[name]}:
+                raise errors.TripoleyError("That house rule isn't offered for this game.")
+            preset = table.preset_info.options
+            try:
+                chosen = getattr(preset.with_overrides({**table.options, name: value}), name)
+            except ValueError as exc:
+                raise errors.TripoleyError(f"That house rule doesn't work with this table: {exc}") from None
+            before = dict(table.options)
+            snapshot = self._snapshot(table)
+            if chosen == getattr(preset, name):
+                table.options.pop(name, None)
+            else:
+                table.options[name] = chosen
+            phrase = f"{OPTION_TEXT[name].title}: {value_label(name, chosen)}"
+            table.add_log(f"House rule: {phrase}.")
+            try:
+                async with self.db.transaction() as conn:
+                    await self._write(conn, table)
+            except BaseException:
+                self._restore(table, snapshot)
+                table.options = before
+                raise
+            update = self._update(table, "lobby", message=f"House rule set: {phrase}.")
         self._notify(update)
         return update
 
@@ -746,46 +864,74 @@ class TableManager:
         table = self.get(channel_id)
         async with table.lock:
             self._still_open(table)
-            index = table.seat_of(user_id)
-            if index is None:
+            if table.seat_of(user_id) is None:
                 raise errors.NotSeated("You're not at this table.")
-            seat = table.seats[index]
-            if table.status == "lobby":
-                if not [s for s in table.humans() if s.user_id != user_id]:
-                    # The last human: close the table, every stake (theirs too) back in one go.
-                    table.add_log(f"{seat.name} left.")
-                    update = await self._cancel(table, "Everyone left; the table is closed.")
-                    self._notify(update)
-                    return update
-                snapshot = self._snapshot(table)
-                del table.seats[index]
-                table.add_log(f"{seat.name} left.")
-                if table.host_id == user_id:
-                    table.host_id = table.humans()[0].user_id
-                    table.add_log(f"{table.humans()[0].name} is the host now.")
-                try:
-                    async with self.db.transaction() as conn:  # the refund and the freed seat, together
-                        await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
-                        await self._write(conn, table)
-                except BaseException:
-                    self._restore(table, snapshot)
-                    raise
-                update = self._update(table, "lobby", message=f"You left; {seat.stake} chips are back in your wallet.")
-            else:
-                if seat.left:
-                    raise errors.TripoleyError("You've already left this game.")
-                seat.left = True
-                table.add_log(f"{seat.name} left; an AI plays the seat and they are cashed out at the end.")
-                if not any(not s.left for s in table.humans()):
-                    update = await self._stop_game(table, "Every player left, so the game ended.")
-                    self._notify(update)
-                    return update
-                await self._advance(table, [], rearm=False, urgent=True)
-                update = self._update(
-                    table, "play", message="You left the game: an AI plays your seat and you're cashed out at the end."
-                )
+            update = await self._leave(table, user_id)
         self._notify(update)
         return update
+
+    async def kick(self, guild_id: int, user_id: int, admin_name: str) -> list[TableUpdate]:
+        """An admin removes a player from every open table of the server they sit at: from a lobby
+        (their buy-in refunded), or mid-game (an AI plays their seat; cashed out at the end)."""
+        updates = []
+        for table in [t for t in list(self.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None]:
+            async with table.lock:
+                if table.status not in ("lobby", "playing") or self.by_id.get(table.id) is not table:
+                    continue
+                index = table.seat_of(user_id)
+                if index is None or table.seats[index].left:
+                    continue
+                table.add_log(f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.")
+                updates.append(await self._leave(table, user_id, kicked=True))
+            self._notify(updates[-1])
+        if not updates:
+            raise errors.NotSeated("That member isn't seated at any open table in this server.")
+        return updates
+
+    async def _leave(self, table: Table, user_id: int, kicked: bool = False) -> TableUpdate:
+        """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
+        ``kicked``: an admin removed them (the update's message is for the admin)."""
+        index = table.seat_of(user_id)
+        seat = table.seats[index]
+        if table.status == "lobby":
+            if not [s for s in table.humans() if s.user_id != user_id]:
+                # The last human: close the table, every stake (theirs too) back in one go.
+                table.add_log(f"{escape(seat.name)} left.")
+                return await self._cancel(table, "Everyone left; the table is closed.")
+            snapshot = self._snapshot(table)
+            del table.seats[index]
+            table.add_log(f"{escape(seat.name)} left.")
+            if table.host_id == user_id:
+                table.host_id = table.humans()[0].user_id
+                table.add_log(f"{escape(table.humans()[0].name)} is the host now.")
+            try:
+                async with self.db.transaction() as conn:  # the refund and the freed seat, together
+                    await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
+                    await self._write(conn, table)
+            except BaseException:
+                self._restore(table, snapshot)
+                raise
+            message = (f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet." if kicked
+                       else f"You left; {seat.stake} chips are back in your wallet.")
+            return self._update(table, "lobby", message=message)
+        if seat.left:
+            raise errors.TripoleyError("You've already left this game.")
+        ended = await self._seat_to_ai(table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end.")
+        if ended is not None:
+            return ended
+        await self._advance(table, [], rearm=False, urgent=True)
+        message = (f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end." if kicked
+                   else "You left the game: an AI plays your seat and you're cashed out at the end.")
+        return self._update(table, "play", message=message)
+
+    async def _seat_to_ai(self, table: Table, seat: Seat, line: str) -> TableUpdate | None:
+        """Under the table's lock, mid-game: the player is gone for good, so an AI plays the seat to
+        the end (they are cashed out then). With no player left the game ends: its update."""
+        seat.left = True
+        table.add_log(line)
+        if not any(not s.left for s in table.humans()):
+            return await self._stop_game(table, "Every player left, so the game ended.")
+        return None
 
     async def _cancel(self, table: Table, reason: str) -> TableUpdate:
         """Close a lobby: every stake back to its wallet (or the house)."""
@@ -813,10 +959,7 @@ class TableManager:
 
         table = self.get(channel_id)
         async with table.lock:
-            if table.status != "lobby":
-                raise errors.WrongPhase("The game has already started.")
-            if user_id != table.host_id:
-                raise errors.NotAllowed("Only the host can start the game.")
+            self._host_in_lobby(table, user_id, "Only the host can start the game.")
             info = table.preset_info
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(
@@ -875,17 +1018,17 @@ class TableManager:
         if aw is None:
             raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
         if aw.seat != index:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{table.seats[aw.seat].name}**.")
+            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         try:
             act = Action.from_dict({**action, "seat": index})
         except ValueError as exc:
-            raise errors.TripoleyError(f"That action isn't valid: {exc}") from None
+            raise errors.TripoleyError("That action isn't one this game knows.") from None
         if act.do not in aw.legal:
-            raise errors.WrongPhase(f"You can't {act.do.replace('_', ' ')} now. You may: {', '.join(aw.legal)}.")
+            raise errors.WrongPhase(not_now(act.do, aw.legal))
         try:
             table.game.check(act)
         except IllegalAction as exc:
-            raise errors.TripoleyError(f"Not allowed: {exc}") from None
+            raise errors.TripoleyError(f"Not allowed: {in_words(str(exc), table.game.view(index))}") from None
         return index, act
 
     async def act(
@@ -919,14 +1062,16 @@ class TableManager:
         async with table.lock:
             index, act = self._check_move(table, user_id, action, round_number, expect)
             seat = table.seats[index]
+            phase = table.game.awaiting().phase
             try:
                 events = list(table.game.apply(act))
             except IllegalAction as exc:
-                raise errors.TripoleyError(f"Not allowed: {exc}") from None
+                raise errors.TripoleyError(f"Not allowed: {in_words(str(exc), table.game.view(index))}") from None
             seat.timeouts = 0
-            table.add_log(f"{seat.name} {public_action_text(act, events)}")
+            line = public_action_text([s.name for s in table.seats], act, events, phase)
+            table.add_log(line)
             update = await self._advance(table, events, urgent=True)
-            update.message = f"You: {act.describe().replace('_', ' ')}"
+            update.message = "Done: " + you_did(line, seat.name)
         self._notify(update)
         return update
 
@@ -944,22 +1089,25 @@ class TableManager:
                 raise errors.TripoleyError("You're already in control of your seat.")
             seat.away = False
             seat.timeouts = 0
-            table.add_log(f"{seat.name} is back.")
+            table.add_log(f"{escape(seat.name)} is back.")
             await self._advance(table, [], rearm=False, urgent=True)
             update = self._update(table, "play", message="Welcome back! Your seat is yours again.")
         self._notify(update)
         return update
 
-    async def stop(self, channel_id: int, user_id: int, can_manage: bool) -> TableUpdate:
+    async def stop(self, channel_id: int, user_id: int, can_manage: bool, name: str = "") -> TableUpdate:
+        """The host, or a member with Manage Server (``can_manage``; ``name``: theirs), ends the
+        table; the log and the answer say who did."""
         table = self.get(channel_id)
         async with table.lock:
             self._still_open(table)
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed("Only the host or someone with **Manage Server** can stop the game.")
+            who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
             if table.status == "lobby":
-                update = await self._cancel(table, "The host closed the table; buy-ins are refunded.")
+                update = await self._cancel(table, f"{who} closed the table; buy-ins are refunded.")
             else:
-                update = await self._stop_game(table, "The game was stopped; everyone is cashed out.")
+                update = await self._stop_game(table, f"{who} stopped the game; everyone is cashed out.")
         self._notify(update)
         return update
 
@@ -976,7 +1124,9 @@ class TableManager:
             else:
                 self._play_auto(table, events)
         table.add_log(reason)
-        return await self._finish(table, events)
+        update = await self._finish(table, events)
+        update.message = reason
+        return update
 
     # -- the engine loop --------------------------------------------------------
 
@@ -989,14 +1139,14 @@ class TableManager:
         """Play one move for the awaited seat: the AI's, or the safe default on a timeout (``note``
         follows its log line)."""
         aw = table.game.awaiting()
-        seat = table.seats[aw.seat]
         if timeout:
             action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
         else:
             action = self._ai_action(table, aw.seat)
         applied = list(table.game.apply(action))
         events += applied
-        table.add_log(f"{seat.name} {public_action_text(action, applied)}" + (note if timeout else ""))
+        line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
+        table.add_log(line + (note if timeout else ""))
         return action
 
     async def _advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:
@@ -1052,7 +1202,7 @@ class TableManager:
     def _log_events(self, table: Table, events: list) -> None:
         if not any(e.get("type") in LOGGED_EVENTS for e in events):
             return
-        view = table.game.view(None)  # public: names, space labels, pay suit
+        view = escaped_view(table.game.view(None))  # public: names, space labels, pay suit
         for event in events:
             line = describe_event(event, view)
             if line:
@@ -1106,6 +1256,14 @@ class TableManager:
             return await self._advance(table, [])
         seat = table.seats[aw.seat]
         events: list = []
+        if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
+            message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+            ended = await self._seat_to_ai(table, seat, message)
+            if ended is not None:
+                return ended
+            update = await self._advance(table, events)
+            update.message = message
+            return update
         if kind == "turn" and not seat.auto and aw.phase == "claim":
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
             self._play_auto(table, events, timeout=True, note="")
@@ -1113,11 +1271,11 @@ class TableManager:
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
             self._play_auto(table, events, timeout=True)
-            message = f"{seat.name} ran out of time."
+            message = f"{escape(seat.name)} ran out of time."
             notices = []
             if seat.timeouts >= self.settings.timeouts_before_ai:
                 seat.away = True
-                message = f"{seat.name} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
+                message = f"{escape(seat.name)} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
                 table.add_log(message)
                 notices.append((seat.user_id, AI_TAKEOVER_NOTICE.format(count=seat.timeouts)))
             update = await self._advance(table, events)
@@ -1126,6 +1284,17 @@ class TableManager:
             return update
         self._play_auto(table, events)
         return await self._advance(table, events)
+
+    async def _still_member(self, table: Table, seat: Seat) -> bool:
+        """Whether the seat's player is still in the server (asked when their timer fires: a member
+        who left would otherwise time out turn after turn)."""
+        if self.member_check is None or seat.user_id is None:
+            return True
+        try:
+            return await self.member_check(table.guild_id, seat.user_id)
+        except Exception:  # noqa: BLE001 - Discord unreachable: treat as present, the timeout applies
+            log.warning("could not check whether a player is still in server %s", table.guild_id)
+            return True
 
     # -- the end ----------------------------------------------------------------
 
@@ -1142,6 +1311,7 @@ class TableManager:
         if on_mat:
             payouts.append((HOUSE, int(on_mat)))
         results = self._results(table, stacks, events)
+        replay = self._replay_json(table)
         self._log_events(table, events[logged:])
         now = self.clock.now()
         state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
@@ -1150,8 +1320,9 @@ class TableManager:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
             await self._record_stats(conn, table, results)
             await conn.execute(
-                "UPDATE tables SET status = 'finished', state_json = ?, result_json = ?, ended_at = ? WHERE id = ?",
-                (json.dumps(state), json.dumps(results), now, table.id),
+                "UPDATE tables SET status = 'finished', state_json = ?, result_json = ?, replay_json = ?, ended_at = ?"
+                " WHERE id = ?",
+                (json.dumps(state), json.dumps(results), replay, now, table.id),
             )
         # Only once everyone is cashed out: if that failed, the table stays open and its next
         # deadline tries again, rather than a finished table holding chips nobody gets back.
@@ -1163,6 +1334,16 @@ class TableManager:
             log.error("table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held)
         self._forget(table)
         return self._update(table, "finished", events=[dict(e) for e in events], message="Game over.")
+
+    @staticmethod
+    def _replay_json(table: Table) -> str | None:
+        """The finished game as a replay file's text; None for a game begun before games were kept
+        as replays (its early decks are not known)."""
+        try:
+            return json.dumps(table.game.to_replay())
+        except ValueError as exc:
+            log.info("table %s has no replay: %s", table.id, exc)
+            return None
 
     def _results(self, table: Table, stacks: list[int], events: list) -> dict[str, Any]:
         history = list(getattr(table.game, "history", []) or []) or list(events)
@@ -1201,9 +1382,12 @@ class TableManager:
                     "winner": int(stacks[i]) == top and top > 0,
                 }
             )
+        from engine.rulebook import house_rule_changes
+
         return {
             "preset": table.preset,
             "preset_name": table.preset_info.name,
+            "house_rules": house_rule_changes(table.preset, table.options),
             "rounds": table.round,
             "seats": sorted(seats, key=lambda s: -s["final"]),
         }
@@ -1266,6 +1450,16 @@ class TableManager:
                     "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
                 )
 
+    async def set_thread(self, table: Table, thread_id: int | None) -> None:
+        """The thread a table's game runs in (None: it could not be started; the channel then)."""
+        async with table.lock:
+            table.thread, table.thread_id = thread_id is not None, thread_id
+            if self.by_id.get(table.id) is not table:
+                return  # over already: its results go to the thread, nothing left to save
+            if thread_id is not None:
+                self.threads[thread_id] = table
+            await self._save(table)
+
     def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict]:
         table = self.get(channel_id)
         if table.status != "playing":
@@ -1276,8 +1470,8 @@ class TableManager:
         return table, index, table.game.view(index)
 
     async def audit(self, guild_id: int) -> dict[str, Any]:
-        """Chips of users + house + tables (stacks and mats) against the grants; ``ok`` when they agree
-        and every open table's engine holds exactly the chips the database says it holds."""
+        """Chips of users + house + tables (stacks and mats) against grants - removals; ``ok`` when
+        they agree and every open table's engine holds exactly the chips the database says it holds."""
         audit = await self.bank.audit(guild_id)
         house = await self.db.fetchone(
             "SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, HOUSE)
@@ -1295,6 +1489,7 @@ class TableManager:
         )
         return {
             "granted": audit.granted,
+            "removed": audit.removed,
             "users": audit.wallets - int(house[0]),
             "house": int(house[0]),
             "tables": audit.tables,
@@ -1304,19 +1499,36 @@ class TableManager:
         }
 
     async def stats(self, guild_id: int, user_id: int) -> dict[str, Any] | None:
+        """The player's stats in the server, with ``favourite``: the game they finished most often."""
         row = await self.db.fetchone("SELECT * FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-        return dict(row) if row else None
+        if row is None:
+            return None
+        favourite = await self.db.fetchone(
+            "SELECT t.preset FROM tables t, json_each(t.result_json, '$.seats') s"
+            " WHERE t.guild_id = ? AND t.status = 'finished' AND json_extract(s.value, '$.user_id') = ?"
+            " GROUP BY t.preset ORDER BY COUNT(*) DESC, MAX(t.ended_at) DESC LIMIT 1",
+            (guild_id, user_id),
+        )
+        return {**dict(row), "favourite": favourite[0] if favourite else None}
 
     async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(
-            "SELECT id, channel_id, preset, started_at, ended_at, result_json FROM tables"
-            " WHERE guild_id = ? AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?",
+            "SELECT id, channel_id, preset, started_at, ended_at, result_json, replay_json IS NOT NULL AS has_replay"
+            " FROM tables WHERE guild_id = ? AND status = 'finished' ORDER BY ended_at DESC, id DESC LIMIT ?",
             (guild_id, limit),
         )
         out = []
         for row in rows:
             item = dict(row)
             item["result"] = json.loads(row["result_json"]) if row["result_json"] else None
+            item["has_replay"] = bool(row["has_replay"])
             out.append(item)
         return out
+
+    async def replay(self, guild_id: int, table_id: int) -> str | None:
+        """The replay file's text of a finished game of this server (None if there is none)."""
+        row = await self.db.fetchone(
+            "SELECT replay_json FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'", (table_id, guild_id)
+        )
+        return row["replay_json"] if row else None
 

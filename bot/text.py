@@ -6,9 +6,14 @@ must carry everything a player needs to play.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from engine.cards import SUIT_SYMBOLS
+from engine.textview import second_person, space_label
+
+from .rules import lobby_rules_lines
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
@@ -54,6 +59,23 @@ ACTION_LABELS = {
     "play": "Play",
 }
 
+# Each verb in players' words, for sentences ("You may: check, bet, fold").
+ACTION_WORDS = {
+    "keep": "keep your hand",
+    "swap": "swap blind",
+    "look": "look at the widow",
+    "auction": "auction the spare hand",
+    "suit_bid": "bid for the pay suit",
+    "choose": "choose your poker five",
+    "name_suit": "name the pay suit",
+    "corner_bet": "bet on a corner Ace",
+    "cover": "cover the corner bet",
+    "pass_cards": "pass cards",
+    "reveal": "pick five cards and a space",
+    "full_house": "place a full house",
+    "straight": "place a 5-card straight",
+}
+
 PROMPTS = {
     "spare-hand": "keep your hand, swap it blind for the spare, or auction the spare",
     "auction": "bid for the spare hand, or pass",
@@ -69,6 +91,33 @@ PROMPTS = {
     "corner-bet": "bet on a corner Ace, or decline",
     "corner-cover": "cover the corner bet, or decline",
 }
+
+
+# Discord shows ``\\X`` as ``X`` for any ASCII punctuation X. These have a meaning there: markdown
+# (``**`` ``__`` ``~~`` ``||`` code, ``# heading``, ``- list``, ``1. list``, ``> quote``, masked
+# ``[links](…)``), mentions (``<@id>``, ``@everyone``), ``https://`` links, ``:emoji:``, ``<t:…>``.
+ESCAPED = frozenset("\\*_~`|>#-+.[]<@:")
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
+
+
+def escape(text: object) -> str:
+    """User-supplied text (a name, a nickname, a label a host typed) as Discord shows it literally:
+    never markdown, a mention, a link or a heading, on one line, and a right-to-left name does not
+    reorder the words around it (it is isolated; explicit direction controls are dropped)."""
+    out = []
+    rtl = False
+    for ch in str(text):
+        if ch in BIDI_CONTROLS:
+            continue
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp"):
+            ch = " "
+        elif unicodedata.bidirectional(ch) in ("R", "AL"):
+            rtl = True
+        out.append("\\" + ch if ch in ESCAPED else ch)
+    body = "".join(out)
+    return f"{FIRST_STRONG_ISOLATE}{body}{POP_ISOLATE}" if rtl else body
 
 
 def card(text: str) -> str:
@@ -101,12 +150,22 @@ def phase_text(phase: str | None) -> str:
 
 
 def name(view: dict, seat: int | None) -> str:
+    """A seat's name, escaped for Discord."""
     if seat is None:
         return "?"
     try:
-        return view["seats"][seat]["name"]
+        return escape(view["seats"][seat]["name"])
     except (KeyError, IndexError, TypeError):
         return f"seat {seat}"
+
+
+def pinged_user(table, view: dict) -> int | None:
+    """The player whose turn the table message announces with a mention (the only one it pings)."""
+    to_act = view.get("to_act")
+    if to_act is None or table.deadline_kind != "turn" or to_act >= len(table.seats):
+        return None
+    seat = table.seats[to_act]
+    return seat.user_id if seat.user_id and not seat.auto else None
 
 
 def lobby_text(table, info) -> str:
@@ -116,12 +175,11 @@ def lobby_text(table, info) -> str:
         f"Buy-in **{table.buy_in}** chips · seats {len(table.seats)}/{info.max_players}"
         f" (at least {info.min_players}) · turn timer {int(table.turn_timeout)} s",
     ]
-    if table.options:
-        lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in table.options.items()))
+    lines += lobby_rules_lines(table.preset, table.options)
     lines.append("")
     for i, seat in enumerate(table.seats, 1):
         host = " 👑" if seat.user_id == table.host_id else ""
-        who = f"<@{seat.user_id}>" if seat.user_id else f"🤖 {seat.name}"
+        who = f"<@{seat.user_id}>" if seat.user_id else f"🤖 {escape(seat.name)}"
         lines.append(f"{i}. {who}{host}")
     lines.append("")
     if table.deadline:
@@ -172,7 +230,7 @@ def fit_mat(head: list[str], seats: list[tuple[str, str]], board: list[str], log
 def mat_text(table, view: dict) -> str:
     """The public table message."""
     head = [
-        f"## 🃏 {view.get('preset_name', table.preset)} — round {view.get('round', 0)}",
+        f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
         f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}",
     ]
     to_act = view.get("to_act")
@@ -194,8 +252,8 @@ def mat_text(table, view: dict) -> str:
         extra = f" ({', '.join(marks)})" if marks else ""
         committed = f" · in pot {s['committed']}" if s.get("committed") else ""
         seats_out.append((
-            f"{arrow}**{s['name']}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
-            f"{arrow}**{clip(s['name'], SHORT_NAME)}** {s['stack']}" + (f" ({', '.join(marks)})" if marks else ""),
+            f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
+            f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}" + (f" ({', '.join(marks)})" if marks else ""),
         ))
     board: list[str] = []
     mat = view.get("mat") or []
@@ -206,7 +264,7 @@ def mat_text(table, view: dict) -> str:
         shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
         board.append("**Showdown:** " + " | ".join(shows))
     elif poker.get("last_action"):
-        board.append(f"**Poker:** {poker['last_action']} (bet {poker.get('current_bet', 0)})")
+        board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
     mich = view.get("michigan") or {}
     if mich.get("sequence"):
         board.append(f"**Michigan:** {cards(mich['sequence'])}")
@@ -218,28 +276,31 @@ def mat_text(table, view: dict) -> str:
     footer: list[str] = []
     if to_act is not None and table.deadline_kind in ("turn", "ai"):
         who = name(view, to_act)
-        seat = table.seats[to_act] if to_act < len(table.seats) else None
-        mention = f"<@{seat.user_id}>" if seat and seat.user_id and not seat.auto else f"**{who}**"
+        pinged = pinged_user(table, view)
+        mention = f"<@{pinged}>" if pinged else f"**{who}**"
         if table.deadline_kind == "turn":
             footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}")
         else:
             footer.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
-        footer.append(f"Next round {timestamp(table.deadline)}.")
+        if table.game.over:  # the rounds are played: what is left clears the board
+            footer.append(f"Clearing the board {timestamp(table.deadline)}.")
+        else:
+            footer.append(f"Next round {timestamp(table.deadline)}.")
     return fit_mat(head, seats_out, board, [f"› {line}" for line in table.log[-6:]], footer)
 
 
 def final_text(table) -> str:
     result = table.result or {}
-    lines = [f"## 🏁 {result.get('preset_name', table.preset)} — game over after {result.get('rounds', 0)} round(s)"]
+    lines = [f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"]
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
-        who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {s['name']}"
+        who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
         lines.append(f"{medal} {who} — {s['final']} chips ({net})")
     lines.append("")
     lines.extend(f"› {line}" for line in table.log[-3:])
-    lines.append("Everyone has been cashed out to their wallet. `/tripoley start` for another game!")
+    lines.append("Everyone has been cashed out to their wallet. **Rematch** to play again, or `/tripoley start` a new game.")
     return "\n".join(lines)
 
 
@@ -265,11 +326,57 @@ def hand_text(view: dict, seat: int) -> str:
         if detail.get("best"):
             lines.append(f"Best five: {cards(detail['best'])}")
         if detail.get("space"):
-            spaces = " + ".join(detail.get("spaces") or [detail["space"]])
-            lines.append(f"Pays: {spaces} ({detail.get('chips', 0)} chips)")
+            lines.append(f"Your claim: {claim_words(view, detail)}")
+        if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
+            lines.append(f"Careful: {in_words(detail['warning'], view)}.")
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)
+
+
+ENGINE_TOKEN = re.compile(r"(?<![\w♣♦♥♠])[\w-]+")
+CARD_CODE = re.compile(r"(?:10|[2-9TJQKA])[CDHS]")
+
+
+def in_words(message: str, view: dict | None = None) -> str:
+    """An engine's refusal in players' words: card codes as cards (``AH`` → ``A♥``), space ids as
+    their labels (``AH2`` → ``A♥ (2nd)``, with ``view``), verbs and option names as words."""
+    spaces = {sp["id"] for sp in (view or {}).get("mat", ())}
+
+    def word(match: re.Match) -> str:
+        token = match.group(0)
+        if token in spaces:
+            return space_label(view, token)
+        if CARD_CODE.fullmatch(token):
+            return card(token)
+        return token.replace("_", " ")
+
+    return ENGINE_TOKEN.sub(word, message)
+
+
+def not_now(verb: str, legal) -> str:
+    """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
+
+    def words(v: str) -> str:
+        return ACTION_WORDS.get(v, v.replace("_", " "))
+
+    return f"You can't {words(verb)} now. You may: {', '.join(words(v) for v in legal)}."
+
+
+def you_did(line: str, name: str) -> str:
+    """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
+    own = escape(name)
+    return second_person("you" + line[len(own):]) if line.startswith(own + " ") else line
+
+
+def claim_words(view: dict, detail: dict) -> str:
+    """What a claim takes, in words: ``A♥ (both A♥ pockets, 6 chips)``, ``K♥ (4 chips)``."""
+    labels = [space_label(view, sp) for sp in detail.get("spaces") or [detail["space"]]]
+    chips = f"{detail.get('chips', 0)} chips"
+    first = re.sub(r" \(.*\)$", "", labels[0])  # "A♥ (2nd)": the second A♥ pocket
+    if len(labels) > 1 and all(re.sub(r" \(.*\)$", "", label) == first for label in labels):
+        return f"{first} (both {first} pockets, {chips})"
+    return f"{' + '.join(labels)} ({chips})"
 
 
 def amount_bounds(detail: dict[str, Any]) -> tuple[int, int]:

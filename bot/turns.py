@@ -43,7 +43,7 @@ class _HandView:
 
 
 def message_link(table: Table) -> str:
-    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.mat_message_id or ''}".rstrip("/")
+    return f"https://discord.com/channels/{table.guild_id}/{table.mat_channel}/{table.mat_message_id or ''}".rstrip("/")
 
 
 def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str, hand_view_updated: bool) -> str:
@@ -171,7 +171,7 @@ class TurnNotifier:
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
         if old:
             try:
-                await self.sink.delete(table.channel_id, old)
+                await self.sink.delete(table.mat_channel, old)
             except Exception as exc:
                 log.info("could not delete the turn ping %s (%s)", old, describe_error(exc))
         if key is None:
@@ -182,7 +182,7 @@ class TurnNotifier:
         if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
             return
         text = ping_text(seat.user_id, phase, deadline, link, updated)
-        message_id = await self.sink.post(table.channel_id, Outgoing(text, mentions=(seat.user_id,)))
+        message_id = await self.sink.post(table.mat_channel, Outgoing(text, pings=(seat.user_id,)))
         # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
         await self.manager.set_message(table.id, "ping", message_id)  # a restart deletes it too
 
@@ -222,14 +222,13 @@ class TurnNotifier:
     async def _tell(self, table: Table, user_id: int, text: str) -> None:
         """By DM, or (DMs closed) in the channel, pinging only that player."""
         try:
-            await self.sink.dm(user_id, Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {text}",
-                                                 mentions=False))
+            await self.sink.dm(user_id, Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {text}"))
             return
         except DMForbidden:
             pass
         except Exception as exc:
             log.info("could not DM a notice (%s)", describe_error(exc))
         try:
-            await self.sink.post(table.channel_id, Outgoing(f"<@{user_id}> {text}", mentions=(user_id,)))
+            await self.sink.post(table.mat_channel, Outgoing(f"<@{user_id}> {text}", pings=(user_id,)))
         except Exception:
             log.exception("could not post a notice in channel %s", table.channel_id)

@@ -67,9 +67,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
 
     @classmethod
     def from_spec(cls, spec: SelectSpec) -> "TableSelect":
+        descriptions = spec.descriptions or (None,) * len(spec.options)
         options = [
-            discord.SelectOption(label=label, value=value, default=value in spec.defaults)
-            for label, value in spec.options
+            discord.SelectOption(label=label, value=value, default=value in spec.defaults, description=text)
+            for (label, value), text in zip(spec.options, descriptions)
         ]
         return cls(
             discord.ui.Select(
@@ -111,13 +112,19 @@ def build_view(components: list[Component]) -> discord.ui.View:
     return view
 
 
+def pings_only(user_ids) -> discord.AllowedMentions:
+    """Allowed mentions that notify exactly these users: never @everyone, @here or a role."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=uid) for uid in user_ids]
+    )
+
+
 def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
     """Keyword arguments for send()/edit() from an Outgoing message."""
-    users = out.mentions if isinstance(out.mentions, bool) else [discord.Object(id=u) for u in out.mentions]
     kwargs: dict[str, Any] = {
         "content": out.clipped(),
         "view": build_view(out.components) if out.components else None,
-        "allowed_mentions": discord.AllowedMentions(users=users, roles=False, everyone=False),
+        "allowed_mentions": pings_only(out.pings),
     }
     if out.embeds:
         kwargs["embeds"] = [discord.Embed.from_dict(e) for e in out.embeds]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Optional
 
@@ -10,9 +11,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.components import ButtonSpec, custom_id
+from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
+from bot.components import DANGER, ButtonSpec, custom_id
+from bot.controller import wants_thread
 from bot.publisher import lobby_message
 from bot.rules import pages_for
+from bot.text import escape
 from bot.ui import build_view, message_kwargs
 
 log = logging.getLogger(__name__)
@@ -60,6 +64,28 @@ def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+def require_manage_server(interaction: discord.Interaction, what: str) -> None:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    if not (perms and perms.manage_guild):
+        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
+
+
+def smallest_buy_in() -> int:
+    """The smallest default buy-in of any game: a wallet below it can't join a default table."""
+    from engine.presets import PRESETS
+
+    return min(int(p.options.start_stack) for p in PRESETS.values())
+
+
+def confirm_view(what: str, label: str) -> discord.ui.View:
+    """One red button; its click is routed to the cog's handler for ``what`` (see Controller.confirms)."""
+    return build_view([ButtonSpec(custom_id(0, 0, f"confirm.{what}"), label, DANGER)])
+
+
+LEADERBOARD_TITLES = {"balance": "balance", "net": "net winnings", "wins": "games won"}
+NO_PINGS = discord.AllowedMentions.none()
+
+
 @app_commands.guild_only()
 class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play Tripoley and its family"):
     def __init__(self, bot) -> None:
@@ -70,10 +96,17 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         self.controller = bot.controller
         self.controller.pages["rules"] = self._rules_page
         self.controller.pages["board"] = self._board_page
+        self.controller.confirms["reset"] = self._confirm_reset
+        self.controller.confirms["forget"] = self._confirm_forget
+        self.controller.pages["replay"] = self._replay_file
         super().__init__()
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
-        await self.controller.report(interaction, error)
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Tables, wallets and records belong to a server: a command from a DM is refused in words
+        (the tree's error handler answers it, once)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
 
     # -- the table -------------------------------------------------------------------
 
@@ -117,6 +150,8 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             options,
             buy_in=buy_in,
             turn_timeout=turn_timeout,
+            # A table opened inside a thread plays there (threads don't nest).
+            thread=await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread),
         )
         table = update.table
         response = await interaction.response.send_message(**message_kwargs(lobby_message(table)))
@@ -142,7 +177,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
-        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage)
+        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage, display_name(interaction.user))
         await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
 
     # -- chips and records ---------------------------------------------------------------
@@ -152,38 +187,62 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         config = await self.prefs.guild(interaction.guild_id)
         balance = await self.bank.balance(interaction.guild_id, interaction.user.id, config.starting_balance)
         lines = [f"Your wallet: **{balance}** chips."]
-        table = self.manager.tables.get(interaction.channel_id)
+        table = self.manager.tables.get(interaction.channel_id) or self.manager.threads.get(interaction.channel_id)
         if table is not None:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
                 lines.append(f"At this table: **{at}** chips.")
+        lines.append(await self._grants_due(interaction, config, balance))
         await self.controller.reply(interaction, "\n".join(lines))
 
-    @app_commands.command(name="leaderboard", description="The server's richest players and biggest winners")
-    @app_commands.describe(by="Rank by wallet balance or by net winnings")
+    async def _grants_due(self, interaction: discord.Interaction, config, balance: int) -> str:
+        """When the player can next claim the daily (and, with a wallet below the smallest buy-in, relief) grant."""
+        last = await self.bank.last_claims(interaction.guild_id, interaction.user.id)
+        now = self.bank.clock()
+        parts = []
+        kinds = [("daily", config.daily_amount, config.daily_cooldown_hours)]
+        if balance < smallest_buy_in():
+            kinds.append(("relief", config.relief_amount, config.relief_cooldown_hours))
+        for kind, amount, hours in kinds:
+            if amount <= 0:
+                continue
+            left = last.get(kind, float("-inf")) + hours * 3600 - now
+            parts.append(f"`/tripoley {kind}` in {duration_text(left)}" if left > 0 else f"`/tripoley {kind}` is ready")
+        return " · ".join(parts)
+
+    @app_commands.command(name="leaderboard", description="The server's richest players, biggest winners and most wins")
+    @app_commands.describe(by="Rank by wallet balance, net winnings or games won", period="This week or all time")
     @app_commands.choices(
-        by=[app_commands.Choice(name="balance", value="balance"), app_commands.Choice(name="net winnings", value="net")]
+        by=[app_commands.Choice(name=title, value=key) for key, title in LEADERBOARD_TITLES.items()],
+        period=[app_commands.Choice(name="all time", value="all"), app_commands.Choice(name="this week", value=WEEK)],
     )
-    async def leaderboard(self, interaction: discord.Interaction, by: str = "balance") -> None:
-        embed, view = await self._board(interaction.guild_id, by, 0)
+    async def leaderboard(self, interaction: discord.Interaction, by: str = "balance", period: str = "all") -> None:
+        embed, view = await self._board(interaction.guild_id, f"{by}-{period}", 0)
         kwargs = {"embed": embed}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    async def _board(self, guild_id: int, by: str, page: int):
-        size = await self.bank.leaderboard_size(guild_id, by)
+    async def _board(self, guild_id: int, key: str, page: int):
+        by, _, period = key.partition("-")
+        if by not in LEADERBOARD_TITLES:
+            raise errors.StaleButton("That leaderboard is no longer available.")
+        week = period == WEEK and by != "balance"  # a balance is always today's
+        size = await self.bank.leaderboard_size(guild_id, by, WEEK if week else None)
         pages = max(1, -(-size // LEADERBOARD_PAGE))
         page = max(0, min(page, pages - 1))
-        rows = await self.bank.leaderboard(guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE)
-        title = "Leaderboard — balance" if by != "net" else "Leaderboard — net winnings"
+        rows = await self.bank.leaderboard(guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None)
+        title = f"Leaderboard — {LEADERBOARD_TITLES[by]}" + (" this week" if week else "")
+        unit = "wins" if by == "wins" else "chips"
         lines = []
         for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1):
-            lines.append(f"**{i}.** <@{row['user_id']}> — {row['value']} chips")
-        embed = discord.Embed(title=title, description="\n".join(lines) or "Nobody has played yet.", colour=0x2E8B57)
-        embed.set_footer(text=f"Page {page + 1}/{pages}")
-        return embed, pager("board", by, page, pages)
+            value = f"{'+' if by == 'net' and row['value'] > 0 else ''}{row['value']}"
+            lines.append(f"**{i}.** <@{row['user_id']}> — {value} {unit}")
+        empty = "No games ended this week yet." if week else "Nobody has played yet."
+        embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
+        embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))
+        return embed, pager("board", key, page, pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
         embed, view = await self._board(interaction.guild_id, key, page)
@@ -194,12 +253,14 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         target = user or interaction.user
         stats = await self.manager.stats(interaction.guild_id, target.id)
         if not stats:
-            await self.controller.reply(interaction, f"{display_name(target)} hasn't finished a game here yet.")
+            await self.controller.reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
             return
         net = stats["net"]
-        embed = discord.Embed(title=f"Stats — {display_name(target)}", colour=0x2E8B57)
+        embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)
         embed.add_field(name="Games", value=str(stats["games"]))
         embed.add_field(name="Wins", value=str(stats["wins"]))
+        embed.add_field(name="Win rate", value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
+        embed.add_field(name="Favourite game", value=preset_name(stats["favourite"]) if stats.get("favourite") else "—")
         embed.add_field(name="Rounds", value=str(stats["rounds"]))
         embed.add_field(name="Pots won", value=str(stats["pots_won"]))
         embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
@@ -212,37 +273,71 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         if not games:
             await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
             return
-        lines = []
-        for game in games:
+        lines, buttons = [], []
+        for number, game in enumerate(games, start=1):
             result = game["result"] or {}
             seats = result.get("seats") or []
             podium = ", ".join(
-                f"{s['name']} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
+                f"{escape(s['name'])} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
             )
             when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
-            lines.append(f"**{result.get('preset_name', game['preset'])}** in <#{game['channel_id']}> {when}: {podium}")
+            lines.append(
+                f"{number}. **{escape(result.get('preset_name', game['preset']))}** in <#{game['channel_id']}> {when}: {podium}"
+            )
+            if result.get("house_rules"):
+                lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
+            if game.get("has_replay"):
+                buttons.append(ButtonSpec(custom_id(0, 0, f"page.replay.game.{game['id']}"), f"Replay {number}",
+                                          row=len(buttons) // 5))
         embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        if buttons:
+            embed.set_footer(text="Replay N: the file of game N, every deck and decision (python -m engine replay FILE)")
+            await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _replay_file(self, interaction: discord.Interaction, key: str, table_id: int) -> None:
+        """A history button: the finished game's replay file, to the one who asked (it shows every
+        hand, which is no secret once the game is over)."""
+        text = await self.manager.replay(interaction.guild_id, table_id)
+        if text is None:
+            raise errors.StaleButton("That game has no replay file (it began before games were kept as replays).")
+        name = f"tripoley-game-{table_id}.json"
+        await interaction.response.send_message(
+            f"The replay of that game: every deck and every decision. Play it back with `python -m engine replay {name}`.",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),
+            ephemeral=True,
+        )
 
     # -- rules ------------------------------------------------------------------------------
 
-    @app_commands.command(name="rules", description="How to play (per game)")
+    @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
     async def rules(self, interaction: discord.Interaction, preset: Optional[str] = None) -> None:
-        if preset is None:
-            preset = (await self.prefs.guild(interaction.guild_id)).default_preset
-        embed, view = self._rules(preset, 0)
+        table = self.manager.tables.get(interaction.channel_id)
+        if preset is None and table is not None:
+            key = f"table-{table.id}"
+        else:
+            key = preset or (await self.prefs.guild(interaction.guild_id)).default_preset
+        embed, view = self._rules(key, 0)
         kwargs = {"embed": embed, "ephemeral": True}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    def _rules(self, preset: str, page: int):
-        pages = pages_for(preset)
+    def _rules(self, key: str, page: int):
+        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them."""
+        if key.startswith("table-"):
+            table = self.manager.get_by_id(int(key.removeprefix("table-")))
+            if table is None:
+                raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
+            preset, pages = table.preset, pages_for(table.preset, table.options)
+        else:
+            preset, pages = key, pages_for(key)
         page = max(0, min(page, len(pages) - 1))
         embed = discord.Embed(title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000)
         embed.set_footer(text=f"Page {page + 1}/{len(pages)}")
-        return embed, pager("rules", preset, page, len(pages))
+        return embed, pager("rules", key, page, len(pages))
 
     async def _rules_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
         embed, view = self._rules(key, page)
@@ -253,21 +348,36 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     @app_commands.command(name="dm", description="Get your hand by DM at every deal")
     @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def dm(self, interaction: discord.Interaction, mode: str) -> None:
-        await self._switch(interaction, mode == "on", self.prefs.set_dm_hands,
-                           "I'll DM you your hand at every deal. (If your DMs are closed, I'll tell you in the channel.)",
-                           "No more hand DMs: use **Show my hand** on the table message.")
+        on = mode == "on"
+        await self.prefs.set_dm_hands(interaction.user.id, on)
+        if not on:
+            await self.controller.reply(interaction, "No more hand DMs: use **Show my hand** on the table message.")
+            return
+        # Checked now, not at the next deal: a short test DM.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await interaction.user.send(
+                "👋 This is Tripoley checking that I can DM you: your hand will come here at every deal."
+            )
+        except discord.HTTPException:
+            text = (
+                "I couldn't DM you: your DMs are closed to me. Allow direct messages from this server's members "
+                "(Privacy Settings) and your hands will come by DM; until then use **Show my hand**."
+            )
+        else:
+            text = "I sent you a test DM: you'll get your hand there at every deal."
+        await self.controller.reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
     @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
-        await self._switch(interaction, mode == "on", self.prefs.set_pings,
-                           "I'll ping you when it's your turn (a short message, deleted once you've played).",
-                           "No more turn pings: watch the table message for ⏳ and your name.")
-
-    async def _switch(self, interaction: discord.Interaction, on: bool, setter, said_on: str, said_off: str) -> None:
-        """A player's on/off preference: saved, then confirmed privately."""
-        await setter(interaction.user.id, on)
-        await self.controller.reply(interaction, said_on if on else said_off)
+        on = mode == "on"
+        await self.prefs.set_pings(interaction.user.id, on)
+        if on:
+            text = "I'll ping you when it's your turn (a short message, deleted once you've played)."
+        else:
+            text = "No more turn pings: watch the table message for ⏳ and your name."
+        await self.controller.reply(interaction, text)
 
     @app_commands.command(name="settings", description="Server defaults (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
@@ -276,6 +386,11 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         starting_balance="Chips in a new player's wallet",
         turn_timeout="Seconds per decision",
         ai_pause="Seconds an AI waits before acting",
+        daily_amount="Chips /tripoley daily grants (0: off)",
+        daily_cooldown_hours="Hours between two daily grants",
+        relief_amount="Chips /tripoley relief grants to a wallet below the smallest buy-in (0: off)",
+        relief_cooldown_hours="Hours between two relief grants",
+        threads="Run each table in its own thread",
         pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
     )
     @app_commands.choices(default_preset=preset_choices())
@@ -286,25 +401,171 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         starting_balance: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
         turn_timeout: Optional[app_commands.Range[int, 10, 3600]] = None,
         ai_pause: Optional[app_commands.Range[float, 0.0, 30.0]] = None,
+        daily_amount: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
+        daily_cooldown_hours: Optional[app_commands.Range[float, 0.01, 720.0]] = None,
+        relief_amount: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
+        relief_cooldown_hours: Optional[app_commands.Range[float, 0.01, 720.0]] = None,
+        threads: Optional[bool] = None,
         pings: Optional[bool] = None,
     ) -> None:
-        perms = getattr(interaction.user, "guild_permissions", None)
         changes = dict(
-            default_preset=default_preset, starting_balance=starting_balance, turn_timeout=turn_timeout, ai_pause=ai_pause,
+            default_preset=default_preset, starting_balance=starting_balance, turn_timeout=turn_timeout,
+            ai_pause=ai_pause, daily_amount=daily_amount, daily_cooldown_hours=daily_cooldown_hours,
+            relief_amount=relief_amount, relief_cooldown_hours=relief_cooldown_hours, threads=threads,
             pings=pings,
         )
         if any(v is not None for v in changes.values()):
-            if not (perms and perms.manage_guild):
-                raise errors.NotAllowed("Changing the settings needs the **Manage Server** permission.")
+            require_manage_server(interaction, "Changing the settings")
             config = await self.prefs.update_guild(interaction.guild_id, **changes)
         else:
             config = await self.prefs.guild(interaction.guild_id)
         text = (
             f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
             f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
-            f"AI pause: {config.ai_pause:g} s\nTurn pings: {'on' if config.pings else 'off'} by default"
+            f"AI pause: {config.ai_pause:g} s\n"
+            f"Daily grant: {config.daily_amount} chips every {config.daily_cooldown_hours:g} h\n"
+            f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
+            f"for wallets below {smallest_buy_in()} chips\n"
+            f"Tables in threads: {'on' if config.threads else 'off'}\n"
+            f"Turn pings: {'on' if config.pings else 'off'} by default\n"
+            f"House bankroll of a new server: {self.bot.settings.house_bankroll} chips (see `/tripoley admin house`)"
         )
         await self.controller.reply(interaction, text)
+
+    # -- getting back in -------------------------------------------------------------------------
+
+    @app_commands.command(name="daily", description="Claim your daily chips")
+    async def daily(self, interaction: discord.Interaction) -> None:
+        config = await self.prefs.guild(interaction.guild_id)
+        balance = await self.bank.claim(
+            interaction.guild_id, interaction.user.id, "daily", config.daily_amount,
+            config.daily_cooldown_hours * 3600, config.starting_balance,
+        )
+        await self.controller.reply(
+            interaction,
+            f"+{config.daily_amount} chips! Your wallet: **{balance}** chips. "
+            f"The next daily grant is in {duration_text(config.daily_cooldown_hours * 3600)}.",
+        )
+
+    @app_commands.command(name="relief", description="Chips to get back in when your wallet is below the smallest buy-in")
+    async def relief(self, interaction: discord.Interaction) -> None:
+        config = await self.prefs.guild(interaction.guild_id)
+        balance = await self.bank.claim(
+            interaction.guild_id, interaction.user.id, "relief", config.relief_amount,
+            config.relief_cooldown_hours * 3600, config.starting_balance, below=smallest_buy_in(),
+        )
+        await self.controller.reply(
+            interaction, f"+{config.relief_amount} chips to get you back in. Your wallet: **{balance}** chips."
+        )
+
+    # -- your data ------------------------------------------------------------------------------
+
+    @app_commands.command(name="forget-me", description="Delete your wallet, stats and name from this server")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        if self.manager.seated(interaction.guild_id, interaction.user.id):
+            raise errors.NotAllowed(STILL_SEATED)
+        await interaction.response.send_message(
+            "This deletes your wallet (its chips are gone for good), your stats and your name from this "
+            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. Sure?",
+            view=confirm_view("forget", "Forget me"),
+            ephemeral=True,
+        )
+
+    async def _confirm_forget(self, interaction: discord.Interaction) -> None:
+        guild_id, user_id = interaction.guild_id, interaction.user.id
+        removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
+        await interaction.response.edit_message(
+            content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
+        )
+
+    # -- admin tools (Manage Server) ---------------------------------------------------------------
+
+    admin = app_commands.Group(
+        name="admin", description="Server economy tools (Manage Server)",
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    @admin.command(name="grant", description="Give chips to a member (negative: take them; never below 0)")
+    @app_commands.describe(user="Whose wallet", amount="Chips to add (negative to remove)")
+    async def admin_grant(
+        self, interaction: discord.Interaction, user: discord.User, amount: app_commands.Range[int, -10_000_000, 10_000_000]
+    ) -> None:
+        require_manage_server(interaction, "Granting chips")
+        if user.bot:
+            raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley admin house`.")
+        config = await self.prefs.guild(interaction.guild_id)
+        moved, balance = await self.bank.adjust(
+            interaction.guild_id, user.id, amount, interaction.user.id, config.starting_balance
+        )
+        verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
+        await self.controller.reply(
+            interaction, f"{verb} <@{user.id}>; their wallet holds {balance}.", allowed_mentions=NO_PINGS
+        )
+
+    @admin.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
+    @app_commands.describe(amount="Chips to add to the house (negative to remove)")
+    async def admin_house(
+        self, interaction: discord.Interaction, amount: Optional[app_commands.Range[int, -10_000_000, 10_000_000]] = None
+    ) -> None:
+        require_manage_server(interaction, "The house bankroll")
+        bankroll = self.bot.settings.house_bankroll
+        if amount is None:
+            balance = await self.bank.balance(interaction.guild_id, HOUSE, bankroll)
+            text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
+        else:
+            moved, balance = await self.bank.adjust(interaction.guild_id, HOUSE, amount, interaction.user.id, bankroll)
+            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
+        await self.controller.reply(interaction, text)
+
+    @admin.command(name="audit", description="Check that every chip is accounted for")
+    async def admin_audit(self, interaction: discord.Interaction) -> None:
+        require_manage_server(interaction, "The audit")
+        a = await self.manager.audit(interaction.guild_id)
+        held = a["users"] + a["house"] + a["tables"]
+        net = a["granted"] - a["removed"]
+        verdict = "✅ Every chip is accounted for." if a["ok"] else "❌ The books don't balance: please report this."
+        text = (
+            "**Chip audit** — chips only enter through grants and leave through removals.\n"
+            f"Players' wallets {a['users']} + house {a['house']} + on tables {a['tables']} = **{held}**\n"
+            f"Grants {a['granted']} − removals {a['removed']} = **{net}**\n{verdict}"
+        )
+        await self.controller.reply(interaction, text)
+
+    @admin.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
+    async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        require_manage_server(interaction, "Kicking a player")
+        updates = await self.manager.kick(interaction.guild_id, user.id, display_name(interaction.user))
+        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
+
+    @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
+    async def admin_reset(self, interaction: discord.Interaction) -> None:
+        require_manage_server(interaction, "Resetting the economy")
+        self._refuse_while_open(interaction.guild_id)
+        config = await self.prefs.guild(interaction.guild_id)
+        await interaction.response.send_message(
+            f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
+            f"to {self.bot.settings.house_bankroll}. Sure?",
+            view=confirm_view("reset", "Reset the economy"),
+            ephemeral=True,
+        )
+
+    def _refuse_while_open(self, guild_id: int) -> None:
+        """Before the confirmation is shown (the reset itself checks again, in its transaction)."""
+        if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
+            raise errors.NotAllowed(TABLES_OPEN)
+
+    async def _confirm_reset(self, interaction: discord.Interaction) -> None:
+        require_manage_server(interaction, "Resetting the economy")
+        self._refuse_while_open(interaction.guild_id)
+        config = await self.prefs.guild(interaction.guild_id)
+        count = await self.bank.reset(
+            interaction.guild_id, interaction.user.id, config.starting_balance, self.bot.settings.house_bankroll
+        )
+        await interaction.response.edit_message(
+            content=f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
+            f"(the house to {self.bot.settings.house_bankroll}).",
+            view=None,
+        )
 
 
 async def setup(bot) -> None:

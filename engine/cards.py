@@ -1,4 +1,4 @@
-"""Cards as small ints, with the text notation of RULES.md §1.
+"""Cards as small ints, with the text notation of docs/replay.md.
 
 A card is ``rank * 4 + suit``: rank 0..12 is 2..A, suit 0..3 is C, D, H, S.
 Several decks simply repeat the same ints, so "which card" is the face and

@@ -1,4 +1,4 @@
-"""The game: a deterministic state machine over rounds (RULES.md §2).
+"""The game: a deterministic state machine over rounds (docs/rules.md).
 
 A round runs the preset's ``order`` of steps. Each step either finishes by
 itself (antes, the deal, pay cards at the deal, forced Michigan plays) or
@@ -56,7 +56,7 @@ class RoundState:
     spare_stage: str = ""
     auction: dict | None = None
     # the seat whose decision was applied last: with several decks, where "the first holder" is
-    # looked for (RULES.md §1)
+    # looked for (docs/rules.md)
     last_actor: int | None = None
     # strict claims, in turn: [seat, [[space id, share or None (the whole space)], ...]]
     claims: list = field(default_factory=list)
@@ -148,6 +148,9 @@ class Game:
         g.dealer = dealer if dealer is not None else g._cut_for_dealer()
         if not 0 <= g.dealer < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}")
+        # What the replay export needs beyond the log (each round's deck and actions are in the log).
+        g.record = {"preset": p.key, "options": _overrides(p.options, opts), "stacks": list(stacks),
+                    "dealer": dealer, "switches": [], "end": None, "playoff_deck": None}
         return g
 
     def _setup_mat(self) -> None:
@@ -275,7 +278,7 @@ class Game:
             self._emit(type="move", from_space=frm, to_space=to, amount=amount)
 
     def _split(self, space: str, winners: list[int], reason: str, amount: int | None = None) -> None:
-        """Equal shares to ``winners``; the remainder stays on the space (RULES.md §1)."""
+        """Equal shares to ``winners``; the remainder stays on the space (docs/rules.md)."""
         total = self.mat[space] if amount is None else amount
         if not winners or total <= 0:
             return
@@ -308,6 +311,7 @@ class Game:
         deck = self._shuffled_or_checked(deck)
         dealer, active, sitting, dealer_mult = self._seat_round(number)
         if len(active) < 2:
+            self._note_end("too-few-players")
             self.over = True
             self.game_events.append(Event(type="game-end", reason="fewer than two players can pay the ante"))
             if self._board_clear_pending():
@@ -328,7 +332,8 @@ class Game:
         r.chosen = [None] * self.n
         r.folded = [False] * self.n
         r.committed = [0] * self.n
-        self.log.append({"dealer": dealer, "payouts": r.payouts, "poker": None, "michigan": None, "events": r.events})
+        self.log.append({"dealer": dealer, "payouts": r.payouts, "poker": None, "michigan": None, "events": r.events,
+                         "deck": C.to_strs(deck), "actions": []})
         self._emit(type="round-start", round=number, dealer=dealer, ante=r.ante)
         for s in sitting:
             self._emit(type="sit-out", seat=s)
@@ -456,9 +461,32 @@ class Game:
         suit = C.SUITS[self.r.pay_suit] if self.r is not None else "H"
         return [C.parse(t.replace("*", suit)) for t in sp.cards]
 
-    def _holds_money_card(self, seat: int) -> bool:
+    def _money_held(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand that pay on this mat: its money cards, and every card of a
+        whole run of one suit (a single 8, 9 or 10 is in nearly every hand; the whole run pays)."""
+        hand = self.r.hands[seat]
         money = self._money_cards()
-        return any(c in money for c in self.r.hands[seat])
+        held = {c for c in hand if c in money}
+        for sp in self.spaces:
+            if sp.trigger == RUN:
+                for su in range(4):
+                    run = [C.make(rk, su) for rk in sp.ranks]
+                    if all(c in hand for c in run):
+                        held.update(run)
+        return sorted(held, key=C.sort_key)
+
+    def _holds_money_card(self, seat: int) -> bool:
+        return bool(self._money_held(seat))
+
+    def _pay_card_warning(self, seat: int, doing: str) -> dict[str, str]:
+        """Rummoli: players holding a pay card "should not" swap or buy the widow. A warning, not a
+        bar: shown to that seat only (it is part of the decision's detail)."""
+        if self.options.spare_hand != "rummoli":
+            return {}
+        held = self._money_held(seat)
+        if not held:
+            return {}
+        return {"warning": f"you hold pay cards ({' '.join(C.to_strs(held))}): the rules advise against {doing}"}
 
     def _step_spare(self) -> bool:
         r = self.r
@@ -488,7 +516,8 @@ class Game:
             raise RuntimeError(stage)
         if legal == ["keep"]:
             return True
-        return self._wait(r.dealer, "spare-hand", legal, stage=stage, spare_cards=len(r.spare))
+        warning = self._pay_card_warning(r.dealer, "swapping your hand") if "swap" in legal else {}
+        return self._wait(r.dealer, "spare-hand", legal, stage=stage, spare_cards=len(r.spare), **warning)
 
     def _swap_with_spare(self, seat: int, reason: str) -> None:
         r = self.r
@@ -503,6 +532,14 @@ class Game:
         if self.options.spare_hand == "rulebook":
             bidders = [s for s in bidders if not self._holds_money_card(s)]
         return bidders
+
+    def spare_auction_exclusions(self) -> dict[int, str]:
+        """The seats playing this round that may not bid for the spare hand, each with the rule that
+        keeps it out (for telling players why they were skipped)."""
+        r = self.r
+        bidders = set(self._auction_bidders("spare"))
+        return {s: "the dealer, who sells it" if s == r.dealer else "a money card of this mat in hand"
+                for s in r.active if s not in bidders}
 
     def _start_auction(self, kind: str, stage: str) -> bool:
         r = self.r
@@ -527,8 +564,9 @@ class Game:
                 continue
             phase = "suit-bid" if a["kind"] == "suit" else "auction"
             verb = "suit_bid" if a["kind"] == "suit" else "bid"
+            warning = self._pay_card_warning(seat, "buying the widow") if a["kind"] == "spare" else {}
             return self._wait(seat, phase, [verb, "pass"], min=a["high"] + 1, max=self.stacks[seat],
-                              high_bid=a["high"], high_bidder=a["high_bidder"])
+                              high_bid=a["high"], high_bidder=a["high_bidder"], **warning)
 
     def _close_auction(self) -> bool:
         r = self.r
@@ -569,7 +607,7 @@ class Game:
             self._done_step()
         elif a.do in ("swap", "look"):
             self._swap_with_spare(a.seat, "looked" if a.do == "look" else "blind")
-            if self.options.spare_hand == "rulebook" or not self._auction_bidders("spare"):
+            if self.options.spare_hand in ("rulebook", "exchange-or-sell") or not self._auction_bidders("spare"):
                 self._done_step()
             else:
                 r.spare_stage = "after-swap"
@@ -783,20 +821,29 @@ class Game:
                 r.need.pop(0)
                 continue
             stack = self.stacks[seat]
-            lim = self.options.bet_limit
+            cap = self._raise_cap()
             if to_call <= 0:
+                if r.current_bet > 0 and cap < 1:  # matched, and the round's total limit is reached
+                    r.need.pop(0)
+                    continue
                 legal = ["check"] + (["bet"] if others_live else [])
-                detail = {"to_call": 0, "min": 1, "max": min(lim, stack), "current_bet": r.current_bet}
+                detail = {"to_call": 0, "min": 1, "max": min(cap, stack), "current_bet": r.current_bet}
                 if r.current_bet > 0 and others_live:
                     legal = ["check", "raise"]
             else:
                 legal = ["fold", "call"]
-                if stack > to_call and others_live:
+                if stack > to_call and others_live and cap >= 1:
                     legal.append("raise")
-                detail = {"to_call": min(to_call, stack), "min": 1, "max": max(0, min(lim, stack - to_call)),
+                detail = {"to_call": min(to_call, stack), "min": 1, "max": max(0, min(cap, stack - to_call)),
                           "current_bet": r.current_bet}
             return self._wait(seat, "poker-betting", legal, **detail)
         return self._showdown()
+
+    def _raise_cap(self) -> int:
+        """The largest bet or raise allowed now: ``bet_limit`` per bet or raise, or (scope ``total``)
+        what keeps every player's chips in this betting round within ``bet_limit``."""
+        lim = self.options.bet_limit
+        return lim if self.options.bet_limit_scope == "per-bet" else lim - self.r.current_bet
 
     def _check_betting(self, a: Action) -> None:
         r = self.r
@@ -806,6 +853,11 @@ class Game:
         if a.do in ("bet", "raise"):
             if a.amount is None or a.amount < 1:
                 raise IllegalAction(f"{a.do} needs an amount of at least 1")
+            if self.options.bet_limit_scope == "total" and a.amount > self._raise_cap():
+                raise IllegalAction(
+                    f"{a.do} {a.amount} would bring your chips in this betting round to "
+                    f"{r.current_bet + a.amount}, over the limit of {lim} a player"
+                )
             if a.amount > lim:
                 raise IllegalAction(f"{a.do} exceeds bet_limit {lim}")
             if max(to_call, 0) + a.amount > stack:
@@ -844,7 +896,7 @@ class Game:
             self._done_step()
 
     def _showdown(self) -> bool:
-        """Award the Pot space: main pot and side pots by contribution levels (RULES.md §2)."""
+        """Award the Pot space: main pot and side pots by contribution levels (docs/rules.md)."""
         r = self.r
         pot = self.pot_id
         live = self._in_hand()
@@ -921,7 +973,7 @@ class Game:
         self._play_combos = {sp.trigger: sp.id for sp in self.spaces if sp.trigger in (FULL_HOUSE_PLAY, STRAIGHT_PLAY)}
         self._interest_pays: dict[int, list[str]] = {}
         if self.r.interest is not None:
-            # Board clearing: only the interests pay (RULES.md §5, Cadaco's method).
+            # Board clearing: only the interests pay (docs/rules.md, Cadaco's method).
             self._lead_pays, self._play_combos = [], {}
             for sp in self.spaces:
                 if sp.id in self.r.interest:
@@ -964,7 +1016,7 @@ class Game:
 
     def _first_holder_start(self) -> int:
         """Where "the first holder clockwise" of a card is looked for outside Michigan (several
-        decks): from the player who acted last, that player first (RULES.md §1); before anyone
+        decks): from the player who acted last, that player first (docs/rules.md); before anyone
         acted, from the dealer's left, where the deal starts."""
         r = self.r
         return r.last_actor if r.last_actor is not None else self._next_active(r.dealer)
@@ -1316,22 +1368,30 @@ class Game:
             return H.is_evens_or_odds(cards, wild)
         return H.contains(cards, WANAGAN_CATEGORIES[kind], wild)
 
+    def wanagan_key(self, cards: list[int], space: str, wild: list[int]) -> tuple[int, ...] | None:
+        """How a claim on Wanagan ``space`` ranks: by the named combination only (None: no claim)."""
+        kind = self.space_by_id[space].hand
+        if kind == "evens-odds":
+            return H.evens_or_odds_key(cards, wild)
+        return H.combination_key(cards, WANAGAN_CATEGORIES[kind], wild)
+
     def _wanagan_resolve(self) -> None:
-        """Reveal together; on each space the best qualifying hand wins (ties split, remainder stays)."""
+        """Reveal together; on each space the best qualifying named combination wins (kickers do not
+        count; equal combinations split, the remainder stays)."""
         r = self.r
         w = r.wanagan
         wild = frozenset(self._wanagan_wild())
         shown: dict[str, dict] = {}
-        claims: dict[str, list[tuple[int, int]]] = {}
+        claims: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
         for s in r.active:
             pick = w["picks"][s]
             cards, sid = pick["cards"], pick["space"]
-            ok = self.wanagan_qualifies(cards, sid, wild)
+            key = self.wanagan_key(cards, sid, wild)
             value = evaluate(cards, wild)
-            shown[str(s)] = {"cards": [_CARD_STRS[c] for c in cards], "space": sid, "qualifies": ok,
+            shown[str(s)] = {"cards": [_CARD_STRS[c] for c in cards], "space": sid, "qualifies": key is not None,
                              "hand": category_name(value)}
-            if ok:
-                claims.setdefault(sid, []).append((s, value))
+            if key is not None:
+                claims.setdefault(sid, []).append((s, key))
         self._emit(type="reveal", round=w["round"], hands=shown)
         for sp in self.spaces:
             if sp.id in claims:
@@ -1425,6 +1485,7 @@ class Game:
         if kind == "rounds" and self.round_number >= amount:
             self._game_over("round limit")
         elif kind == "minutes" and self.clock() - self.started_at >= amount * 60:
+            self._note_end("time-limit")
             self._game_over("time limit")
         elif kind == "elimination":
             nxt = self.round_number + 1
@@ -1467,6 +1528,8 @@ class Game:
         del self.mat
         self._setup_mat()
         self.mat[self.pot_id] += carried
+        if self.record is not None:
+            self.record["switches"].append({"before_round": self.round_number + 1, "preset": new.key})
         e = Event(type="switch-preset", preset=new.key, carried=carried, to_space=self.pot_id)
         self.game_events.append(e)
         return [e]
@@ -1483,6 +1546,7 @@ class Game:
             e = Event(type="abandoned", round=self.r.number)
             self.r.events.append(e)
             events.append(e)
+        self._note_end("host-stop")
         self.over = True
         e = Event(type="game-end", reason="stopped by the host")
         self.game_events.append(e)
@@ -1504,7 +1568,7 @@ class Game:
         r.chosen, r.folded, r.committed = [None] * self.n, [False] * self.n, [0] * self.n
         self.r = r
         self.log.append({"dealer": self.dealer, "payouts": r.payouts, "poker": None, "michigan": None,
-                         "events": r.events, "playoff": True})
+                         "events": r.events, "playoff": True, "deck": C.to_strs(deck), "actions": []})
         self._emit(type="playoff-hand", method="michigan-interests")
         if len(active) == 1:  # the last player standing: the board is theirs
             r.step = len(INTEREST_ORDER)
@@ -1534,7 +1598,10 @@ class Game:
                                    "clearing_hands": sum(1 for rec in self.log if rec.get("playoff"))}
 
     def _playoff(self, deck: list[int] | None) -> list[Event]:
-        """Clear the board: everything to the Pot, five fresh cards each, best hand takes all."""
+        """Clear the board: everything to the Pot, five fresh cards each, best hand takes all.
+
+        Great Lakes has no Pot: its Losers Kitty stays apart for the WORST hand of the same
+        showdown, and everything else goes to the centre for the best hand."""
         if self.options.endgame == "michigan-interests" and self.kitty_id is not None:
             return self._start_interest_hand(deck)  # (a mat with no Michigan, Wanagan, plays poker for it)
         players = [s for s in range(self.n) if not self.eliminated[s]]
@@ -1550,9 +1617,12 @@ class Game:
             self.rng.shuffle(deck)
         elif len(deck) < 5 * len(order):
             raise IllegalAction(f"the playoff deck must hold at least {5 * len(order)} cards")
-        pot = self.pot_id
+        if self.record is not None:
+            self.record["playoff_deck"] = C.to_strs(deck)
+        losers = self.pot_id if self.poker_low else None
+        pot = self.kitty_id if self.poker_low else self.pot_id
         for sid in list(self.mat):
-            if sid != pot and self.mat[sid] > 0:
+            if sid not in (pot, losers) and self.mat[sid] > 0:
                 emit(type="move", from_space=sid, to_space=pot, amount=self.mat[sid])
                 self.mat[pot] += self.mat[sid]
                 self.mat[sid] = 0
@@ -1562,18 +1632,24 @@ class Game:
         values = {s: evaluate(h) for s, h in hands.items()}
         emit(type="showdown", hands={str(s): {"cards": C.to_strs(h), "hand": category_name(values[s])}
                                       for s, h in hands.items()})
-        best = max(values.values())
-        winners = [s for s in order if values[s] == best]
-        total = self.mat[pot]
-        share, rest = divmod(total, len(winners))
-        for i, w in enumerate(winners):
-            amount = share + (rest if i == 0 else 0)
-            if amount:
-                self.mat[pot] -= amount
-                self.stacks[w] += amount
-                emit(type="payout", space=pot, seat=w, amount=amount, reason="playoff")
+
+        def award(space: str, value: int, reason: str) -> list[int]:
+            """The space to the hands of ``value``: ties split, the remainder to the first tied clockwise."""
+            winners = [s for s in order if values[s] == value]
+            share, rest = divmod(self.mat[space], len(winners))
+            for i, w in enumerate(winners):
+                amount = share + (rest if i == 0 else 0)
+                if amount:
+                    self.mat[space] -= amount
+                    self.stacks[w] += amount
+                    emit(type="payout", space=space, seat=w, amount=amount, reason=reason)
+            return winners
+
+        winners = award(pot, max(values.values()), "playoff")
         self.playoff_result = {"winners": winners, "hands": {str(s): category_name(values[s]) for s in hands},
                                "events": events}
+        if losers is not None:
+            self.playoff_result["losers"] = award(losers, min(values.values()), "playoff worst hand")
         self.game_events.extend(events)
         self.finished = True
         return events
@@ -1632,6 +1708,9 @@ class Game:
         start = len(r.events)
         phase = r.wait["phase"]
         r.last_actor = a.seat
+        forced = r.wait["detail"].get("forced")  # a play asked only for secrecy (ask_holders): no decision
+        if "actions" in self.log[-1] and not forced:  # (rounds of saves from before replays were kept have none)
+            self.log[-1]["actions"].append(a.to_dict())
         getattr(self, self._PHASE_ACTS[phase])(a)
         self._advance()
         return list(r.events[start:])
@@ -1702,9 +1781,41 @@ class Game:
                  "net": self.stacks[s] - self.initial_stacks[s]} for s in range(self.n)]
         return sorted(rows, key=lambda row: (-row["stack"], row["seat"]))
 
+    # ---------------------------------------------------------- replay export
+    def _note_end(self, how: str) -> None:
+        """Remember how a game ended where its rounds alone do not tell (the replay's ``end``)."""
+        if self.record is not None and self.record["end"] is None:
+            self.record["end"] = how
+
+    def to_replay(self) -> dict[str, Any]:
+        """The game so far as a replay (docs/replay.md) that ``python -m engine replay`` plays back
+        to the same stacks, mat and events: finished, stopped or still in progress.
+
+        Raises ValueError for a game saved before games were kept as replays (its decks are lost)."""
+        rec = self.record
+        if rec is None or any("deck" not in hand for hand in self.log):
+            raise ValueError("this game began before games were kept as replays: its decks are not known")
+        out: dict[str, Any] = {"preset": rec["preset"], "options": dict(rec["options"]),
+                               "players": list(self.players), "stacks": list(rec["stacks"]), "seed": self.seed}
+        if rec["dealer"] is not None:
+            out["dealer"] = rec["dealer"]
+        out["rounds"] = [{"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
+                         for hand in self.log if not hand.get("playoff")]
+        if rec["switches"]:
+            out["switches"] = [dict(sw) for sw in rec["switches"]]
+        if rec["end"] is not None:
+            out["end"] = rec["end"]
+        clearing = [{"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
+                    for hand in self.log if hand.get("playoff")]
+        if clearing:
+            out["playoff"] = clearing if len(clearing) > 1 else clearing[0]
+        elif rec["playoff_deck"] is not None:
+            out["playoff"] = {"deck": list(rec["playoff_deck"]), "actions": []}
+        return out
+
     # ---------------------------------------------------------- persistence
     _STATE_FIELDS = ("seed", "stacks", "initial_stacks", "mat", "eliminated", "round_number", "log",
-                     "game_events", "started_at", "over", "finished", "playoff_result", "dealer")
+                     "game_events", "started_at", "over", "finished", "playoff_result", "dealer", "record")
 
     def to_json(self) -> str:
         state = {k: getattr(self, k) for k in self._STATE_FIELDS}
@@ -1728,7 +1839,7 @@ class Game:
         g.players = list(saved.players)
         st = saved.state
         for k in cls._STATE_FIELDS:
-            setattr(g, k, copy.deepcopy(st[k]))
+            setattr(g, k, copy.deepcopy(st.get(k)))  # ("record" is missing from saves made before replays were kept)
         g.log = [{**rec, "events": [Event(e) for e in rec["events"]]} for rec in g.log]
         g.game_events = [Event(e) for e in g.game_events]
         g.rng = random.Random()
@@ -1757,6 +1868,13 @@ class Game:
 _CARD_STRS = tuple(C.to_strs(range(52)))
 _CARD_OF = {t: c for c, t in enumerate(_CARD_STRS)}
 _HOLD_ORDER = tuple(((c & 3) << 4) | (c >> 2) for c in range(52))  # C.sort_key as one int
+
+
+def _overrides(base: Options, options: Options) -> dict[str, Any]:
+    """The options that differ from the preset's, and always ``game_end`` (a replay's rounds are
+    otherwise read as the game's length)."""
+    mine, theirs = options.to_dict(), base.to_dict()
+    return {k: v for k, v in mine.items() if v != theirs[k] or k == "game_end"}
 
 
 def _parse_card(text: Any) -> int:

@@ -1,4 +1,4 @@
-"""Poker hand evaluation (RULES.md §1 "Poker hands").
+"""Poker hand evaluation (docs/rules.md "Poker hands").
 
 Cards are the ints of :mod:`engine.cards` (``rank * 4 + suit``, rank 0..12 =
 2..A). Several decks repeat the same ints, so duplicates are real: two A♥ in a
@@ -76,6 +76,8 @@ __all__ = [
     "hand_ranks",
     "contains",
     "is_evens_or_odds",
+    "combination_key",
+    "evens_or_odds_key",
     "EVENS_OR_ODDS",
 ]
 
@@ -723,3 +725,52 @@ def is_evens_or_odds(cards: Sequence[int], wild: Collection[int] | None = None) 
         return False
     need = 5 - st.w
     return any(_POP[st.m1 & m] >= need for m in EVENS_OR_ODDS)
+
+
+def combination_key(cards: Sequence[int], category: int, wild: Collection[int] | None = None) -> tuple[int, ...] | None:
+    """How a Wanagan claim to ``category`` ranks: the rank(s) of the best such combination the
+    cards contain, or None when they contain none (see :func:`contains`).
+
+    Only the named combination counts, never the kickers: One Pair the pair's rank, Two Pair the
+    top pair then the second, 3 / 4 of a Kind the rank, Full House the three then the two,
+    Straight its top card (A-2-3-4-5 is five-high), Flush its cards from the top down. Each wild
+    card takes the rank that serves best; in a flush it stands for the highest card of the suit
+    not among the natural cards (a wild card is never a second copy of a card)."""
+    wild = _as_set(wild)
+    if not contains(cards, category, wild):
+        return None
+    st = _Counts(list(cards), wild)
+    cnt, w = st.cnt, st.w
+    if category in (ONE_PAIR, THREE_OF_A_KIND, FOUR_OF_A_KIND, FIVE_OF_A_KIND):
+        size = {ONE_PAIR: 2, THREE_OF_A_KIND: 3, FOUR_OF_A_KIND: 4, FIVE_OF_A_KIND: 5}[category]
+        return (max(r for r in range(13) if cnt[r] + w >= size),)
+    if category in (TWO_PAIR, FULL_HOUSE):
+        a, b = (2, 2) if category == TWO_PAIR else (3, 2)
+        pairs = [(x, y) for x in range(13) for y in range(13)
+                 if x != y and (category == FULL_HOUSE or x > y)
+                 and max(0, a - cnt[x]) + max(0, b - cnt[y]) <= w]
+        return max(pairs)
+    if category in (STRAIGHT, STRAIGHT_FLUSH):
+        masks = [st.m1] if category == STRAIGHT else st.suit_mask
+        return (max(_wild_straight_top(m, min(w, 5)) for m in masks),)
+    if category == FLUSH:
+        best: tuple[int, ...] = ()
+        for ranks in st.suit_ranks:
+            if len(ranks) + w < 5:
+                continue
+            fill = [r for r in range(_ACE, -1, -1) if r not in ranks][:w]
+            best = max(best, tuple(sorted(ranks + fill, reverse=True)[:5]))
+        return best
+    return tuple(sorted((c >> 2 for c in st.nat), reverse=True)[:5])  # high card
+
+
+def evens_or_odds_key(cards: Sequence[int], wild: Collection[int] | None = None) -> tuple[int, ...] | None:
+    """How an Evens or Odds claim ranks: the top card of the sequence with the Ace LOW (the
+    Rulebook: "Ace is considered low for this purpose"), so A-3-5-7-9 is nine-high, the lowest;
+    None when the cards hold no such sequence."""
+    st = _Counts(list(cards), _as_set(wild))
+    if st.n < 5:
+        return None
+    need = 5 - st.w
+    tops = [max(r for r in _DESC[m] if r != _ACE) for m in EVENS_OR_ODDS if _POP[st.m1 & m] >= need]
+    return (max(tops),) if tops else None

@@ -1,4 +1,4 @@
-"""Game options (RULES.md §3): every point where the sources disagree.
+"""Game options (docs/rules.md): every point where the sources disagree.
 
 Options are validated once, when a game is created, into an immutable
 ``Options`` record; the round loop reads fields, never strings.
@@ -12,7 +12,8 @@ from typing import Any
 RULEBOOK_ANTES = (1, 2, 3, 4, 5, 10, 15, 20, 25, 30)
 
 CHOICES: dict[str, tuple[str, ...]] = {
-    "spare_hand": ("none", "swap-or-auction", "rulebook", "rummoli"),
+    "spare_hand": ("none", "exchange-or-sell", "swap-or-auction", "rulebook", "rummoli"),
+    "bet_limit_scope": ("per-bet", "total"),
     "paycards": ("deal", "play"),
     "poker_first_bettor": ("dealer", "left-of-dealer"),
     "michigan_leader": ("dealer", "left-of-dealer", "poker-winner"),
@@ -40,6 +41,7 @@ class Options:
     strict_claims: bool = False
     poker_first_bettor: str = "dealer"
     bet_limit: int = 20
+    bet_limit_scope: str = "per-bet"  # per bet or raise, or a player's total in the betting round
     michigan_leader: str = "dealer"
     first_lead: str = "lowest-card"
     after_stop: str = "lowest-other-suit"

@@ -4,15 +4,26 @@ Reads one line per decision (``bet 5``, ``call``, ``lead 4C``, ``choose best``,
 ``bid 3``, ``name_suit S``...), re-asks with the engine's message when a move is
 refused, and works with piped input: at end of input it leaves cleanly. The
 loop takes an ``input_fn`` and an output stream so tests can drive it directly.
+Colour (rich) marks the red suits, the seat to act and refusals; it is off when
+the output is not a terminal or ``NO_COLOR`` is set.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import re
 import sys
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.text import Text
+
+from . import cards as C
+from . import rulebook
 from . import textview as TV
 from .ai import choose_action
 from .game import Game
@@ -27,11 +38,45 @@ SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 ALIASES = {"name": "name_suit", "suit": "name_suit", "namesuit": "name_suit", "suitbid": "suit_bid",
            "fullhouse": "full_house", "passcards": "pass_cards", "cornerbet": "corner_bet"}
 META = {"table": "table", "t": "table", "view": "table", "help": "help", "?": "help", "h": "help",
-        "quit": "quit", "exit": "quit", "q": "quit"}
+        "quit": "quit", "exit": "quit", "q": "quit", "rules": "rules"}
 
 
 class QuitGame(Exception):
     """The player typed ``quit``."""
+
+
+#: Styles of the coloured output: what a line starts with → its style.
+LINE_STYLES = (("Not allowed:", "yellow"), ("Cannot read that:", "yellow"), ("==", "bold cyan"),
+               ("---", "cyan"), ("Your move", "bold green"), ("> ", "bold reverse"))
+RED_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2665\u2666]")  # 10♥, K-Q♦
+BLACK_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2663\u2660]")
+#: Where the terminal cannot show them: suit symbols as letters (10♥ → 10h), dashes as hyphens.
+ASCII_FALLBACK = str.maketrans({"\u2663": "c", "\u2666": "d", "\u2665": "h", "\u2660": "s",
+                                "\u2014": "-", "\u2013": "-", "\u2265": ">=", "\u2192": "->"})
+
+
+def styled(line: str) -> Text:
+    """One line of output with colour: red suits red, the seat to act and refusals marked."""
+    style = next((st for start, st in LINE_STYLES if line.lstrip(" ").startswith(start)), "")
+    text = Text(line, style=style)
+    text.highlight_regex(RED_CARD, "bold red")
+    text.highlight_regex(BLACK_CARD, "bold")
+    return text
+
+
+def wants_colour(stream: TextIO, environ: Mapping[str, str] = os.environ) -> bool:
+    """Colour only on a terminal, and never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and not environ.get("NO_COLOR") and environ.get("TERM") != "dumb"
+
+
+def shows_symbols(stream: TextIO) -> bool:
+    """Can ``stream`` encode the suit symbols (not so with LANG=C or PYTHONIOENCODING=ascii)?"""
+    try:
+        "\u2663\u2666\u2665\u2660".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _card_token(text: str) -> str:
@@ -64,6 +109,8 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
     args = words[1:]
     verb = ALIASES.get(verb, verb)
     if verb == "best":
+        if "reveal" in legal or "pass_cards" in legal:
+            return _suggested(seat, legal, detail)
         verb, args = "choose", ["best"]
     elif verb not in legal and "lead" in legal and not args and _looks_like_card(verb):
         verb, args = "lead", [words[0]]  # a bare card leads it
@@ -113,11 +160,25 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
     return Action(seat=seat, do=verb)
 
 
+def _suggested(seat: int, legal: list[str], detail: dict[str, Any]) -> Action:
+    """``best`` in Wanagan: the suggested reveal or pass the prompt showed."""
+    hint = detail.get("suggested")
+    if not hint:
+        raise ValueError("no suggestion is offered now; name the cards")
+    if "reveal" in legal:
+        return Action(seat=seat, do="reveal", cards=list(hint["cards"]), space=hint["space"])
+    return Action(seat=seat, do="pass_cards", cards=list(hint))
+
+
 class TerminalGame:
-    """The interactive loop; ``input_fn(prompt)`` gives lines (EOFError at end), ``out`` gets the text."""
+    """The interactive loop; ``input_fn(prompt)`` gives lines (EOFError at end), ``out`` gets the text.
+
+    ``colour``: style the output (red suits, the seat to act); ``symbols``: False on a terminal that
+    cannot show the suit symbols (they become letters)."""
 
     def __init__(self, game: Game, *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
-                 ai: str = "heuristic", echo: bool = False, rng: random.Random | None = None) -> None:
+                 ai: str = "heuristic", echo: bool = False, rng: random.Random | None = None,
+                 colour: bool = False, symbols: bool = True) -> None:
         self.game = game
         self.input_fn = input_fn
         self.out = out
@@ -125,31 +186,86 @@ class TerminalGame:
         self.echo = echo
         self.rng = rng or random.Random(game.seed)
         self.seen_game_events = 0
+        self.symbols = symbols
+        self.console = (Console(file=out, force_terminal=True, color_system="standard", highlight=False,
+                                markup=False, emoji=False, soft_wrap=True) if colour else None)
+        self.hand_before: list[str] = []  # the player's hand before the last action (to show passed cards)
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        if not self.symbols:
+            text = text.translate(ASCII_FALLBACK)
+        if self.console is None:
+            self.out.write(text + "\n")
+            return
+        for line in text.split("\n"):
+            self.console.print(styled(line))
 
     def tell(self, events: list[Event]) -> None:
-        """Print events (and game-level events such as eliminations) as sentences."""
+        """Print events (and game-level events such as eliminations) as sentences, forced plays
+        grouped, with why a seat is skipped and which cards a pass brought."""
         game = self.game
         view = game.view(HUMAN)
         returned = {id(e) for e in events}
         extra = [e for e in game.game_events[self.seen_game_events:] if id(e) not in returned]
         self.seen_game_events = len(game.game_events)
-        for line in TV.describe_events([dict(e) for e in extra] + [dict(e) for e in events], view):
+        told = [dict(e) for e in extra] + [dict(e) for e in events]
+        for line in TV.describe_events(told, view, group_forced=True):
             self.say("  " + line)
+        for e in told:
+            if e["type"] == "auction" and e.get("kind") != "suit":
+                self.say_auction_skips(view)
+            if e["type"] == "pass-cards":
+                self.say_received(view, e["direction"])
+            if e["type"] == "to_space" and e.get("reason") == "corner bet":
+                self.say_cover_skips(view, e["seat"], e["amount"])
+            if e["type"] == "deal" and e.get("spare"):
+                self.say_spare_unused(view, told)
+        self.hand_before = list(view.get("hand") or [])
         if any(e.get("type") == "round-end" for e in events) and game.log:
             self.say(TV.render_round_result(game.log[-1], view, game.round_number))
+
+    def say_auction_skips(self, view: dict[str, Any]) -> None:
+        """Who may not bid for the spare hand, and by which rule."""
+        skipped = self.game.spare_auction_exclusions()
+        if skipped:
+            self.say("  not bidding for the spare hand: "
+                     + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items()))
+
+    def say_spare_unused(self, view: dict[str, Any], told: list[dict[str, Any]]) -> None:
+        """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
+        leaves it out (the dealer's hand holds a money card, and every other hand holds one too)."""
+        asked = view["phase"] == "spare-hand" or any(e["type"] in ("keep", "swap", "auction") for e in told)
+        if self.game.options.spare_hand == "rulebook" and not asked:
+            self.say(f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
+                     "card, so may not swap, and every other player holds one, so nobody may bid")
+
+    def say_cover_skips(self, view: dict[str, Any], bettor: int, amount: int) -> None:
+        """Who is not asked to cover a corner bet: a cover must match it, and they have fewer chips."""
+        short = [f"{s['name']} ({s['stack']} chips)" for s in view["seats"]
+                 if s["seat"] != bettor and s["status"] == "active" and s["stack"] < amount]
+        if short:
+            self.say(f"  too few chips to cover the {amount}-chip corner bet: {', '.join(short)}")
+
+    def say_received(self, view: dict[str, Any], direction: str) -> None:
+        """The cards the player was passed, and by whom."""
+        active = [s["seat"] for s in view["seats"] if s["status"] not in ("sitting-out", "eliminated")]
+        if HUMAN not in active:
+            return
+        got = sorted((Counter(view.get("hand") or []) - Counter(self.hand_before)).elements(),
+                     key=lambda c: C.sort_key(C.parse(c)))
+        giver = active[(active.index(HUMAN) + (-1 if direction == "left" else 1)) % len(active)]
+        self.say(f"  you receive {TV.cards(got)} from {TV.name_of(view, giver)}")
 
     def run(self) -> int:
         game = self.game
         preset = game.preset
         self.say(f"{preset.name}: {preset.summary}".rstrip(": "))
         self.say(f"Players: {', '.join(game.players)}. You are {game.players[HUMAN]} (seat {HUMAN}). "
-                 f"Game ends after {game.options.game_end.replace(':', ' ')}.")
+                 f"The game ends {TV.game_end_words(game.options.game_end)}.")
         if game.options.strict_claims:
             self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
-        self.say("Type `help` for the legal moves, `table` to see the table, `quit` to leave.")
+        self.say("Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules, "
+                 "`table` to see the table, `quit` to leave.")
         try:
             while not game.finished:
                 aw = game.awaiting()
@@ -164,76 +280,163 @@ class TerminalGame:
                     events = game.apply(choose_action(game, aw.seat, self.ai, self.rng))
                 self.tell(events)
         except EOFError:
-            self.say("")
-            self.say(f"Input ended: leaving the game in round {game.round_number}.")
-            self.say(TV.render_standings(game.standings()))
-            return 0
+            return self.leave(f"Input ended: leaving the game in round {game.round_number}.", 0)
         except QuitGame:
-            self.say(f"You left the game in round {game.round_number}.")
-            self.say(TV.render_standings(game.standings()))
-            return 0
+            return self.leave(f"You left the game in round {game.round_number}.", 0)
+        except KeyboardInterrupt:
+            return self.leave(f"Interrupted: leaving the game in round {game.round_number}.", 130)
         self.say("")
         self.say("The game is over.")
         self.say(TV.render_standings(game.standings()))
         return 0
 
-    def human_turn(self) -> list[Event]:
+    def rules_answer(self, space: str) -> str:
+        """``rules``: the rule pages of this game; ``help SPACE``: what pays that space."""
+        game = self.game
+        if not space.strip():
+            return rulebook.plain_pages(game.preset_key, game.options)
+        try:
+            return rulebook.space_help(game.preset_key, game.options, space.strip())
+        except ValueError as exc:
+            return f"Cannot read that: {exc}."
+
+    def leave(self, why: str, code: int) -> int:
+        """End before the game does: say why and show the standings so far."""
+        self.say("")
+        self.say(why)
+        self.say(TV.render_standings(self.game.standings()))
+        return code
+
+    def human_view(self) -> dict[str, Any]:
+        """The player's view, with the suggested Wanagan reveal or pass (from the player's own cards)."""
         game = self.game
         view = game.view(HUMAN)
+        legal = view.get("legal") or []
+        if "reveal" in legal or "pass_cards" in legal:
+            hint = choose_action(game, HUMAN, "heuristic", random.Random(0))
+            view["detail"]["suggested"] = ({"cards": hint.cards, "space": hint.space} if hint.do == "reveal"
+                                           else hint.cards)
+        return view
+
+    def unoffered(self, view: dict[str, Any]) -> list[str]:
+        """Why a choice the player might look for is not offered (Rulebook spare hand)."""
+        game = self.game
+        legal = view.get("legal") or []
+        if (view.get("phase") != "spare-hand" or game.options.spare_hand != "rulebook"
+                or (view.get("detail") or {}).get("stage") != "decide"):
+            return []
+        lines = []
+        if "swap" not in legal:
+            lines.append("  (no `swap`: your hand holds a money card of this mat)")
+        if "auction" not in legal:
+            lines.append("  (no `auction`: every other player holds a money card of this mat, so nobody may bid)")
+        return lines
+
+    def check_declaration(self, action: Action, view: dict[str, Any]) -> str | None:
+        """A Wanagan reveal whose five cards lack the declared combination is refused (IllegalAction)
+        while the hand can make an open space; when it can make none, the reveal goes ahead and
+        the returned note says it cannot win."""
+        game = self.game
+        d = view["detail"]
+        wild = C.parse_many(d.get("wild") or [])
+        if game.wanagan_qualifies(C.parse_many(action.cards or []), action.space, wild):
+            return None
+        hand = C.parse_many(view["hand"])
+        possible = [sp for sp in d["spaces"] if game.wanagan_qualifies(hand, sp, wild)]
+        if possible:
+            raise IllegalAction(TV.wanagan_refusal(view, action.cards or [], action.space, possible))
+        return "None of the open spaces can be made from your hand: this reveal cannot win."
+
+    def meta_command(self, name: str, args: list[str], view: dict[str, Any]) -> None:
+        """A command about the game rather than a move (``table``, ``help [SPACE]``, ``rules``, ``quit``): answered,
+        and the same move is asked again."""
+        if name == "quit":
+            raise QuitGame
+        if name == "table":
+            self.say(TV.render_view(self.game.view(HUMAN), events=True))
+        elif name == "rules":
+            self.say(self.rules_answer(""))
+        elif name == "help" and args:
+            self.say(self.rules_answer(" ".join(args)))
+        elif name == "help":
+            self.say("\n".join([TV.render_prompt(view), *self.unoffered(view)]))
+
+    def human_turn(self) -> list[Event]:
+        game = self.game
+        view = self.human_view()
         self.say("")
         self.say(TV.render_view(view))
-        self.say(TV.render_prompt(view))
+        self.say("\n".join([TV.render_prompt(view), *self.unoffered(view)]))
         while True:
             line = self.input_fn("> ")
             if self.echo:
-                self.say(f"> {line}")
-            word = line.strip().lower()
-            meta = META.get(word)
-            if meta == "quit":
-                raise QuitGame
-            if meta == "table":
-                self.say(TV.render_view(game.view(HUMAN), events=True))
+                self.say(f"> {TV.printable(line)}")
+            words = line.split()
+            meta = META.get(words[0].lower()) if words else None
+            if meta is not None:
+                self.meta_command(meta, words[1:], view)
                 continue
-            if meta == "help":
-                self.say(TV.render_prompt(game.view(HUMAN)))
-                continue
+            note = None
             try:
                 action = parse_command(line, HUMAN, view.get("legal") or [], view.get("detail") or {})
                 game.check(action)
+                if action.do == "reveal":
+                    note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(f"Not allowed: {exc}. Try again.")
+                self.say(f"Not allowed: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
                 continue
             except ValueError as exc:
-                self.say(f"Cannot read that: {exc}. Try again.")
+                self.say(f"Cannot read that: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
                 continue
+            if note:
+                self.say(note)
             return game.apply(action)
 
 
-def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int = 3,
+def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int | None = None,
              name: str = "you", options: dict[str, Any] | None = None) -> Game:
+    """A game with the player in seat 0; ``rounds`` None keeps the preset's game length."""
     names = [name] + [n for n in AI_NAMES if n != name][: players - 1]
     names += [f"AI {i}" for i in range(len(names), players)]
-    opts = {"game_end": f"rounds:{rounds}", **(options or {})}
+    opts = {**({"game_end": f"rounds:{rounds}"} if rounds is not None else {}), **(options or {})}
     return Game.new(preset, names, options=opts, seed=seed)
 
 
-def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int = 3,
+def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int | None = None,
         name: str = "you", *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
-        echo: bool = False, options: dict[str, Any] | None = None) -> int:
+        echo: bool = False, options: dict[str, Any] | None = None, colour: bool = False,
+        symbols: bool = True, err: TextIO | None = None, save: str | None = None) -> int:
+    """Set up and play a game; a bad set-up is one line on ``err`` (default: ``out``), exit code 2."""
+    err = err or out
     try:
-        if rounds < 1:
+        if rounds is not None and rounds < 1:
             raise ValueError("--rounds must be at least 1")
         get_preset(preset)
         game = new_game(preset, players, seed, rounds, name, options)
     except ValueError as exc:
-        out.write(f"error: {exc}\n")
-        if preset not in PRESETS:
-            out.write(f"presets: {', '.join(PRESETS)}\n")
+        err.write(f"error: {exc}" + (f" (presets: {', '.join(PRESETS)})" if preset not in PRESETS else "") + "\n")
         return 2
-    return TerminalGame(game, input_fn=input_fn, out=out, echo=echo).run()
+    try:
+        return TerminalGame(game, input_fn=input_fn, out=out, echo=echo, colour=colour, symbols=symbols).run()
+    finally:  # finished, quit, end of input or Ctrl-C: the game so far is a replay
+        if save:
+            save_replay(game, save, out)
+
+
+def save_replay(game: Game, path: str, out: TextIO) -> None:
+    """Write the game as a replay file (``python -m engine replay FILE`` plays it back)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(game.to_replay(), fh, indent=1)
+            fh.write("\n")
+    except OSError as exc:
+        out.write(f"could not save the replay to {path}: {exc.strerror or exc}\n")
+        return
+    out.write(f"Replay saved to {path} (play it back with: python -m engine replay {path}).\n")
 
 
 def main(args: Any) -> int:
+    """``args``: the parsed command line, with ``options`` the house rules as a dict."""
     interactive = sys.stdin.isatty()
 
     def read(prompt: str) -> str:
@@ -244,9 +447,6 @@ def main(args: Any) -> int:
             raise EOFError
         return line.rstrip("\n")
 
-    try:
-        return run(args.preset, args.players, args.seed, args.rounds, args.name,
-                   input_fn=read, out=sys.stdout, echo=not interactive)
-    except KeyboardInterrupt:
-        sys.stdout.write("\ninterrupted: leaving the game.\n")
-        return 130
+    return run(args.preset, args.players, args.seed, args.rounds, args.name, input_fn=read, out=sys.stdout,
+               echo=not interactive, options=args.options, colour=wants_colour(sys.stdout),
+               symbols=shows_symbols(sys.stdout), err=sys.stderr, save=args.save)

@@ -1,4 +1,4 @@
-"""Mats and presets as data (RULES.md §4).
+"""Mats and presets as data (docs/rules.md).
 
 A mat is a list of spaces; each space names the trigger that pays it. A
 preset is a mat, a round order and a set of options. Adding a variant means
@@ -12,7 +12,7 @@ hearts card id), other spaces are lowercase words (``kitty``, ``pot``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .options import Options
@@ -62,7 +62,6 @@ class Preset:
     max_players: int = 9
     summary: str = ""
     rulebook_setup: bool = False  # cut for the first dealer; 1-4 decks by player count (Rulebook)
-    rules: tuple[str, ...] = field(default=())  # player-facing rule pages
 
 
 def _heart_spaces(suit: str = "H") -> tuple[Space, ...]:
@@ -89,7 +88,7 @@ TRIPOLEY_SPACES = _heart_spaces() + (_run_space("8-9-10"), KITTY, POT)
 
 TRIPOLEY_OPTIONS = Options(
     ante="flat:1",
-    spare_hand="swap-or-auction",
+    spare_hand="none",  # Cadaco: "an extra or dead hand, which is not used"
     paycards="deal",
     poker_first_bettor="dealer",
     michigan_leader="dealer",
@@ -135,6 +134,7 @@ _add(
         Options(
             **{
                 **TRIPOLEY_OPTIONS.to_dict(),
+                "spare_hand": "swap-or-auction",
                 "poker_first_bettor": "left-of-dealer",
                 "michigan_leader": "poker-winner",
                 "first_lead": "lowest-of-chosen-suit",
@@ -288,3 +288,22 @@ def spaces_for(preset: Preset, options: Options) -> tuple[Space, ...]:
             space = _run_space(options.run)
         out.append(space)
     return tuple(out)
+
+
+# House rules: per preset, the options a table may switch in the lobby and the values offered
+# (Cadaco's variations, the two readings of the bet limit, claims, board clearing, game length).
+_TABLE_RULES: dict[str, tuple[Any, ...]] = {
+    "bet_limit_scope": ("per-bet", "total"),
+    "strict_claims": (False, True),
+    "endgame": ("poker-showdown", "michigan-interests"),
+    "game_end": ("rounds:5", "rounds:10", "elimination"),
+}
+_CADACO_SPARE = ("none", "exchange-or-sell", "swap-or-auction")
+HOUSE_RULES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "tripoley": {"paycards": ("deal", "play"), "spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "tripoley-optional-suit": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "three-in-one": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "rummoli": {"run": ("8-9-10", "6-7-8"), **_TABLE_RULES},
+    **{key: dict(_TABLE_RULES) for key, preset in PRESETS.items() if preset.rulebook_setup and key != "wanagan"},
+    "wanagan": {name: values for name, values in _TABLE_RULES.items() if name != "strict_claims"},  # no pay cards
+}

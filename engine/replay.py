@@ -1,30 +1,38 @@
-"""Replay a fully specified game (shared/spec/REPLAY.md): decks and decisions in, outcome out."""
+"""Replay a fully specified game (format: docs/replay.md): decks and decisions in, outcome out."""
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .game import Game
 from .presets import PRESETS
 from .model import Action, IllegalAction
+from .textview import printable
 
 
 class ReplayError(Exception):
     """A replay that cannot go on; the message is the one line printed for exit code 2."""
 
 
+# Strict: JSON ``true`` is not the number 1, nor "5" a number.
 class ReplayRound(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
     deck: list[str]
     actions: list[dict[str, Any]] = []
 
 
+class ReplaySwitch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    before_round: int
+    preset: str
+
+
 class ReplayInput(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
     preset: str = "tripoley"
     options: dict[str, Any] = {}
     players: list[str]
@@ -32,7 +40,9 @@ class ReplayInput(BaseModel):
     dealer: int | None = None
     seed: int | None = None
     rounds: list[ReplayRound] = []
-    playoff: ReplayRound | None = None
+    switches: list[ReplaySwitch] = []
+    end: Literal["host-stop", "time-limit", "too-few-players"] | None = None
+    playoff: ReplayRound | list[ReplayRound] | None = None
 
 
 def _describe(index: int, data: dict[str, Any]) -> str:
@@ -51,6 +61,8 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
         spec = ReplayInput.model_validate(data)
     except ValidationError as exc:
         raise ReplayError(f"bad replay file: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from None
+    if spec.seed is not None and spec.seed < 0:
+        raise ReplayError(f"bad replay file: ('seed',): must be 0 or more, got {spec.seed}")
     options = dict(spec.options or {})
     if "game_end" not in options:
         # The file's rounds are the game: the preset's default round limit never cuts them short,
@@ -62,20 +74,32 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             options["game_end"] = f"rounds:{rounds}"
         elif kind == "rounds" and rounds > limit:
             options["game_end"] = f"rounds:{rounds}"
+    elapsed = [0.0]  # a replay has no wall clock: a time limit runs out only where the file says (`end`)
     try:
         game = Game.new(spec.preset, spec.players, options=options, stacks=spec.stacks,
-                        dealer=spec.dealer, seed=spec.seed if spec.seed is not None else 0)
+                        dealer=spec.dealer, seed=spec.seed if spec.seed is not None else 0,
+                        clock=lambda: elapsed[0])
     except ValueError as exc:
         raise ReplayError(f"bad game setup: {exc}") from None
+
+    def switch_before(rnum: int) -> None:
+        for sw in spec.switches:
+            if sw.before_round == rnum:
+                try:
+                    emit(game.switch_preset(sw.preset))
+                except ValueError as exc:
+                    raise ReplayError(f"switch before round {rnum}: {exc}") from None
 
     traced_game_events = 0
 
     def emit(events: list) -> None:
         """Trace the game-level events raised meanwhile (e.g. `eliminated` while a deal seats the
-        players), then ``events``."""
+        players), then ``events``; an event that is both (the board clearing's) is traced once."""
         nonlocal traced_game_events
         if trace is not None:
-            for e in [*game.game_events[traced_game_events:], *events]:
+            returned = {id(e) for e in events}
+            raised = [e for e in game.game_events[traced_game_events:] if id(e) not in returned]
+            for e in [*raised, *events]:
                 trace.write(json.dumps(e, separators=(",", ":")) + "\n")
         traced_game_events = len(game.game_events)
 
@@ -83,6 +107,9 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
     for rnum, rnd in enumerate(spec.rounds, start=1):
         if game.over or game.finished:
             raise ReplayError(f"round {rnum}: the game is already over ({game.phase})")
+        switch_before(rnum)
+        if spec.end == "time-limit" and rnum == len(spec.rounds):
+            elapsed[0] = float("inf")
         try:
             emit(game.next_deal(rnd.deck))
         except (IllegalAction, ValueError) as exc:
@@ -90,24 +117,39 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
         for i, raw in enumerate(rnd.actions):
             where = _describe(i, raw) + (f" in round {rnum}" if rnum > 1 else "")
             try:
-                action = Action.from_dict(raw)
+                action = Action.model_validate(raw, strict=True)
             except ValidationError as exc:
                 raise ReplayError(f"{where}: malformed action ({exc.errors()[0]['msg']})") from None
             try:
                 emit(game.apply(action))
             except IllegalAction as exc:
                 raise ReplayError(f"{where}: {exc}") from None
-        if game.awaiting() is not None:
-            break  # the actions ran out mid-round: report what the engine awaits
-    if spec.playoff is not None and game.over and not game.finished and game.awaiting() is None:
+        if game.awaiting() is not None:  # the actions ran out mid-round: report what the engine awaits
+            unplayed = len(spec.rounds) - rnum
+            if unplayed or (spec.playoff and spec.end != "host-stop"):
+                aw = game.awaiting()
+                later = f"{unplayed} more round(s)" if unplayed else "a playoff"
+                raise ReplayError(f"round {rnum} ends mid-way (waiting for seat {aw.seat} to {aw.phase}) "
+                                  f"but the file lists {later} after it")
+            break
+    if not game.over and game.awaiting() is None:
+        switch_before(len(spec.rounds) + 1)
+        if spec.end == "too-few-players":
+            emit(game.next_deal())  # nobody is dealt in: the game ends
+    if spec.end == "host-stop" and not game.finished:
+        emit(game.end_now())
+    clearing = spec.playoff if isinstance(spec.playoff, list) else [spec.playoff] if spec.playoff else []
+    for hand in clearing:  # one hand, or several for a Michigan-interests clearing
+        if not (game.over and not game.finished and game.awaiting() is None):
+            break
         try:
-            emit(game.next_deal(spec.playoff.deck))
+            emit(game.next_deal(hand.deck))
         except (IllegalAction, ValueError) as exc:
             raise ReplayError(f"playoff deck: {exc}") from None
-        for i, raw in enumerate(spec.playoff.actions):  # leads in a Michigan-interests clearing hand
+        for i, raw in enumerate(hand.actions):  # leads in a Michigan-interests clearing hand
             where = _describe(i, raw) + " in the playoff"
             try:
-                emit(game.apply(Action.from_dict(raw)))
+                emit(game.apply(Action.model_validate(raw, strict=True)))
             except ValidationError as exc:
                 raise ReplayError(f"{where}: malformed action ({exc.errors()[0]['msg']})") from None
             except IllegalAction as exc:
@@ -150,17 +192,44 @@ def outcome(game: Game) -> dict[str, Any]:
     return out
 
 
-def main(path: str, trace: bool = False, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+#: A replay file is at most this big: reading stops there (``replay /dev/zero`` must not run forever).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_game_file(path: str) -> Any:
+    """The JSON of ``path`` (``-``: standard input); ReplayError with one line if it cannot be read."""
+    name = "standard input" if path == "-" else path
     try:
-        with open(path, encoding="utf-8") if path != "-" else sys.stdin as fh:
-            data = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        err.write(f"cannot read {path}: {exc}\n")
-        return 2
+        if path == "-":
+            raw = (sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if hasattr(sys.stdin, "buffer")
+                   else sys.stdin.read(MAX_FILE_BYTES + 1).encode())
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise ReplayError(f"cannot read {name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        return json.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise ReplayError(f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"cannot read {name}: not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"cannot read {name}: not JSON: {exc}") from None
+    except RecursionError:
+        raise ReplayError(f"cannot read {name}: the JSON is nested too deeply") from None
+
+
+def main(path: str, trace: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Replay ``path`` and print the outcome to ``out`` (default: standard output); a refusal is one
+    line on ``err`` (default: standard error) and exit code 2."""
+    out, err = out or sys.stdout, err or sys.stderr
     try:
-        result = run_replay(data, trace=err if trace else None)
+        result = run_replay(read_game_file(path), trace=err if trace else None)
     except ReplayError as exc:
-        err.write(f"{exc}\n")
+        err.write(printable(str(exc)) + "\n")
+        return 2
+    except RecursionError:
+        err.write("bad replay file: a value is nested too deeply\n")
         return 2
     out.write(json.dumps(result, indent=2) + "\n")
     return 0

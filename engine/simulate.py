@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from .ai import choose_action
 from .cards import full_deck
 from .game import Game
+from .textview import printable
 
 
 class ConservationError(AssertionError):
@@ -71,6 +72,7 @@ def simulate(preset: str, players: int, rounds: int, seed: int, ai: str = "heuri
         game = Game.new(preset, [f"AI {i + 1}" for i in range(players)], options=opts, seed=seed * 7919 + game_no)
         game_no += 1
         stats.games += 1
+        rounds_before = stats.rounds
         while not game.finished:
             was_over = game.over
             before = game.round_number
@@ -91,25 +93,27 @@ def simulate(preset: str, players: int, rounds: int, seed: int, ai: str = "heuri
                     progress.flush()
             if game.round_number == before and not game.finished and not game.over:
                 break  # nobody could ante: a new game starts
+        if stats.rounds == rounds_before:
+            # A fresh game that plays no round would be followed by the same fresh game forever.
+            raise ValueError(f"no round can be played: fewer than two players can pay the first ante "
+                             f"(start stack {game.options.start_stack}, ante {game.options.ante})")
     stats.seconds = time.perf_counter() - start
     if progress is not None and rounds >= 200:
         progress.write("\n")
     return stats
 
 
-def main(args: Any, out: TextIO = sys.stdout) -> int:
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, _, value = item.partition("=")
-        options[key.strip()] = value.strip()
+def main(args: Any, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``args``: the parsed command line, with ``options`` the house rules as a dict."""
+    out, err = out or sys.stdout, err or sys.stderr
     try:
-        stats = simulate(args.preset, args.players, args.rounds, args.seed, args.ai, options,
-                         progress=None if args.quiet else sys.stderr)
+        stats = simulate(args.preset, args.players, args.rounds, args.seed, args.ai, args.options,
+                         progress=None if args.quiet else err)
     except ConservationError as exc:
         out.write(f"CONSERVATION CHECK FAILED: {exc}\n")
         return 1
     except ValueError as exc:
-        out.write(f"error: {exc}\n")
+        err.write(printable(f"python -m engine simulate: {exc}") + "\n")
         return 2
     out.write(f"preset {args.preset}, {args.players} players, {stats.rounds} rounds in {stats.games} game(s), "
               f"ai {args.ai}, seed {args.seed}\n")

@@ -56,6 +56,16 @@ def sorted_hand(hand: Iterable[str]) -> list[str]:
     return C.to_strs(C.sorted_hand(C.parse_many(hand)))
 
 
+def game_end_words(game_end: str) -> str:
+    """``rounds:5`` → ``after 5 rounds``: the option ``game_end`` in words."""
+    kind, _, amount = game_end.partition(":")
+    if kind == "rounds":
+        return f"after {amount} round{'s' if amount != '1' else ''}"
+    if kind == "minutes":
+        return f"after {amount} minutes (the round in progress finishes)"
+    return "when only one player has chips left"
+
+
 # ---------------------------------------------------------------- blocks of the table
 def render_header(view: dict[str, Any]) -> str:
     phase = view.get("phase", "")
@@ -234,11 +244,17 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
         what = "four cards making a full house with " if do == "full_house" else "the next card + three making a straight from "
         return f"{do} C C C C   {what}{card(d.get('last_card', ''))}: {opts}"
     if do == "pass_cards":
-        return f"pass_cards C C C     {d.get('count', 3)} cards to pass {d.get('direction', 'left')}"
+        hint = f"; `best` passes {cards(d['suggested'])}" if d.get("suggested") else ""
+        return f"pass_cards C C C     {d.get('count', 3)} cards to pass {d.get('direction', 'left')}{hint}"
     if do == "reveal":
         spaces = ", ".join(f"{sp} ({space_label(view, sp)})" for sp in d.get("spaces", []))
         wild = f"; wild: {cards(d['wild'])}" if d.get("wild") else ""
-        return f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
+        line = f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
+        hint = d.get("suggested")
+        if hint:
+            line += (f"\n                       `best` declares {space_label(view, hint['space'])} "
+                     f"with {cards(hint['cards'])}")
+        return line
     if do == "corner_bet":
         return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
     if do == "cover":
@@ -251,20 +267,32 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
 def render_prompt(view: dict[str, Any]) -> str:
     lines = ["Your move. Legal actions:"]
     lines += ["  " + line for line in legal_lines(view)]
+    warning = (view.get("detail") or {}).get("warning")
+    if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
+        lines.append(f"  Careful: {warning}.")
     lines.append("  (also: `table` to show the table again, `quit` to leave)")
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- events in plain English
-def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> list[str]:
+def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
+                    group_forced: bool = False) -> list[str]:
     """Events as sentences. Antes are summed; a seat's run of Michigan cards is one line; a payout
-    for a card just placed is joined to it ("ann places 10♥ and collects 4 from 10♥")."""
+    for a card just placed is joined to it ("ann places 10♥ and collects 4 from 10♥").
+
+    ``group_forced``: a lead, the plays that follow it by force and its stop make one line
+    ("ann leads 4♣, then 14 forced plays: …; 5♠ is a stop"), so a Michigan hand reads in a
+    dozen lines instead of fifty."""
     out: list[str] = []
     i = 0
     n = len(events)
     while i < n:
         e = events[i]
         t = e.get("type")
+        if t == "play" and group_forced:
+            line, i = _sequence_line(events, i, view)
+            out.append(line)
+            continue
         if t == "ante":
             per: dict[int, int] = {}
             while i < n and events[i].get("type") == "ante":
@@ -275,8 +303,7 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> l
         if t == "play":
             seat = e["seat"]
             how = e.get("how")
-            verb = {"lead": "leads", "full house": "places a full house:",
-                    "straight": "places a 5-card straight:"}.get(how, "places")
+            verb = _PLAY_VERBS.get(how, "places")
             run = [e["card"]]
             gains: list[str] = []
             i += 1
@@ -317,6 +344,57 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any]) -> l
     return [second_person(line) for line in out]
 
 
+_PLAY_VERBS = {"lead": "leads", "full house": "places a full house:", "straight": "places a 5-card straight:"}
+
+
+def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any]) -> tuple[str, int]:
+    """The Michigan sequence starting at ``events[i]`` as one line, and the index after it."""
+    n = len(events)
+    e = events[i]
+    head = ""
+    gains = []  # what the head's cards collect
+    if e.get("how") != "follow":  # a lead or a combination play: a decision, named first
+        verb = _PLAY_VERBS.get(e.get("how"), "places")
+        run = [e["card"]]
+        i += 1
+        while i < n:
+            f = events[i]
+            if f.get("type") == "play" and f["seat"] == e["seat"] and f.get("how") == e.get("how") != "lead":
+                run.append(f["card"])
+            elif f.get("type") == "payout" and f.get("seat") == e["seat"] and f.get("reason") in _PLACING_REASONS:
+                gains.append(f"+{f['amount']} from {space_label(view, f['space'])}")
+            else:
+                break
+            i += 1
+        head = f"{name_of(view, e['seat'])} {verb} {cards(run)}"
+    forced: list[list[Any]] = []  # [seat, cards, gains] per seat's turn
+    last_seat = e["seat"]
+    while i < n:
+        f = events[i]
+        if f.get("type") == "play" and f.get("how") == "follow":
+            if not forced or forced[-1][0] != f["seat"] or forced[-1][2]:
+                forced.append([f["seat"], [], []])
+            forced[-1][1].append(f["card"])
+            last_seat = f["seat"]
+        elif (forced and f.get("type") == "payout" and f.get("seat") == last_seat
+              and f.get("reason") in _PLACING_REASONS):
+            forced[-1][2].append(f"+{f['amount']} from {space_label(view, f['space'])}")
+        else:
+            break
+        i += 1
+    parts = [head + (f" ({', '.join(gains)})" if gains else "")] if head else []
+    if forced:
+        count = sum(len(cs) for _, cs, _ in forced)
+        turns = ", ".join(f"{name_of(view, seat)} {cards(cs)}" + (f" ({', '.join(g)})" if g else "")
+                          for seat, cs, g in forced)
+        parts.append(f"{'then ' if head else ''}{count} forced play{'s' if count != 1 else ''}: {turns}")
+    line = ", ".join(parts)
+    if i < n and events[i].get("type") == "stop":
+        line += "; " + (describe_event(events[i], view) or "")
+        i += 1
+    return line, i
+
+
 _IRREGULAR = {"is": "are", "goes": "go", "passes": "pass", "has": "have"}
 _VERBS = {"sits", "keeps", "swaps", "looks", "takes", "bids", "passes", "names", "puts", "pays", "collects",
           "picks", "checks", "folds", "calls", "bets", "raises", "wins", "leads", "places", "goes", "is",
@@ -353,6 +431,7 @@ _PAYOUT_REASONS = {
     "went out": "for going out",
     "lowest count": "for the lowest count",
     "playoff": "(end-of-game showdown)",
+    "playoff worst hand": "(worst hand of the end-of-game showdown)",
     "corner ace": "for holding the corner Ace they backed",
     "lead": "for the lead",
     "ace then two": "for an Ace then a 2 of the other colour",
@@ -491,6 +570,64 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     return f"{t}: {rest}" if rest else str(t)
 
 
+# ---------------------------------------------------------------- a player's decision as a sentence
+# What everyone may read about a decision: a chosen poker hand, the cards passed and a Wanagan pick
+# stay secret (the reveal events show them later).
+_ACTION_SENTENCES = {
+    "keep": "keeps the hand as dealt",
+    "swap": "swaps blind with the spare hand",
+    "look": "looks at the widow and takes it",
+    "auction": "puts the spare hand up for auction",
+    "check": "checks",
+    "fold": "folds",
+    "call": "calls",
+    "claim": "claims the pay card",
+    "cover": "covers the corner bet",
+    "choose": "picks a poker hand",
+    "reveal": "picks five cards and a space",
+    "full_house": "places a full house",
+    "straight": "places a 5-card straight",
+    "play": "plays",
+    "lead": "leads",
+}
+
+
+def describe_action(view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (),
+                    phase: str | None = None) -> str:
+    """A seat's decision as a sentence for everyone ("Bob raises by 4", "Ann keeps the hand as dealt");
+    ``events``: what applying it did (a play names the card it put face up, a call what it paid);
+    ``phase``: the phase it was decided in (default: the view's)."""
+    seat, do = action.get("seat"), action.get("do", "")
+    amount = action.get("amount")
+    own = [e for e in events if e.get("seat") == seat]
+    phase = phase or view.get("phase", "")
+    if do == "bet":
+        what = f"bets {amount}"
+    elif do == "raise":
+        what = f"raises by {amount}"
+    elif do == "call":
+        paid = next((e.get("amount") for e in own if e.get("type") == "call"), None)
+        what = f"calls {paid}" if paid else "calls"
+    elif do in ("bid", "suit_bid"):
+        what = f"bids {amount}" + (" for the pay suit" if do == "suit_bid" else "")
+    elif do == "corner_bet":
+        what = f"bets {amount} on the corner {card(action.get('ace') or '')}"
+    elif do == "name_suit":
+        what = f"names {SUIT_WORDS.get(action.get('suit') or '', 'a suit')} as the pay suit"
+    elif do == "pass_cards":
+        what = f"passes {len(action.get('cards') or []) or 'their'} cards"
+    elif do in ("lead", "play"):
+        placed = next((e.get("card") for e in own if e.get("type") == "play"), None) or action.get("card")
+        what = f"{_ACTION_SENTENCES[do]} {card(placed)}" if placed else _ACTION_SENTENCES[do]
+    elif do == "pass":
+        what = "lets the claim go" if phase == "claim" else "passes"
+    elif do == "decline":
+        what = "does not cover the corner bet" if phase == "corner-cover" else "declines the corner bet"
+    else:
+        what = _ACTION_SENTENCES.get(do, do.replace("_", " "))
+    return f"{name_of(view, seat)} {what}"
+
+
 # ---------------------------------------------------------------- results
 def render_round_result(record: dict[str, Any], view: dict[str, Any], round_number: int) -> str:
     """A finished round: payouts by seat, the poker result and who went out."""
@@ -525,3 +662,56 @@ def render_standings(standings: Sequence[dict[str, Any]]) -> str:
         net = row.get("net", 0)
         lines.append(f"  {i}. {row['name']:<12} {row['stack']:>5}  ({'+' if net >= 0 else ''}{net})")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- plain words
+#: What each Wanagan space asks of the five cards revealed for it.
+WANAGAN_NEEDS = {
+    "one-pair": "two cards of one rank",
+    "two-pair": "two pairs of two different ranks",
+    "three-kind": "three cards of one rank",
+    "four-kind": "four cards of one rank",
+    "full-house": "three cards of one rank and two of another",
+    "straight": "five ranks in a row (Ace high or low)",
+    "flush": "five cards of one suit",
+    "evens-odds": "five even or five odd ranks in a row, Ace low (2-4-6-8-10, 4-6-8-10-Q, A-3-5-7-9, "
+                  "3-5-7-9-J or 5-7-9-J-K)",
+}
+
+
+def wanagan_refusal(view: dict[str, Any], picked: Sequence[str], space: str, possible: Sequence[str]) -> str:
+    """Why a Wanagan declaration is refused: the five cards lack the space's combination, and the
+    spaces the hand could make instead."""
+    wild = " (wild cards fill gaps)" if (view.get("detail") or {}).get("wild") else ""
+    instead = ", ".join(space_label(view, sp) for sp in possible)
+    return (f"{cards(picked)} do not make {space_label(view, space)}: it needs "
+            f"{WANAGAN_NEEDS.get(space, 'its combination')}{wild}. Your hand can make: {instead} "
+            f"(`best` declares the suggestion)")
+
+
+_CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b")
+PHASE_WORDS = {
+    "spare-hand": "decide on the spare hand", "auction": "bid for the spare hand",
+    "suit-bid": "bid for the pay suit", "name-suit": "name the pay suit", "claim": "claim a pay card",
+    "poker-choose": "choose poker cards", "poker-betting": "bet", "michigan-lead": "lead",
+    "michigan-play": "play", "wanagan-pass": "pass cards", "wanagan-reveal": "reveal",
+    "corner-bet": "bet on a corner Ace", "corner-cover": "cover the corner bet",
+}
+_PLAIN = ((re.compile(r"\bbet_limit\b( \d+)?"), lambda m: "the bet limit" + (f" of{m.group(1)}" if m.group(1) else "")),
+          (re.compile(r"\(([a-z]+-[a-z-]+)\)"), lambda m: f"({PHASE_WORDS.get(m.group(1), m.group(1))})"),
+          (re.compile(r"\bto ([a-z]+-[a-z-]+)\b"), lambda m: f"to {PHASE_WORDS.get(m.group(1), m.group(1))}"))
+
+
+def plain_message(text: str) -> str:
+    """An engine message in the table's words: card codes as symbols (``5D`` → ``5♦``), option
+    and phase names as words (``bet_limit`` → ``the bet limit``)."""
+    text = _CARD_CODE.sub(lambda m: card(m.group(1).replace("10", "T") + m.group(2)), text)
+    for pattern, words in _PLAIN:
+        text = pattern.sub(words, text)
+    return text
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\r``, ``\\x1b``): a message quoting user data
+    stays one line, and no escape sequence from a file or an argument reaches the terminal."""
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)

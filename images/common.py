@@ -60,11 +60,15 @@ def status_text(status) -> str:
     return STATUS_TEXT.get(key, key.replace("-", " ").upper())
 
 
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
 def seat_name(seat: dict, fallback_index: int = 0) -> str:
     name = seat.get("name")
     if name is None or str(name).strip() == "":
         return f"Seat {seat.get('seat', fallback_index) + 1 if isinstance(seat.get('seat', fallback_index), int) else fallback_index + 1}"
-    return " ".join(str(name).split())  # no newlines or runs of spaces
+    # No newlines or runs of spaces; no direction overrides (they would reverse the alt text after the name).
+    return " ".join(str(name).translate(BIDI_CONTROLS).split())
 
 
 def name_of(view: dict, seat_no) -> str | None:

@@ -17,6 +17,9 @@ ACTION_WORDS = {
     "lead": "lead", "play": "play", "pass": "pass", "keep": "keep", "swap": "swap", "auction": "auction",
     "bid": "bid", "check": "check", "bet": "bet", "call": "call", "raise": "raise", "fold": "fold",
     "choose": "choose five", "claim": "claim", "name_suit": "name the suit", "suit_bid": "bid for the suit",
+    "look": "look at the widow", "cover": "cover", "decline": "decline", "corner_bet": "corner bet",
+    "pass_cards": "pass cards", "reveal": "reveal five", "full_house": "place a full house",
+    "straight": "place a straight",
 }
 
 # ----------------------------------------------------------------- hand

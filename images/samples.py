@@ -7,6 +7,7 @@ hand, a showdown and the end-of-game standings.
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from pathlib import Path
@@ -31,13 +32,26 @@ def _play_until(game, pred, rng, limit=3000):
     return None
 
 
-def main(argv=None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m images.samples",
+                                     description="Write sample renders (PNG) from real engine games: the mat "
+                                     "of every preset, a hand, a showdown and the end-of-game standings.")
+    parser.add_argument("dir", nargs="?", default="docs/renders", type=Path,
+                        help="folder for the PNG files, created if missing (default: %(default)s)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
     from engine import PRESETS, Game
 
     from . import render_hand, render_mat, render_showdown, render_summary
 
-    out = Path((argv or sys.argv[1:] or ["docs/renders"])[0])
-    out.mkdir(parents=True, exist_ok=True)
+    out = parse_args(argv).dir
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        sys.stderr.write(f"python -m images.samples: cannot create {out}: {exc.strerror or exc}\n")
+        return 2
     written = []
 
     def save(name, r):

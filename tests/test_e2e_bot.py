@@ -377,8 +377,19 @@ def chips_total(db):
     try:
         wallets = con.execute("SELECT COALESCE(SUM(balance),0) FROM wallets").fetchone()[0]
         tables = con.execute("SELECT COALESCE(SUM(chips),0) FROM tables WHERE status IN ('lobby','playing')").fetchone()[0]
-        grants = con.execute("SELECT COALESCE(SUM(delta),0) FROM ledger WHERE kind='grant'").fetchone()[0]
+        # Grants minus removals: the rows that move chips into or out of the server (no table).
+        grants = con.execute("SELECT COALESCE(SUM(delta),0) FROM ledger WHERE table_id IS NULL").fetchone()[0]
         return wallets, tables, grants
+    finally:
+        con.close()
+
+
+def saved_table_message(db):
+    """The table message id the bot has saved for its playing table (None before it is saved)."""
+    con = sqlite3.connect(db)
+    try:
+        row = con.execute("SELECT state_json FROM tables WHERE status = 'playing'").fetchone()
+        return json.loads(row[0]).get("mat_message_id") if row else None
     finally:
         con.close()
 
@@ -452,6 +463,9 @@ async def game_waiting_for_a_human(dh, tmp_path):
     proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
     await dh.wait_for(lambda: (tm := table_message(dh, "general")) and to_act(dh, tm), 8, what="a human to act")
+    # The bot has saved which message is the table (else, restarted, it posts the table anew and the
+    # old message lags behind: a human's first turn comes from the hand view, as in tripoley's poker)
+    await dh.wait_for(lambda: saved_table_message(db) == table_message(dh, "general").id, 8, what="the table saved")
     before = chips_total(db)
     assert before[1] > 0
     proc.stopping = True

@@ -7,7 +7,8 @@ awaited human, a bad input (wrong user, stale round, wrong claim token, illegal 
 amount, malformed action), double and concurrent submissions (``asyncio.gather``, some with
 ``before_apply`` so the check-then-recheck path of ``TableManager.act`` runs), time going by
 (AI moves, turn timeouts, next deals, lobby expiry), "I'm back", stop, a flush of the
-coalesced saves, and crashes:
+coalesced saves, the economy (daily and relief grants, an admin's grants and removals for
+players and the house, a reset, a kick, a player forgotten), and crashes:
 
 * between steps: the manager is dropped without flushing (SIGKILL: coalesced saves are lost);
 * in the middle of an operation, right before or right after one of its database writes
@@ -38,6 +39,7 @@ from dataclasses import asdict
 import pytest
 
 from bot import errors
+from bot.bank import HOUSE, Bank
 from bot.tables import TableManager, decision_token
 from engine import Game, IllegalAction
 from engine.ai import choose_action
@@ -46,6 +48,7 @@ from engine.presets import PRESETS
 G = 4242  # the server
 CHANNELS = (7001, 7002, 7003, 7004)
 USERS = (301, 302, 303, 304, 305, 306)
+ADMIN = 399
 PRESET_KEYS = sorted(PRESETS)
 SEEDS = range(6)
 STEPS = 450
@@ -232,7 +235,7 @@ class Chaos:
         assert audit.ok, audit
         maudit = await m.audit(G)
         assert maudit["ok"], maudit
-        assert maudit["users"] + maudit["house"] + maudit["tables"] == maudit["granted"], maudit
+        assert maudit["users"] + maudit["house"] + maudit["tables"] == maudit["granted"] - maudit["removed"], maudit
         rows = await self.db.fetchall(
             "SELECT id, channel_id, status, chips, state_json FROM tables WHERE guild_id = ?", (G,)
         )
@@ -639,6 +642,57 @@ class Chaos:
         can_manage = self.rng.random() < 0.3
         await self.refusable("stop", lambda: m.stop(table.channel_id, user, can_manage))
 
+    # -- the economy --------------------------------------------------------------------
+
+    def economy(self) -> Bank:
+        """The bank on the current manager's (killable) database, on the test's clock."""
+        return Bank(self.manager.db, clock=lambda: self.clock.t)
+
+    def seated(self, user: int) -> bool:
+        return any(t.seat_of(user) is not None for t in self.manager.by_id.values())
+
+    def claim(self, kind: str):
+        """A daily or relief claim (now and then after the cooldown ran out)."""
+        user = self.rng.choice(USERS)
+        if self.rng.random() < 0.3:
+            self.clock.t += 3600
+        below = 100 if kind == "relief" else None
+        return user, lambda: self.economy().claim(G, user, kind, 50, 1800, self.starting, below=below)
+
+    async def op_daily(self):
+        _, call = self.claim("daily")
+        await self.refusable("daily", call)
+
+    async def op_relief(self):
+        _, call = self.claim("relief")
+        await self.refusable("relief", call)
+
+    def grant(self):
+        user = HOUSE if self.rng.random() < 0.2 else self.rng.choice(USERS)
+        amount = self.rng.choice([-5000, -300, -40, 25, 200, 2000])
+        bankroll = self.manager.settings.house_bankroll
+        return lambda: self.economy().adjust(G, user, amount, ADMIN, bankroll if user == HOUSE else self.starting)
+
+    async def op_grant(self):
+        await self.refusable("grant", self.grant())
+
+    async def op_reset(self):
+        bankroll = self.manager.settings.house_bankroll
+        await self.refusable("reset", lambda: self.economy().reset(G, ADMIN, self.starting, bankroll))
+
+    async def op_kick(self):
+        m = self.manager
+        seated = [s.user_id for t in self.tables() for s in t.humans()]
+        user = self.rng.choice(seated) if seated and self.rng.random() < 0.8 else self.rng.choice(USERS)
+        playing = [t for t in self.tables("playing") if t.seat_of(user) is not None]
+        if await self.refusable("kick", lambda: m.kick(G, user, "admin")) is not None:
+            for table in playing:
+                self.remember(table)
+
+    async def op_forget(self):
+        user = self.rng.choice(USERS)
+        await self.refusable("forget", lambda: self.economy().forget(G, user, lambda: self.seated(user)))
+
     async def op_flush(self):
         await self.manager.flush_saves()
         self.n["flushes"] += 1
@@ -745,6 +799,13 @@ class Chaos:
                 self.clock.t = max(self.clock.t, nd)
             await m.tick()
 
+        options.append(("daily", None, False, self.claim("daily")[1]))
+        options.append(("grant", None, False, self.grant()))
+        forgotten = self.rng.choice(USERS)
+        options.append(("forget", None, False,
+                        lambda: self.economy().forget(G, forgotten, lambda: self.seated(forgotten))))
+        kicked = self.rng.choice(USERS)
+        options.append(("kick", None, True, lambda: m.kick(G, kicked, "admin")))
         options.append(("tick", None, True, time_passes))
         options.append(("flush", None, True, m.flush_saves))
         name, channel, wild, call = self.rng.choice(options)
@@ -772,14 +833,16 @@ class Chaos:
         ("create", 8), ("join", 9), ("leave", 4), ("add_ai", 7), ("start", 7), ("move", 30), ("bad_move", 12),
         ("double", 6), ("lobby_double", 2), ("mix", 4), ("time", 16), ("back", 3), ("stop", 2), ("flush", 3),
         ("crash", 2), ("crash_mid", 3),
+        ("daily", 2), ("relief", 1), ("grant", 2), ("reset", 1), ("kick", 2), ("forget", 1),
     )
 
     async def run(self, steps: int) -> None:
+        self.starting = self.rng.choice([400, 1000])
         await self.prefs.update_guild(
             G,
             ai_pause=self.rng.choice([0.0, 0.5, 1.0]),
             turn_timeout=self.rng.choice([20.0, 60.0]),
-            starting_balance=self.rng.choice([400, 1000]),
+            starting_balance=self.starting,
         )
         names = [name for name, _ in self.OPS]
         weights = [w for _, w in self.OPS]
@@ -807,8 +870,8 @@ class Chaos:
         audit = await self.bank.audit(G)
         assert audit.ok and audit.tables == 0, audit
         maudit = await m.audit(G)
-        assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"], maudit
-        assert audit.wallets == audit.granted
+        assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"] - maudit["removed"], maudit
+        assert audit.wallets == audit.granted - audit.removed
         await self.crash()  # nothing left to resume
         assert not self.manager.tables
 
@@ -838,6 +901,8 @@ async def test_chaos_no_chip_is_created_or_lost(seed, make_manager, clock, db, b
     assert sum(v for k, v in n.items() if k.startswith("ok move")) >= 10, dict(n)
     assert sum(v for k, v in n.items() if k.startswith("refused bad move")) >= 5, dict(n)
     assert n["crashes between steps"] + n["crashes mid-operation"] >= 2, dict(n)
+    # The economy's steps ran too (grants and removals among them, and they were checked like the rest).
+    assert n["ok daily"] + n["ok grant"] >= 3 and n["op kick"] + n["op forget"] + n["op reset"] >= 2, dict(n)
     # Only a game without board clearing (endgame "none") may end with chips on the mat (the house takes them).
     assert all(options.get("endgame") == "none" for _, _, options, _ in chaos.leftover), chaos.leftover
     TOTALS.update(n)

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from bot import errors
 from bot.bank import HOUSE
+from engine.replay import run_replay
 
 G, C = 1, 500  # guild, channel
 ANN, BOB = 11, 22
@@ -125,6 +127,19 @@ async def test_full_game_with_ai_cashes_out_and_conserves_chips(manager, clock, 
     assert history[0]["result"]["preset"] == "tripoley"
 
 
+async def test_a_finished_game_keeps_its_replay_for_this_server_only(manager):
+    table = await lobby(manager, ai=2, humans=(ANN,))
+    await manager.start(C, ANN)
+    await manager.leave(C, ANN)  # the host's leaving stops the game: a stopped game is a replay too
+    (item,) = await manager.history(G)
+    assert item["has_replay"]
+    data = json.loads(await manager.replay(G, table.id))
+    assert data["end"] == "host-stop"
+    out = run_replay(data)
+    assert out["finished"] and out["stacks"] == [s["final"] for s in sorted(table.result["seats"], key=lambda s: s["seat"])]
+    assert await manager.replay(G + 1, table.id) is None, "another server's game is not handed out"
+
+
 async def test_game_runs_to_the_end_by_timers(manager, clock, bank):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:2"})
     await manager.start(C, ANN)
@@ -189,15 +204,16 @@ async def test_double_click_applies_once(manager, clock):
     await manager.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     aw = table.game.awaiting()
-    verb = next(v for v in ("check", "call", "keep", "pass", "claim", "fold") if v in aw.legal) if any(
-        v in aw.legal for v in ("check", "call", "keep", "pass", "claim", "fold")
-    ) else None
-    if verb is None:
-        pytest.skip(f"first human decision is {aw.phase}")
+    if aw.phase == "poker-choose":  # tripoley opens with poker: the five cards are the first decision
+        action = {"do": "choose", "cards": aw.detail["best"]}
+    else:
+        action = {"do": next(v for v in ("check", "call", "keep", "pass", "claim", "fold", "lead") if v in aw.legal)}
+        if action["do"] == "lead":
+            action["card"] = aw.detail["cards"][0]
     user = table.seats[seat].user_id
     before = len(table.game.history)
     results = await asyncio.gather(
-        manager.act(C, user, {"do": verb}), manager.act(C, user, {"do": verb}), return_exceptions=True
+        manager.act(C, user, dict(action)), manager.act(C, user, dict(action)), return_exceptions=True
     )
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, errors.TripoleyError)]
@@ -353,9 +369,10 @@ def test_secret_cards_stay_out_of_the_public_log():
 
     from bot.tables import public_action_text
 
-    passed = public_action_text(Action(seat=0, do="pass_cards", cards=["AS", "KH", "2C"]))
-    revealed = public_action_text(Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house"))
-    chosen = public_action_text(Action(seat=0, do="choose", cards=["AS", "AD", "AC", "KH", "KD"]))
+    names = ["ann"]
+    passed = public_action_text(names, Action(seat=0, do="pass_cards", cards=["AS", "KH", "2C"]))
+    revealed = public_action_text(names, Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house"))
+    chosen = public_action_text(names, Action(seat=0, do="choose", cards=["AS", "AD", "AC", "KH", "KD"]))
     for text in (passed, revealed, chosen):
         assert not any(c in text for c in ("AS", "KH", "2C", "A♠", "K♥")), text
     assert "3 cards" in passed
@@ -366,7 +383,8 @@ def test_a_played_card_is_named_in_the_public_log():
     from engine import Action, Game
     from engine.ai import choose_action
 
-    from bot.tables import card_text, public_action_text
+    from bot.tables import public_action_text
+    from bot.text import card as card_text
 
     game = Game.new("great-lakes", ["a", "b", "c", "d"], seed=11)
     rng = random.Random(2)
@@ -382,10 +400,11 @@ def test_a_played_card_is_named_in_the_public_log():
             hand_before = set(game.view(aw.seat)["hand"])
             events = list(game.apply(action))
             played = set(hand_before) - set(game.view(aw.seat)["hand"])
-            text = public_action_text(action, events)
-            assert len(played) >= 1 and text.startswith("plays ") and text != "plays"
+            text = public_action_text(["a", "b", "c", "d"], action, events)
+            who = "abcd"[aw.seat]
+            assert len(played) >= 1 and text.startswith(f"{who} plays ") and text != f"{who} plays"
             first = next(e["card"] for e in events if e.get("type") == "play")
-            assert first in played and text == f"plays {card_text(first)}"
+            assert first in played and text == f"{who} plays {card_text(first)}"
             return
         game.apply(choose_action(game, aw.seat, kind="heuristic", rng=rng))
     pytest.fail("no play decision came up")
@@ -406,6 +425,18 @@ def test_a_claim_in_the_hand_view_names_every_space_it_pays():
         else:
             g.apply(Action(seat=aw.seat, do={"spare-hand": "keep", "poker-betting": "check", "claim": "claim"}[aw.phase]))
     text = hand_text(g.view(2), 2)
-    assert "Pays: AH + AH2 (6 chips)" in text, text
+    assert "Your claim: A♥ (both A♥ pockets, 6 chips)" in text, text
     for seat in (0, 1):
-        assert "AH2" not in hand_text(g.view(seat), seat), "only the claiming seat sees the claim"
+        assert "AH2" not in hand_text(g.view(seat), seat) and "pockets" not in hand_text(g.view(seat), seat), \
+            "only the claiming seat sees the claim"
+
+
+def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():
+    from bot.text import hand_text
+    from engine import Game
+    from tests.engine.deals import stack_deck
+
+    game = Game.new("rummoli", ["a", "b", "c"], dealer=0, seed=1)
+    game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
+    assert "Careful: you hold pay cards" in hand_text(game.view(0), 0)
+    assert "Careful" not in hand_text(game.view(1), 1)

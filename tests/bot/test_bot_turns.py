@@ -84,7 +84,7 @@ async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(s
         shown = pings(sink)
         assert len(shown) == 1, shown  # at most one per table: the last one is gone
         message_id, out = shown[0]
-        assert out.mentions == (user,) and out.text.startswith(f"<@{user}> your turn: ")
+        assert out.pings == (user,) and out.text.startswith(f"<@{user}> your turn: ")
         assert not set("♠♥♦♣") & set(out.text), out.text  # nothing about the cards
         assert table.ping_message_id == message_id
         seen.add(message_id)
@@ -108,7 +108,7 @@ async def test_pings_follow_the_players_choice_then_the_servers(stack):
         await settle()
         if aw is None:
             break
-        pinged |= {out.mentions[0] for _, out in pings(sink)}
+        pinged |= {out.pings[0] for _, out in pings(sink)}
         turns_of.add(table.seats[aw.seat].user_id)
         await play_as_the_ai_would(manager, table, aw)
     assert turns_of == {ANN, BOB} and pinged == {BOB}  # ann follows the server (off), bob chose on
@@ -150,7 +150,7 @@ async def test_the_ai_takes_over_after_missed_turns_and_the_player_is_told(stack
     dms = [c for c in sink.calls if c[0] == "dm" and "an AI is playing your seat" in c[3].text]
     assert [c[1] for c in dms] == [ANN]  # by DM where DMs are open…
     public = [c[3] for c in sink.calls if c[0] == "post" and "an AI is playing your seat" in c[3].text]
-    assert len(public) == 1 and public[0].mentions == (BOB,) and public[0].text.startswith(f"<@{BOB}> ")  # …else pinging only them
+    assert len(public) == 1 and public[0].pings == (BOB,) and public[0].text.startswith(f"<@{BOB}> ")  # …else pinging only them
 
 
 # -- Great Lakes: the holder of the next card ----------------------------------------------------

@@ -65,11 +65,19 @@ class FakeFollowup:
 
 class FakeInteraction:
     def __init__(self, user_id: int, channel_id: int, guild_id: int, *, name: str | None = None,
-                 message=None, permissions: int = 0, manage_guild: bool = False, client=None) -> None:
+                 message=None, permissions: int = 0, manage_guild: bool = False, client=None,
+                 dms_open: bool = True) -> None:
         self.calls = Calls()
+
+        async def send(content: str | None = None, **kwargs: Any) -> None:
+            """A DM to this user: recorded, or refused (403) when their DMs are closed."""
+            if not dms_open:
+                raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Cannot send messages to this user")
+            self.calls.append(("dm", content, kwargs))
+
         self.user = SimpleNamespace(
             id=user_id, name=name or f"user{user_id}", display_name=name or f"user{user_id}",
-            guild_permissions=discord.Permissions(manage_guild=manage_guild),
+            guild_permissions=discord.Permissions(manage_guild=manage_guild), send=send, bot=False,
         )
         self.channel_id = channel_id
         self.guild_id = guild_id
@@ -99,6 +107,7 @@ class RecordingSink:
         self.next_id = 1000
         self.closed_dms: set[int] = set()
         self.gate = None  # an asyncio.Event to hold sends (to test coalescing)
+        self.found: dict[str, int] = {}  # custom_id prefix → a message find_message finds
 
     async def _wait(self):
         if self.gate is not None:
@@ -124,8 +133,12 @@ class RecordingSink:
     async def strip(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("strip", channel_id, message_id, None))
 
-    async def notice(self, channel_id: int, content: str) -> None:
-        self.calls.append(("notice", channel_id, None, content))
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        self.calls.append(("find", channel_id, after_id, prefix))
+        return self.found.get(prefix)
+
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        self.calls.append(("notice", channel_id, ping, content))
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("delete", channel_id, message_id, None))
@@ -139,5 +152,6 @@ async def make_stack(settings, clock: FakeClock | None = None):
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None)
     controller = Controller(manager, publisher)
-    bot = SimpleNamespace(manager=manager, bank=bank, prefs=prefs, controller=controller, publisher=publisher, db=db, sink=sink)
+    bot = SimpleNamespace(manager=manager, bank=bank, prefs=prefs, controller=controller, publisher=publisher, db=db, sink=sink,
+                          settings=settings)
     return bot

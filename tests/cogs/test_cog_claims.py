@@ -162,15 +162,18 @@ async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack
         if aw is None:
             break
         if not table.game.r.played:  # right after the deal: the card is still in the hand
+            from engine.textview import space_label
+
             public = [b for b in mat_components(table) if hasattr(b, "label")]
             space = aw.detail["space"]
-            assert all(space not in b.label and space not in b.custom_id for b in public), public
+            label = space_label(table.game.view(None), space)  # as players read it: "K♥"
+            assert all(space not in b.label and label not in b.label and space not in b.custom_id for b in public), public
             assert claim_button(table).label == "Claim!"
             # The player's own hand view does name it.
             from bot.publisher import hand_message
 
             own = hand_message(table, aw.seat, table.game.view(aw.seat))
-            assert any(space in getattr(c, "label", "") for c in own.components)
+            assert any(f"Claim {label}" in getattr(c, "label", "") for c in own.components)
             return
         await click(stack, table.seats[aw.seat].user_id, claim_button(table).custom_id)
     pytest.skip("no human claim at a deal")

@@ -33,7 +33,8 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     name, content, kwargs = it.calls[0]
     assert name == "send_message" and "table open" in content
     ids = [c.custom_id for c in kwargs["view"].children]
-    assert ids == ["tripoley:1:0:join", "tripoley:1:0:leave", "tripoley:1:0:ai", "tripoley:1:0:start"]
+    assert ids == ["tripoley:1:0:join", "tripoley:1:0:leave", "tripoley:1:0:ai", "tripoley:1:0:start",
+                   "tripoley:1:0:pick.house"]
     assert stack.manager.get(C).lobby_message_id == 4242
     # A second table in the same channel is refused, ephemerally, by the error handler.
     again = interaction(stack, BOB)
@@ -221,7 +222,7 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
 async def test_turn_pings_per_player_and_server_default(stack, cog):
     assert await stack.prefs.pings(G, ANN)  # on unless the server or the player says otherwise
     it = interaction(stack, manage_guild=True)
-    await cog.settings.callback(cog, it, None, None, None, None, False)
+    await cog.settings.callback(cog, it, pings=False)
     assert "Turn pings: off by default" in it.calls[0][1]
     assert not await stack.prefs.pings(G, ANN)
     it = interaction(stack)

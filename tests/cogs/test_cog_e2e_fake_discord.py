@@ -4,9 +4,10 @@ wrong-user and stale clicks, modals, closed DMs, a restart."""
 from __future__ import annotations
 
 import asyncio
-
+import json
 
 from bot.client import TripoleyBot
+from engine.replay import run_replay
 
 
 
@@ -135,7 +136,17 @@ async def test_full_game_through_fake_discord(discord_harness, bot_settings):
         assert reply.ephemeral and ("closed" in reply.content or "earlier round" in reply.content)
     # Records are there.
     hist = await dh.run_command("alice", "general", "tripoley history")
-    assert "Recent games" in str((await hist.message()).embeds)
+    listing = await hist.message()
+    assert "Recent games" in str(listing.embeds)
+    # The finished game's replay file, ephemerally, plays back to the same stacks.
+    download = await (await dh.click("alice", listing, label="Replay 1")).message()
+    assert download.ephemeral
+    (attachment,) = dh.attachments(download)
+    data = json.loads(attachment.data.decode("utf-8"))
+    out = run_replay(data)
+    assert out["finished"] is True
+    table_row = (await bot.manager.history(dh.guild.id, 1))[0]
+    assert [s["final"] for s in sorted(table_row["result"]["seats"], key=lambda s: s["seat"])] == out["stacks"]
     assert max(dh.ack_times()) < 1.0
 
 

@@ -51,6 +51,14 @@ def new_game(preset: str = "tripoley", n: int = 3, hands: dict[int, list[str]] |
     return g
 
 
+def new_game_swapping(preset: str = "tripoley", **kw) -> Game:
+    """``new_game`` with the Overview's spare-hand flow (``swap-or-auction``) for the Cadaco presets
+    that offer it as a house rule (``tripoley`` as printed leaves the dead hand unused)."""
+    if preset in ("tripoley", "tripoley-optional-suit"):
+        kw["options"] = {"spare_hand": "swap-or-auction", **(kw.get("options") or {})}
+    return new_game(preset, **kw)
+
+
 def act(g: Game, seat: int, do: str, **kw) -> list:
     return g.apply(Action(seat=seat, do=do, **kw))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import subprocess
@@ -105,7 +106,7 @@ def test_parse_command_unreadable(text):
 
 # ---------------------------------------------------------------- the text view
 def test_textview_blocks():
-    game = Game.new("tripoley", ["ann", "bob", "cat"], seed=5, dealer=0)
+    game = Game.new("tripoley", ["ann", "bob", "cat"], options={"spare_hand": "swap-or-auction"}, seed=5, dealer=0)
     game.next_deal()
     view = game.view(0)
     mat = TV.render_mat(view)
@@ -125,6 +126,15 @@ def test_textview_blocks():
     # spectators see no hand and no legal list
     public = game.view(None)
     assert TV.render_hand(public) == "" and TV.legal_lines(public) == []
+
+
+def test_the_prompt_carries_a_rummoli_warning():
+    from tests.engine.deals import stack_deck
+
+    game = Game.new("rummoli", ["ann", "bob", "cat"], seed=5, dealer=0)
+    game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
+    assert "Careful: you hold pay cards (" in TV.render_prompt(game.view(0))
+    assert "Careful" not in TV.render_prompt(game.view(1))
 
 
 def test_describe_events_plain_english():
@@ -220,7 +230,7 @@ def test_illegal_amount_uses_engine_message():
 
     assert TerminalGame(game, input_fn=read, out=out).run() == 0
     if lines:  # seat 0 had a chance to bet
-        assert "Not allowed: bet exceeds bet_limit 20" in out.getvalue()
+        assert "Not allowed: bet exceeds the bet limit of 20" in out.getvalue()  # the engine's message, in words
 
 
 def test_eof_leaves_cleanly():
@@ -278,6 +288,33 @@ def test_subprocess_empty_stdin():
     proc = _engine(["--seed", "1"], "")
     assert proc.returncode == 0
     assert "Input ended" in proc.stdout
+
+
+def test_save_writes_a_replay_that_plays_back_the_same_game(tmp_path):
+    from engine.replay import outcome, run_replay
+
+    log: list[str] = []
+    rc, game, _ = play_through("three-in-one", 3, 4, 2, log=log)
+    path = tmp_path / "game.json"
+    out = io.StringIO()
+    assert run("three-in-one", 3, 4, 2, "you", input_fn=scripted(log), out=out, save=str(path)) == 0
+    assert f"Replay saved to {path}" in out.getvalue()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert run_replay(data) == outcome(game) and game.finished
+
+
+def test_save_on_quit_and_a_subprocess_save(tmp_path):
+    path = tmp_path / "left.json"
+    out = io.StringIO()
+    assert run("tripoley", 3, 1, 2, input_fn=scripted(["quit"]), out=out, save=str(path)) == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["rounds"][0]["actions"] == []
+    path2 = tmp_path / "piped.json"
+    proc = _engine(["--seed", "1", "--players", "2", "--save", str(path2)], "")
+    assert proc.returncode == 0 and "Replay saved to" in proc.stdout
+    assert json.loads(path2.read_text(encoding="utf-8"))["players"][0] == "you"
+    out = io.StringIO()
+    assert run("tripoley", 2, 1, 1, input_fn=scripted([]), out=out, save=str(tmp_path / "no" / "dir.json")) == 0
+    assert "could not save the replay" in out.getvalue()
 
 
 # ---------------------------------------------------------------- docs/replay.md stays true

@@ -66,6 +66,8 @@ def game_file(**over) -> dict:
         "rounds": [{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)}],
     }
     data.update(over)
+    # the worked example keeps the spare hand: the Overview's flow, a house rule of `tripoley`
+    data["options"] = {"spare_hand": "swap-or-auction", **data["options"]}
     return data
 
 

@@ -10,13 +10,15 @@ import pytest
 
 from engine import IllegalAction
 from engine.cards import to_strs
-from tests.engine.deals import act, hand, new_game, payouts, through_poker
+from tests.engine.deals import act, hand, payouts, through_poker
+from tests.engine.deals import new_game_swapping as new_game
 
 CLUBS = [r + "C" for r in "23456789TJQKA"]
 DIAMONDS = [r + "D" for r in "23456789TJQKA"]
 HEARTS = [r + "H" for r in "23456789TJQKA"]
 SPADES = [r + "S" for r in "23456789TJQKA"]
 HEART_PAY = ["TH", "JH", "QH", "KH", "AH"]
+
 
 
 # ---------------------------------------------------------------- pay cards at the deal

@@ -10,7 +10,7 @@ import pytest
 from engine import Action, Game, IllegalAction
 from engine import cards as C
 from engine.replay import run_replay
-from tests.engine.deals import act, hand, new_game, payouts
+from tests.engine.deals import act, hand, new_game, new_game_swapping, payouts
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 CLUBS = [r + "C" for r in "23456789TJQKA"]
@@ -137,7 +137,8 @@ def test_rummoli_a_claim_with_nothing_to_take_is_not_asked():
 
 
 def test_strict_claims_at_the_deal_one_claim_covers_a_players_whole_holding():
-    g = new_game(hands={1: ["KH", "QH", "TH"]}, spare=["JH", "AH", "8C", "8D", "8H", "8S"], options={"strict_claims": True})
+    g = new_game_swapping(hands={1: ["KH", "QH", "TH"]}, spare=["JH", "AH", "8C", "8D", "8H", "8S"],
+                          options={"strict_claims": True})
     act(g, 0, "keep")
     aw = g.awaiting()
     assert (aw.seat, aw.phase, sorted(aw.detail["spaces"]), aw.detail["chips"]) == (
@@ -205,7 +206,8 @@ def test_game_end_by_rounds_then_the_playoff_clears_the_board():
 def test_michigan_interests_board_clearing_thirds_halves_and_the_kitty_until_clear():
     from tests.engine.deals import stack_deck
 
-    g = Game.new("tripoley", ["a", "b", "c"], options={"endgame": "michigan-interests"}, dealer=0, seed=1)
+    g = Game.new("tripoley", ["a", "b", "c"], options={"endgame": "michigan-interests", "spare_hand": "swap-or-auction"},
+                 dealer=0, seed=1)
     g.next_deal(stack_deck(3, {}, [], 0))
     g.end_now()  # the round is abandoned before any pay card: 3 chips on each of the 9 spaces
     total = g.total_chips()
@@ -258,7 +260,8 @@ def test_elimination_the_player_out_takes_no_part_in_clearing_the_board():
     seat 0 alone, who takes the J♥ chips (RULES.md §5: "the game ends when one player is left")."""
     seat1 = [r + "C" for r in "23456789"] + [r + "D" for r in "23456789"] + ["2S", "3S"]
     seat0 = [c for c in HEARTS if c != "JH"] + ["TS", "JS", "QS", "KS", "AS"]
-    g = new_game(n=2, hands={1: seat1, 0: seat0}, spare=["JH"], stacks=[100, 9], options={"game_end": "elimination"})
+    g = new_game_swapping(n=2, hands={1: seat1, 0: seat0}, spare=["JH"], stacks=[100, 9],
+                          options={"game_end": "elimination"})
     assert g.stacks == [91, 0]
     act(g, 0, "keep")
     act(g, 0, "choose", cards=["TH", "QH", "KH", "AH", "9H"])
@@ -311,7 +314,7 @@ def test_rulebook_spare_hand_no_swap_with_a_money_card_and_no_bidder_holding_one
     g = new_game("michigan-rummy", hands={
         0: ["TH"] + CLUBS[:11] + ["2H"],
         1: ["JD", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "2S", "3S", "4S", "5S", "6S"],
-        2: DIAMONDS[:9] + ["AD", "7S", "8S", "9S"]})
+        2: DIAMONDS[:6] + ["9D", "TD", "AD", "7S", "8S", "9S", "JS"]})  # no whole 8-9-10: seat 2 may bid
     aw = g.awaiting()
     assert aw.legal == ["keep", "auction"], "the dealer holds 10♥: no blind swap"
     act(g, 0, "auction")
@@ -320,7 +323,7 @@ def test_rulebook_spare_hand_no_swap_with_a_money_card_and_no_bidder_holding_one
 
 def test_rulebook_michigan_then_poker_with_the_whole_hand_and_leftovers_to_the_pot():
     g = new_game("tripoley-rulebook", hands={1: CLUBS, 2: DIAMONDS, 0: SPADES}, spare=HEARTS)
-    act(g, 0, "keep")
+    # every hand holds a whole 8-9-10 (a money hand): no swap and no bidder, so no spare-hand decision
     rec = g.log[-1]
     assert rec["michigan"]["out"] == 1, "left of the dealer leads; seat 1 runs all its clubs and goes out"
     assert ("tripoley", 1, 9 + 9) not in payouts(g)

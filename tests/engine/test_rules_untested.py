@@ -16,7 +16,7 @@ import pytest
 
 from engine import Game
 from engine import cards as C
-from tests.engine.deals import act, hand, new_game, payouts, through_poker
+from tests.engine.deals import act, hand, new_game, new_game_swapping, payouts, through_poker
 
 CLUBS = [r + "C" for r in "23456789TJQKA"]
 DIAMONDS = [r + "D" for r in "23456789TJQKA"]
@@ -142,9 +142,9 @@ def test_optional_suit_nobody_bids_hearts_stay_the_pay_suit():
     """Cadaco "Optional Suit" (RULES.md §4); rules-decisions.md: if nobody bids, hearts stay the pay
     suit (event `suit`, reason "nobody bid"), nothing goes on the Kitty, nobody is asked to name a suit.
     The clubs run (8C-9C-10C) pays only the any-suit 8-9-10; the hearts pay."""
-    g = new_game("tripoley-optional-suit",
-                 hands={0: CLUBS[:6] + HEARTS[6:], 1: CLUBS[6:] + HEARTS[1:6] + ["KS"], 2: DIAMONDS},
-                 spare=["2H"] + SPADES[:11] + ["AS"])
+    g = new_game_swapping("tripoley-optional-suit",
+                          hands={0: CLUBS[:6] + HEARTS[6:], 1: CLUBS[6:] + HEARTS[1:6] + ["KS"], 2: DIAMONDS},
+                          spare=["2H"] + SPADES[:11] + ["AS"])
     act(g, 0, "keep")
     for seat in (0, 1, 2):  # the suit bidding starts with the dealer
         aw = g.awaiting()
@@ -302,7 +302,7 @@ def test_two_decks_pay_card_held_twice_at_the_deal_pays_the_first_holder_from_th
     """Tripoley with two decks (`decks=2`, paycards=deal): seats 1 and 2 each hold a 10♥. The dealer
     acted last (kept) and holds none: the first holder clockwise is seat 1, which takes the whole
     space; seat 2's copy takes nothing."""
-    g = new_game("tripoley", hands={1: ["TH"], 2: ["TH"]}, spare=DECK2_SPARE, options={"decks": 2})
+    g = new_game_swapping("tripoley", hands={1: ["TH"], 2: ["TH"]}, spare=DECK2_SPARE, options={"decks": 2})
     assert g.n_decks == 2 and len(g.r.spare) == 26
     act(g, 0, "keep")
     assert payouts(g) == [("10H", 1, 3)]
@@ -310,7 +310,7 @@ def test_two_decks_pay_card_held_twice_at_the_deal_pays_the_first_holder_from_th
 
 
 def test_two_decks_pay_card_at_the_deal_the_dealer_who_acted_last_holds_a_copy():
-    g = new_game("tripoley", hands={0: ["TH"], 2: ["TH"]}, spare=DECK2_SPARE, options={"decks": 2})
+    g = new_game_swapping("tripoley", hands={0: ["TH"], 2: ["TH"]}, spare=DECK2_SPARE, options={"decks": 2})
     act(g, 0, "keep")
     assert payouts(g) == [("10H", 0, 3)]
 

@@ -331,6 +331,8 @@ class FakeDiscordServer:
             ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.h_webhook_edit),
             ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self.h_webhook_delete),
             ("GET", "/channels/{channel_id}", self.h_get_channel),
+            ("PATCH", "/channels/{channel_id}", self.h_edit_channel),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.h_start_thread),
             ("GET", "/channels/{channel_id}/messages", self.h_get_messages),
             ("POST", "/channels/{channel_id}/messages", self.h_post_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self.h_get_message),
@@ -866,6 +868,34 @@ class FakeDiscordServer:
     async def h_get_channel(self, request: web.Request) -> web.Response:
         return json_response(self._channel(request).payload())
 
+    async def h_edit_channel(self, request: web.Request) -> web.Response:
+        """Only threads can be edited here: archived, locked, name."""
+        ch = self._channel(request)
+        if ch.type != S.CH_PUBLIC_THREAD:
+            raise ApiError(403, 50013, "Missing Permissions")
+        payload = await request.json()
+        for key in ("archived", "locked"):
+            if key in payload:
+                setattr(ch, key, bool(payload[key]))
+        if "name" in payload:
+            ch.name = str(payload["name"])[:100]
+        self.state.touch()
+        return json_response(ch.payload())
+
+    async def h_start_thread(self, request: web.Request) -> web.Response:
+        """A public thread started from a message (the thread's id is the message's, as on Discord)."""
+        ch = self._channel(request)
+        msg = self._message_in(ch, request)
+        perms = self.state.guilds[ch.guild_id].member_permissions(self.state.bot.id) if ch.guild_id else 0
+        if ch.type != S.CH_GUILD_TEXT or not perms & S.P_CREATE_PUBLIC_THREADS:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if msg.id in self.state.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        payload = await request.json()
+        thread = self.state.add_thread(ch, str(payload.get("name") or "thread")[:100], self.state.bot, thread_id=msg.id)
+        self.state.touch()
+        return json_response(thread.payload(), status=201)
+
     async def h_get_messages(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         q = request.query
@@ -891,6 +921,10 @@ class FakeDiscordServer:
     async def h_post_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         payload, files = await self._read_body(request)
+        if ch.type == S.CH_PUBLIC_THREAD and ch.archived:
+            if ch.locked:
+                raise ApiError(400, 50083, "Thread is archived")
+            ch.archived = False  # a message in an archived thread unarchives it
         if ch.is_dm and ch.recipient is not None and not ch.recipient.dms_open:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         if ch.guild_id is not None:

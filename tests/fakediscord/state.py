@@ -57,6 +57,7 @@ CH_GUILD_TEXT = 0
 CH_DM = 1
 CH_GUILD_VOICE = 2
 CH_GUILD_CATEGORY = 4
+CH_PUBLIC_THREAD = 11
 
 # Component types
 C_ACTION_ROW = 1
@@ -203,6 +204,9 @@ class Channel:
     topic: Optional[str] = None
     recipient: Optional[User] = None  # DM channels: the human at the other end
     messages: list["Message"] = field(default_factory=list)
+    owner_id: Optional[int] = None  # threads: who started it
+    archived: bool = False  # threads
+    locked: bool = False  # threads
 
     @property
     def is_dm(self) -> bool:
@@ -242,6 +246,17 @@ class Channel:
             )
         elif self.type == CH_GUILD_VOICE:
             d.update(bitrate=64000, user_limit=0, rtc_region=None)
+        elif self.type == CH_PUBLIC_THREAD:
+            d.update(
+                owner_id=str(self.owner_id) if self.owner_id else None,
+                last_message_id=str(self.messages[-1].id) if self.messages else None,
+                rate_limit_per_user=0,
+                message_count=len(self.messages),
+                member_count=1,
+                total_message_sent=len(self.messages),
+                thread_metadata={"archived": self.archived, "auto_archive_duration": 1440,
+                                 "archive_timestamp": iso(now_utc()), "locked": self.locked, "invitable": True},
+            )
         return d
 
     def __repr__(self) -> str:
@@ -657,6 +672,21 @@ class FakeState:
     def add_channel(self, guild: Guild, name: str) -> Channel:
         pos = sum(1 for c in guild.channels if c.type == CH_GUILD_TEXT)
         return self._add_channel(guild, Channel(id=self.snowflake(), type=CH_GUILD_TEXT, name=name, guild_id=guild.id, position=pos))
+
+    def add_thread(self, parent: Channel, name: str, owner: User, thread_id: Optional[int] = None) -> Channel:
+        """A public thread of ``parent`` (started from a message: Discord gives it the message's id)."""
+        guild = self.guilds[parent.guild_id]
+        thread = Channel(id=thread_id or self.snowflake(), type=CH_PUBLIC_THREAD, name=name, guild_id=parent.guild_id,
+                         parent_id=parent.id, owner_id=owner.id)
+        return self._add_channel(guild, thread)
+
+    def threads(self, parent: Any) -> list[Channel]:
+        parent = self.channel(parent)
+        return [c for c in self.channels.values() if c.type == CH_PUBLIC_THREAD and c.parent_id == parent.id]
+
+    def remove_member(self, guild: Guild, user: User) -> None:
+        """The user leaves the server (GET …/members/{id} answers 404 from now on)."""
+        guild.members.pop(user.id, None)
 
     def add_member(self, guild: Guild, user: User, roles: tuple[int, ...] = ()) -> Member:
         m = Member(user=user, guild_id=guild.id, roles=list(roles))

@@ -1,0 +1,645 @@
+"""The project's rule book as data: what pays each space, what each option means, and why.
+
+One source for three readers: ``docs/rules.md`` (written by ``python -m engine.rulebook``
+and checked against it by a test), the bot's ``/tripoley rules`` pages and the terminal
+game's ``rules`` / ``help SPACE``. Every text is built from a preset and its options, so a
+table's house rules change the pages it shows. Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from . import presets as P
+from .options import RULEBOOK_ANTES, Options
+
+
+@dataclass(frozen=True)
+class OptionText:
+    """How an option reads for players: its name, one line on what it decides, and per value a
+    short label (lobby menus) and a sentence (rule pages)."""
+
+    title: str
+    line: str
+    values: dict[Any, tuple[str, str]]
+    form: str = ""  # how a free value (a number, a count) is written, for the list of settings
+
+
+OPTION_TEXT: dict[str, OptionText] = {
+    "ante": OptionText(
+        "Ante", "how many chips each player puts on every space at the start of a round", {},
+        "`flat:N` (N chips a space every round) or `rulebook` (growing by round)"),
+    "dealer_double_ante": OptionText(
+        "Dealer antes double", "whether the dealer pays the ante twice", {
+            True: ("dealer pays double", "The dealer antes twice on every space."),
+            False: ("dealer pays single", "The dealer antes like everyone else."),
+        }),
+    "spare_hand": OptionText(
+        "Spare hand", "what happens to the extra hand dealt with the others", {
+            "none": ("not used", "The spare hand is dealt face down and nobody uses it: its cards are out of play "
+                     "for the round."),
+            "exchange-or-sell": ("exchange or sell (Cadaco variation 2)",
+                                 "After looking at their own hand the dealer may exchange it for the spare hand; if "
+                                 "they don't, they may sell the spare to the highest bidder (bids go round from the "
+                                 "dealer's left; the buyer pays the dealer and must exchange). There is one sale at "
+                                 "most."),
+            "swap-or-auction": ("swap blind or auction",
+                                "The dealer may swap blind for the spare hand, or auction it: the highest bidder pays "
+                                "the dealer and swaps. If nobody bids the dealer may still swap, and after a swap the "
+                                "dealer may auction the hand they gave up."),
+            "rulebook": ("Rulebook: swap or auction, no money cards",
+                         "The dealer plays the hand as dealt, swaps it blind for the spare (only while holding no "
+                         "money card of this mat), or auctions the spare to the highest bidder holding no money "
+                         "card. Every card pictured on a money space counts (both the K and the Q of K-Q); of a run space "
+                         "(8-9-10, 7-8-9) only the whole run in one suit counts: a lone 8, 9 or 10 does not."),
+            "rummoli": ("Rummoli widow",
+                        "The dealer may take the widow (the spare hand) unseen, or look at it and then must keep it "
+                        "(and may auction the old hand), or auction the unseen widow. Anyone but the dealer may "
+                        "bid; the buyer pays the dealer and must swap. Taking the widow while holding a pay card is "
+                        "allowed, but rarely wise."),
+        }),
+    "paycards": OptionText(
+        "Pay cards", "when the pay cards of the mat pay", {
+            "deal": ("at the deal", "Pay cards pay right after the spare hand is settled, to whoever holds them."),
+            "play": ("when played (Cadaco variation 1)",
+                     "Pay cards pay only when they are played in Michigan, to whoever places them."),
+        }),
+    "strict_claims": OptionText(
+        "Strict claims", "whether a paid player must claim the chips", {
+            True: ("claim or lose it", "A paid player must claim the chips before the next card is played; "
+                   "unclaimed chips stay on the space."),
+            False: ("paid automatically", "Every payment is made automatically."),
+        }),
+    "poker_first_bettor": OptionText(
+        "First to bet", "who opens the poker betting", {
+            "dealer": ("the dealer", "The dealer bets first."),
+            "left-of-dealer": ("left of the dealer", "The player left of the dealer bets first."),
+        }),
+    "bet_limit": OptionText("Bet limit", "the largest amount the poker limit allows", {}, "a number of chips"),
+    "bet_limit_scope": OptionText(
+        "Bet limit counts", "what the poker bet limit applies to", {
+            "per-bet": ("each bet or raise", "No single bet or raise may be larger than the limit; raises are not "
+                        "counted."),
+            "total": ("a player's whole betting", "No player may put more than the limit into one betting round, "
+                      "bets, calls and raises together."),
+        }),
+    "michigan_leader": OptionText(
+        "Michigan leader", "who makes the first lead of Michigan", {
+            "dealer": ("the dealer", "The dealer leads first."),
+            "left-of-dealer": ("left of the dealer", "The player left of the dealer leads first."),
+            "poker-winner": ("the poker winner", "The poker winner leads first (with a split pot, the first winner "
+                             "clockwise from the dealer's left)."),
+        }),
+    "first_lead": OptionText(
+        "First lead", "which card opens Michigan", {
+            "lowest-card": ("lowest card", "The leader plays the lowest card in their hand, whatever its suit."),
+            "lowest-of-chosen-suit": ("lowest of a chosen suit", "The leader chooses a suit and plays its lowest card."),
+            "low-black": ("Low Black", "The leader plays their lowest club or spade (Low Black)."),
+        }),
+    "after_stop": OptionText(
+        "Lead after a stop", "what the player who made the stop leads next", {
+            "lowest-other-suit": ("lowest other suit", "They lead their lowest card of any suit but the one just "
+                                  "stopped."),
+            "chosen-other-suit": ("chosen other suit", "They choose any suit but the one just stopped and lead its "
+                                  "lowest card."),
+            "chosen-opposite-colour": ("chosen suit of the other colour", "They choose a suit of the other colour "
+                                       "and lead its lowest card."),
+            "low-opposite-colour": ("low of the other colour", "They lead their lowest card of the other colour "
+                                    "(after an Ace too)."),
+        }),
+    "cannot_lead": OptionText(
+        "Cannot lead", "what a player with no card to lead does", {
+            "pass": ("pass", "The lead passes to the left."),
+            "pay-kitty-1": ("pay one chip", "They pay one chip into the Kitty and the next player must lead that "
+                            "colour; when everybody has paid in a row, the colour flips."),
+        }),
+    "all_stuck": OptionText(
+        "Nobody can lead", "what happens when no player can lead", {
+            "pay-per-card-to-kitty": ("pay per card to the Kitty", "Everybody pays one chip per card still in hand "
+                                      "into the Kitty and nobody wins it this round."),
+            "lowest-count-wins": ("lowest count wins", "The lowest total in hand wins the centre (2–10 count their "
+                                  "face value, J, Q and K ten, an Ace eleven)."),
+        }),
+    "out_payment": OptionText(
+        "Going out", "what the others pay the player who empties their hand", {
+            "per-card-to-winner": ("a chip per card to the winner", "Every other player pays them one chip per card "
+                                   "left in hand."),
+            "per-card-to-kitty": ("a chip per card to the Kitty", "Every other player pays one chip per card left in "
+                                  "hand into the Kitty, which the player who went out then takes."),
+            "none": ("no payment", "Nobody pays anything for the cards left in hand."),
+        }),
+    "endgame": OptionText(
+        "Clearing the board", "what becomes of chips still on the mat when the game ends", {
+            "poker-showdown": ("one last poker hand", "Every chip left on the mat goes to the Pot, everyone gets five "
+                               "fresh cards and the best hand takes it all (ties split; an odd chip goes to the first "
+                               "tied player left of the dealer). A Losers Kitty stays apart and goes to the worst "
+                               "hand of that showdown."),
+            "michigan-interests": ("Michigan for the interests", "All the cards are dealt again, with a spare, and "
+                                   "Michigan is played: each 8, 9 or 10 placed takes a third of the 8-9-10 space, "
+                                   "the K or Q of the pay suit half of K-Q; repeated until the mat is clear."),
+            "none": ("leave them", "Chips still on the mat stay with the table's house: nobody gets them."),
+        }),
+    "game_end": OptionText("Game end", "when the game is over", {},
+                           "`rounds:N`, `minutes:N` (the round in progress is finished) or `elimination`"),
+    "start_stack": OptionText("Starting chips", "the chips each player brings to the game", {}, "a number of chips"),
+    "optional_suit": OptionText(
+        "Optional suit", "whether the players bid to name the pay suit", {
+            True: ("bid for the pay suit", "Before play, starting with the dealer, the players bid for the right to "
+                   "name the pay suit; the winner puts the bid on the Kitty and names it (hearts if nobody bids)."),
+            False: ("fixed pay cards", "The pay cards are the ones printed on the mat."),
+        }),
+    "run": OptionText(
+        "Run space", "which three cards of one suit the run space pays for", {
+            run: (run, f"The run space pays for the {run} of one suit.") for run in ("8-9-10", "6-7-8", "7-8-9")
+        }),
+    "decks": OptionText(
+        "Decks", "how many 52-card decks are shuffled together", {
+            0: ("by the number of players", "One deck; the Rulebook mats add a deck per five players (2–5 players: "
+                "one, 6–10: two, 11–15: three, 16–20: four)."),
+        }, "`0` (by the number of players) or 1 to 4"),
+}
+
+# Why a value was chosen where the sources differ (docs/rules.md, "Where the sources differ").
+REASONS: dict[tuple[str, Any], str] = {
+    ("spare_hand", "none"): "Cadaco's boxed rules deal an extra hand and never use it.",
+    ("spare_hand", "exchange-or-sell"): "Cadaco's second variation: exchange or sell, never both.",
+    ("spare_hand", "swap-or-auction"): "The Overview and Three in One describe the blind swap, the auction and "
+    "the second sale in detail; the Cadaco presets keep it as a house rule.",
+    ("spare_hand", "rulebook"): "The Rulebook forbids the swap and the bid to a player holding a money card.",
+    ("spare_hand", "rummoli"): "The Rummoli text separates a looked-at widow (kept) from an unseen one (sold).",
+    ("paycards", "deal"): "Cadaco pays pay cards before poker, to whoever holds them.",
+    ("paycards", "play"): "Cadaco's first variation, Rummoli and the Rulebook pay only cards that are played.",
+    ("strict_claims", True): "Rummoli players must call out their pay cards; an unclaimed card pays nothing.",
+    ("strict_claims", False): "The other sources pay without a call.",
+    ("poker_first_bettor", "dealer"): "Cadaco lets the dealer open.",
+    ("poker_first_bettor", "left-of-dealer"): "Three in One, Rummoli and the Rulebook start left of the dealer.",
+    ("michigan_leader", "dealer"): "Cadaco has the dealer lead.",
+    ("michigan_leader", "left-of-dealer"): "The Rulebook plays Michigan before poker, so the player left of the "
+    "dealer leads.",
+    ("michigan_leader", "poker-winner"): "The Overview, Three in One and Rummoli give the first lead to the poker "
+    "winner.",
+    ("first_lead", "lowest-card"): "Cadaco: the lowest card held.",
+    ("first_lead", "lowest-of-chosen-suit"): "Three in One and the Rulebook let the leader pick the suit.",
+    ("first_lead", "low-black"): "Rummoli opens with Low Black.",
+    ("after_stop", "lowest-other-suit"): "Cadaco: the lowest card of another suit.",
+    ("after_stop", "chosen-other-suit"): "Three in One: any other suit, player's choice.",
+    ("after_stop", "chosen-opposite-colour"): "The Rulebook: a suit of the opposite colour, player's choice.",
+    ("after_stop", "low-opposite-colour"): "Rummoli alternates Low Black and Low Red.",
+    ("cannot_lead", "pass"): "Most sources simply pass the lead on.",
+    ("cannot_lead", "pay-kitty-1"): "Rummoli makes a player who cannot lead pay the Kitty.",
+    ("all_stuck", "pay-per-card-to-kitty"): "Cadaco and Three in One charge every card left when play is blocked.",
+    ("all_stuck", "lowest-count-wins"): "The Rulebook gives the centre to the lowest count.",
+    ("out_payment", "per-card-to-winner"): "Cadaco and Three in One pay the player who went out.",
+    ("out_payment", "per-card-to-kitty"): "Rummoli feeds the Kitty first; the player who went out then wins it "
+    "(one payment, never twice).",
+    ("out_payment", "none"): "The Rulebook has no per-card payments.",
+    ("ante", "rulebook"): "The Rulebook's antes grow by round.",
+    ("dealer_double_ante", True): "The Rulebook has the dealer ante double.",
+    ("optional_suit", True): "Cadaco's Optional Suit: regular Tripoley with variation 1 and a suit auction.",
+    ("run", "7-8-9"): "The Rulebook's Rummoli mat prints 7-8-9.",
+    ("run", "8-9-10"): "Every other mat prints 8-9-10 (Rummoli boards with 6-7-8 exist: a house rule).",
+    ("ante", "flat:1"): "The boxed games ante one chip a space every round.",
+    ("dealer_double_ante", False): "The boxed games have no dealer's double.",
+    ("optional_suit", False): "Elsewhere the pay cards are printed on the mat.",
+    ("start_stack", 100): "The boxed rules give no number; 100 chips cover a long losing streak at one chip a space.",
+    ("start_stack", 320): "The Rulebook's starting set: 20 × 1, 15 × 5, 10 × 10 and 5 × 25.",
+}
+
+# Points where the printed rules disagree or stay vague that no setting of the presets shows:
+# (the point, what this project does and why). Listed in docs/rules.md after the settings.
+OTHER_DIFFERENCES: tuple[tuple[str, str], ...] = (
+    ("The bet limit", "The Overview reads it once as a cap on each bet or raise and once as a cap on what a "
+     "player puts in altogether. Every preset caps each bet or raise, as Three in One also does; the other "
+     "reading is the house rule \"Bet limit counts: a player's whole betting\"."),
+    ("Cadaco's variations", "Cadaco suggests two: pay cards that pay only when played (variation 1) and the "
+     "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
+     "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it."),
+    ("Money cards in the Rulebook's spare hand", "The Rulebook bars a player holding a money card from swapping "
+     "or bidding. Every card pictured on a money space counts (the K and the Q of K-Q alike); a run space "
+     "counts only as the whole run in one suit, since a single 8, 9 or 10 is in nearly every hand and would forbid "
+     "nearly every swap."),
+    ("Rummoli's pay cards and the widow", "The Rummoli text advises a dealer or bidder holding a pay card not to "
+     "take the widow but does not forbid it: the game warns them and lets them choose."),
+    ("Wanagan's Evens or Odds", "The Rulebook says the Ace is low for this space, so A-3-5-7-9 ranks below "
+     "2-4-6-8-10 (its top card is the 9)."),
+    ("Wanagan claims", "Two claims on one space are compared by the combination the space names, not by the "
+     "whole poker hand: a full house claiming One Pair is only as good as its pair. Kickers never count."),
+    ("The Losers Kitty at the end", "When the board is cleared by a last poker hand, the Losers Kitty keeps its "
+     "nature and goes to the worst hand of that showdown."),
+    ("Clearing the board", "Cadaco gives two ways; every preset uses the last poker hand (quick, and the same for "
+     "every mat), and Cadaco's Michigan for the interests is a house rule."),
+    ("The first dealer", "Only the Rulebook describes a cut (highest card deals); the other games start with the "
+     "first seat dealing."),
+)
+
+# Wanagan: what a hand must contain to claim a space, and how two such claims compare.
+_WANAGAN_HANDS = {
+    "one-pair": ("a pair", "the higher pair wins"),
+    "two-pair": ("two pairs", "the higher top pair wins, then the second pair"),
+    "three-kind": ("three of a kind", "the higher three wins"),
+    "four-kind": ("four of a kind", "the higher four wins"),
+    "full-house": ("a full house", "the higher three wins, then the pair"),
+    "straight": ("five ranks in a row", "the higher top card wins (A-2-3-4-5 is the lowest, its top card the 5)"),
+    "flush": ("five cards of one suit", "the higher top card wins, then the next, and so on"),
+    "evens-odds": ("five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
+                   "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)", "the higher top card wins, the Ace low"),
+}
+
+_SPACE_BY_ID = {
+    "AH2": "A second pocket for the A♥: the card that takes the A♥ space takes this one too, with the same claim.",
+    "6-lead": "The first player in the round to start a sequence with a 6 (their lowest card of that suit) takes it.",
+    "a-2": "The first player who places an Ace and then leads a 2 of the other colour takes it.",
+}
+
+_SPACE_BY_TRIGGER = {
+    P.POKER: "The best poker hand at the showdown takes it; equal hands split it.",
+    P.LOSERS: "The worst poker hand at the showdown takes it (at the final showdown too).",
+    P.FULL_HOUSE_PLAY: "The player to act may, instead of a normal play, place four cards that make a full house "
+    "with the last card placed; they take this space, the sequence stops and they lead next.",
+    P.STRAIGHT_PLAY: "The player holding the next card may place it with three more of any suit continuing the "
+    "ranks (five in a row with the last card placed) and take this space; the next player follows the suit of "
+    "the straight's last card.",
+    P.CORNER: "A side bet: at the ante the dealer may back one corner Ace and the others may cover it with an "
+    "equal bet; once the spare hand is settled, the holder of that Ace takes the corner if they backed it, "
+    "otherwise the chips stay. It is not a money card.",
+}
+
+_SUIT_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "*": " of the pay suit"}
+
+
+def _card_name(text: str) -> str:
+    rank = "10" if text[0] == "T" else text[0]
+    return rank + _SUIT_NAMES[text[1]]
+
+
+def option_names() -> list[str]:
+    """The engine's options, in its own order (what the rule pages must explain)."""
+    return [f.name for f in fields(Options)]
+
+
+def value_label(name: str, value: Any) -> str:
+    """A value as a short phrase: ``flat:1`` → "1 chip a space", ``rounds:5`` → "after 5 rounds"."""
+    known = OPTION_TEXT[name].values.get(value)
+    if known:
+        return known[0]
+    if name == "ante":
+        if value == "rulebook":
+            return "grows by round"
+        count = int(str(value).partition(":")[2])
+        return f"{count} chip{'s' if count != 1 else ''} a space"
+    if name == "game_end":
+        kind, _, count = str(value).partition(":")
+        if value == "elimination":
+            return "when one player is left"
+        return f"after {count} {kind if count != '1' else kind.rstrip('s')}"
+    if name == "decks":
+        return f"{value} deck{'s' if value != 1 else ''}"
+    return f"{value} chips"
+
+
+def value_text(name: str, value: Any) -> str:
+    """A value as a sentence for the rule pages."""
+    known = OPTION_TEXT[name].values.get(value)
+    if known:
+        return known[1]
+    if name == "ante" and value == "rulebook":
+        return ("The ante grows by round: " + ", ".join(map(str, RULEBOOK_ANTES))
+                + f" chips a space, then {RULEBOOK_ANTES[-1]} for every later round.")
+    if name == "ante":
+        count = int(str(value).partition(":")[2])
+        return f"Each player puts {count} chip{'s' if count != 1 else ''} on every space each round."
+    if name == "game_end":
+        if value == "elimination":
+            return ("A player who cannot pay the full ante is out for good; the game ends when one player is "
+                    "left.")
+        kind = str(value).partition(":")[0]
+        finish = " (the round in progress is finished)" if kind == "minutes" else ""
+        return f"The game ends {value_label(name, value)}{finish}; a player short of the full ante sits a round out."
+    if name == "bet_limit":
+        return f"The poker limit is {value} chips."
+    if name == "start_stack":
+        return f"Each player starts with {value} chips."
+    return f"{value_label(name, value).capitalize()}."
+
+
+def option_line(name: str, value: Any) -> str:
+    """``**Pay cards**: when played (Cadaco variation 1). Pay cards pay only when …``"""
+    text = OPTION_TEXT[name]
+    return f"**{text.title}**: {value_label(name, value)}. {value_text(name, value)}"
+
+
+# ----------------------------------------------------------------- spaces
+
+
+def space_text(space: P.Space, options: Options) -> str:
+    """What pays a space, and when."""
+    if space.id in _SPACE_BY_ID:
+        return _SPACE_BY_ID[space.id]
+    if space.trigger in _SPACE_BY_TRIGGER:
+        return _SPACE_BY_TRIGGER[space.trigger]
+    played = options.paycards == "play"
+    if space.trigger == P.CARD:
+        card = _card_name(space.cards[0])
+        if played:
+            return f"Whoever plays the {card} in Michigan takes it."
+        return f"Whoever holds the {card} once the spare hand is settled takes it."
+    if space.trigger == P.COMBO:
+        first, second = (_card_name(c) for c in space.cards)
+        if played:
+            return f"Whoever plays the {second} right after the {first}, in the same sequence, takes it."
+        return f"Whoever holds both the {first} and the {second} takes it."
+    if space.trigger == P.RUN:
+        top = space.id.rsplit("-", 1)[1]
+        if played:
+            return (f"Whoever plays the {top} right after the other two cards of {space.id} in one suit, in the "
+                    f"same sequence, takes it.")
+        return f"Whoever holds the {space.id} of one suit takes it; several holders split it."
+    if space.trigger == P.MICHIGAN:
+        stuck = ("if nobody can lead, the lowest count in hand wins it"
+                 if options.all_stuck == "lowest-count-wins" else "if play is blocked, nobody wins it this round")
+        return f"The first player to empty their hand in Michigan takes it; {stuck}."
+    if space.trigger == P.HAND:
+        needs, compare = _WANAGAN_HANDS[space.hand]
+        return (f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
+                f"claims {compare}, and equal ones split it.")
+    raise ValueError(f"space {space.id!r} has a trigger the rule book does not explain: {space.trigger!r}")
+
+
+def space_names(space: P.Space) -> set[str]:
+    """The words a player may type after ``help`` to ask about a space."""
+    return {_fold(space.id), _fold(space.label)}
+
+
+def _fold(text: str) -> str:
+    symbols = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+    text = "".join(symbols.get(ch, ch) for ch in text.lower())
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def find_space(preset: P.Preset, options: Options, name: str) -> P.Space:
+    """The space a player means by ``name`` (id or label, any case, ``A♥ (2nd)`` or ``ah2``)."""
+    mat = P.spaces_for(preset, options)
+    wanted = _fold(name)
+    for space in mat:
+        if wanted in space_names(space):
+            return space
+    raise ValueError(f"no space called {name!r} on this mat; the spaces are "
+                     + ", ".join(space.label for space in mat))
+
+
+# ----------------------------------------------------------------- house rules
+
+
+def house_rules(preset_key: str) -> dict[str, tuple[Any, ...]]:
+    """The options a table of this preset may switch in the lobby, with the values offered:
+    only those the engine accepts, so the lobby never offers a rule the game cannot play."""
+    preset = P.get_preset(preset_key)
+    offered: dict[str, tuple[Any, ...]] = {}
+    for name, values in P.HOUSE_RULES.get(preset_key, {}).items():
+        accepted = tuple(value for value in values if _accepted(preset, name, value))
+        if len(accepted) > 1:
+            offered[name] = accepted
+    return offered
+
+
+def _accepted(preset: P.Preset, name: str, value: Any) -> bool:
+    try:
+        preset.options.with_overrides({name: value})
+    except ValueError:
+        return False
+    return True
+
+
+def house_rule_changes(preset_key: str, overrides: dict[str, Any] | None) -> list[str]:
+    """The table's options that differ from the preset, as "Name: value" phrases."""
+    preset = P.get_preset(preset_key)
+    options = preset.options.with_overrides(overrides)
+    return [f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
+            for name in option_names() if getattr(options, name) != getattr(preset.options, name)]
+
+
+# ----------------------------------------------------------------- pages
+
+
+def _phase_lines(preset: P.Preset, options: Options) -> list[str]:
+    lines = [f"• **Ante** — {value_text('ante', options.ante)}"
+             + (" The dealer antes twice." if options.dealer_double_ante else "")]
+    if any(space.ante != 1 for space in preset.spaces if space.trigger != P.CORNER):
+        doubled = ", ".join(space.label for space in preset.spaces if space.ante > 1)
+        lines[-1] += f" {doubled} take a double ante."
+    if "corner-bet" in preset.order:
+        lines.append("• **Corner bet** — the dealer may back a corner Ace; the others may cover.")
+    lines.append("• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
+                 "that gets its card right after the dealer; some hands get a card more.")
+    lines.append(f"• **Spare hand** — {value_text('spare_hand', options.spare_hand)}")
+    if options.optional_suit:
+        lines.append(f"• **Suit bid** — {value_text('optional_suit', True)}")
+    if any(space.trigger in (P.CARD, P.COMBO, P.RUN) for space in preset.spaces):
+        lines.append(f"• **Pay cards** — {value_text('paycards', options.paycards)}"
+                     + (f" {value_text('strict_claims', True)}" if options.strict_claims else ""))
+    steps = {"poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
+             "michigan": "• **Michigan** — the stops game below.",
+             "wanagan": "• **Wanagan** — up to four reveal rounds (below).",
+             "to-poker": "• **To the poker space** — every chip left on a money space moves to the poker space."}
+    lines += [steps[step] for step in preset.order if step in steps]
+    lines.append("• **Settle** — the dealer's seat moves one to the left.")
+    return lines
+
+
+def _poker_page(preset: P.Preset, options: Options) -> str:
+    whole = " Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with " \
+            "their owner." if preset.rulebook_setup and "michigan" in preset.order else ""
+    return (
+        "**Poker**\n"
+        "Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength)."
+        f"{whole} One betting round: check while nobody has bet; after a bet, fold, call or raise. "
+        f"{value_text('poker_first_bettor', options.poker_first_bettor)} {value_text('bet_limit', options.bet_limit)} "
+        f"{value_text('bet_limit_scope', options.bet_limit_scope)} "
+        "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
+        "takes the poker space without showing.\n"
+        "Hands from high to low: five of a kind (several decks or wild cards only), straight flush, four of a kind, "
+        "full house, flush, straight, three of a kind, two pair, one pair, high card. The Ace is high, and low in "
+        "A-2-3-4-5. Suits never rank: equal hands split, an odd chip stays on the space."
+    )
+
+
+def _michigan_page(options: Options) -> str:
+    return (
+        "**Michigan (stops)**\n"
+        "A lead places a card; whoever holds the next higher card of that suit must play it, and so on, until an "
+        "Ace is played or the next card is out of reach (in the spare hand or played already): that card is the "
+        "stop, and its player leads again. Forced plays are made for you; you only choose your leads.\n"
+        f"{value_text('michigan_leader', options.michigan_leader)} "
+        f"{value_text('first_lead', options.first_lead)}\n"
+        f"After a stop: {value_text('after_stop', options.after_stop)}\n"
+        f"A player who cannot lead: {value_text('cannot_lead', options.cannot_lead)}\n"
+        f"When nobody can lead: {value_text('all_stuck', options.all_stuck)}\n"
+        f"Going out: {value_text('out_payment', options.out_payment)}"
+    )
+
+
+WANAGAN_PAGE = (
+    "**Wanagan**\n"
+    "There is no Michigan. In each of up to four reveal rounds every player secretly picks five cards and declares "
+    "one space that still holds chips; the hands are shown together and each space goes to the best qualifying "
+    "claim on it. A hand qualifies when its five cards contain the combination: a full house contains One Pair, "
+    "Two Pair and 3 of a Kind; four of a kind contains One Pair and 3 of a Kind but not Two Pair. Claims are "
+    "compared by the named combination only (no kickers). Before round 2 everyone passes three cards to the left, "
+    "before round 3 three to the right; in round 4 the K♥, 10♦, 7♠ and 4♣ are wild. The rounds stop early when no "
+    "space holds chips. Then poker for the Wanagan centre."
+)
+
+
+def _end_page(options: Options) -> str:
+    return (f"**End of the game**\n{value_text('game_end', options.game_end)}\n"
+            f"{value_text('endgame', options.endgame)}")
+
+
+def _mat_page(preset: P.Preset, options: Options) -> str:
+    players = f"{preset.min_players}–{preset.max_players} players"
+    lines = [f"**{preset.name}** — {preset.summary} ({players})", "", "**The mat**"]
+    for space in P.spaces_for(preset, options):
+        lines.append(f"• **{space.label}** — {space_text(space, options)}")
+    lines.append("Chips on a space nobody wins stay there for a later round.")
+    return "\n".join(lines)
+
+
+def _settings_page(preset: P.Preset, options: Options) -> str:
+    lines = ["**Settings of this game**"]
+    lines += [f"• {option_line(name, getattr(options, name))}" for name in option_names()]
+    return "\n".join(lines)
+
+
+def _house_rules_page(preset: P.Preset, options: Options) -> str | None:
+    offered = house_rules(preset.key)
+    if not offered:
+        return None
+    lines = ["**House rules** — the host may switch these in the lobby before the start:"]
+    for name, values in offered.items():
+        text = OPTION_TEXT[name]
+        choices = ", ".join(value_label(name, value) for value in values)
+        lines.append(f"• **{text.title}** ({text.line}): {choices}. Now: {value_label(name, getattr(options, name))}.")
+    return "\n".join(lines)
+
+
+def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None) -> list[str]:
+    """The rules of a preset (as a table with ``overrides`` plays it), a few short pages."""
+    preset = P.get_preset(preset_key)
+    options = preset.options.with_overrides(overrides)
+    pages = [_mat_page(preset, options), "**A round**\n" + "\n".join(_phase_lines(preset, options)),
+             _poker_page(preset, options)]
+    pages.append(WANAGAN_PAGE if "wanagan" in preset.order else _michigan_page(options))
+    pages += [_end_page(options), _settings_page(preset, options)]
+    house = _house_rules_page(preset, options)
+    if house:
+        pages.append(house)
+    return pages
+
+
+def space_help(preset_key: str, options: Options, name: str) -> str:
+    """``help SPACE`` in the terminal: one space explained (``ValueError`` naming the spaces if unknown)."""
+    space = find_space(P.get_preset(preset_key), options, name)
+    return f"{space.label}: {space_text(space, options)}"
+
+
+def plain_pages(preset_key: str, options: Options) -> str:
+    """The rule pages as plain text for a terminal (no Markdown emphasis)."""
+    return "\n\n".join(rule_pages(preset_key, options.to_dict())).replace("**", "")
+
+
+# ----------------------------------------------------------------- docs/rules.md
+
+DOC_INTRO = """# The rules of Tripoley and its family
+
+This is the rule book of the games this project plays, written for players and hosts. Every
+game is one of the presets below: a mat of spaces holding chips, and a round made of a deal,
+a spare hand, pay cards, a hand of poker and a game of Michigan (stops). The presets differ on
+many points, because the printed rules they come from differ; each point is a setting, listed
+with every preset, and the last part of this page says which choice each game makes and why.
+
+This page is generated from the engine's own rule data (`engine/rulebook.py`), the same text the
+bot shows with `/tripoley rules` and the terminal game with `rules` and `help SPACE`; run
+`python -m engine.rulebook > docs/rules.md` after changing a preset. Decisions on points no
+printed rule settles are listed in [rules-decisions.md](rules-decisions.md); the format of a
+game file is in [replay.md](replay.md).
+
+## Common ground
+
+- Cards: 52-card decks, no jokers; ranks from 2 up to Ace. Red suits are ♦ and ♥, black ♣ and ♠.
+  With several decks identical cards exist: when two players hold the card asked for, the first
+  holder clockwise from the player who acted last plays or claims it.
+- Seats go clockwise and the deal moves one seat left after every round.
+- Chips are whole numbers and never appear or vanish: a split that does not divide evenly
+  leaves the odd chips on the space for a later round.
+- Your poker hand is five cards you choose from your hand; "best five" is always offered.
+- A house rule is a setting the host of a table may switch in the lobby before the game
+  starts; the lobby, the rule pages at that table, the game's history and its game file show
+  which ones apply.
+"""
+
+
+def _doc_page(page: str) -> str:
+    """A rule page as Markdown: a line in bold alone becomes a heading, bullets become list items."""
+    lines: list[str] = []
+    for line in page.splitlines():
+        if line.startswith("**") and line.endswith("**") and line.count("**") == 2:
+            lines += ["", f"### {line.strip('*')}", ""]
+        elif line.startswith("• "):
+            lines.append("- " + line[2:])
+        else:
+            if lines and lines[-1].startswith("- "):
+                lines.append("")  # a paragraph after a list, not a continuation of its last item
+            lines.append(line)
+    text = "\n".join(lines).strip() + "\n"
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
+
+
+def _differences() -> list[str]:
+    lines = ["## Where the sources differ, and why", "",
+             "Each setting below is chosen differently by different presets; the reason follows each choice.", ""]
+    for name in option_names():
+        users: dict[Any, list[str]] = {}
+        for key, preset in P.PRESETS.items():
+            users.setdefault(getattr(preset.options, name), []).append(key)
+        if len(users) < 2:
+            continue
+        lines.append(f"### {OPTION_TEXT[name].title}")
+        lines.append("")
+        for value, keys in users.items():
+            reason = REASONS.get((name, value), "")
+            lines.append(f"- **{value_label(name, value)}** ({', '.join(f'`{k}`' for k in keys)}): {reason}".rstrip())
+        lines.append("")
+    lines += ["### Other points", ""]
+    lines += [f"- **{point}**: {choice}" for point, choice in OTHER_DIFFERENCES]
+    lines.append("")
+    return lines
+
+
+def _all_options() -> list[str]:
+    lines = ["## Every setting", ""]
+    for name in option_names():
+        text = OPTION_TEXT[name]
+        form = f" Written {text.form}." if text.form else ""
+        lines.append(f"- **{text.title}** (`{name}`): {text.line}.{form}")
+        for value, (label, sentence) in text.values.items():
+            shown = str(value).lower() if isinstance(value, bool) else value
+            lines.append(f"  - `{shown}`, {label}: {sentence}")
+    lines.append("")
+    return lines
+
+
+def markdown() -> str:
+    """The whole of docs/rules.md."""
+    out = [DOC_INTRO]
+    for key, preset in P.PRESETS.items():
+        out.append(f"## {preset.name} (`{key}`)\n")
+        out += [_doc_page(page) for page in rule_pages(key)]
+    out.append("\n".join(_all_options() + _differences()).rstrip() + "\n")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

@@ -1,0 +1,77 @@
+"""Every bad setting is one line naming it and what it accepts (bot.settings.load_settings)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import SettingsError, database_path, load_settings
+
+
+def problems(monkeypatch, **env) -> list[str]:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as caught:
+        load_settings(_env_file=None)
+    return caught.value.lines
+
+
+@pytest.mark.parametrize(
+    "name, value, reason",
+    [
+        ("DATABASE_URL", "postgres://bot:hunter2@db.example/tripoley", "PostgreSQL is not supported yet"),
+        ("DATABASE_URL", "nonsense", "not an sqlite:/// URL"),
+        ("DATABASE_URL", "sqlite:///", "the path is empty"),
+        ("DATABASE_URL", "sqlite://relative.db", "three slashes"),
+        ("DATABASE_URL", "sqlite:////proc/tripoley/t.sqlite3", "cannot write /proc/tripoley/t.sqlite3"),
+        ("LOG_LEVEL", "nonsense", "DEBUG / INFO / WARNING / ERROR / CRITICAL"),
+        ("LOG_FILE", "/proc/tripoley.log", "cannot write /proc/tripoley.log"),
+        ("DEFAULT_PRESET", "nope", "one of tripoley, tripoley-optional-suit"),
+        ("TURN_TIMEOUT", "abc", "a number of seconds greater than 0"),
+        ("TURN_TIMEOUT", "-1", "a number of seconds greater than 0"),
+        ("RENDER_PROCESSES", "99", "a whole number from 0 to 16"),
+        ("DEV_GUILD_ID", "my-server", "a server id"),
+        ("DISCORD_API_BASE", "discord.example", "an http(s):// URL"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_it(monkeypatch, name, value, reason):
+    (line,) = problems(monkeypatch, **{name: value})
+    assert line.startswith(f"{name}=") and reason in line and "\n" not in line
+    assert "validation error" not in line and "pydantic" not in line
+
+
+def test_every_bad_setting_is_reported_at_once(monkeypatch):
+    lines = problems(monkeypatch, TURN_TIMEOUT="abc", LOG_LEVEL="loud", DEFAULT_PRESET="nope")
+    assert sorted(line.split("=")[0] for line in lines) == ["DEFAULT_PRESET", "LOG_LEVEL", "TURN_TIMEOUT"]
+
+
+def test_secrets_are_never_quoted(monkeypatch):
+    (line,) = problems(monkeypatch, DATABASE_URL="postgresql://bot:hunter2@db.example/tripoley")
+    assert "hunter2" not in line and "db.example" in line
+
+
+def test_a_database_location_that_is_not_a_folder_or_not_sqlite(monkeypatch, tmp_path):
+    (tmp_path / "file").write_text("x")
+    (line,) = problems(monkeypatch, DATABASE_URL=f"sqlite:///{tmp_path}/file/t.sqlite3")
+    assert f"{tmp_path}/file is not a folder" in line
+    (line,) = problems(monkeypatch, DATABASE_URL=f"sqlite:///{tmp_path}/file")
+    assert "is not an SQLite database" in line
+
+
+def test_good_settings_and_empty_values_mean_the_default(monkeypatch, tmp_path):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/new/folder/t.sqlite3")
+    monkeypatch.setenv("TURN_TIMEOUT", "")
+    monkeypatch.setenv("LOG_LEVEL", "warning")
+    monkeypatch.setenv("DEFAULT_PRESET", "rummoli")
+    settings = load_settings(_env_file=None)
+    assert settings.turn_timeout == 60 and settings.log_level == "WARNING" and settings.default_preset == "rummoli"
+    assert settings.database_path() == f"{tmp_path}/new/folder/t.sqlite3"
+    assert not (tmp_path / "new").exists(), "checking the settings created nothing"
+
+
+def test_database_urls():
+    assert database_path("sqlite:///tripoley.sqlite3") == "tripoley.sqlite3"
+    assert database_path("sqlite:////var/lib/tripoley-bot/t.sqlite3") == "/var/lib/tripoley-bot/t.sqlite3"
+    assert database_path("sqlite:///:memory:") == ":memory:"
+    for refused in ("tripoley.sqlite3", "sqlite://", "sqlite:///", "mysql://x/y", "file:///x.db"):
+        with pytest.raises(ValueError):
+            database_path(refused)

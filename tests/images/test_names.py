@@ -1,0 +1,47 @@
+"""Names are drawn as typed: markup, mentions, emoji, right-to-left text and 32 characters keep the
+layout (every text inside its box, the image its usual size) and reach the alt text literally."""
+
+from __future__ import annotations
+
+import pytest
+from test_render import check_layout, png_size
+
+from image_views import make_view
+from images import render_mat, render_showdown, render_summary
+
+HOSTILE = [
+    "<@123456789012345678> **bold**",
+    "@everyone @here ||spoiler||",
+    "[x](https://evil.example) `c`",
+    "# h <@&123456789012345678>",
+    "🃏👑 مرحبا שלום \u202eevil xxxxxxxxxxx",
+    "ＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷＷ",
+]
+
+
+def named(view: dict) -> dict:
+    for i, seat in enumerate(view["seats"]):
+        seat["name"] = HOSTILE[i % len(HOSTILE)]
+    for row in view.get("standings") or []:
+        row["name"] = HOSTILE[row["seat"] % len(HOSTILE)]
+    return view
+
+
+@pytest.mark.parametrize("players", [6, 20])
+def test_hostile_names_keep_the_mat_layout(players):
+    view = named(make_view("rummy-royal", players, phase="poker-betting"))
+    r = render_mat(view)
+    assert png_size(r.png) == (r.width, r.height) == (1000, 700)
+    check_layout(r)
+    # Literally (alt text is plain text, not markdown), less the direction override.
+    assert any(name in r.alt for name in HOSTILE[:4]) and "@everyone" in r.alt and "\\" not in r.alt and "\u202e" not in r.alt
+
+
+def test_hostile_names_keep_the_summary_and_showdown_layout():
+    view = named(make_view("tripoley", 6, phase="finished"))
+    plain = render_summary(make_view("tripoley", 6, phase="finished"))
+    summary = render_summary(view)
+    assert png_size(summary.png) == (summary.width, summary.height) == (plain.width, plain.height)
+    assert "@everyone @here ||spoile" in summary.alt  # literally (names are cut at 24 characters there)
+    showdown = render_showdown(view)
+    assert png_size(showdown.png) == (showdown.width, showdown.height)

@@ -1,0 +1,49 @@
+"""deploy/: the systemd units run the bot as a user of its own, restart it, and read an environment file."""
+
+from __future__ import annotations
+
+import configparser
+import shlex
+from pathlib import Path
+
+from bot.__main__ import parser
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+
+
+def unit(name: str) -> configparser.RawConfigParser:
+    config = configparser.RawConfigParser(strict=True, delimiters=("=",), comment_prefixes=("#",))
+    config.optionxform = str  # systemd keys are case-sensitive
+    config.read_string((DEPLOY / name).read_text())
+    return config
+
+
+def bot_arguments(exec_start: str) -> list[str]:
+    words = shlex.split(exec_start)
+    if words[:2] == ["/bin/sh", "-c"]:
+        words = shlex.split(words[2].replace("%%", "%"))
+    words = words[words.index("-m") + 1 :]
+    assert words[0] == "bot"
+    return [w for w in words[1:] if w != "exec"]
+
+
+def test_the_bot_service():
+    service = unit("tripoley-bot.service")["Service"]
+    assert service["User"] not in ("", "root") and service["Group"] not in ("", "root")
+    assert service["Restart"] == "on-failure" and float(service["RestartSec"]) > 0
+    assert service["RestartPreventExitStatus"] == "2"  # bad settings: see bot/__main__.py
+    assert service["EnvironmentFile"].startswith("/etc/")
+    assert service["KillSignal"] == "SIGTERM"
+    assert bot_arguments(service["ExecStart"]) == []
+    assert service["ExecStart"].startswith(service["WorkingDirectory"] + "/.venv/bin/python")
+    assert service["StateDirectory"] == "tripoley-bot" and service["ProtectSystem"] == "strict"
+    parser().parse_args(bot_arguments(service["ExecStart"]))
+
+
+def test_the_backup_timer_runs_the_backup_command():
+    service = unit("tripoley-bot-backup.service")["Service"]
+    assert service["User"] not in ("", "root") and service["Type"] == "oneshot"
+    args = bot_arguments(service["ExecStart"])
+    parsed = parser().parse_args([a.strip('"') for a in args])
+    assert parsed.command == "backup" and parsed.path.startswith("/var/lib/tripoley-bot/backups/")
+    assert unit("tripoley-bot-backup.timer")["Timer"]["OnCalendar"] == "daily"

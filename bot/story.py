@@ -3,12 +3,12 @@ message's **Log** button, private and paged) and, when a round or the game ends,
 every hand that went to showdown and who collected each space and why.
 
 Only public events are told (a showdown's hands are shown to everyone at the table), in the
-words of the table's log (:func:`bot.tables.describe_event`).
+words of the table's log (:func:`bot.tables.describe_event`), names escaped (Discord text).
 """
 
 from __future__ import annotations
 
-from .tables import Table, describe_event
+from .tables import Table, describe_event, escaped_view
 from .text import cards
 
 EMBED_TEXT = 4000  # an embed description holds 4,096 characters; a page stays under it
@@ -75,13 +75,13 @@ def stories(table: Table, events: list[dict], finished: bool = False) -> list[di
         if event.get("type") != "round-end":
             continue
         last_end = i
-        view = view or game.view(None)
+        view = view or escaped_view(game.view(None))
         number = int(event.get("round") or 0)
         lines = result_lines(_round_events(game, number), view)
         if lines:
             out.append(result_embed(f"Round {number} — who collected what", lines))
     if finished:
-        view = view or game.view(None)
+        view = view or escaped_view(game.view(None))
         lines = result_lines(events[last_end + 1:], view)
         if lines:
             out.append(result_embed("Game over — the last hands", lines))

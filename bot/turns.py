@@ -50,7 +50,7 @@ def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str
     """The ping: who, what (the phase's words only) and until when."""
     what = PROMPTS.get(phase or "", "your move")
     where = ("your hand view is up to date (or press **Show my hand**)" if hand_view_updated
-             else f"press **Show my hand** on the [table message]({link})")
+             else f"press **Show my hand** on the table message <{link}>")
     until = f" Time runs out {timestamp(deadline)}." if deadline else ""
     return f"<@{user_id}> your turn: {what} — {where}.{until}"
 

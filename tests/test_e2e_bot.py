@@ -99,6 +99,10 @@ def check_no_leak(dh, channel, user, hand_text):
             if line.startswith("**Mat:**"):  # the pay-card spaces are named after cards ("K♥", "K-Q♥", "Tomahawk J♥")
                 for ranks, suit in re.findall(r"((?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA]))([♣♦♥♠])", line):
                     shown |= {r + suit for r in ranks.split("-")}
+    for m in dh.channel_messages(channel):  # a round's results show that same showdown again
+        for embed in m.embeds if not m.components else ():
+            hands = (embed.get("description") or "").partition("**Showdown**")[2]
+            shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", hands.split("collects")[0]))
     for m in dh.channel_messages(channel):
         if m.ephemeral:
             continue

@@ -97,6 +97,11 @@ class Game:
 
     def __init__(self) -> None:  # use Game.new / Game.from_json
         self.clock: Callable[[], float] = time.time
+        # Seats asked about the next card even when playing it is their only choice (Great Lakes):
+        # a table sets it so that being asked tells nobody whether a combination is possible. Not
+        # a rule and not saved: such a wait has ``detail["forced"]`` and its "play" is no decision
+        # (a replay leaves it out; without the flag the engine plays the card itself).
+        self.ask_holders: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -1079,9 +1084,10 @@ class Game:
                     continue
                 if self._play_combos and holder != r.m_seat:
                     combos = self._combination_plays(holder, last)
-                    if combos:
+                    if combos or holder in self.ask_holders:
+                        forced = {} if combos else {"forced": True}
                         self._wait(holder, "michigan-play", ["play", *combos], card=C.to_strs([last + 4])[0],
-                                   last_card=C.to_str(last), **combos)
+                                   last_card=C.to_str(last), **combos, **forced)
                         return
                 self._place(holder, last + 4, "follow")
                 r.m_seat, r.m_last = holder, last + 4
@@ -1702,7 +1708,8 @@ class Game:
         start = len(r.events)
         phase = r.wait["phase"]
         r.last_actor = a.seat
-        if "actions" in self.log[-1]:  # (rounds of saves from before replays were kept have none)
+        forced = r.wait["detail"].get("forced")  # a play asked only for secrecy (ask_holders): no decision
+        if "actions" in self.log[-1] and not forced:  # (rounds of saves from before replays were kept have none)
             self.log[-1]["actions"].append(a.to_dict())
         getattr(self, self._PHASE_ACTS[phase])(a)
         self._advance()

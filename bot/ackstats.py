@@ -62,8 +62,13 @@ def _pct(xs: list[float], q: float) -> float:
 def _summary(xs: list[float]) -> dict[str, Any]:
     if not xs:
         return {"n": 0}
-    return {"n": len(xs), "median_ms": round(_pct(xs, 0.5) * 1000, 2), "p90_ms": round(_pct(xs, 0.9) * 1000, 2),
-            "p99_ms": round(_pct(xs, 0.99) * 1000, 2), "max_ms": round(max(xs) * 1000, 2)}
+    return {
+        "n": len(xs),
+        "median_ms": round(_pct(xs, 0.5) * 1000, 2),
+        "p90_ms": round(_pct(xs, 0.9) * 1000, 2),
+        "p99_ms": round(_pct(xs, 0.99) * 1000, 2),
+        "max_ms": round(max(xs) * 1000, 2),
+    }
 
 
 class AckStats:
@@ -105,9 +110,9 @@ class AckStats:
         handle._run = timed_run
 
     def install(self, bot) -> None:
-        from discord.webhook import async_ as webhook_async
-
         import gc
+
+        from discord.webhook import async_ as webhook_async
 
         gc.callbacks.append(self._on_gc)
         self._watch_loop_steps()

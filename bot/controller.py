@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -47,7 +48,9 @@ async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
 
 
 class Controller:
-    def __init__(self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None) -> None:
+    def __init__(
+        self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None
+    ) -> None:
         self.manager = manager
         self.publisher = publisher
         self.turns = turns
@@ -73,7 +76,9 @@ class Controller:
             # Not the message itself: it may name the player's own cards ("you may place …").
             log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(error).__name__)
         elif isinstance(error, app_commands.BotMissingPermissions):
-            message = errors.MissingBotPermissions([errors.permission_label(p) for p in error.missing_permissions]).message
+            message = errors.MissingBotPermissions(
+                [errors.permission_label(p) for p in error.missing_permissions]
+            ).message
         elif isinstance(error, app_commands.MissingPermissions):
             names = ", ".join(f"**{errors.permission_label(p)}**" for p in error.missing_permissions)
             message = f"You need the {names} permission for that."
@@ -244,7 +249,12 @@ class Controller:
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
         await self.manager.act(
-            table.channel_id, interaction.user.id, act, round_number, expect=expect, before_apply=acknowledge,
+            table.channel_id,
+            interaction.user.id,
+            act,
+            round_number,
+            expect=expect,
+            before_apply=acknowledge,
         )
         if private:
             seat = table.seat_of(interaction.user.id)
@@ -289,7 +299,9 @@ class Controller:
             detail = self._detail_for(table, interaction.user.id)
             low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
             if not low <= amount <= high:
-                raise errors.AmountOutOfRange(f"The amount must be between {low} and {high} chips; you entered {amount}.")
+                raise errors.AmountOutOfRange(
+                    f"The amount must be between {low} and {high} chips; you entered {amount}."
+                )
             verb, _, arg = verb.partition(".")
             act: dict[str, Any] = {"do": verb, "amount": amount}
             if verb == "corner_bet":

@@ -40,7 +40,9 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def setup_logging(level: str = "INFO", secrets: list[str] | None = None, log_file: str | None = None) -> RedactingFilter:
+def setup_logging(
+    level: str = "INFO", secrets: list[str] | None = None, log_file: str | None = None
+) -> RedactingFilter:
     """Root logging to stderr, or appended to ``log_file`` (reopened when logrotate moves it away);
     the redacting filter sits on every root handler."""
     redactor = RedactingFilter(secrets)

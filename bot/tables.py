@@ -49,11 +49,41 @@ from .text import escape, in_words, not_now, you_did
 
 log = logging.getLogger(__name__)
 
-AI_NAMES = ["Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Isaac", "Jacquard",
-            "Knuth", "Lovelace", "Marple", "Noether", "Oppie", "Pascal", "Quine", "Ramanujan", "Shannon"]
+AI_NAMES = [
+    "Ada",
+    "Babbage",
+    "Curie",
+    "Dijkstra",
+    "Euler",
+    "Fermat",
+    "Gauss",
+    "Hopper",
+    "Isaac",
+    "Jacquard",
+    "Knuth",
+    "Lovelace",
+    "Marple",
+    "Noether",
+    "Oppie",
+    "Pascal",
+    "Quine",
+    "Ramanujan",
+    "Shannon",
+]
 
-HAND_RANKS = ["high card", "one pair", "two pair", "three of a kind", "straight", "flush", "full house",
-              "four of a kind", "straight flush", "royal flush", "five of a kind"]
+HAND_RANKS = [
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+    "royal flush",
+    "five of a kind",
+]
 
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
@@ -214,7 +244,7 @@ class Table:
         }
 
     @classmethod
-    def from_row(cls, row, clock: Callable[[], float] | None = None) -> "Table":
+    def from_row(cls, row, clock: Callable[[], float] | None = None) -> Table:
         state = json.loads(row["state_json"])
         table = cls(
             id=int(row["id"]),
@@ -275,10 +305,25 @@ BeforeApply = Callable[[], Awaitable[Any]]
 
 # Events worth a line in the table's log. Players' own decisions (check, bet, bid, keep…) are
 # logged from the action itself; antes and the chips of bets/calls are not worth a line each.
-LOGGED_EVENTS = frozenset({
-    "payout", "transfer", "to_space", "stop", "out", "poker-win", "suit", "cannot-lead", "colour-flip",
-    "stuck", "unclaimed", "round-end", "game-end", "sit-out", "eliminated",
-})
+LOGGED_EVENTS = frozenset(
+    {
+        "payout",
+        "transfer",
+        "to_space",
+        "stop",
+        "out",
+        "poker-win",
+        "suit",
+        "cannot-lead",
+        "colour-flip",
+        "stuck",
+        "unclaimed",
+        "round-end",
+        "game-end",
+        "sit-out",
+        "eliminated",
+    }
+)
 QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
 STOPPED = "stopped by the host"  # the engine's game-end reason for Game.end_now
 
@@ -473,7 +518,8 @@ class TableManager:
                 # on once it is written (a coalesced save encoded before is then left out).
                 await self.db.execute_alone(
                     "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
-                    (json.dumps({**table.to_state(), "version": table.version + 1}), table.status, table.id), priority,
+                    (json.dumps({**table.to_state(), "version": table.version + 1}), table.status, table.id),
+                    priority,
                 )
                 table.version += 1
             except BaseException:
@@ -514,7 +560,7 @@ class TableManager:
                     if t.status == "playing" and t.game is not None:
                         encoded.append((t, t.version, json.dumps(t.to_state())))
                     if time.perf_counter() - began > 0.004:  # a short turn of the loop: the rest next
-                        for rest in batch[i + 1:]:
+                        for rest in batch[i + 1 :]:
                             self._dirty.setdefault(rest.id, rest)
                         batch = batch[: i + 1]
                         break
@@ -627,7 +673,7 @@ class TableManager:
             if timeout is None or timeout > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), timeout)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             try:
                 await self.tick()
@@ -721,7 +767,9 @@ class TableManager:
         # Its seats and settings, not its game (no need to rebuild the engine's whole record).
         old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
         if old.seat_of(user_id) is None:
-            raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
+            raise errors.NotAllowed(
+                "Rematch is for the players of that game. Join the new table with its **Join** button."
+            )
         busy = "Another table is open in this channel: join it, or play the rematch later."
         for _ in range(2):
             table = self.tables.get(old.channel_id)
@@ -731,8 +779,16 @@ class TableManager:
                 return await self.join(old.channel_id, user_id, name)
             try:
                 update = await self.create_table(
-                    old.guild_id, old.channel_id, user_id, name, old.preset, old.options, buy_in=old.buy_in,
-                    turn_timeout=old.turn_timeout, thread=thread, rematch_of=old.id,
+                    old.guild_id,
+                    old.channel_id,
+                    user_id,
+                    name,
+                    old.preset,
+                    old.options,
+                    buy_in=old.buy_in,
+                    turn_timeout=old.turn_timeout,
+                    thread=thread,
+                    rematch_of=old.id,
                 )
             except errors.TableExists:  # another player's click opened it just now: join that one
                 continue
@@ -877,7 +933,9 @@ class TableManager:
         """An admin removes a player from every open table of the server they sit at: from a lobby
         (their buy-in refunded), or mid-game (an AI plays their seat; cashed out at the end)."""
         updates = []
-        for table in [t for t in list(self.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None]:
+        for table in [
+            t for t in list(self.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None
+        ]:
             async with table.lock:
                 if table.status not in ("lobby", "playing") or self.by_id.get(table.id) is not table:
                     continue
@@ -914,17 +972,25 @@ class TableManager:
             except BaseException:
                 self._restore(table, snapshot)
                 raise
-            message = (f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet." if kicked
-                       else f"You left; {seat.stake} chips are back in your wallet.")
+            message = (
+                f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet."
+                if kicked
+                else f"You left; {seat.stake} chips are back in your wallet."
+            )
             return self._update(table, "lobby", message=message)
         if seat.left:
             raise errors.TripoleyError("You've already left this game.")
-        ended = await self._seat_to_ai(table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end.")
+        ended = await self._seat_to_ai(
+            table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
+        )
         if ended is not None:
             return ended
         await self._advance(table, [], rearm=False, urgent=True)
-        message = (f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end." if kicked
-                   else "You left the game: an AI plays your seat and you're cashed out at the end.")
+        message = (
+            f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end."
+            if kicked
+            else "You left the game: an AI plays your seat and you're cashed out at the end."
+        )
         return self._update(table, "play", message=message)
 
     async def _seat_to_ai(self, table: Table, seat: Seat, line: str) -> TableUpdate | None:
@@ -1024,7 +1090,7 @@ class TableManager:
             raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         try:
             act = Action.from_dict({**action, "seat": index})
-        except ValueError as exc:
+        except ValueError:
             raise errors.TripoleyError("That action isn't one this game knows.") from None
         if act.do not in aw.legal:
             raise errors.WrongPhase(not_now(act.do, aw.legal))
@@ -1079,7 +1145,7 @@ class TableManager:
         return update
 
     async def back(self, channel_id: int, user_id: int) -> TableUpdate:
-        """"I'm back": the player takes their seat from the AI again."""
+        """ "I'm back": the player takes their seat from the AI again."""
         table = self.get(channel_id)
         async with table.lock:
             index = table.seat_of(user_id)
@@ -1192,8 +1258,11 @@ class TableManager:
             break
         self._log_events(table, events[logged:])
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
-        await self._save(table, urgent=urgent or table.deadline_kind == "turn",
-                         priority=storage.INTERACTIVE if urgent else storage.NORMAL)
+        await self._save(
+            table,
+            urgent=urgent or table.deadline_kind == "turn",
+            priority=storage.INTERACTIVE if urgent else storage.NORMAL,
+        )
         return self._update(
             table,
             "play",
@@ -1225,9 +1294,14 @@ class TableManager:
             if updates:
                 await asyncio.sleep(0)  # one table at a time: interactions get through in between
             async with table.lock:
-                if table.deadline is None or table.deadline > self.clock.now() or table.status in (
-                    "finished",
-                    "cancelled",
+                if (
+                    table.deadline is None
+                    or table.deadline > self.clock.now()
+                    or table.status
+                    in (
+                        "finished",
+                        "cancelled",
+                    )
                 ):
                     continue
                 try:
@@ -1334,7 +1408,9 @@ class TableManager:
         self._set_deadline(table, None)
         table.version += 1
         if held != sum(s.stake for s in table.seats):
-            log.error("table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held)
+            log.error(
+                "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
+            )
         self._forget(table)
         return self._update(table, "finished", events=[dict(e) for e in events], message="Game over.")
 
@@ -1423,7 +1499,9 @@ class TableManager:
 
     # -- for the Discord layer ------------------------------------------------------
 
-    async def set_message(self, table_id: int, kind: str, message_id: int | None, round_number: int | None = None) -> None:
+    async def set_message(
+        self, table_id: int, kind: str, message_id: int | None, round_number: int | None = None
+    ) -> None:
         """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
         or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
         table = self.by_id.get(table_id)
@@ -1534,4 +1612,3 @@ class TableManager:
             "SELECT replay_json FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'", (table_id, guild_id)
         )
         return row["replay_json"] if row else None
-

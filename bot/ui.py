@@ -39,7 +39,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         self.table_id, self.round, self.action = _parse(button.custom_id or "")
 
     @classmethod
-    def from_spec(cls, spec: ButtonSpec) -> "TableButton":
+    def from_spec(cls, spec: ButtonSpec) -> TableButton:
         return cls(
             discord.ui.Button(
                 custom_id=spec.custom_id,
@@ -52,9 +52,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
-        return cls(
-            discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji)
-        )
+        return cls(discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.controller.on_component(interaction, self.table_id, self.round, self.action, [])
@@ -66,7 +64,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         self.table_id, self.round, self.action = _parse(select.custom_id or "")
 
     @classmethod
-    def from_spec(cls, spec: SelectSpec) -> "TableSelect":
+    def from_spec(cls, spec: SelectSpec) -> TableSelect:
         descriptions = spec.descriptions or (None,) * len(spec.options)
         options = [
             discord.SelectOption(label=label, value=value, default=value in spec.defaults, description=text)
@@ -130,7 +128,9 @@ def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
         kwargs["embeds"] = [discord.Embed.from_dict(e) for e in out.embeds]
     files = []
     if out.image:
-        files.append(discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None))
+        files.append(
+            discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None)
+        )
     if edit and not (out.keep_image and not files):
         kwargs["attachments"] = files  # without the key, an edit keeps the picture the message has
     elif files:
@@ -162,7 +162,6 @@ class AmountModal(discord.ui.Modal):
         # Submissions are handled by ``handle_modal_submit`` (from the bot's on_interaction), which
         # also works for a modal opened before a restart. Nothing to do here.
         return None
-
 
 
 def modal_values(data: dict) -> dict[str, str]:

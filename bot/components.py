@@ -248,7 +248,7 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
         comps.append(_card_select(tid, r, "pick.pass_cards", f"Pick {n} cards to pass {direction}", hand, n, 0))
     if "reveal" in legal:
         spaces = list(detail.get("spaces") or [])
-        space = choice if choice in spaces else (spaces[0] if spaces else "")
+        space = choice if choice is not None and choice in spaces else (spaces[0] if spaces else "")
         labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
         comps.append(
             SelectSpec(
@@ -271,16 +271,16 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
                 SelectSpec(custom_id(tid, r, f"pick.{combo}"), title, options, 1, 1, 0 if combo == "full_house" else 1)
             )
     if "lead" in legal:
-        options = list(detail.get("cards") or [])
-        if 0 < len(options) <= 5:
-            for c in options:
+        lead_cards = list(detail.get("cards") or [])
+        if 0 < len(lead_cards) <= 5:
+            for c in lead_cards:
                 comps.append(ButtonSpec(custom_id(tid, r, f"lead.{c}"), f"Lead {card(c)}", PRIMARY, 1))
-        elif options:
+        elif lead_cards:
             comps.append(
                 SelectSpec(
                     custom_id(tid, r, "pick.lead"),
                     "Choose the card to lead",
-                    tuple((card(c), c) for c in options[:25]),
+                    tuple((card(c), c) for c in lead_cards[:25]),
                     row=0,
                 )
             )

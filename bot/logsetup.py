@@ -49,6 +49,7 @@ def setup_logging(
     root = logging.getLogger()
     root.setLevel(getattr(logging, level.upper(), logging.INFO))
     if not root.handlers:
+        handler: logging.Handler
         if log_file:
             Path(log_file).parent.mkdir(parents=True, exist_ok=True)
             handler = logging.handlers.WatchedFileHandler(log_file, encoding="utf-8")

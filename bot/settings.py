@@ -184,7 +184,9 @@ class Settings(BaseSettings):
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""
         shards = self.shards()
-        return shards is None or (guild_id >> 22) % self.shard_count in shards
+        if shards is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in shards
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None
@@ -302,7 +304,12 @@ def load_settings(**overrides) -> Settings:
     if database_problem:
         lines.append(error_line("database_url", settings.database_url, database_problem))
     shards = settings.shards()
-    if shards is not None and len(shards) < settings.shard_count and not settings.is_postgres():
+    if (
+        shards is not None
+        and settings.shard_count is not None
+        and len(shards) < settings.shard_count
+        and not settings.is_postgres()
+    ):
         lines.append(
             error_line(
                 "shard_ids",

@@ -437,13 +437,14 @@ class Database:
         await self.conn.raw.execute("PRAGMA wal_autocheckpoint=0")
         self._ckpt_conn = await aiosqlite.connect(self.path, isolation_level=None)
         await self._ckpt_conn.execute("PRAGMA busy_timeout=5000")
-        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop(interval))
+        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop(self._ckpt_conn, interval))
 
-    async def _checkpoint_loop(self, interval: float) -> None:
+    @staticmethod
+    async def _checkpoint_loop(ckpt_conn: aiosqlite.Connection, interval: float) -> None:
         while True:
             await asyncio.sleep(interval)
             try:
-                await self._ckpt_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                await ckpt_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             except Exception as exc:  # noqa: BLE001 - the next one tries again
                 log.warning("WAL checkpoint failed: %s", exc)
 
@@ -469,7 +470,8 @@ class Database:
         applied: list[int] = []
         async with self._tx_lock.hold():
             if self.is_postgres:
-                for migration in [None, *load_migrations(self.migrations_dir)]:
+                await self._apply_on_postgres(None)
+                for migration in load_migrations(self.migrations_dir):
                     if await self._apply_on_postgres(migration):
                         applied.append(migration.version)
                 return applied
@@ -493,7 +495,9 @@ class Database:
     async def _apply_on_postgres(self, migration: Migration | None) -> bool:
         """One migration (None: the schema_version table) in its own transaction, under an advisory
         lock so that processes starting together apply it once; False if it was applied already."""
-        raw = self.conn.raw
+        conn = self.conn
+        assert isinstance(conn, PostgresConnection), "only called on PostgreSQL"
+        raw = conn.raw
         async with raw.transaction():
             await raw.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             if migration is None:

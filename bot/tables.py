@@ -953,6 +953,8 @@ class TableManager:
         """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
         ``kicked``: an admin removed them (the update's message is for the admin)."""
         index = table.seat_of(user_id)
+        if index is None:
+            raise errors.NotSeated("You're not at this table.")
         seat = table.seats[index]
         if table.status == "lobby":
             if not [s for s in table.humans() if s.user_id != user_id]:
@@ -963,8 +965,10 @@ class TableManager:
             del table.seats[index]
             table.add_log(f"{escape(seat.name)} left.")
             if table.host_id == user_id:
-                table.host_id = table.humans()[0].user_id
-                table.add_log(f"{escape(table.humans()[0].name)} is the host now.")
+                new_host = table.humans()[0]
+                assert new_host.user_id is not None  # humans() are the seats with a member
+                table.host_id = new_host.user_id
+                table.add_log(f"{escape(new_host.name)} is the host now.")
             try:
                 async with self.db.transaction() as conn:  # the refund and the freed seat, together
                     await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
@@ -1283,7 +1287,7 @@ class TableManager:
     async def tick(self) -> list[TableUpdate]:
         """Fire every deadline that is due now."""
         now = self.clock.now()
-        updates = []
+        updates: list[TableUpdate] = []
         self._busy_due = False
         for table in [t for t in list(self.tables.values()) if t.deadline is not None and t.deadline <= now]:
             if table.lock.locked():
@@ -1438,6 +1442,8 @@ class TableManager:
                 for key, hand in items:
                     seat = hand.get("seat", key) if isinstance(hand, dict) else key
                     name = hand.get("hand") if isinstance(hand, dict) else hand
+                    if seat is None:
+                        continue
                     try:
                         seat = int(seat)
                     except (TypeError, ValueError):

@@ -332,7 +332,7 @@ def hand_text(view: dict, seat: int) -> str:
     legal = view.get("legal")
     if legal:
         detail = view.get("detail") or {}
-        prompt = PROMPTS.get(view.get("phase"), "your move")
+        prompt = PROMPTS.get(view.get("phase") or "", "your move")
         lines.append(f"\n**Your turn:** {prompt}.")
         if detail.get("to_call"):
             lines.append(f"To call: {detail['to_call']}.")
@@ -360,7 +360,7 @@ def in_words(message: str, view: dict | None = None) -> str:
 
     def word(match: re.Match) -> str:
         token = match.group(0)
-        if token in spaces:
+        if view is not None and token in spaces:
             return space_label(view, token)
         if CARD_CODE.fullmatch(token):
             return card(token)

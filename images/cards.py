@@ -55,20 +55,20 @@ def pip_mask(suit: str, size: int) -> Image.Image:
     """An anti-aliased 'L' mask of the suit symbol, ``size`` x ``size`` pixels."""
     big = Image.new("L", (size * _PIP_SS, size * _PIP_SS), 0)
     _pip_shape(ImageDraw.Draw(big), suit, size * _PIP_SS)
-    return big.resize((size, size), Image.LANCZOS)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
 def paste_pip(img: Image.Image, suit: str, size: int, x: float, y: float, colour=None, flip=False):
     """Paste a pip with its top-left corner at (x, y)."""
     mask = pip_mask(suit, size)
     if flip:
-        mask = mask.transpose(Image.ROTATE_180)
+        mask = mask.transpose(Image.Transpose.ROTATE_180)
     img.paste(colour or suit_colour(suit), (int(round(x)), int(round(y))), mask)
 
 
 # Pip positions for 2..10 as (column, row) with column in {0, .5, 1} and row in 0..1.
 _L, _M, _R = 0.0, 0.5, 1.0
-PIP_LAYOUT = {
+PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     2: [(_M, 0), (_M, 1)],
     3: [(_M, 0), (_M, 0.5), (_M, 1)],
     4: [(_L, 0), (_R, 0), (_L, 1), (_R, 1)],
@@ -227,7 +227,7 @@ def _draw_card(card: str, w: int) -> Image.Image:
         cd = ImageDraw.Draw(corner)
         cd.text((corner.width / 2, H * 0.03), text, font=f, fill=col, anchor="ma")
         paste_pip(corner, suit, ps, corner.width / 2 - ps / 2, iy)
-        corner = corner.transpose(Image.ROTATE_180)
+        corner = corner.transpose(Image.Transpose.ROTATE_180)
         img.alpha_composite(corner, (int(W - corner.width), int(H - corner.height)))
         inner = (W * 0.27, H * 0.08, W * 0.73, H * 0.92)
         if rank in "JQK":
@@ -243,7 +243,7 @@ def _draw_card(card: str, w: int) -> Image.Image:
                 x = ix0 + cx * (ix1 - ix0 - ps)
                 y = iy0 + cy * (iy1 - iy0 - ps)
                 paste_pip(img, suit, ps, x, y, flip=cy > 0.5)
-    return img.resize((w, h), Image.LANCZOS)
+    return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
 RANK_ORDER_NUM = {r: i for i, r in enumerate("A23456789T", start=1)}
@@ -266,7 +266,7 @@ def _draw_back(w: int) -> Image.Image:
         [0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255), outline=(120, 124, 130), width=max(2, SS)
     )
     base.paste(img, (0, 0), mask)
-    return base.resize((w, h), Image.LANCZOS)
+    return base.resize((w, h), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -289,7 +289,7 @@ def _outline(w: int, h: int, colour, width: int) -> Image.Image:
     ImageDraw.Draw(img).rounded_rectangle(
         [0, 0, W - 1, H - 1], radius=max(3, int(W * 0.09)), outline=colour, width=width * SS
     )
-    return img.resize((w, h), Image.LANCZOS)
+    return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
 def outline_image(w: int, h: int, colour, width: int = 3) -> Image.Image:
@@ -302,4 +302,4 @@ def shade_image(w: int, h: int, alpha: int = 90) -> Image.Image:
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     ImageDraw.Draw(img).rounded_rectangle([0, 0, W - 1, H - 1], radius=max(3, int(W * 0.08)), fill=(30, 34, 40, alpha))
-    return img.resize((w, h), Image.LANCZOS)
+    return img.resize((w, h), Image.Resampling.LANCZOS)

@@ -208,7 +208,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
     d.rounded_rectangle(S(inner), radius=22 * ss, fill=FELT, outline=(200, 170, 90), width=2 * ss)
     for r in ring_r + corner_r:
         d.rounded_rectangle(S(r), radius=10 * ss, fill=FELT_DARK, outline=(214, 190, 120), width=2 * ss)
-    img = big.resize((W, H), Image.BOX)
+    img = big.resize((W, H), Image.Resampling.BOX)
     draw = ImageDraw.Draw(img)
     boxes = []
     tiles = []

@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
             if v is None:
                 g = Game.new(key, NAMES[:n], seed=11 + n)
                 g.next_deal()
-                v = g.view(g.awaiting().seat if g.awaiting() else None)
+                awaiting = g.awaiting()
+                v = g.view(awaiting.seat if awaiting else None)
             save(f"mat-{key}-{n}", render_mat(v))
     # the hand of a player asked to lead, a showdown, a final summary (Cadaco Tripoley)
     g = Game.new("tripoley", NAMES[:4], seed=5)

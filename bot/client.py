@@ -11,6 +11,7 @@ import aiohttp
 import discord
 import yarl
 from discord.ext import commands
+from discord.types.user import User as UserPayload
 
 from . import ackstats, storage
 from .bank import Bank
@@ -45,7 +46,7 @@ class DiscordUnreachable(Exception):
     """Discord did not answer (no connection, a timeout, or its servers failing)."""
 
 
-async def log_in_over_http(token: str) -> dict:
+async def log_in_over_http(token: str) -> UserPayload:
     """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
 
     Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
@@ -61,7 +62,7 @@ async def log_in_over_http(token: str) -> dict:
         await http.close()
 
 
-async def wait_for_discord(token: str) -> dict:
+async def wait_for_discord(token: str) -> UserPayload:
     """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
     line per failed attempt) while Discord is unreachable."""
     attempts = len(LOGIN_RETRY_DELAYS) + 1
@@ -204,7 +205,7 @@ class TripoleyBot(commands.Bot):
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.tree.on_error = self.controller.on_app_command_error
+        self.tree.error(self.controller.on_app_command_error)
         resumed = await self.manager.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
@@ -313,9 +314,10 @@ class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
     SHARD_IDS of SHARD_COUNT (one gateway connection each) and the tables of their servers only."""
 
     def __init__(self, settings: Settings, **client_options) -> None:
-        super().__init__(
-            settings, shard_count=settings.shard_count, shard_ids=list(settings.shards()), **client_options
-        )
+        shard_ids = settings.shards()
+        if shard_ids is None:
+            raise ValueError("a sharded bot needs SHARD_COUNT to be set")
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(shard_ids), **client_options)
 
 
 def make_bot(settings: Settings) -> TripoleyBot:

@@ -38,6 +38,20 @@ ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server the interaction came from (every Tripoley command is for a server's channel)."""
+    if interaction.guild_id is None:
+        raise errors.NotAllowed("Tripoley is played in a server's channels, not in direct messages.")
+    return interaction.guild_id
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel the interaction came from (a table lives in one)."""
+    if interaction.channel_id is None:
+        raise errors.NoTable("There is no table here: Tripoley is played in a server's channels.")
+    return interaction.channel_id
+
+
 async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
     """Whether a table opened by this interaction runs in its own thread: the server's setting is
     on and the bot may start a thread and talk in it here."""
@@ -230,6 +244,7 @@ class Controller:
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
         self._detail_for(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
+        assert seat is not None  # _detail_for refused anyone without a seat
         out = hand_message(table, seat, table.game.view(seat), choice)
         kwargs = message_kwargs(out, edit=True)
         kwargs.pop("attachments", None)
@@ -314,7 +329,7 @@ class Controller:
 
     async def show_hand(self, interaction: discord.Interaction, table: Table | None = None) -> None:
         if table is None:
-            table = self.manager.get(interaction.channel_id)
+            table = self.manager.get(channel_of(interaction))
         table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
         out = hand_message(table, seat, view)
         if table.seats[seat].away:
@@ -324,7 +339,11 @@ class Controller:
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
-            if change is not None and not self.turns.is_latest(table.id, interaction.user.id, change):
+            if (
+                change is not None
+                and self.turns is not None
+                and not self.turns.is_latest(table.id, interaction.user.id, change)
+            ):
                 return  # changed meanwhile (a move made from it): its picture came with that change
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)

@@ -385,6 +385,7 @@ class Publisher:
                 table, ch.final = ch.final, None
             else:
                 table, ch.table = ch.table, None
+            assert table is not None  # _next_job names a kind only when its slot is filled
             try:
                 if not await self._send(ch, table):
                     # An edit after all (the state changed since): back in the queue, paced.
@@ -430,7 +431,7 @@ class Publisher:
         """Remember which picture a message shows now (and count the upload)."""
         if out.keep_image:
             return
-        if out.image:
+        if out.image and digest is not None:
             self.uploads += 1
             self.uploaded_bytes += len(out.image)
             self._pictures[message_id] = digest
@@ -466,7 +467,7 @@ class Publisher:
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
             return True
         channel = table.mat_channel
-        if not self._fresh(table, status, round_number):
+        if table.mat_message_id is not None and not self._fresh(table, status, round_number):
             try:
                 await self._edit(ch, channel, table.mat_message_id, out)
                 await self._archive_when_over(table, status)
@@ -527,6 +528,7 @@ class Publisher:
             return None
 
     async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
+        assert ch.lobby_post is not None  # the job is only named while it is pending
         table, out = ch.lobby_post
         if table.lobby_message_id:
             ch.lobby_post = None
@@ -567,6 +569,7 @@ class Publisher:
         ch.stories.pop(0)
 
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
+        assert ch.close_lobby is not None  # the job is only named while it is pending
         table, attempts = ch.close_lobby
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
@@ -607,24 +610,26 @@ class Publisher:
     async def _send_hands(self, table: Table, views: dict[int, dict]) -> None:
         for seat_index, view in views.items():
             seat = table.seats[seat_index]
+            user_id = seat.user_id
+            assert user_id is not None  # views are only for members' seats
             try:
-                if not await self.manager.prefs.dm_hands(seat.user_id):
+                if not await self.manager.prefs.dm_hands(user_id):
                     continue
                 out = hand_message(table, seat_index, view)
                 out.components = []  # DMs carry no buttons: play happens in the channel
                 out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
                 out.image, out.alt = await self.images.render("hand", view)
-                await self.sink.dm(seat.user_id, out)
+                await self.sink.dm(user_id, out)
             except DMForbidden:
-                key = (table.id, seat.user_id)
+                key = (table.id, user_id)
                 if key not in self._dm_warned:
                     self._dm_warned.add(key)
                     try:
                         await self.sink.notice(
                             table.mat_channel,
-                            f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
+                            f"<@{user_id}> I couldn't DM you your hand (your DMs are closed to me). "
                             "Press **Show my hand** on the table message instead.",
-                            seat.user_id,
+                            user_id,
                         )
                     except Exception:
                         log.exception("could not post the DM notice")

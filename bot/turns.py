@@ -70,7 +70,7 @@ class TurnNotifier:
         self.sink = sink
         self.images = images
         self._monotonic = monotonic
-        self._shown: dict[int, tuple] = {}  # table id → the decision its ping (or no ping) is for
+        self._shown: dict[int, tuple | None] = {}  # table id → the decision its ping (or no ping) is for
         self._due: dict[int, Table] = {}
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()

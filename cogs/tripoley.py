@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import errors
 from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
 from bot.components import DANGER, ButtonSpec, custom_id
-from bot.controller import wants_thread
+from bot.controller import guild_of, wants_thread
 from bot.publisher import lobby_message
 from bot.rules import pages_for
 from bot.text import escape
@@ -223,7 +223,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         period=[app_commands.Choice(name="all time", value="all"), app_commands.Choice(name="this week", value=WEEK)],
     )
     async def leaderboard(self, interaction: discord.Interaction, by: str = "balance", period: str = "all") -> None:
-        embed, view = await self._board(interaction.guild_id, f"{by}-{period}", 0)
+        embed, view = await self._board(guild_of(interaction), f"{by}-{period}", 0)
         kwargs = {"embed": embed}
         if view is not None:
             kwargs["view"] = view
@@ -252,7 +252,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         return embed, pager("board", key, page, pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
-        embed, view = await self._board(interaction.guild_id, key, page)
+        embed, view = await self._board(guild_of(interaction), key, page)
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Games, rounds, pots and best hand of a player")
@@ -280,7 +280,8 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         if not games:
             await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
             return
-        lines, buttons = [], []
+        lines: list[str] = []
+        buttons: list[ButtonSpec] = []
         for number, game in enumerate(games, start=1):
             result = game["result"] or {}
             seats = result.get("seats") or []
@@ -579,7 +580,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(interaction.guild_id)
+        self._refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(interaction.guild_id)
         await interaction.response.send_message(
             f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
@@ -595,7 +596,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
 
     async def _confirm_reset(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(interaction.guild_id)
+        self._refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(interaction.guild_id)
         count = await self.bank.reset(
             interaction.guild_id, interaction.user.id, config.starting_balance, self.bot.settings.house_bankroll

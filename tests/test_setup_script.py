@@ -36,10 +36,16 @@ def copy_repo(dest: Path) -> None:
             shutil.copy2(source, dest / name)
     (dest / "tests").mkdir()
     (dest / "tests" / "test_offline.py").write_text(
-        "import discord, pytest_asyncio, hypothesis, aiosqlite, PIL\n"
-        "import engine, bot.settings\n\n\n"
+        "import aiosqlite\n"
+        "import discord\n"
+        "import hypothesis\n"
+        "import PIL\n"
+        "import pytest_asyncio\n\n"
+        "import bot.settings\n"
+        "import engine\n\n\n"
         "def test_the_packages_import():\n"
         "    assert engine.PRESETS and discord.__version__\n"
+        "    assert all((aiosqlite, hypothesis, PIL, pytest_asyncio, bot.settings))  # every one imported\n"
     )
 
 

@@ -33,6 +33,7 @@ STYLES = {
 
 def controller_of(interaction: discord.Interaction) -> Controller:
     """The controller of the bot that received the interaction (always our TripoleyBot, which has one)."""
+    # Interaction.client is typed as discord.Client; the controller is our subclass's attribute.
     return cast("Controller", interaction.client.controller)  # type: ignore[attr-defined]
 
 

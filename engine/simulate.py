@@ -29,7 +29,7 @@ def check_conservation(game: Game, total: int) -> None:
         raise ConservationError(f"negative chips: stacks {game.stacks}, mat {game.mat}")
     r = game.r
     if r is not None and r.wait is not None:
-        held = [c for h in r.hands for c in h] + r.spare + r.played + (r.deck or [])
+        held = [c for h in r.hands for c in h] + r.spare + r.michigan.played + (r.deck or [])
         if sorted(held) != sorted(full_deck(game.n_decks)):
             raise ConservationError(f"cards not conserved in round {game.round_number}")
 

@@ -112,7 +112,7 @@ def test_bet_limit_total_caps_what_any_player_puts_in_during_the_betting_round()
     act(g, 0, "call")
     assert g.awaiting().legal == ["fold", "call"]
     act(g, 1, "call")
-    assert [g.r.committed[s] for s in (0, 1, 2)] == [10, 10, 10]
+    assert [g.r.poker.committed[s] for s in (0, 1, 2)] == [10, 10, 10]
 
 
 def test_bet_limit_per_bet_is_the_default_and_limits_each_raise_only():
@@ -122,7 +122,7 @@ def test_bet_limit_per_bet_is_the_default_and_limits_each_raise_only():
     act(g, 1, "bet", amount=6)
     assert g.awaiting().detail["max"] == 10
     act(g, 2, "raise", amount=10)
-    assert g.r.committed[2] == 16
+    assert g.r.poker.committed[2] == 16
 
 
 # ---------------------------------------------------------------- Wanagan: the named combination

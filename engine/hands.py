@@ -450,6 +450,19 @@ def hand_ranks(value: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+# Hand names as ``category_name`` gives them, weakest first (a royal flush above other straight flushes).
+NAMES_BY_STRENGTH: tuple[str, ...] = (*CATEGORY_NAMES[:STRAIGHT_FLUSH + 1], "royal flush", *CATEGORY_NAMES[STRAIGHT_FLUSH + 1:])
+
+
+def name_strength(name: str | None) -> int:
+    """How strong the hand named ``name`` (from ``category_name``) is: its place in
+    ``NAMES_BY_STRENGTH``, or -1 for no hand's name. Compares hands known only by their names."""
+    try:
+        return NAMES_BY_STRENGTH.index(name or "")
+    except ValueError:
+        return -1
+
+
 def category_name(value: int) -> str:
     """``"full house"``, ``"two pair"``, ...; the ace-high straight flush is ``"royal flush"``."""
     cat = value >> 20

@@ -218,7 +218,7 @@ class _Heuristic:
 
         def lead_bonus(card: int) -> float:
             """Great Lakes: a 6 Lead or an A-2 that pays is worth taking."""
-            return 10.0 * sum(1 for sid in obs.lead_spaces.get(card, ()) if obs.mat[sid])
+            return 10.0 * sum(1 for sid in obs.lead_spaces(card) if obs.mat[sid])
 
         best = max(options, key=lambda c: (score(c), -c))
         return self.act("lead", card=C.to_str(best))

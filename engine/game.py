@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from . import cards as C
 from .model import Action, Awaiting, Event, IllegalAction
-from .observation import Observation, observe
+from .observation import Observation
 from .options import Options
 from .phases import DECISION, STEP
 from .phases.clearing import after_interest_hand, showdown_playoff
@@ -108,7 +108,7 @@ class Game(Table):
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may know now, with what an AI needs to decide (``engine.observation``)."""
-        return observe(self, seat)
+        return Observation(self, seat)
 
     def decision_number(self) -> int:
         """Which decision of the round is awaited: the number of events so far this round. A

@@ -3,63 +3,99 @@
 ``Game.observe(seat)`` gives the pending decision, the seat's own cards and chips, the public
 mat, and the rules of this mat worked out for that seat: which cards pay when placed, what a
 lead would pay, where a combination play is paid. Nothing in it is another seat's secret.
+Everything is read from the game when asked (an AI decides often), so read an observation
+at once and never change what it returns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .options import Options
-from .phases.base import card_of
 from .phases.michigan import lead_pays
-from .presets import FULL_HOUSE_PLAY, STRAIGHT_PLAY, Space
+from .presets import Space
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .table import RoundState, Table
 
 
-@dataclass(frozen=True)
 class Observation:
-    """The seat's view for deciding: read it, never change it (it shares the game's data)."""
+    """The seat to act's view for deciding."""
 
-    seat: int
-    phase: str  # the decision awaited from this seat
-    legal: list[str]
-    detail: Mapping[str, Any]  # ``Awaiting.detail``
-    hand: list[int]  # the seat's cards
-    stack: int
-    options: Options
-    spaces: tuple[Space, ...]  # the mat's layout
-    mat: Mapping[str, int]  # chips per space
-    pot: str | None  # the poker space
-    poker_low: bool  # the poker space goes to the worst hand (Losers Kitty)
-    chosen: list[int] | None  # the seat's poker hand, once chosen
-    opponents_in_hand: int  # other seats still in the poker hand
-    pays_when_placed: Mapping[int, list[str]]  # Michigan: card → spaces it pays when placed
-    combo_spaces: Mapping[str, str]  # Great Lakes: "full_house"/"straight" → the space it pays
-    money_cards: frozenset[int]  # cards that pay on this mat (Rulebook: such a hand is not swapped or bought)
-    lead_spaces: Mapping[int, list[str]]  # Michigan lead: each card on offer → the spaces leading it pays
+    __slots__ = ("_game", "_round", "detail", "legal", "phase", "seat")
 
+    def __init__(self, game: Table, seat: int) -> None:
+        r = game.r
+        w = None if game.finished or r is None else r.wait
+        if r is None or w is None or w.seat != seat:
+            raise ValueError(f"seat {seat} is not to act")
+        self._game = game
+        self._round: RoundState = r
+        self.seat = seat
+        self.phase: str = w.phase  # the decision awaited from this seat
+        self.legal: list[str] = w.legal
+        self.detail: Mapping[str, Any] = w.detail  # ``Awaiting.detail``
 
-_PLAYS = {FULL_HOUSE_PLAY: "full_house", STRAIGHT_PLAY: "straight"}
+    @property
+    def hand(self) -> list[int]:
+        """The seat's cards."""
+        return self._round.hands[self.seat]
 
+    @property
+    def stack(self) -> int:
+        return self._game.stacks[self.seat]
 
-def observe(game: Table, seat: int) -> Observation:
-    r = game.r
-    w = None if game.finished or r is None else r.wait
-    if r is None or w is None or w.seat != seat:
-        raise ValueError(f"seat {seat} is not to act")
-    p = r.poker
-    t = game.triggers
-    options = w.detail.get("cards", ()) if w.phase == "michigan-lead" else ()
-    return Observation(
-        seat=seat, phase=w.phase, legal=w.legal, detail=w.detail, hand=r.hands[seat], stack=game.stacks[seat],
-        options=game.options, spaces=game.spaces, mat=game.mat, pot=game.pot_id, poker_low=game.poker_low,
-        chosen=p.chosen[seat] if p.chosen else None,
-        opponents_in_hand=len([s for s in r.active if not p.folded[s] and s != seat]),
-        pays_when_placed=t.card_pays, combo_spaces={_PLAYS[k]: v for k, v in t.play_combos.items()},
-        money_cards=game.money_cards(),
-        lead_spaces={c: [sid for sid, _ in lead_pays(game, seat, c)] for c in map(card_of, options)},
-    )
+    @property
+    def options(self) -> Options:
+        return self._game.options
+
+    @property
+    def spaces(self) -> tuple[Space, ...]:
+        """The mat's layout."""
+        return self._game.spaces
+
+    @property
+    def mat(self) -> Mapping[str, int]:
+        """Chips per space."""
+        return self._game.mat
+
+    @property
+    def pot(self) -> str | None:
+        """The poker space."""
+        return self._game.pot_id
+
+    @property
+    def poker_low(self) -> bool:
+        """The poker space goes to the worst hand (Losers Kitty)."""
+        return self._game.poker_low
+
+    @property
+    def chosen(self) -> list[int] | None:
+        """The seat's poker hand, once chosen."""
+        return self._round.poker.chosen[self.seat]
+
+    @property
+    def opponents_in_hand(self) -> int:
+        """Other seats still in the poker hand."""
+        folded = self._round.poker.folded
+        return sum(1 for s in self._round.active if not folded[s] and s != self.seat)
+
+    @property
+    def money_cards(self) -> frozenset[int]:
+        """Cards that pay on this mat (Rulebook: such a hand is not swapped or bought)."""
+        return self._game.money_cards()
+
+    @property
+    def pays_when_placed(self) -> Mapping[int, list[str]]:
+        """Michigan: card → the spaces it pays when placed."""
+        return self._game.triggers.card_pays
+
+    @property
+    def combo_spaces(self) -> Mapping[str, str]:
+        """Great Lakes: ``full_house``/``straight`` → the space that play pays."""
+        return self._game.triggers.play_combos
+
+    def lead_spaces(self, card: int) -> list[str]:
+        """Michigan: the spaces leading ``card`` now would pay this seat."""
+        return [sid for sid, _ in lead_pays(self._game, self.seat, card)]

@@ -35,7 +35,7 @@ def decks_for_players(n: int) -> int:
     return max(1, min(4, (n - 1) // 5 + 1))
 
 
-@dataclass
+@dataclass(slots=True)
 class Wait:
     """The decision the round waits for: ``seat`` to choose one of ``legal`` in ``phase``."""
 
@@ -45,7 +45,7 @@ class Wait:
     detail: dict[str, Any]
 
 
-@dataclass
+@dataclass(slots=True)
 class RoundState:
     """One round (or one board-clearing hand); saved whole, so a game resumes at any decision."""
 
@@ -164,7 +164,9 @@ class Table:
         return (seat + 1) % self.n
 
     def next_active(self, seat: int) -> int:
-        act = self.round.active
+        r = self.r
+        assert r is not None, "no round in play"
+        act = r.active
         i = act.index(seat) if seat in act else -1
         if i >= 0:
             return act[(i + 1) % len(act)]
@@ -177,7 +179,9 @@ class Table:
 
     def clockwise_from(self, seat: int) -> list[int]:
         """Active seats in turn order starting with ``seat`` (or the next active one)."""
-        act = self.round.active
+        r = self.r
+        assert r is not None, "no round in play"
+        act = r.active
         if seat not in act:
             seat = self.next_active(seat)
         i = act.index(seat)
@@ -192,7 +196,9 @@ class Table:
 
     def holder(self, card: int, start: int) -> int | None:
         """The first seat from ``start`` clockwise holding ``card``."""
-        hands = self.round.hands
+        r = self.r
+        assert r is not None, "no round in play"
+        hands = r.hands
         for s in self.clockwise_from(start):
             if card in hands[s]:
                 return s
@@ -234,8 +240,10 @@ class Table:
 
     # ------------------------------------------------------------ the ledger
     def emit(self, type: EventType, **fields: Any) -> Event:
+        r = self.r
+        assert r is not None, "no round in play"
         e = Event(type=type, **fields)
-        self.round.events.append(e)
+        r.events.append(e)
         return e
 
     def to_space(self, seat: int, space: str, amount: int, reason: str) -> int:

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ..table import Table
 
 
-@dataclass
+@dataclass(slots=True)
 class AuctionState:
     kind: str  # "spare" or "suit"
     stage: str  # the spare-hand stage the auction was opened from ("" for the suit)
@@ -21,7 +21,7 @@ class AuctionState:
     high_bidder: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Sold:
     """How an auction closed: the high bidder (None: nobody bid) and the price."""
 

@@ -12,13 +12,13 @@ if TYPE_CHECKING:
     from ..table import Table
 
 
-@dataclass
+@dataclass(slots=True)
 class Share:
     space: str
     chips: int | None  # the share fixed when won (a shared space), or None: the whole space
 
 
-@dataclass
+@dataclass(slots=True)
 class Claim:
     """What one seat may claim now: every space it won at once."""
 

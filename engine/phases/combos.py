@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from .. import cards as C
 from ..model import Action, IllegalAction
-from ..presets import FULL_HOUSE_PLAY, STRAIGHT_PLAY
 from .base import CARD_STRS, cards_of
 
 if TYPE_CHECKING:
@@ -29,7 +28,7 @@ def combination_plays(game: Table, seat: int, last: int) -> dict[str, list[list[
     for c in hand:
         by_rank.setdefault(c >> 2, []).append(c)
     S = CARD_STRS
-    if FULL_HOUSE_PLAY in combos and x in by_rank:
+    if "full_house" in combos and x in by_rank:
         # Distinct choices only (several decks repeat cards): combinations of the distinct cards.
         xs = by_rank[x]
         x2 = _distinct_combos(xs, 2)
@@ -47,7 +46,7 @@ def combination_plays(game: Table, seat: int, last: int) -> dict[str, list[list[
         if sets:
             sets.sort()
             out["full_house"] = [[S[a], S[b], S[c], S[d]] for a, b, c, d in sets]
-    if (STRAIGHT_PLAY in combos and x + 4 <= C.ACE
+    if ("straight" in combos and x + 4 <= C.ACE
             and x + 2 in by_rank and x + 3 in by_rank and x + 4 in by_rank):
         ranks = [sorted(set(by_rank[x + k])) for k in (2, 3, 4)]
         nxt = S[last + 4]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..table import Table
 
 
-@dataclass
+@dataclass(slots=True)
 class CornerState:
     ace: str  # "AH", ...
     amount: int

@@ -20,10 +20,11 @@ from .combos import combination_plays, combo_cards
 if TYPE_CHECKING:
     from ..table import Table
 
+COMBO_PLAYS = {FULL_HOUSE_PLAY: "full_house", STRAIGHT_PLAY: "straight"}  # Great Lakes: space trigger → action
 FACE_VALUE = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # Rulebook all-stuck count, by rank
 
 
-@dataclass
+@dataclass(slots=True)
 class LeadRequirement:
     """What the next lead must be: the ``lowest`` card or a ``chosen`` suit's lowest, perhaps
     not of suit ``exclude`` or only of ``colour``."""
@@ -41,7 +42,7 @@ class LeadRequirement:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class MichiganState:
     state: str = ""  # "lead" or "follow"
     seat: int = -1  # who leads next, or who placed the last card
@@ -55,7 +56,7 @@ class MichiganState:
     stuck: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class PayTriggers:
     """What placing a card pays in the hand being played (built from the mat, not saved)."""
 
@@ -63,7 +64,7 @@ class PayTriggers:
     combo_pays: list[tuple[str, list[int]]] = field(default_factory=list)  # space, cards in a row
     run_pays: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)  # space, ranks of one suit
     lead_pays: list[tuple[str, str, int]] = field(default_factory=list)  # space, LEAD or ACE_TWO, rank
-    play_combos: dict[str, str] = field(default_factory=dict)  # FULL_HOUSE_PLAY/STRAIGHT_PLAY → space
+    play_combos: dict[str, str] = field(default_factory=dict)  # action "full_house"/"straight" → space
     interest_pays: dict[int, list[str]] = field(default_factory=dict)  # board clearing: card → spaces
 
 
@@ -80,7 +81,7 @@ def pay_triggers(game: Table) -> PayTriggers:
         return t
     t.lead_pays = [(sp.id, sp.trigger, sp.ranks[0] if sp.ranks else C.TWO)
                    for sp in game.spaces if sp.trigger in (LEAD, ACE_TWO)]
-    t.play_combos = {sp.trigger: sp.id for sp in game.spaces if sp.trigger in (FULL_HOUSE_PLAY, STRAIGHT_PLAY)}
+    t.play_combos = {COMBO_PLAYS[sp.trigger]: sp.id for sp in game.spaces if sp.trigger in COMBO_PLAYS}
     if game.options.paycards != "play":
         return t
     for sp in game.spaces:
@@ -162,6 +163,8 @@ def place(game: Table, seat: int, card: int, how: str) -> None:
 
 def lead_pays(game: Table, seat: int, card: int) -> list[tuple[str, str]]:
     """(space, reason) of the lead spaces that leading ``card`` now would pay ``seat``."""
+    if not game.triggers.lead_pays:
+        return []
     m = game.round.michigan
     prev = (m.played[-1], m.played_by[-1]) if m.played else None
     out = []
@@ -310,8 +313,7 @@ class Michigan(Phase):
         how = "full house" if a.do == "full_house" else "straight"
         for c in cards:
             place(game, seat, c, how)
-        trigger = FULL_HOUSE_PLAY if a.do == "full_house" else STRAIGHT_PLAY
-        pay_or_claim(game, game.triggers.play_combos[trigger], [seat], how)
+        pay_or_claim(game, game.triggers.play_combos[a.do], [seat], how)
         m.seat, m.last = seat, cards[-1]
         if a.do == "full_house":
             # the sequence stops at the card the full house joined: the next lead's colour follows it

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..table import Table
 
 
-@dataclass
+@dataclass(slots=True)
 class PokerState:
     chosen: list[list[int] | None] = field(default_factory=list)  # per seat: the five cards chosen
     choose_queue: list[int] = field(default_factory=list)

@@ -20,7 +20,7 @@ WANAGAN_CATEGORIES = {"one-pair": H.ONE_PAIR, "two-pair": H.TWO_PAIR, "three-kin
                       "flush": H.FLUSH}
 
 
-@dataclass
+@dataclass(slots=True)
 class Pick:
     """A seat's choice in a reveal round: five cards and the space declared (None: cards to pass)."""
 
@@ -28,7 +28,7 @@ class Pick:
     space: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class WanaganState:
     round: int = 0
     stage: str = ""  # "pass" or "reveal"

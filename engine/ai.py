@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from . import cards as C
@@ -84,10 +84,8 @@ class _Heuristic:
         return Action(seat=self.seat, do=do, **kw)
 
     def decide(self, phase: str, legal: list[str]) -> Action:
-        handler = getattr(self, "_" + phase.replace("-", "_"), None)
-        if handler is None:
-            return self.act(legal[0])
-        return handler(legal)
+        """The choice for ``phase`` (every decision of the engine has one in ``_DECIDERS``)."""
+        return _DECIDERS[phase](self, legal)
 
     # -- hand strength -------------------------------------------------
     def poker_strength(self, cards: list[int] | None = None) -> float:
@@ -311,6 +309,15 @@ class _Heuristic:
         give = sorted(hand, key=useful.__getitem__)[: self.d["count"]]
         return self.act("pass_cards", cards=C.to_strs(give))
 
+
+_DECIDERS: dict[str, Callable[[_Heuristic, list[str]], Action]] = {
+    "spare-hand": _Heuristic._spare_hand, "auction": _Heuristic._auction, "suit-bid": _Heuristic._suit_bid,
+    "name-suit": _Heuristic._name_suit, "corner-bet": _Heuristic._corner_bet,
+    "corner-cover": _Heuristic._corner_cover, "claim": _Heuristic._claim, "poker-choose": _Heuristic._poker_choose,
+    "poker-betting": _Heuristic._poker_betting, "michigan-lead": _Heuristic._michigan_lead,
+    "michigan-play": _Heuristic._michigan_play, "wanagan-reveal": _Heuristic._wanagan_reveal,
+    "wanagan-pass": _Heuristic._wanagan_pass,
+}
 
 _EVENS_ODDS = ((0, 2, 4, 6, 8), (2, 4, 6, 8, 10), (12, 1, 3, 5, 7), (1, 3, 5, 7, 9), (3, 5, 7, 9, 11))
 # (rank mask, ranks): five-rank windows, best first (straights Ace high down to A-2-3-4-5).

@@ -48,7 +48,7 @@ import functools
 import itertools
 import operator
 from collections.abc import Collection, Iterable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .cards import RANKS
 
@@ -205,7 +205,11 @@ del _m, _t, _d
 # ---------------------------------------------------------------------------
 
 
-def _make_evaluate():
+class _Evaluate(Protocol):
+    def __call__(self, cards: Sequence[int], wild: Collection[int] | None = None) -> int: ...
+
+
+def _make_evaluate() -> _Evaluate:
     CVg = _CV.__getitem__
     BMg = _BM.__getitem__
     SP = _SPREAD
@@ -221,7 +225,7 @@ def _make_evaluate():
     or_ = operator.or_
     reduce = functools.reduce
 
-    def flush_path(cards, acc, m1):
+    def flush_path(cards: Sequence[int], acc: int, m1: int) -> int:
         # some suit holds five or more cards
         dm = reduce(or_, map(BMg, cards))
         suits = FLSUITS[acc & SUIT_HI]
@@ -559,8 +563,7 @@ def best_five(cards: Sequence[int], wild: Collection[int] | None = None) -> Hand
     wild = _as_set(wild)
     value = evaluate(cards, wild)
     if len(cards) <= 5:
-        picked = _order_cards(cards, value, wild)
-        return _result(value, picked)
+        return _result(value, _order_cards(cards, value, wild))
     nat = [c for c in cards if c not in wild]
     wilds = [c for c in cards if c in wild]
     cat = value >> 20

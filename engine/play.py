@@ -144,7 +144,7 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
         return Action(seat=seat, do=verb, cards=[_card_token(a) for a in args] or None)
     if verb == "reveal":
         space = None
-        picked = []
+        picked: list[str] = []
         for a in args:
             if _looks_like_card(a) and len(picked) < 5:
                 picked.append(_card_token(a))
@@ -338,6 +338,7 @@ class TerminalGame:
         the returned note says it cannot win."""
         game = self.game
         d = view["detail"]
+        assert action.space is not None, "game.check has accepted the declared space"
         wild = C.parse_many(d.get("wild") or [])
         if game.wanagan_qualifies(C.parse_many(action.cards or []), action.space, wild):
             return None

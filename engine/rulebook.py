@@ -289,10 +289,10 @@ def value_label(name: str, value: Any) -> str:
         count = int(str(value).partition(":")[2])
         return f"{count} chip{'s' if count != 1 else ''} a space"
     if name == "game_end":
-        kind, _, count = str(value).partition(":")
+        kind, _, rounds = str(value).partition(":")
         if value == "elimination":
             return "when one player is left"
-        return f"after {count} {kind if count != '1' else kind.rstrip('s')}"
+        return f"after {rounds} {kind if rounds != '1' else kind.rstrip('s')}"
     if name == "decks":
         return f"{value} deck{'s' if value != 1 else ''}"
     return f"{value} chips"

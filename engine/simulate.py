@@ -39,8 +39,8 @@ class SimulationStats:
     rounds: int = 0
     games: int = 0
     actions: int = 0
-    payouts: Counter = field(default_factory=Counter)
-    payout_counts: Counter = field(default_factory=Counter)
+    payouts: Counter[str] = field(default_factory=Counter)
+    payout_counts: Counter[str] = field(default_factory=Counter)
     poker_pots: list[int] = field(default_factory=list)
     stuck_rounds: int = 0
     seconds: float = 0.0

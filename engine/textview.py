@@ -44,7 +44,7 @@ def space_label(view: dict[str, Any], space_id: str) -> str:
     """The mat label of a space; in optional-suit games the pay suit's symbol is added (``K-Q♠``)."""
     for sp in view.get("mat", ()):
         if sp["id"] == space_id:
-            label = sp["label"]
+            label: str = sp["label"]
             if sp.get("kind") in ("card", "combo") and not any(sym in label for sym in C.SUIT_SYMBOLS.values()):
                 label += C.SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
             return label
@@ -250,10 +250,10 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
         spaces = ", ".join(f"{sp} ({space_label(view, sp)})" for sp in d.get("spaces", []))
         wild = f"; wild: {cards(d['wild'])}" if d.get("wild") else ""
         line = f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
-        hint = d.get("suggested")
-        if hint:
-            line += (f"\n                       `best` declares {space_label(view, hint['space'])} "
-                     f"with {cards(hint['cards'])}")
+        suggested = d.get("suggested")
+        if suggested:
+            line += (f"\n                       `best` declares {space_label(view, suggested['space'])} "
+                     f"with {cards(suggested['cards'])}")
         return line
     if do == "corner_bet":
         return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
@@ -303,7 +303,7 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
         if t == "play":
             seat = e["seat"]
             how = e.get("how")
-            verb = _PLAY_VERBS.get(how, "places")
+            verb = _PLAY_VERBS.get(how or "", "places")
             run = [e["card"]]
             gains: list[str] = []
             i += 1
@@ -354,7 +354,7 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
     head = ""
     gains = []  # what the head's cards collect
     if e.get("how") != "follow":  # a lead or a combination play: a decision, named first
-        verb = _PLAY_VERBS.get(e.get("how"), "places")
+        verb = _PLAY_VERBS.get(e.get("how") or "", "places")
         run = [e["card"]]
         i += 1
         while i < n:

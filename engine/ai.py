@@ -14,7 +14,8 @@ from typing import Any
 
 from . import cards as C
 from .game import Game
-from .hands import best_five, evaluate, hand_ranks
+from .fives import best_five
+from .hands import evaluate, hand_ranks
 from .model import Action, Awaiting
 from .observation import Observation
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
-from ..hands import best_five, category_name, evaluate, worst_five
+from ..fives import best_five, worst_five
+from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import CORNER
 from .base import Phase, cards_of, picked_from

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import hands as H
+from ..combinations import combination_key, contains, evens_or_odds_key, is_evens_or_odds
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import HAND
@@ -44,16 +45,16 @@ def qualifies(game: Table, cards: list[int], space: str, wild: frozenset[int] | 
     """Does this five-card selection contain the combination of Wanagan ``space``?"""
     kind = game.space_by_id[space].hand
     if kind == "evens-odds":
-        return H.is_evens_or_odds(cards, wild)
-    return H.contains(cards, WANAGAN_CATEGORIES[kind], wild)
+        return is_evens_or_odds(cards, wild)
+    return contains(cards, WANAGAN_CATEGORIES[kind], wild)
 
 
 def claim_key(game: Table, cards: list[int], space: str, wild: frozenset[int] | list[int]) -> tuple[int, ...] | None:
     """How a claim on Wanagan ``space`` ranks: by the named combination only (None: no claim)."""
     kind = game.space_by_id[space].hand
     if kind == "evens-odds":
-        return H.evens_or_odds_key(cards, wild)
-    return H.combination_key(cards, WANAGAN_CATEGORIES[kind], wild)
+        return evens_or_odds_key(cards, wild)
+    return combination_key(cards, WANAGAN_CATEGORIES[kind], wild)
 
 
 class Wanagan(Phase):

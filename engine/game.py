@@ -20,7 +20,7 @@ from .phases import DECISION, STEP
 from .phases.clearing import after_interest_hand, showdown_playoff
 from .phases.poker import PokerState
 from .phases.spare import spare_auction_exclusions
-from .phases.wanagan import claim_key, qualifies
+from .phases.wanagan import qualifies
 from .presets import get_preset
 from .saving import game_to_json, read_save, restore
 from .table import INTEREST_ORDER, RoundState, Table
@@ -128,10 +128,6 @@ class Game(Table):
     def wanagan_qualifies(self, cards: list[int], space: str, wild: frozenset[int] | list[int]) -> bool:
         """Does this five-card selection contain the combination of Wanagan ``space``?"""
         return qualifies(self, cards, space, wild)
-
-    def wanagan_key(self, cards: list[int], space: str, wild: frozenset[int] | list[int]) -> tuple[int, ...] | None:
-        """How a claim on Wanagan ``space`` ranks: by the named combination only (None: no claim)."""
-        return claim_key(self, cards, space, wild)
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         return view(self, seat)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+from .model import Event
 
 EventType = Literal[
     # chips
@@ -24,3 +26,8 @@ EventType = Literal[
     # the game
     "game-end", "switch-preset", "playoff-hand", "playoff-hand-end",
 ]
+
+
+def event(type: EventType, **fields: Any) -> Event:
+    """An event of the vocabulary, its ``type`` first (as every saved and replayed event reads)."""
+    return Event(type=type, **fields)

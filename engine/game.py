@@ -13,6 +13,7 @@ import random
 from typing import Any, Callable
 
 from . import cards as C
+from .events import event
 from .model import Action, Awaiting, Event, IllegalAction
 from .observation import Observation
 from .options import Options
@@ -73,7 +74,7 @@ class Game(Table):
         while True:
             deck = C.shuffled_deck(self.rng)
             cut = {s: deck[i] for i, s in enumerate(contenders)}
-            self.game_events.append(Event(type="cut", cards={str(s): C.to_str(c) for s, c in cut.items()}))
+            self.game_events.append(event("cut", cards={str(s): C.to_str(c) for s, c in cut.items()}))
             best = max(C.rank_of(c) for c in cut.values())
             contenders = [s for s in contenders if C.rank_of(cut[s]) == best]
             if len(contenders) == 1:
@@ -176,7 +177,7 @@ class Game(Table):
         if len(active) < 2:
             self._note_end("too-few-players")
             self.over = True
-            self.game_events.append(Event(type="game-end", reason="fewer than two players can pay the ante"))
+            self.game_events.append(event("game-end", reason="fewer than two players can pay the ante"))
             if not self._board_clear_pending():
                 self.finished = True
             return []
@@ -216,7 +217,7 @@ class Game(Table):
                 active.append(s)
             elif elimination:
                 self.eliminated[s] = True
-                self.game_events.append(Event(type="eliminated", seat=s))
+                self.game_events.append(event("eliminated", seat=s))
             else:
                 sitting.append(s)
         return dealer, active, sitting, dealer_mult
@@ -304,7 +305,7 @@ class Game(Table):
         self.mat[self.pot_id] += carried
         if self.record is not None:
             self.record["switches"].append({"before_round": self.round_number + 1, "preset": new.key})
-        e = Event(type="switch-preset", preset=new.key, carried=carried, to_space=self.pot_id)
+        e = event("switch-preset", preset=new.key, carried=carried, to_space=self.pot_id)
         self.game_events.append(e)
         return [e]
 
@@ -320,7 +321,7 @@ class Game(Table):
             events.append(self.emit("abandoned", round=self.r.number))
         self._note_end("host-stop")
         self.over = True
-        e = Event(type="game-end", reason="stopped by the host")
+        e = event("game-end", reason="stopped by the host")
         self.game_events.append(e)
         events.append(e)
         if not self._board_clear_pending():

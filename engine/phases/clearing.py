@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import cards as C
 from ..hands import category_name, evaluate
+from ..events import event
 from ..model import Event, IllegalAction
 from ..presets import COMBO, RUN
 from .base import Phase
@@ -62,14 +63,14 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
     assert pot is not None
     for sid in list(game.mat):
         if sid not in (pot, losers) and game.mat[sid] > 0:
-            events.append(Event(type="move", from_space=sid, to_space=pot, amount=game.mat[sid]))
+            events.append(event("move", from_space=sid, to_space=pot, amount=game.mat[sid]))
             game.mat[pot] += game.mat[sid]
             game.mat[sid] = 0
     hands: dict[int, list[int]] = {s: [] for s in order}
     for i in range(5 * len(order)):
         hands[order[i % len(order)]].append(deck[i])
     values = {s: evaluate(h) for s, h in hands.items()}
-    events.append(Event(type="showdown", hands={str(s): {"cards": C.to_strs(h), "hand": category_name(values[s])}
+    events.append(event("showdown", hands={str(s): {"cards": C.to_strs(h), "hand": category_name(values[s])}
                                                 for s, h in hands.items()}))
 
     def award(space: str, value: int, reason: str) -> list[int]:
@@ -81,7 +82,7 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
             if amount:
                 game.mat[space] -= amount
                 game.stacks[w] += amount
-                events.append(Event(type="payout", space=space, seat=w, amount=amount, reason=reason))
+                events.append(event("payout", space=space, seat=w, amount=amount, reason=reason))
         return winners
 
     winners = award(pot, max(values.values()), "playoff")

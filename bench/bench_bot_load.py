@@ -1,9 +1,13 @@
 """Load benchmark of the Discord bot: N concurrent tables through the local fake Discord.
 
     python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3]
+                                   [--postgres] [--processes 2]
 
 Starts the fake Discord (``tests/fakediscord``) on 127.0.0.1 in this process and ``python -m bot``
 as a subprocess against it (temporary SQLite database, ``AI_PAUSE`` 0.2 s, ``ROUND_PAUSE`` 0.5 s).
+``--postgres``: a throwaway PostgreSQL server instead (``tests/pgserver.py``: initdb + pg_ctl; its
+binaries must be installed). ``--processes N`` (PostgreSQL): a cluster of N bot processes, one
+shard each (``SHARD_COUNT`` N), the tables spread over N servers, one in each shard.
 Opens ``--tables`` tables, one per channel, each with its own scripted human (distinct users) and
 ``--ai`` AI seats, ``rounds: --rounds``; then plays for ``--seconds`` seconds: every scripted human
 reads the table message (like a user: whose turn it is) and, on its turn, answers with a simple
@@ -17,7 +21,8 @@ the script prints:
 * REST calls of the bot per completed round;
 * mat edits per channel per second: mean over the play phase, and the max count in any 1 s window;
 * the bot process's peak RSS (``VmHWM`` from ``/proc/PID/status``);
-* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB).
+* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB);
+* the conservation check over the whole database at the end (no chip created or lost).
 
 The fake Discord and the scripted users share this process's event loop: its own loop lag is printed
 too, since a busy driver inflates the measured latencies (acks are timed when the callback POST is
@@ -46,7 +51,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.fakediscord import DiscordHarness
+from bot.migrate_db import audits  # noqa: E402
+from bot.settings import database_path  # noqa: E402
+from bot.storage import Database  # noqa: E402
+from tests import pgserver  # noqa: E402
+from tests.fakediscord import DiscordHarness  # noqa: E402
 
 TARGET_P99 = 0.100  # seconds, at 200 tables
 TARGET_EDITS = 1.0  # mat edits per second per channel
@@ -365,15 +374,70 @@ def split_latency(rows: list, records: list) -> None:
 # ---------------------------------------------------------------------------
 
 
+async def conservation(url: str) -> tuple[bool, str]:
+    """The conservation check of every server in the database."""
+    db = await Database(database_path(url)).connect()
+    try:
+        found = await audits(db)
+    finally:
+        await db.close()
+    bad = [g for g, a in found.items() if not a.ok]
+    chips = sum(a.wallets + a.tables for a in found.values())
+    return not bad, f"{len(found)} servers, {chips} chips; " + ("every server balances" if not bad else f"UNBALANCED {bad}")
+
+
+def guild_in_shard(dh: DiscordHarness, shard: int, count: int, channels: list[str], members) -> None:
+    """A server whose shard is ``shard``, holding ``channels`` (ids are timestamps: a server made in
+    another shard's millisecond stays empty)."""
+    while True:
+        guild = dh.state.add_guild(f"bench shard {shard}", channels=(), members=members)
+        if (guild.id >> 22) % count == shard:
+            break
+        time.sleep(0.001)
+    for name in channels:
+        dh.state.add_channel(guild, name)
+
+
+async def start_bots(dh: DiscordHarness, env: dict, tmp: str, processes: int) -> list:
+    """One bot process, or a cluster of ``processes`` (one shard each), each connected."""
+    if processes == 1:
+        return [await dh.spawn(env=env, cwd=tmp, commands=["tripoley"], timeout=60)]
+    procs = []
+    for shard in range(processes):
+        shard_env = dict(env, SHARD_COUNT=str(processes), SHARD_IDS=str(shard),
+                         ACK_STATS_FILE=f"{tmp}/ack-stats-{shard}.json")
+        procs.append(await dh.spawn(env=shard_env, cwd=tmp, wait_ready=False))
+    for guild in dh.state.guilds.values():
+        await dh.wait_for(lambda g=guild: dh.server.session_for(g.id), 60, what=f"the shard of {guild.name}")
+    await asyncio.sleep(2.0)  # the per-server command sync after READY
+    return procs
+
+
 async def run(args) -> int:
     n = args.tables
     names = [f"player{i:03d}" for i in range(n)]
     channels = [f"table-{i:03d}" for i in range(n)]
     lag: list[float] = []
     stop_lag = asyncio.Event()
+    server = None
+    if args.postgres or args.processes > 1:
+        reason = pgserver.unavailable()
+        if reason:
+            print(f"cannot run over PostgreSQL: {reason}")
+            return 2
+        server = pgserver.PostgresServer().start()
+    try:
+        return await measure(args, n, names, channels, lag, stop_lag, server)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-bot-load-") as tmp:
+        database = server.new_database(migrated=False) if server else f"sqlite:///{tmp}/bench.sqlite3"
         env = {
-            "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
+            "DATABASE_URL": database,
             "AI_PAUSE": str(args.ai_pause),
             "ROUND_PAUSE": str(args.round_pause),
             "TURN_TIMEOUT": "60",
@@ -385,12 +449,19 @@ async def run(args) -> int:
         }
         if args.render_processes is not None:
             env["RENDER_PROCESSES"] = str(args.render_processes)
-        async with DiscordHarness(humans=names, channels=channels) as dh:
+        share = -(-n // args.processes)  # channels per server: one server per process's shard
+        async with DiscordHarness(humans=names, channels=channels[:share]) as dh:
+            members = tuple(u.user for u in dh.users.values())
+            first_shard = (dh.guild.id >> 22) % args.processes
+            for k in range(1, args.processes):
+                guild_in_shard(dh, (first_shard + k) % args.processes, args.processes,
+                                     channels[k * share:(k + 1) * share], members)
             lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
             t_spawn = time.perf_counter()
-            proc = await dh.spawn(env=env, cwd=tmp, commands=["tripoley"], timeout=60)
-            pid = proc.pid
-            print(f"bot pid {pid} ready in {time.perf_counter() - t_spawn:.1f} s; opening {n} tables…", flush=True)
+            procs = await start_bots(dh, env, tmp, args.processes)
+            proc, pids = procs[0], [p.pid for p in procs]
+            print(f"bot pid(s) {pids} ready in {time.perf_counter() - t_spawn:.1f} s over {database.split(':')[0]};"
+                  f" opening {n} tables…", flush=True)
             tables = [TableRun(i, dh.channel(channels[i]), dh.user(names[i])) for i in range(n)]
 
             # Set-up: bounded concurrency, bounded time.
@@ -414,7 +485,8 @@ async def run(args) -> int:
             for line in setup_failed[:5]:
                 print("  set-up problem:", line)
             if not opened:
-                print(proc.output()[-3000:])
+                for p in procs:
+                    print(p.output()[-3000:])
                 return 2
 
             # Play. This process (fake Discord + scripted users) keeps millions of objects (every
@@ -437,18 +509,18 @@ async def run(args) -> int:
             n_inter0 = len(dh.interactions())
             n_rest0 = len(dh.state.rest_log)
             rounds0 = sum(rounds_completed(t.channel) for t in tables)
-            cpu0 = cpu_seconds(pid)
+            cpu0 = sum_over(cpu_seconds, pids)
             self0 = resource.getrusage(resource.RUSAGE_SELF)
             lag0 = len(lag)
             t_play = time.perf_counter()
             deadline = t_play + args.seconds
-            peak_rss = vm_hwm_mb(pid)
+            peak_rss = max_over(vm_hwm_mb, pids)
 
             async def rss_sampler():
                 nonlocal peak_rss
                 while time.perf_counter() < deadline:
                     await asyncio.sleep(1.0)
-                    v = vm_hwm_mb(pid)
+                    v = max_over(vm_hwm_mb, pids)
                     if v is not None:
                         peak_rss = v
 
@@ -460,12 +532,12 @@ async def run(args) -> int:
             await asyncio.gather(*players, sampler, return_exceptions=True)
             t_end = time.perf_counter()
             play_secs = t_end - t_play
-            cpu1 = cpu_seconds(pid)
+            cpu1 = sum_over(cpu_seconds, pids)
             self1 = resource.getrusage(resource.RUSAGE_SELF)
-            v = vm_hwm_mb(pid)
+            v = max_over(vm_hwm_mb, pids)
             if v is not None:
                 peak_rss = v
-            alive = proc.returncode is None
+            alive = all(p.returncode is None for p in procs)
             gc.callbacks.remove(on_gc)
             stop_lag.set()
             await lag_task
@@ -500,7 +572,8 @@ async def run(args) -> int:
             print()
             print(f"=== bench_bot_load: {n} tables, {args.seconds:.0f} s of play, preset {args.preset}, "
                   f"1 human + {args.ai} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
-                  f"ROUND_PAUSE {args.round_pause} ===")
+                  f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
+                  f"{'PostgreSQL' if server else 'SQLite'} ===")
             print(f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)})")
             print(f"play time               {play_secs:.1f} s; bot alive at the end: {alive}")
             print(f"rounds completed        {rounds}   ({rounds / play_secs * 60:.0f}/min; games finished {games}; "
@@ -528,10 +601,11 @@ async def run(args) -> int:
             print(f"  top routes            {top}")
             print(f"mat edits /s/channel    mean {mean_rate:.2f}  (busiest channel {max_rate:.2f});"
                   f"  max in any 1 s window {max_window}  ({over_1} channels > 1)   target ≤ {TARGET_EDITS:.0f}/s")
-            print(f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB   target ≤ {TARGET_RSS_MB:.0f} MB" if peak_rss else
+            print(f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB (the largest process)   target ≤ {TARGET_RSS_MB:.0f} MB" if peak_rss else
                   "bot peak RSS (VmHWM)    n/a")
             if cpu0 is not None and cpu1 is not None:
-                print(f"bot CPU                 {(cpu1 - cpu0) / play_secs * 100:.0f}% of one core during play")
+                print(f"bot CPU                 {(cpu1 - cpu0) / play_secs * 100:.0f}% of one core during play"
+                      f" (all processes)")
             drv = (self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime) / play_secs * 100
             print(f"driver (fake Discord)   {drv:.0f}% of one core; loop lag p99 {ms(pct(play_lag, 0.99))}, "
                   f"max {ms(max(play_lag) if play_lag else None)}")
@@ -543,8 +617,9 @@ async def run(args) -> int:
                     if shown < 8:
                         print(f"  table {t.index}: {e}")
                         shown += 1
-            if not alive:
-                print("bot died:", proc.describe_death())
+            for p in procs:
+                if p.returncode is not None:
+                    print("bot died:", p.describe_death())
 
             # Targets.
             ok_p99 = p99_all is not None and p99_all <= TARGET_P99
@@ -563,11 +638,25 @@ async def run(args) -> int:
             if dh.server.errors:
                 print("fake Discord errors:", dh.server.errors[:3])
             # Leaving the harness stops the bot (SIGTERM, then SIGKILL after 5 s).
-            await proc.stop()
-            if proc.returncode is None and proc.proc is not None:
-                proc.proc.kill()
-            bot_side(Path(env["ACK_STATS_FILE"]), t_play, t_end, args.verbose, play_inter)
-        return 0 if (ok_p99 and ok_edits and ok_rss and alive) else 1
+            for p in procs:
+                await p.stop()
+                if p.returncode is None and p.proc is not None:
+                    p.proc.kill()
+            for p in procs:
+                bot_side(Path(p.env["ACK_STATS_FILE"]), t_play, t_end, args.verbose, play_inter)
+            balanced, books = await conservation(database)
+            print(f"conservation            {books}")
+        return 0 if (ok_p99 and ok_edits and ok_rss and alive and balanced) else 1
+
+
+def sum_over(measure, pids: list[int]) -> float | None:
+    values = [measure(pid) for pid in pids]
+    return None if any(v is None for v in values) else sum(values)
+
+
+def max_over(measure, pids: list[int]) -> float | None:
+    values = [v for v in (measure(pid) for pid in pids) if v is not None]
+    return max(values) if values else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -586,6 +675,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stuck-after", type=float, default=10.0, help="report a table that does not move this long after a move")
     p.add_argument("--no-restart", dest="restart", action="store_false", help="do not start a new game when one ends")
     p.add_argument("--verbose", action="store_true", help="print the first table's public messages at the end")
+    p.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL database instead of SQLite")
+    p.add_argument("--processes", type=int, default=1,
+                   help="bot processes, one shard each, over PostgreSQL (1; more implies --postgres)")
     args = p.parse_args(argv)
     if not (1 <= args.tables <= 1000 and 1 <= args.seconds <= 1800 and 1 <= args.ai <= 8):
         p.error("--tables 1..1000, --seconds 1..1800, --ai 1..8")

@@ -1,4 +1,5 @@
-"""``python -m bot``: run the Discord bot, check its set-up, or back up its database.
+"""``python -m bot``: run the Discord bot, check its set-up, back up its database or move it to
+another (SQLite to PostgreSQL).
 
 The settings are checked before anything starts: each bad one is one line naming it and what it
 accepts, and the exit status is 2 (as for a bad command line)."""
@@ -32,7 +33,7 @@ FAILED = 1  # exit status: the database or Discord failed
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [run | check | backup PATH]",
+        usage="python -m bot [-h] [run | check | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
     )
@@ -45,6 +46,13 @@ def parser() -> argparse.ArgumentParser:
     )
     backup = commands.add_parser("backup", help="copy the database to a new file; safe while the bot runs")
     backup.add_argument("path", metavar="PATH", help="the new file to write (it must not exist yet)")
+    move = commands.add_parser(
+        "migrate-db",
+        help="copy every row of database FROM into the empty database TO (e.g. SQLite to PostgreSQL),"
+        " then check the copy: the same rows and the same chips in every server; stop the bot first",
+    )
+    move.add_argument("source", metavar="FROM", help="a database URL as DATABASE_URL takes (sqlite:///bot.sqlite3)")
+    move.add_argument("target", metavar="TO", help="a database URL (postgresql://user:password@host/database)")
     return p
 
 
@@ -59,7 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         print(SETTINGS_HINT, file=sys.stderr)
         return BAD_SETTINGS
     if args.command == "backup":
-        return backup(settings.database_path(), args.path)
+        return backup(settings, args.path)
+    if args.command == "migrate-db":
+        return asyncio.run(migrate_db(args.source, args.target))
     token = settings.token()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -76,9 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     return run_bot(settings)
 
 
-def backup(database: str, path: str) -> int:
+def backup(settings, path: str) -> int:
     from .storage import backup as copy_database
 
+    if settings.is_postgres():
+        print("backup copies an SQLite file; back up PostgreSQL with pg_dump (bot/README.md, Running a cluster)",
+              file=sys.stderr)
+        return FAILED
+    database = settings.database_path()
     try:
         version = copy_database(database, path)
     except (ValueError, OSError, sqlite3.Error) as exc:
@@ -93,18 +108,19 @@ async def check(settings, token: str) -> int:
     import discord
 
     from .client import DiscordUnreachable, log_in_over_http, point_discord_at
+    from .settings import redacted
     from .storage import Database
 
     print("settings: ok")
-    database = settings.database_path()
+    database = redacted(settings.database_path())
     status = 0
     try:
-        db = await Database(database).connect()
+        db = await Database(settings.database_path()).connect()
         try:
             print(f"database: ok, {database} at schema version {await db.schema_version()}")
         finally:
             await db.close()
-    except (OSError, sqlite3.Error, RuntimeError) as exc:
+    except database_errors() as exc:
         print(f"database: cannot open {database}: {exc}", file=sys.stderr)
         status = FAILED
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
@@ -119,6 +135,34 @@ async def check(settings, token: str) -> int:
         print(f"discord: unreachable ({exc})", file=sys.stderr)
         status = FAILED
     return status
+
+
+def database_errors() -> tuple[type[BaseException], ...]:
+    """What a database that can't be opened or used raises (SQLite's or PostgreSQL's)."""
+    import asyncpg
+
+    return (OSError, sqlite3.Error, RuntimeError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+async def migrate_db(source: str, target: str) -> int:
+    from .migrate_db import MigrationRefused, migrate_database
+    from .settings import database_path, redacted
+
+    try:
+        moved = await migrate_database(database_path(source), database_path(target))
+    except MigrationRefused as exc:
+        print(f"migrate-db: {exc}", file=sys.stderr)
+        return FAILED
+    except ValueError as exc:  # a URL that names no database
+        print(f"migrate-db: {exc}; give database URLs as DATABASE_URL takes them", file=sys.stderr)
+        return BAD_SETTINGS
+    except database_errors() as exc:
+        print(f"migrate-db: {exc}", file=sys.stderr)
+        return FAILED
+    rows = ", ".join(f"{name} {n}" for name, n in moved.rows.items())
+    print(f"migrated {redacted(source)} to {redacted(target)}: {rows} rows;"
+          f" {moved.chips} chips in {len(moved.audits)} servers, every server balanced before and after")
+    return 0
 
 
 if __name__ == "__main__":

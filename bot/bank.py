@@ -19,8 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-import aiosqlite
-
 from .errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
 from .storage import Database
 
@@ -76,22 +74,33 @@ class Bank:
 
     # -- helpers usable inside a caller's transaction -------------------------
 
-    async def ensure_wallet(self, conn: aiosqlite.Connection, guild_id: int, user_id: int, starting: int) -> int:
-        """The wallet's balance; a new wallet is granted ``starting`` chips (the house: its bankroll)."""
-        async with conn.execute(
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) as cur:
-            row = await cur.fetchone()
+    async def ensure_wallet(self, conn, guild_id: int, user_id: int, starting: int) -> int:
+        """The wallet's balance; a new wallet is granted ``starting`` chips (the house: its bankroll).
+
+        The wallet stays locked to the end of the caller's transaction (another process sharing
+        a PostgreSQL database waits for it; with SQLite the transaction holds the whole database)."""
+        row = await self._locked_wallet(conn, guild_id, user_id)
         if row is not None:
             return int(row[0])
         starting = max(0, int(starting))
-        await conn.execute(
-            "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?)", (guild_id, user_id, starting)
-        )
+        async with conn.execute(
+            "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING balance",
+            (guild_id, user_id, starting),
+        ) as cur:
+            created = await cur.fetchone()
+        if created is None:  # another process opened it since we looked: theirs stands
+            return int((await self._locked_wallet(conn, guild_id, user_id))[0])
         if starting:
             kind, note = ("house-bankroll", "house bankroll") if user_id == HOUSE else ("grant", "starting balance")
             await self._ledger(conn, guild_id, user_id, starting, starting, kind, None, note)
         return starting
+
+    @staticmethod
+    async def _locked_wallet(conn, guild_id: int, user_id: int):
+        async with conn.execute(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ? FOR UPDATE", (guild_id, user_id)
+        ) as cur:
+            return await cur.fetchone()
 
     async def _ledger(self, conn, guild_id, user_id, delta, balance, kind, table_id, note=None, actor_id=None) -> None:
         await conn.execute(
@@ -135,10 +144,7 @@ class Bank:
         return balance
 
     async def _balance(self, conn, guild_id: int, user_id: int) -> int:
-        async with conn.execute(
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self._locked_wallet(conn, guild_id, user_id)
         return int(row[0]) if row else 0
 
     async def _table_chips(self, conn, table_id: int, delta: int) -> None:
@@ -268,7 +274,7 @@ class Bank:
                     raise NotAllowed(TABLES_OPEN)
             await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
             async with conn.execute(
-                "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id", (guild_id,)
+                "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id FOR UPDATE", (guild_id,)
             ) as cur:
                 wallets = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
             for user_id, balance in wallets:
@@ -359,14 +365,14 @@ class Bank:
         """One page of a leaderboard: ``by`` balance, net winnings or games won; ``period``
         :data:`WEEK` (games ended since Monday 00:00 UTC) or None (all time; balance is always now)."""
         rows = await self.db.fetchall(
-            f"SELECT user_id, value FROM ({self._board_query(by, period)}) ORDER BY value DESC, user_id LIMIT ? OFFSET ?",
+            f"SELECT user_id, value FROM ({self._board_query(by, period)}) AS board ORDER BY value DESC, user_id LIMIT ? OFFSET ?",
             (*self._board_params(guild_id, by, period), limit, offset),
         )
         return [{"user_id": int(r["user_id"]), "value": int(r["value"])} for r in rows]
 
     async def leaderboard_size(self, guild_id: int, by: str = "balance", period: str | None = None) -> int:
         row = await self.db.fetchone(
-            f"SELECT COUNT(*) FROM ({self._board_query(by, period)})", self._board_params(guild_id, by, period)
+            f"SELECT COUNT(*) FROM ({self._board_query(by, period)}) AS board", self._board_params(guild_id, by, period)
         )
         return int(row[0])
 

@@ -294,11 +294,24 @@ class TripoleyBot(commands.Bot):
             self.db = None
 
 
+class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
+    """The bot as one process of a cluster: discord.py's AutoShardedBot, running the shards
+    SHARD_IDS of SHARD_COUNT (one gateway connection each) and the tables of their servers only."""
+
+    def __init__(self, settings: Settings, **client_options) -> None:
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shards()),
+                         **client_options)
+
+
+def make_bot(settings: Settings) -> TripoleyBot:
+    return TripoleyBot(settings) if settings.shard_count is None else ShardedTripoleyBot(settings)
+
+
 def run_bot(settings: Settings) -> int:
     token = settings.token()
     assert token
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot = TripoleyBot(settings)
+    bot = make_bot(settings)
     bot.handle_sigterm = True
     stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
     if stats is not None:

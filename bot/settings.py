@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -17,10 +18,12 @@ from engine import PRESETS
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
 SQLITE_FORMS = "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 (or sqlite:///:memory: to keep nothing)"
+POSTGRES_FORM = "postgresql://user:password@host:5432/database"
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 # What each setting accepts, for the one-line error about it (a setting missing here gets pydantic's words).
 ACCEPTS = {
-    "database_url": f"an SQLite database: {SQLITE_FORMS}",
+    "database_url": f"an SQLite database: {SQLITE_FORMS}; or a PostgreSQL one: {POSTGRES_FORM}",
     "dev_guild_id": "a server id (a number), or nothing",
     "log_level": " / ".join(LOG_LEVELS),
     "log_file": "a file the bot may write its log to, or nothing (log to standard error)",
@@ -41,6 +44,9 @@ ACCEPTS = {
     "relief_cooldown_hours": "a number of hours greater than 0",
     "house_bankroll": "a whole number of chips, 0 or more",
     "threads": "true or false",
+    "shard_count": "a whole number of shards, 1 or more, or nothing (one process, no sharding)",
+    "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
+    " or nothing (all of them)",
 }
 
 
@@ -85,6 +91,11 @@ class Settings(BaseSettings):
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
 
+    # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
+    # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
+    shard_count: int | None = Field(default=None, ge=1)
+    shard_ids: tuple[int, ...] | None = None
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
@@ -92,7 +103,33 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before")
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            if not value.strip():
+                return None
+            try:
+                return tuple(int(part) for part in value.split(","))
+            except ValueError:
+                raise ValueError("not a list of shard numbers") from None
+        if isinstance(value, int):  # one shard: the environment's "3" reads as a number
+            return (value,)
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: tuple[int, ...] | None, info) -> tuple[int, ...] | None:
+        if value is None:
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        if not value or len(set(value)) != len(value) or any(not 0 <= i < count for i in value):
+            raise ValueError(f"each shard once, each from 0 to {count - 1}")
+        return tuple(sorted(value))
+
+    @field_validator("shard_count", "dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -115,7 +152,7 @@ class Settings(BaseSettings):
 
     @field_validator("database_url")
     @classmethod
-    def _sqlite_url(cls, value: str) -> str:
+    def _database_url(cls, value: str) -> str:
         database_path(value)
         return value
 
@@ -128,22 +165,46 @@ class Settings(BaseSettings):
         return value
 
     def database_path(self) -> str:
-        """The SQLite file (or ``:memory:``) named by ``DATABASE_URL``."""
+        """The SQLite file (or ``:memory:``) named by ``DATABASE_URL``, or its PostgreSQL URL."""
         return database_path(self.database_url)
+
+    def is_postgres(self) -> bool:
+        return is_postgres_url(self.database_url)
+
+    def shards(self) -> tuple[int, ...] | None:
+        """The shards this process runs (None: no sharding, every server is this process's)."""
+        if self.shard_count is None:
+            return None
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether the server's tables are this process's to resume, time and save."""
+        shards = self.shards()
+        return shards is None or (guild_id >> 22) % self.shard_count in shards
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None
 
 
+def is_postgres_url(url: str) -> bool:
+    scheme, found, _ = url.partition("://")
+    return bool(found) and scheme.lower() in POSTGRES_SCHEMES
+
+
 def database_path(url: str) -> str:
     """The file of ``sqlite:///relative.db`` or ``sqlite:////abs/path.db``; ``:memory:`` for
-    ``sqlite:///:memory:``. Anything else is refused: a bare word would silently become a file of
-    that name, and ``sqlite:///`` (no path) a database that keeps nothing."""
+    ``sqlite:///:memory:``; a ``postgresql://`` (or ``postgres://``) URL as it is, once its port
+    is checked. Anything else is refused: a bare word would silently become a file of that name,
+    and ``sqlite:///`` (no path) a database that keeps nothing."""
     scheme, found, rest = url.partition("://")
     if not found:
         raise ValueError("not an sqlite:/// URL")
-    if scheme.lower().split("+")[0] in ("postgres", "postgresql"):
-        raise ValueError("PostgreSQL is not supported yet, only SQLite")
+    if is_postgres_url(url):
+        try:
+            urlsplit(url).port  # noqa: B018 - raises on a port that is no number or out of range
+        except ValueError:
+            raise ValueError("the port is not a number from 1 to 65535") from None
+        return url
     if scheme != "sqlite":
         raise ValueError(f"{scheme}:// is not a database the bot can use")
     if not rest.startswith("/"):
@@ -190,14 +251,19 @@ def not_sqlite(path: str) -> str | None:
     return f"{path} is not an SQLite database" if header and header != SQLITE_HEADER else None
 
 
+def redacted(text: str) -> str:
+    """A URL without its user and password (``postgresql://…@host/db``)."""
+    scheme, found, rest = text.partition("://")
+    if found and "@" in rest:
+        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    return text
+
+
 def shown(name: str, value: object) -> str:
     """A bad value as quoted in an error line: never a secret, never a password in a URL, never long."""
     if name == "discord_token":
         return ""
-    text = str(value)
-    scheme, found, rest = text.partition("://")
-    if found and "@" in rest:
-        text = f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    text = redacted(str(value))
     if len(text) > 60:
         text = text[:59] + "…"
     return f"={text!r}"
@@ -226,9 +292,16 @@ def load_settings(**overrides) -> Settings:
         raise SettingsError(lines) from None
     lines = []
     database = settings.database_path()
-    database_problem = database != ":memory:" and (unwritable(database) or not_sqlite(database))
+    database_problem = not settings.is_postgres() and database != ":memory:" and (
+        unwritable(database) or not_sqlite(database)
+    )
     if database_problem:
         lines.append(error_line("database_url", settings.database_url, database_problem))
+    shards = settings.shards()
+    if shards is not None and len(shards) < settings.shard_count and not settings.is_postgres():
+        lines.append(error_line("shard_ids", ",".join(map(str, shards)),
+                                "a process running some of the shards shares its database with the others'"
+                                " processes, which needs a PostgreSQL DATABASE_URL"))
     log_file_problem = settings.log_file and unwritable(settings.log_file)
     if log_file_problem:
         lines.append(error_line("log_file", settings.log_file, log_file_problem))

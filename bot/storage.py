@@ -1,16 +1,22 @@
-"""SQLite storage: one aiosqlite connection, WAL, numbered migrations.
+"""Storage: SQLite (the default, one aiosqlite connection, WAL) or PostgreSQL (asyncpg), with
+numbered migrations.
 
-Migrations are ``bot/migrations/NNNN_name.sql``, applied in order at start-up;
-``schema_version`` records each applied number. Writes go through
-:meth:`Database.transaction`, which serialises transactions on the shared
-connection (aiosqlite runs every statement on one thread, but two coroutines'
-statements would otherwise interleave inside each other's transactions).
+Migrations are ``bot/migrations/NNNN_name.sql``, written for SQLite and applied in order at
+start-up; ``schema_version`` records each applied number. Writes go through
+:meth:`Database.transaction`, which serialises the process's transactions on one connection (two
+coroutines' statements would otherwise interleave inside each other's transactions).
+
+The rest of the bot writes SQL one way, SQLite's (``?`` placeholders, ``INSERT OR IGNORE``,
+``json_extract``/``json_each``), plus ``FOR UPDATE`` on the reads of rows that two processes can
+write (wallets). The dialect objects (:data:`SQLITE`, :data:`POSTGRES`) are the one place that
+knows the differences: each translates statements and migration scripts for its database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import heapq
 import itertools
 import logging
@@ -102,42 +108,331 @@ class PriorityLock:
             self.release()
 
 
+# -- dialects -------------------------------------------------------------------------------
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+CONNECT_TIMEOUT = 10.0  # seconds to reach PostgreSQL before giving up (a wrong host fails fast)
+# The advisory lock that makes processes starting together apply each migration once.
+MIGRATION_LOCK = 0x7472_6970  # "trip"
+SCHEMA_VERSION_DDL = (
+    "CREATE TABLE IF NOT EXISTS schema_version ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+)
+_FOR_UPDATE = re.compile(r"\s+FOR\s+UPDATE\b", re.IGNORECASE)
+
+
+def is_postgres_url(target: str) -> bool:
+    return target.lower().startswith(POSTGRES_SCHEMES)
+
+
+class SqliteDialect:
+    """SQLite: the SQL as written, but for ``FOR UPDATE`` (``BEGIN IMMEDIATE`` already holds the
+    whole database for the transaction)."""
+
+    name = "sqlite"
+
+    @staticmethod
+    @functools.lru_cache(maxsize=1024)
+    def sql(statement: str) -> str:
+        return _FOR_UPDATE.sub("", statement)
+
+    @staticmethod
+    def ddl(script: str) -> str:
+        return script
+
+    # The data tables (not the migrations' record) and their columns, for copying a database.
+    TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+
+    @staticmethod
+    def after_copy(table: str, columns: list[str]) -> str | None:
+        """SQL to run once rows with their ids were copied into ``table`` (SQLite: none needed)."""
+        return None
+
+
+def _json_path(path: str) -> str:
+    """``.a.b`` (of ``'$.a.b'``) as a PostgreSQL path literal ``'{a,b}'``."""
+    return "'{" + ",".join(path.strip(".").split(".")) + "}'"
+
+
+def _json_each(match: re.Match) -> str:
+    column, path, alias = match.group(1), match.group(2), match.group(3)
+    source = f"({column})::jsonb" + (f" #> {_json_path(path)}" if path else "")
+    return f"jsonb_array_elements({source}) AS {alias}(value)"
+
+
+def _json_extract(match: re.Match) -> str:
+    # SQLite gives a JSON number as a number and true/false as 1/0; the project's SQL extracts
+    # nothing else (ids, chips, flags), so neither does the translation (text becomes NULL).
+    node = f"({match.group(1)})::jsonb"
+    path = _json_path(match.group(2))
+    return (
+        f"(CASE jsonb_typeof({node} #> {path}) WHEN 'number' THEN ({node} #>> {path})::numeric"
+        f" WHEN 'boolean' THEN ({node} #>> {path})::boolean::int END)"
+    )
+
+
+class PostgresDialect:
+    """PostgreSQL: ``?`` → ``$n``, ``INSERT OR IGNORE`` → ``ON CONFLICT DO NOTHING``, two-argument
+    ``MAX`` → ``GREATEST``, ``json_each``/``json_extract`` → ``jsonb`` operators; in migrations
+    ``INTEGER`` → ``BIGINT`` (Discord ids are 64-bit), ``REAL`` → ``DOUBLE PRECISION`` and
+    ``AUTOINCREMENT`` → an identity column."""
+
+    name = "postgresql"
+    _TRANSLATIONS = (
+        (re.compile(r"\bMAX\(([^(),]+),([^(),]+)\)", re.IGNORECASE), r"GREATEST(\1,\2)"),
+        (re.compile(r"\bjson_each\(([\w.]+)(?:,\s*'\$((?:\.\w+)+)')?\)\s+(?:AS\s+)?(\w+)", re.IGNORECASE), _json_each),
+        (re.compile(r"\bjson_extract\(([\w.]+),\s*'\$((?:\.\w+)+)'\)", re.IGNORECASE), _json_extract),
+    )
+    _OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
+    _RETURNING = re.compile(r"\sRETURNING\s", re.IGNORECASE)
+    _DDL = (
+        (re.compile(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b", re.IGNORECASE),
+         "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+        (re.compile(r"\bINTEGER\b", re.IGNORECASE), "BIGINT"),
+        (re.compile(r"\bREAL\b", re.IGNORECASE), "DOUBLE PRECISION"),
+    )
+
+    @classmethod
+    @functools.lru_cache(maxsize=1024)
+    def sql(cls, statement: str) -> str:
+        text = _numbered_placeholders(statement)
+        for pattern, replacement in cls._TRANSLATIONS:
+            text = pattern.sub(replacement, text)
+        if cls._OR_IGNORE.match(text):
+            text = cls._OR_IGNORE.sub("INSERT INTO", text, count=1)
+            returning = cls._RETURNING.search(text)
+            at = returning.start() if returning else len(text)
+            text = text[:at] + " ON CONFLICT DO NOTHING" + text[at:]
+        return text
+
+    TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+    COLUMNS = (
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = ? ORDER BY ordinal_position"
+    )
+
+    @staticmethod
+    def after_copy(table: str, columns: list[str]) -> str | None:
+        """Rows copied with their ids: move the identity past them (else the next insert reuses one)."""
+        if "id" not in columns:
+            return None
+        return (
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
+            f" HAVING MAX(id) IS NOT NULL AND pg_get_serial_sequence('{table}', 'id') IS NOT NULL"
+        )
+
+    @classmethod
+    @functools.lru_cache(maxsize=256)
+    def gives_row_id(cls, query: str) -> bool:
+        """An INSERT without RETURNING: run with ``RETURNING *`` to give its cursor a lastrowid."""
+        return query.lstrip()[:6].upper() == "INSERT" and not cls._RETURNING.search(query)
+
+    @classmethod
+    def ddl(cls, script: str) -> str:
+        for pattern, replacement in cls._DDL:
+            script = pattern.sub(replacement, script)
+        return script
+
+
+def _numbered_placeholders(statement: str) -> str:
+    """Each ``?`` outside quotes and comments becomes ``$1``, ``$2``, …"""
+    out: list[str] = []
+    number = 0
+    i, n = 0, len(statement)
+    while i < n:
+        char = statement[i]
+        if char in "'\"":
+            end = i + 1
+            while end < n:
+                if statement[end] == char:
+                    if end + 1 < n and statement[end + 1] == char:  # '' inside a literal
+                        end += 2
+                        continue
+                    break
+                end += 1
+            out.append(statement[i:end + 1])
+            i = end + 1
+        elif statement.startswith("--", i):
+            end = statement.find("\n", i)
+            end = n if end < 0 else end
+            out.append(statement[i:end])
+            i = end
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            i += 1
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+SQLITE = SqliteDialect()
+POSTGRES = PostgresDialect()
+
+
+class SqliteConnection:
+    """aiosqlite's connection, speaking the project's SQL through :data:`SQLITE`."""
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, params=()):
+        return self.raw.execute(SQLITE.sql(sql), params)
+
+    async def executemany(self, sql: str, rows) -> None:
+        await self.raw.executemany(SQLITE.sql(sql), rows)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.in_transaction
+
+
+class _Rows:
+    """The rows of one PostgreSQL statement, read like an aiosqlite cursor."""
+
+    def __init__(self, rows: list, lastrowid: int | None = None) -> None:
+        self._rows = rows
+        self._next = 0
+        self.lastrowid = lastrowid
+
+    async def fetchone(self):
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    async def fetchall(self) -> list:
+        rest, self._next = self._rows[self._next:], len(self._rows)
+        return rest
+
+    async def __aenter__(self) -> "_Rows":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        return None
+
+
+class _Pending:
+    """A statement under way: awaited, or entered with ``async with`` (as aiosqlite's)."""
+
+    def __init__(self, coro) -> None:
+        self._coro = coro
+
+    def __await__(self):
+        return self._coro.__await__()
+
+    async def __aenter__(self) -> _Rows:
+        return await self._coro
+
+    async def __aexit__(self, *exc) -> None:
+        return None
+
+
+class PostgresConnection:
+    """An asyncpg connection with aiosqlite's calls, speaking the project's SQL through :data:`POSTGRES`."""
+
+    def __init__(self, raw) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, params=()) -> _Pending:
+        return _Pending(self._fetch(sql, params))
+
+    async def _fetch(self, sql: str, params) -> _Rows:
+        query = POSTGRES.sql(sql)
+        if not POSTGRES.gives_row_id(query):
+            return _Rows(await self.raw.fetch(query, *params))
+        # An INSERT read for its cursor's lastrowid (SQLite's rowid): the new row's id.
+        rows = await self.raw.fetch(query + " RETURNING *", *params)
+        return _Rows([], rows[-1].get("id") if rows else None)
+
+    async def executemany(self, sql: str, rows) -> None:
+        await self.raw.executemany(POSTGRES.sql(sql), list(rows))
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.is_in_transaction()
+
+
+def _numeric(text: str) -> int | float:
+    """PostgreSQL's SUM of integers is a numeric: read it back as SQLite gives it, an int."""
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
+async def _postgres_session(conn) -> None:
+    await conn.set_type_codec("numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text")
+    # As SQLite's synchronous=NORMAL in WAL mode: a commit survives the bot's crash at once and
+    # reaches the disk within a fraction of a second (the WAL writer's delay), without an fsync
+    # that every move would wait for. Never a half-applied transaction either way.
+    await conn.execute("SET synchronous_commit = off")
+
+
 class Database:
-    def __init__(self, path: str, migrations_dir: Path = MIGRATIONS_DIR) -> None:
-        self.path = path
+    """The bot's database: ``target`` is an SQLite file (``:memory:`` keeps nothing) or a
+    ``postgresql://`` URL."""
+
+    def __init__(self, target: str, migrations_dir: Path = MIGRATIONS_DIR) -> None:
+        self.path = target
         self.migrations_dir = migrations_dir
-        self._conn: aiosqlite.Connection | None = None
+        self.dialect: SqliteDialect | PostgresDialect = POSTGRES if is_postgres_url(target) else SQLITE
+        self._conn: SqliteConnection | PostgresConnection | None = None
+        self._pool = None  # PostgreSQL: the connections that reads outside transactions use
         self._tx_lock = PriorityLock()
         self._checkpointer: asyncio.Task | None = None
         self._ckpt_conn: aiosqlite.Connection | None = None
 
     @property
-    def conn(self) -> aiosqlite.Connection:
+    def conn(self) -> SqliteConnection | PostgresConnection:
         if self._conn is None:
             raise RuntimeError("database is not connected")
         return self._conn
 
+    @property
+    def is_postgres(self) -> bool:
+        return self.dialect is POSTGRES
+
     async def connect(self) -> "Database":
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
-        self._conn = await aiosqlite.connect(self.path, isolation_level=None)
-        self._conn.row_factory = aiosqlite.Row
-        await self._conn.execute("PRAGMA journal_mode=WAL")
-        await self._conn.execute("PRAGMA synchronous=NORMAL")
-        await self._conn.execute("PRAGMA foreign_keys=ON")
-        await self._conn.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        if self.is_postgres:
+            import asyncpg
+
+            raw = await asyncpg.connect(self.path, timeout=CONNECT_TIMEOUT)
+            try:
+                await _postgres_session(raw)
+                self._pool = await asyncpg.create_pool(
+                    self.path, min_size=1, max_size=4, init=_postgres_session, timeout=CONNECT_TIMEOUT
+                )
+            except BaseException:
+                await raw.close()
+                raise
+            self._conn = PostgresConnection(raw)
+        else:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+            raw = await aiosqlite.connect(self.path, isolation_level=None)
+            raw.row_factory = aiosqlite.Row
+            self._conn = SqliteConnection(raw)
+            await raw.execute("PRAGMA journal_mode=WAL")
+            await raw.execute("PRAGMA synchronous=NORMAL")
+            await raw.execute("PRAGMA foreign_keys=ON")
+            await raw.execute("PRAGMA busy_timeout=5000")
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()  # a failed migration leaves no connection open
+            raise
         return self
 
     async def checkpoint_in_background(self, interval: float = 1.0) -> None:
         """Move WAL checkpoints off the writing connection: the automatic checkpoint runs inside
         a COMMIT and writes (and syncs) the database file there, holding up the transaction (and
         every transaction queued behind it) for 0.1-1 s on a slow disk. A second connection checkpoints
-        every ``interval`` seconds instead (PASSIVE: it never blocks the writer)."""
-        if self.path == ":memory:" or self._checkpointer is not None:
+        every ``interval`` seconds instead (PASSIVE: it never blocks the writer). SQLite only
+        (PostgreSQL's own checkpointer does this)."""
+        if self.is_postgres or self.path == ":memory:" or self._checkpointer is not None:
             return
-        await self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        await self.conn.raw.execute("PRAGMA wal_autocheckpoint=0")
         self._ckpt_conn = await aiosqlite.connect(self.path, isolation_level=None)
         await self._ckpt_conn.execute("PRAGMA busy_timeout=5000")
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop(interval))
@@ -160,60 +455,75 @@ class Database:
                 await self._ckpt_conn.close()
             finally:
                 self._ckpt_conn = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
         if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+            conn, self._conn = self._conn, None
+            await conn.raw.close()
 
     async def migrate(self) -> list[int]:
         """Apply every migration newer than the recorded schema version; return those applied."""
         applied: list[int] = []
-        async with self.transaction() as conn:
-            await conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version ("
-                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-            )
         async with self._tx_lock.hold():
+            if self.is_postgres:
+                for migration in [None, *load_migrations(self.migrations_dir)]:
+                    if await self._apply_on_postgres(migration):
+                        applied.append(migration.version)
+                return applied
+            await self.conn.raw.execute(SCHEMA_VERSION_DDL)
             current = await self.schema_version()
             for migration in load_migrations(self.migrations_dir):
                 if migration.version <= current:
                     continue
                 log.info("applying migration %s", migration.name)
                 # executescript commits implicitly; wrap the script in its own transaction.
-                script = (
-                    "BEGIN IMMEDIATE;\n"
-                    + migration.sql
-                    + f"\n;INSERT INTO schema_version (version, name, applied_at) VALUES"
-                    f" ({migration.version}, '{migration.name}', {time.time()});\nCOMMIT;"
-                )
+                script = "BEGIN IMMEDIATE;\n" + migration.sql + f"\n;{_recorded(migration)};\nCOMMIT;"
                 try:
-                    await self.conn.executescript(script)
+                    await self.conn.raw.executescript(script)
                 except Exception:
                     if self.conn.in_transaction:
-                        await self.conn.execute("ROLLBACK")
+                        await self.conn.raw.execute("ROLLBACK")
                     raise
                 applied.append(migration.version)
         return applied
 
+    async def _apply_on_postgres(self, migration: Migration | None) -> bool:
+        """One migration (None: the schema_version table) in its own transaction, under an advisory
+        lock so that processes starting together apply it once; False if it was applied already."""
+        raw = self.conn.raw
+        async with raw.transaction():
+            await raw.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            if migration is None:
+                await raw.execute(POSTGRES.ddl(SCHEMA_VERSION_DDL))
+                return False
+            if await raw.fetchval("SELECT 1 FROM schema_version WHERE version = $1", migration.version):
+                return False
+            log.info("applying migration %s", migration.name)
+            await raw.execute(POSTGRES.ddl(migration.sql) + f"\n;{_recorded(migration)}")
+            return True
+
     async def schema_version(self) -> int:
-        async with self.conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
-            row = await cur.fetchone()
+        row = await self.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
         return int(row[0])
 
     @asynccontextmanager
-    async def transaction(self, priority: int | None = None) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time; waiting
+    async def transaction(self, priority: int | None = None) -> AsyncIterator[SqliteConnection | PostgresConnection]:
+        """``BEGIN`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time; waiting
         transactions go lowest ``priority`` first (:data:`INTERACTIVE`, :data:`NORMAL`,
-        :data:`BACKGROUND`; default: :data:`PRIORITY`)."""
+        :data:`BACKGROUND`; default: :data:`PRIORITY`). SQLite: ``BEGIN IMMEDIATE`` (the whole
+        database is the transaction's). PostgreSQL: read committed, and the rows that another
+        process could write are read ``FOR UPDATE`` (row locks held to the end)."""
         async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
             conn = self.conn
-            await conn.execute("BEGIN IMMEDIATE")
+            await conn.raw.execute("BEGIN" if self.is_postgres else "BEGIN IMMEDIATE")
             try:
                 yield conn
             except BaseException:
-                await conn.execute("ROLLBACK")
+                await conn.raw.execute("ROLLBACK")
                 raise
             else:
-                await conn.execute("COMMIT")
+                await conn.raw.execute("COMMIT")
 
     async def execute_alone(self, sql: str, params: tuple = (), priority: int | None = None) -> None:
         """One statement as its own transaction (autocommit: atomic by itself), in turn with the
@@ -222,13 +532,31 @@ class Database:
         async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
             await self.conn.execute(sql, params)
 
-    async def fetchone(self, sql: str, params: tuple = ()) -> aiosqlite.Row | None:
+    async def table_columns(self) -> dict[str, list[str]]:
+        """Every data table (not ``schema_version``) and its columns, in order."""
+        names = [row[0] for row in await self.fetchall(self.dialect.TABLES) if row[0] != "schema_version"]
+        return {name: [row[0] for row in await self.fetchall(self.dialect.COLUMNS, (name,))] for name in names}
+
+    async def fetchone(self, sql: str, params: tuple = ()):
+        """One row (or None) of a read outside any transaction (PostgreSQL: on a pooled connection,
+        committed rows only)."""
+        if self._pool is not None:
+            return await self._pool.fetchrow(POSTGRES.sql(sql), *params)
         async with self.conn.execute(sql, params) as cur:
             return await cur.fetchone()
 
-    async def fetchall(self, sql: str, params: tuple = ()) -> list[aiosqlite.Row]:
+    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+        if self._pool is not None:
+            return list(await self._pool.fetch(POSTGRES.sql(sql), *params))
         async with self.conn.execute(sql, params) as cur:
             return list(await cur.fetchall())
+
+
+def _recorded(migration: Migration) -> str:
+    return (
+        f"INSERT INTO schema_version (version, name, applied_at) VALUES"
+        f" ({migration.version}, '{migration.name}', {time.time()})"
+    )
 
 
 def backup(source: str, destination: str) -> int:

@@ -550,10 +550,13 @@ class TableManager:
     # -- start-up -------------------------------------------------------------
 
     async def resume(self) -> list[Table]:
-        """Load every open table (lobby or playing) from the database."""
+        """Load every open table (lobby or playing) of this process's servers from the database
+        (in a cluster, the other processes' tables are theirs: settings.owns_guild)."""
         rows = await self.db.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
         resumed = []
         for row in rows:
+            if not self.settings.owns_guild(row["guild_id"]):
+                continue
             try:
                 table = Table.from_row(row, clock=self.clock.now)
             except Exception:

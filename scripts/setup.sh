@@ -24,6 +24,17 @@ if [ -e .venv ] && [ "$(series .venv/bin/python)" != "$(series "$python")" ]; th
   rm -rf .venv
 fi
 
+# The PostgreSQL tests start a throwaway server (tests/pgserver.py): its binaries come from the system's
+# postgresql package. Installed here when missing, but only in CI or as root (a developer's machine
+# without them skips those tests, saying so).
+have_postgres() { ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1; }
+if ! have_postgres && { [ "${CI:-}" = "true" ] || [ "$(id -u)" = 0 ]; } && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing PostgreSQL (the postgresql package) for the PostgreSQL tests."
+  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo -n"; fi
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null; } \
+    || echo "setup: PostgreSQL could not be installed; its tests will fail in CI and be skipped elsewhere." >&2
+fi
+
 wanted=$("$python" -c '
 import hashlib, platform
 with open("pyproject.toml", "rb") as f:

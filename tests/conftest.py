@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import sys
+
+import pytest
 from pathlib import Path
 
 _ROOT = str(Path(__file__).resolve().parent.parent)
@@ -15,3 +17,19 @@ if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
 from tests.fakediscord.fixtures import discord_harness  # noqa: E402,F401
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server for the whole session (tests/pgserver.py), started on first use:
+    skipped with the reason where none can run, but in CI (CI=true), where it must."""
+    from tests import pgserver
+
+    reason = pgserver.unavailable()
+    if reason:
+        if pgserver.in_ci():
+            pytest.fail(f"CI runs the PostgreSQL tests, but {reason}")
+        pytest.skip(reason)
+    server = pgserver.PostgresServer().start()
+    yield server
+    server.stop()

@@ -11,8 +11,9 @@ from bot.__main__ import parser
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 
-def unit(name: str) -> configparser.RawConfigParser:
-    config = configparser.RawConfigParser(strict=True, delimiters=("=",), comment_prefixes=("#",))
+def unit(name: str, strict: bool = True) -> configparser.RawConfigParser:
+    """The unit's settings (``strict=False``: a key that systemd takes more than once keeps its last value)."""
+    config = configparser.RawConfigParser(strict=strict, delimiters=("=",), comment_prefixes=("#",))
     config.optionxform = str  # systemd keys are case-sensitive
     config.read_string((DEPLOY / name).read_text())
     return config
@@ -47,3 +48,13 @@ def test_the_backup_timer_runs_the_backup_command():
     parsed = parser().parse_args([a.strip('"') for a in args])
     assert parsed.command == "backup" and parsed.path.startswith("/var/lib/tripoley-bot/backups/")
     assert unit("tripoley-bot-backup.timer")["Timer"]["OnCalendar"] == "daily"
+
+
+def test_the_cluster_template_runs_one_shard_per_instance():
+    text = (DEPLOY / "tripoley-bot@.service").read_text()
+    assert "EnvironmentFile=/etc/tripoley-bot/env\nEnvironmentFile=-/etc/tripoley-bot/shard-%i.env" in text
+    service = unit("tripoley-bot@.service", strict=False)["Service"]
+    assert service["User"] not in ("", "root") and service["Restart"] == "on-failure"
+    assert service["RestartPreventExitStatus"] == "2" and service["KillSignal"] == "SIGTERM"
+    assert service["Environment"] == "SHARD_IDS=%i"
+    assert bot_arguments(service["ExecStart"]) == []

@@ -102,6 +102,7 @@ def check_command(words: list[str], where: str) -> None:
     elif program == "systemctl":
         for unit in [w for w in words[1:] if w.startswith("tripoley-bot")]:
             name = unit if "." in unit else unit + ".service"
+            name = re.sub(r"@[^.]+\.", "@.", name)  # an instance of a template unit: the template
             assert (ROOT / "deploy" / name).is_file(), f"{where}: deploy/{name} does not exist"
 
 

@@ -25,9 +25,18 @@ def settings(tmp_path) -> Settings:
     )
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, settings) -> str:
+    """Each test that uses the database runs against SQLite and against PostgreSQL (a new
+    database of its own, migrated, on the session's server)."""
+    if request.param == "sqlite":
+        return settings.database_path()
+    return request.getfixturevalue("postgres_server").new_database()
+
+
 @pytest.fixture
-async def db(settings):
-    database = await Database(settings.database_path()).connect()
+async def db(database_url):
+    database = await Database(database_url).connect()
     yield database
     await database.close()
 

@@ -198,7 +198,7 @@ async def test_leaderboards_by_net_and_wins_this_week_and_all_time(db):
         for u, n, w in seats:
             await db.execute_alone(
                 "INSERT INTO stats (guild_id, user_id, games, wins, net) VALUES (?, ?, 1, ?, ?)"
-                " ON CONFLICT DO UPDATE SET games = games + 1, wins = wins + excluded.wins, net = net + excluded.net",
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET games = stats.games + 1, wins = stats.wins + excluded.wins, net = stats.net + excluded.net",
                 (G, u, int(w), n),
             )
     assert await bank.leaderboard(G, "net") == [{"user_id": 1, "value": 20}, {"user_id": 2, "value": -20}]

@@ -28,7 +28,7 @@ def bot(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
 def test_help_prints_usage_and_starts_nothing(tmp_path):
     done = bot(["--help"], tmp_path, clean_env())
     assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot")
-    for command in ("run", "check", "backup"):
+    for command in ("run", "check", "backup", "migrate-db"):
         assert command in done.stdout
     assert list(tmp_path.iterdir()) == []
 
@@ -121,3 +121,26 @@ def test_log_file_gets_the_log_redacted_and_survives_rotation(tmp_path):
     rotated = Path(str(log_file) + ".1").read_text()
     assert "first with [REDACTED]" in rotated and "secret-token-123" not in rotated
     assert "second" in log_file.read_text() and "second" not in rotated
+
+
+async def test_check_opens_a_postgresql_database_without_showing_its_password(discord_harness, tmp_path,
+                                                                            postgres_server):
+    url = postgres_server.new_database(migrated=False).replace("postgres@", "postgres:s3cret@")
+    env = discord_harness.bot_env(DATABASE_URL=url)
+    rc, out, err = await run_bot_command(["check"], tmp_path, env)
+    assert rc == 0, err
+    database = out.splitlines()[1]
+    assert database.startswith("database: ok, postgresql://…@127.0.0.1") and "schema version" in database
+    assert "s3cret" not in out + err
+    closed = f"postgresql://postgres:s3cret@127.0.0.1:{free_port()}/nothing"
+    rc, out, err = await run_bot_command(["check"], tmp_path, {**env, "DATABASE_URL": closed})
+    assert rc == 1 and "database: cannot open postgresql://…@127.0.0.1" in err and "Traceback" not in err
+    assert "s3cret" not in out + err
+    rc, out, err = await run_bot_command(["backup", str(tmp_path / "b")], tmp_path, env)
+    assert rc == 1 and "pg_dump" in err
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -18,7 +18,8 @@ def problems(monkeypatch, **env) -> list[str]:
 @pytest.mark.parametrize(
     "name, value, reason",
     [
-        ("DATABASE_URL", "postgres://bot:hunter2@db.example/tripoley", "PostgreSQL is not supported yet"),
+        ("DATABASE_URL", "postgres://bot:hunter2@db.example:99999/tripoley", "the port is not a number"),
+        ("DATABASE_URL", "mysql://bot@db.example/tripoley", "mysql:// is not a database the bot can use"),
         ("DATABASE_URL", "nonsense", "not an sqlite:/// URL"),
         ("DATABASE_URL", "sqlite:///", "the path is empty"),
         ("DATABASE_URL", "sqlite://relative.db", "three slashes"),
@@ -45,8 +46,15 @@ def test_every_bad_setting_is_reported_at_once(monkeypatch):
 
 
 def test_secrets_are_never_quoted(monkeypatch):
-    (line,) = problems(monkeypatch, DATABASE_URL="postgresql://bot:hunter2@db.example/tripoley")
+    (line,) = problems(monkeypatch, DATABASE_URL="postgresql://bot:hunter2@db.example:port/tripoley")
     assert "hunter2" not in line and "db.example" in line
+
+
+def test_postgresql_urls_are_accepted(monkeypatch):
+    for url in ("postgresql://bot:hunter2@db.example:5432/tripoley", "postgres://bot@/tripoley?host=/run/postgresql"):
+        monkeypatch.setenv("DATABASE_URL", url)
+        settings = load_settings(_env_file=None)
+        assert settings.is_postgres() and settings.database_path() == url
 
 
 def test_a_database_location_that_is_not_a_folder_or_not_sqlite(monkeypatch, tmp_path):

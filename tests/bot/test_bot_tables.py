@@ -204,15 +204,16 @@ async def test_double_click_applies_once(manager, clock):
     await manager.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     aw = table.game.awaiting()
-    verb = next(v for v in ("check", "call", "keep", "pass", "claim", "fold") if v in aw.legal) if any(
-        v in aw.legal for v in ("check", "call", "keep", "pass", "claim", "fold")
-    ) else None
-    if verb is None:
-        pytest.skip(f"first human decision is {aw.phase}")
+    if aw.phase == "poker-choose":  # tripoley opens with poker: the five cards are the first decision
+        action = {"do": "choose", "cards": aw.detail["best"]}
+    else:
+        action = {"do": next(v for v in ("check", "call", "keep", "pass", "claim", "fold", "lead") if v in aw.legal)}
+        if action["do"] == "lead":
+            action["card"] = aw.detail["cards"][0]
     user = table.seats[seat].user_id
     before = len(table.game.history)
     results = await asyncio.gather(
-        manager.act(C, user, {"do": verb}), manager.act(C, user, {"do": verb}), return_exceptions=True
+        manager.act(C, user, dict(action)), manager.act(C, user, dict(action)), return_exceptions=True
     )
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, errors.TripoleyError)]

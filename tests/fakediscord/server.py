@@ -1020,6 +1020,15 @@ class FakeDiscordServer:
     def current_session(self) -> Optional[GatewaySession]:
         return self.last_session if self.last_session and not self.last_session.invalidated else None
 
+    def session_for(self, guild_id: Optional[int]) -> Optional[GatewaySession]:
+        """The session of the shard that owns the server, as Discord routes: shard
+        (guild_id >> 22) % shard_count (the newest session, if none owns it: an event with no server)."""
+        if guild_id is None:
+            return self.current_session()
+        owners = [s for s in self.sessions.values()
+                  if not s.invalidated and (guild_id >> 22) % s.shard[1] == s.shard[0]]
+        return max(owners, key=lambda s: s.identified_at) if owners else None
+
     async def h_gateway(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
         await ws.prepare(request)
@@ -1064,9 +1073,12 @@ class FakeDiscordServer:
                 return
             shard = tuple(d.get("shard") or (0, 1))
             sess = GatewaySession(session_id=secrets.token_hex(16), intents=int(d.get("intents", 0)), shard=shard)  # type: ignore[arg-type]
+            # A new IDENTIFY replaces the session of its shard (a restarted bot), not the other
+            # shards' (the other processes of a cluster).
+            for other in self.sessions.values():
+                if other.shard == shard:
+                    other.invalidated = True
             self.sessions[sess.session_id] = sess
-            if self.last_session is not None:
-                self.last_session.invalidated = True
             self.last_session = sess
             sess.conn = conn
             conn.session = sess
@@ -1162,8 +1174,10 @@ class FakeDiscordServer:
                 pass  # kept in the buffer: delivered on RESUME
 
     async def dispatch(self, event: str, data: Any, *, on_send: Optional[Callable[[], Any]] = None) -> GatewaySession:
-        """Send a DISPATCH event to the bot (buffered for RESUME if the connection is down)."""
-        sess = self.current_session()
+        """Send a DISPATCH event to the bot, to the shard of its server (buffered for RESUME if
+        the connection is down)."""
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        sess = self.session_for(int(guild_id) if guild_id else None)
         if sess is None:
             raise RuntimeError("no bot is connected to the fake gateway")
         await self._dispatch_to(sess, event, data, on_send)

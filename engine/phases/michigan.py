@@ -96,7 +96,8 @@ def pay_triggers(game: Table) -> PayTriggers:
 
 def lead_options(game: Table, seat: int) -> list[int]:
     """The cards ``seat`` may lead now."""
-    r = game.round
+    r = game.r
+    assert r is not None
     req = r.michigan.lead_req
     cands = r.hands[seat]
     if req.exclude is not None:
@@ -133,7 +134,8 @@ def after_stop(game: Table, stop_card: int) -> LeadRequirement:
 
 def place(game: Table, seat: int, card: int, how: str) -> None:
     """Put ``card`` from ``seat``'s hand on the table and pay what it pays."""
-    r = game.round
+    r = game.r
+    assert r is not None
     m = r.michigan
     t = game.triggers
     r.hands[seat].remove(card)

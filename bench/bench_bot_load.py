@@ -21,7 +21,10 @@ the script prints:
 * REST calls of the bot per completed round;
 * mat edits per channel per second: mean over the play phase, and the max count in any 1 s window;
 * the bot process's peak RSS (``VmHWM`` from ``/proc/PID/status``);
-* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB);
+* pictures uploaded to the channels (posts and edits with a file) and their bytes, per round, and
+  how many repeated the picture their channel had just been sent (an upload per visible change: 0);
+* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB,
+  ≤ 1.5 MB of pictures per 5 rounds of a 4-player game);
 * the conservation check over the whole database at the end (no chip created or lost).
 
 The fake Discord and the scripted users share this process's event loop: its own loop lag is printed
@@ -60,6 +63,7 @@ from tests.fakediscord import DiscordHarness  # noqa: E402
 TARGET_P99 = 0.100  # seconds, at 200 tables
 TARGET_EDITS = 1.0  # mat edits per second per channel
 TARGET_RSS_MB = 300.0
+TARGET_BYTES_5_ROUNDS = 1_500_000  # pictures uploaded for 5 rounds of a 4-player game
 
 PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
 HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
@@ -92,9 +96,12 @@ def is_final(msg) -> bool:
     return not msg.ephemeral and (msg.content or "").startswith("## 🏁")
 
 
+RECENT = 200  # messages looked at from the end of a channel (turn pings and round results come in between)
+
+
 def table_message(channel):
-    """The newest public message with the "Show my hand" button (looks at the last few only)."""
-    for m in reversed(channel.messages[-12:]):
+    """The newest public message with the "Show my hand" button (looks at the recent ones only)."""
+    for m in reversed(channel.messages[-RECENT:]):
         if not m.deleted and not m.ephemeral and button(m, "Show my hand"):
             return m
     return None
@@ -120,6 +127,26 @@ class TableRun:
     def note(self, text: str) -> None:
         if len(self.errors) < 5:
             self.errors.append(text)
+
+
+def count_pictures(dh) -> dict:
+    """Count the pictures the bot uploads to the channels (not the private hand views): their
+    number, bytes, and uploads repeating the picture last sent to that channel under that name."""
+    counts = {"uploads": 0, "bytes": 0, "repeats": 0}
+    last: dict[tuple, bytes] = {}
+    make_attachments = dh.server._make_attachments
+
+    def recording(channel_id, payload, files, existing, *, ephemeral):
+        if not ephemeral:
+            for _, name, data, _ in files:
+                counts["uploads"] += 1
+                counts["bytes"] += len(data)
+                counts["repeats"] += last.get((channel_id, name)) == data
+                last[(channel_id, name)] = data
+        return make_attachments(channel_id, payload, files, existing, ephemeral=ephemeral)
+
+    dh.server._make_attachments = recording
+    return counts
 
 
 async def open_table(dh, t: TableRun, args) -> None:
@@ -175,11 +202,10 @@ async def move(dh, t: TableRun, tm) -> bool:
 
 
 def state_key(channel):
-    msgs = channel.messages
-    last = msgs[-1] if msgs else None
+    """What the human acts on: the table message as shown (a turn ping or a round's results
+    beside it is no new state)."""
     tm = table_message(channel)
-    return (len(msgs), tm.id if tm else None, len(tm.edits) if tm else 0, last.id if last else None,
-            len(last.edits) if last else 0)
+    return (tm.id if tm else None, len(tm.edits) if tm else 0)
 
 
 async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> None:
@@ -191,7 +217,8 @@ async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> Non
     while time.perf_counter() < deadline:
         await asyncio.sleep(poll * (0.5 + rng.random()))
         ch = t.channel
-        final = next((m for m in reversed(ch.messages[-12:]) if is_final(m)), None)
+        newest = next((m for m in reversed(ch.messages[-RECENT:]) if is_mat(m) or is_final(m)), None)
+        final = newest if newest is not None and is_final(newest) else None
         if final is not None and final.id not in t.finished_ids:
             t.finished_ids.add(final.id)
             t.games_finished += 1
@@ -456,6 +483,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             for k in range(1, args.processes):
                 guild_in_shard(dh, (first_shard + k) % args.processes, args.processes,
                                      channels[k * share:(k + 1) * share], members)
+            pictures = count_pictures(dh)
             lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
             t_spawn = time.perf_counter()
             procs = await start_bots(dh, env, tmp, args.processes)
@@ -506,6 +534,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                     gc_pauses.append(time.perf_counter() - gc_began[0])
 
             gc.callbacks.append(on_gc)
+            pictures.update(uploads=0, bytes=0, repeats=0)  # the play phase only
             n_inter0 = len(dh.interactions())
             n_rest0 = len(dh.state.rest_log)
             rounds0 = sum(rounds_completed(t.channel) for t in tables)
@@ -599,6 +628,11 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                   f"  ({rest_total} calls in play, of which {rest_cb} interaction callbacks)")
             top = ", ".join(f"{k} {v}" for k, v in rest_routes.most_common(5))
             print(f"  top routes            {top}")
+            if rounds:
+                per_round = pictures["bytes"] / rounds
+                print(f"pictures uploaded       {pictures['uploads'] / rounds:.1f} per round, {per_round / 1000:.0f} KB per round"
+                      f" ({per_round * 5 / 1e6:.2f} MB per 5 rounds; target ≤ {TARGET_BYTES_5_ROUNDS / 1e6:.1f} MB);"
+                      f" the same picture again: {pictures['repeats']}")
             print(f"mat edits /s/channel    mean {mean_rate:.2f}  (busiest channel {max_rate:.2f});"
                   f"  max in any 1 s window {max_window}  ({over_1} channels > 1)   target ≤ {TARGET_EDITS:.0f}/s")
             print(f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB (the largest process)   target ≤ {TARGET_RSS_MB:.0f} MB" if peak_rss else
@@ -625,8 +659,9 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             ok_p99 = p99_all is not None and p99_all <= TARGET_P99
             ok_edits = max_window <= TARGET_EDITS
             ok_rss = peak_rss is not None and peak_rss <= TARGET_RSS_MB
+            ok_bytes = bool(rounds) and pictures["bytes"] / rounds * 5 <= TARGET_BYTES_5_ROUNDS and not pictures["repeats"]
             print(f"targets                 p99 {'OK' if ok_p99 else 'MISSED'} · mat edits {'OK' if ok_edits else 'MISSED'}"
-                  f" · memory {'OK' if ok_rss else 'MISSED'}")
+                  f" · memory {'OK' if ok_rss else 'MISSED'} · picture bytes {'OK' if ok_bytes else 'MISSED'}")
             if args.verbose:
                 ch = tables[0].channel
                 print(f"-- public messages of #{ch.name} (first line, edits, created at +s) --")
@@ -646,7 +681,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 bot_side(Path(p.env["ACK_STATS_FILE"]), t_play, t_end, args.verbose, play_inter)
             balanced, books = await conservation(database)
             print(f"conservation            {books}")
-        return 0 if (ok_p99 and ok_edits and ok_rss and alive and balanced) else 1
+        return 0 if (ok_p99 and ok_edits and ok_rss and ok_bytes and alive and balanced) else 1
 
 
 def sum_over(measure, pids: list[int]) -> float | None:

@@ -21,6 +21,7 @@ from .render import ImageService, default_renderer, process_pool
 from .settings import Settings
 from .storage import Database
 from .tables import TableManager
+from .turns import TurnNotifier
 from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
 
 log = logging.getLogger(__name__)
@@ -115,6 +116,12 @@ class DiscordSink:
         except discord.NotFound:
             pass
 
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
         data = await self.bot.http.start_thread_with_message(
             channel_id, message_id, name=name[:100], auto_archive_duration=1440
@@ -189,7 +196,8 @@ class TripoleyBot(commands.Bot):
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
         self.publisher = Publisher(self.manager, DiscordSink(self), self.images)
-        self.controller = Controller(self.manager, self.publisher)
+        self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
+        self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -197,6 +205,7 @@ class TripoleyBot(commands.Bot):
         resumed = await self.manager.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
+            self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()
@@ -277,6 +286,8 @@ class TripoleyBot(commands.Bot):
             except Exception:
                 log.exception("could not save every table's state before shutdown")
         try:
+            if getattr(self, "turns", None) is not None:
+                self.turns.close()  # pings are for the moment: a restart sends them again
             if getattr(self, "publisher", None) is not None:
                 await asyncio.wait_for(self.publisher.flush(), 5)
         except Exception:

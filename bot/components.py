@@ -7,7 +7,7 @@ round's message is recognised as stale. ``bot.ui`` turns these specs into
 
 Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``rematch`` (a finished
 game's results); ``confirm.<what>`` (table 0: an admin reset, forget-me); ``hand`` ``back``
-(table); ``do.<verb>`` (no argument; a claim's Claim!/Pass are
+``log`` / ``log.<page>`` (table); ``do.<verb>`` (no argument; a claim's Claim!/Pass are
 ``do.claim.<token>`` / ``do.pass.<token>``, see :func:`bot.tables.decision_token`),
 ``amt.<verb>`` (asks an amount),
 ``suit.<S>`` (name a suit), ``lead.<card>``, ``best`` (best five); selects
@@ -163,7 +163,8 @@ def _claim_token(table, aw) -> str | None:
 def mat_components(table) -> list[Component]:
     """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
     r = table.round
-    comps: list[Component] = [ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🃏")]
+    comps: list[Component] = [ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🃏"),
+                              ButtonSpec(custom_id(table.id, r, "log"), "Log", SECONDARY, 0, "📜")]
     if any(s.away for s in table.seats):
         comps.append(ButtonSpec(custom_id(table.id, r, "back"), "I'm back", SUCCESS, 0))
     aw = table.awaiting()
@@ -231,3 +232,14 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
             comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
     comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view))
     return comps
+
+
+def log_components(table_id: int, round_number: int, page: int, pages: int) -> list[Component]:
+    """◀ / ▶ under a page of the round's log (the page they open is in the custom_id)."""
+    if pages <= 1:
+        return []
+    older, newer = max(page - 1, 0), min(page + 1, pages - 1)
+    return [
+        ButtonSpec(custom_id(table_id, round_number, f"log.{older}"), "◀ Older", SECONDARY, 0),
+        ButtonSpec(custom_id(table_id, round_number, f"log.{newer}.next"), "Newer ▶", SECONDARY, 0),
+    ]

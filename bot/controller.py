@@ -20,11 +20,13 @@ from typing import Any, Awaitable, Callable
 import discord
 from discord import app_commands
 
-from . import errors
-from .publisher import Publisher, hand_message
+from . import errors, story
+from .components import log_components
+from .publisher import Outgoing, Publisher, hand_message
 from .tables import Table, TableManager
 from .text import escape, not_now
-from .ui import AmountModal, message_kwargs
+from .turns import TurnNotifier
+from .ui import AmountModal, build_view, message_kwargs
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +47,10 @@ async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
 
 
 class Controller:
-    def __init__(self, manager: TableManager, publisher: Publisher | None = None) -> None:
+    def __init__(self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None) -> None:
         self.manager = manager
         self.publisher = publisher
+        self.turns = turns
         self.pages: dict[str, PageHandler] = {}
         self.confirms: dict[str, ConfirmHandler] = {}  # confirm.<what> buttons (admin reset, forget-me)
 
@@ -160,6 +163,9 @@ class Controller:
                 await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
             return
 
+        if verb == "log":  # the log of an earlier round may still be read
+            await self.show_log(interaction, table, round_number, arg)
+            return
         if round_number != table.round:
             raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
         if verb == "hand":
@@ -229,19 +235,28 @@ class Controller:
     ) -> None:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
+
+        async def acknowledge() -> None:
+            if private and self.turns is not None:
+                self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
+            await interaction.response.defer()
+
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
         await self.manager.act(
-            table.channel_id, interaction.user.id, act, round_number, expect=expect,
-            before_apply=interaction.response.defer,
+            table.channel_id, interaction.user.id, act, round_number, expect=expect, before_apply=acknowledge,
         )
         if private:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
-                kwargs = message_kwargs(hand_message(table, seat, table.game.view(seat)), edit=True)
-                kwargs.pop("attachments", None)
+                # Text and picture of the hand after the move (the old picture showed the cards before it).
+                out = hand_message(table, seat, table.game.view(seat))
+                if self.publisher is not None:
+                    out.image, out.alt = await self.publisher.image("hand", out.view)
+                kwargs = message_kwargs(out, edit=True)
+                self._remember_hand_view(interaction, table)
             else:
-                kwargs = {"content": "The game is over.", "embed": None, "view": None}
+                kwargs = {"content": "The game is over.", "embed": None, "view": None, "attachments": []}
             try:
                 await interaction.edit_original_response(**kwargs)
             except discord.HTTPException:
@@ -293,11 +308,40 @@ class Controller:
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
         await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
+        self._remember_hand_view(interaction, table)
+        change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
+            if change is not None and not self.turns.is_latest(table.id, interaction.user.id, change):
+                return  # changed meanwhile (a move made from it): its picture came with that change
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
                 try:
                     await interaction.edit_original_response(attachments=[file])
                 except discord.HTTPException:
                     log.warning("could not attach the hand image")
+
+    def _remember_hand_view(self, interaction: discord.Interaction, table: Table) -> None:
+        """This interaction's answer is the player's hand view: updated at their next decision."""
+        if self.turns is None:
+            return
+
+        async def edit(out: Outgoing) -> None:
+            await interaction.edit_original_response(**message_kwargs(out, edit=True))
+
+        self.turns.remember_hand_view(table.id, interaction.user.id, edit)
+
+    # -- the round's log -------------------------------------------------------------
+
+    async def show_log(self, interaction: discord.Interaction, table: Table, round_number: int, arg: str) -> None:
+        """The whole log of the round (and the one before), privately; opens on its newest page."""
+        page = int(arg.partition(".")[0]) if arg[:1].isdigit() else 10**6
+        embed, page, pages = story.log_embed(table, round_number, page)
+        kwargs: dict[str, Any] = {"embed": discord.Embed.from_dict(embed)}
+        components = log_components(table.id, round_number, page, pages)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.edit_message(view=build_view(components), **kwargs)
+        elif components:
+            await interaction.response.send_message(ephemeral=True, view=build_view(components), **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=True, **kwargs)

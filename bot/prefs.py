@@ -8,10 +8,11 @@ from .settings import Settings
 from .storage import Database
 
 
+USER_FLAGS = ("dm_hands", "pings")  # the on/off columns of user_prefs
 # The settings a server may override (columns of guild_settings).
 GUILD_SETTINGS = (
     "default_preset", "starting_balance", "turn_timeout", "ai_pause",
-    "daily_amount", "daily_cooldown_hours", "relief_amount", "relief_cooldown_hours", "threads",
+    "daily_amount", "daily_cooldown_hours", "relief_amount", "relief_cooldown_hours", "threads", "pings",
 )
 
 
@@ -27,6 +28,7 @@ class GuildConfig:
     relief_amount: int
     relief_cooldown_hours: float
     threads: bool
+    pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
 
 
 class Prefs:
@@ -54,6 +56,7 @@ class Prefs:
             relief_amount=int(pick("relief_amount", s.relief_amount)),
             relief_cooldown_hours=float(pick("relief_cooldown_hours", s.relief_cooldown_hours)),
             threads=bool(pick("threads", s.threads)),
+            pings=bool(pick("pings", True)),
         )
 
     async def update_guild(self, guild_id: int, **changes) -> GuildConfig:
@@ -73,9 +76,24 @@ class Prefs:
         return bool(row and row["dm_hands"])
 
     async def set_dm_hands(self, user_id: int, on: bool) -> None:
+        await self._set_user_flag(user_id, "dm_hands", on)
+
+    async def _set_user_flag(self, user_id: int, column: str, on: bool) -> None:
+        if column not in USER_FLAGS:
+            raise ValueError(f"unknown user preference: {column}")
         async with self.db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO user_prefs (user_id, dm_hands) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET dm_hands = excluded.dm_hands",
+                f"INSERT INTO user_prefs (user_id, {column}) VALUES (?, ?)"
+                f" ON CONFLICT (user_id) DO UPDATE SET {column} = excluded.{column}",
                 (user_id, int(on)),
             )
+
+    async def pings(self, guild_id: int, user_id: int) -> bool:
+        """Whether the player is pinged when it is their turn: their choice, else the server's."""
+        row = await self.db.fetchone("SELECT pings FROM user_prefs WHERE user_id = ?", (user_id,))
+        if row is not None and row["pings"] is not None:
+            return bool(row["pings"])
+        return (await self.guild(guild_id)).pings
+
+    async def set_pings(self, user_id: int, on: bool) -> None:
+        await self._set_user_flag(user_id, "pings", on)

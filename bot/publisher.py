@@ -31,19 +31,20 @@ recorder in tests).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from . import text
+from . import story, text
 from .components import Component, custom_id, final_components, hand_components, lobby_components, mat_components
 from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
 from .tables import Table, TableManager, TableUpdate
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000
+MAX_CONTENT = text.MAX_CONTENT
 
 
 class MessageGone(Exception):
@@ -65,6 +66,8 @@ class Outgoing:
     render: str | None = None  # which renderer: mat | hand | summary
     pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
     rendered: bool = False  # the image was rendered already (or could not be)
+    embeds: list[dict] = field(default_factory=list)  # discord embed dicts
+    keep_image: bool = False  # an edit that keeps the message's picture as it is (nothing uploaded)
 
     def clipped(self) -> str:
         if len(self.text) <= MAX_CONTENT:
@@ -82,6 +85,8 @@ class Sink(Protocol):
     async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
 
     async def strip(self, channel_id: int, message_id: int) -> None: ...
+
+    async def delete(self, channel_id: int, message_id: int) -> None: ...
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
 
@@ -116,8 +121,27 @@ def table_message(table: Table) -> Outgoing:
                         image_name="summary.png")
     view = table.game.view(None)
     pinged = text.pinged_user(table, view)
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=view, render="mat",
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat",
                     pings=(pinged,) if pinged else ())
+
+
+# What the table message's text tells and its picture need not: whose turn it is (with the
+# deadline), the last poker action and bet, the recent events. Left out of the picture, a move
+# that changes only those edits the text and keeps the picture uploaded before.
+TEXT_ONLY_FIELDS = ("to_act", "events", "standings")
+TEXT_ONLY_POKER_FIELDS = ("last_action", "current_bet")
+
+
+def picture_view(view: dict) -> dict:
+    """The public view the mat picture is drawn from."""
+    shown = {k: v for k, v in view.items() if k not in TEXT_ONLY_FIELDS}
+    if isinstance(view.get("poker"), dict):
+        shown["poker"] = {k: v for k, v in view["poker"].items() if k not in TEXT_ONLY_POKER_FIELDS}
+    return shown
+
+
+def image_digest(png: bytes | None) -> bytes | None:
+    return hashlib.blake2b(png, digest_size=16).digest() if png else None
 
 
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
@@ -125,6 +149,15 @@ def hand_message(table: Table, seat: int, view: dict, choice: str | None = None)
         text.hand_text(view, seat), hand_components(table, seat, view, choice), view=view, render="hand",
         image_name="hand.png",
     )
+
+
+async def settle(tasks: Callable[[], list[asyncio.Task]]) -> None:
+    """Wait until none of ``tasks()`` runs (those waited for may start new ones)."""
+    while True:
+        busy = [t for t in tasks() if not t.done()]
+        if not busy:
+            return
+        await asyncio.gather(*busy, return_exceptions=True)
 
 
 def retryable(exc: BaseException) -> bool:
@@ -147,6 +180,7 @@ class _Channel:
     final: Table | None = None  # a finished game's last state, still to show when a new table came
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
     strips: list[list[int]] = field(default_factory=list)  # [message id, attempts, channel]: old mats to strip
+    stories: list[list] = field(default_factory=list)  # [Outgoing, attempts, channel]: round results to post, in order
     close_lobby: list | None = None  # [table, attempts]: the lobby message to close
     last_edit: float = float("-inf")
     failures: int = 0
@@ -177,6 +211,9 @@ class Publisher:
         self._lobby_closed: set[int] = set()
         self._archived: set[int] = set()  # threads archived after their game's results
         self._dm_warned: set[tuple[int, int]] = set()
+        self._pictures: dict[int, bytes] = {}  # message id → digest of the picture it shows
+        self.uploads = 0  # pictures uploaded (posts and edits), for the benchmarks
+        self.uploaded_bytes = 0
         self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
         manager.add_listener(self.on_update)
 
@@ -192,6 +229,10 @@ class Publisher:
 
     def on_update(self, update: TableUpdate) -> None:
         table = update.table
+        embeds = story.stories(table, update.events, finished=update.kind == "finished")
+        if embeds:
+            channel = self._channels.setdefault(table.channel_id, _Channel())
+            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel] for embed in embeds]
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -235,7 +276,7 @@ class Publisher:
         now = self._monotonic()
         for cid, ch in list(self._channels.items()):
             worker = self._workers.get(cid)
-            idle = ch.table is None and ch.final is None and ch.lobby_post is None and not ch.strips and ch.close_lobby is None and (worker is None or worker.done())
+            idle = ch.table is None and ch.final is None and ch.lobby_post is None and not ch.strips and not ch.stories and ch.close_lobby is None and (worker is None or worker.done())
             if idle and ch.last_edit < now - self.min_interval:
                 del self._channels[cid]
                 self._workers.pop(cid, None)
@@ -247,11 +288,7 @@ class Publisher:
 
     async def flush(self) -> None:
         """Wait until every pending message is sent (tests, shutdown)."""
-        while True:
-            busy = [t for t in list(self._workers.values()) + list(self._tasks) if not t.done()]
-            if not busy:
-                return
-            await asyncio.gather(*busy, return_exceptions=True)
+        await settle(lambda: [*self._workers.values(), *self._tasks])
 
     # -- the per-channel worker --------------------------------------------------
 
@@ -268,6 +305,8 @@ class Publisher:
         """The channel's next job and whether it is an edit (paced)."""
         if ch.lobby_post is not None:
             return "lobby_post", False
+        if ch.stories:
+            return "story", False  # a round's results, before the next round's mat and the final results
         if ch.final is not None:
             return "final", not self._needs_post(ch.final)
         table = ch.table
@@ -318,6 +357,9 @@ class Publisher:
             if kind == "lobby_post":
                 await self._post_lobby(channel_id, ch)
                 continue
+            if kind == "story":
+                await self._post_story(channel_id, ch)
+                continue
             if kind == "final":
                 table, ch.final = ch.final, None
             else:
@@ -353,8 +395,25 @@ class Publisher:
     # -- sending -----------------------------------------------------------------------
 
     async def _edit(self, ch: _Channel, channel_id: int, message_id: int, out: Outgoing) -> None:
+        digest = image_digest(out.image)
+        if digest is not None and self._pictures.get(message_id) == digest:
+            out.image, out.keep_image = None, True  # the picture shown already: the text only
         await self.sink.edit(channel_id, message_id, out)
         ch.last_edit = self._monotonic()
+        self._shown(message_id, out, digest)
+
+    def _shown(self, message_id: int, out: Outgoing, digest: bytes | None) -> None:
+        """Remember which picture a message shows now (and count the upload)."""
+        if out.keep_image:
+            return
+        if out.image:
+            self.uploads += 1
+            self.uploaded_bytes += len(out.image)
+            self._pictures[message_id] = digest
+            if len(self._pictures) > 20_000:
+                self._pictures.clear()  # only costs one more upload per message
+        else:
+            self._pictures.pop(message_id, None)
 
     async def _send(self, ch: _Channel, table: Table) -> bool:
         """Send the table's newest state; False (nothing sent) if that needs an edit not due yet."""
@@ -379,6 +438,7 @@ class Publisher:
                 except MessageGone:
                     pass
             table.lobby_message_id = await self.sink.post(channel, out)
+            self._shown(table.lobby_message_id, out, image_digest(out.image))
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
             return True
         channel = table.mat_channel
@@ -395,9 +455,11 @@ class Publisher:
             await self._edit(ch, channel, message_id, out)
         else:
             message_id = await self.sink.post(channel, out)
+            self._shown(message_id, out, image_digest(out.image))
         table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
             ch.strips.append([previous, 0, channel])
+            self._pictures.pop(previous, None)
         await self.manager.set_message(table.id, "mat", message_id, round_number)
         await self._archive_when_over(table, status)
         return True
@@ -460,6 +522,20 @@ class Publisher:
         ch.failures = 0
         ch.lobby_post = None
         await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
+
+    async def _post_story(self, channel_id: int, ch: _Channel) -> None:
+        """Post the oldest round result waiting (retried a few times, then given up: the log has it)."""
+        out, attempts, where = ch.stories[0]
+        try:
+            await self.sink.post(where, out)
+        except Exception as exc:
+            if retryable(exc) and attempts < 3:
+                ch.stories[0][1] += 1
+                log.warning("could not post a round's results in channel %s (%s)", channel_id, describe_error(exc))
+                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                return
+            log.exception("could not post a round's results in channel %s; giving up on them", channel_id)
+        ch.stories.pop(0)
 
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
         table, attempts = ch.close_lobby

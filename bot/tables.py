@@ -53,6 +53,7 @@ AI_NAMES = ["Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "
             "Knuth", "Lovelace", "Marple", "Noether", "Oppie", "Pascal", "Quine", "Ramanujan", "Shannon"]
 
 LOG_LINES = 10
+ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
 
 
 def hand_rank(name: str | None) -> int:
@@ -112,7 +113,9 @@ class Table:
     thread: bool = False  # run the game in a thread started from the lobby message
     thread_id: int | None = None  # that thread, once started
     rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
+    ping_message_id: int | None = None  # the turn ping on show (bot.turns), deleted once answered
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.text.escape)
+    round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line (this round and the last)
     version: int = 0
     created_at: float = 0.0
     result: dict[str, Any] | None = None
@@ -161,6 +164,22 @@ class Table:
         if line:
             self.log.append(line)
             del self.log[:-LOG_LINES]
+            story = self.round_logs.setdefault(str(max(self.round, 1)), [])
+            if len(story) < ROUND_LOG_LINES:
+                story.append(line)
+            for key in [k for k in self.round_logs if int(k) < self.round - 1]:
+                del self.round_logs[key]
+
+    def round_log(self, round_number: int) -> list[str]:
+        """Every log line of a round (the current one or the one before it)."""
+        return list(self.round_logs.get(str(round_number), ()))
+
+    def ask_humans(self) -> None:
+        """Great Lakes: a player at the keyboard is asked about every next card they hold (see
+        ``engine.Game.ask_holders``), so being asked never tells the table they could place a
+        combination."""
+        if self.game is not None:
+            self.game.ask_holders = frozenset(i for i, seat in enumerate(self.seats) if not seat.auto)
 
     # -- persistence ----------------------------------------------------------
 
@@ -178,10 +197,12 @@ class Table:
             "lobby_message_id": self.lobby_message_id,
             "mat_message_id": self.mat_message_id,
             "mat_round": self.mat_round,
+            "ping_message_id": self.ping_message_id,
             "thread": self.thread,
             "thread_id": self.thread_id,
             "rematch_of": self.rematch_of,
             "log": self.log,
+            "round_logs": self.round_logs,
             "version": self.version,
         }
 
@@ -206,10 +227,12 @@ class Table:
             lobby_message_id=state.get("lobby_message_id"),
             mat_message_id=state.get("mat_message_id"),
             mat_round=state.get("mat_round"),
+            ping_message_id=state.get("ping_message_id"),
             thread=bool(state.get("thread")),
             thread_id=state.get("thread_id"),
             rematch_of=state.get("rematch_of"),
             log=list(state.get("log") or []),
+            round_logs=dict(state.get("round_logs") or {}),
             version=int(state.get("version", 0)),
             created_at=float(row["created_at"]),
         )
@@ -217,6 +240,7 @@ class Table:
             from engine import Game
 
             table.game = Game.from_json(state["game"], clock=clock)
+            table.ask_humans()
         return table
 
 
@@ -230,6 +254,7 @@ class TableUpdate:
     new_round: bool = False  # a fresh mat message is due
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
+    notices: list[tuple[int, str]] = field(default_factory=list)  # (user id, text) to tell that player privately
     version: int = 0
 
 
@@ -313,6 +338,11 @@ def claim_is_public(game) -> bool:
     be named publicly; a claim right after the deal is for a card still hidden in the hand."""
     return game.cards_on_table()
 
+
+AI_TAKEOVER_NOTICE = (
+    "you ran out of time {count} times in a row, so an AI is playing your seat now."
+    " Press **I'm back** on the table message to play again."
+)
 
 STALE_CLAIM = "Already claimed, or too late: that claim is settled, so nothing happened."
 
@@ -941,6 +971,7 @@ class TableManager:
                 seed=self.rng.randrange(2**31),
                 clock=self.clock.now,
             )
+            table.ask_humans()
             table.status = "playing"
             async with self.db.transaction() as conn:
                 await conn.execute("UPDATE tables SET started_at = ? WHERE id = ?", (self.clock.now(), table.id))
@@ -1100,8 +1131,9 @@ class TableManager:
 
         return choose_action(table.game, seat, kind=self.ai_kind, rng=self.rng)
 
-    def _play_auto(self, table: Table, events: list, timeout: bool = False):
-        """Play one move for the awaited seat: the AI's, or the safe default on a timeout."""
+    def _play_auto(self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)"):
+        """Play one move for the awaited seat: the AI's, or the safe default on a timeout (``note``
+        follows its log line)."""
         aw = table.game.awaiting()
         if timeout:
             action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
@@ -1110,7 +1142,7 @@ class TableManager:
         applied = list(table.game.apply(action))
         events += applied
         line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
-        table.add_log(line + (" (timed out)" if timeout else ""))
+        table.add_log(line + (note if timeout else ""))
         return action
 
     async def _advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:
@@ -1119,14 +1151,18 @@ class TableManager:
         The save is immediate when ``urgent`` or when the table now waits for a human (their turn
         is shown to them, so it must survive a crash); otherwise it is coalesced."""
         game = table.game
+        table.ask_humans()
         dealt = any(e.get("type") == "deal" for e in events)
+        logged = 0  # events told in the log so far (a round's lines go to that round's story)
         for _ in range(10_000):
             if game.finished:
-                return await self._finish(table, events)
+                return await self._finish(table, events, logged)
             aw = game.awaiting()
             if aw is None:
                 pause = self.settings.round_pause
                 if pause <= 0:
+                    self._log_events(table, events[logged:])
+                    logged = len(events)
                     new = list(game.next_deal())
                     dealt = dealt or any(e.get("type") == "deal" for e in new)
                     events += new
@@ -1135,7 +1171,9 @@ class TableManager:
                 break
             seat = table.seats[aw.seat]
             if seat.auto:
-                if table.ai_pause <= 0:
+                # Great Lakes: an AI holder of the next card decides at once, combination or not
+                # (a pause only when it has one would show the table that it has one).
+                if table.ai_pause <= 0 or aw.phase == "michigan-play":
                     self._play_auto(table, events)
                     continue
                 if rearm or table.deadline_kind != "ai" or table.deadline_seat != aw.seat:
@@ -1145,7 +1183,7 @@ class TableManager:
             if rearm or table.deadline_kind != "turn" or table.deadline_seat != aw.seat:
                 self._set_deadline(table, timeout, "turn", aw.seat)
             break
-        self._log_events(table, events)
+        self._log_events(table, events[logged:])
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
         await self._save(table, urgent=urgent or table.deadline_kind == "turn",
                          priority=storage.INTERACTIVE if urgent else storage.NORMAL)
@@ -1222,16 +1260,23 @@ class TableManager:
             update = await self._advance(table, events)
             update.message = message
             return update
+        if kind == "turn" and not seat.auto and aw.phase == "claim":
+            # Letting a claim window pass is a pass (a legal choice), not a missed turn.
+            self._play_auto(table, events, timeout=True, note="")
+            return await self._advance(table, events)
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
             self._play_auto(table, events, timeout=True)
             message = f"{escape(seat.name)} ran out of time."
+            notices = []
             if seat.timeouts >= self.settings.timeouts_before_ai:
                 seat.away = True
                 message = f"{escape(seat.name)} timed out {seat.timeouts} times in a row: an AI plays until they press **I'm back**."
                 table.add_log(message)
+                notices.append((seat.user_id, AI_TAKEOVER_NOTICE.format(count=seat.timeouts)))
             update = await self._advance(table, events)
             update.message = message
+            update.notices = notices
             return update
         self._play_auto(table, events)
         return await self._advance(table, events)
@@ -1249,7 +1294,9 @@ class TableManager:
 
     # -- the end ----------------------------------------------------------------
 
-    async def _finish(self, table: Table, events: list) -> TableUpdate:
+    async def _finish(self, table: Table, events: list, logged: int = 0) -> TableUpdate:
+        """The game is over: everyone cashed out, results recorded. ``events[:logged]`` are in the
+        log already."""
         game = table.game
         stacks = list(game.stacks)
         on_mat = sum(game.mat.values()) if isinstance(game.mat, dict) else 0
@@ -1261,7 +1308,7 @@ class TableManager:
             payouts.append((HOUSE, int(on_mat)))
         results = self._results(table, stacks, events)
         replay = self._replay_json(table)
-        self._log_events(table, events)
+        self._log_events(table, events[logged:])
         now = self.clock.now()
         state = {**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None}
         self._dirty.pop(table.id, None)  # this transaction writes the newest state
@@ -1369,10 +1416,16 @@ class TableManager:
 
     # -- for the Discord layer ------------------------------------------------------
 
-    async def set_message(self, table_id: int, kind: str, message_id: int, round_number: int | None = None) -> None:
-        """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart)."""
+    async def set_message(self, table_id: int, kind: str, message_id: int | None, round_number: int | None = None) -> None:
+        """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
+        or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
         table = self.by_id.get(table_id)
         if table is None:
+            return
+        if kind == "ping":
+            table.ping_message_id = message_id
+            if table.status == "playing":
+                await self._save(table, urgent=False)
             return
         if kind != "lobby" and table.status == "playing" and self.save_delay > 0:
             # A running game: saved with its next coalesced save (no lock, no transaction now: a

@@ -192,11 +192,47 @@ def cancelled_text(table, info) -> str:
     return f"## 🃏 {info.name} — closed\n{last}"
 
 
+MAX_CONTENT = 2000  # characters in a Discord message
+BOARD_LINE = 400  # a board line (showdown, Michigan sequence) shortened to this when the message is too long
+SHORT_NAME = 12
+
+
+def clip(line: str, size: int) -> str:
+    return line if len(line) <= size else line[: size - 1] + "…"
+
+
+def fit_mat(head: list[str], seats: list[tuple[str, str]], board: list[str], log: list[str], footer: list[str],
+            limit: int = MAX_CONTENT) -> str:
+    """The table message within Discord's limit, whatever the table's size and names: the log is
+    shortened first (it is all under the Log button), then the seat lines (the picture shows every
+    seat) and the board lines; whose turn it is and the deadline (``footer``) always stay.
+    ``seats``: (full line, short line) per seat."""
+    seat_lines = [full for full, _ in seats]
+    log = list(log)
+
+    def compose() -> str:
+        return "\n".join(head + seat_lines + board + (["", *log] if log else []) + ["", *footer])
+
+    text = compose()
+    while len(text) > limit and log:
+        log.pop(0)
+        text = compose()
+    if len(text) > limit:
+        seat_lines = [short for _, short in seats]
+        board = [clip(line, BOARD_LINE) for line in board]
+        text = compose()
+    if len(text) > limit:
+        tail = "\n\n" + "\n".join(footer)
+        text = clip("\n".join(head + seat_lines + board), limit - len(tail)) + tail
+    return text
+
+
 def mat_text(table, view: dict) -> str:
     """The public table message."""
-    lines: list[str] = []
-    lines.append(f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}")
-    lines.append(f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}")
+    head = [
+        f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
+        f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}",
+    ]
     to_act = view.get("to_act")
     seats_out = []
     for s in view.get("seats", []):
@@ -215,43 +251,43 @@ def mat_text(table, view: dict) -> str:
         arrow = "▶ " if i == to_act else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
         committed = f" · in pot {s['committed']}" if s.get("committed") else ""
-        seats_out.append(f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}")
-    lines.extend(seats_out)
+        seats_out.append((
+            f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
+            f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}" + (f" ({', '.join(marks)})" if marks else ""),
+        ))
+    board: list[str] = []
     mat = view.get("mat") or []
     if mat:
-        lines.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
+        board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
     poker = view.get("poker") or {}
     if poker.get("showdown"):
         shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
-        lines.append("**Showdown:** " + " | ".join(shows))
+        board.append("**Showdown:** " + " | ".join(shows))
     elif poker.get("last_action"):
-        lines.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
+        board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
     mich = view.get("michigan") or {}
     if mich.get("sequence"):
-        lines.append(f"**Michigan:** {cards(mich['sequence'])}")
+        board.append(f"**Michigan:** {cards(mich['sequence'])}")
     spare = view.get("spare") or {}
     if spare.get("auction"):
         au = spare["auction"]
         bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
-        lines.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
-    if table.log:
-        lines.append("")
-        lines.extend(f"› {line}" for line in table.log[-6:])
-    lines.append("")
+        board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
+    footer: list[str] = []
     if to_act is not None and table.deadline_kind in ("turn", "ai"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)
         mention = f"<@{pinged}>" if pinged else f"**{who}**"
         if table.deadline_kind == "turn":
-            lines.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}")
+            footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}")
         else:
-            lines.append(f"🤖 {who} is thinking…")
+            footer.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
         if table.game.over:  # the rounds are played: what is left clears the board
-            lines.append(f"Clearing the board {timestamp(table.deadline)}.")
+            footer.append(f"Clearing the board {timestamp(table.deadline)}.")
         else:
-            lines.append(f"Next round {timestamp(table.deadline)}.")
-    return "\n".join(lines)
+            footer.append(f"Next round {timestamp(table.deadline)}.")
+    return fit_mat(head, seats_out, board, [f"› {line}" for line in table.log[-6:]], footer)
 
 
 def final_text(table) -> str:

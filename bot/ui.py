@@ -126,11 +126,13 @@ def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
         "view": build_view(out.components) if out.components else None,
         "allowed_mentions": pings_only(out.pings),
     }
+    if out.embeds:
+        kwargs["embeds"] = [discord.Embed.from_dict(e) for e in out.embeds]
     files = []
     if out.image:
         files.append(discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None))
-    if edit:
-        kwargs["attachments"] = files
+    if edit and not (out.keep_image and not files):
+        kwargs["attachments"] = files  # without the key, an edit keeps the picture the message has
     elif files:
         kwargs["files"] = files
     if not edit and kwargs["view"] is None:

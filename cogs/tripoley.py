@@ -368,6 +368,17 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             text = "I sent you a test DM: you'll get your hand there at every deal."
         await self.controller.reply(interaction, text)
 
+    @app_commands.command(name="ping", description="Be pinged when it's your turn")
+    @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    async def ping(self, interaction: discord.Interaction, mode: str) -> None:
+        on = mode == "on"
+        await self.prefs.set_pings(interaction.user.id, on)
+        if on:
+            text = "I'll ping you when it's your turn (a short message, deleted once you've played)."
+        else:
+            text = "No more turn pings: watch the table message for ⏳ and your name."
+        await self.controller.reply(interaction, text)
+
     @app_commands.command(name="settings", description="Server defaults (Manage Server)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
@@ -380,6 +391,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         relief_amount="Chips /tripoley relief grants to a wallet below the smallest buy-in (0: off)",
         relief_cooldown_hours="Hours between two relief grants",
         threads="Run each table in its own thread",
+        pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
     )
     @app_commands.choices(default_preset=preset_choices())
     async def settings(
@@ -394,11 +406,13 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         relief_amount: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
         relief_cooldown_hours: Optional[app_commands.Range[float, 0.01, 720.0]] = None,
         threads: Optional[bool] = None,
+        pings: Optional[bool] = None,
     ) -> None:
         changes = dict(
             default_preset=default_preset, starting_balance=starting_balance, turn_timeout=turn_timeout,
             ai_pause=ai_pause, daily_amount=daily_amount, daily_cooldown_hours=daily_cooldown_hours,
             relief_amount=relief_amount, relief_cooldown_hours=relief_cooldown_hours, threads=threads,
+            pings=pings,
         )
         if any(v is not None for v in changes.values()):
             require_manage_server(interaction, "Changing the settings")
@@ -413,6 +427,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
             f"for wallets below {smallest_buy_in()} chips\n"
             f"Tables in threads: {'on' if config.threads else 'off'}\n"
+            f"Turn pings: {'on' if config.pings else 'off'} by default\n"
             f"House bankroll of a new server: {self.bot.settings.house_bankroll} chips (see `/tripoley admin house`)"
         )
         await self.controller.reply(interaction, text)

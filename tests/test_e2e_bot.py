@@ -99,6 +99,10 @@ def check_no_leak(dh, channel, user, hand_text):
             if line.startswith("**Mat:**"):  # the pay-card spaces are named after cards ("K♥", "K-Q♥", "Tomahawk J♥")
                 for ranks, suit in re.findall(r"((?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA]))([♣♦♥♠])", line):
                     shown |= {r + suit for r in ranks.split("-")}
+    for m in dh.channel_messages(channel):  # a round's results show that same showdown again
+        for embed in m.embeds if not m.components else ():
+            hands = (embed.get("description") or "").partition("**Showdown**")[2]
+            shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", hands.split("collects")[0]))
     for m in dh.channel_messages(channel):
         if m.ephemeral:
             continue
@@ -109,9 +113,15 @@ def check_no_leak(dh, channel, user, hand_text):
                 f"{user}'s card {c} is public (as {raw_code(c)}) in message {m.id}:\n{text}"
 
 
+def is_aside(m):
+    """A turn ping (bot.turns) or a round's results: messages without buttons beside the table's."""
+    return not m.components and (" your turn: " in m.content or bool(m.embeds))
+
+
 def state_key(dh, channel):
     tm = table_message(dh, channel)
-    last = dh.channel_messages(channel)[-1] if dh.channel_messages(channel) else None
+    shown = [m for m in dh.channel_messages(channel) if not is_aside(m)]
+    last = shown[-1] if shown else None
     return (tm.id if tm else None, tm.content if tm else None, last.id if last else None)
 
 
@@ -158,8 +168,8 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
     public buttons, else from the hand view (`hand`, or opened from `tm`).
 
     Great Lakes' michigan-play (public "Play") is answered from the hand view, which also offers the
-    Full House / 5-Card Straight selects: a combination is placed whenever one is offered (now and then
-    the plain play instead)."""
+    Full House / 5-Card Straight selects when the holder can place one: a combination is placed whenever
+    one is offered (now and then the plain play instead); without one, Play is the only control."""
     stats = stats if stats is not None else {}
     if hand is None:
         for label in () if michigan_play_pending(tm) else PREFER:
@@ -174,7 +184,9 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
         stats["michigan_play"] = stats.get("michigan_play", 0) + 1
         assert michigan_play in hand_cards(hand.content), (michigan_play, hand.content)
         combos = [s for s in selects(hand) if s["custom_id"].endswith(COMBOS)]
-        assert combos, f"michigan-play without a combination to place:\n{hand.content}\n{hand.components}"
+        if not combos:  # asked all the same (secrecy): the Play button is the only control
+            assert [b["label"] for b in buttons(hand)] == [play_button["label"]] and not selects(hand), hand.components
+            return await dh.click(user, hand, custom_id=play_button["custom_id"])
         if stats["michigan_play"] % 3 == 0:
             stats["plain_play"] = stats.get("plain_play", 0) + 1
             return await dh.click(user, hand, custom_id=play_button["custom_id"])
@@ -323,6 +335,8 @@ async def play_fast(dh, channel, *, max_moves=400):
         last = user
         stats["moves"] += 1
         stats.setdefault("prompts", []).append((user, my_turn(hand)))
+        if my_turn(hand) == PROMPTS["michigan-play"] and not any(s["custom_id"].endswith(COMBOS) for s in selects(hand)):
+            stats["forced_play"] = stats.get("forced_play", 0) + 1  # asked though Play is the only choice
         if any(button(hand, l) for l in PREFER if l != "Play"):  # a public decision: let the table catch up
             try:
                 await dh.wait_for(lambda u=user, h=hand: table_agrees(dh, table_message(dh, channel), u, h), 3, what="the table")
@@ -516,6 +530,9 @@ async def test_great_lakes_whole_game(discord_harness, tmp_path):
     assert "Losers Kitty" in history and "from Losers Kitty" in dh.channel_messages("general")[-1].content + history
     answered = {p for _, p in stats["prompts"]}
     assert PROMPTS["poker-choose"] in answered or PROMPTS["poker-betting"] in answered, stats
+    # A human holder of the next card is asked even when playing it is the only choice (the channel
+    # must not learn when a combination is possible).
+    assert stats.get("forced_play", 0) >= 1, stats
 
 
 async def test_wanagan_whole_game(discord_harness, tmp_path):

@@ -83,11 +83,14 @@ def message_text(payload: dict) -> str:
     return "\n".join([payload.get("content") or "", *strings(payload.get("embeds") or [])])
 
 
-MEANT = (re.compile(r"⏳ <@(\d+)> to act"), re.compile(r"^<@(\d+)> I couldn't DM you", re.M))
+MEANT = (re.compile(r"⏳ <@(\d+)> to act"), re.compile(r"^<@(\d+)> I couldn't DM you", re.M),
+         re.compile(r"^<@(\d+)> your turn: ", re.M),  # a turn ping (bot.turns)
+         re.compile(r"^<@(\d+)> you ran out of time \d+ times in a row", re.M))  # an AI took the seat, DMs closed
 
 
 def meant_pings(content: str) -> set[int]:
-    """The users a message of the bot means to ping: the player to act, a player whose DMs are closed."""
+    """The users a message of the bot means to ping: the player to act (on the table message, or in
+    a turn ping), a player whose DMs are closed."""
     return {int(uid) for pattern in MEANT for uid in pattern.findall(content)}
 
 

@@ -62,10 +62,14 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
         await publisher.flush()
         rounds_posted.add(table.mat_round)
     assert table.status == "finished"
-    posts = [c for c in sink.calls if c[0] == "post"]
+    posts = [c for c in sink.calls if c[0] == "post" and not c[3].embeds]
     assert len(posts) == 2 + 1  # lobby message + one mat per round
     strips = [c for c in sink.calls if c[0] == "strip"]
     assert [c[2] for c in strips] == [posts[1][2]]  # round 1's mat lost its buttons when round 2 began
+    # Each round's results (and the board clearing at the end) in a message of their own, in order.
+    results = [c[3].embeds[0]["title"] for c in sink.calls if c[0] == "post" and c[3].embeds]
+    assert results[:2] == ["Round 1 — who collected what", "Round 2 — who collected what"], results
+    assert set(results[2:]) <= {"Game over — the last hands"}
     final = sink.calls[-1]
     # No game controls are left: only Rematch.
     assert final[0] == "edit" and "game over" in final[3].text
@@ -241,3 +245,40 @@ async def test_lobby_edits_are_paced_and_the_newest_wins(db, bank, prefs, settin
     mat_times = sink.edit_times[mat]
     assert 1 <= len(mat_times) <= 2
     assert all(b - a >= 0.3 - 0.02 for a, b in zip(mat_times, mat_times[1:])), mat_times
+
+
+async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
+    """The mat picture is uploaded only when it changes: an edit that changes only the text (a log
+    line, whose turn it is) keeps the message's picture and uploads nothing."""
+    import json
+
+    from bot.ui import message_kwargs
+
+    def renderer(kind, view):
+        return json.dumps(view, sort_keys=True, default=str).encode()  # a picture per distinct view
+
+    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=renderer, min_interval=0)
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.join(C, BOB, "bob")
+    await manager.start(C, ANN)
+    await publisher.flush()
+    table = manager.get(C)
+    assert publisher.uploads == 1 and sink.calls[-1][0] == "post" and sink.calls[-1][3].image
+    table.add_log("a line only the text shows")
+    publisher.publish(table)
+    await publisher.flush()
+    kind, _, message_id, out = sink.calls[-1]
+    assert (kind, message_id) == ("edit", table.mat_message_id) and "a line only the text shows" in out.text
+    assert out.keep_image and out.image is None and "attachments" not in message_kwargs(out, edit=True)
+    assert publisher.uploads == 1
+    before = publisher.uploaded_bytes
+    while table.status == "playing" and publisher.uploads == 1:  # moves until the picture changes
+        aw = table.awaiting()
+        action = manager._ai_action(table, aw.seat).to_dict()
+        action.pop("seat")
+        await manager.act(C, table.seats[aw.seat].user_id, action)
+        await publisher.flush()
+    kind, _, _, out = sink.calls[-1]
+    assert publisher.uploads == 2 and out.image and not out.keep_image and publisher.uploaded_bytes > before

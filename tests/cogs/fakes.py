@@ -140,6 +140,9 @@ class RecordingSink:
     async def notice(self, channel_id: int, content: str, ping: int) -> None:
         self.calls.append(("notice", channel_id, ping, content))
 
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        self.calls.append(("delete", channel_id, message_id, None))
+
 
 async def make_stack(settings, clock: FakeClock | None = None):
     db = await Database(settings.database_path()).connect()

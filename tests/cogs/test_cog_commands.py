@@ -217,3 +217,18 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     assert C not in stack.manager.tables
     audit = await stack.bank.audit(G)
     assert audit.ok and audit.tables == 0
+
+
+async def test_turn_pings_per_player_and_server_default(stack, cog):
+    assert await stack.prefs.pings(G, ANN)  # on unless the server or the player says otherwise
+    it = interaction(stack, manage_guild=True)
+    await cog.settings.callback(cog, it, pings=False)
+    assert "Turn pings: off by default" in it.calls[0][1]
+    assert not await stack.prefs.pings(G, ANN)
+    it = interaction(stack)
+    await cog.ping.callback(cog, it, "on")
+    assert it.calls[0][2].get("ephemeral") and "ping you" in it.calls[0][1]
+    assert await stack.prefs.pings(G, ANN) and not await stack.prefs.pings(G, BOB)
+    it = interaction(stack, BOB)
+    await cog.ping.callback(cog, it, "off")
+    assert "No more turn pings" in it.calls[0][1] and not await stack.prefs.pings(G, BOB)

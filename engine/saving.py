@@ -74,7 +74,7 @@ def restore(game: Table, state: dict[str, Any]) -> None:
 
 
 def _round(d: dict[str, Any], rec: dict[str, Any]) -> RoundState:
-    d = copy.deepcopy(d)
+    d = dict(d)  # (a freshly read save: its lists and dicts are the round's own)
     wait, auction, corner, wanagan = d.pop("wait"), d.pop("auction"), d.pop("corner"), d.pop("wanagan")
     poker, michigan, claims = d.pop("poker"), d.pop("michigan"), d.pop("claims")
     michigan["lead_req"] = LeadRequirement(**michigan["lead_req"])

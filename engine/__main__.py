@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from dataclasses import fields
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .options import CHOICES, Options
@@ -32,7 +33,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, printable(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
 
 
-def whole_number(minimum: int):
+def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum`` (``-5`` is refused, not read as 5)."""
 
     def parse(text: str) -> int:

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from . import cards as C
 from . import rulebook
+from . import screen as SC
 from . import textview as TV
 from .ai import choose_action
 from .game import Game
@@ -144,7 +145,7 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
         return Action(seat=seat, do=verb, cards=[_card_token(a) for a in args] or None)
     if verb == "reveal":
         space = None
-        picked = []
+        picked: list[str] = []
         for a in args:
             if _looks_like_card(a) and len(picked) < 5:
                 picked.append(_card_token(a))
@@ -222,7 +223,7 @@ class TerminalGame:
                 self.say_spare_unused(view, told)
         self.hand_before = list(view.get("hand") or [])
         if any(e.get("type") == "round-end" for e in events) and game.log:
-            self.say(TV.render_round_result(game.log[-1], view, game.round_number))
+            self.say(SC.render_round_result(game.log[-1], view, game.round_number))
 
     def say_auction_skips(self, view: dict[str, Any]) -> None:
         """Who may not bid for the spare hand, and by which rule."""
@@ -287,7 +288,7 @@ class TerminalGame:
             return self.leave(f"Interrupted: leaving the game in round {game.round_number}.", 130)
         self.say("")
         self.say("The game is over.")
-        self.say(TV.render_standings(game.standings()))
+        self.say(SC.render_standings(game.standings()))
         return 0
 
     def rules_answer(self, space: str) -> str:
@@ -304,7 +305,7 @@ class TerminalGame:
         """End before the game does: say why and show the standings so far."""
         self.say("")
         self.say(why)
-        self.say(TV.render_standings(self.game.standings()))
+        self.say(SC.render_standings(self.game.standings()))
         return code
 
     def human_view(self) -> dict[str, Any]:
@@ -338,6 +339,7 @@ class TerminalGame:
         the returned note says it cannot win."""
         game = self.game
         d = view["detail"]
+        assert action.space is not None, "game.check has accepted the declared space"
         wild = C.parse_many(d.get("wild") or [])
         if game.wanagan_qualifies(C.parse_many(action.cards or []), action.space, wild):
             return None
@@ -353,20 +355,20 @@ class TerminalGame:
         if name == "quit":
             raise QuitGame
         if name == "table":
-            self.say(TV.render_view(self.game.view(HUMAN), events=True))
+            self.say(SC.render_view(self.game.view(HUMAN), events=True))
         elif name == "rules":
             self.say(self.rules_answer(""))
         elif name == "help" and args:
             self.say(self.rules_answer(" ".join(args)))
         elif name == "help":
-            self.say("\n".join([TV.render_prompt(view), *self.unoffered(view)]))
+            self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
 
     def human_turn(self) -> list[Event]:
         game = self.game
         view = self.human_view()
         self.say("")
-        self.say(TV.render_view(view))
-        self.say("\n".join([TV.render_prompt(view), *self.unoffered(view)]))
+        self.say(SC.render_view(view))
+        self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
         while True:
             line = self.input_fn("> ")
             if self.echo:

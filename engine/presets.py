@@ -206,7 +206,8 @@ def _card(card: str, label: str | None = None) -> Space:
     return Space(rank + card[1], label or f"{rank}{sym}", CARD, (card,))
 
 
-def _rulebook(key: str, name: str, spaces: tuple[Space, ...], summary: str, order=RULEBOOK_ORDER, **opts) -> Preset:
+def _rulebook(key: str, name: str, spaces: tuple[Space, ...], summary: str,
+             order: tuple[str, ...] = RULEBOOK_ORDER, **opts: Any) -> Preset:
     return Preset(key, name, spaces, Options(**{**RULEBOOK_OPTIONS.to_dict(), **opts}), order=order,
                   min_players=2, max_players=20, summary=summary, rulebook_setup=True)
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .game import Game
 from .presets import PRESETS
-from .model import Action, IllegalAction
+from .model import Action, Event, IllegalAction
 from .textview import printable
 
 
@@ -92,7 +92,7 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
 
     traced_game_events = 0
 
-    def emit(events: list) -> None:
+    def emit(events: list[Event]) -> None:
         """Trace the game-level events raised meanwhile (e.g. `eliminated` while a deal seats the
         players), then ``events``; an event that is both (the board clearing's) is traced once."""
         nonlocal traced_game_events
@@ -128,6 +128,7 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             unplayed = len(spec.rounds) - rnum
             if unplayed or (spec.playoff and spec.end != "host-stop"):
                 aw = game.awaiting()
+                assert aw is not None  # a round that ends mid-way waits for someone
                 later = f"{unplayed} more round(s)" if unplayed else "a playoff"
                 raise ReplayError(f"round {rnum} ends mid-way (waiting for seat {aw.seat} to {aw.phase}) "
                                   f"but the file lists {later} after it")

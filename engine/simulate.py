@@ -29,7 +29,7 @@ def check_conservation(game: Game, total: int) -> None:
         raise ConservationError(f"negative chips: stacks {game.stacks}, mat {game.mat}")
     r = game.r
     if r is not None and r.wait is not None:
-        held = [c for h in r.hands for c in h] + r.spare + r.played + (r.deck or [])
+        held = [c for h in r.hands for c in h] + r.spare + r.michigan.played + (r.deck or [])
         if sorted(held) != sorted(full_deck(game.n_decks)):
             raise ConservationError(f"cards not conserved in round {game.round_number}")
 
@@ -39,8 +39,8 @@ class SimulationStats:
     rounds: int = 0
     games: int = 0
     actions: int = 0
-    payouts: Counter = field(default_factory=Counter)
-    payout_counts: Counter = field(default_factory=Counter)
+    payouts: Counter[str] = field(default_factory=Counter)
+    payout_counts: Counter[str] = field(default_factory=Counter)
     poker_pots: list[int] = field(default_factory=list)
     stuck_rounds: int = 0
     seconds: float = 0.0

@@ -71,33 +71,15 @@ AI_NAMES = [
     "Shannon",
 ]
 
-HAND_RANKS = [
-    "high card",
-    "one pair",
-    "two pair",
-    "three of a kind",
-    "straight",
-    "flush",
-    "full house",
-    "four of a kind",
-    "straight flush",
-    "royal flush",
-    "five of a kind",
-]
-
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
 
 
 def hand_rank(name: str | None) -> int:
-    if not name:
-        return -1
-    text = str(name).lower().replace("_", " ").replace("-", " ")
-    best = -1
-    for i, rank_name in enumerate(HAND_RANKS):
-        if rank_name in text or (rank_name == "one pair" and text.startswith("pair")):
-            best = max(best, i)
-    return best
+    """How strong a hand named in a showdown is (stored as a player's best hand; -1: none)."""
+    from engine.hands import name_strength
+
+    return name_strength(name)
 
 
 # ---------------------------------------------------------------------------
@@ -382,15 +364,13 @@ def decision_token(game) -> str:
     button can never claim the player's *next* pay card: once the first click is applied the
     round has more events and the old token no longer matches. It tells nothing about
     anyone's cards."""
-    r = getattr(game, "r", None)
-    return str(len(getattr(r, "events", None) or ()))
+    return str(game.decision_number())
 
 
 def claim_is_public(game) -> bool:
     """Whether the pay card being claimed is on the table (played in Michigan), so its space may
     be named publicly; a claim right after the deal is for a card still hidden in the hand."""
-    r = getattr(game, "r", None)
-    return bool(getattr(r, "played", None))
+    return game.cards_on_table()
 
 
 AI_TAKEOVER_NOTICE = (
@@ -406,7 +386,9 @@ STALE_CLAIM = "Already claimed, or too late: that claim is settled, so nothing h
 
 
 def card_rank(card: str) -> int:
-    return "23456789TJQKA".find(card[0].upper().replace("1", "T"))
+    from engine.cards import parse, rank_of
+
+    return rank_of(parse(card))
 
 
 def safe_default(game, aw, ai_choice: Callable[[], Any]):

@@ -1,21 +1,22 @@
 """AI seats: a random legal player (for tests) and a heuristic player.
 
-Both read only what their seat may know (the game's per-seat view of the hand
-and the public state) and are deterministic given the rng they are handed.
+Both read only what their seat may know (``Game.observe``: the seat's own cards,
+the public state, and what pays on this mat) and are deterministic given the rng
+they are handed.
 """
 
 from __future__ import annotations
 
-import functools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from . import cards as C
 from .game import Game
-from .hands import best_five, evaluate, hand_ranks
-from .presets import ACE_TWO, FULL_HOUSE_PLAY, LEAD, STRAIGHT_PLAY
+from .hands import evaluate, hand_ranks
 from .model import Action, Awaiting
+from .observation import Observation
+from .wanaganplan import NO_WILD, WanaganHand
 
 # Rough chance that a five-card hand of this category wins a showdown against one opponent.
 _WIN_CHANCE = [0.12, 0.35, 0.55, 0.68, 0.78, 0.83, 0.9, 0.96, 0.99, 1.0]
@@ -23,14 +24,11 @@ _WIN_CHANCE = [0.12, 0.35, 0.55, 0.68, 0.78, 0.83, 0.9, 0.96, 0.99, 1.0]
 
 def choose_action(game: Game, seat: int, kind: str = "heuristic", rng: random.Random | None = None) -> Action:
     """The action this AI seat takes now (the engine must be waiting for ``seat``)."""
-    # The pending decision as stored (no defensive copy: the AI only reads it).
-    w = None if game.finished or game.r is None else game.r.wait
-    if w is None or w["seat"] != seat:
-        raise ValueError(f"seat {seat} is not to act")
+    obs = game.observe(seat)  # raises ValueError when the seat is not to act
     rng = rng or random.Random(0)
     if kind == "random":
-        return _random_action(game, seat, w["phase"], w["legal"], w["detail"], rng)
-    return _Heuristic(game, seat, w["detail"], rng).decide(w["phase"], w["legal"])
+        return _random_action(seat, obs.legal, obs.detail, rng)
+    return _Heuristic(obs, rng).decide(obs.phase, obs.legal)
 
 
 def autoplay(game: Game, kind: str = "heuristic", rng: random.Random | None = None) -> Iterator[Awaiting | None]:
@@ -48,8 +46,7 @@ def autoplay(game: Game, kind: str = "heuristic", rng: random.Random | None = No
             game.apply(choose_action(game, aw.seat, kind, rng))
 
 
-def _random_action(game: Game, seat: int, phase: str, legal: list[str], d: dict[str, Any],
-                   rng: random.Random) -> Action:
+def _random_action(seat: int, legal: list[str], d: Mapping[str, Any], rng: random.Random) -> Action:
     do = rng.choice(legal)
     if do in ("bid", "suit_bid", "bet", "raise"):
         lo, hi = d.get("min", 1), d.get("max", 1)
@@ -75,40 +72,38 @@ def _random_action(game: Game, seat: int, phase: str, legal: list[str], d: dict[
 
 
 class _Heuristic:
-    def __init__(self, game: Game, seat: int, detail: dict[str, Any], rng: random.Random) -> None:
-        self.game = game
-        self.seat = seat
-        self.d = detail
+    def __init__(self, obs: Observation, rng: random.Random) -> None:
+        self.obs = obs
+        self.seat = obs.seat
+        self.d = obs.detail
         self.rng = rng
-        self.hand = list(game.r.hands[seat])
-        self.stack = game.stacks[seat]
+        self.hand = list(obs.hand)
+        self.stack = obs.stack
 
     def act(self, do: str, **kw: Any) -> Action:
         return Action(seat=self.seat, do=do, **kw)
 
     def decide(self, phase: str, legal: list[str]) -> Action:
-        handler = getattr(self, "_" + phase.replace("-", "_"), None)
-        if handler is None:
-            return self.act(legal[0])
-        return handler(legal)
+        """The choice for ``phase`` (every decision of the engine has one in ``_DECIDERS``)."""
+        return _DECIDERS[phase](self, legal)
 
     # -- hand strength -------------------------------------------------
     def poker_strength(self, cards: list[int] | None = None) -> float:
         value = evaluate(cards if cards is not None else self.hand)
         cat = value >> 20
-        if self.game.poker_low:  # Losers Kitty: the worst hand wins; a low high-card hand is strong
+        if self.obs.poker_low:  # Losers Kitty: the worst hand wins; a low high-card hand is strong
             return 0.03 if cat else max(0.03, min(0.97, (12 - hand_ranks(value)[0]) / 8))
         base = _WIN_CHANCE[min(cat, 9)]
         return base
 
     def pay_cards_held(self) -> int:
-        money = self.game._money_cards()
+        money = self.obs.money_cards
         return sum(1 for c in self.hand if c in money)
 
     # -- spare hand ------------------------------------------------------
     def _spare_hand(self, legal: list[str]) -> Action:
         strength = self.poker_strength()
-        keeps_value = self.pay_cards_held() > 0 and self.game.options.paycards == "deal"
+        keeps_value = self.pay_cards_held() > 0 and self.obs.options.paycards == "deal"
         stage = self.d.get("stage")
         if stage == "decide":
             if not keeps_value and strength < 0.35 and "swap" in legal:
@@ -131,14 +126,13 @@ class _Heuristic:
     # -- optional suit ---------------------------------------------------
     def _suit_values(self) -> dict[int, int]:
         """Chips on the mat this seat could expect to collect per pay suit (cards held)."""
-        game = self.game
         values = {s: 0 for s in range(4)}
-        for sp in game.spaces:
+        for sp in self.obs.spaces:
             if sp.trigger in ("card", "combo") and any("*" in t for t in sp.cards):
                 for suit in range(4):
                     need = [C.parse(t.replace("*", C.SUITS[suit])) for t in sp.cards]
                     if all(c in self.hand for c in need):
-                        values[suit] += game.mat[sp.id]
+                        values[suit] += self.obs.mat[sp.id]
         return values
 
     def _suit_bid(self, legal: list[str]) -> Action:
@@ -172,12 +166,11 @@ class _Heuristic:
         return self.act("choose", cards=list(self.d["best"]))
 
     def _poker_betting(self, legal: list[str]) -> Action:
-        game = self.game
-        r = game.r
-        mine = r.chosen[self.seat] or self.hand
-        opponents = max(1, len([s for s in r.active if not r.folded[s] and s != self.seat]))
+        obs = self.obs
+        mine = obs.chosen or self.hand
+        opponents = max(1, obs.opponents_in_hand)
         p = self.poker_strength(mine) ** (1 + (opponents - 1) * 0.35)
-        pot = game.mat[game.pot_id]
+        pot = obs.mat[obs.pot] if obs.pot is not None else 0
         to_call = self.d.get("to_call", 0)
         lo, hi = self.d.get("min", 1), self.d.get("max", 0)
         jitter = self.rng.random() * 0.08
@@ -188,7 +181,7 @@ class _Heuristic:
                 return self.act("raise", amount=max(lo, min(hi, int(hi * p))))
             return self.act("check")
         # Re-raise only while the bet is modest: two strong AI hands must not raise each other to all-in.
-        modest = self.d.get("current_bet", 0) < 2 * game.options.bet_limit
+        modest = self.d.get("current_bet", 0) < 2 * obs.options.bet_limit
         if "raise" in legal and hi >= lo and modest and p + jitter > 0.8:
             return self.act("raise", amount=max(lo, min(hi, int(hi * (p - 0.3)))))
         odds = to_call / (pot + to_call)
@@ -200,8 +193,8 @@ class _Heuristic:
     def _michigan_lead(self, legal: list[str]) -> Action:
         """Lead where this seat will keep playing: long runs, long suits, pay cards that will be placed."""
         options = C.parse_many(self.d["cards"])
-        game = self.game
-        pays = set(game._card_pays) if game.options.paycards == "play" else set()
+        obs = self.obs
+        pays = set(obs.pays_when_placed) if obs.options.paycards == "play" else set()
         held = set(self.hand)
         lengths = [0, 0, 0, 0]  # cards held per suit
         bonuses = [0, 0, 0, 0]  # 3 per held card of the suit that pays when placed
@@ -221,41 +214,29 @@ class _Heuristic:
                     break
             return run * 2 + lengths[suit] + bonuses[suit] + lead_bonus(card) - (card >> 2) * 0.05
 
-        r = game.r
-        prev = (r.played[-1], r.played_by[-1]) if r.played else None
-
         def lead_bonus(card: int) -> float:
             """Great Lakes: a 6 Lead or an A-2 that pays is worth taking."""
-            bonus = 0.0
-            for sid, kind, rank in game._lead_pays:
-                if not game.mat[sid]:
-                    continue
-                if kind == LEAD and card >> 2 == rank:
-                    bonus += 10
-                elif (kind == ACE_TWO and card >> 2 == C.TWO and prev is not None and prev[1] == self.seat
-                      and prev[0] >> 2 == C.ACE and C.is_red(prev[0]) != C.is_red(card)):
-                    bonus += 10
-            return bonus
+            return 10.0 * sum(1 for sid in obs.lead_spaces(card) if obs.mat[sid])
 
         best = max(options, key=lambda c: (score(c), -c))
         return self.act("lead", card=C.to_str(best))
 
     def _michigan_play(self, legal: list[str]) -> Action:
         """Great Lakes combination plays: take one when it pays (its space, money cards in it) or goes out."""
-        game = self.game
-        mat = game.mat
+        obs = self.obs
+        mat = obs.mat
         best: tuple[int, str, list[str]] | None = None
         # Chips each held pay card would collect if placed now (cards not held or paying nothing: 0).
         held = set(self.hand)
         pays: dict[str, int] = {}
-        for c, sids in game._card_pays.items():
+        for c, sids in obs.pays_when_placed.items():
             if c in held:
                 v = sum(mat[sid] for sid in sids)
                 if v:
                     pays[C.to_str(c)] = v
 
         items = list(pays.items())
-        for do, trigger in (("full_house", FULL_HOUSE_PLAY), ("straight", STRAIGHT_PLAY)):
+        for do in ("full_house", "straight"):
             if do not in legal:
                 continue
             options = self.d[do]
@@ -270,7 +251,7 @@ class _Heuristic:
                         scores = [x + o.count(k) * v for x, o in zip(scores, options)]
                 money = max(scores)
                 pick = options[scores.index(money)]
-            value = mat[game._play_combos[trigger]] + money
+            value = mat[obs.combo_spaces[do]] + money
             if value > 0 or len(pick) >= len(self.hand):
                 if best is None or value > best[0]:
                     best = (value, do, pick)
@@ -285,11 +266,11 @@ class _Heuristic:
         Spaces are tried richest first; the hand's statistics are read once and a five-card
         selection is built only for the spaces that could win (no enumeration of combinations).
         Among equally rich spaces the stronger qualifying five wins (the earlier space on ties)."""
-        game = self.game
-        mat = game.mat
+        mat = self.obs.mat
         d = self.d
-        wild = frozenset(C.parse_many(d["wild"])) if d["wild"] else _NO_WILD
-        plan = _WanaganHand(game, self.hand, wild)
+        wild = frozenset(C.parse_many(d["wild"])) if d["wild"] else NO_WILD
+        plan = WanaganHand(self.hand, wild)
+        kinds = {sp.id: sp.hand for sp in self.obs.spaces}
         spaces = sorted(d["spaces"], key=mat.__getitem__, reverse=True)  # stable: mat order on ties
         found: list[tuple[str, list[int], int | None]] = []  # qualifying (space, five, value) of the top rate
         top = None
@@ -297,7 +278,7 @@ class _Heuristic:
             m = mat[sid]
             if top is not None and m < top:
                 break  # spaces come richest first
-            picked = plan.pick(sid, game.space_by_id[sid].hand)
+            picked = plan.pick(sid, kinds[sid])
             if picked is not None:
                 top = m
                 found.append((sid, *picked))
@@ -329,211 +310,20 @@ class _Heuristic:
         return self.act("pass_cards", cards=C.to_strs(give))
 
 
-_EVENS_ODDS = ((0, 2, 4, 6, 8), (2, 4, 6, 8, 10), (12, 1, 3, 5, 7), (1, 3, 5, 7, 9), (3, 5, 7, 9, 11))
-# (rank mask, ranks): five-rank windows, best first (straights Ace high down to A-2-3-4-5).
-_STRAIGHT_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in
-                          (tuple(range(hi - 4, hi + 1)) if hi > 3 else (12, 0, 1, 2, 3) for hi in range(12, 2, -1)))
-_EVENS_ODDS_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in _EVENS_ODDS)
+_DECIDERS: dict[str, Callable[[_Heuristic, list[str]], Action]] = {
+    "spare-hand": _Heuristic._spare_hand,
+    "auction": _Heuristic._auction,
+    "suit-bid": _Heuristic._suit_bid,
+    "name-suit": _Heuristic._name_suit,
+    "corner-bet": _Heuristic._corner_bet,
+    "corner-cover": _Heuristic._corner_cover,
+    "claim": _Heuristic._claim,
+    "poker-choose": _Heuristic._poker_choose,
+    "poker-betting": _Heuristic._poker_betting,
+    "michigan-lead": _Heuristic._michigan_lead,
+    "michigan-play": _Heuristic._michigan_play,
+    "wanagan-reveal": _Heuristic._wanagan_reveal,
+    "wanagan-pass": _Heuristic._wanagan_pass,
+}
 
-
-@functools.cache
-def _windows_met(mask: int, need: int, evens: bool) -> tuple[tuple[int, ...], ...]:
-    """The straight (or evens/odds) rank windows, best first, holding at least ``need`` ranks of ``mask``."""
-    return tuple(rs for window, rs in (_EVENS_ODDS_WINDOWS if evens else _STRAIGHT_WINDOWS)
-                 if (mask & window).bit_count() >= need)
-
-
-# The Wanagan combinations a best five of each poker category (by its value) contains.
-_BEST_COVERS: tuple[frozenset[str], ...] = (
-    frozenset(),  # high card
-    frozenset({"one-pair"}),
-    frozenset({"one-pair", "two-pair"}),
-    frozenset({"one-pair", "three-kind"}),
-    frozenset({"straight"}),
-    frozenset({"flush"}),
-    frozenset({"one-pair", "two-pair", "three-kind", "full-house"}),
-    frozenset({"one-pair", "three-kind", "four-kind"}),
-    frozenset({"straight", "flush"}),
-    frozenset({"one-pair", "three-kind", "four-kind"}),  # five of a kind
-)
-# The combinations natural cards cannot make when their best five is of each category.
-_BEST_EXCLUDES: tuple[frozenset[str], ...] = (
-    frozenset({"one-pair", "two-pair", "three-kind", "four-kind", "full-house", "straight", "flush"}),
-    frozenset({"two-pair", "three-kind", "four-kind", "full-house", "straight", "flush"}),
-    frozenset({"three-kind", "four-kind", "full-house", "straight", "flush"}),
-    frozenset({"two-pair", "four-kind", "full-house", "straight", "flush"}),
-    frozenset({"flush"}),  # straight
-    frozenset({"four-kind", "full-house"}),  # flush
-    frozenset({"four-kind"}),  # full house
-    frozenset(),  # four of a kind
-    frozenset(),  # straight flush
-    frozenset(),  # five of a kind
-)
-_OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4, "five-kind": 5}
-_RANKS_DOWN = tuple(range(12, -1, -1))
-_RANK_BIT = tuple(1 << r for r in range(13))
-_NO_WILD: frozenset[int] = frozenset()
 _RANK_TIEBREAK = tuple(r * 0.08 for r in range(13))
-_CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 4: "straight", 5: "flush", 6: "full-house",
-                  7: "four-kind", 8: "straight-flush", 9: "five-kind"}
-
-
-class _WanaganHand:
-    """One hand's statistics for a Wanagan reveal, read once; five-card selections built on demand."""
-
-    __slots__ = ("_best", "_mask", "_top", "_value", "by_rank", "game", "hand", "ordered", "suits", "wild", "wilds")
-
-    def __init__(self, game: Game, hand: list[int], wild: frozenset[int]) -> None:
-        self.game = game
-        self.hand = hand
-        self.wild = wild
-        if wild:
-            self.wilds = sorted((c for c in hand if c in wild), reverse=True)
-            nat = sorted((c for c in hand if c not in wild), reverse=True)
-        else:
-            self.wilds = []
-            nat = sorted(hand, reverse=True)
-        by_rank: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], []]
-        suits = [0, 0, 0, 0]
-        for c in nat:
-            by_rank[c >> 2].append(c)
-            suits[c & 3] += 1
-        self.by_rank = by_rank
-        self.suits = suits  # naturals per suit
-        self.ordered = self.wilds + nat  # wild cards first, then naturals high to low
-        self._top: list[int] | None = None
-        self._best: tuple[int, list[int]] | None = None
-        self._mask: int | None = None
-        self._value = evaluate(hand, wild)  # the best five's value
-
-    @property
-    def mask(self) -> int:
-        """Ranks held (naturals) as a 13-bit mask."""
-        if self._mask is None:
-            self._mask = sum(_RANK_BIT[r] for r, cs in enumerate(self.by_rank) if cs)
-        return self._mask
-
-    @property
-    def by_suit(self) -> list[list[int]]:
-        """Naturals per suit, high to low."""
-        out: list[list[int]] = [[], [], [], []]
-        for c in self.ordered[len(self.wilds):]:
-            out[c & 3].append(c)
-        return out
-
-    @property
-    def top(self) -> list[int]:
-        """Ranks by how many naturals are held, then by rank, highest first."""
-        if self._top is None:
-            counts = list(map(len, self.by_rank))
-            self._top = sorted(_RANKS_DOWN, key=counts.__getitem__, reverse=True)  # stable: high rank first on ties
-        return self._top
-
-    def best(self) -> tuple[int, list[int]]:
-        """(value, cards) of the hand's best five."""
-        if self._best is None:
-            value = self._value
-            cat = value >> 20
-            # The common categories: build the five directly (cheaper than best_five), then make sure.
-            built = [self.ordered[:5]] if cat == 0 else self._build(_CATEGORY_KIND[cat]) if cat in _CATEGORY_KIND else []
-            for cards in built:
-                if len(cards) == 5 and evaluate(cards, self.wild) == value:
-                    self._best = (value, cards)
-                    break
-            else:
-                self._best = (value, list(best_five(self.hand, self.wild).cards))
-        return self._best
-
-    def value(self, cards: list[int]) -> int:
-        return evaluate(cards, self.wild)
-
-    def pick(self, sid: str, kind: str) -> tuple[list[int], int | None] | None:
-        """(five cards, their value or None if not worked out) of a strong selection qualifying for
-        ``sid`` (of combination ``kind``), or None when the hand cannot make it."""
-        cat = self._value >> 20
-        if kind in _BEST_COVERS[cat]:
-            # The best five's category shows the combination (a wild card may stand for anything).
-            value, cards = self.best()
-            return cards, value
-        if not self.wilds and kind in _BEST_EXCLUDES[cat]:
-            return None  # the hand would hold a better five than its best
-        built = self._build(kind)  # every selection built makes the combination (wild cards fill gaps)
-        if len(built) <= 1:
-            return (built[0], None) if built else None
-        values = [self.value(cards) for cards in built]
-        best = max(values)
-        return built[values.index(best)], best
-
-    def _fill(self, core: list[int]) -> list[int]:
-        if len(core) >= 5:
-            return core[:5]
-        rest = list(self.ordered)
-        for c in core:
-            rest.remove(c)
-        return core + rest[: 5 - len(core)]
-
-    def _groups(self, *wants: tuple[int, int]) -> list[int] | None:
-        core: list[int] = []
-        spare = self.wilds
-        for rank, k in wants:
-            have = self.by_rank[rank][:k]
-            need = k - len(have)
-            if need > len(spare):
-                return None
-            core += have + spare[:need]
-            spare = spare[need:]
-        return core
-
-    def _build(self, kind: str) -> list[list[int]]:
-        """Candidate selections for one combination (few: the strongest ranks/suits that make it)."""
-        by_rank, w = self.by_rank, len(self.wilds)
-        k = _OF_A_KIND.get(kind)
-        if k is not None:
-            r = self.top[0]  # the longest rank (highest among equals): if it cannot make it, none can
-            core = self._groups((r, max(k, min(len(by_rank[r]), 4))))
-            return [] if core is None else [self._fill(core)]
-        if kind == "two-pair":
-            top = self.top
-            core = self._groups((top[0], 2), (top[1], 2))
-            return [] if core is None else [self._fill(core)]
-        if kind == "full-house":
-            top = self.top
-            c0, c1 = len(by_rank[top[0]]), len(by_rank[top[1]])
-            if min(max(0, 3 - c0) + max(0, 2 - c1), max(0, 3 - c1) + max(0, 2 - c0)) > w:
-                return []  # the two longest ranks cannot make it: none can
-            for a in top[:4]:
-                if len(by_rank[a]) + w < 3:
-                    continue
-                for b in top[:4]:
-                    if b != a:
-                        core = self._groups((a, 3), (b, 2))
-                        if core is not None:
-                            return [core]
-            return []
-        if kind == "straight":
-            met = _windows_met(self.mask, 5 - w, False)
-            core = self._groups(*((r, 1) for r in met[0])) if met else None  # the highest straight
-            return [] if core is None else [core]
-        if kind == "flush":
-            if max(self.suits) + w < 5:
-                return []
-            return [(cs + self.wilds)[:5] for cs in self.by_suit if len(cs) + w >= 5]
-        if kind == "straight-flush":  # the best five only (no Wanagan space asks for it)
-            out = []
-            for cs in self.by_suit:
-                if len(cs) + w < 5:
-                    continue
-                held = {c >> 2: c for c in cs}
-                met = _windows_met(sum(_RANK_BIT[r] for r in held), 5 - w, False)
-                if met:
-                    spare = iter(self.wilds)
-                    out.append([held[r] if r in held else next(spare) for r in met[0]])
-            return out
-        if kind == "evens-odds":
-            out = []
-            for rs in _windows_met(self.mask, 5 - w, True):
-                core = self._groups(*((r, 1) for r in rs))
-                if core is not None:
-                    out.append(core)
-            return out
-        return []

@@ -14,13 +14,6 @@ RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-RANK_NAMES = {
-    "T": "10",
-    "J": "Jack",
-    "Q": "Queen",
-    "K": "King",
-    "A": "Ace",
-}
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
@@ -36,16 +29,8 @@ def rank_of(card: Card) -> int:
     return card >> 2
 
 
-def suit_of(card: Card) -> int:
-    return card & 3
-
-
 def is_red(card: Card) -> bool:
     return (card & 3) in (DIAMONDS, HEARTS)
-
-
-def suit_is_red(suit: int) -> bool:
-    return suit in (DIAMONDS, HEARTS)
 
 
 def parse(text: str) -> Card:
@@ -84,11 +69,6 @@ def pretty(card: Card) -> str:
     """Human text: ``10♥``, ``K♠``."""
     r = RANKS[card >> 2]
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[SUITS[card & 3]]
-
-
-def long_name(card: Card) -> str:
-    r = RANKS[card >> 2]
-    return f"{RANK_NAMES.get(r, r)} of {SUIT_NAMES[SUITS[card & 3]]}"
 
 
 def full_deck(decks: int = 1) -> list[Card]:

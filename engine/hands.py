@@ -48,9 +48,7 @@ import functools
 import itertools
 import operator
 from collections.abc import Collection, Iterable, Sequence
-from typing import NamedTuple
-
-from .cards import RANKS
+from typing import Protocol
 
 __all__ = [
     "HIGH_CARD",
@@ -65,20 +63,12 @@ __all__ = [
     "STRAIGHT_FLUSH",
     "FIVE_OF_A_KIND",
     "CATEGORY_NAMES",
-    "HandResult",
     "evaluate",
-    "best_five",
-    "worst_five",
     "worst_key",
     "category_of",
     "category_name",
     "describe",
     "hand_ranks",
-    "contains",
-    "is_evens_or_odds",
-    "combination_key",
-    "evens_or_odds_key",
-    "EVENS_OR_ODDS",
 ]
 
 (
@@ -190,9 +180,7 @@ _BIAS = [sum((128 - k) << (8 * r) for r in range(13)) for k in range(6)]
 _SPREAD = {sum(0x80 << (8 * r) for r in _DESC[m]): m for m in range(_N)}
 #: suit-hi bits -> suits with five or more cards
 _FLSUITS = {
-    sum(0x80 << (8 * (13 + s)) for s in suits): suits
-    for n in range(5)
-    for suits in itertools.combinations(range(4), n)
+    sum(0x80 << (8 * (13 + s)) for s in suits): suits for n in range(5) for suits in itertools.combinations(range(4), n)
 }
 # distinct-card mask: suit s occupies bits 13*s .. 13*s+12
 _BM = tuple(1 << (13 * (c & 3) + (c >> 2)) for c in range(52))
@@ -205,7 +193,11 @@ del _m, _t, _d
 # ---------------------------------------------------------------------------
 
 
-def _make_evaluate():
+class _Evaluate(Protocol):
+    def __call__(self, cards: Sequence[int], wild: Collection[int] | None = None) -> int: ...
+
+
+def _make_evaluate() -> _Evaluate:
     CVg = _CV.__getitem__
     BMg = _BM.__getitem__
     SP = _SPREAD
@@ -221,7 +213,7 @@ def _make_evaluate():
     or_ = operator.or_
     reduce = functools.reduce
 
-    def flush_path(cards, acc, m1):
+    def flush_path(cards: Sequence[int], acc: int, m1: int) -> int:
         # some suit holds five or more cards
         dm = reduce(or_, map(BMg, cards))
         suits = FLSUITS[acc & SUIT_HI]
@@ -310,7 +302,7 @@ evaluate = _make_evaluate()
 # ---------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _wild_straight_top(mask: int, wilds: int) -> int:
     return _straight_top(mask, wilds)
 
@@ -358,7 +350,7 @@ def _value(cat: int, ranks: Sequence[int]) -> int:
     return (cat << 20) | _nibbles(ranks, 4)
 
 
-def _wild_of_a_kind(st: "_Counts", k: int, category: int) -> int:
+def _wild_of_a_kind(st: _Counts, k: int, category: int) -> int:
     """The highest rank that wild cards can make k of a kind, with the best kickers (caller checked one exists)."""
     cnt, w, n = st.cnt, st.w, st.n
     for r in range(_ACE, -1, -1):
@@ -427,10 +419,22 @@ def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
 # Reading values
 # ---------------------------------------------------------------------------
 
-_RANK_WORD = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king", "ace")
-_RANK_PLURAL = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                "tens", "jacks", "queens", "kings", "aces")
+_RANK_WORD = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+_RANK_PLURAL = (
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
 
 
 def category_of(value: int) -> int:
@@ -448,6 +452,23 @@ def hand_ranks(value: int) -> tuple[int, ...]:
         if nib:
             out.append(nib - 1)
     return tuple(out)
+
+
+# Hand names as ``category_name`` gives them, weakest first (a royal flush above other straight flushes).
+NAMES_BY_STRENGTH: tuple[str, ...] = (
+    *CATEGORY_NAMES[: STRAIGHT_FLUSH + 1],
+    "royal flush",
+    *CATEGORY_NAMES[STRAIGHT_FLUSH + 1 :],
+)
+
+
+def name_strength(name: str | None) -> int:
+    """How strong the hand named ``name`` (from ``category_name``) is: its place in
+    ``NAMES_BY_STRENGTH``, or -1 for no hand's name. Compares hands known only by their names."""
+    try:
+        return NAMES_BY_STRENGTH.index(name or "")
+    except ValueError:
+        return -1
 
 
 def category_name(value: int) -> str:
@@ -489,288 +510,3 @@ def describe(value: int) -> str:
 def worst_key(value: int) -> int:
     """Sort key putting the worst hand first when sorting descending (lower value = worse)."""
     return -value
-
-
-# ---------------------------------------------------------------------------
-# Choosing five cards
-# ---------------------------------------------------------------------------
-
-
-class HandResult(NamedTuple):
-    value: int
-    category: int
-    name: str
-    cards: tuple[int, ...]
-
-    @property
-    def description(self) -> str:
-        return describe(self.value)
-
-    def __str__(self) -> str:  # e.g. "Full house, kings over fives: KS KH KD 5C 5S"
-        return f"{describe(self.value)}: " + " ".join(
-            RANKS[c >> 2] + "CDHS"[c & 3] for c in self.cards
-        )
-
-
-def _result(value: int, cards: Iterable[int]) -> HandResult:
-    return HandResult(value, value >> 20, category_name(value), tuple(cards))
-
-
-def _straight_ranks(top: int) -> list[int]:
-    return [3, 2, 1, 0, _ACE] if top == 3 else list(range(top, top - 5, -1))
-
-
-def _groups(value: int) -> list[tuple[int, int]]:
-    """(rank, how many) in significance order, for the non-suited categories."""
-    cat = value >> 20
-    rk = hand_ranks(value)
-    if cat == STRAIGHT:
-        return [(r, 1) for r in _straight_ranks(rk[0])]
-    sizes = {
-        FIVE_OF_A_KIND: (5,),
-        FOUR_OF_A_KIND: (4, 1),
-        FULL_HOUSE: (3, 2),
-        THREE_OF_A_KIND: (3, 1, 1),
-        TWO_PAIR: (2, 2, 1),
-        ONE_PAIR: (2, 1, 1, 1),
-        HIGH_CARD: (1, 1, 1, 1, 1),
-    }[cat]
-    return list(zip(rk, sizes))
-
-
-def best_five(cards: Sequence[int], wild: Collection[int] | None = None) -> HandResult:
-    """The best five-card hand in ``cards``: its value, category, name and the
-    five cards (taken from ``cards``; wild cards included as held). With fewer
-    than five cards, all of them."""
-    cards = list(cards)
-    wild = _as_set(wild)
-    value = evaluate(cards, wild)
-    if len(cards) <= 5:
-        picked = _order_cards(cards, value, wild)
-        return _result(value, picked)
-    nat = [c for c in cards if c not in wild]
-    wilds = [c for c in cards if c in wild]
-    cat = value >> 20
-    rk = hand_ranks(value)
-
-    def take(rank: int, suit: int | None) -> int:
-        for i, c in enumerate(nat):
-            if c >> 2 == rank and (suit is None or c & 3 == suit):
-                return nat.pop(i)
-        return wilds.pop()
-
-    picked: list[int] = []
-    if cat in (STRAIGHT_FLUSH, FLUSH):
-        want = _straight_ranks(rk[0]) if cat == STRAIGHT_FLUSH else list(rk)
-        for s in range(4):
-            sub = [c for c in cards if c in wild or c & 3 == s]
-            if len(sub) >= 5 and evaluate(sub, wild) == value:
-                picked = [take(r, s) for r in want]
-                break
-    else:
-        for rank, k in _groups(value):
-            picked.extend(take(rank, None) for _ in range(k))
-    return _result(value, picked)
-
-
-def _order_cards(cards: list[int], value: int, wild: Collection[int]) -> list[int]:
-    """Cards of a hand of five or fewer, in significance order (wilds last)."""
-    rk = hand_ranks(value)
-    order = {r: i for i, r in enumerate(reversed(rk))}
-    return sorted(cards, key=lambda c: (c not in wild, order.get(c >> 2, -1), c >> 2), reverse=True)
-
-
-@functools.lru_cache(maxsize=1)
-def _high_card_masks() -> tuple[int, ...]:
-    """Every five-rank set that is not a straight, worst high-card hand first."""
-    masks = [m for m in range(_N) if _POP[m] == 5 and _STRTOP[m] < 0]
-    masks.sort(key=_HIGHV.__getitem__)
-    return tuple(masks)
-
-
-def worst_five(cards: Sequence[int], wild: Collection[int] | None = None) -> HandResult:
-    """The five cards of ``cards`` making the LOWEST poker hand (e.g. the Great
-    Lakes "Losers Kitty"). With five or fewer cards, all of them."""
-    cards = list(cards)
-    wild = _as_set(wild)
-    if len(cards) <= 5:
-        value = evaluate(cards, wild)
-        return _result(value, _order_cards(cards, value, wild))
-    nat = [c for c in cards if c not in wild]
-    by_rank: list[list[int]] = [[] for _ in range(13)]
-    for c in nat:
-        by_rank[c >> 2].append(c)
-    held = sum(1 << r for r in range(13) if by_rank[r])
-    suits_of = [functools.reduce(operator.or_, (1 << (c & 3) for c in cs), 0) for cs in by_rank]
-    # Best case: a high-card hand (five distinct ranks, no straight, not all one suit).
-    for m in _high_card_masks():
-        if m & ~held:
-            continue
-        ranks = _DESC[m]
-        union = functools.reduce(operator.or_, (suits_of[r] for r in ranks))
-        if union & (union - 1) == 0:
-            continue  # every choice would be a flush
-        picked = [by_rank[r][0] for r in ranks]
-        if len({c & 3 for c in picked}) == 1:
-            s = picked[0] & 3
-            for i, r in enumerate(ranks):
-                other = [c for c in by_rank[r] if c & 3 != s]
-                if other:
-                    picked[i] = other[0]
-                    break
-        return _result(_HIGHV[m], picked)
-    # Otherwise (few distinct ranks, only straights/flushes, or wilds): search
-    # the distinct five-card multisets; such a hand holds few distinct cards.
-    counts: dict[int, int] = {}
-    for c in cards:
-        counts[c] = counts.get(c, 0) + 1
-    best: tuple[int, tuple[int, ...]] | None = None
-    for combo in itertools.combinations_with_replacement(sorted(counts), 5):
-        if any(combo.count(c) > counts[c] for c in set(combo)):
-            continue
-        v = evaluate(combo, wild)
-        if best is None or v < best[0]:
-            best = (v, combo)
-    assert best is not None
-    return _result(best[0], _order_cards(list(best[1]), best[0], wild))
-
-
-# ---------------------------------------------------------------------------
-# Wanagan helpers
-# ---------------------------------------------------------------------------
-
-
-def contains(cards: Sequence[int], category: int, wild: Collection[int] | None = None) -> bool:
-    """Do ``cards`` (normally a five-card selection) contain the combination ``category``?
-
-    Combinations nest: a full house contains three of a kind, two pair and one
-    pair; four of a kind contains three of a kind and one pair; a straight flush
-    contains a straight and a flush. Two pair and a full house need two
-    *different* ranks, so four (or five) of a kind does not contain two pair or
-    a full house (unless wild cards can make them). A flush with duplicate cards
-    (several decks) also contains the pairs among them. Each wild card may stand
-    for any card, chosen afresh for each question. High card: always true."""
-    wild = _as_set(wild)
-    if len(cards) == 5 and category in _FAST_CATEGORIES and (not wild or wild.isdisjoint(cards)):
-        # Five natural cards: the poker category tells (a flush may hide repeated cards: counted below).
-        cat = evaluate(cards) >> 20
-        if cat != FLUSH:
-            return category in _CONTAINED[cat]
-    st = _Counts(list(cards), wild)
-    cnt, w, n = st.cnt, st.w, st.n
-    ww = min(w, 5)
-    if category == HIGH_CARD:
-        return n >= 1
-    if category == ONE_PAIR:
-        return n >= 2 and max(cnt) + w >= 2
-    if category == THREE_OF_A_KIND:
-        return n >= 3 and max(cnt) + w >= 3
-    if category == FOUR_OF_A_KIND:
-        return n >= 4 and max(cnt) + w >= 4
-    if category == FIVE_OF_A_KIND:
-        return n >= 5 and max(cnt) + w >= 5
-    if category in (TWO_PAIR, FULL_HOUSE):
-        if n < (4 if category == TWO_PAIR else 5):
-            return False
-        a, b = (2, 2) if category == TWO_PAIR else (3, 2)
-        # Two different ranks: the two longest ranks serve best (either way round).
-        c0, c1 = sorted(cnt, reverse=True)[:2]
-        return min(max(0, a - c0) + max(0, b - c1), max(0, a - c1) + max(0, b - c0)) <= w
-    if category == STRAIGHT:
-        return n >= 5 and _wild_straight_top(st.m1, ww) >= 0
-    if category == FLUSH:
-        return n >= 5 and any(len(rs) + w >= 5 for rs in st.suit_ranks)
-    if category == STRAIGHT_FLUSH:
-        return n >= 5 and any(_wild_straight_top(sm, ww) >= 0 for sm in st.suit_mask)
-    raise ValueError(f"unknown hand category {category!r}")
-
-
-_FAST_CATEGORIES = frozenset(range(HIGH_CARD, FIVE_OF_A_KIND + 1)) - {FLUSH}
-# What five natural cards of each category (other than a flush) contain.
-_CONTAINED: tuple[frozenset[int], ...] = (
-    frozenset({HIGH_CARD}),
-    frozenset({HIGH_CARD, ONE_PAIR}),
-    frozenset({HIGH_CARD, ONE_PAIR, TWO_PAIR}),
-    frozenset({HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND}),
-    frozenset({HIGH_CARD, STRAIGHT}),
-    frozenset(),  # flush: counted
-    frozenset({HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, FULL_HOUSE}),
-    frozenset({HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND, FOUR_OF_A_KIND}),
-    frozenset({HIGH_CARD, STRAIGHT, FLUSH, STRAIGHT_FLUSH}),
-    frozenset({HIGH_CARD, ONE_PAIR, THREE_OF_A_KIND, FOUR_OF_A_KIND, FIVE_OF_A_KIND}),
-)
-
-#: Evens or Odds (Wanagan), Ace low: 2-4-6-8-10, 4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K
-#: as 13-bit rank masks (rank 0 = two .. 12 = ace).
-EVENS_OR_ODDS: tuple[int, ...] = tuple(
-    sum(1 << r for r in ranks)
-    for ranks in (
-        (0, 2, 4, 6, 8),  # 2 4 6 8 10
-        (2, 4, 6, 8, 10),  # 4 6 8 10 Q
-        (12, 1, 3, 5, 7),  # A 3 5 7 9
-        (1, 3, 5, 7, 9),  # 3 5 7 9 J
-        (3, 5, 7, 9, 11),  # 5 7 9 J K
-    )
-)
-
-
-def is_evens_or_odds(cards: Sequence[int], wild: Collection[int] | None = None) -> bool:
-    """Five cards of five consecutive even or five consecutive odd ranks, Ace low
-    (see :data:`EVENS_OR_ODDS`), no rank repeated, suits free; wild cards fill gaps.
-
-    For a five-card selection every card must belong to the sequence; with more
-    cards, it tells whether some five of them form one."""
-    st = _Counts(list(cards), _as_set(wild))
-    if st.n < 5:
-        return False
-    need = 5 - st.w
-    return any(_POP[st.m1 & m] >= need for m in EVENS_OR_ODDS)
-
-
-def combination_key(cards: Sequence[int], category: int, wild: Collection[int] | None = None) -> tuple[int, ...] | None:
-    """How a Wanagan claim to ``category`` ranks: the rank(s) of the best such combination the
-    cards contain, or None when they contain none (see :func:`contains`).
-
-    Only the named combination counts, never the kickers: One Pair the pair's rank, Two Pair the
-    top pair then the second, 3 / 4 of a Kind the rank, Full House the three then the two,
-    Straight its top card (A-2-3-4-5 is five-high), Flush its cards from the top down. Each wild
-    card takes the rank that serves best; in a flush it stands for the highest card of the suit
-    not among the natural cards (a wild card is never a second copy of a card)."""
-    wild = _as_set(wild)
-    if not contains(cards, category, wild):
-        return None
-    st = _Counts(list(cards), wild)
-    cnt, w = st.cnt, st.w
-    if category in (ONE_PAIR, THREE_OF_A_KIND, FOUR_OF_A_KIND, FIVE_OF_A_KIND):
-        size = {ONE_PAIR: 2, THREE_OF_A_KIND: 3, FOUR_OF_A_KIND: 4, FIVE_OF_A_KIND: 5}[category]
-        return (max(r for r in range(13) if cnt[r] + w >= size),)
-    if category in (TWO_PAIR, FULL_HOUSE):
-        a, b = (2, 2) if category == TWO_PAIR else (3, 2)
-        pairs = [(x, y) for x in range(13) for y in range(13)
-                 if x != y and (category == FULL_HOUSE or x > y)
-                 and max(0, a - cnt[x]) + max(0, b - cnt[y]) <= w]
-        return max(pairs)
-    if category in (STRAIGHT, STRAIGHT_FLUSH):
-        masks = [st.m1] if category == STRAIGHT else st.suit_mask
-        return (max(_wild_straight_top(m, min(w, 5)) for m in masks),)
-    if category == FLUSH:
-        best: tuple[int, ...] = ()
-        for ranks in st.suit_ranks:
-            if len(ranks) + w < 5:
-                continue
-            fill = [r for r in range(_ACE, -1, -1) if r not in ranks][:w]
-            best = max(best, tuple(sorted(ranks + fill, reverse=True)[:5]))
-        return best
-    return tuple(sorted((c >> 2 for c in st.nat), reverse=True)[:5])  # high card
-
-
-def evens_or_odds_key(cards: Sequence[int], wild: Collection[int] | None = None) -> tuple[int, ...] | None:
-    """How an Evens or Odds claim ranks: the top card of the sequence with the Ace LOW (the
-    Rulebook: "Ace is considered low for this purpose"), so A-3-5-7-9 is nine-high, the lowest;
-    None when the cards hold no such sequence."""
-    st = _Counts(list(cards), _as_set(wild))
-    if st.n < 5:
-        return None
-    need = 5 - st.w
-    tops = [max(r for r in _DESC[m] if r != _ACE) for m in EVENS_OR_ODDS if _POP[st.m1 & m] >= need]
-    return (max(tops),) if tops else None

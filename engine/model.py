@@ -32,7 +32,7 @@ class Action(BaseModel):
         return v.strip().lower().replace("-", "_")
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Action":
+    def from_dict(cls, data: dict[str, Any]) -> Action:
         return cls.model_validate(data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,7 +56,7 @@ class Action(BaseModel):
         return " ".join(parts)
 
 
-class Event(dict):
+class Event(dict[str, Any]):
     """A record of something that happened: ``{"type": "payout", "space": "AH", "seat": 2, "amount": 3}``.
 
     A dict so it serialises as it is and costs little to make in a hot loop.
@@ -66,7 +66,7 @@ class Event(dict):
 
     @property
     def type(self) -> str:
-        return self["type"]
+        return str(self["type"])
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self)

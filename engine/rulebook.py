@@ -8,230 +8,13 @@ table's house rules change the pages it shows. Pure: text in, text out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import Any
 
 from . import presets as P
 from .options import RULEBOOK_ANTES, Options
-
-
-@dataclass(frozen=True)
-class OptionText:
-    """How an option reads for players: its name, one line on what it decides, and per value a
-    short label (lobby menus) and a sentence (rule pages)."""
-
-    title: str
-    line: str
-    values: dict[Any, tuple[str, str]]
-    form: str = ""  # how a free value (a number, a count) is written, for the list of settings
-
-
-OPTION_TEXT: dict[str, OptionText] = {
-    "ante": OptionText(
-        "Ante", "how many chips each player puts on every space at the start of a round", {},
-        "`flat:N` (N chips a space every round) or `rulebook` (growing by round)"),
-    "dealer_double_ante": OptionText(
-        "Dealer antes double", "whether the dealer pays the ante twice", {
-            True: ("dealer pays double", "The dealer antes twice on every space."),
-            False: ("dealer pays single", "The dealer antes like everyone else."),
-        }),
-    "spare_hand": OptionText(
-        "Spare hand", "what happens to the extra hand dealt with the others", {
-            "none": ("not used", "The spare hand is dealt face down and nobody uses it: its cards are out of play "
-                     "for the round."),
-            "exchange-or-sell": ("exchange or sell (Cadaco variation 2)",
-                                 "After looking at their own hand the dealer may exchange it for the spare hand; if "
-                                 "they don't, they may sell the spare to the highest bidder (bids go round from the "
-                                 "dealer's left; the buyer pays the dealer and must exchange). There is one sale at "
-                                 "most."),
-            "swap-or-auction": ("swap blind or auction",
-                                "The dealer may swap blind for the spare hand, or auction it: the highest bidder pays "
-                                "the dealer and swaps. If nobody bids the dealer may still swap, and after a swap the "
-                                "dealer may auction the hand they gave up."),
-            "rulebook": ("Rulebook: swap or auction, no money cards",
-                         "The dealer plays the hand as dealt, swaps it blind for the spare (only while holding no "
-                         "money card of this mat), or auctions the spare to the highest bidder holding no money "
-                         "card. Every card pictured on a money space counts (both the K and the Q of K-Q); of a run space "
-                         "(8-9-10, 7-8-9) only the whole run in one suit counts: a lone 8, 9 or 10 does not."),
-            "rummoli": ("Rummoli widow",
-                        "The dealer may take the widow (the spare hand) unseen, or look at it and then must keep it "
-                        "(and may auction the old hand), or auction the unseen widow. Anyone but the dealer may "
-                        "bid; the buyer pays the dealer and must swap. Taking the widow while holding a pay card is "
-                        "allowed, but rarely wise."),
-        }),
-    "paycards": OptionText(
-        "Pay cards", "when the pay cards of the mat pay", {
-            "deal": ("at the deal", "Pay cards pay right after the spare hand is settled, to whoever holds them."),
-            "play": ("when played (Cadaco variation 1)",
-                     "Pay cards pay only when they are played in Michigan, to whoever places them."),
-        }),
-    "strict_claims": OptionText(
-        "Strict claims", "whether a paid player must claim the chips", {
-            True: ("claim or lose it", "A paid player must claim the chips before the next card is played; "
-                   "unclaimed chips stay on the space."),
-            False: ("paid automatically", "Every payment is made automatically."),
-        }),
-    "poker_first_bettor": OptionText(
-        "First to bet", "who opens the poker betting", {
-            "dealer": ("the dealer", "The dealer bets first."),
-            "left-of-dealer": ("left of the dealer", "The player left of the dealer bets first."),
-        }),
-    "bet_limit": OptionText("Bet limit", "the largest amount the poker limit allows", {}, "a number of chips"),
-    "bet_limit_scope": OptionText(
-        "Bet limit counts", "what the poker bet limit applies to", {
-            "per-bet": ("each bet or raise", "No single bet or raise may be larger than the limit; raises are not "
-                        "counted."),
-            "total": ("a player's whole betting", "No player may put more than the limit into one betting round, "
-                      "bets, calls and raises together."),
-        }),
-    "michigan_leader": OptionText(
-        "Michigan leader", "who makes the first lead of Michigan", {
-            "dealer": ("the dealer", "The dealer leads first."),
-            "left-of-dealer": ("left of the dealer", "The player left of the dealer leads first."),
-            "poker-winner": ("the poker winner", "The poker winner leads first (with a split pot, the first winner "
-                             "clockwise from the dealer's left)."),
-        }),
-    "first_lead": OptionText(
-        "First lead", "which card opens Michigan", {
-            "lowest-card": ("lowest card", "The leader plays the lowest card in their hand, whatever its suit."),
-            "lowest-of-chosen-suit": ("lowest of a chosen suit", "The leader chooses a suit and plays its lowest card."),
-            "low-black": ("Low Black", "The leader plays their lowest club or spade (Low Black)."),
-        }),
-    "after_stop": OptionText(
-        "Lead after a stop", "what the player who made the stop leads next", {
-            "lowest-other-suit": ("lowest other suit", "They lead their lowest card of any suit but the one just "
-                                  "stopped."),
-            "chosen-other-suit": ("chosen other suit", "They choose any suit but the one just stopped and lead its "
-                                  "lowest card."),
-            "chosen-opposite-colour": ("chosen suit of the other colour", "They choose a suit of the other colour "
-                                       "and lead its lowest card."),
-            "low-opposite-colour": ("low of the other colour", "They lead their lowest card of the other colour "
-                                    "(after an Ace too)."),
-        }),
-    "cannot_lead": OptionText(
-        "Cannot lead", "what a player with no card to lead does", {
-            "pass": ("pass", "The lead passes to the left."),
-            "pay-kitty-1": ("pay one chip", "They pay one chip into the Kitty and the next player must lead that "
-                            "colour; when everybody has paid in a row, the colour flips."),
-        }),
-    "all_stuck": OptionText(
-        "Nobody can lead", "what happens when no player can lead", {
-            "pay-per-card-to-kitty": ("pay per card to the Kitty", "Everybody pays one chip per card still in hand "
-                                      "into the Kitty and nobody wins it this round."),
-            "lowest-count-wins": ("lowest count wins", "The lowest total in hand wins the centre (2–10 count their "
-                                  "face value, J, Q and K ten, an Ace eleven)."),
-        }),
-    "out_payment": OptionText(
-        "Going out", "what the others pay the player who empties their hand", {
-            "per-card-to-winner": ("a chip per card to the winner", "Every other player pays them one chip per card "
-                                   "left in hand."),
-            "per-card-to-kitty": ("a chip per card to the Kitty", "Every other player pays one chip per card left in "
-                                  "hand into the Kitty, which the player who went out then takes."),
-            "none": ("no payment", "Nobody pays anything for the cards left in hand."),
-        }),
-    "endgame": OptionText(
-        "Clearing the board", "what becomes of chips still on the mat when the game ends", {
-            "poker-showdown": ("one last poker hand", "Every chip left on the mat goes to the Pot, everyone gets five "
-                               "fresh cards and the best hand takes it all (ties split; an odd chip goes to the first "
-                               "tied player left of the dealer). A Losers Kitty stays apart and goes to the worst "
-                               "hand of that showdown."),
-            "michigan-interests": ("Michigan for the interests", "All the cards are dealt again, with a spare, and "
-                                   "Michigan is played: each 8, 9 or 10 placed takes a third of the 8-9-10 space, "
-                                   "the K or Q of the pay suit half of K-Q; repeated until the mat is clear."),
-            "none": ("leave them", "Chips still on the mat stay with the table's house: nobody gets them."),
-        }),
-    "game_end": OptionText("Game end", "when the game is over", {},
-                           "`rounds:N`, `minutes:N` (the round in progress is finished) or `elimination`"),
-    "start_stack": OptionText("Starting chips", "the chips each player brings to the game", {}, "a number of chips"),
-    "optional_suit": OptionText(
-        "Optional suit", "whether the players bid to name the pay suit", {
-            True: ("bid for the pay suit", "Before play, starting with the dealer, the players bid for the right to "
-                   "name the pay suit; the winner puts the bid on the Kitty and names it (hearts if nobody bids)."),
-            False: ("fixed pay cards", "The pay cards are the ones printed on the mat."),
-        }),
-    "run": OptionText(
-        "Run space", "which three cards of one suit the run space pays for", {
-            run: (run, f"The run space pays for the {run} of one suit.") for run in ("8-9-10", "6-7-8", "7-8-9")
-        }),
-    "decks": OptionText(
-        "Decks", "how many 52-card decks are shuffled together", {
-            0: ("by the number of players", "One deck; the Rulebook mats add a deck per five players (2–5 players: "
-                "one, 6–10: two, 11–15: three, 16–20: four)."),
-        }, "`0` (by the number of players) or 1 to 4"),
-}
-
-# Why a value was chosen where the sources differ (docs/rules.md, "Where the sources differ").
-REASONS: dict[tuple[str, Any], str] = {
-    ("spare_hand", "none"): "Cadaco's boxed rules deal an extra hand and never use it.",
-    ("spare_hand", "exchange-or-sell"): "Cadaco's second variation: exchange or sell, never both.",
-    ("spare_hand", "swap-or-auction"): "The Overview and Three in One describe the blind swap, the auction and "
-    "the second sale in detail; the Cadaco presets keep it as a house rule.",
-    ("spare_hand", "rulebook"): "The Rulebook forbids the swap and the bid to a player holding a money card.",
-    ("spare_hand", "rummoli"): "The Rummoli text separates a looked-at widow (kept) from an unseen one (sold).",
-    ("paycards", "deal"): "Cadaco pays pay cards before poker, to whoever holds them.",
-    ("paycards", "play"): "Cadaco's first variation, Rummoli and the Rulebook pay only cards that are played.",
-    ("strict_claims", True): "Rummoli players must call out their pay cards; an unclaimed card pays nothing.",
-    ("strict_claims", False): "The other sources pay without a call.",
-    ("poker_first_bettor", "dealer"): "Cadaco lets the dealer open.",
-    ("poker_first_bettor", "left-of-dealer"): "Three in One, Rummoli and the Rulebook start left of the dealer.",
-    ("michigan_leader", "dealer"): "Cadaco has the dealer lead.",
-    ("michigan_leader", "left-of-dealer"): "The Rulebook plays Michigan before poker, so the player left of the "
-    "dealer leads.",
-    ("michigan_leader", "poker-winner"): "The Overview, Three in One and Rummoli give the first lead to the poker "
-    "winner.",
-    ("first_lead", "lowest-card"): "Cadaco: the lowest card held.",
-    ("first_lead", "lowest-of-chosen-suit"): "Three in One and the Rulebook let the leader pick the suit.",
-    ("first_lead", "low-black"): "Rummoli opens with Low Black.",
-    ("after_stop", "lowest-other-suit"): "Cadaco: the lowest card of another suit.",
-    ("after_stop", "chosen-other-suit"): "Three in One: any other suit, player's choice.",
-    ("after_stop", "chosen-opposite-colour"): "The Rulebook: a suit of the opposite colour, player's choice.",
-    ("after_stop", "low-opposite-colour"): "Rummoli alternates Low Black and Low Red.",
-    ("cannot_lead", "pass"): "Most sources simply pass the lead on.",
-    ("cannot_lead", "pay-kitty-1"): "Rummoli makes a player who cannot lead pay the Kitty.",
-    ("all_stuck", "pay-per-card-to-kitty"): "Cadaco and Three in One charge every card left when play is blocked.",
-    ("all_stuck", "lowest-count-wins"): "The Rulebook gives the centre to the lowest count.",
-    ("out_payment", "per-card-to-winner"): "Cadaco and Three in One pay the player who went out.",
-    ("out_payment", "per-card-to-kitty"): "Rummoli feeds the Kitty first; the player who went out then wins it "
-    "(one payment, never twice).",
-    ("out_payment", "none"): "The Rulebook has no per-card payments.",
-    ("ante", "rulebook"): "The Rulebook's antes grow by round.",
-    ("dealer_double_ante", True): "The Rulebook has the dealer ante double.",
-    ("optional_suit", True): "Cadaco's Optional Suit: regular Tripoley with variation 1 and a suit auction.",
-    ("run", "7-8-9"): "The Rulebook's Rummoli mat prints 7-8-9.",
-    ("run", "8-9-10"): "Every other mat prints 8-9-10 (Rummoli boards with 6-7-8 exist: a house rule).",
-    ("ante", "flat:1"): "The boxed games ante one chip a space every round.",
-    ("dealer_double_ante", False): "The boxed games have no dealer's double.",
-    ("optional_suit", False): "Elsewhere the pay cards are printed on the mat.",
-    ("start_stack", 100): "The boxed rules give no number; 100 chips cover a long losing streak at one chip a space.",
-    ("start_stack", 320): "The Rulebook's starting set: 20 × 1, 15 × 5, 10 × 10 and 5 × 25.",
-}
-
-# Points where the printed rules disagree or stay vague that no setting of the presets shows:
-# (the point, what this project does and why). Listed in docs/rules.md after the settings.
-OTHER_DIFFERENCES: tuple[tuple[str, str], ...] = (
-    ("The bet limit", "The Overview reads it once as a cap on each bet or raise and once as a cap on what a "
-     "player puts in altogether. Every preset caps each bet or raise, as Three in One also does; the other "
-     "reading is the house rule \"Bet limit counts: a player's whole betting\"."),
-    ("Cadaco's variations", "Cadaco suggests two: pay cards that pay only when played (variation 1) and the "
-     "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
-     "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it."),
-    ("Money cards in the Rulebook's spare hand", "The Rulebook bars a player holding a money card from swapping "
-     "or bidding. Every card pictured on a money space counts (the K and the Q of K-Q alike); a run space "
-     "counts only as the whole run in one suit, since a single 8, 9 or 10 is in nearly every hand and would forbid "
-     "nearly every swap."),
-    ("Rummoli's pay cards and the widow", "The Rummoli text advises a dealer or bidder holding a pay card not to "
-     "take the widow but does not forbid it: the game warns them and lets them choose."),
-    ("Wanagan's Evens or Odds", "The Rulebook says the Ace is low for this space, so A-3-5-7-9 ranks below "
-     "2-4-6-8-10 (its top card is the 9)."),
-    ("Wanagan claims", "Two claims on one space are compared by the combination the space names, not by the "
-     "whole poker hand: a full house claiming One Pair is only as good as its pair. Kickers never count."),
-    ("The Losers Kitty at the end", "When the board is cleared by a last poker hand, the Losers Kitty keeps its "
-     "nature and goes to the worst hand of that showdown."),
-    ("Clearing the board", "Cadaco gives two ways; every preset uses the last poker hand (quick, and the same for "
-     "every mat), and Cadaco's Michigan for the interests is a house rule."),
-    ("The first dealer", "Only the Rulebook describes a cut (highest card deals); the other games start with the "
-     "first seat dealing."),
-)
+from .ruletext import OPTION_TEXT as OPTION_TEXT  # re-exported: the bot reads option names from here
+from .ruletext import OTHER_DIFFERENCES, REASONS
 
 # Wanagan: what a hand must contain to claim a space, and how two such claims compare.
 _WANAGAN_HANDS = {
@@ -242,8 +25,11 @@ _WANAGAN_HANDS = {
     "full-house": ("a full house", "the higher three wins, then the pair"),
     "straight": ("five ranks in a row", "the higher top card wins (A-2-3-4-5 is the lowest, its top card the 5)"),
     "flush": ("five cards of one suit", "the higher top card wins, then the next, and so on"),
-    "evens-odds": ("five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
-                   "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)", "the higher top card wins, the Ace low"),
+    "evens-odds": (
+        "five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
+        "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)",
+        "the higher top card wins, the Ace low",
+    ),
 }
 
 _SPACE_BY_ID = {
@@ -289,10 +75,10 @@ def value_label(name: str, value: Any) -> str:
         count = int(str(value).partition(":")[2])
         return f"{count} chip{'s' if count != 1 else ''} a space"
     if name == "game_end":
-        kind, _, count = str(value).partition(":")
+        kind, _, rounds = str(value).partition(":")
         if value == "elimination":
             return "when one player is left"
-        return f"after {count} {kind if count != '1' else kind.rstrip('s')}"
+        return f"after {rounds} {kind if rounds != '1' else kind.rstrip('s')}"
     if name == "decks":
         return f"{value} deck{'s' if value != 1 else ''}"
     return f"{value} chips"
@@ -304,15 +90,17 @@ def value_text(name: str, value: Any) -> str:
     if known:
         return known[1]
     if name == "ante" and value == "rulebook":
-        return ("The ante grows by round: " + ", ".join(map(str, RULEBOOK_ANTES))
-                + f" chips a space, then {RULEBOOK_ANTES[-1]} for every later round.")
+        return (
+            "The ante grows by round: "
+            + ", ".join(map(str, RULEBOOK_ANTES))
+            + f" chips a space, then {RULEBOOK_ANTES[-1]} for every later round."
+        )
     if name == "ante":
         count = int(str(value).partition(":")[2])
         return f"Each player puts {count} chip{'s' if count != 1 else ''} on every space each round."
     if name == "game_end":
         if value == "elimination":
-            return ("A player who cannot pay the full ante is out for good; the game ends when one player is "
-                    "left.")
+            return "A player who cannot pay the full ante is out for good; the game ends when one player is left."
         kind = str(value).partition(":")[0]
         finish = " (the round in progress is finished)" if kind == "minutes" else ""
         return f"The game ends {value_label(name, value)}{finish}; a player short of the full ante sits a round out."
@@ -352,17 +140,24 @@ def space_text(space: P.Space, options: Options) -> str:
     if space.trigger == P.RUN:
         top = space.id.rsplit("-", 1)[1]
         if played:
-            return (f"Whoever plays the {top} right after the other two cards of {space.id} in one suit, in the "
-                    f"same sequence, takes it.")
+            return (
+                f"Whoever plays the {top} right after the other two cards of {space.id} in one suit, in the "
+                f"same sequence, takes it."
+            )
         return f"Whoever holds the {space.id} of one suit takes it; several holders split it."
     if space.trigger == P.MICHIGAN:
-        stuck = ("if nobody can lead, the lowest count in hand wins it"
-                 if options.all_stuck == "lowest-count-wins" else "if play is blocked, nobody wins it this round")
+        stuck = (
+            "if nobody can lead, the lowest count in hand wins it"
+            if options.all_stuck == "lowest-count-wins"
+            else "if play is blocked, nobody wins it this round"
+        )
         return f"The first player to empty their hand in Michigan takes it; {stuck}."
     if space.trigger == P.HAND:
         needs, compare = _WANAGAN_HANDS[space.hand]
-        return (f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
-                f"claims {compare}, and equal ones split it.")
+        return (
+            f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
+            f"claims {compare}, and equal ones split it."
+        )
     raise ValueError(f"space {space.id!r} has a trigger the rule book does not explain: {space.trigger!r}")
 
 
@@ -384,8 +179,7 @@ def find_space(preset: P.Preset, options: Options, name: str) -> P.Space:
     for space in mat:
         if wanted in space_names(space):
             return space
-    raise ValueError(f"no space called {name!r} on this mat; the spaces are "
-                     + ", ".join(space.label for space in mat))
+    raise ValueError(f"no space called {name!r} on this mat; the spaces are " + ", ".join(space.label for space in mat))
 
 
 # ----------------------------------------------------------------- house rules
@@ -415,41 +209,56 @@ def house_rule_changes(preset_key: str, overrides: dict[str, Any] | None) -> lis
     """The table's options that differ from the preset, as "Name: value" phrases."""
     preset = P.get_preset(preset_key)
     options = preset.options.with_overrides(overrides)
-    return [f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
-            for name in option_names() if getattr(options, name) != getattr(preset.options, name)]
+    return [
+        f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
+        for name in option_names()
+        if getattr(options, name) != getattr(preset.options, name)
+    ]
 
 
 # ----------------------------------------------------------------- pages
 
 
 def _phase_lines(preset: P.Preset, options: Options) -> list[str]:
-    lines = [f"• **Ante** — {value_text('ante', options.ante)}"
-             + (" The dealer antes twice." if options.dealer_double_ante else "")]
+    lines = [
+        f"• **Ante** — {value_text('ante', options.ante)}"
+        + (" The dealer antes twice." if options.dealer_double_ante else "")
+    ]
     if any(space.ante != 1 for space in preset.spaces if space.trigger != P.CORNER):
         doubled = ", ".join(space.label for space in preset.spaces if space.ante > 1)
         lines[-1] += f" {doubled} take a double ante."
     if "corner-bet" in preset.order:
         lines.append("• **Corner bet** — the dealer may back a corner Ace; the others may cover.")
-    lines.append("• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
-                 "that gets its card right after the dealer; some hands get a card more.")
+    lines.append(
+        "• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
+        "that gets its card right after the dealer; some hands get a card more."
+    )
     lines.append(f"• **Spare hand** — {value_text('spare_hand', options.spare_hand)}")
     if options.optional_suit:
         lines.append(f"• **Suit bid** — {value_text('optional_suit', True)}")
     if any(space.trigger in (P.CARD, P.COMBO, P.RUN) for space in preset.spaces):
-        lines.append(f"• **Pay cards** — {value_text('paycards', options.paycards)}"
-                     + (f" {value_text('strict_claims', True)}" if options.strict_claims else ""))
-    steps = {"poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
-             "michigan": "• **Michigan** — the stops game below.",
-             "wanagan": "• **Wanagan** — up to four reveal rounds (below).",
-             "to-poker": "• **To the poker space** — every chip left on a money space moves to the poker space."}
+        lines.append(
+            f"• **Pay cards** — {value_text('paycards', options.paycards)}"
+            + (f" {value_text('strict_claims', True)}" if options.strict_claims else "")
+        )
+    steps = {
+        "poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
+        "michigan": "• **Michigan** — the stops game below.",
+        "wanagan": "• **Wanagan** — up to four reveal rounds (below).",
+        "to-poker": "• **To the poker space** — every chip left on a money space moves to the poker space.",
+    }
     lines += [steps[step] for step in preset.order if step in steps]
     lines.append("• **Settle** — the dealer's seat moves one to the left.")
     return lines
 
 
 def _poker_page(preset: P.Preset, options: Options) -> str:
-    whole = " Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with " \
-            "their owner." if preset.rulebook_setup and "michigan" in preset.order else ""
+    whole = (
+        " Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with "
+        "their owner."
+        if preset.rulebook_setup and "michigan" in preset.order
+        else ""
+    )
     return (
         "**Poker**\n"
         "Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength)."
@@ -492,8 +301,7 @@ WANAGAN_PAGE = (
 
 
 def _end_page(options: Options) -> str:
-    return (f"**End of the game**\n{value_text('game_end', options.game_end)}\n"
-            f"{value_text('endgame', options.endgame)}")
+    return f"**End of the game**\n{value_text('game_end', options.game_end)}\n{value_text('endgame', options.endgame)}"
 
 
 def _mat_page(preset: P.Preset, options: Options) -> str:
@@ -527,8 +335,11 @@ def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None) -> list
     """The rules of a preset (as a table with ``overrides`` plays it), a few short pages."""
     preset = P.get_preset(preset_key)
     options = preset.options.with_overrides(overrides)
-    pages = [_mat_page(preset, options), "**A round**\n" + "\n".join(_phase_lines(preset, options)),
-             _poker_page(preset, options)]
+    pages = [
+        _mat_page(preset, options),
+        "**A round**\n" + "\n".join(_phase_lines(preset, options)),
+        _poker_page(preset, options),
+    ]
     pages.append(WANAGAN_PAGE if "wanagan" in preset.order else _michigan_page(options))
     pages += [_end_page(options), _settings_page(preset, options)]
     house = _house_rules_page(preset, options)
@@ -598,8 +409,12 @@ def _doc_page(page: str) -> str:
 
 
 def _differences() -> list[str]:
-    lines = ["## Where the sources differ, and why", "",
-             "Each setting below is chosen differently by different presets; the reason follows each choice.", ""]
+    lines = [
+        "## Where the sources differ, and why",
+        "",
+        "Each setting below is chosen differently by different presets; the reason follows each choice.",
+        "",
+    ]
     for name in option_names():
         users: dict[Any, list[str]] = {}
         for key, preset in P.PRESETS.items():

@@ -1,4 +1,5 @@
-"""Plain-text rendering of a seat's view (``Game.view(seat)``) for the terminal game.
+"""The game in words, from a seat's view (``Game.view(seat)``): cards, spaces, events and
+decisions as plain English, shared by the terminal game (:mod:`engine.screen`) and the bot.
 
 Every function here is pure: dicts in (a view, events as dicts), strings out.
 Nothing reads the game object, so what is shown is exactly what the seat may
@@ -29,10 +30,6 @@ def cards(texts: Iterable[str] | None) -> str:
     return " ".join(card(t) for t in texts or ())
 
 
-def names(view: dict[str, Any]) -> list[str]:
-    return [s["name"] for s in view["seats"]]
-
-
 def name_of(view: dict[str, Any], seat: int | None) -> str:
     if seat is None:
         return "nobody"
@@ -44,7 +41,7 @@ def space_label(view: dict[str, Any], space_id: str) -> str:
     """The mat label of a space; in optional-suit games the pay suit's symbol is added (``K-Q♠``)."""
     for sp in view.get("mat", ()):
         if sp["id"] == space_id:
-            label = sp["label"]
+            label: str = sp["label"]
             if sp.get("kind") in ("card", "combo") and not any(sym in label for sym in C.SUIT_SYMBOLS.values()):
                 label += C.SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
             return label
@@ -66,217 +63,8 @@ def game_end_words(game_end: str) -> str:
     return "when only one player has chips left"
 
 
-# ---------------------------------------------------------------- blocks of the table
-def render_header(view: dict[str, Any]) -> str:
-    phase = view.get("phase", "")
-    return (f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
-            f"ante {view.get('ante', '')}, phase {phase} ==")
-
-
-def render_mat(view: dict[str, Any]) -> str:
-    """The mat: each space's label and chips, several to a line."""
-    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view.get("mat", ())]
-    lines, line = [], "Mat:"
-    for cell in cells:
-        if len(line) + len(cell) + 3 > 78:
-            lines.append(line)
-            line = "    "
-        line += " " + f"[{cell}]"
-    lines.append(line)
-    total = sum(sp["chips"] for sp in view.get("mat", ()))
-    lines[-1] += f"   (on the mat: {total})"
-    return "\n".join(lines)
-
-
-def render_seats(view: dict[str, Any]) -> str:
-    """One line per seat: marker for the seat to act, name, stack, cards left, dealer, status."""
-    lines = []
-    to_act = view.get("to_act")
-    viewer = view.get("viewer")
-    width = max((len(s["name"]) for s in view["seats"]), default=4) + 6
-    for s in view["seats"]:
-        mark = ">" if s["seat"] == to_act else " "
-        name = s["name"] + (" (you)" if s["seat"] == viewer and s["name"].lower() != "you" else "")
-        parts = [f"{mark} {name:<{width}}", f"stack {s['stack']:>4}", f"cards {s['cards']:>2}"]
-        tags = []
-        if s.get("is_dealer"):
-            tags.append("dealer")
-        if s.get("status") and s["status"] != "active":
-            tags.append(s["status"])
-        if s.get("committed") and str(view.get("phase", "")).startswith("poker"):
-            tags.append(f"in pot {s['committed']}")
-        if s["seat"] == to_act:
-            tags.append("to act")
-        line = "  ".join(parts)
-        if tags:
-            line += "  " + ", ".join(tags)
-        lines.append(line.rstrip())
-    return "\n".join(lines)
-
-
-def render_play_state(view: dict[str, Any]) -> str:
-    """The Michigan sequence, or the poker state, or the spare-hand auction: what matters in this phase."""
-    phase = view.get("phase", "")
-    lines = []
-    spare = view.get("spare") or {}
-    au = spare.get("auction")
-    if au:
-        what = "pay suit" if au.get("kind") == "suit" else "spare hand"
-        high = (f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
-                if au.get("high_bidder") is not None else "no bids yet")
-        lines.append(f"Auction for the {what}: {high}")
-    elif phase == "spare-hand":
-        lines.append(f"Spare hand: {spare.get('cards', 0)} cards face down")
-    poker = view.get("poker") or {}
-    if phase.startswith("poker") or poker.get("last_action"):
-        if phase.startswith("poker"):
-            bet = poker.get("current_bet", 0)
-            lines.append(f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else ""))
-        d = view.get("detail") or {}
-        if phase == "poker-choose" and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
-            lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
-        if poker.get("chosen") and phase.startswith("poker"):
-            lines.append(f"Your poker hand: {cards(poker['chosen'])}")
-    mich = view.get("michigan") or {}
-    if phase.startswith("michigan") or (phase == "claim" and mich.get("played")):
-        seq = mich.get("sequence") or []
-        lines.append("Michigan sequence: " + (cards(seq) if seq else "(none yet)")
-                     + f"   cards placed: {mich.get('played', 0)}")
-    corner = view.get("corner")
-    if corner:
-        backers = ", ".join(name_of(view, s) for s in corner.get("backers", []))
-        lines.append(f"Corner bet: {corner['amount']} on {card(corner['ace'])}, backed by {backers}")
-    if view.get("pay_suit") and view.get("pay_suit") != "H":
-        lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
-    return "\n".join(lines)
-
-
-def render_hand(view: dict[str, Any]) -> str:
-    """The viewer's hand, sorted by suit, one group per suit."""
-    hand = view.get("hand")
-    if hand is None:
-        return ""
-    if not hand:
-        return "Your hand: (empty)"
-    groups: dict[str, list[str]] = {}
-    for t in sorted_hand(hand):
-        groups.setdefault(t[1], []).append(card(t))
-    body = "   ".join(" ".join(g) for g in groups.values())
-    return f"Your hand ({len(hand)}): {body}"
-
-
-def render_view(view: dict[str, Any], *, events: bool = False) -> str:
-    """The whole table as the viewer sees it."""
-    blocks = [render_header(view), render_mat(view), render_seats(view)]
-    state = render_play_state(view)
-    if state:
-        blocks.append(state)
-    if events:
-        recent = describe_events(view.get("events") or [], view)
-        if recent:
-            blocks.append("Recent:\n" + "\n".join("  " + line for line in recent[-8:]))
-    hand = render_hand(view)
-    if hand:
-        blocks.append(hand)
-    return "\n".join(blocks)
-
-
-# ---------------------------------------------------------------- the prompt
-AMOUNT_ACTIONS = ("bid", "suit_bid", "bet", "raise", "corner_bet")
-
-
-def legal_lines(view: dict[str, Any]) -> list[str]:
-    """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
-    legal = view.get("legal") or []
-    d = view.get("detail") or {}
-    out = []
-    for do in legal:
-        out.append(_legal_line(view, do, d))
-    return out
-
-
-def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
-    phase = view.get("phase", "")
-    lo, hi = d.get("min"), d.get("max")
-    rng = f"{lo}" if lo == hi else f"{lo}–{hi}"
-    if do == "keep":
-        return "keep                 keep your hand as dealt"
-    if do == "swap":
-        return f"swap                 swap blind with the spare hand ({d.get('spare_cards', '?')} cards)"
-    if do == "look":
-        return "look                 look at the widow and take it (you must keep it)"
-    if do == "auction":
-        return "auction              auction the spare hand to the other players"
-    if do in ("bid", "suit_bid"):
-        what = "the right to name the pay suit" if do == "suit_bid" else "the spare hand"
-        high = f"high bid {d.get('high_bid', 0)}"
-        if d.get("high_bidder") is not None:
-            high += f" by {name_of(view, d['high_bidder'])}"
-        return f"bid N                N = {rng} chips for {what} ({high})"
-    if do == "pass":
-        if phase == "claim":
-            return "pass                 leave the chips on the space"
-        return "pass                 no bid (you drop out of this auction)"
-    if do == "name_suit":
-        return f"name_suit S          S = {' '.join(d.get('suits', list(C.SUITS)))}"
-    if do == "claim":
-        spaces = d.get("spaces") or [d.get("space", "")]
-        return f"claim                take {d.get('chips', '?')} from {' and '.join(space_label(view, sp) for sp in spaces)}"
-    if do == "choose":
-        return f"choose C C C C C     your five poker cards, or `best` for the suggested {cards(d.get('best'))}"
-    if do == "check":
-        return "check                bet nothing"
-    if do == "bet":
-        return f"bet N                N = {rng}"
-    if do == "call":
-        return f"call                 put in {d.get('to_call', 0)}"
-    if do == "raise":
-        extra = f" on top of the {d['to_call']} to call" if d.get("to_call") else ""
-        return f"raise N              N = {rng} above the current bet{extra}"
-    if do == "fold":
-        return "fold                 give up this hand"
-    if do == "lead":
-        return f"lead C               C = one of {cards(d.get('cards'))}"
-    if do == "play":
-        return f"play                 place {card(d.get('card', ''))} as usual"
-    if do in ("full_house", "straight"):
-        opts = " | ".join(cards(o) for o in d.get(do, []))
-        what = "four cards making a full house with " if do == "full_house" else "the next card + three making a straight from "
-        return f"{do} C C C C   {what}{card(d.get('last_card', ''))}: {opts}"
-    if do == "pass_cards":
-        hint = f"; `best` passes {cards(d['suggested'])}" if d.get("suggested") else ""
-        return f"pass_cards C C C     {d.get('count', 3)} cards to pass {d.get('direction', 'left')}{hint}"
-    if do == "reveal":
-        spaces = ", ".join(f"{sp} ({space_label(view, sp)})" for sp in d.get("spaces", []))
-        wild = f"; wild: {cards(d['wild'])}" if d.get("wild") else ""
-        line = f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
-        hint = d.get("suggested")
-        if hint:
-            line += (f"\n                       `best` declares {space_label(view, hint['space'])} "
-                     f"with {cards(hint['cards'])}")
-        return line
-    if do == "corner_bet":
-        return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
-    if do == "cover":
-        return f"cover                match the {d.get('amount', '?')}-chip bet on the corner {card(d.get('ace', ''))}"
-    if do == "decline":
-        return "decline              no corner bet" if phase == "corner-bet" else "decline              do not cover"
-    return do
-
-
-def render_prompt(view: dict[str, Any]) -> str:
-    lines = ["Your move. Legal actions:"]
-    lines += ["  " + line for line in legal_lines(view)]
-    warning = (view.get("detail") or {}).get("warning")
-    if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
-        lines.append(f"  Careful: {warning}.")
-    lines.append("  (also: `table` to show the table again, `quit` to leave)")
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- events in plain English
-def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
-                    group_forced: bool = False) -> list[str]:
+def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *, group_forced: bool = False) -> list[str]:
     """Events as sentences. Antes are summed; a seat's run of Michigan cards is one line; a payout
     for a card just placed is joined to it ("ann places 10♥ and collects 4 from 10♥").
 
@@ -303,7 +91,7 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
         if t == "play":
             seat = e["seat"]
             how = e.get("how")
-            verb = _PLAY_VERBS.get(how, "places")
+            verb = _PLAY_VERBS.get(how or "", "places")
             run = [e["card"]]
             gains: list[str] = []
             i += 1
@@ -313,8 +101,13 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
                     gains.append(f"collects {f['amount']} from {space_label(view, f['space'])}")
                     i += 1
                     continue
-                if (f.get("type") == "play" and f["seat"] == seat and f.get("how") != "lead" and not gains
-                        and (f.get("how") == how or (how == "lead" and f.get("how") == "follow"))):
+                if (
+                    f.get("type") == "play"
+                    and f["seat"] == seat
+                    and f.get("how") != "lead"
+                    and not gains
+                    and (f.get("how") == how or (how == "lead" and f.get("how") == "follow"))
+                ):
                     run.append(f["card"])
                     i += 1
                     continue
@@ -328,8 +121,10 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
             out.append(f"reveal (round {e.get('round', '?')}):")
             for s, h in e["hands"].items():
                 verdict = "qualifies" if h.get("qualifies") else "does not qualify"
-                out.append(f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']}) on "
-                           f"{space_label(view, h['space'])}: {verdict}")
+                out.append(
+                    f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']}) on "
+                    f"{space_label(view, h['space'])}: {verdict}"
+                )
             i += 1
             continue
         if t == "showdown":
@@ -354,7 +149,7 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
     head = ""
     gains = []  # what the head's cards collect
     if e.get("how") != "follow":  # a lead or a combination play: a decision, named first
-        verb = _PLAY_VERBS.get(e.get("how"), "places")
+        verb = _PLAY_VERBS.get(e.get("how") or "", "places")
         run = [e["card"]]
         i += 1
         while i < n:
@@ -376,8 +171,9 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
                 forced.append([f["seat"], [], []])
             forced[-1][1].append(f["card"])
             last_seat = f["seat"]
-        elif (forced and f.get("type") == "payout" and f.get("seat") == last_seat
-              and f.get("reason") in _PLACING_REASONS):
+        elif (
+            forced and f.get("type") == "payout" and f.get("seat") == last_seat and f.get("reason") in _PLACING_REASONS
+        ):
             forced[-1][2].append(f"+{f['amount']} from {space_label(view, f['space'])}")
         else:
             break
@@ -385,8 +181,9 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
     parts = [head + (f" ({', '.join(gains)})" if gains else "")] if head else []
     if forced:
         count = sum(len(cs) for _, cs, _ in forced)
-        turns = ", ".join(f"{name_of(view, seat)} {cards(cs)}" + (f" ({', '.join(g)})" if g else "")
-                          for seat, cs, g in forced)
+        turns = ", ".join(
+            f"{name_of(view, seat)} {cards(cs)}" + (f" ({', '.join(g)})" if g else "") for seat, cs, g in forced
+        )
         parts.append(f"{'then ' if head else ''}{count} forced play{'s' if count != 1 else ''}: {turns}")
     line = ", ".join(parts)
     if i < n and events[i].get("type") == "stop":
@@ -396,9 +193,35 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
 
 
 _IRREGULAR = {"is": "are", "goes": "go", "passes": "pass", "has": "have"}
-_VERBS = {"sits", "keeps", "swaps", "looks", "takes", "bids", "passes", "names", "puts", "pays", "collects",
-          "picks", "checks", "folds", "calls", "bets", "raises", "wins", "leads", "places", "goes", "is",
-          "deals", "has", "covers", "declines", "antes"}
+_VERBS = {
+    "sits",
+    "keeps",
+    "swaps",
+    "looks",
+    "takes",
+    "bids",
+    "passes",
+    "names",
+    "puts",
+    "pays",
+    "collects",
+    "picks",
+    "checks",
+    "folds",
+    "calls",
+    "bets",
+    "raises",
+    "wins",
+    "leads",
+    "places",
+    "goes",
+    "is",
+    "deals",
+    "has",
+    "covers",
+    "declines",
+    "antes",
+}
 _YOU_VERB = re.compile(r"\b([Yy]ou) (\w+)\b")
 _AND_VERB = re.compile(r" and (collects|takes|pays)\b")
 
@@ -459,8 +282,11 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     if t == "keep":
         return f"{who} keeps the hand as dealt"
     if t == "swap":
-        how = {"blind": "swaps blind with the spare hand", "looked": "looks at the widow and takes it",
-               "bought": "takes the spare hand"}.get(e.get("reason", ""), "swaps with the spare hand")
+        how = {
+            "blind": "swaps blind with the spare hand",
+            "looked": "looks at the widow and takes it",
+            "bought": "takes the spare hand",
+        }.get(e.get("reason", ""), "swaps with the spare hand")
         return f"{who} {how}"
     if t == "auction":
         return "bidding for the pay suit starts" if e.get("kind") == "suit" else "the spare hand is up for auction"
@@ -501,8 +327,9 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
         reason = _PAYOUT_REASONS.get(e.get("reason", ""), f"({e['reason']})" if e.get("reason") else "")
         return f"{who} collects {e['amount']} from {space_label(view, e['space'])} {reason}".rstrip()
     if t == "move":
-        return (f"{e['amount']} chips move from {space_label(view, e['from_space'])} "
-                f"to {space_label(view, e['to_space'])}")
+        return (
+            f"{e['amount']} chips move from {space_label(view, e['from_space'])} to {space_label(view, e['to_space'])}"
+        )
     if t == "chosen":
         return f"{who} picks five cards and a space"
     if t == "passing":
@@ -545,7 +372,9 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
             return f"the full house ends the sequence: {who} leads next"
         return f"{card(e['card'])} is a stop: {who} leads next"
     if t == "cannot-lead":
-        return f"{who} cannot lead" + (f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left")
+        return f"{who} cannot lead" + (
+            f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left"
+        )
     if t == "colour-flip":
         return f"nobody can lead that colour: the lead must now be {e['colour']}"
     if t == "out":
@@ -592,8 +421,9 @@ _ACTION_SENTENCES = {
 }
 
 
-def describe_action(view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (),
-                    phase: str | None = None) -> str:
+def describe_action(
+    view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (), phase: str | None = None
+) -> str:
     """A seat's decision as a sentence for everyone ("Bob raises by 4", "Ann keeps the hand as dealt");
     ``events``: what applying it did (a play names the card it put face up, a call what it paid);
     ``phase``: the phase it was decided in (default: the view's)."""
@@ -628,42 +458,6 @@ def describe_action(view: dict[str, Any], action: dict[str, Any], events: Sequen
     return f"{name_of(view, seat)} {what}"
 
 
-# ---------------------------------------------------------------- results
-def render_round_result(record: dict[str, Any], view: dict[str, Any], round_number: int) -> str:
-    """A finished round: payouts by seat, the poker result and who went out."""
-    lines = [f"Round {round_number} results:"]
-    poker = record.get("poker")
-    if poker:
-        winners = ", ".join(name_of(view, s) for s in poker.get("winners", []))
-        hands = poker.get("hands") or {}
-        if hands:
-            shown = "; ".join(f"{name_of(view, int(s))} {h}" for s, h in hands.items())
-            lines.append(f"  poker: {winners or 'nobody'} won ({shown})")
-        else:
-            lines.append(f"  poker: {winners or 'nobody'} won without a showdown")
-    mich = record.get("michigan")
-    if mich:
-        if mich.get("out") is not None:
-            lines.append(f"  Michigan: {name_of(view, mich['out'])} went out after {len(mich.get('order', []))} cards")
-        elif mich.get("stuck"):
-            lines.append("  Michigan: nobody could lead; play ended")
-    won: dict[int, int] = {}
-    for p in record.get("payouts", []):
-        won[p["seat"]] = won.get(p["seat"], 0) + p["amount"]
-    if won:
-        lines.append("  collected from the mat: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in sorted(won.items())))
-    lines.append("  stacks: " + ", ".join(f"{s['name']} {s['stack']}" for s in view["seats"]))
-    return "\n".join(lines)
-
-
-def render_standings(standings: Sequence[dict[str, Any]]) -> str:
-    lines = ["Final standings:"]
-    for i, row in enumerate(standings, start=1):
-        net = row.get("net", 0)
-        lines.append(f"  {i}. {row['name']:<12} {row['stack']:>5}  ({'+' if net >= 0 else ''}{net})")
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------- plain words
 #: What each Wanagan space asks of the five cards revealed for it.
 WANAGAN_NEEDS = {
@@ -675,7 +469,7 @@ WANAGAN_NEEDS = {
     "straight": "five ranks in a row (Ace high or low)",
     "flush": "five cards of one suit",
     "evens-odds": "five even or five odd ranks in a row, Ace low (2-4-6-8-10, 4-6-8-10-Q, A-3-5-7-9, "
-                  "3-5-7-9-J or 5-7-9-J-K)",
+    "3-5-7-9-J or 5-7-9-J-K)",
 }
 
 
@@ -684,22 +478,34 @@ def wanagan_refusal(view: dict[str, Any], picked: Sequence[str], space: str, pos
     spaces the hand could make instead."""
     wild = " (wild cards fill gaps)" if (view.get("detail") or {}).get("wild") else ""
     instead = ", ".join(space_label(view, sp) for sp in possible)
-    return (f"{cards(picked)} do not make {space_label(view, space)}: it needs "
-            f"{WANAGAN_NEEDS.get(space, 'its combination')}{wild}. Your hand can make: {instead} "
-            f"(`best` declares the suggestion)")
+    return (
+        f"{cards(picked)} do not make {space_label(view, space)}: it needs "
+        f"{WANAGAN_NEEDS.get(space, 'its combination')}{wild}. Your hand can make: {instead} "
+        f"(`best` declares the suggestion)"
+    )
 
 
 _CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b")
 PHASE_WORDS = {
-    "spare-hand": "decide on the spare hand", "auction": "bid for the spare hand",
-    "suit-bid": "bid for the pay suit", "name-suit": "name the pay suit", "claim": "claim a pay card",
-    "poker-choose": "choose poker cards", "poker-betting": "bet", "michigan-lead": "lead",
-    "michigan-play": "play", "wanagan-pass": "pass cards", "wanagan-reveal": "reveal",
-    "corner-bet": "bet on a corner Ace", "corner-cover": "cover the corner bet",
+    "spare-hand": "decide on the spare hand",
+    "auction": "bid for the spare hand",
+    "suit-bid": "bid for the pay suit",
+    "name-suit": "name the pay suit",
+    "claim": "claim a pay card",
+    "poker-choose": "choose poker cards",
+    "poker-betting": "bet",
+    "michigan-lead": "lead",
+    "michigan-play": "play",
+    "wanagan-pass": "pass cards",
+    "wanagan-reveal": "reveal",
+    "corner-bet": "bet on a corner Ace",
+    "corner-cover": "cover the corner bet",
 }
-_PLAIN = ((re.compile(r"\bbet_limit\b( \d+)?"), lambda m: "the bet limit" + (f" of{m.group(1)}" if m.group(1) else "")),
-          (re.compile(r"\(([a-z]+-[a-z-]+)\)"), lambda m: f"({PHASE_WORDS.get(m.group(1), m.group(1))})"),
-          (re.compile(r"\bto ([a-z]+-[a-z-]+)\b"), lambda m: f"to {PHASE_WORDS.get(m.group(1), m.group(1))}"))
+_PLAIN = (
+    (re.compile(r"\bbet_limit\b( \d+)?"), lambda m: "the bet limit" + (f" of{m.group(1)}" if m.group(1) else "")),
+    (re.compile(r"\(([a-z]+-[a-z-]+)\)"), lambda m: f"({PHASE_WORDS.get(m.group(1), m.group(1))})"),
+    (re.compile(r"\bto ([a-z]+-[a-z-]+)\b"), lambda m: f"to {PHASE_WORDS.get(m.group(1), m.group(1))}"),
+)
 
 
 def plain_message(text: str) -> str:

@@ -107,6 +107,8 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     funded = await say(dh, "owner", "tripoley admin house", amount=1000)
     assert "the house holds **1050** now" in funded.content
     await (await dh.click("alice", lobby, label="Add AI")).response()
+    # The click is acknowledged before the seat is bought in: wait for the lobby to show it.
+    await dh.wait_for(lambda: "seats 3/" in dh.message(lobby.id).content, 10, what="the funded AI seat")
     # Reset is refused while a table is open, even after its confirmation was shown.
     reset = await say(dh, "owner", "tripoley admin reset")
     assert "A table is open in this server" in reset.content

@@ -126,8 +126,15 @@ async def test_pings_hand_view_log_results_and_pictures(discord_harness, tmp_pat
     # Never two pings at once: each was deleted before the next one was posted.
     shown = sorted((m for m in dh.channel(("general")).messages if PING in m.content), key=lambda m: m.created_at)
     assert all(a.deleted and a.deleted_at <= b.created_at for a, b in zip(shown, shown[1:]))
+
     # The round's results: every hand shown down and who collected each space.
-    results = [m for m in dh.channel_messages("general") if m.embeds and "who collected what" in m.embeds[0]["title"]]
+    def round_results():
+        return [m for m in dh.channel_messages("general") if m.embeds and "who collected what" in m.embeds[0]["title"]]
+
+    await dh.wait_for(
+        round_results, 15, what="the round's results"
+    )  # posted beside the table message, by its own worker
+    results = round_results()
     assert results and "collects" in results[0].embeds[0]["description"], [m.embeds for m in results]
     # Bytes: the mat picture is uploaded only when it changed; an edit that changes only the text
     # keeps the picture the message has (no attachments in the request).

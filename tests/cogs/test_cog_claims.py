@@ -161,7 +161,7 @@ async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack
         aw = await drive_to_human_claim(manager, table)
         if aw is None:
             break
-        if not table.game.r.played:  # right after the deal: the card is still in the hand
+        if not table.game.r.michigan.played:  # right after the deal: the card is still in the hand
             from engine.textview import space_label
 
             public = [b for b in mat_components(table) if hasattr(b, "label")]

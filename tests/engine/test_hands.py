@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import parse, parse_many, shuffled_deck
+from engine.combinations import EVENS_OR_ODDS, contains, is_evens_or_odds
+from engine.fives import HandResult, best_five, worst_five
 from engine.hands import (
     CATEGORY_NAMES,
-    EVENS_OR_ODDS,
     FIVE_OF_A_KIND,
     FLUSH,
     FOUR_OF_A_KIND,
@@ -29,16 +30,11 @@ from engine.hands import (
     STRAIGHT_FLUSH,
     THREE_OF_A_KIND,
     TWO_PAIR,
-    HandResult,
-    best_five,
     category_name,
     category_of,
-    contains,
     describe,
     evaluate,
     hand_ranks,
-    is_evens_or_odds,
-    worst_five,
     worst_key,
 )
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import PRESETS, Game
+from engine import screen as SC
 from engine import textview as TV
 from engine.ai import autoplay, choose_action
 from engine.play import TerminalGame, new_game, parse_command, run
@@ -122,23 +123,23 @@ def test_textview_blocks():
     game = Game.new("tripoley", ["ann", "bob", "cat"], options={"spare_hand": "swap-or-auction"}, seed=5, dealer=0)
     game.next_deal()
     view = game.view(0)
-    mat = TV.render_mat(view)
+    mat = SC.render_mat(view)
     for label in ("10♥", "J♥", "Q♥", "K♥", "A♥", "K-Q♥", "8-9-10", "Kitty", "Pot"):
         assert f"[{label}: " in mat
-    seats = TV.render_seats(view)
+    seats = SC.render_seats(view)
     assert "ann (you)" in seats and "dealer" in seats and "to act" in seats
     assert seats.splitlines()[0].startswith(">")  # ann (seat 0, dealer) decides on the spare hand
-    hand = TV.render_hand(view)
+    hand = SC.render_hand(view)
     shown = hand.split(": ", 1)[1].split()
     assert len(shown) == len(view["hand"])
     suits = [next(ch for ch in c if ch in "♣♦♥♠") for c in shown]
     assert suits == sorted(suits, key="♣♦♥♠".index)  # sorted by suit
     assert TV.sorted_hand(["AS", "2C", "TH", "3C"]) == ["2C", "3C", "TH", "AS"]
-    prompt = TV.render_prompt(view)
+    prompt = SC.render_prompt(view)
     assert "keep" in prompt and "swap" in prompt and "auction" in prompt
     # spectators see no hand and no legal list
     public = game.view(None)
-    assert TV.render_hand(public) == "" and TV.legal_lines(public) == []
+    assert SC.render_hand(public) == "" and SC.legal_lines(public) == []
 
 
 def test_the_prompt_carries_a_rummoli_warning():
@@ -146,8 +147,8 @@ def test_the_prompt_carries_a_rummoli_warning():
 
     game = Game.new("rummoli", ["ann", "bob", "cat"], seed=5, dealer=0)
     game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
-    assert "Careful: you hold pay cards (" in TV.render_prompt(game.view(0))
-    assert "Careful" not in TV.render_prompt(game.view(1))
+    assert "Careful: you hold pay cards (" in SC.render_prompt(game.view(0))
+    assert "Careful" not in SC.render_prompt(game.view(1))
 
 
 def test_describe_events_plain_english():
@@ -345,16 +346,16 @@ DOC = ROOT / "docs" / "replay.md"
 
 
 def test_replay_doc_covers_phases_events_and_spaces():
-    import re
+    from typing import get_args
 
-    from engine.game import Game as G
+    from engine.events import EventType
+    from engine.phases import DECISION
     from engine.presets import spaces_for
 
     doc = DOC.read_text(encoding="utf-8")
-    missing = [p for p in G._PHASE_ACTS if f"`{p}`" not in doc]
+    missing = [p for p in DECISION if f"`{p}`" not in doc]
     assert not missing, f"document these phases in docs/replay.md: {missing}"
-    source = (ROOT / "engine" / "game.py").read_text(encoding="utf-8")
-    types = set(re.findall(r"type=\"([a-z_-]+)\"", source)) | {"bet", "raise"}
+    types = set(get_args(EventType))
     missing = sorted(t for t in types if f"`{t}`" not in doc)
     assert not missing, f"document these event types in docs/replay.md: {missing}"
     for key, preset in PRESETS.items():

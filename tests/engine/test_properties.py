@@ -392,16 +392,16 @@ def public_cards(game: Game) -> set[str]:
     cards placed in Michigan; after a showdown (two or more players still in), their five cards;
     the five cards each player reveals in a Wanagan reveal round."""
     r = game.r
-    out = set(C.to_strs(r.played))
+    out = set(C.to_strs(r.michigan.played))
     for e in r.events:
         if e["type"] == "reveal":
             for shown in e["hands"].values():
                 out |= set(shown["cards"])
-    if r.poker_winners:  # poker is over
-        live = [s for s in r.active if not r.folded[s]]
+    if r.poker.winners:  # poker is over
+        live = [s for s in r.active if not r.poker.folded[s]]
         if len(live) > 1:
             for s in live:
-                out |= set(C.to_strs(r.chosen[s]))
+                out |= set(C.to_strs(r.poker.chosen[s]))
     return out
 
 
@@ -474,7 +474,7 @@ def _audit_michigan(game: Game) -> None:
     r = game.r
     opts = game.options
     played: list[tuple[int, int]] = [(e["seat"], C.parse(e["card"])) for e in r.events if e["type"] == "play"]
-    assert [c for _, c in played] == r.played
+    assert [c for _, c in played] == r.michigan.played
 
     def hand_at(seat: int, t: int) -> list[int]:
         return list(r.hands[seat]) + [c for s, c in played[t:] if s == seat]
@@ -515,7 +515,7 @@ def _audit_michigan(game: Game) -> None:
     rec = game.log[-1]["michigan"]
     if rec is None:
         return
-    assert rec["order"] == C.to_strs(r.played)
+    assert rec["order"] == C.to_strs(r.michigan.played)
     if rec["out"] is not None:
         w = rec["out"]
         assert r.hands[w] == [], "the player who went out still holds cards"
@@ -541,7 +541,7 @@ def _audit_poker(game: Game) -> None:
     for e in r.events:
         if e["type"] in ("bet", "raise"):
             assert 1 <= e["amount"] <= lim, f"{e['type']} {e['amount']} over bet_limit {lim}"
-    live = [s for s in r.active if not r.folded[s]]
+    live = [s for s in r.active if not r.poker.folded[s]]
     pot_winners = {
         e["seat"]
         for e in r.events
@@ -549,14 +549,14 @@ def _audit_poker(game: Game) -> None:
     }
     assert pot_winners <= set(live), "a folded or absent seat won poker chips"
     if len(live) > 1:
-        values = {s: evaluate(r.chosen[s]) for s in live}
+        values = {s: evaluate(r.poker.chosen[s]) for s in live}
         best = max(values.values())
         assert sorted(rec["winners"]) == sorted(s for s in live if values[s] == best)
         # betting closed with everyone still in having matched the bet, or all in
-        top = max(r.committed[s] for s in live)
+        top = max(r.poker.committed[s] for s in live)
         all_in = {e["seat"] for e in r.events if e["type"] in ("call", "bet", "raise") and e.get("all_in")}
         for s in live:
-            assert r.committed[s] == top or s in all_in or r.committed[s] < top and game.stacks[s] >= 0
+            assert r.poker.committed[s] == top or s in all_in or r.poker.committed[s] < top and game.stacks[s] >= 0
     else:
         assert rec["winners"] == live
 
@@ -565,7 +565,9 @@ def _audit_paycards_at_deal(game: Game) -> None:
     r = game.r
     if game.options.paycards != "deal" or game.options.strict_claims or game.n_decks != 1:
         return
-    dealt = {s: list(r.hands[s]) + [c for c, b in zip(r.played, r.played_by) if b == s] for s in r.active}
+    dealt = {
+        s: list(r.hands[s]) + [c for c, b in zip(r.michigan.played, r.michigan.played_by) if b == s] for s in r.active
+    }
     held = {}
     for e in r.events:
         if e["type"] == "payout" and e.get("reason") == "held":

@@ -13,6 +13,7 @@ import pytest
 from engine import PRESETS, IllegalAction
 from engine import cards as C
 from engine import hands as HN
+from engine.combinations import combination_key, evens_or_odds_key
 from tests.engine.deals import act, hand, new_game, payouts
 
 
@@ -113,7 +114,7 @@ def test_bet_limit_total_caps_what_any_player_puts_in_during_the_betting_round()
     act(g, 0, "call")
     assert g.awaiting().legal == ["fold", "call"]
     act(g, 1, "call")
-    assert [g.r.committed[s] for s in (0, 1, 2)] == [10, 10, 10]
+    assert [g.r.poker.committed[s] for s in (0, 1, 2)] == [10, 10, 10]
 
 
 def test_bet_limit_per_bet_is_the_default_and_limits_each_raise_only():
@@ -123,7 +124,7 @@ def test_bet_limit_per_bet_is_the_default_and_limits_each_raise_only():
     act(g, 1, "bet", amount=6)
     assert g.awaiting().detail["max"] == 10
     act(g, 2, "raise", amount=10)
-    assert g.r.committed[2] == 16
+    assert g.r.poker.committed[2] == 16
 
 
 # ---------------------------------------------------------------- Wanagan: the named combination
@@ -188,7 +189,7 @@ def test_wanagan_full_house_the_three_then_the_two_and_flush_from_the_top_card_d
 
 def test_named_combinations_with_wild_cards():
     def key(text: str, category: int, wild: str = "") -> tuple | None:
-        return HN.combination_key(C.parse_many(H(text)), category, C.parse_many(H(wild)))
+        return combination_key(C.parse_many(H(text)), category, C.parse_many(H(wild)))
 
     assert key("KS 4C 7H 2S 9D", HN.ONE_PAIR, "4C") == (11,), "the wild card pairs the king"
     assert key("KS 4C 7S 2S 9D", HN.THREE_OF_A_KIND, "4C 7S") == (11,)
@@ -198,9 +199,9 @@ def test_named_combinations_with_wild_cards():
     assert key("AS 2H 3C 4D 7C", HN.STRAIGHT, "7C") == (3,), "A-2-3-4-5 is five-high"
     assert key("2H 5H 9H JH 4C", HN.FLUSH, "4C") == (12, 9, 7, 3, 0), "the wild card is the ace of hearts"
     assert key("7S 7H 7D 7C 2S", HN.TWO_PAIR) is None
-    assert HN.evens_or_odds_key(C.parse_many(H("AS 3C 5D 7H 9S"))) == (7,)
-    assert HN.evens_or_odds_key(C.parse_many(H("3C 5D 7H 9S 4C")), C.parse_many(["4C"])) == (9,)
-    assert HN.evens_or_odds_key(C.parse_many(H("3C 5D 7H 9S 2C"))) is None
+    assert evens_or_odds_key(C.parse_many(H("AS 3C 5D 7H 9S"))) == (7,)
+    assert evens_or_odds_key(C.parse_many(H("3C 5D 7H 9S 4C")), C.parse_many(["4C"])) == (9,)
+    assert evens_or_odds_key(C.parse_many(H("3C 5D 7H 9S 2C"))) is None
 
 
 # ---------------------------------------------------------------- Great Lakes: the end of the game

@@ -113,7 +113,7 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
         assert MICHIGAN_KEYS <= view["michigan"].keys()
         assert SPARE_KEYS <= view["spare"].keys()
         assert view["spare"]["cards"] == len(game.r.spare)
-        chosen = game.r.chosen[viewer] if viewer is not None else None
+        chosen = game.r.poker.chosen[viewer] if viewer is not None else None
         assert view["poker"]["chosen"] == (C.to_strs(chosen) if chosen else None)
         assert isinstance(view["events"], list)
     # standings

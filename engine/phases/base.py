@@ -1,0 +1,75 @@
+"""The phase protocol, and the card helpers the phases share."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .. import cards as C
+from ..model import Action, IllegalAction
+
+if TYPE_CHECKING:
+    from ..table import Table
+
+
+class Phase:
+    """One part of a round: the ``steps`` of a preset's order it starts, and the ``decisions``
+    (``Awaiting.phase`` names) it checks and applies.
+
+    ``start`` and ``apply`` return True when the step is over (the round goes on to the next
+    step) and False when the step waits for a decision (they called ``Table.wait``): that is
+    the one way a step ends. ``check`` raises ``IllegalAction`` and changes nothing.
+    """
+
+    steps: ClassVar[tuple[str, ...]] = ()
+    decisions: ClassVar[tuple[str, ...]] = ()
+
+    def start(self, game: Table, step: str) -> bool:
+        raise NotImplementedError(f"{type(self).__name__} starts no step {step!r}")
+
+    def check(self, game: Table, a: Action) -> None:
+        """Rules beyond the action's name being legal (which the game checks first); none by default."""
+
+    def apply(self, game: Table, a: Action) -> bool:
+        raise NotImplementedError(f"{type(self).__name__} takes no decision {a.do!r}")
+
+    def resume(self, game: Table) -> bool:
+        """Go on after a strict claim was settled: by default, the next claim, then the step is over."""
+        from .claims import wait_for_claims
+
+        return wait_for_claims(game)
+
+
+CARD_STRS = tuple(C.to_strs(range(52)))
+_CARD_OF = {t: c for c, t in enumerate(CARD_STRS)}
+HOLD_ORDER = tuple(((c & 3) << 4) | (c >> 2) for c in range(52))  # C.sort_key as one int
+
+
+def card_of(text: Any) -> int:
+    """``C.parse`` with a fast path for the canonical notation ("TH")."""
+    c = _CARD_OF.get(text) if isinstance(text, str) else None
+    return C.parse(text) if c is None else c
+
+
+def cards_of(texts: Any) -> list[int]:
+    """``C.parse_many`` with a fast path for the canonical notation ("TH")."""
+    try:
+        return [_CARD_OF[t] for t in texts]
+    except (KeyError, TypeError):
+        return C.parse_many(texts)
+
+
+def picked_from(texts: list[str] | None, pool: list[int], count: int, missing: str) -> list[int]:
+    """The ``count`` cards named by ``texts``, all from ``pool`` (a card at most as often as it is
+    there); ``missing`` is the refusal when the number is wrong."""
+    if not texts or len(texts) != count:
+        raise IllegalAction(missing)
+    try:
+        picked = cards_of(texts)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+    rest = list(pool)
+    for c in picked:
+        if c not in rest:
+            raise IllegalAction(f"{C.to_str(c)} is not in your hand")
+        rest.remove(c)
+    return picked

@@ -1,0 +1,103 @@
+"""Rummy Royal's corner Aces: the dealer may bet on one before the deal, the others may cover it,
+and its holder takes the corner if they backed it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+from .. import cards as C
+from ..model import Action, IllegalAction
+from ..presets import CORNER
+from .base import Phase
+
+if TYPE_CHECKING:
+    from ..table import Table
+
+
+@dataclass(slots=True)
+class CornerState:
+    ace: str  # "AH", ...
+    amount: int
+    backers: list[int] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)  # seats still to be asked to cover
+
+
+class CornerBet(Phase):
+    steps = ("corner-bet",)
+    decisions: ClassVar[tuple[str, ...]] = ("corner-bet", "corner-cover")
+
+    def start(self, game: Table, step: str) -> bool:
+        r = game.round
+        if game.stacks[r.dealer] <= 0:
+            return True
+        aces = [sp.cards[0] for sp in game.spaces if sp.trigger == CORNER]
+        return game.wait(
+            r.dealer,
+            "corner-bet",
+            ["corner_bet", "decline"],
+            aces=aces,
+            min=1,
+            max=min(game.options.bet_limit, game.stacks[r.dealer]),
+        )
+
+    def check(self, game: Table, a: Action) -> None:
+        if a.do != "corner_bet":
+            return
+        w = game.round.wait
+        assert w is not None
+        aces = w.detail["aces"]
+        if (a.ace or "").upper() not in aces:
+            raise IllegalAction(f"bet on one of the corner Aces: {', '.join(aces)}")
+        if a.amount is None or not 1 <= a.amount <= w.detail["max"]:
+            raise IllegalAction(f"a corner bet is 1 to {w.detail['max']} chips")
+
+    def apply(self, game: Table, a: Action) -> bool:
+        r = game.round
+        if a.do == "decline":
+            game.emit("corner-decline", seat=a.seat)
+            if r.corner is None:  # the dealer declined to bet
+                return True
+            r.corner.queue.pop(0)
+        elif a.do == "corner_bet":
+            assert a.ace is not None and a.amount is not None
+            ace = a.ace.upper()
+            game.to_space(a.seat, "corner-" + ace, a.amount, "corner bet")
+            r.corner = CornerState(
+                ace, a.amount, [a.seat], [s for s in game.clockwise_from(game.next_active(r.dealer)) if s != r.dealer]
+            )
+        else:  # cover
+            assert r.corner is not None
+            r.corner.queue.pop(0)
+            game.to_space(a.seat, "corner-" + r.corner.ace, r.corner.amount, "corner cover")
+            r.corner.backers.append(a.seat)
+        return self.cover_next(game)
+
+    def cover_next(self, game: Table) -> bool:
+        c = game.round.corner
+        assert c is not None
+        while c.queue:
+            seat = c.queue[0]
+            if game.stacks[seat] < c.amount:
+                c.queue.pop(0)
+                continue
+            return game.wait(seat, "corner-cover", ["cover", "decline"], ace=c.ace, amount=c.amount)
+        return True
+
+
+class CornerCollect(Phase):
+    """After the spare-hand step the holder of the corner Ace takes the corner if they bet on it."""
+
+    steps = ("corner-collect",)
+
+    def start(self, game: Table, step: str) -> bool:
+        c = game.round.corner
+        if c is None:
+            return True
+        holder = game.holder(C.parse(c.ace), game.first_holder_start())
+        space = "corner-" + c.ace
+        if holder is not None and holder in c.backers:
+            game.payout(space, holder, None, "corner ace")
+        else:
+            game.emit("corner-stays", space=space, holder=holder)
+        return True

@@ -1,0 +1,192 @@
+"""Wanagan: up to four reveal rounds (round 2: pass three left first, 3: right, 4: wild cards)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .. import hands as H
+from ..combinations import combination_key, contains, evens_or_odds_key, is_evens_or_odds
+from ..hands import category_name, evaluate
+from ..model import Action, IllegalAction
+from ..presets import HAND
+from .base import CARD_STRS, HOLD_ORDER, Phase, cards_of, picked_from
+
+if TYPE_CHECKING:
+    from ..table import Table
+
+WANAGAN_WILD = ("KH", "TD", "7S", "4C")  # wild in the fourth reveal round
+WANAGAN_CATEGORIES = {
+    "one-pair": H.ONE_PAIR,
+    "two-pair": H.TWO_PAIR,
+    "three-kind": H.THREE_OF_A_KIND,
+    "four-kind": H.FOUR_OF_A_KIND,
+    "full-house": H.FULL_HOUSE,
+    "straight": H.STRAIGHT,
+    "flush": H.FLUSH,
+}
+
+
+@dataclass(slots=True)
+class Pick:
+    """A seat's choice in a reveal round: five cards and the space declared (None: cards to pass)."""
+
+    cards: list[int]
+    space: str | None = None
+
+
+@dataclass(slots=True)
+class WanaganState:
+    round: int = 0
+    stage: str = ""  # "pass" or "reveal"
+    queue: list[int] = field(default_factory=list)  # seats still to choose, in turn
+    picks: list[Pick | None] = field(default_factory=list)  # per seat
+
+
+def open_spaces(game: Table) -> list[str]:
+    return [sp.id for sp in game.spaces if sp.trigger == HAND and game.mat[sp.id] > 0]
+
+
+def qualifies(game: Table, cards: list[int], space: str, wild: frozenset[int] | list[int]) -> bool:
+    """Does this five-card selection contain the combination of Wanagan ``space``?"""
+    kind = game.space_by_id[space].hand
+    if kind == "evens-odds":
+        return is_evens_or_odds(cards, wild)
+    return contains(cards, WANAGAN_CATEGORIES[kind], wild)
+
+
+def claim_key(game: Table, cards: list[int], space: str, wild: frozenset[int] | list[int]) -> tuple[int, ...] | None:
+    """How a claim on Wanagan ``space`` ranks: by the named combination only (None: no claim)."""
+    kind = game.space_by_id[space].hand
+    if kind == "evens-odds":
+        return evens_or_odds_key(cards, wild)
+    return combination_key(cards, WANAGAN_CATEGORIES[kind], wild)
+
+
+class Wanagan(Phase):
+    steps = ("wanagan",)
+    decisions: ClassVar[tuple[str, ...]] = ("wanagan-pass", "wanagan-reveal")
+
+    def start(self, game: Table, step: str) -> bool:
+        game.round.wanagan = WanaganState()
+        return self.reveal_round(game, 1)
+
+    @staticmethod
+    def state(game: Table) -> WanaganState:
+        w = game.round.wanagan
+        assert w is not None
+        return w
+
+    def reveal_round(self, game: Table, number: int) -> bool:
+        w = self.state(game)
+        if number > 4 or not open_spaces(game):
+            game.emit("wanagan-end", rounds=w.round)
+            return True
+        w.round = number
+        w.stage = "pass" if number in (2, 3) else "reveal"
+        self.ask_all(game)
+        return self.ask_next(game)
+
+    def ask_all(self, game: Table) -> None:
+        w = self.state(game)
+        w.queue = game.clockwise_from(game.next_active(game.round.dealer))
+        w.picks = [None] * game.n
+
+    def ask_next(self, game: Table) -> bool:
+        """Ask the next seat (seat by seat, clockwise from the dealer's left); resolve once all chose."""
+        r = game.round
+        w = self.state(game)
+        if w.queue:
+            seat = w.queue[0]
+            hand = [CARD_STRS[c] for c in sorted(r.hands[seat], key=HOLD_ORDER.__getitem__)]
+            if w.stage == "pass":
+                return game.wait(
+                    seat,
+                    "wanagan-pass",
+                    ["pass_cards"],
+                    cards=hand,
+                    count=3,
+                    round=w.round,
+                    direction="left" if w.round == 2 else "right",
+                )
+            return game.wait(
+                seat,
+                "wanagan-reveal",
+                ["reveal"],
+                cards=hand,
+                count=5,
+                round=w.round,
+                spaces=open_spaces(game),
+                wild=list(WANAGAN_WILD) if w.round == 4 else [],
+            )
+        if w.stage == "pass":
+            self.pass_cards(game)
+            w.stage = "reveal"
+            self.ask_all(game)
+            return self.ask_next(game)
+        self.resolve(game)
+        return self.reveal_round(game, w.round + 1)
+
+    def check(self, game: Table, a: Action) -> None:
+        w = game.round.wait
+        assert w is not None
+        d = w.detail
+        picked_from(a.cards, game.round.hands[a.seat], d["count"], f"{a.do} needs exactly {d['count']} cards")
+        if a.do == "reveal" and a.space not in d["spaces"]:
+            raise IllegalAction(f"declare one of the spaces that still hold chips: {', '.join(d['spaces'])}")
+
+    def apply(self, game: Table, a: Action) -> bool:
+        w = self.state(game)
+        cards = cards_of(a.cards)
+        w.picks[a.seat] = Pick(cards, a.space if a.do == "reveal" else None)
+        w.queue.pop(0)
+        game.emit("chosen" if a.do == "reveal" else "passing", seat=a.seat, round=w.round)
+        return self.ask_next(game)
+
+    def pass_cards(self, game: Table) -> None:
+        """Everyone's three cards move at once: to the next seat left (round 2) or right (round 3)."""
+        r = game.round
+        w = self.state(game)
+        act = r.active
+        step = 1 if w.round == 2 else -1
+        picks = {s: self.pick(w, s).cards for s in act}
+        for s in act:
+            for c in picks[s]:
+                r.hands[s].remove(c)
+        for i, s in enumerate(act):
+            r.hands[act[(i + step) % len(act)]].extend(picks[s])
+        game.emit("pass-cards", round=w.round, direction="left" if step == 1 else "right")
+
+    @staticmethod
+    def pick(w: WanaganState, seat: int) -> Pick:
+        pick = w.picks[seat]
+        assert pick is not None, f"seat {seat} has not chosen"
+        return pick
+
+    def resolve(self, game: Table) -> None:
+        """Reveal together; on each space the best qualifying named combination wins (kickers do not
+        count; equal combinations split, the remainder stays)."""
+        r = game.round
+        w = self.state(game)
+        wild = frozenset(cards_of(WANAGAN_WILD) if w.round == 4 else [])
+        shown: dict[str, dict[str, Any]] = {}
+        claims: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
+        for s in r.active:
+            pick = self.pick(w, s)
+            cards, sid = pick.cards, pick.space
+            assert sid is not None
+            key = claim_key(game, cards, sid, wild)
+            value = evaluate(cards, wild)
+            shown[str(s)] = {
+                "cards": [CARD_STRS[c] for c in cards],
+                "space": sid,
+                "qualifies": key is not None,
+                "hand": category_name(value),
+            }
+            if key is not None:
+                claims.setdefault(sid, []).append((s, key))
+        game.emit("reveal", round=w.round, hands=shown)
+        for sp in game.spaces:
+            if sp.id in claims:
+                best = max(v for _, v in claims[sp.id])
+                game.split(sp.id, [s for s, v in claims[sp.id] if v == best], "wanagan")

@@ -1,0 +1,130 @@
+"""What a seat may see: the game's per-seat view (docs/engine-api.md, "View")."""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from . import cards as C
+
+if TYPE_CHECKING:
+    from .table import Table
+
+DENOMINATIONS = {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
+
+
+def view(game: Table, seat: int | None) -> dict[str, Any]:
+    """JSON-able, only what ``seat`` may know (``None``: a spectator)."""
+    r = game.r
+    w = r.wait if (r is not None and not game.finished) else None
+    to_act = w.seat if w else None
+    order = game.order()
+    seats = []
+    for s in range(game.n):
+        status = "active"
+        if game.eliminated[s]:
+            status = "eliminated"
+        elif r is not None and s not in r.active:
+            status = "sitting-out"
+        elif r is not None and r.poker.folded[s] and order[min(r.step, len(order) - 1)] == "poker":
+            status = "folded"
+        m = r.michigan if r else None
+        played = [C.to_str(c) for c, b in zip(m.played, m.played_by) if b == s] if m else []
+        seats.append(
+            {
+                "seat": s,
+                "name": game.players[s],
+                "stack": game.stacks[s],
+                "cards": len(r.hands[s]) if r else 0,
+                "status": status,
+                "committed": r.poker.committed[s] if r else 0,
+                "played": played,
+                "is_dealer": s == game.dealer,
+            }
+        )
+    mat = [{**sp.to_dict(), "chips": game.mat[sp.id]} for sp in game.spaces]
+    mine = seat is not None and r is not None and 0 <= seat < game.n
+    out: dict[str, Any] = {
+        "preset": game.preset_key,
+        "preset_name": game.preset.name,
+        "round": game.round_number,
+        "ante": r.ante if r else game.options.ante_for_round(1),
+        "phase": game_phase(game),
+        "dealer": game.dealer,
+        "to_act": to_act,
+        "viewer": seat,
+        "pay_suit": C.SUITS[r.pay_suit] if r else "H",
+        "seats": seats,
+        "mat": mat,
+        "hand": C.to_strs(C.sorted_hand(r.hands[seat])) if mine and r and seat is not None else None,
+        "poker": None,
+        "michigan": None,
+        "spare": None,
+        "events": [dict(e) for e in (r.events[-12:] if r else [])],
+        "chip_denominations": dict(DENOMINATIONS),
+        "finished": game.finished,
+        "standings": standings(game),
+        "corner": None,
+    }
+    if w and seat == to_act:
+        out["legal"] = list(w.legal)
+        out["detail"] = copy.deepcopy(w.detail)
+    if r is not None:
+        p = r.poker
+        chosen = p.chosen[seat] if mine and seat is not None else None
+        out["poker"] = {
+            "chosen": C.to_strs(chosen) if chosen else None,
+            "current_bet": p.current_bet,
+            "last_action": p.last_action,
+            "showdown": copy.deepcopy(p.showdown),
+            "winners": list(p.winners),
+        }
+        m = r.michigan
+        out["michigan"] = {
+            "sequence": C.to_strs(m.seq),
+            "last_card": C.to_str(m.played[-1]) if m.played else None,
+            "out": m.out,
+            "played": len(m.played),
+        }
+        if r.corner:
+            out["corner"] = {"ace": r.corner.ace, "amount": r.corner.amount, "backers": list(r.corner.backers)}
+        au = r.auction
+        out["spare"] = {
+            "cards": len(r.spare),
+            "auction": {"high_bid": au.high, "high_bidder": au.high_bidder, "kind": au.kind} if au else None,
+        }
+    return out
+
+
+def game_phase(game: Table) -> str:
+    """``Game.phase``: the decision awaited, or where the game stands between decisions."""
+    if game.finished:
+        return "finished"
+    if game.r is not None and game.r.wait is not None:
+        return game.r.wait.phase
+    return "game-over" if game.over else "round-over"
+
+
+def standings(game: Table) -> list[dict[str, Any]]:
+    rows = [
+        {"seat": s, "name": game.players[s], "stack": game.stacks[s], "net": game.stacks[s] - game.initial_stacks[s]}
+        for s in range(game.n)
+    ]
+    return sorted(rows, key=lambda row: (-row["stack"], row["seat"]))
+
+
+_ATOM_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def plain_copy(obj: Any) -> Any:
+    """Deep copy of JSON-like data (dicts, lists, tuples, scalars): far cheaper than copy.deepcopy."""
+    if isinstance(obj, dict):
+        return {k: v if type(v) in _ATOM_TYPES else plain_copy(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        if obj and isinstance(obj[0], (dict, list, tuple)):
+            first = obj[0]
+            if not isinstance(first, dict) and not (first and isinstance(first[0], (dict, list, tuple))):
+                return [list(v) for v in obj]  # a list of flat lists (e.g. card combinations)
+            return [plain_copy(v) for v in obj]
+        return list(obj)
+    return obj

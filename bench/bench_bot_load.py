@@ -239,8 +239,10 @@ async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> Non
         if key == acted_on:
             if time.perf_counter() - acted_at > args.stuck_after:
                 t.stuck += 1
-                t.note(f"table did not move {args.stuck_after:.0f} s after a move (message {tm.id}): "
-                       + (tm.content or "").splitlines()[-1][:120])
+                t.note(
+                    f"table did not move {args.stuck_after:.0f} s after a move (message {tm.id}): "
+                    + (tm.content or "").splitlines()[-1][:120]
+                )
                 acted_on = None  # try again
             continue
         try:
@@ -257,7 +259,7 @@ async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> Non
 
 
 def interaction_kind(rec) -> str:
-    """"/tripoley start", "click hand", "click do", "select pick", "modal"... for the latency breakdown."""
+    """ "/tripoley start", "click hand", "click do", "select pick", "modal"... for the latency breakdown."""
     if rec.type == 2:
         return "/" + (rec.command_name or "command")
     if rec.type == 5:
@@ -353,26 +355,36 @@ def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: li
     rows = [row for row in data.get("samples", []) if t_play <= row[0] <= t_end]
     samples = [(dt / 1000, kind) for at, dt, kind, _ in rows]
     xs = [dt for dt, _ in samples]
-    print(f"bot-side ack (play)     receipt → ack sent: median {ms(statistics.median(xs) if xs else None)}"
-          f"   p99 {ms(pct(xs, 0.99))}   max {ms(max(xs) if xs else None)}   (n={len(xs)})")
+    print(
+        f"bot-side ack (play)     receipt → ack sent: median {ms(statistics.median(xs) if xs else None)}"
+        f"   p99 {ms(pct(xs, 0.99))}   max {ms(max(xs) if xs else None)}   (n={len(xs)})"
+    )
     kinds: dict[str, list[float]] = {}
     for dt, kind in samples:
         kinds.setdefault(kind, []).append(dt)
-    print("  by kind (play)        " + "; ".join(
-        f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
-        for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))))
+    print(
+        "  by kind (play)        "
+        + "; ".join(
+            f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
+            for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))
+        )
+    )
     split_latency(rows, records)
     slow = [(dt, what) for at, dt, what in data.get("slow_steps", []) if t_play <= at <= t_end]
     by_what: dict[str, list[float]] = {}
     for dt, what in slow:
         by_what.setdefault(what, []).append(dt)
-    print(f"bot loop steps > 10 ms  n={len(slow)}, {sum(dt for dt, _ in slow) / 1000:.1f} s in all"
-          f" ({sum(dt for dt, _ in slow) / 10 / max(1e-9, t_end - t_play):.1f}% of the play time)")
+    print(
+        f"bot loop steps > 10 ms  n={len(slow)}, {sum(dt for dt, _ in slow) / 1000:.1f} s in all"
+        f" ({sum(dt for dt, _ in slow) / 10 / max(1e-9, t_end - t_play):.1f}% of the play time)"
+    )
     for what, v in sorted(by_what.items(), key=lambda kv: -sum(kv[1]))[: 12 if verbose else 6]:
         print(f"  {len(v):5d} × max {max(v):6.1f} ms  {what[:150]}")
     g = data.get("gc_pauses", {})
-    print("  bot GC pauses         " + "; ".join(
-        f"gen {k}: n={v.get('n', 0)} max {v.get('max_ms', 0)} ms" for k, v in sorted(g.items())))
+    print(
+        "  bot GC pauses         "
+        + "; ".join(f"gen {k}: n={v.get('n', 0)} max {v.get('max_ms', 0)} ms" for k, v in sorted(g.items()))
+    )
 
 
 def split_latency(rows: list, records: list) -> None:
@@ -390,10 +402,12 @@ def split_latency(rows: list, records: list) -> None:
     if not parts:
         return
     parts.sort()
-    slowest = parts[-max(1, len(parts) // 100):]
+    slowest = parts[-max(1, len(parts) // 100) :]
     for label, i in (("dispatch → bot receipt", 1), ("bot receipt → ack sent", 2), ("ack sent → arrival", 3)):
-        print(f"  {label:22s} median {ms(statistics.median(p[i] for p in parts))}"
-              f"   mean in the slowest 1% {ms(statistics.fmean(p[i] for p in slowest))}")
+        print(
+            f"  {label:22s} median {ms(statistics.median(p[i] for p in parts))}"
+            f"   mean in the slowest 1% {ms(statistics.fmean(p[i] for p in slowest))}"
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -410,7 +424,9 @@ async def conservation(url: str) -> tuple[bool, str]:
         await db.close()
     bad = [g for g, a in found.items() if not a.ok]
     chips = sum(a.wallets + a.tables for a in found.values())
-    return not bad, f"{len(found)} servers, {chips} chips; " + ("every server balances" if not bad else f"UNBALANCED {bad}")
+    return not bad, f"{len(found)} servers, {chips} chips; " + (
+        "every server balances" if not bad else f"UNBALANCED {bad}"
+    )
 
 
 def guild_in_shard(dh: DiscordHarness, shard: int, count: int, channels: list[str], members) -> None:
@@ -431,8 +447,9 @@ async def start_bots(dh: DiscordHarness, env: dict, tmp: str, processes: int) ->
         return [await dh.spawn(env=env, cwd=tmp, commands=["tripoley"], timeout=60)]
     procs = []
     for shard in range(processes):
-        shard_env = dict(env, SHARD_COUNT=str(processes), SHARD_IDS=str(shard),
-                         ACK_STATS_FILE=f"{tmp}/ack-stats-{shard}.json")
+        shard_env = dict(
+            env, SHARD_COUNT=str(processes), SHARD_IDS=str(shard), ACK_STATS_FILE=f"{tmp}/ack-stats-{shard}.json"
+        )
         procs.append(await dh.spawn(env=shard_env, cwd=tmp, wait_ready=False))
     for guild in dh.state.guilds.values():
         await dh.wait_for(lambda g=guild: dh.server.session_for(g.id), 60, what=f"the shard of {guild.name}")
@@ -481,15 +498,23 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             members = tuple(u.user for u in dh.users.values())
             first_shard = (dh.guild.id >> 22) % args.processes
             for k in range(1, args.processes):
-                guild_in_shard(dh, (first_shard + k) % args.processes, args.processes,
-                                     channels[k * share:(k + 1) * share], members)
+                guild_in_shard(
+                    dh,
+                    (first_shard + k) % args.processes,
+                    args.processes,
+                    channels[k * share : (k + 1) * share],
+                    members,
+                )
             pictures = count_pictures(dh)
             lag_task = asyncio.create_task(loop_lag(lag, stop_lag))
             t_spawn = time.perf_counter()
             procs = await start_bots(dh, env, tmp, args.processes)
-            proc, pids = procs[0], [p.pid for p in procs]
-            print(f"bot pid(s) {pids} ready in {time.perf_counter() - t_spawn:.1f} s over {database.split(':')[0]};"
-                  f" opening {n} tables…", flush=True)
+            pids = [p.pid for p in procs]
+            print(
+                f"bot pid(s) {pids} ready in {time.perf_counter() - t_spawn:.1f} s over {database.split(':')[0]};"
+                f" opening {n} tables…",
+                flush=True,
+            )
             tables = [TableRun(i, dh.channel(channels[i]), dh.user(names[i])) for i in range(n)]
 
             # Set-up: bounded concurrency, bounded time.
@@ -599,51 +624,82 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             p99_all = stats.get("p99")
 
             print()
-            print(f"=== bench_bot_load: {n} tables, {args.seconds:.0f} s of play, preset {args.preset}, "
-                  f"1 human + {args.ai} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
-                  f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
-                  f"{'PostgreSQL' if server else 'SQLite'} ===")
+            print(
+                f"=== bench_bot_load: {n} tables, {args.seconds:.0f} s of play, preset {args.preset}, "
+                f"1 human + {args.ai} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
+                f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
+                f"{'PostgreSQL' if server else 'SQLite'} ==="
+            )
             print(f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)})")
             print(f"play time               {play_secs:.1f} s; bot alive at the end: {alive}")
-            print(f"rounds completed        {rounds}   ({rounds / play_secs * 60:.0f}/min; games finished {games}; "
-                  f"human moves {moves})")
-            print(f"interactions            {stats['count']} acked in all, {len(play_inter)} in play "
-                  f"({', '.join(f'type {k}: {v}' for k, v in sorted(by_type.items()))}); late {stats['late']}, "
-                  f"unacked {stats['unacked']}")
+            print(
+                f"rounds completed        {rounds}   ({rounds / play_secs * 60:.0f}/min; games finished {games}; "
+                f"human moves {moves})"
+            )
+            print(
+                f"interactions            {stats['count']} acked in all, {len(play_inter)} in play "
+                f"({', '.join(f'type {k}: {v}' for k, v in sorted(by_type.items()))}); late {stats['late']}, "
+                f"unacked {stats['unacked']}"
+            )
             # dh.ack_stats() leaves out late acks (> 3 s: "This interaction failed"): see the play line.
-            print(f"ack latency (all)       median {ms(stats.get('median'))}   p99 {ms(p99_all)}   max {ms(stats.get('max'))}"
-                  f"   target p99 ≤ {TARGET_P99 * 1000:.0f} ms at 200 tables")
+            print(
+                f"ack latency (all)       median {ms(stats.get('median'))}   p99 {ms(p99_all)}   max {ms(stats.get('max'))}"
+                f"   target p99 ≤ {TARGET_P99 * 1000:.0f} ms at 200 tables"
+            )
             with_late = [r.ack_latency for r in play_inter if r.ack_latency is not None]
-            print(f"ack latency (play)      median {ms(statistics.median(play_acks) if play_acks else None)}"
-                  f"   p99 {ms(pct(play_acks, 0.99))}   late {late}, unacked {unacked};"
-                  f"  p99 counting late acks {ms(pct(with_late, 0.99))}")
+            print(
+                f"ack latency (play)      median {ms(statistics.median(play_acks) if play_acks else None)}"
+                f"   p99 {ms(pct(play_acks, 0.99))}   late {late}, unacked {unacked};"
+                f"  p99 counting late acks {ms(pct(with_late, 0.99))}"
+            )
             kinds: dict[str, list[float]] = {}
             for r in play_inter:
                 if r.ack_latency is not None and not r.late:
                     kinds.setdefault(interaction_kind(r), []).append(r.ack_latency)
-            print("  by kind (play)        " + "; ".join(
-                f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
-                for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))))
-            print(f"REST calls per round    {rest_total / rounds:.1f}" if rounds else "REST calls per round    n/a (no round completed)",
-                  f"  ({rest_total} calls in play, of which {rest_cb} interaction callbacks)")
+            print(
+                "  by kind (play)        "
+                + "; ".join(
+                    f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
+                    for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))
+                )
+            )
+            print(
+                f"REST calls per round    {rest_total / rounds:.1f}"
+                if rounds
+                else "REST calls per round    n/a (no round completed)",
+                f"  ({rest_total} calls in play, of which {rest_cb} interaction callbacks)",
+            )
             top = ", ".join(f"{k} {v}" for k, v in rest_routes.most_common(5))
             print(f"  top routes            {top}")
             if rounds:
                 per_round = pictures["bytes"] / rounds
-                print(f"pictures uploaded       {pictures['uploads'] / rounds:.1f} per round, {per_round / 1000:.0f} KB per round"
-                      f" ({per_round * 5 / 1e6:.2f} MB per 5 rounds; target ≤ {TARGET_BYTES_5_ROUNDS / 1e6:.1f} MB);"
-                      f" the same picture again: {pictures['repeats']}")
-            print(f"mat edits /s/channel    mean {mean_rate:.2f}  (busiest channel {max_rate:.2f});"
-                  f"  max in any 1 s window {max_window}  ({over_1} channels > 1)   target ≤ {TARGET_EDITS:.0f}/s")
-            print(f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB (the largest process)   target ≤ {TARGET_RSS_MB:.0f} MB" if peak_rss else
-                  "bot peak RSS (VmHWM)    n/a")
+                print(
+                    f"pictures uploaded       {pictures['uploads'] / rounds:.1f} per round, {per_round / 1000:.0f} KB per round"
+                    f" ({per_round * 5 / 1e6:.2f} MB per 5 rounds; target ≤ {TARGET_BYTES_5_ROUNDS / 1e6:.1f} MB);"
+                    f" the same picture again: {pictures['repeats']}"
+                )
+            print(
+                f"mat edits /s/channel    mean {mean_rate:.2f}  (busiest channel {max_rate:.2f});"
+                f"  max in any 1 s window {max_window}  ({over_1} channels > 1)   target ≤ {TARGET_EDITS:.0f}/s"
+            )
+            print(
+                f"bot peak RSS (VmHWM)    {peak_rss:.0f} MB (the largest process)   target ≤ {TARGET_RSS_MB:.0f} MB"
+                if peak_rss
+                else "bot peak RSS (VmHWM)    n/a"
+            )
             if cpu0 is not None and cpu1 is not None:
-                print(f"bot CPU                 {(cpu1 - cpu0) / play_secs * 100:.0f}% of one core during play"
-                      f" (all processes)")
+                print(
+                    f"bot CPU                 {(cpu1 - cpu0) / play_secs * 100:.0f}% of one core during play"
+                    f" (all processes)"
+                )
             drv = (self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime) / play_secs * 100
-            print(f"driver (fake Discord)   {drv:.0f}% of one core; loop lag p99 {ms(pct(play_lag, 0.99))}, "
-                  f"max {ms(max(play_lag) if play_lag else None)}")
-            print(f"driver GC               {len(gc_pauses)} collections, max pause {ms(max(gc_pauses) if gc_pauses else None)}")
+            print(
+                f"driver (fake Discord)   {drv:.0f}% of one core; loop lag p99 {ms(pct(play_lag, 0.99))}, "
+                f"max {ms(max(play_lag) if play_lag else None)}"
+            )
+            print(
+                f"driver GC               {len(gc_pauses)} collections, max pause {ms(max(gc_pauses) if gc_pauses else None)}"
+            )
             print(f"scripted-human problems stuck {stuck}")
             shown = 0
             for t in tables:
@@ -659,9 +715,13 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             ok_p99 = p99_all is not None and p99_all <= TARGET_P99
             ok_edits = max_window <= TARGET_EDITS
             ok_rss = peak_rss is not None and peak_rss <= TARGET_RSS_MB
-            ok_bytes = bool(rounds) and pictures["bytes"] / rounds * 5 <= TARGET_BYTES_5_ROUNDS and not pictures["repeats"]
-            print(f"targets                 p99 {'OK' if ok_p99 else 'MISSED'} · mat edits {'OK' if ok_edits else 'MISSED'}"
-                  f" · memory {'OK' if ok_rss else 'MISSED'} · picture bytes {'OK' if ok_bytes else 'MISSED'}")
+            ok_bytes = (
+                bool(rounds) and pictures["bytes"] / rounds * 5 <= TARGET_BYTES_5_ROUNDS and not pictures["repeats"]
+            )
+            print(
+                f"targets                 p99 {'OK' if ok_p99 else 'MISSED'} · mat edits {'OK' if ok_edits else 'MISSED'}"
+                f" · memory {'OK' if ok_rss else 'MISSED'} · picture bytes {'OK' if ok_bytes else 'MISSED'}"
+            )
             if args.verbose:
                 ch = tables[0].channel
                 print(f"-- public messages of #{ch.name} (first line, edits, created at +s) --")
@@ -707,12 +767,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--poll", type=float, default=0.25, help="mean seconds between a human's looks at the table (0.25)")
     p.add_argument("--open-concurrency", type=int, default=10, help="tables being opened at once (10)")
     p.add_argument("--setup-timeout", type=float, default=240.0, help="limit for opening all tables (240 s)")
-    p.add_argument("--stuck-after", type=float, default=10.0, help="report a table that does not move this long after a move")
+    p.add_argument(
+        "--stuck-after", type=float, default=10.0, help="report a table that does not move this long after a move"
+    )
     p.add_argument("--no-restart", dest="restart", action="store_false", help="do not start a new game when one ends")
     p.add_argument("--verbose", action="store_true", help="print the first table's public messages at the end")
     p.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL database instead of SQLite")
-    p.add_argument("--processes", type=int, default=1,
-                   help="bot processes, one shard each, over PostgreSQL (1; more implies --postgres)")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each, over PostgreSQL (1; more implies --postgres)",
+    )
     args = p.parse_args(argv)
     if not (1 <= args.tables <= 1000 and 1 <= args.seconds <= 1800 and 1 <= args.ai <= 8):
         p.error("--tables 1..1000, --seconds 1..1800, --ai 1..8")

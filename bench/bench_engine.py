@@ -46,8 +46,12 @@ def rounds_per_second(preset: str, players: int, seconds: float, seed: int = 1) 
     try:
         while timed < seconds:
             if game is None or game.over or game.finished:
-                game = Game.new(preset, [f"AI {i + 1}" for i in range(players)],
-                                options={"game_end": "rounds:1000"}, seed=seed * 7919 + game_no)
+                game = Game.new(
+                    preset,
+                    [f"AI {i + 1}" for i in range(players)],
+                    options={"game_end": "rounds:1000"},
+                    seed=seed * 7919 + game_no,
+                )
                 game_no += 1
             before = game.round_number
             t0 = clock()
@@ -96,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         if key == "tripoley-rulebook" and n not in base:
             base[n] = rate
 
-    print(f"engine throughput: complete rounds/s, heuristic AI seats, play_round(check=False), one core"
-          f" (python {sys.version.split()[0]})")
+    print(
+        f"engine throughput: complete rounds/s, heuristic AI seats, play_round(check=False), one core"
+        f" (python {sys.version.split()[0]})"
+    )
     print(f"best of {args.repeats} runs of {args.seconds / args.repeats:.2f} s each per row")
     print(f"{'preset':<26}{'seats':>6}{'rounds/s':>11}{'rounds':>9}{'seconds':>9}{'vs tripoley':>13}")
     all_ok = True
@@ -114,8 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     trip = base.get(args.players, 0.0)
     meets = trip >= TARGET
     print()
-    print(f"tripoley at {args.players} seats: {trip:.0f} rounds/s — target ≥ {TARGET:.0f}: "
-          f"{'MET' if meets else 'NOT MET'}")
+    print(
+        f"tripoley at {args.players} seats: {trip:.0f} rounds/s — target ≥ {TARGET:.0f}: "
+        f"{'MET' if meets else 'NOT MET'}"
+    )
     print(f"every preset ≥ 1/3 of tripoley's rate at the same seat count: {'YES' if all_ok else 'NO'}")
     print(f"(total runtime {time.perf_counter() - start:.1f} s)")
     return 0 if meets and all_ok else 1

@@ -70,8 +70,10 @@ def main() -> int:
     args = ap.parse_args()
     n, rep = args.hands, args.repeat
 
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{n:,} random hands per row, best of {rep}")
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{n:,} random hands per row, best of {rep}"
+    )
     h7 = make_hands(n, 7, 1, seed=7)
     h13 = make_hands(n, 13, 1, seed=13)
     h17 = make_hands(n, 17, 1, seed=17)
@@ -87,8 +89,7 @@ def main() -> int:
     rows.append(("evaluate, 17 cards, 1 deck", r17, f">= {TARGET_17:,}: {'MET' if r17 >= TARGET_17 else 'NOT MET'}"))
     rows.append(("evaluate, 17 cards, 2 decks", time_it(run_ours, h17x2, rep), ""))
     rows.append(("evaluate, 30 cards, 4 decks", time_it(run_ours, h30x4, rep), ""))
-    rows.append(("evaluate, 7 cards, 4 wild cards", time_it(run_ours_wild(wild), h7, rep),
-                 "(wild path; no target)"))
+    rows.append(("evaluate, 7 cards, 4 wild cards", time_it(run_ours_wild(wild), h7, rep), "(wild path; no target)"))
 
     try:
         from treys import Card, Evaluator
@@ -110,8 +111,13 @@ def main() -> int:
         rt = time_it(run_treys, th7, rep)
         ratio = r7 / rt
         treys_ok = ratio >= TARGET_TREYS_RATIO
-        rows.append(("treys, 7 cards (same hands)", rt,
-                     f"ours/treys = {ratio:.1f}x, >= {TARGET_TREYS_RATIO:.0f}x: {'MET' if treys_ok else 'NOT MET'}"))
+        rows.append(
+            (
+                "treys, 7 cards (same hands)",
+                rt,
+                f"ours/treys = {ratio:.1f}x, >= {TARGET_TREYS_RATIO:.0f}x: {'MET' if treys_ok else 'NOT MET'}",
+            )
+        )
 
     w = max(len(r[0]) for r in rows)
     print(f"{'case':<{w}}  {'hands/s':>12}  target")

@@ -20,11 +20,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import PRESETS, Game  # noqa: E402
 from engine.ai import autoplay  # noqa: E402
-
 from images import render_hand, render_mat  # noqa: E402
 
-NAMES = ["ann", "bob", "cat", "Maximilian the Magnificent", "dee", "eve", "fay", "gus", "hal", "ivy",
-         "jo", "kay", "lou", "max", "ned", "oz", "pia", "quinn", "rae", "sam"]
+NAMES = [
+    "ann",
+    "bob",
+    "cat",
+    "Maximilian the Magnificent",
+    "dee",
+    "eve",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jo",
+    "kay",
+    "lou",
+    "max",
+    "ned",
+    "oz",
+    "pia",
+    "quinn",
+    "rae",
+    "sam",
+]
 
 
 def views(per_game: int = 6):
@@ -68,12 +87,18 @@ def main():
         return sorted(xs)[min(len(xs) - 1, int(len(xs) * p))]
 
     print(f"views: {len(vs)} (presets: {', '.join(PRESETS)})")
-    print(f"mat  render+encode: median {statistics.median(mt):.1f} ms, p90 {q(mt, .9):.1f} ms, "
-          f"max {max(mt):.1f} ms  (target median <= 30 ms)")
-    print(f"mat  PNG size:      median {statistics.median(ms) / 1024:.0f} KB, max {max(ms) / 1024:.0f} KB"
-          f"  (budget 300 KB)")
-    print(f"hand render+encode: median {statistics.median(ht):.1f} ms, p90 {q(ht, .9):.1f} ms, "
-          f"max {max(ht):.1f} ms  (target median <= 15 ms)")
+    print(
+        f"mat  render+encode: median {statistics.median(mt):.1f} ms, p90 {q(mt, 0.9):.1f} ms, "
+        f"max {max(mt):.1f} ms  (target median <= 30 ms)"
+    )
+    print(
+        f"mat  PNG size:      median {statistics.median(ms) / 1024:.0f} KB, max {max(ms) / 1024:.0f} KB"
+        f"  (budget 300 KB)"
+    )
+    print(
+        f"hand render+encode: median {statistics.median(ht):.1f} ms, p90 {q(ht, 0.9):.1f} ms, "
+        f"max {max(ht):.1f} ms  (target median <= 15 ms)"
+    )
     print(f"hand PNG size:      median {statistics.median(hs) / 1024:.0f} KB, max {max(hs) / 1024:.0f} KB")
     ok = statistics.median(mt) <= 30 and statistics.median(ht) <= 15 and max(ms) <= 300 * 1024
     print("OK" if ok else "OVER TARGET")

@@ -90,8 +90,10 @@ def backup(settings, path: str) -> int:
     from .storage import backup as copy_database
 
     if settings.is_postgres():
-        print("backup copies an SQLite file; back up PostgreSQL with pg_dump (bot/README.md, Running a cluster)",
-              file=sys.stderr)
+        print(
+            "backup copies an SQLite file; back up PostgreSQL with pg_dump (bot/README.md, Running a cluster)",
+            file=sys.stderr,
+        )
         return FAILED
     database = settings.database_path()
     try:
@@ -128,8 +130,10 @@ async def check(settings, token: str) -> int:
         user = await log_in_over_http(token)
         print(f"discord: ok, logged in as {user.get('username')!r} (id {user.get('id')})")
     except discord.LoginFailure:
-        print("discord: the token was refused (401); reset it in the developer portal and update DISCORD_TOKEN",
-              file=sys.stderr)
+        print(
+            "discord: the token was refused (401); reset it in the developer portal and update DISCORD_TOKEN",
+            file=sys.stderr,
+        )
         status = FAILED
     except DiscordUnreachable as exc:
         print(f"discord: unreachable ({exc})", file=sys.stderr)
@@ -160,8 +164,10 @@ async def migrate_db(source: str, target: str) -> int:
         print(f"migrate-db: {exc}", file=sys.stderr)
         return FAILED
     rows = ", ".join(f"{name} {n}" for name, n in moved.rows.items())
-    print(f"migrated {redacted(source)} to {redacted(target)}: {rows} rows;"
-          f" {moved.chips} chips in {len(moved.audits)} servers, every server balanced before and after")
+    print(
+        f"migrated {redacted(source)} to {redacted(target)}: {rows} rows;"
+        f" {moved.chips} chips in {len(moved.audits)} servers, every server balanced before and after"
+    )
     return 0
 
 

@@ -46,6 +46,7 @@ def _describe_step(handle) -> str:
     get_coro = getattr(task, "get_coro", None)
     if get_coro is None:
         return getattr(callback, "__qualname__", None) or repr(callback)[:120]
+    assert task is not None  # get_coro came from it
     coro = get_coro()
     where = ""
     frames = task.get_stack() if not task.done() else []
@@ -62,8 +63,13 @@ def _pct(xs: list[float], q: float) -> float:
 def _summary(xs: list[float]) -> dict[str, Any]:
     if not xs:
         return {"n": 0}
-    return {"n": len(xs), "median_ms": round(_pct(xs, 0.5) * 1000, 2), "p90_ms": round(_pct(xs, 0.9) * 1000, 2),
-            "p99_ms": round(_pct(xs, 0.99) * 1000, 2), "max_ms": round(max(xs) * 1000, 2)}
+    return {
+        "n": len(xs),
+        "median_ms": round(_pct(xs, 0.5) * 1000, 2),
+        "p90_ms": round(_pct(xs, 0.9) * 1000, 2),
+        "p99_ms": round(_pct(xs, 0.99) * 1000, 2),
+        "max_ms": round(max(xs) * 1000, 2),
+    }
 
 
 class AckStats:
@@ -102,12 +108,12 @@ class AckStats:
                     stats.slow_steps.append((took, _describe_step(self_), began))
 
         timed_run._ack_stats = True  # type: ignore[attr-defined]
-        handle._run = timed_run
+        handle._run = timed_run  # type: ignore[method-assign]  # the instrumentation wraps asyncio's own method
 
     def install(self, bot) -> None:
-        from discord.webhook import async_ as webhook_async
-
         import gc
+
+        from discord.webhook import async_ as webhook_async
 
         gc.callbacks.append(self._on_gc)
         self._watch_loop_steps()
@@ -146,7 +152,7 @@ class AckStats:
             return timed()
 
         create_interaction_response._ack_stats = True  # type: ignore[attr-defined]
-        adapter.create_interaction_response = create_interaction_response
+        adapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign,assignment]  # wraps discord.py's call to time it
 
     def report(self) -> dict[str, Any]:
         kinds: dict[str, list[float]] = {}

@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from .errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
 from .storage import Database
@@ -51,7 +51,7 @@ class Audit:
 
 def week_start(now: float) -> float:
     """Monday 00:00 UTC of the week ``now`` falls in: "this week" on the leaderboards."""
-    day = datetime.fromtimestamp(now, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     return (day - timedelta(days=day.weekday())).timestamp()
 
 
@@ -110,7 +110,14 @@ class Bank:
         )
 
     async def credit(
-        self, conn, guild_id: int, user_id: int, amount: int, kind: str, table_id: int | None, note: str | None = None,
+        self,
+        conn,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        kind: str,
+        table_id: int | None,
+        note: str | None = None,
         actor_id: int | None = None,
     ) -> int:
         if amount < 0:
@@ -125,7 +132,14 @@ class Bank:
         return balance
 
     async def debit(
-        self, conn, guild_id: int, user_id: int, amount: int, kind: str, table_id: int | None, note: str | None = None,
+        self,
+        conn,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        kind: str,
+        table_id: int | None,
+        note: str | None = None,
         actor_id: int | None = None,
     ) -> int:
         if amount < 0:
@@ -162,9 +176,7 @@ class Bank:
         async with self.db.transaction() as conn:
             return await self.ensure_wallet(conn, guild_id, user_id, starting)
 
-    async def buy_in(
-        self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn=None
-    ) -> int:
+    async def buy_in(self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn=None) -> int:
         """Wallet → table. Raises :class:`NotEnoughChips`; returns the new balance.
 
         With ``conn``, runs inside the caller's transaction (so the seat that the chips pay for
@@ -217,7 +229,13 @@ class Bank:
     # -- grants and removals (no table) -------------------------------------------
 
     async def claim(
-        self, guild_id: int, user_id: int, kind: str, amount: int, cooldown: float, starting: int,
+        self,
+        guild_id: int,
+        user_id: int,
+        kind: str,
+        amount: int,
+        cooldown: float,
+        starting: int,
         below: int | None = None,
     ) -> int:
         """A player's ``daily`` or ``relief`` grant: ``amount`` chips once per ``cooldown`` seconds
@@ -248,9 +266,7 @@ class Bank:
                 raise NotAllowed(f"This server has turned the {kind} grant off.")
             return await self.credit(conn, guild_id, user_id, amount, kind, None, f"{kind} grant")
 
-    async def adjust(
-        self, guild_id: int, user_id: int, amount: int, actor_id: int, starting: int
-    ) -> tuple[int, int]:
+    async def adjust(self, guild_id: int, user_id: int, amount: int, actor_id: int, starting: int) -> tuple[int, int]:
         """An admin's grant (``amount`` > 0) or removal (< 0, at most what the wallet holds: a wallet
         never goes below 0). ``starting``: a new wallet's starting balance (the house: its bankroll).
         Returns (chips moved, new balance)."""
@@ -284,8 +300,9 @@ class Bank:
                 await conn.execute(
                     "UPDATE wallets SET balance = ? WHERE guild_id = ? AND user_id = ?", (target, guild_id, user_id)
                 )
-                await self._ledger(conn, guild_id, user_id, target - balance, target, "reset", None,
-                                   "economy reset", actor_id)
+                await self._ledger(
+                    conn, guild_id, user_id, target - balance, target, "reset", None, "economy reset", actor_id
+                )
             return len(wallets)
 
     async def forget(self, guild_id: int, user_id: int, still_seated: Callable[[], bool]) -> int:

@@ -11,6 +11,7 @@ import aiohttp
 import discord
 import yarl
 from discord.ext import commands
+from discord.types.user import User as UserPayload
 
 from . import ackstats, storage
 from .bank import Bank
@@ -45,7 +46,7 @@ class DiscordUnreachable(Exception):
     """Discord did not answer (no connection, a timeout, or its servers failing)."""
 
 
-async def log_in_over_http(token: str) -> dict:
+async def log_in_over_http(token: str) -> UserPayload:
     """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
 
     Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
@@ -53,7 +54,7 @@ async def log_in_over_http(token: str) -> dict:
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     try:
         return await asyncio.wait_for(http.static_login(token), LOGIN_ATTEMPT_TIMEOUT)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
     except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
         raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
@@ -61,7 +62,7 @@ async def log_in_over_http(token: str) -> dict:
         await http.close()
 
 
-async def wait_for_discord(token: str) -> dict:
+async def wait_for_discord(token: str) -> UserPayload:
     """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
     line per failed attempt) while Discord is unreachable."""
     attempts = len(LOGIN_RETRY_DELAYS) + 1
@@ -69,7 +70,9 @@ async def wait_for_discord(token: str) -> dict:
         try:
             return await log_in_over_http(token)
         except DiscordUnreachable as exc:
-            log.warning("Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts)
+            log.warning(
+                "Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts
+            )
             await asyncio.sleep(delay)
     return await log_in_over_http(token)
 
@@ -131,13 +134,14 @@ class DiscordSink:
     async def archive(self, thread_id: int) -> None:
         await self.bot.http.edit_channel(thread_id, archived=True)
 
-
     async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
         found = None
         after = discord.Object(id=after_id) if after_id else None
         async for message in self.channel(channel_id).history(limit=50, after=after):
             mine = self.bot.user is not None and message.author.id == self.bot.user.id
-            ids = [getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])]
+            ids = [
+                getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])
+            ]
             if mine and any(cid.startswith(prefix) for cid in ids):
                 found = message.id  # oldest first: the newest match wins
         return found
@@ -201,7 +205,7 @@ class TripoleyBot(commands.Bot):
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.tree.on_error = self.controller.on_app_command_error
+        self.tree.error(self.controller.on_app_command_error)
         resumed = await self.manager.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
@@ -310,8 +314,10 @@ class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
     SHARD_IDS of SHARD_COUNT (one gateway connection each) and the tables of their servers only."""
 
     def __init__(self, settings: Settings, **client_options) -> None:
-        super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(settings.shards()),
-                         **client_options)
+        shard_ids = settings.shards()
+        if shard_ids is None:
+            raise ValueError("a sharded bot needs SHARD_COUNT to be set")
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(shard_ids), **client_options)
 
 
 def make_bot(settings: Settings) -> TripoleyBot:
@@ -342,8 +348,11 @@ def run_bot(settings: Settings) -> int:
         log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
         return 1
     except DiscordUnreachable as exc:
-        log.error("Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
-                  exc, len(LOGIN_RETRY_DELAYS) + 1)
+        log.error(
+            "Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
+            exc,
+            len(LOGIN_RETRY_DELAYS) + 1,
+        )
         return 1
     except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself
         log.error("the connection to Discord failed (%s)", str(exc) or type(exc).__name__)

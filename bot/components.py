@@ -103,17 +103,24 @@ def house_rule_select(table) -> SelectSpec | None:
 
     options = table.preset_info.options.with_overrides(table.options)
     choices = [
-        (f"{OPTION_TEXT[name].title}: {value_label(name, value)}"[:100], f"{name}={str(value).lower()}",
-         _clip(value_text(name, value), 100))
+        (
+            f"{OPTION_TEXT[name].title}: {value_label(name, value)}"[:100],
+            f"{name}={str(value).lower()}",
+            _clip(value_text(name, value), 100),
+        )
         for name, values in house_rules(table.preset).items()
         for value in values
         if value != getattr(options, name)
     ][:25]
     if not choices:
         return None
-    return SelectSpec(custom_id(table.id, 0, "pick.house"), "House rules (host): switch one…",
-                      tuple((label, value) for label, value, _ in choices), row=1,
-                      descriptions=tuple(text for _, _, text in choices))
+    return SelectSpec(
+        custom_id(table.id, 0, "pick.house"),
+        "House rules (host): switch one…",
+        tuple((label, value) for label, value, _ in choices),
+        row=1,
+        descriptions=tuple(text for _, _, text in choices),
+    )
 
 
 def _clip(text: str, limit: int) -> str:
@@ -125,7 +132,9 @@ def final_components(table) -> list[Component]:
     return [ButtonSpec(custom_id(table.id, 0, "rematch"), "Rematch", SUCCESS, 0, "🔁")]
 
 
-def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool = False, view: dict | None = None) -> str:
+def _verb_label(
+    verb: str, detail: dict, name_space: bool = True, public: bool = False, view: dict | None = None
+) -> str:
     """``public``: the label is on the shared table message, so it must not name a card still in a hand;
     ``view``: for the names of the spaces a claim pays."""
     if verb == "play" and detail.get("card") and not public:
@@ -138,8 +147,16 @@ def _verb_label(verb: str, detail: dict, name_space: bool = True, public: bool =
 
 
 def _verb_buttons(
-    table_id: int, r: int, legal: list[str], verbs, row: int, detail: dict | None = None,
-    token: str | None = None, name_space: bool = True, public: bool = False, view: dict | None = None,
+    table_id: int,
+    r: int,
+    legal: list[str],
+    verbs,
+    row: int,
+    detail: dict | None = None,
+    token: str | None = None,
+    name_space: bool = True,
+    public: bool = False,
+    view: dict | None = None,
 ) -> list[ButtonSpec]:
     """``token``: the claim being decided (see :func:`bot.tables.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
@@ -147,12 +164,21 @@ def _verb_buttons(
     for verb in legal:
         if verb == "corner_bet":
             for ace in detail.get("aces", []):
-                out.append(ButtonSpec(custom_id(table_id, r, f"amt.corner_bet.{ace}"), f"Bet on {card(ace)}…", PRIMARY, row))
+                out.append(
+                    ButtonSpec(custom_id(table_id, r, f"amt.corner_bet.{ace}"), f"Bet on {card(ace)}…", PRIMARY, row)
+                )
         elif verb in AMOUNT_VERBS:
             out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
             action = f"do.{verb}.{token}" if token is not None and verb in ("claim", "pass") else f"do.{verb}"
-            out.append(ButtonSpec(custom_id(table_id, r, action), _verb_label(verb, detail, name_space, public, view), verb_style(verb), row))
+            out.append(
+                ButtonSpec(
+                    custom_id(table_id, r, action),
+                    _verb_label(verb, detail, name_space, public, view),
+                    verb_style(verb),
+                    row,
+                )
+            )
     return out[:5]
 
 
@@ -163,20 +189,35 @@ def _claim_token(table, aw) -> str | None:
 def mat_components(table) -> list[Component]:
     """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
     r = table.round
-    comps: list[Component] = [ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🃏"),
-                              ButtonSpec(custom_id(table.id, r, "log"), "Log", SECONDARY, 0, "📜")]
+    comps: list[Component] = [
+        ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🃏"),
+        ButtonSpec(custom_id(table.id, r, "log"), "Log", SECONDARY, 0, "📜"),
+    ]
     if any(s.away for s in table.seats):
         comps.append(ButtonSpec(custom_id(table.id, r, "back"), "I'm back", SUCCESS, 0))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
         name_space = aw.phase == "claim" and claim_is_public(table.game)
-        comps.extend(_verb_buttons(table.id, r, aw.legal, PUBLIC_VERBS, 1, aw.detail, _claim_token(table, aw),
-                                   name_space=name_space, public=True,
-                                   view=table.game.view(None) if name_space else None))
+        comps.extend(
+            _verb_buttons(
+                table.id,
+                r,
+                aw.legal,
+                PUBLIC_VERBS,
+                1,
+                aw.detail,
+                _claim_token(table, aw),
+                name_space=name_space,
+                public=True,
+                view=table.game.view(None) if name_space else None,
+            )
+        )
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
-                comps.append(ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
+                comps.append(
+                    ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2)
+                )
     return comps
 
 
@@ -207,30 +248,48 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
         comps.append(_card_select(tid, r, "pick.pass_cards", f"Pick {n} cards to pass {direction}", hand, n, 0))
     if "reveal" in legal:
         spaces = list(detail.get("spaces") or [])
-        space = choice if choice in spaces else (spaces[0] if spaces else "")
+        space = choice if choice is not None and choice in spaces else (spaces[0] if spaces else "")
         labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
         comps.append(
-            SelectSpec(custom_id(tid, r, "pick.space"), "Space to declare",
-                       tuple((labels.get(sp, sp), sp) for sp in spaces[:25]), 1, 1, 0, (space,))
+            SelectSpec(
+                custom_id(tid, r, "pick.space"),
+                "Space to declare",
+                tuple((labels.get(sp, sp), sp) for sp in spaces[:25]),
+                1,
+                1,
+                0,
+                (space,),
+            )
         )
-        comps.append(_card_select(tid, r, f"pick.reveal.{space}", f"Pick five cards for {labels.get(space, space)}", hand, 5, 1))
+        comps.append(
+            _card_select(tid, r, f"pick.reveal.{space}", f"Pick five cards for {labels.get(space, space)}", hand, 5, 1)
+        )
     for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
         if combo in legal and detail.get(combo):
             options = tuple((" ".join(card(c) for c in cards)[:100], "-".join(cards)) for cards in detail[combo][:25])
-            comps.append(SelectSpec(custom_id(tid, r, f"pick.{combo}"), title, options, 1, 1, 0 if combo == "full_house" else 1))
-    if "lead" in legal:
-        options = list(detail.get("cards") or [])
-        if 0 < len(options) <= 5:
-            for c in options:
-                comps.append(ButtonSpec(custom_id(tid, r, f"lead.{c}"), f"Lead {card(c)}", PRIMARY, 1))
-        elif options:
             comps.append(
-                SelectSpec(custom_id(tid, r, "pick.lead"), "Choose the card to lead", tuple((card(c), c) for c in options[:25]), row=0)
+                SelectSpec(custom_id(tid, r, f"pick.{combo}"), title, options, 1, 1, 0 if combo == "full_house" else 1)
+            )
+    if "lead" in legal:
+        lead_cards = list(detail.get("cards") or [])
+        if 0 < len(lead_cards) <= 5:
+            for c in lead_cards:
+                comps.append(ButtonSpec(custom_id(tid, r, f"lead.{c}"), f"Lead {card(c)}", PRIMARY, 1))
+        elif lead_cards:
+            comps.append(
+                SelectSpec(
+                    custom_id(tid, r, "pick.lead"),
+                    "Choose the card to lead",
+                    tuple((card(c), c) for c in lead_cards[:25]),
+                    row=0,
+                )
             )
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
             comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
-    comps.extend(_verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view))
+    comps.extend(
+        _verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view)
+    )
     return comps
 
 

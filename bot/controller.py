@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -37,6 +38,20 @@ ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server the interaction came from (every Tripoley command is for a server's channel)."""
+    if interaction.guild_id is None:
+        raise errors.NotAllowed("Tripoley is played in a server's channels, not in direct messages.")
+    return interaction.guild_id
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel the interaction came from (a table lives in one)."""
+    if interaction.channel_id is None:
+        raise errors.NoTable("There is no table here: Tripoley is played in a server's channels.")
+    return interaction.channel_id
+
+
 async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
     """Whether a table opened by this interaction runs in its own thread: the server's setting is
     on and the bot may start a thread and talk in it here."""
@@ -47,7 +62,9 @@ async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
 
 
 class Controller:
-    def __init__(self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None) -> None:
+    def __init__(
+        self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None
+    ) -> None:
         self.manager = manager
         self.publisher = publisher
         self.turns = turns
@@ -73,7 +90,9 @@ class Controller:
             # Not the message itself: it may name the player's own cards ("you may place …").
             log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(error).__name__)
         elif isinstance(error, app_commands.BotMissingPermissions):
-            message = errors.MissingBotPermissions([errors.permission_label(p) for p in error.missing_permissions]).message
+            message = errors.MissingBotPermissions(
+                [errors.permission_label(p) for p in error.missing_permissions]
+            ).message
         elif isinstance(error, app_commands.MissingPermissions):
             names = ", ".join(f"**{errors.permission_label(p)}**" for p in error.missing_permissions)
             message = f"You need the {names} permission for that."
@@ -225,6 +244,7 @@ class Controller:
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
         self._detail_for(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
+        assert seat is not None  # _detail_for refused anyone without a seat
         out = hand_message(table, seat, table.game.view(seat), choice)
         kwargs = message_kwargs(out, edit=True)
         kwargs.pop("attachments", None)
@@ -244,7 +264,12 @@ class Controller:
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
         await self.manager.act(
-            table.channel_id, interaction.user.id, act, round_number, expect=expect, before_apply=acknowledge,
+            table.channel_id,
+            interaction.user.id,
+            act,
+            round_number,
+            expect=expect,
+            before_apply=acknowledge,
         )
         if private:
             seat = table.seat_of(interaction.user.id)
@@ -289,7 +314,9 @@ class Controller:
             detail = self._detail_for(table, interaction.user.id)
             low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
             if not low <= amount <= high:
-                raise errors.AmountOutOfRange(f"The amount must be between {low} and {high} chips; you entered {amount}.")
+                raise errors.AmountOutOfRange(
+                    f"The amount must be between {low} and {high} chips; you entered {amount}."
+                )
             verb, _, arg = verb.partition(".")
             act: dict[str, Any] = {"do": verb, "amount": amount}
             if verb == "corner_bet":
@@ -302,7 +329,7 @@ class Controller:
 
     async def show_hand(self, interaction: discord.Interaction, table: Table | None = None) -> None:
         if table is None:
-            table = self.manager.get(interaction.channel_id)
+            table = self.manager.get(channel_of(interaction))
         table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
         out = hand_message(table, seat, view)
         if table.seats[seat].away:
@@ -312,7 +339,11 @@ class Controller:
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
-            if change is not None and not self.turns.is_latest(table.id, interaction.user.id, change):
+            if (
+                change is not None
+                and self.turns is not None
+                and not self.turns.is_latest(table.id, interaction.user.id, change)
+            ):
                 return  # changed meanwhile (a move made from it): its picture came with that change
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)

@@ -68,7 +68,11 @@ class MissingBotPermissions(TripoleyError):
 
 def permission_label(name: str) -> str:
     """``send_messages`` → ``Send Messages``."""
-    special = {"embed_links": "Embed Links", "attach_files": "Attach Files", "send_messages_in_threads": "Send Messages in Threads"}
+    special = {
+        "embed_links": "Embed Links",
+        "attach_files": "Attach Files",
+        "send_messages_in_threads": "Send Messages in Threads",
+    }
     return special.get(name, name.replace("_", " ").title())
 
 

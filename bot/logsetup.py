@@ -40,13 +40,16 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-def setup_logging(level: str = "INFO", secrets: list[str] | None = None, log_file: str | None = None) -> RedactingFilter:
+def setup_logging(
+    level: str = "INFO", secrets: list[str] | None = None, log_file: str | None = None
+) -> RedactingFilter:
     """Root logging to stderr, or appended to ``log_file`` (reopened when logrotate moves it away);
     the redacting filter sits on every root handler."""
     redactor = RedactingFilter(secrets)
     root = logging.getLogger()
     root.setLevel(getattr(logging, level.upper(), logging.INFO))
     if not root.handlers:
+        handler: logging.Handler
         if log_file:
             Path(log_file).parent.mkdir(parents=True, exist_ok=True)
             handler = logging.handlers.WatchedFileHandler(log_file, encoding="utf-8")

@@ -7,12 +7,19 @@ from dataclasses import dataclass
 from .settings import Settings
 from .storage import Database
 
-
 USER_FLAGS = ("dm_hands", "pings")  # the on/off columns of user_prefs
 # The settings a server may override (columns of guild_settings).
 GUILD_SETTINGS = (
-    "default_preset", "starting_balance", "turn_timeout", "ai_pause",
-    "daily_amount", "daily_cooldown_hours", "relief_amount", "relief_cooldown_hours", "threads", "pings",
+    "default_preset",
+    "starting_balance",
+    "turn_timeout",
+    "ai_pause",
+    "daily_amount",
+    "daily_cooldown_hours",
+    "relief_amount",
+    "relief_cooldown_hours",
+    "threads",
+    "pings",
 )
 
 

@@ -34,8 +34,9 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from . import story, text
 from .components import Component, custom_id, final_components, hand_components, lobby_components, mat_components
@@ -117,12 +118,18 @@ def table_message(table: Table) -> Outgoing:
         return Outgoing(text.cancelled_text(table, table.preset_info), [])
     if table.status == "finished":
         view = table.game.view(None) if table.game is not None else None
-        return Outgoing(text.final_text(table), final_components(table), view=view, render="summary",
-                        image_name="summary.png")
+        return Outgoing(
+            text.final_text(table), final_components(table), view=view, render="summary", image_name="summary.png"
+        )
     view = table.game.view(None)
     pinged = text.pinged_user(table, view)
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat",
-                    pings=(pinged,) if pinged else ())
+    return Outgoing(
+        text.mat_text(table, view),
+        mat_components(table),
+        view=picture_view(view),
+        render="mat",
+        pings=(pinged,) if pinged else (),
+    )
 
 
 # What the table message's text tells and its picture need not: whose turn it is (with the
@@ -146,7 +153,10 @@ def image_digest(png: bytes | None) -> bytes | None:
 
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
     return Outgoing(
-        text.hand_text(view, seat), hand_components(table, seat, view, choice), view=view, render="hand",
+        text.hand_text(view, seat),
+        hand_components(table, seat, view, choice),
+        view=view,
+        render="hand",
         image_name="hand.png",
     )
 
@@ -276,7 +286,15 @@ class Publisher:
         now = self._monotonic()
         for cid, ch in list(self._channels.items()):
             worker = self._workers.get(cid)
-            idle = ch.table is None and ch.final is None and ch.lobby_post is None and not ch.strips and not ch.stories and ch.close_lobby is None and (worker is None or worker.done())
+            idle = (
+                ch.table is None
+                and ch.final is None
+                and ch.lobby_post is None
+                and not ch.strips
+                and not ch.stories
+                and ch.close_lobby is None
+                and (worker is None or worker.done())
+            )
             if idle and ch.last_edit < now - self.min_interval:
                 del self._channels[cid]
                 self._workers.pop(cid, None)
@@ -311,8 +329,11 @@ class Publisher:
             return "final", not self._needs_post(ch.final)
         table = ch.table
         if (
-            table is not None and table.status not in ("lobby", "cancelled") and table.lobby_message_id
-            and table.id not in self._lobby_closed and ch.close_lobby is None
+            table is not None
+            and table.status not in ("lobby", "cancelled")
+            and table.lobby_message_id
+            and table.id not in self._lobby_closed
+            and ch.close_lobby is None
         ):
             ch.close_lobby = [table, 0]  # the game started: close the lobby message once
         if table is not None and self._needs_post(table):
@@ -364,6 +385,7 @@ class Publisher:
                 table, ch.final = ch.final, None
             else:
                 table, ch.table = ch.table, None
+            assert table is not None  # _next_job names a kind only when its slot is filled
             try:
                 if not await self._send(ch, table):
                     # An edit after all (the state changed since): back in the queue, paced.
@@ -381,7 +403,10 @@ class Publisher:
                 delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
                 log.warning(
                     "could not update the table message in channel %s (attempt %d: %s); retrying in %.1f s",
-                    channel_id, ch.failures, describe_error(exc), delay,
+                    channel_id,
+                    ch.failures,
+                    describe_error(exc),
+                    delay,
                 )
                 # Retry (with the newest state by then: it is built again).
                 if kind == "final":
@@ -406,7 +431,7 @@ class Publisher:
         """Remember which picture a message shows now (and count the upload)."""
         if out.keep_image:
             return
-        if out.image:
+        if out.image and digest is not None:
             self.uploads += 1
             self.uploaded_bytes += len(out.image)
             self._pictures[message_id] = digest
@@ -442,7 +467,7 @@ class Publisher:
             await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
             return True
         channel = table.mat_channel
-        if not self._fresh(table, status, round_number):
+        if table.mat_message_id is not None and not self._fresh(table, status, round_number):
             try:
                 await self._edit(ch, channel, table.mat_message_id, out)
                 await self._archive_when_over(table, status)
@@ -474,8 +499,9 @@ class Publisher:
                     table.channel_id, table.lobby_message_id, f"{table.preset_info.name} — table {table.id}"
                 )
             except Exception as exc:
-                log.warning("could not start a thread for table %s (%s); playing in the channel",
-                            table.id, describe_error(exc))
+                log.warning(
+                    "could not start a thread for table %s (%s); playing in the channel", table.id, describe_error(exc)
+                )
         await self.manager.set_thread(table, thread_id)
 
     async def _archive_when_over(self, table: Table, status: str) -> None:
@@ -502,6 +528,7 @@ class Publisher:
             return None
 
     async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
+        assert ch.lobby_post is not None  # the job is only named while it is pending
         table, out = ch.lobby_post
         if table.lobby_message_id:
             ch.lobby_post = None
@@ -515,8 +542,12 @@ class Publisher:
                 return
             ch.failures += 1
             delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
-            log.warning("could not post the lobby message in channel %s (%s); retrying in %.1f s",
-                        channel_id, describe_error(exc), delay)
+            log.warning(
+                "could not post the lobby message in channel %s (%s); retrying in %.1f s",
+                channel_id,
+                describe_error(exc),
+                delay,
+            )
             await asyncio.sleep(delay)
             return
         ch.failures = 0
@@ -538,6 +569,7 @@ class Publisher:
         ch.stories.pop(0)
 
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
+        assert ch.close_lobby is not None  # the job is only named while it is pending
         table, attempts = ch.close_lobby
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
@@ -578,24 +610,26 @@ class Publisher:
     async def _send_hands(self, table: Table, views: dict[int, dict]) -> None:
         for seat_index, view in views.items():
             seat = table.seats[seat_index]
+            user_id = seat.user_id
+            assert user_id is not None  # views are only for members' seats
             try:
-                if not await self.manager.prefs.dm_hands(seat.user_id):
+                if not await self.manager.prefs.dm_hands(user_id):
                     continue
                 out = hand_message(table, seat_index, view)
                 out.components = []  # DMs carry no buttons: play happens in the channel
                 out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
                 out.image, out.alt = await self.images.render("hand", view)
-                await self.sink.dm(seat.user_id, out)
+                await self.sink.dm(user_id, out)
             except DMForbidden:
-                key = (table.id, seat.user_id)
+                key = (table.id, user_id)
                 if key not in self._dm_warned:
                     self._dm_warned.add(key)
                     try:
                         await self.sink.notice(
                             table.mat_channel,
-                            f"<@{seat.user_id}> I couldn't DM you your hand (your DMs are closed to me). "
+                            f"<@{user_id}> I couldn't DM you your hand (your DMs are closed to me). "
                             "Press **Show my hand** on the table message instead.",
-                            seat.user_id,
+                            user_id,
                         )
                     except Exception:
                         log.exception("could not post the DM notice")

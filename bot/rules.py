@@ -25,7 +25,7 @@ HOW_TO_PLAY_HERE = (
 
 
 def house_rules_text(preset_key: str, options: dict[str, Any] | None) -> str:
-    """"House rules at this table: …" or that the table plays the preset as it is."""
+    """ "House rules at this table: …" or that the table plays the preset as it is."""
     changes = house_rule_changes(preset_key, options)
     if not changes:
         return "**House rules at this table**: none, the game as printed."
@@ -47,8 +47,10 @@ def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
     lines = []
     if offered:
         lines.append("**House rules** (the host switches them with the menu below):")
-        lines += [f"• {OPTION_TEXT[name].title}: **{value_label(name, getattr(played, name))}** — "
-                  f"{OPTION_TEXT[name].line}" for name in offered]
+        lines += [
+            f"• {OPTION_TEXT[name].title}: **{value_label(name, getattr(played, name))}** — {OPTION_TEXT[name].line}"
+            for name in offered
+        ]
     changes = house_rule_changes(preset_key, options)
     lines.append("Changed from the printed game: " + "; ".join(changes) if changes else "Played as printed.")
     return lines

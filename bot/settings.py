@@ -17,7 +17,9 @@ from engine import PRESETS
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SQLITE_HEADER = b"SQLite format 3\x00"
-SQLITE_FORMS = "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 (or sqlite:///:memory: to keep nothing)"
+SQLITE_FORMS = (
+    "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 (or sqlite:///:memory: to keep nothing)"
+)
 POSTGRES_FORM = "postgresql://user:password@host:5432/database"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -129,7 +131,9 @@ class Settings(BaseSettings):
             raise ValueError(f"each shard once, each from 0 to {count - 1}")
         return tuple(sorted(value))
 
-    @field_validator("shard_count", "dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before")
+    @field_validator(
+        "shard_count", "dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before"
+    )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
@@ -180,7 +184,9 @@ class Settings(BaseSettings):
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""
         shards = self.shards()
-        return shards is None or (guild_id >> 22) % self.shard_count in shards
+        if shards is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in shards
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None
@@ -292,16 +298,26 @@ def load_settings(**overrides) -> Settings:
         raise SettingsError(lines) from None
     lines = []
     database = settings.database_path()
-    database_problem = not settings.is_postgres() and database != ":memory:" and (
-        unwritable(database) or not_sqlite(database)
+    database_problem = (
+        not settings.is_postgres() and database != ":memory:" and (unwritable(database) or not_sqlite(database))
     )
     if database_problem:
         lines.append(error_line("database_url", settings.database_url, database_problem))
     shards = settings.shards()
-    if shards is not None and len(shards) < settings.shard_count and not settings.is_postgres():
-        lines.append(error_line("shard_ids", ",".join(map(str, shards)),
-                                "a process running some of the shards shares its database with the others'"
-                                " processes, which needs a PostgreSQL DATABASE_URL"))
+    if (
+        shards is not None
+        and settings.shard_count is not None
+        and len(shards) < settings.shard_count
+        and not settings.is_postgres()
+    ):
+        lines.append(
+            error_line(
+                "shard_ids",
+                ",".join(map(str, shards)),
+                "a process running some of the shards shares its database with the others'"
+                " processes, which needs a PostgreSQL DATABASE_URL",
+            )
+        )
     log_file_problem = settings.log_file and unwritable(settings.log_file)
     if log_file_problem:
         lines.append(error_line("log_file", settings.log_file, log_file_problem))

@@ -19,7 +19,10 @@ LOG_COLOUR = 0x5865F2
 def showdown_lines(event: dict, view: dict) -> list[str]:
     names = {s["seat"]: s["name"] for s in view.get("seats", [])}
     hands = event.get("hands") or {}
-    return [f"{names.get(int(seat), f'seat {seat}')}: {cards(h.get('cards'))} — {h.get('hand')}" for seat, h in hands.items()]
+    return [
+        f"{names.get(int(seat), f'seat {seat}')}: {cards(h.get('cards'))} — {h.get('hand')}"
+        for seat, h in hands.items()
+    ]
 
 
 def result_lines(events: list[dict], view: dict) -> list[str]:
@@ -82,7 +85,7 @@ def stories(table: Table, events: list[dict], finished: bool = False) -> list[di
             out.append(result_embed(f"Round {number} — who collected what", lines))
     if finished:
         view = view or escaped_view(game.view(None))
-        lines = result_lines(events[last_end + 1:], view)
+        lines = result_lines(events[last_end + 1 :], view)
         if lines:
             out.append(result_embed("Game over — the last hands", lines))
     return out

@@ -49,8 +49,27 @@ from .text import escape, in_words, not_now, you_did
 
 log = logging.getLogger(__name__)
 
-AI_NAMES = ["Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Isaac", "Jacquard",
-            "Knuth", "Lovelace", "Marple", "Noether", "Oppie", "Pascal", "Quine", "Ramanujan", "Shannon"]
+AI_NAMES = [
+    "Ada",
+    "Babbage",
+    "Curie",
+    "Dijkstra",
+    "Euler",
+    "Fermat",
+    "Gauss",
+    "Hopper",
+    "Isaac",
+    "Jacquard",
+    "Knuth",
+    "Lovelace",
+    "Marple",
+    "Noether",
+    "Oppie",
+    "Pascal",
+    "Quine",
+    "Ramanujan",
+    "Shannon",
+]
 
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
@@ -207,7 +226,7 @@ class Table:
         }
 
     @classmethod
-    def from_row(cls, row, clock: Callable[[], float] | None = None) -> "Table":
+    def from_row(cls, row, clock: Callable[[], float] | None = None) -> Table:
         state = json.loads(row["state_json"])
         table = cls(
             id=int(row["id"]),
@@ -268,10 +287,25 @@ BeforeApply = Callable[[], Awaitable[Any]]
 
 # Events worth a line in the table's log. Players' own decisions (check, bet, bid, keep…) are
 # logged from the action itself; antes and the chips of bets/calls are not worth a line each.
-LOGGED_EVENTS = frozenset({
-    "payout", "transfer", "to_space", "stop", "out", "poker-win", "suit", "cannot-lead", "colour-flip",
-    "stuck", "unclaimed", "round-end", "game-end", "sit-out", "eliminated",
-})
+LOGGED_EVENTS = frozenset(
+    {
+        "payout",
+        "transfer",
+        "to_space",
+        "stop",
+        "out",
+        "poker-win",
+        "suit",
+        "cannot-lead",
+        "colour-flip",
+        "stuck",
+        "unclaimed",
+        "round-end",
+        "game-end",
+        "sit-out",
+        "eliminated",
+    }
+)
 QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
 STOPPED = "stopped by the host"  # the engine's game-end reason for Game.end_now
 
@@ -466,7 +500,8 @@ class TableManager:
                 # on once it is written (a coalesced save encoded before is then left out).
                 await self.db.execute_alone(
                     "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
-                    (json.dumps({**table.to_state(), "version": table.version + 1}), table.status, table.id), priority,
+                    (json.dumps({**table.to_state(), "version": table.version + 1}), table.status, table.id),
+                    priority,
                 )
                 table.version += 1
             except BaseException:
@@ -507,7 +542,7 @@ class TableManager:
                     if t.status == "playing" and t.game is not None:
                         encoded.append((t, t.version, json.dumps(t.to_state())))
                     if time.perf_counter() - began > 0.004:  # a short turn of the loop: the rest next
-                        for rest in batch[i + 1:]:
+                        for rest in batch[i + 1 :]:
                             self._dirty.setdefault(rest.id, rest)
                         batch = batch[: i + 1]
                         break
@@ -620,7 +655,7 @@ class TableManager:
             if timeout is None or timeout > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), timeout)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             try:
                 await self.tick()
@@ -714,7 +749,9 @@ class TableManager:
         # Its seats and settings, not its game (no need to rebuild the engine's whole record).
         old = Table.from_row({**dict(row), "state_json": json.dumps({**json.loads(row["state_json"]), "game": None})})
         if old.seat_of(user_id) is None:
-            raise errors.NotAllowed("Rematch is for the players of that game. Join the new table with its **Join** button.")
+            raise errors.NotAllowed(
+                "Rematch is for the players of that game. Join the new table with its **Join** button."
+            )
         busy = "Another table is open in this channel: join it, or play the rematch later."
         for _ in range(2):
             table = self.tables.get(old.channel_id)
@@ -724,8 +761,16 @@ class TableManager:
                 return await self.join(old.channel_id, user_id, name)
             try:
                 update = await self.create_table(
-                    old.guild_id, old.channel_id, user_id, name, old.preset, old.options, buy_in=old.buy_in,
-                    turn_timeout=old.turn_timeout, thread=thread, rematch_of=old.id,
+                    old.guild_id,
+                    old.channel_id,
+                    user_id,
+                    name,
+                    old.preset,
+                    old.options,
+                    buy_in=old.buy_in,
+                    turn_timeout=old.turn_timeout,
+                    thread=thread,
+                    rematch_of=old.id,
                 )
             except errors.TableExists:  # another player's click opened it just now: join that one
                 continue
@@ -870,7 +915,9 @@ class TableManager:
         """An admin removes a player from every open table of the server they sit at: from a lobby
         (their buy-in refunded), or mid-game (an AI plays their seat; cashed out at the end)."""
         updates = []
-        for table in [t for t in list(self.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None]:
+        for table in [
+            t for t in list(self.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None
+        ]:
             async with table.lock:
                 if table.status not in ("lobby", "playing") or self.by_id.get(table.id) is not table:
                     continue
@@ -888,6 +935,8 @@ class TableManager:
         """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
         ``kicked``: an admin removed them (the update's message is for the admin)."""
         index = table.seat_of(user_id)
+        if index is None:
+            raise errors.NotSeated("You're not at this table.")
         seat = table.seats[index]
         if table.status == "lobby":
             if not [s for s in table.humans() if s.user_id != user_id]:
@@ -898,8 +947,10 @@ class TableManager:
             del table.seats[index]
             table.add_log(f"{escape(seat.name)} left.")
             if table.host_id == user_id:
-                table.host_id = table.humans()[0].user_id
-                table.add_log(f"{escape(table.humans()[0].name)} is the host now.")
+                new_host = table.humans()[0]
+                assert new_host.user_id is not None  # humans() are the seats with a member
+                table.host_id = new_host.user_id
+                table.add_log(f"{escape(new_host.name)} is the host now.")
             try:
                 async with self.db.transaction() as conn:  # the refund and the freed seat, together
                     await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
@@ -907,17 +958,25 @@ class TableManager:
             except BaseException:
                 self._restore(table, snapshot)
                 raise
-            message = (f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet." if kicked
-                       else f"You left; {seat.stake} chips are back in your wallet.")
+            message = (
+                f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet."
+                if kicked
+                else f"You left; {seat.stake} chips are back in your wallet."
+            )
             return self._update(table, "lobby", message=message)
         if seat.left:
             raise errors.TripoleyError("You've already left this game.")
-        ended = await self._seat_to_ai(table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end.")
+        ended = await self._seat_to_ai(
+            table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
+        )
         if ended is not None:
             return ended
         await self._advance(table, [], rearm=False, urgent=True)
-        message = (f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end." if kicked
-                   else "You left the game: an AI plays your seat and you're cashed out at the end.")
+        message = (
+            f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end."
+            if kicked
+            else "You left the game: an AI plays your seat and you're cashed out at the end."
+        )
         return self._update(table, "play", message=message)
 
     async def _seat_to_ai(self, table: Table, seat: Seat, line: str) -> TableUpdate | None:
@@ -1017,7 +1076,7 @@ class TableManager:
             raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
         try:
             act = Action.from_dict({**action, "seat": index})
-        except ValueError as exc:
+        except ValueError:
             raise errors.TripoleyError("That action isn't one this game knows.") from None
         if act.do not in aw.legal:
             raise errors.WrongPhase(not_now(act.do, aw.legal))
@@ -1072,7 +1131,7 @@ class TableManager:
         return update
 
     async def back(self, channel_id: int, user_id: int) -> TableUpdate:
-        """"I'm back": the player takes their seat from the AI again."""
+        """ "I'm back": the player takes their seat from the AI again."""
         table = self.get(channel_id)
         async with table.lock:
             index = table.seat_of(user_id)
@@ -1185,8 +1244,11 @@ class TableManager:
             break
         self._log_events(table, events[logged:])
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
-        await self._save(table, urgent=urgent or table.deadline_kind == "turn",
-                         priority=storage.INTERACTIVE if urgent else storage.NORMAL)
+        await self._save(
+            table,
+            urgent=urgent or table.deadline_kind == "turn",
+            priority=storage.INTERACTIVE if urgent else storage.NORMAL,
+        )
         return self._update(
             table,
             "play",
@@ -1207,7 +1269,7 @@ class TableManager:
     async def tick(self) -> list[TableUpdate]:
         """Fire every deadline that is due now."""
         now = self.clock.now()
-        updates = []
+        updates: list[TableUpdate] = []
         self._busy_due = False
         for table in [t for t in list(self.tables.values()) if t.deadline is not None and t.deadline <= now]:
             if table.lock.locked():
@@ -1218,9 +1280,14 @@ class TableManager:
             if updates:
                 await asyncio.sleep(0)  # one table at a time: interactions get through in between
             async with table.lock:
-                if table.deadline is None or table.deadline > self.clock.now() or table.status in (
-                    "finished",
-                    "cancelled",
+                if (
+                    table.deadline is None
+                    or table.deadline > self.clock.now()
+                    or table.status
+                    in (
+                        "finished",
+                        "cancelled",
+                    )
                 ):
                     continue
                 try:
@@ -1327,7 +1394,9 @@ class TableManager:
         self._set_deadline(table, None)
         table.version += 1
         if held != sum(s.stake for s in table.seats):
-            log.error("table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held)
+            log.error(
+                "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
+            )
         self._forget(table)
         return self._update(table, "finished", events=[dict(e) for e in events], message="Game over.")
 
@@ -1355,6 +1424,8 @@ class TableManager:
                 for key, hand in items:
                     seat = hand.get("seat", key) if isinstance(hand, dict) else key
                     name = hand.get("hand") if isinstance(hand, dict) else hand
+                    if seat is None:
+                        continue
                     try:
                         seat = int(seat)
                     except (TypeError, ValueError):
@@ -1416,7 +1487,9 @@ class TableManager:
 
     # -- for the Discord layer ------------------------------------------------------
 
-    async def set_message(self, table_id: int, kind: str, message_id: int | None, round_number: int | None = None) -> None:
+    async def set_message(
+        self, table_id: int, kind: str, message_id: int | None, round_number: int | None = None
+    ) -> None:
         """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
         or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
         table = self.by_id.get(table_id)
@@ -1527,4 +1600,3 @@ class TableManager:
             "SELECT replay_json FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'", (table_id, guild_id)
         )
         return row["replay_json"] if row else None
-

@@ -201,8 +201,14 @@ def clip(line: str, size: int) -> str:
     return line if len(line) <= size else line[: size - 1] + "…"
 
 
-def fit_mat(head: list[str], seats: list[tuple[str, str]], board: list[str], log: list[str], footer: list[str],
-            limit: int = MAX_CONTENT) -> str:
+def fit_mat(
+    head: list[str],
+    seats: list[tuple[str, str]],
+    board: list[str],
+    log: list[str],
+    footer: list[str],
+    limit: int = MAX_CONTENT,
+) -> str:
     """The table message within Discord's limit, whatever the table's size and names: the log is
     shortened first (it is all under the Log button), then the seat lines (the picture shows every
     seat) and the board lines; whose turn it is and the deadline (``footer``) always stay.
@@ -251,10 +257,13 @@ def mat_text(table, view: dict) -> str:
         arrow = "▶ " if i == to_act else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
         committed = f" · in pot {s['committed']}" if s.get("committed") else ""
-        seats_out.append((
-            f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
-            f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}" + (f" ({', '.join(marks)})" if marks else ""),
-        ))
+        seats_out.append(
+            (
+                f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
+                f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
+                + (f" ({', '.join(marks)})" if marks else ""),
+            )
+        )
     board: list[str] = []
     mat = view.get("mat") or []
     if mat:
@@ -279,7 +288,9 @@ def mat_text(table, view: dict) -> str:
         pinged = pinged_user(table, view)
         mention = f"<@{pinged}>" if pinged else f"**{who}**"
         if table.deadline_kind == "turn":
-            footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}")
+            footer.append(
+                f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}"
+            )
         else:
             footer.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
@@ -292,7 +303,9 @@ def mat_text(table, view: dict) -> str:
 
 def final_text(table) -> str:
     result = table.result or {}
-    lines = [f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"]
+    lines = [
+        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"
+    ]
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
@@ -300,7 +313,9 @@ def final_text(table) -> str:
         lines.append(f"{medal} {who} — {s['final']} chips ({net})")
     lines.append("")
     lines.extend(f"› {line}" for line in table.log[-3:])
-    lines.append("Everyone has been cashed out to their wallet. **Rematch** to play again, or `/tripoley start` a new game.")
+    lines.append(
+        "Everyone has been cashed out to their wallet. **Rematch** to play again, or `/tripoley start` a new game."
+    )
     return "\n".join(lines)
 
 
@@ -317,7 +332,7 @@ def hand_text(view: dict, seat: int) -> str:
     legal = view.get("legal")
     if legal:
         detail = view.get("detail") or {}
-        prompt = PROMPTS.get(view.get("phase"), "your move")
+        prompt = PROMPTS.get(view.get("phase") or "", "your move")
         lines.append(f"\n**Your turn:** {prompt}.")
         if detail.get("to_call"):
             lines.append(f"To call: {detail['to_call']}.")
@@ -345,7 +360,7 @@ def in_words(message: str, view: dict | None = None) -> str:
 
     def word(match: re.Match) -> str:
         token = match.group(0)
-        if token in spaces:
+        if view is not None and token in spaces:
             return space_label(view, token)
         if CARD_CODE.fullmatch(token):
             return card(token)
@@ -366,7 +381,7 @@ def not_now(verb: str, legal) -> str:
 def you_did(line: str, name: str) -> str:
     """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
     own = escape(name)
-    return second_person("you" + line[len(own):]) if line.startswith(own + " ") else line
+    return second_person("you" + line[len(own) :]) if line.startswith(own + " ") else line
 
 
 def claim_words(view: dict, detail: dict) -> str:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Awaitable, Callable
 
 from .publisher import DMForbidden, Outgoing, describe_error, hand_message, settle
 from .render import ImageService
@@ -49,8 +49,11 @@ def message_link(table: Table) -> str:
 def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str, hand_view_updated: bool) -> str:
     """The ping: who, what (the phase's words only) and until when."""
     what = PROMPTS.get(phase or "", "your move")
-    where = ("your hand view is up to date (or press **Show my hand**)" if hand_view_updated
-             else f"press **Show my hand** on the table message <{link}>")
+    where = (
+        "your hand view is up to date (or press **Show my hand**)"
+        if hand_view_updated
+        else f"press **Show my hand** on the table message <{link}>"
+    )
     until = f" Time runs out {timestamp(deadline)}." if deadline else ""
     return f"<@{user_id}> your turn: {what} — {where}.{until}"
 
@@ -67,7 +70,7 @@ class TurnNotifier:
         self.sink = sink
         self.images = images
         self._monotonic = monotonic
-        self._shown: dict[int, tuple] = {}  # table id → the decision its ping (or no ping) is for
+        self._shown: dict[int, tuple | None] = {}  # table id → the decision its ping (or no ping) is for
         self._due: dict[int, Table] = {}
         self._workers: dict[int, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -148,8 +151,13 @@ class TurnNotifier:
     def _table_message_shown(self, table: Table) -> bool:
         """Whether a ping may go out: it links to the round's table message, so that goes first
         (posted as soon as its picture is drawn), unless the decision's time runs out meanwhile."""
-        return (table.mat_round == table.round or table.status != "playing" or self.decision(table) is None
-                or table.deadline is None or table.deadline <= self.manager.clock.now())
+        return (
+            table.mat_round == table.round
+            or table.status != "playing"
+            or self.decision(table) is None
+            or table.deadline is None
+            or table.deadline <= self.manager.clock.now()
+        )
 
     async def _sync(self, table: Table) -> None:
         while not self._table_message_shown(table):

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from .components import ANY_TEMPLATE, BUTTON_TEMPLATE, SELECT_TEMPLATE, ButtonSpec, Component, SelectSpec
 from .publisher import Outgoing
+
+if TYPE_CHECKING:
+    from .controller import Controller
 
 MODAL_PREFIX = "tripoley-modal:"
 
@@ -25,6 +29,12 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+
+def controller_of(interaction: discord.Interaction) -> Controller:
+    """The controller of the bot that received the interaction (always our TripoleyBot, which has one)."""
+    # Interaction.client is typed as discord.Client; the controller is our subclass's attribute.
+    return cast("Controller", interaction.client.controller)  # type: ignore[attr-defined]
 
 
 def _parse(custom_id: str) -> tuple[int, int, str]:
@@ -39,7 +49,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         self.table_id, self.round, self.action = _parse(button.custom_id or "")
 
     @classmethod
-    def from_spec(cls, spec: ButtonSpec) -> "TableButton":
+    def from_spec(cls, spec: ButtonSpec) -> TableButton:
         return cls(
             discord.ui.Button(
                 custom_id=spec.custom_id,
@@ -51,13 +61,14 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /):
-        return cls(
-            discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji)
-        )
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        assert isinstance(item, discord.ui.Button)  # the template is a button's
+        return cls(discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.controller.on_component(interaction, self.table_id, self.round, self.action, [])
+        await controller_of(interaction).on_component(interaction, self.table_id, self.round, self.action, [])
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -66,7 +77,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         self.table_id, self.round, self.action = _parse(select.custom_id or "")
 
     @classmethod
-    def from_spec(cls, spec: SelectSpec) -> "TableSelect":
+    def from_spec(cls, spec: SelectSpec) -> TableSelect:
         descriptions = spec.descriptions or (None,) * len(spec.options)
         options = [
             discord.SelectOption(label=label, value=value, default=value in spec.defaults, description=text)
@@ -84,7 +95,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         )
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableSelect:
+        assert isinstance(item, discord.ui.Select)  # the template is a select's
         return cls(
             discord.ui.Select(
                 custom_id=item.custom_id,
@@ -97,10 +111,10 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        await interaction.client.controller.on_component(interaction, self.table_id, self.round, self.action, values)
+        await controller_of(interaction).on_component(interaction, self.table_id, self.round, self.action, values)
 
 
-def build_view(components: list[Component]) -> discord.ui.View:
+def build_view(components: Sequence[Component]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for spec in components:
         if isinstance(spec, SelectSpec):
@@ -130,7 +144,9 @@ def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
         kwargs["embeds"] = [discord.Embed.from_dict(e) for e in out.embeds]
     files = []
     if out.image:
-        files.append(discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None))
+        files.append(
+            discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None)
+        )
     if edit and not (out.keep_image and not files):
         kwargs["attachments"] = files  # without the key, an edit keeps the picture the message has
     elif files:
@@ -148,7 +164,7 @@ class AmountModal(discord.ui.Modal):
         super().__init__(title=title, timeout=600, custom_id=f"{MODAL_PREFIX}{table_id}:{round_number}:{verb}")
         self.table_id, self.round, self.verb = table_id, round_number, verb
         self.low, self.high = low, high
-        self.amount = discord.ui.TextInput(
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             label=f"Amount ({low}–{high})" + (f" {extra}" if extra else ""),
             custom_id="amount",
             placeholder=str(low),
@@ -164,8 +180,7 @@ class AmountModal(discord.ui.Modal):
         return None
 
 
-
-def modal_values(data: dict) -> dict[str, str]:
+def modal_values(data: Mapping[str, Any]) -> dict[str, str]:
     """custom_id → value of every text input in a modal submission (action rows or labels)."""
     out: dict[str, str] = {}
 
@@ -185,7 +200,7 @@ async def handle_modal_submit(interaction: discord.Interaction) -> bool:
     """Route a Tripoley amount modal to the controller; False if it isn't ours."""
     if interaction.type != discord.InteractionType.modal_submit:
         return False
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     cid = str(data.get("custom_id", ""))
     if not cid.startswith(MODAL_PREFIX):
         return False
@@ -195,5 +210,5 @@ async def handle_modal_submit(interaction: discord.Interaction) -> bool:
     except ValueError:
         return False
     raw = modal_values(data).get("amount", "")
-    await interaction.client.controller.on_amount(interaction, table_id_i, round_i, verb, raw)
+    await controller_of(interaction).on_amount(interaction, table_id_i, round_i, verb, raw)
     return True

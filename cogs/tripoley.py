@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Optional
 
 import discord
 from discord import app_commands
@@ -13,7 +12,7 @@ from discord.ext import commands
 from bot import errors
 from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
 from bot.components import DANGER, ButtonSpec, custom_id
-from bot.controller import wants_thread
+from bot.controller import guild_of, wants_thread
 from bot.publisher import lobby_message
 from bot.rules import pages_for
 from bot.text import escape
@@ -124,16 +123,20 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def start(
         self,
         interaction: discord.Interaction,
-        preset: Optional[str] = None,
-        rounds: Optional[app_commands.Range[int, 1, 100]] = None,
-        minutes: Optional[app_commands.Range[int, 1, 600]] = None,
+        preset: str | None = None,
+        rounds: app_commands.Range[int, 1, 100] | None = None,
+        minutes: app_commands.Range[int, 1, 600] | None = None,
         elimination: bool = False,
-        buy_in: Optional[app_commands.Range[int, 1, 1_000_000]] = None,
-        bet_limit: Optional[app_commands.Range[int, 1, 100_000]] = None,
-        turn_timeout: Optional[app_commands.Range[int, 10, 3600]] = None,
+        buy_in: app_commands.Range[int, 1, 1000000] | None = None,
+        bet_limit: app_commands.Range[int, 1, 100000] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
     ) -> None:
         check_bot_permissions(interaction)
-        ends = [x for x in (rounds and f"rounds:{rounds}", minutes and f"minutes:{minutes}", elimination and "elimination") if x]
+        ends = [
+            x
+            for x in (rounds and f"rounds:{rounds}", minutes and f"minutes:{minutes}", elimination and "elimination")
+            if x
+        ]
         if len(ends) > 1:
             raise errors.TripoleyError("Pick one way to end the game: `rounds`, `minutes` or `elimination`.")
         options: dict = {}
@@ -177,7 +180,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
-        update = await self.manager.stop(interaction.channel_id, interaction.user.id, can_manage, display_name(interaction.user))
+        update = await self.manager.stop(
+            interaction.channel_id, interaction.user.id, can_manage, display_name(interaction.user)
+        )
         await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
 
     # -- chips and records ---------------------------------------------------------------
@@ -218,7 +223,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         period=[app_commands.Choice(name="all time", value="all"), app_commands.Choice(name="this week", value=WEEK)],
     )
     async def leaderboard(self, interaction: discord.Interaction, by: str = "balance", period: str = "all") -> None:
-        embed, view = await self._board(interaction.guild_id, f"{by}-{period}", 0)
+        embed, view = await self._board(guild_of(interaction), f"{by}-{period}", 0)
         kwargs = {"embed": embed}
         if view is not None:
             kwargs["view"] = view
@@ -232,7 +237,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         size = await self.bank.leaderboard_size(guild_id, by, WEEK if week else None)
         pages = max(1, -(-size // LEADERBOARD_PAGE))
         page = max(0, min(page, pages - 1))
-        rows = await self.bank.leaderboard(guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None)
+        rows = await self.bank.leaderboard(
+            guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
+        )
         title = f"Leaderboard — {LEADERBOARD_TITLES[by]}" + (" this week" if week else "")
         unit = "wins" if by == "wins" else "chips"
         lines = []
@@ -245,11 +252,11 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         return embed, pager("board", key, page, pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
-        embed, view = await self._board(interaction.guild_id, key, page)
+        embed, view = await self._board(guild_of(interaction), key, page)
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Games, rounds, pots and best hand of a player")
-    async def stats(self, interaction: discord.Interaction, user: Optional[discord.User] = None) -> None:
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         stats = await self.manager.stats(interaction.guild_id, target.id)
         if not stats:
@@ -273,7 +280,8 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         if not games:
             await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
             return
-        lines, buttons = [], []
+        lines: list[str] = []
+        buttons: list[ButtonSpec] = []
         for number, game in enumerate(games, start=1):
             result = game["result"] or {}
             seats = result.get("seats") or []
@@ -287,11 +295,16 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             if result.get("house_rules"):
                 lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
             if game.get("has_replay"):
-                buttons.append(ButtonSpec(custom_id(0, 0, f"page.replay.game.{game['id']}"), f"Replay {number}",
-                                          row=len(buttons) // 5))
+                buttons.append(
+                    ButtonSpec(
+                        custom_id(0, 0, f"page.replay.game.{game['id']}"), f"Replay {number}", row=len(buttons) // 5
+                    )
+                )
         embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
         if buttons:
-            embed.set_footer(text="Replay N: the file of game N, every deck and decision (python -m engine replay FILE)")
+            embed.set_footer(
+                text="Replay N: the file of game N, every deck and decision (python -m engine replay FILE)"
+            )
             await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -313,7 +326,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
 
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
-    async def rules(self, interaction: discord.Interaction, preset: Optional[str] = None) -> None:
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         table = self.manager.tables.get(interaction.channel_id)
         if preset is None and table is not None:
             key = f"table-{table.id}"
@@ -335,7 +348,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         else:
             preset, pages = key, pages_for(key)
         page = max(0, min(page, len(pages) - 1))
-        embed = discord.Embed(title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000)
+        embed = discord.Embed(
+            title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000
+        )
         embed.set_footer(text=f"Page {page + 1}/{len(pages)}")
         return embed, pager("rules", key, page, len(pages))
 
@@ -346,7 +361,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     # -- preferences and settings ---------------------------------------------------------------
 
     @app_commands.command(name="dm", description="Get your hand by DM at every deal")
-    @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    @app_commands.choices(
+        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+    )
     async def dm(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
@@ -369,7 +386,9 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         await self.controller.reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
-    @app_commands.choices(mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")])
+    @app_commands.choices(
+        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+    )
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)
@@ -397,21 +416,27 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def settings(
         self,
         interaction: discord.Interaction,
-        default_preset: Optional[str] = None,
-        starting_balance: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
-        turn_timeout: Optional[app_commands.Range[int, 10, 3600]] = None,
-        ai_pause: Optional[app_commands.Range[float, 0.0, 30.0]] = None,
-        daily_amount: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
-        daily_cooldown_hours: Optional[app_commands.Range[float, 0.01, 720.0]] = None,
-        relief_amount: Optional[app_commands.Range[int, 0, 10_000_000]] = None,
-        relief_cooldown_hours: Optional[app_commands.Range[float, 0.01, 720.0]] = None,
-        threads: Optional[bool] = None,
-        pings: Optional[bool] = None,
+        default_preset: str | None = None,
+        starting_balance: app_commands.Range[int, 0, 10000000] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
+        ai_pause: app_commands.Range[float, 0.0, 30.0] | None = None,
+        daily_amount: app_commands.Range[int, 0, 10000000] | None = None,
+        daily_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        relief_amount: app_commands.Range[int, 0, 10000000] | None = None,
+        relief_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        threads: bool | None = None,
+        pings: bool | None = None,
     ) -> None:
         changes = dict(
-            default_preset=default_preset, starting_balance=starting_balance, turn_timeout=turn_timeout,
-            ai_pause=ai_pause, daily_amount=daily_amount, daily_cooldown_hours=daily_cooldown_hours,
-            relief_amount=relief_amount, relief_cooldown_hours=relief_cooldown_hours, threads=threads,
+            default_preset=default_preset,
+            starting_balance=starting_balance,
+            turn_timeout=turn_timeout,
+            ai_pause=ai_pause,
+            daily_amount=daily_amount,
+            daily_cooldown_hours=daily_cooldown_hours,
+            relief_amount=relief_amount,
+            relief_cooldown_hours=relief_cooldown_hours,
+            threads=threads,
             pings=pings,
         )
         if any(v is not None for v in changes.values()):
@@ -438,8 +463,12 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     async def daily(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(interaction.guild_id)
         balance = await self.bank.claim(
-            interaction.guild_id, interaction.user.id, "daily", config.daily_amount,
-            config.daily_cooldown_hours * 3600, config.starting_balance,
+            interaction.guild_id,
+            interaction.user.id,
+            "daily",
+            config.daily_amount,
+            config.daily_cooldown_hours * 3600,
+            config.starting_balance,
         )
         await self.controller.reply(
             interaction,
@@ -447,12 +476,19 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             f"The next daily grant is in {duration_text(config.daily_cooldown_hours * 3600)}.",
         )
 
-    @app_commands.command(name="relief", description="Chips to get back in when your wallet is below the smallest buy-in")
+    @app_commands.command(
+        name="relief", description="Chips to get back in when your wallet is below the smallest buy-in"
+    )
     async def relief(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(interaction.guild_id)
         balance = await self.bank.claim(
-            interaction.guild_id, interaction.user.id, "relief", config.relief_amount,
-            config.relief_cooldown_hours * 3600, config.starting_balance, below=smallest_buy_in(),
+            interaction.guild_id,
+            interaction.user.id,
+            "relief",
+            config.relief_amount,
+            config.relief_cooldown_hours * 3600,
+            config.starting_balance,
+            below=smallest_buy_in(),
         )
         await self.controller.reply(
             interaction, f"+{config.relief_amount} chips to get you back in. Your wallet: **{balance}** chips."
@@ -481,14 +517,18 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     # -- admin tools (Manage Server) ---------------------------------------------------------------
 
     admin = app_commands.Group(
-        name="admin", description="Server economy tools (Manage Server)",
+        name="admin",
+        description="Server economy tools (Manage Server)",
         default_permissions=discord.Permissions(manage_guild=True),
     )
 
     @admin.command(name="grant", description="Give chips to a member (negative: take them; never below 0)")
     @app_commands.describe(user="Whose wallet", amount="Chips to add (negative to remove)")
     async def admin_grant(
-        self, interaction: discord.Interaction, user: discord.User, amount: app_commands.Range[int, -10_000_000, 10_000_000]
+        self,
+        interaction: discord.Interaction,
+        user: discord.User,
+        amount: app_commands.Range[int, -10_000_000, 10_000_000],
     ) -> None:
         require_manage_server(interaction, "Granting chips")
         if user.bot:
@@ -505,7 +545,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     @admin.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
     @app_commands.describe(amount="Chips to add to the house (negative to remove)")
     async def admin_house(
-        self, interaction: discord.Interaction, amount: Optional[app_commands.Range[int, -10_000_000, 10_000_000]] = None
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
     ) -> None:
         require_manage_server(interaction, "The house bankroll")
         bankroll = self.bot.settings.house_bankroll
@@ -540,7 +580,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(interaction.guild_id)
+        self._refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(interaction.guild_id)
         await interaction.response.send_message(
             f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
@@ -556,7 +596,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
 
     async def _confirm_reset(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(interaction.guild_id)
+        self._refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(interaction.guild_id)
         count = await self.bank.reset(
             interaction.guild_id, interaction.user.id, config.starting_balance, self.bot.settings.house_bankroll

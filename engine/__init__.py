@@ -5,4 +5,15 @@ from .model import Action, Awaiting, Event, IllegalAction
 from .options import Options
 from .presets import PRESETS, Preset, Space, get_preset
 
-__all__ = ["Action", "Awaiting", "Event", "Game", "IllegalAction", "Options", "PRESETS", "Preset", "Space", "get_preset"]
+__all__ = [
+    "Action",
+    "Awaiting",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Options",
+    "PRESETS",
+    "Preset",
+    "Space",
+    "get_preset",
+]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import fields
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any, NoReturn
 
 from .options import CHOICES, Options
@@ -90,52 +90,88 @@ def preset_game_length() -> str:
 
 def add_table(parser: argparse.ArgumentParser, seats: str) -> None:
     """``--preset``, ``--players`` and the house rules ``-o NAME=VALUE``, shared by ``simulate`` and ``play``."""
-    parser.add_argument("--preset", default="tripoley",
-                        help=f"the game: {', '.join(PRESETS)} (default: %(default)s)")
-    parser.add_argument("--players", type=whole_number(2), default=4, metavar="N",
-                        help=f"{seats} (default: %(default)s)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
-                        help="a house rule (repeatable), e.g. -o bet_limit=10; listed below (default: none)")
+    parser.add_argument("--preset", default="tripoley", help=f"the game: {', '.join(PRESETS)} (default: %(default)s)")
+    parser.add_argument(
+        "--players", type=whole_number(2), default=4, metavar="N", help=f"{seats} (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule (repeatable), e.g. -o bet_limit=10; listed below (default: none)",
+    )
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="python -m engine", description="Tripoley family rules engine: replay a game file, "
-                    "simulate AI games, or play in the terminal.")
+    parser = Parser(
+        prog="python -m engine",
+        description="Tripoley family rules engine: replay a game file, simulate AI games, or play in the terminal.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     fmt = argparse.RawDescriptionHelpFormatter
 
-    rp = sub.add_parser("replay", help="replay a game file (format: docs/replay.md) and print the outcome",
-                        description="Replay a game file (decks and decisions; format in docs/replay.md) and "
-                        "print the outcome as JSON. Exit 0 when it ran, 2 when the file is refused.")
+    rp = sub.add_parser(
+        "replay",
+        help="replay a game file (format: docs/replay.md) and print the outcome",
+        description="Replay a game file (decks and decisions; format in docs/replay.md) and "
+        "print the outcome as JSON. Exit 0 when it ran, 2 when the file is refused.",
+    )
     rp.add_argument("game", help="GAME.json, or - for standard input")
-    rp.add_argument("--trace", action="store_true", help="also print one JSON line per event to stderr "
-                    "(default: off)")
+    rp.add_argument("--trace", action="store_true", help="also print one JSON line per event to stderr (default: off)")
 
-    sp = sub.add_parser("simulate", help="AI-only games with payout totals and a conservation check",
-                        description="AI-only games: payout totals per space, pots and speed, with a "
-                        "check after every action that no chip or card is created or lost.",
-                        epilog=options_help(), formatter_class=fmt)
+    sp = sub.add_parser(
+        "simulate",
+        help="AI-only games with payout totals and a conservation check",
+        description="AI-only games: payout totals per space, pots and speed, with a "
+        "check after every action that no chip or card is created or lost.",
+        epilog=options_help(),
+        formatter_class=fmt,
+    )
     add_table(sp, "seats at the table")
-    sp.add_argument("--rounds", type=whole_number(1), default=100, metavar="N",
-                    help="rounds to play in all, over as many games as it takes (default: %(default)s)")
-    sp.add_argument("--seed", type=whole_number(0), default=1, metavar="N",
-                    help="random seed, 0 or more (default: %(default)s)")
-    sp.add_argument("--ai", choices=("heuristic", "random"), default="heuristic",
-                    help="how the seats decide (default: %(default)s)")
+    sp.add_argument(
+        "--rounds",
+        type=whole_number(1),
+        default=100,
+        metavar="N",
+        help="rounds to play in all, over as many games as it takes (default: %(default)s)",
+    )
+    sp.add_argument(
+        "--seed", type=whole_number(0), default=1, metavar="N", help="random seed, 0 or more (default: %(default)s)"
+    )
+    sp.add_argument(
+        "--ai", choices=("heuristic", "random"), default="heuristic", help="how the seats decide (default: %(default)s)"
+    )
     sp.add_argument("--quiet", action="store_true", help="no progress bar on stderr (default: off)")
 
-    pp = sub.add_parser("play", help="play in the terminal against AI seats",
-                        description="Play in the terminal, you in seat 0 against AI seats.\nColour is on "
-                        "when the output is a terminal and NO_COLOR is not set.",
-                        epilog=options_help(), formatter_class=fmt)
+    pp = sub.add_parser(
+        "play",
+        help="play in the terminal against AI seats",
+        description="Play in the terminal, you in seat 0 against AI seats.\nColour is on "
+        "when the output is a terminal and NO_COLOR is not set.",
+        epilog=options_help(),
+        formatter_class=fmt,
+    )
     add_table(pp, "seats at the table, you included")
-    pp.add_argument("--seed", type=whole_number(0), default=None, metavar="N",
-                    help="random seed, 0 or more, to replay the same deals (default: a new game each time)")
-    pp.add_argument("--rounds", type=whole_number(1), default=None, metavar="N",
-                    help=f"rounds before the game ends (default: {preset_game_length()})")
+    pp.add_argument(
+        "--seed",
+        type=whole_number(0),
+        default=None,
+        metavar="N",
+        help="random seed, 0 or more, to replay the same deals (default: a new game each time)",
+    )
+    pp.add_argument(
+        "--rounds",
+        type=whole_number(1),
+        default=None,
+        metavar="N",
+        help=f"rounds before the game ends (default: {preset_game_length()})",
+    )
     pp.add_argument("--name", default="you", help="your name at the table (default: %(default)s)")
-    pp.add_argument("--save", metavar="FILE",
-                    help="write the game as a replay file when it ends or you leave (default: no file)")
+    pp.add_argument(
+        "--save", metavar="FILE", help="write the game as a replay file when it ends or you leave (default: no file)"
+    )
     return parser
 
 

@@ -311,11 +311,18 @@ class _Heuristic:
 
 
 _DECIDERS: dict[str, Callable[[_Heuristic, list[str]], Action]] = {
-    "spare-hand": _Heuristic._spare_hand, "auction": _Heuristic._auction, "suit-bid": _Heuristic._suit_bid,
-    "name-suit": _Heuristic._name_suit, "corner-bet": _Heuristic._corner_bet,
-    "corner-cover": _Heuristic._corner_cover, "claim": _Heuristic._claim, "poker-choose": _Heuristic._poker_choose,
-    "poker-betting": _Heuristic._poker_betting, "michigan-lead": _Heuristic._michigan_lead,
-    "michigan-play": _Heuristic._michigan_play, "wanagan-reveal": _Heuristic._wanagan_reveal,
+    "spare-hand": _Heuristic._spare_hand,
+    "auction": _Heuristic._auction,
+    "suit-bid": _Heuristic._suit_bid,
+    "name-suit": _Heuristic._name_suit,
+    "corner-bet": _Heuristic._corner_bet,
+    "corner-cover": _Heuristic._corner_cover,
+    "claim": _Heuristic._claim,
+    "poker-choose": _Heuristic._poker_choose,
+    "poker-betting": _Heuristic._poker_betting,
+    "michigan-lead": _Heuristic._michigan_lead,
+    "michigan-play": _Heuristic._michigan_play,
+    "wanagan-reveal": _Heuristic._wanagan_reveal,
     "wanagan-pass": _Heuristic._wanagan_pass,
 }
 

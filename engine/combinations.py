@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from .hands import (FIVE_OF_A_KIND, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, ONE_PAIR, STRAIGHT,
-                    STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR, _ACE, _DESC, _POP, _as_set, _Counts, _wild_straight_top,
-                    evaluate)
+from .hands import (
+    _ACE,
+    _DESC,
+    _POP,
+    FIVE_OF_A_KIND,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    ONE_PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+    _as_set,
+    _Counts,
+    _wild_straight_top,
+    evaluate,
+)
 
 
 def contains(cards: Sequence[int], category: int, wild: Collection[int] | None = None) -> bool:
@@ -115,9 +131,12 @@ def combination_key(cards: Sequence[int], category: int, wild: Collection[int] |
         return (max(r for r in range(13) if cnt[r] + w >= size),)
     if category in (TWO_PAIR, FULL_HOUSE):
         a, b = (2, 2) if category == TWO_PAIR else (3, 2)
-        pairs = [(x, y) for x in range(13) for y in range(13)
-                 if x != y and (category == FULL_HOUSE or x > y)
-                 and max(0, a - cnt[x]) + max(0, b - cnt[y]) <= w]
+        pairs = [
+            (x, y)
+            for x in range(13)
+            for y in range(13)
+            if x != y and (category == FULL_HOUSE or x > y) and max(0, a - cnt[x]) + max(0, b - cnt[y]) <= w
+        ]
         return max(pairs)
     if category in (STRAIGHT, STRAIGHT_FLUSH):
         masks = [st.m1] if category == STRAIGHT else st.suit_mask

@@ -8,23 +8,59 @@ from .model import Event
 
 EventType = Literal[
     # chips
-    "ante", "payout", "transfer", "to_space", "move",
+    "ante",
+    "payout",
+    "transfer",
+    "to_space",
+    "move",
     # the round
-    "round-start", "sit-out", "deal", "round-end", "abandoned", "eliminated", "cut",
+    "round-start",
+    "sit-out",
+    "deal",
+    "round-end",
+    "abandoned",
+    "eliminated",
+    "cut",
     # spare hand, auctions, the optional suit
-    "keep", "swap", "auction", "bid", "pass", "no-bids", "suit",
+    "keep",
+    "swap",
+    "auction",
+    "bid",
+    "pass",
+    "no-bids",
+    "suit",
     # claims
     "unclaimed",
     # poker
-    "choose", "check", "fold", "call", "bet", "raise", "showdown", "poker-win",
+    "choose",
+    "check",
+    "fold",
+    "call",
+    "bet",
+    "raise",
+    "showdown",
+    "poker-win",
     # Michigan
-    "play", "stop", "out", "stuck", "cannot-lead", "colour-flip",
+    "play",
+    "stop",
+    "out",
+    "stuck",
+    "cannot-lead",
+    "colour-flip",
     # Wanagan
-    "passing", "pass-cards", "chosen", "reveal", "wanagan-end",
+    "passing",
+    "pass-cards",
+    "chosen",
+    "reveal",
+    "wanagan-end",
     # Rummy Royal corners
-    "corner-decline", "corner-stays",
+    "corner-decline",
+    "corner-stays",
     # the game
-    "game-end", "switch-preset", "playoff-hand", "playoff-hand-end",
+    "game-end",
+    "switch-preset",
+    "playoff-hand",
+    "playoff-hand-end",
 ]
 
 

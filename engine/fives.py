@@ -9,9 +9,29 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
 from .cards import RANKS
-from .hands import (FIVE_OF_A_KIND, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, ONE_PAIR, STRAIGHT, STRAIGHT_FLUSH,
-                    THREE_OF_A_KIND, TWO_PAIR, _ACE, _DESC, _HIGHV, _N, _POP, _STRTOP, _as_set, category_name, describe,
-                    evaluate, hand_ranks)
+from .hands import (
+    _ACE,
+    _DESC,
+    _HIGHV,
+    _N,
+    _POP,
+    _STRTOP,
+    FIVE_OF_A_KIND,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    ONE_PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+    _as_set,
+    category_name,
+    describe,
+    evaluate,
+    hand_ranks,
+)
 
 
 class HandResult(NamedTuple):
@@ -25,9 +45,7 @@ class HandResult(NamedTuple):
         return describe(self.value)
 
     def __str__(self) -> str:  # e.g. "Full house, kings over fives: KS KH KD 5C 5S"
-        return f"{describe(self.value)}: " + " ".join(
-            RANKS[c >> 2] + "CDHS"[c & 3] for c in self.cards
-        )
+        return f"{describe(self.value)}: " + " ".join(RANKS[c >> 2] + "CDHS"[c & 3] for c in self.cards)
 
 
 def _result(value: int, cards: Iterable[int]) -> HandResult:

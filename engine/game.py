@@ -10,7 +10,8 @@ that waits for it, applies it, and lets the round run on to the next decision.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import cards as C
 from .events import event
@@ -62,8 +63,15 @@ class Game(Table):
         g.dealer = dealer if dealer is not None else g._cut_for_dealer()
         if not 0 <= g.dealer < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}")
-        g.record = {"preset": p.key, "options": _overrides(p.options, opts), "stacks": list(stacks),
-                    "dealer": dealer, "switches": [], "end": None, "playoff_deck": None}
+        g.record = {
+            "preset": p.key,
+            "options": _overrides(p.options, opts),
+            "stacks": list(stacks),
+            "dealer": dealer,
+            "switches": [],
+            "end": None,
+            "playoff_deck": None,
+        }
         return g
 
     def _cut_for_dealer(self) -> int:
@@ -157,12 +165,28 @@ class Game(Table):
             return showdown_playoff(self, cards)
         return self._start_round(cards)
 
-    def _new_round(self, number: int, dealer: int, ante: int, active: list[int], dealer_mult: int,
-                   deck: list[int], interest: dict[str, int] | None) -> RoundState:
+    def _new_round(
+        self,
+        number: int,
+        dealer: int,
+        ante: int,
+        active: list[int],
+        dealer_mult: int,
+        deck: list[int],
+        interest: dict[str, int] | None,
+    ) -> RoundState:
         n = self.n
-        r = RoundState(number=number, dealer=dealer, ante=ante, active=active, hands=[[] for _ in range(n)],
-                       dealer_mult=dealer_mult, deck=deck, interest=interest,
-                       poker=PokerState(chosen=[None] * n, folded=[False] * n, committed=[0] * n))
+        r = RoundState(
+            number=number,
+            dealer=dealer,
+            ante=ante,
+            active=active,
+            hands=[[] for _ in range(n)],
+            dealer_mult=dealer_mult,
+            deck=deck,
+            interest=interest,
+            poker=PokerState(chosen=[None] * n, folded=[False] * n, committed=[0] * n),
+        )
         self.r = r
         rec = {"dealer": dealer, "payouts": r.payouts, "poker": None, "michigan": None, "events": r.events}
         if interest is not None:
@@ -264,8 +288,11 @@ class Game(Table):
             self._game_over("time limit")
         elif kind == "elimination":
             nxt = self.round_number + 1
-            able = [s for s in range(self.n) if not self.eliminated[s]
-                    and self.stacks[s] >= self.ante_cost(s, nxt, dealer=-1)]
+            able = [
+                s
+                for s in range(self.n)
+                if not self.eliminated[s] and self.stacks[s] >= self.ante_cost(s, nxt, dealer=-1)
+            ]
             if len(able) <= 1:
                 for s in range(self.n):  # the others are out: they take no part in clearing the board
                     if able and s not in able and not self.eliminated[s]:
@@ -376,18 +403,29 @@ class Game(Table):
         rec = self.record
         if rec is None or any("deck" not in hand for hand in self.log):
             raise ValueError("this game began before games were kept as replays: its decks are not known")
-        out: dict[str, Any] = {"preset": rec["preset"], "options": dict(rec["options"]),
-                               "players": list(self.players), "stacks": list(rec["stacks"]), "seed": self.seed}
+        out: dict[str, Any] = {
+            "preset": rec["preset"],
+            "options": dict(rec["options"]),
+            "players": list(self.players),
+            "stacks": list(rec["stacks"]),
+            "seed": self.seed,
+        }
         if rec["dealer"] is not None:
             out["dealer"] = rec["dealer"]
-        out["rounds"] = [{"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
-                         for hand in self.log if not hand.get("playoff")]
+        out["rounds"] = [
+            {"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
+            for hand in self.log
+            if not hand.get("playoff")
+        ]
         if rec["switches"]:
             out["switches"] = [dict(sw) for sw in rec["switches"]]
         if rec["end"] is not None:
             out["end"] = rec["end"]
-        clearing = [{"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
-                    for hand in self.log if hand.get("playoff")]
+        clearing = [
+            {"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
+            for hand in self.log
+            if hand.get("playoff")
+        ]
         if clearing:
             out["playoff"] = clearing if len(clearing) > 1 else clearing[0]
         elif rec["playoff_deck"] is not None:

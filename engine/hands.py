@@ -180,9 +180,7 @@ _BIAS = [sum((128 - k) << (8 * r) for r in range(13)) for k in range(6)]
 _SPREAD = {sum(0x80 << (8 * r) for r in _DESC[m]): m for m in range(_N)}
 #: suit-hi bits -> suits with five or more cards
 _FLSUITS = {
-    sum(0x80 << (8 * (13 + s)) for s in suits): suits
-    for n in range(5)
-    for suits in itertools.combinations(range(4), n)
+    sum(0x80 << (8 * (13 + s)) for s in suits): suits for n in range(5) for suits in itertools.combinations(range(4), n)
 }
 # distinct-card mask: suit s occupies bits 13*s .. 13*s+12
 _BM = tuple(1 << (13 * (c & 3) + (c >> 2)) for c in range(52))
@@ -304,7 +302,7 @@ evaluate = _make_evaluate()
 # ---------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _wild_straight_top(mask: int, wilds: int) -> int:
     return _straight_top(mask, wilds)
 
@@ -352,7 +350,7 @@ def _value(cat: int, ranks: Sequence[int]) -> int:
     return (cat << 20) | _nibbles(ranks, 4)
 
 
-def _wild_of_a_kind(st: "_Counts", k: int, category: int) -> int:
+def _wild_of_a_kind(st: _Counts, k: int, category: int) -> int:
     """The highest rank that wild cards can make k of a kind, with the best kickers (caller checked one exists)."""
     cnt, w, n = st.cnt, st.w, st.n
     for r in range(_ACE, -1, -1):
@@ -421,10 +419,22 @@ def _evaluate_wild(cards: Sequence[int], wild: Collection[int]) -> int:
 # Reading values
 # ---------------------------------------------------------------------------
 
-_RANK_WORD = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-              "jack", "queen", "king", "ace")
-_RANK_PLURAL = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                "tens", "jacks", "queens", "kings", "aces")
+_RANK_WORD = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
+_RANK_PLURAL = (
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
 
 
 def category_of(value: int) -> int:
@@ -445,8 +455,11 @@ def hand_ranks(value: int) -> tuple[int, ...]:
 
 
 # Hand names as ``category_name`` gives them, weakest first (a royal flush above other straight flushes).
-NAMES_BY_STRENGTH: tuple[str, ...] = (*CATEGORY_NAMES[:STRAIGHT_FLUSH + 1], "royal flush",
-                                      *CATEGORY_NAMES[STRAIGHT_FLUSH + 1:])
+NAMES_BY_STRENGTH: tuple[str, ...] = (
+    *CATEGORY_NAMES[: STRAIGHT_FLUSH + 1],
+    "royal flush",
+    *CATEGORY_NAMES[STRAIGHT_FLUSH + 1 :],
+)
 
 
 def name_strength(name: str | None) -> int:

@@ -32,7 +32,7 @@ class Action(BaseModel):
         return v.strip().lower().replace("-", "_")
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Action":
+    def from_dict(cls, data: dict[str, Any]) -> Action:
         return cls.model_validate(data)
 
     def to_dict(self) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class Options:
     run: str = "8-9-10"
     decks: int = 0  # 0 = by player count (Rulebook table) or 1
 
-    def with_overrides(self, overrides: dict[str, Any] | None) -> "Options":
+    def with_overrides(self, overrides: dict[str, Any] | None) -> Options:
         if not overrides:
             return self
         known = {f.name: f for f in fields(self)}
@@ -96,9 +96,7 @@ class Options:
             return ("elimination", 0)
         kind, _, amount = self.game_end.partition(":")
         if kind not in ("rounds", "minutes") or not amount.isdigit() or int(amount) < 1:
-            raise ValueError(
-                f"option game_end must be 'rounds:N', 'minutes:N' or 'elimination'; got {self.game_end!r}"
-            )
+            raise ValueError(f"option game_end must be 'rounds:N', 'minutes:N' or 'elimination'; got {self.game_end!r}")
         return (kind, int(amount))
 
     def to_dict(self) -> dict[str, Any]:

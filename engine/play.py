@@ -32,14 +32,51 @@ from .model import Action, Event, IllegalAction
 from .presets import PRESETS, get_preset
 
 HUMAN = 0
-AI_NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon",
-            "kim", "lou", "max", "ned", "oli", "pam", "quin", "rex", "sue", "tom"]
+AI_NAMES = [
+    "ann",
+    "bob",
+    "cat",
+    "dan",
+    "eve",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jon",
+    "kim",
+    "lou",
+    "max",
+    "ned",
+    "oli",
+    "pam",
+    "quin",
+    "rex",
+    "sue",
+    "tom",
+]
 
 SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
-ALIASES = {"name": "name_suit", "suit": "name_suit", "namesuit": "name_suit", "suitbid": "suit_bid",
-           "fullhouse": "full_house", "passcards": "pass_cards", "cornerbet": "corner_bet"}
-META = {"table": "table", "t": "table", "view": "table", "help": "help", "?": "help", "h": "help",
-        "quit": "quit", "exit": "quit", "q": "quit", "rules": "rules"}
+ALIASES = {
+    "name": "name_suit",
+    "suit": "name_suit",
+    "namesuit": "name_suit",
+    "suitbid": "suit_bid",
+    "fullhouse": "full_house",
+    "passcards": "pass_cards",
+    "cornerbet": "corner_bet",
+}
+META = {
+    "table": "table",
+    "t": "table",
+    "view": "table",
+    "help": "help",
+    "?": "help",
+    "h": "help",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+    "rules": "rules",
+}
 
 
 class QuitGame(Exception):
@@ -47,13 +84,29 @@ class QuitGame(Exception):
 
 
 #: Styles of the coloured output: what a line starts with → its style.
-LINE_STYLES = (("Not allowed:", "yellow"), ("Cannot read that:", "yellow"), ("==", "bold cyan"),
-               ("---", "cyan"), ("Your move", "bold green"), ("> ", "bold reverse"))
+LINE_STYLES = (
+    ("Not allowed:", "yellow"),
+    ("Cannot read that:", "yellow"),
+    ("==", "bold cyan"),
+    ("---", "cyan"),
+    ("Your move", "bold green"),
+    ("> ", "bold reverse"),
+)
 RED_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2665\u2666]")  # 10♥, K-Q♦
 BLACK_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2663\u2660]")
 #: Where the terminal cannot show them: suit symbols as letters (10♥ → 10h), dashes as hyphens.
-ASCII_FALLBACK = str.maketrans({"\u2663": "c", "\u2666": "d", "\u2665": "h", "\u2660": "s",
-                                "\u2014": "-", "\u2013": "-", "\u2265": ">=", "\u2192": "->"})
+ASCII_FALLBACK = str.maketrans(
+    {
+        "\u2663": "c",
+        "\u2666": "d",
+        "\u2665": "h",
+        "\u2660": "s",
+        "\u2014": "-",
+        "\u2013": "-",
+        "\u2265": ">=",
+        "\u2192": "->",
+    }
+)
 
 
 def styled(line: str) -> Text:
@@ -127,7 +180,9 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
             try:
                 amount = int(args[0])
             except ValueError:
-                raise ValueError(f"{verb} needs a whole number of chips, e.g. `{verb} {detail.get('min', 1)}`") from None
+                raise ValueError(
+                    f"{verb} needs a whole number of chips, e.g. `{verb} {detail.get('min', 1)}`"
+                ) from None
         return Action(seat=seat, do=verb, amount=amount)
     if verb == "lead":
         return Action(seat=seat, do=verb, card=_card_token(args[0]) if args else None)
@@ -177,9 +232,18 @@ class TerminalGame:
     ``colour``: style the output (red suits, the seat to act); ``symbols``: False on a terminal that
     cannot show the suit symbols (they become letters)."""
 
-    def __init__(self, game: Game, *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
-                 ai: str = "heuristic", echo: bool = False, rng: random.Random | None = None,
-                 colour: bool = False, symbols: bool = True) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        input_fn: Callable[[str], str] = input,
+        out: TextIO = sys.stdout,
+        ai: str = "heuristic",
+        echo: bool = False,
+        rng: random.Random | None = None,
+        colour: bool = False,
+        symbols: bool = True,
+    ) -> None:
         self.game = game
         self.input_fn = input_fn
         self.out = out
@@ -188,8 +252,19 @@ class TerminalGame:
         self.rng = rng or random.Random(game.seed)
         self.seen_game_events = 0
         self.symbols = symbols
-        self.console = (Console(file=out, force_terminal=True, color_system="standard", highlight=False,
-                                markup=False, emoji=False, soft_wrap=True) if colour else None)
+        self.console = (
+            Console(
+                file=out,
+                force_terminal=True,
+                color_system="standard",
+                highlight=False,
+                markup=False,
+                emoji=False,
+                soft_wrap=True,
+            )
+            if colour
+            else None
+        )
         self.hand_before: list[str] = []  # the player's hand before the last action (to show passed cards)
 
     def say(self, text: str = "") -> None:
@@ -207,7 +282,7 @@ class TerminalGame:
         game = self.game
         view = game.view(HUMAN)
         returned = {id(e) for e in events}
-        extra = [e for e in game.game_events[self.seen_game_events:] if id(e) not in returned]
+        extra = [e for e in game.game_events[self.seen_game_events :] if id(e) not in returned]
         self.seen_game_events = len(game.game_events)
         told = [dict(e) for e in extra] + [dict(e) for e in events]
         for line in TV.describe_events(told, view, group_forced=True):
@@ -229,21 +304,28 @@ class TerminalGame:
         """Who may not bid for the spare hand, and by which rule."""
         skipped = self.game.spare_auction_exclusions()
         if skipped:
-            self.say("  not bidding for the spare hand: "
-                     + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items()))
+            self.say(
+                "  not bidding for the spare hand: "
+                + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
+            )
 
     def say_spare_unused(self, view: dict[str, Any], told: list[dict[str, Any]]) -> None:
         """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
         leaves it out (the dealer's hand holds a money card, and every other hand holds one too)."""
         asked = view["phase"] == "spare-hand" or any(e["type"] in ("keep", "swap", "auction") for e in told)
         if self.game.options.spare_hand == "rulebook" and not asked:
-            self.say(f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
-                     "card, so may not swap, and every other player holds one, so nobody may bid")
+            self.say(
+                f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
+                "card, so may not swap, and every other player holds one, so nobody may bid"
+            )
 
     def say_cover_skips(self, view: dict[str, Any], bettor: int, amount: int) -> None:
         """Who is not asked to cover a corner bet: a cover must match it, and they have fewer chips."""
-        short = [f"{s['name']} ({s['stack']} chips)" for s in view["seats"]
-                 if s["seat"] != bettor and s["status"] == "active" and s["stack"] < amount]
+        short = [
+            f"{s['name']} ({s['stack']} chips)"
+            for s in view["seats"]
+            if s["seat"] != bettor and s["status"] == "active" and s["stack"] < amount
+        ]
         if short:
             self.say(f"  too few chips to cover the {amount}-chip corner bet: {', '.join(short)}")
 
@@ -252,8 +334,10 @@ class TerminalGame:
         active = [s["seat"] for s in view["seats"] if s["status"] not in ("sitting-out", "eliminated")]
         if HUMAN not in active:
             return
-        got = sorted((Counter(view.get("hand") or []) - Counter(self.hand_before)).elements(),
-                     key=lambda c: C.sort_key(C.parse(c)))
+        got = sorted(
+            (Counter(view.get("hand") or []) - Counter(self.hand_before)).elements(),
+            key=lambda c: C.sort_key(C.parse(c)),
+        )
         giver = active[(active.index(HUMAN) + (-1 if direction == "left" else 1)) % len(active)]
         self.say(f"  you receive {TV.cards(got)} from {TV.name_of(view, giver)}")
 
@@ -261,12 +345,16 @@ class TerminalGame:
         game = self.game
         preset = game.preset
         self.say(f"{preset.name}: {preset.summary}".rstrip(": "))
-        self.say(f"Players: {', '.join(game.players)}. You are {game.players[HUMAN]} (seat {HUMAN}). "
-                 f"The game ends {TV.game_end_words(game.options.game_end)}.")
+        self.say(
+            f"Players: {', '.join(game.players)}. You are {game.players[HUMAN]} (seat {HUMAN}). "
+            f"The game ends {TV.game_end_words(game.options.game_end)}."
+        )
         if game.options.strict_claims:
             self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
-        self.say("Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules, "
-                 "`table` to see the table, `quit` to leave.")
+        self.say(
+            "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules, "
+            "`table` to see the table, `quit` to leave."
+        )
         try:
             while not game.finished:
                 aw = game.awaiting()
@@ -315,16 +403,20 @@ class TerminalGame:
         legal = view.get("legal") or []
         if "reveal" in legal or "pass_cards" in legal:
             hint = choose_action(game, HUMAN, "heuristic", random.Random(0))
-            view["detail"]["suggested"] = ({"cards": hint.cards, "space": hint.space} if hint.do == "reveal"
-                                           else hint.cards)
+            view["detail"]["suggested"] = (
+                {"cards": hint.cards, "space": hint.space} if hint.do == "reveal" else hint.cards
+            )
         return view
 
     def unoffered(self, view: dict[str, Any]) -> list[str]:
         """Why a choice the player might look for is not offered (Rulebook spare hand)."""
         game = self.game
         legal = view.get("legal") or []
-        if (view.get("phase") != "spare-hand" or game.options.spare_hand != "rulebook"
-                or (view.get("detail") or {}).get("stage") != "decide"):
+        if (
+            view.get("phase") != "spare-hand"
+            or game.options.spare_hand != "rulebook"
+            or (view.get("detail") or {}).get("stage") != "decide"
+        ):
             return []
         lines = []
         if "swap" not in legal:
@@ -395,8 +487,14 @@ class TerminalGame:
             return game.apply(action)
 
 
-def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int | None = None,
-             name: str = "you", options: dict[str, Any] | None = None) -> Game:
+def new_game(
+    preset: str = "tripoley",
+    players: int = 4,
+    seed: int | None = None,
+    rounds: int | None = None,
+    name: str = "you",
+    options: dict[str, Any] | None = None,
+) -> Game:
     """A game with the player in seat 0; ``rounds`` None keeps the preset's game length."""
     names = [name] + [n for n in AI_NAMES if n != name][: players - 1]
     names += [f"AI {i}" for i in range(len(names), players)]
@@ -404,10 +502,22 @@ def new_game(preset: str = "tripoley", players: int = 4, seed: int | None = None
     return Game.new(preset, names, options=opts, seed=seed)
 
 
-def run(preset: str = "tripoley", players: int = 4, seed: int | None = None, rounds: int | None = None,
-        name: str = "you", *, input_fn: Callable[[str], str] = input, out: TextIO = sys.stdout,
-        echo: bool = False, options: dict[str, Any] | None = None, colour: bool = False,
-        symbols: bool = True, err: TextIO | None = None, save: str | None = None) -> int:
+def run(
+    preset: str = "tripoley",
+    players: int = 4,
+    seed: int | None = None,
+    rounds: int | None = None,
+    name: str = "you",
+    *,
+    input_fn: Callable[[str], str] = input,
+    out: TextIO = sys.stdout,
+    echo: bool = False,
+    options: dict[str, Any] | None = None,
+    colour: bool = False,
+    symbols: bool = True,
+    err: TextIO | None = None,
+    save: str | None = None,
+) -> int:
     """Set up and play a game; a bad set-up is one line on ``err`` (default: ``out``), exit code 2."""
     err = err or out
     try:
@@ -449,6 +559,18 @@ def main(args: Any) -> int:
             raise EOFError
         return line.rstrip("\n")
 
-    return run(args.preset, args.players, args.seed, args.rounds, args.name, input_fn=read, out=sys.stdout,
-               echo=not interactive, options=args.options, colour=wants_colour(sys.stdout),
-               symbols=shows_symbols(sys.stdout), err=sys.stderr, save=args.save)
+    return run(
+        args.preset,
+        args.players,
+        args.seed,
+        args.rounds,
+        args.name,
+        input_fn=read,
+        out=sys.stdout,
+        echo=not interactive,
+        options=args.options,
+        colour=wants_colour(sys.stdout),
+        symbols=shows_symbols(sys.stdout),
+        err=sys.stderr,
+        save=args.save,
+    )

@@ -206,72 +206,144 @@ def _card(card: str, label: str | None = None) -> Space:
     return Space(rank + card[1], label or f"{rank}{sym}", CARD, (card,))
 
 
-def _rulebook(key: str, name: str, spaces: tuple[Space, ...], summary: str,
-             order: tuple[str, ...] = RULEBOOK_ORDER, **opts: Any) -> Preset:
-    return Preset(key, name, spaces, Options(**{**RULEBOOK_OPTIONS.to_dict(), **opts}), order=order,
-                  min_players=2, max_players=20, summary=summary, rulebook_setup=True)
+def _rulebook(
+    key: str, name: str, spaces: tuple[Space, ...], summary: str, order: tuple[str, ...] = RULEBOOK_ORDER, **opts: Any
+) -> Preset:
+    return Preset(
+        key,
+        name,
+        spaces,
+        Options(**{**RULEBOOK_OPTIONS.to_dict(), **opts}),
+        order=order,
+        min_players=2,
+        max_players=20,
+        summary=summary,
+        rulebook_setup=True,
+    )
 
 
 TRIPOLEY_RULEBOOK_SPACES = (
-    _card("TH"), _card("JH"), _card("QH"), _card("KH"), _card("AH"),
-    Space("k-q", "K-Q\u2665", COMBO, ("QH", "KH")), _run_space("8-9-10"),
-    Space("kitty", "Kitty (poker)", POKER), Space("tripoley", "Tripoley", MICHIGAN),
+    _card("TH"),
+    _card("JH"),
+    _card("QH"),
+    _card("KH"),
+    _card("AH"),
+    Space("k-q", "K-Q\u2665", COMBO, ("QH", "KH")),
+    _run_space("8-9-10"),
+    Space("kitty", "Kitty (poker)", POKER),
+    Space("tripoley", "Tripoley", MICHIGAN),
 )
 
-_add(_rulebook(
-    "michigan-rummy", "Michigan Rummy (Rulebook)",
-    (_card("TH"), _card("JD"), _card("QC"), _card("KH"), _card("AS"),
-     Space("k-q", "K-Q\u2666", COMBO, ("QD", "KD")), _run_space("8-9-10"),
-     Space("pot", "Poker Pot", POKER), Space("michigan", "Michigan Rummy", MICHIGAN)),
-    "The classic: Michigan first (money cards pay when placed), then five-card poker for the pot.",
-))
-_add(_rulebook(
-    "tripoley-rulebook", "Tripoley (Rulebook)", TRIPOLEY_RULEBOOK_SPACES,
-    "The American mat: hearts pay when placed, the poker winner takes the Kitty, going out takes the Tripoley.",
-))
-_add(_rulebook(
-    "rummoli-rulebook", "Rummoli (Rulebook)",
-    (_card("TS"), _card("JD"), _card("QC"), _card("KH"), _card("AS"),
-     Space("a-k", "A-K\u2666", COMBO, ("KD", "AD")), _run_space("7-8-9"),
-     Space("pot", "Poker Pot", POKER), Space("rummoli", "Rummoli", MICHIGAN)),
-    "The Canadian mat of the Rulebook: A-K of diamonds and 7-8-9 in one suit.",
-    run="7-8-9",
-))
-_add(_rulebook(
-    "rummy-royal", "Rummy Royal",
-    TRIPOLEY_RULEBOOK_SPACES + tuple(
-        Space(f"corner-A{s}", f"Corner A{sym}", CORNER, (f"A{s}",), ante=0)
-        for s, sym in (("C", "\u2663"), ("D", "\u2666"), ("H", "\u2665"), ("S", "\u2660"))
-    ),
-    "Tripoley's payouts plus corner-Ace bets: the dealer backs an Ace, others may cover; its holder collects if they backed it.",
-    order=("ante", "corner-bet", "deal", "spare", "corner-collect", "paycards", "michigan", "to-poker", "poker", "settle"),
-))
+_add(
+    _rulebook(
+        "michigan-rummy",
+        "Michigan Rummy (Rulebook)",
+        (
+            _card("TH"),
+            _card("JD"),
+            _card("QC"),
+            _card("KH"),
+            _card("AS"),
+            Space("k-q", "K-Q\u2666", COMBO, ("QD", "KD")),
+            _run_space("8-9-10"),
+            Space("pot", "Poker Pot", POKER),
+            Space("michigan", "Michigan Rummy", MICHIGAN),
+        ),
+        "The classic: Michigan first (money cards pay when placed), then five-card poker for the pot.",
+    )
+)
+_add(
+    _rulebook(
+        "tripoley-rulebook",
+        "Tripoley (Rulebook)",
+        TRIPOLEY_RULEBOOK_SPACES,
+        "The American mat: hearts pay when placed, the poker winner takes the Kitty, going out takes the Tripoley.",
+    )
+)
+_add(
+    _rulebook(
+        "rummoli-rulebook",
+        "Rummoli (Rulebook)",
+        (
+            _card("TS"),
+            _card("JD"),
+            _card("QC"),
+            _card("KH"),
+            _card("AS"),
+            Space("a-k", "A-K\u2666", COMBO, ("KD", "AD")),
+            _run_space("7-8-9"),
+            Space("pot", "Poker Pot", POKER),
+            Space("rummoli", "Rummoli", MICHIGAN),
+        ),
+        "The Canadian mat of the Rulebook: A-K of diamonds and 7-8-9 in one suit.",
+        run="7-8-9",
+    )
+)
+_add(
+    _rulebook(
+        "rummy-royal",
+        "Rummy Royal",
+        TRIPOLEY_RULEBOOK_SPACES
+        + tuple(
+            Space(f"corner-A{s}", f"Corner A{sym}", CORNER, (f"A{s}",), ante=0)
+            for s, sym in (("C", "\u2663"), ("D", "\u2666"), ("H", "\u2665"), ("S", "\u2660"))
+        ),
+        "Tripoley's payouts plus corner-Ace bets: the dealer backs an Ace, others may cover; its holder collects if they backed it.",
+        order=(
+            "ante",
+            "corner-bet",
+            "deal",
+            "spare",
+            "corner-collect",
+            "paycards",
+            "michigan",
+            "to-poker",
+            "poker",
+            "settle",
+        ),
+    )
+)
 
-_add(_rulebook(
-    "great-lakes", "Great Lakes",
-    (_card("JH", "Tomahawk J\u2665"), _card("QS", "Black Mariah Q\u2660"), _card("KD", "Suicide King K\u2666"),
-     Space("6-lead", "6 Lead", LEAD, ranks=(4,)), Space("a-2", "A-2", ACE_TWO),
-     Space("full-house", "Full House", FULL_HOUSE_PLAY), Space("straight", "5-Card Straight", STRAIGHT_PLAY),
-     Space("losers-kitty", "Losers Kitty", LOSERS), Space("great-lakes", "Great Lakes", MICHIGAN)),
-    "Michigan with a twist: Tomahawk, Black Mariah and Suicide King pay when placed, 6 Lead and A-2 pay "
-    "leads, Full House and 5-Card Straight plays; in the poker the WORST hand takes the Losers Kitty.",
-))
+_add(
+    _rulebook(
+        "great-lakes",
+        "Great Lakes",
+        (
+            _card("JH", "Tomahawk J\u2665"),
+            _card("QS", "Black Mariah Q\u2660"),
+            _card("KD", "Suicide King K\u2666"),
+            Space("6-lead", "6 Lead", LEAD, ranks=(4,)),
+            Space("a-2", "A-2", ACE_TWO),
+            Space("full-house", "Full House", FULL_HOUSE_PLAY),
+            Space("straight", "5-Card Straight", STRAIGHT_PLAY),
+            Space("losers-kitty", "Losers Kitty", LOSERS),
+            Space("great-lakes", "Great Lakes", MICHIGAN),
+        ),
+        "Michigan with a twist: Tomahawk, Black Mariah and Suicide King pay when placed, 6 Lead and A-2 pay "
+        "leads, Full House and 5-Card Straight plays; in the poker the WORST hand takes the Losers Kitty.",
+    )
+)
 WANAGAN_ORDER = ("ante", "deal", "spare", "wanagan", "to-poker", "poker", "settle")
-_add(_rulebook(
-    "wanagan", "Wanagan",
-    (Space("full-house", "Full House", HAND, ante=2, hand="full-house"),
-     Space("one-pair", "One Pair", HAND, hand="one-pair"),
-     Space("four-kind", "4 of a Kind", HAND, ante=2, hand="four-kind"),
-     Space("evens-odds", "Evens or Odds", HAND, hand="evens-odds"),
-     Space("two-pair", "Two Pair", HAND, hand="two-pair"),
-     Space("straight", "Any Straight", HAND, ante=2, hand="straight"),
-     Space("three-kind", "3 of a Kind", HAND, hand="three-kind"),
-     Space("flush", "Any Flush", HAND, ante=2, hand="flush"),
-     Space("wanagan", "Wanagan", POKER, ante=2)),
-    "No Michigan: up to four rounds of revealing five cards and declaring a space (pass three left, "
-    "then right, then K\u2665 10\u2666 7\u2660 4\u2663 wild); then poker for the Wanagan centre.",
-    order=WANAGAN_ORDER,
-))
+_add(
+    _rulebook(
+        "wanagan",
+        "Wanagan",
+        (
+            Space("full-house", "Full House", HAND, ante=2, hand="full-house"),
+            Space("one-pair", "One Pair", HAND, hand="one-pair"),
+            Space("four-kind", "4 of a Kind", HAND, ante=2, hand="four-kind"),
+            Space("evens-odds", "Evens or Odds", HAND, hand="evens-odds"),
+            Space("two-pair", "Two Pair", HAND, hand="two-pair"),
+            Space("straight", "Any Straight", HAND, ante=2, hand="straight"),
+            Space("three-kind", "3 of a Kind", HAND, hand="three-kind"),
+            Space("flush", "Any Flush", HAND, ante=2, hand="flush"),
+            Space("wanagan", "Wanagan", POKER, ante=2),
+        ),
+        "No Michigan: up to four rounds of revealing five cards and declaring a space (pass three left, "
+        "then right, then K\u2665 10\u2666 7\u2660 4\u2663 wild); then poker for the Wanagan centre.",
+        order=WANAGAN_ORDER,
+    )
+)
 
 
 def get_preset(key: str) -> Preset:

@@ -9,8 +9,8 @@ from typing import Any, Literal, TextIO
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .game import Game
-from .presets import PRESETS
 from .model import Action, Event, IllegalAction
+from .presets import PRESETS
 from .textview import printable
 
 
@@ -47,9 +47,7 @@ class ReplayInput(BaseModel):
 
 def _describe(index: int, data: dict[str, Any]) -> str:
     args = " ".join(
-        str(v) if not isinstance(v, list) else " ".join(map(str, v))
-        for k, v in data.items()
-        if k not in ("seat", "do")
+        str(v) if not isinstance(v, list) else " ".join(map(str, v)) for k, v in data.items() if k not in ("seat", "do")
     )
     what = f"{data.get('do', '?')} {args}".strip()
     return f"action {index} (seat {data.get('seat', '?')}, {what})"
@@ -76,9 +74,15 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             options["game_end"] = f"rounds:{rounds}"
     elapsed = [0.0]  # a replay has no wall clock: a time limit runs out only where the file says (`end`)
     try:
-        game = Game.new(spec.preset, spec.players, options=options, stacks=spec.stacks,
-                        dealer=spec.dealer, seed=spec.seed if spec.seed is not None else 0,
-                        clock=lambda: elapsed[0])
+        game = Game.new(
+            spec.preset,
+            spec.players,
+            options=options,
+            stacks=spec.stacks,
+            dealer=spec.dealer,
+            seed=spec.seed if spec.seed is not None else 0,
+            clock=lambda: elapsed[0],
+        )
     except ValueError as exc:
         raise ReplayError(f"bad game setup: {exc}") from None
 
@@ -130,8 +134,10 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
                 aw = game.awaiting()
                 assert aw is not None  # a round that ends mid-way waits for someone
                 later = f"{unplayed} more round(s)" if unplayed else "a playoff"
-                raise ReplayError(f"round {rnum} ends mid-way (waiting for seat {aw.seat} to {aw.phase}) "
-                                  f"but the file lists {later} after it")
+                raise ReplayError(
+                    f"round {rnum} ends mid-way (waiting for seat {aw.seat} to {aw.phase}) "
+                    f"but the file lists {later} after it"
+                )
             break
     if not game.over and game.awaiting() is None:
         switch_before(len(spec.rounds) + 1)
@@ -170,13 +176,15 @@ def outcome(game: Game) -> dict[str, Any]:
     for rec in game.log:
         if rec.get("playoff"):
             continue
-        rounds.append({
-            "dealer": rec["dealer"],
-            "payouts": list(rec["payouts"]),
-            "poker": rec["poker"],
-            "michigan": rec["michigan"],
-            "events": [dict(e) for e in rec["events"]],
-        })
+        rounds.append(
+            {
+                "dealer": rec["dealer"],
+                "payouts": list(rec["payouts"]),
+                "poker": rec["poker"],
+                "michigan": rec["michigan"],
+                "events": [dict(e) for e in rec["events"]],
+            }
+        )
     out: dict[str, Any] = {
         "stacks": list(game.stacks),
         "mat": dict(game.mat),
@@ -184,8 +192,16 @@ def outcome(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "awaiting": awaiting,
     }
-    hands = [{"dealer": rec["dealer"], "payouts": list(rec["payouts"]), "michigan": rec["michigan"],
-              "events": [dict(e) for e in rec["events"]]} for rec in game.log if rec.get("playoff")]
+    hands = [
+        {
+            "dealer": rec["dealer"],
+            "payouts": list(rec["payouts"]),
+            "michigan": rec["michigan"],
+            "events": [dict(e) for e in rec["events"]],
+        }
+        for rec in game.log
+        if rec.get("playoff")
+    ]
     if game.playoff_result is not None or hands:
         out["playoff"] = {**(game.playoff_result or {}), **({"hands": hands} if hands else {})}
     if game.game_events:
@@ -202,8 +218,11 @@ def read_game_file(path: str) -> Any:
     name = "standard input" if path == "-" else path
     try:
         if path == "-":
-            raw = (sys.stdin.buffer.read(MAX_FILE_BYTES + 1) if hasattr(sys.stdin, "buffer")
-                   else sys.stdin.read(MAX_FILE_BYTES + 1).encode())
+            raw = (
+                sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+                if hasattr(sys.stdin, "buffer")
+                else sys.stdin.read(MAX_FILE_BYTES + 1).encode()
+            )
         else:
             with open(path, "rb") as fh:
                 raw = fh.read(MAX_FILE_BYTES + 1)

@@ -13,9 +13,8 @@ from typing import Any
 
 from . import presets as P
 from .options import RULEBOOK_ANTES, Options
-from .ruletext import OPTION_TEXT, OTHER_DIFFERENCES, REASONS
-
-
+from .ruletext import OPTION_TEXT as OPTION_TEXT  # re-exported: the bot reads option names from here
+from .ruletext import OTHER_DIFFERENCES, REASONS
 
 # Wanagan: what a hand must contain to claim a space, and how two such claims compare.
 _WANAGAN_HANDS = {
@@ -26,8 +25,11 @@ _WANAGAN_HANDS = {
     "full-house": ("a full house", "the higher three wins, then the pair"),
     "straight": ("five ranks in a row", "the higher top card wins (A-2-3-4-5 is the lowest, its top card the 5)"),
     "flush": ("five cards of one suit", "the higher top card wins, then the next, and so on"),
-    "evens-odds": ("five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
-                   "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)", "the higher top card wins, the Ace low"),
+    "evens-odds": (
+        "five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
+        "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)",
+        "the higher top card wins, the Ace low",
+    ),
 }
 
 _SPACE_BY_ID = {
@@ -88,15 +90,17 @@ def value_text(name: str, value: Any) -> str:
     if known:
         return known[1]
     if name == "ante" and value == "rulebook":
-        return ("The ante grows by round: " + ", ".join(map(str, RULEBOOK_ANTES))
-                + f" chips a space, then {RULEBOOK_ANTES[-1]} for every later round.")
+        return (
+            "The ante grows by round: "
+            + ", ".join(map(str, RULEBOOK_ANTES))
+            + f" chips a space, then {RULEBOOK_ANTES[-1]} for every later round."
+        )
     if name == "ante":
         count = int(str(value).partition(":")[2])
         return f"Each player puts {count} chip{'s' if count != 1 else ''} on every space each round."
     if name == "game_end":
         if value == "elimination":
-            return ("A player who cannot pay the full ante is out for good; the game ends when one player is "
-                    "left.")
+            return "A player who cannot pay the full ante is out for good; the game ends when one player is left."
         kind = str(value).partition(":")[0]
         finish = " (the round in progress is finished)" if kind == "minutes" else ""
         return f"The game ends {value_label(name, value)}{finish}; a player short of the full ante sits a round out."
@@ -136,17 +140,24 @@ def space_text(space: P.Space, options: Options) -> str:
     if space.trigger == P.RUN:
         top = space.id.rsplit("-", 1)[1]
         if played:
-            return (f"Whoever plays the {top} right after the other two cards of {space.id} in one suit, in the "
-                    f"same sequence, takes it.")
+            return (
+                f"Whoever plays the {top} right after the other two cards of {space.id} in one suit, in the "
+                f"same sequence, takes it."
+            )
         return f"Whoever holds the {space.id} of one suit takes it; several holders split it."
     if space.trigger == P.MICHIGAN:
-        stuck = ("if nobody can lead, the lowest count in hand wins it"
-                 if options.all_stuck == "lowest-count-wins" else "if play is blocked, nobody wins it this round")
+        stuck = (
+            "if nobody can lead, the lowest count in hand wins it"
+            if options.all_stuck == "lowest-count-wins"
+            else "if play is blocked, nobody wins it this round"
+        )
         return f"The first player to empty their hand in Michigan takes it; {stuck}."
     if space.trigger == P.HAND:
         needs, compare = _WANAGAN_HANDS[space.hand]
-        return (f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
-                f"claims {compare}, and equal ones split it.")
+        return (
+            f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
+            f"claims {compare}, and equal ones split it."
+        )
     raise ValueError(f"space {space.id!r} has a trigger the rule book does not explain: {space.trigger!r}")
 
 
@@ -168,8 +179,7 @@ def find_space(preset: P.Preset, options: Options, name: str) -> P.Space:
     for space in mat:
         if wanted in space_names(space):
             return space
-    raise ValueError(f"no space called {name!r} on this mat; the spaces are "
-                     + ", ".join(space.label for space in mat))
+    raise ValueError(f"no space called {name!r} on this mat; the spaces are " + ", ".join(space.label for space in mat))
 
 
 # ----------------------------------------------------------------- house rules
@@ -199,41 +209,56 @@ def house_rule_changes(preset_key: str, overrides: dict[str, Any] | None) -> lis
     """The table's options that differ from the preset, as "Name: value" phrases."""
     preset = P.get_preset(preset_key)
     options = preset.options.with_overrides(overrides)
-    return [f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
-            for name in option_names() if getattr(options, name) != getattr(preset.options, name)]
+    return [
+        f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
+        for name in option_names()
+        if getattr(options, name) != getattr(preset.options, name)
+    ]
 
 
 # ----------------------------------------------------------------- pages
 
 
 def _phase_lines(preset: P.Preset, options: Options) -> list[str]:
-    lines = [f"• **Ante** — {value_text('ante', options.ante)}"
-             + (" The dealer antes twice." if options.dealer_double_ante else "")]
+    lines = [
+        f"• **Ante** — {value_text('ante', options.ante)}"
+        + (" The dealer antes twice." if options.dealer_double_ante else "")
+    ]
     if any(space.ante != 1 for space in preset.spaces if space.trigger != P.CORNER):
         doubled = ", ".join(space.label for space in preset.spaces if space.ante > 1)
         lines[-1] += f" {doubled} take a double ante."
     if "corner-bet" in preset.order:
         lines.append("• **Corner bet** — the dealer may back a corner Ace; the others may cover.")
-    lines.append("• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
-                 "that gets its card right after the dealer; some hands get a card more.")
+    lines.append(
+        "• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
+        "that gets its card right after the dealer; some hands get a card more."
+    )
     lines.append(f"• **Spare hand** — {value_text('spare_hand', options.spare_hand)}")
     if options.optional_suit:
         lines.append(f"• **Suit bid** — {value_text('optional_suit', True)}")
     if any(space.trigger in (P.CARD, P.COMBO, P.RUN) for space in preset.spaces):
-        lines.append(f"• **Pay cards** — {value_text('paycards', options.paycards)}"
-                     + (f" {value_text('strict_claims', True)}" if options.strict_claims else ""))
-    steps = {"poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
-             "michigan": "• **Michigan** — the stops game below.",
-             "wanagan": "• **Wanagan** — up to four reveal rounds (below).",
-             "to-poker": "• **To the poker space** — every chip left on a money space moves to the poker space."}
+        lines.append(
+            f"• **Pay cards** — {value_text('paycards', options.paycards)}"
+            + (f" {value_text('strict_claims', True)}" if options.strict_claims else "")
+        )
+    steps = {
+        "poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
+        "michigan": "• **Michigan** — the stops game below.",
+        "wanagan": "• **Wanagan** — up to four reveal rounds (below).",
+        "to-poker": "• **To the poker space** — every chip left on a money space moves to the poker space.",
+    }
     lines += [steps[step] for step in preset.order if step in steps]
     lines.append("• **Settle** — the dealer's seat moves one to the left.")
     return lines
 
 
 def _poker_page(preset: P.Preset, options: Options) -> str:
-    whole = " Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with " \
-            "their owner." if preset.rulebook_setup and "michigan" in preset.order else ""
+    whole = (
+        " Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with "
+        "their owner."
+        if preset.rulebook_setup and "michigan" in preset.order
+        else ""
+    )
     return (
         "**Poker**\n"
         "Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength)."
@@ -276,8 +301,7 @@ WANAGAN_PAGE = (
 
 
 def _end_page(options: Options) -> str:
-    return (f"**End of the game**\n{value_text('game_end', options.game_end)}\n"
-            f"{value_text('endgame', options.endgame)}")
+    return f"**End of the game**\n{value_text('game_end', options.game_end)}\n{value_text('endgame', options.endgame)}"
 
 
 def _mat_page(preset: P.Preset, options: Options) -> str:
@@ -311,8 +335,11 @@ def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None) -> list
     """The rules of a preset (as a table with ``overrides`` plays it), a few short pages."""
     preset = P.get_preset(preset_key)
     options = preset.options.with_overrides(overrides)
-    pages = [_mat_page(preset, options), "**A round**\n" + "\n".join(_phase_lines(preset, options)),
-             _poker_page(preset, options)]
+    pages = [
+        _mat_page(preset, options),
+        "**A round**\n" + "\n".join(_phase_lines(preset, options)),
+        _poker_page(preset, options),
+    ]
     pages.append(WANAGAN_PAGE if "wanagan" in preset.order else _michigan_page(options))
     pages += [_end_page(options), _settings_page(preset, options)]
     house = _house_rules_page(preset, options)
@@ -382,8 +409,12 @@ def _doc_page(page: str) -> str:
 
 
 def _differences() -> list[str]:
-    lines = ["## Where the sources differ, and why", "",
-             "Each setting below is chosen differently by different presets; the reason follows each choice.", ""]
+    lines = [
+        "## Where the sources differ, and why",
+        "",
+        "Each setting below is chosen differently by different presets; the reason follows each choice.",
+        "",
+    ]
     for name in option_names():
         users: dict[Any, list[str]] = {}
         for key, preset in P.PRESETS.items():

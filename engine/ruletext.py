@@ -20,136 +20,246 @@ class OptionText:
 
 OPTION_TEXT: dict[str, OptionText] = {
     "ante": OptionText(
-        "Ante", "how many chips each player puts on every space at the start of a round", {},
-        "`flat:N` (N chips a space every round) or `rulebook` (growing by round)"),
+        "Ante",
+        "how many chips each player puts on every space at the start of a round",
+        {},
+        "`flat:N` (N chips a space every round) or `rulebook` (growing by round)",
+    ),
     "dealer_double_ante": OptionText(
-        "Dealer antes double", "whether the dealer pays the ante twice", {
+        "Dealer antes double",
+        "whether the dealer pays the ante twice",
+        {
             True: ("dealer pays double", "The dealer antes twice on every space."),
             False: ("dealer pays single", "The dealer antes like everyone else."),
-        }),
+        },
+    ),
     "spare_hand": OptionText(
-        "Spare hand", "what happens to the extra hand dealt with the others", {
-            "none": ("not used", "The spare hand is dealt face down and nobody uses it: its cards are out of play "
-                     "for the round."),
-            "exchange-or-sell": ("exchange or sell (Cadaco variation 2)",
-                                 "After looking at their own hand the dealer may exchange it for the spare hand; if "
-                                 "they don't, they may sell the spare to the highest bidder (bids go round from the "
-                                 "dealer's left; the buyer pays the dealer and must exchange). There is one sale at "
-                                 "most."),
-            "swap-or-auction": ("swap blind or auction",
-                                "The dealer may swap blind for the spare hand, or auction it: the highest bidder pays "
-                                "the dealer and swaps. If nobody bids the dealer may still swap, and after a swap the "
-                                "dealer may auction the hand they gave up."),
-            "rulebook": ("Rulebook: swap or auction, no money cards",
-                         "The dealer plays the hand as dealt, swaps it blind for the spare (only while holding no "
-                         "money card of this mat), or auctions the spare to the highest bidder holding no money "
-                         "card. Every card pictured on a money space counts (both the K and the Q of K-Q); of a run space "
-                         "(8-9-10, 7-8-9) only the whole run in one suit counts: a lone 8, 9 or 10 does not."),
-            "rummoli": ("Rummoli widow",
-                        "The dealer may take the widow (the spare hand) unseen, or look at it and then must keep it "
-                        "(and may auction the old hand), or auction the unseen widow. Anyone but the dealer may "
-                        "bid; the buyer pays the dealer and must swap. Taking the widow while holding a pay card is "
-                        "allowed, but rarely wise."),
-        }),
+        "Spare hand",
+        "what happens to the extra hand dealt with the others",
+        {
+            "none": (
+                "not used",
+                "The spare hand is dealt face down and nobody uses it: its cards are out of play for the round.",
+            ),
+            "exchange-or-sell": (
+                "exchange or sell (Cadaco variation 2)",
+                "After looking at their own hand the dealer may exchange it for the spare hand; if "
+                "they don't, they may sell the spare to the highest bidder (bids go round from the "
+                "dealer's left; the buyer pays the dealer and must exchange). There is one sale at "
+                "most.",
+            ),
+            "swap-or-auction": (
+                "swap blind or auction",
+                "The dealer may swap blind for the spare hand, or auction it: the highest bidder pays "
+                "the dealer and swaps. If nobody bids the dealer may still swap, and after a swap the "
+                "dealer may auction the hand they gave up.",
+            ),
+            "rulebook": (
+                "Rulebook: swap or auction, no money cards",
+                "The dealer plays the hand as dealt, swaps it blind for the spare (only while holding no "
+                "money card of this mat), or auctions the spare to the highest bidder holding no money "
+                "card. Every card pictured on a money space counts (both the K and the Q of K-Q); of a run space "
+                "(8-9-10, 7-8-9) only the whole run in one suit counts: a lone 8, 9 or 10 does not.",
+            ),
+            "rummoli": (
+                "Rummoli widow",
+                "The dealer may take the widow (the spare hand) unseen, or look at it and then must keep it "
+                "(and may auction the old hand), or auction the unseen widow. Anyone but the dealer may "
+                "bid; the buyer pays the dealer and must swap. Taking the widow while holding a pay card is "
+                "allowed, but rarely wise.",
+            ),
+        },
+    ),
     "paycards": OptionText(
-        "Pay cards", "when the pay cards of the mat pay", {
+        "Pay cards",
+        "when the pay cards of the mat pay",
+        {
             "deal": ("at the deal", "Pay cards pay right after the spare hand is settled, to whoever holds them."),
-            "play": ("when played (Cadaco variation 1)",
-                     "Pay cards pay only when they are played in Michigan, to whoever places them."),
-        }),
+            "play": (
+                "when played (Cadaco variation 1)",
+                "Pay cards pay only when they are played in Michigan, to whoever places them.",
+            ),
+        },
+    ),
     "strict_claims": OptionText(
-        "Strict claims", "whether a paid player must claim the chips", {
-            True: ("claim or lose it", "A paid player must claim the chips before the next card is played; "
-                   "unclaimed chips stay on the space."),
+        "Strict claims",
+        "whether a paid player must claim the chips",
+        {
+            True: (
+                "claim or lose it",
+                "A paid player must claim the chips before the next card is played; unclaimed chips stay on the space.",
+            ),
             False: ("paid automatically", "Every payment is made automatically."),
-        }),
+        },
+    ),
     "poker_first_bettor": OptionText(
-        "First to bet", "who opens the poker betting", {
+        "First to bet",
+        "who opens the poker betting",
+        {
             "dealer": ("the dealer", "The dealer bets first."),
             "left-of-dealer": ("left of the dealer", "The player left of the dealer bets first."),
-        }),
+        },
+    ),
     "bet_limit": OptionText("Bet limit", "the largest amount the poker limit allows", {}, "a number of chips"),
     "bet_limit_scope": OptionText(
-        "Bet limit counts", "what the poker bet limit applies to", {
-            "per-bet": ("each bet or raise", "No single bet or raise may be larger than the limit; raises are not "
-                        "counted."),
-            "total": ("a player's whole betting", "No player may put more than the limit into one betting round, "
-                      "bets, calls and raises together."),
-        }),
+        "Bet limit counts",
+        "what the poker bet limit applies to",
+        {
+            "per-bet": (
+                "each bet or raise",
+                "No single bet or raise may be larger than the limit; raises are not counted.",
+            ),
+            "total": (
+                "a player's whole betting",
+                "No player may put more than the limit into one betting round, bets, calls and raises together.",
+            ),
+        },
+    ),
     "michigan_leader": OptionText(
-        "Michigan leader", "who makes the first lead of Michigan", {
+        "Michigan leader",
+        "who makes the first lead of Michigan",
+        {
             "dealer": ("the dealer", "The dealer leads first."),
             "left-of-dealer": ("left of the dealer", "The player left of the dealer leads first."),
-            "poker-winner": ("the poker winner", "The poker winner leads first (with a split pot, the first winner "
-                             "clockwise from the dealer's left)."),
-        }),
+            "poker-winner": (
+                "the poker winner",
+                "The poker winner leads first (with a split pot, the first winner clockwise from the dealer's left).",
+            ),
+        },
+    ),
     "first_lead": OptionText(
-        "First lead", "which card opens Michigan", {
+        "First lead",
+        "which card opens Michigan",
+        {
             "lowest-card": ("lowest card", "The leader plays the lowest card in their hand, whatever its suit."),
-            "lowest-of-chosen-suit": ("lowest of a chosen suit", "The leader chooses a suit and plays its lowest card."),
+            "lowest-of-chosen-suit": (
+                "lowest of a chosen suit",
+                "The leader chooses a suit and plays its lowest card.",
+            ),
             "low-black": ("Low Black", "The leader plays their lowest club or spade (Low Black)."),
-        }),
+        },
+    ),
     "after_stop": OptionText(
-        "Lead after a stop", "what the player who made the stop leads next", {
-            "lowest-other-suit": ("lowest other suit", "They lead their lowest card of any suit but the one just "
-                                  "stopped."),
-            "chosen-other-suit": ("chosen other suit", "They choose any suit but the one just stopped and lead its "
-                                  "lowest card."),
-            "chosen-opposite-colour": ("chosen suit of the other colour", "They choose a suit of the other colour "
-                                       "and lead its lowest card."),
-            "low-opposite-colour": ("low of the other colour", "They lead their lowest card of the other colour "
-                                    "(after an Ace too)."),
-        }),
+        "Lead after a stop",
+        "what the player who made the stop leads next",
+        {
+            "lowest-other-suit": (
+                "lowest other suit",
+                "They lead their lowest card of any suit but the one just stopped.",
+            ),
+            "chosen-other-suit": (
+                "chosen other suit",
+                "They choose any suit but the one just stopped and lead its lowest card.",
+            ),
+            "chosen-opposite-colour": (
+                "chosen suit of the other colour",
+                "They choose a suit of the other colour and lead its lowest card.",
+            ),
+            "low-opposite-colour": (
+                "low of the other colour",
+                "They lead their lowest card of the other colour (after an Ace too).",
+            ),
+        },
+    ),
     "cannot_lead": OptionText(
-        "Cannot lead", "what a player with no card to lead does", {
+        "Cannot lead",
+        "what a player with no card to lead does",
+        {
             "pass": ("pass", "The lead passes to the left."),
-            "pay-kitty-1": ("pay one chip", "They pay one chip into the Kitty and the next player must lead that "
-                            "colour; when everybody has paid in a row, the colour flips."),
-        }),
+            "pay-kitty-1": (
+                "pay one chip",
+                "They pay one chip into the Kitty and the next player must lead that "
+                "colour; when everybody has paid in a row, the colour flips.",
+            ),
+        },
+    ),
     "all_stuck": OptionText(
-        "Nobody can lead", "what happens when no player can lead", {
-            "pay-per-card-to-kitty": ("pay per card to the Kitty", "Everybody pays one chip per card still in hand "
-                                      "into the Kitty and nobody wins it this round."),
-            "lowest-count-wins": ("lowest count wins", "The lowest total in hand wins the centre (2–10 count their "
-                                  "face value, J, Q and K ten, an Ace eleven)."),
-        }),
+        "Nobody can lead",
+        "what happens when no player can lead",
+        {
+            "pay-per-card-to-kitty": (
+                "pay per card to the Kitty",
+                "Everybody pays one chip per card still in hand into the Kitty and nobody wins it this round.",
+            ),
+            "lowest-count-wins": (
+                "lowest count wins",
+                "The lowest total in hand wins the centre (2–10 count their "
+                "face value, J, Q and K ten, an Ace eleven).",
+            ),
+        },
+    ),
     "out_payment": OptionText(
-        "Going out", "what the others pay the player who empties their hand", {
-            "per-card-to-winner": ("a chip per card to the winner", "Every other player pays them one chip per card "
-                                   "left in hand."),
-            "per-card-to-kitty": ("a chip per card to the Kitty", "Every other player pays one chip per card left in "
-                                  "hand into the Kitty, which the player who went out then takes."),
+        "Going out",
+        "what the others pay the player who empties their hand",
+        {
+            "per-card-to-winner": (
+                "a chip per card to the winner",
+                "Every other player pays them one chip per card left in hand.",
+            ),
+            "per-card-to-kitty": (
+                "a chip per card to the Kitty",
+                "Every other player pays one chip per card left in "
+                "hand into the Kitty, which the player who went out then takes.",
+            ),
             "none": ("no payment", "Nobody pays anything for the cards left in hand."),
-        }),
+        },
+    ),
     "endgame": OptionText(
-        "Clearing the board", "what becomes of chips still on the mat when the game ends", {
-            "poker-showdown": ("one last poker hand", "Every chip left on the mat goes to the Pot, everyone gets five "
-                               "fresh cards and the best hand takes it all (ties split; an odd chip goes to the first "
-                               "tied player left of the dealer). A Losers Kitty stays apart and goes to the worst "
-                               "hand of that showdown."),
-            "michigan-interests": ("Michigan for the interests", "All the cards are dealt again, with a spare, and "
-                                   "Michigan is played: each 8, 9 or 10 placed takes a third of the 8-9-10 space, "
-                                   "the K or Q of the pay suit half of K-Q; repeated until the mat is clear."),
+        "Clearing the board",
+        "what becomes of chips still on the mat when the game ends",
+        {
+            "poker-showdown": (
+                "one last poker hand",
+                "Every chip left on the mat goes to the Pot, everyone gets five "
+                "fresh cards and the best hand takes it all (ties split; an odd chip goes to the first "
+                "tied player left of the dealer). A Losers Kitty stays apart and goes to the worst "
+                "hand of that showdown.",
+            ),
+            "michigan-interests": (
+                "Michigan for the interests",
+                "All the cards are dealt again, with a spare, and "
+                "Michigan is played: each 8, 9 or 10 placed takes a third of the 8-9-10 space, "
+                "the K or Q of the pay suit half of K-Q; repeated until the mat is clear.",
+            ),
             "none": ("leave them", "Chips still on the mat stay with the table's house: nobody gets them."),
-        }),
-    "game_end": OptionText("Game end", "when the game is over", {},
-                           "`rounds:N`, `minutes:N` (the round in progress is finished) or `elimination`"),
+        },
+    ),
+    "game_end": OptionText(
+        "Game end",
+        "when the game is over",
+        {},
+        "`rounds:N`, `minutes:N` (the round in progress is finished) or `elimination`",
+    ),
     "start_stack": OptionText("Starting chips", "the chips each player brings to the game", {}, "a number of chips"),
     "optional_suit": OptionText(
-        "Optional suit", "whether the players bid to name the pay suit", {
-            True: ("bid for the pay suit", "Before play, starting with the dealer, the players bid for the right to "
-                   "name the pay suit; the winner puts the bid on the Kitty and names it (hearts if nobody bids)."),
+        "Optional suit",
+        "whether the players bid to name the pay suit",
+        {
+            True: (
+                "bid for the pay suit",
+                "Before play, starting with the dealer, the players bid for the right to "
+                "name the pay suit; the winner puts the bid on the Kitty and names it (hearts if nobody bids).",
+            ),
             False: ("fixed pay cards", "The pay cards are the ones printed on the mat."),
-        }),
+        },
+    ),
     "run": OptionText(
-        "Run space", "which three cards of one suit the run space pays for", {
-            run: (run, f"The run space pays for the {run} of one suit.") for run in ("8-9-10", "6-7-8", "7-8-9")
-        }),
+        "Run space",
+        "which three cards of one suit the run space pays for",
+        {run: (run, f"The run space pays for the {run} of one suit.") for run in ("8-9-10", "6-7-8", "7-8-9")},
+    ),
     "decks": OptionText(
-        "Decks", "how many 52-card decks are shuffled together", {
-            0: ("by the number of players", "One deck; the Rulebook mats add a deck per five players (2–5 players: "
-                "one, 6–10: two, 11–15: three, 16–20: four)."),
-        }, "`0` (by the number of players) or 1 to 4"),
+        "Decks",
+        "how many 52-card decks are shuffled together",
+        {
+            0: (
+                "by the number of players",
+                "One deck; the Rulebook mats add a deck per five players (2–5 players: "
+                "one, 6–10: two, 11–15: three, 16–20: four).",
+            ),
+        },
+        "`0` (by the number of players) or 1 to 4",
+    ),
 }
 
 # Why a value was chosen where the sources differ (docs/rules.md, "Where the sources differ").
@@ -201,26 +311,51 @@ REASONS: dict[tuple[str, Any], str] = {
 # Points where the printed rules disagree or stay vague that no setting of the presets shows:
 # (the point, what this project does and why). Listed in docs/rules.md after the settings.
 OTHER_DIFFERENCES: tuple[tuple[str, str], ...] = (
-    ("The bet limit", "The Overview reads it once as a cap on each bet or raise and once as a cap on what a "
-     "player puts in altogether. Every preset caps each bet or raise, as Three in One also does; the other "
-     "reading is the house rule \"Bet limit counts: a player's whole betting\"."),
-    ("Cadaco's variations", "Cadaco suggests two: pay cards that pay only when played (variation 1) and the "
-     "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
-     "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it."),
-    ("Money cards in the Rulebook's spare hand", "The Rulebook bars a player holding a money card from swapping "
-     "or bidding. Every card pictured on a money space counts (the K and the Q of K-Q alike); a run space "
-     "counts only as the whole run in one suit, since a single 8, 9 or 10 is in nearly every hand and would forbid "
-     "nearly every swap."),
-    ("Rummoli's pay cards and the widow", "The Rummoli text advises a dealer or bidder holding a pay card not to "
-     "take the widow but does not forbid it: the game warns them and lets them choose."),
-    ("Wanagan's Evens or Odds", "The Rulebook says the Ace is low for this space, so A-3-5-7-9 ranks below "
-     "2-4-6-8-10 (its top card is the 9)."),
-    ("Wanagan claims", "Two claims on one space are compared by the combination the space names, not by the "
-     "whole poker hand: a full house claiming One Pair is only as good as its pair. Kickers never count."),
-    ("The Losers Kitty at the end", "When the board is cleared by a last poker hand, the Losers Kitty keeps its "
-     "nature and goes to the worst hand of that showdown."),
-    ("Clearing the board", "Cadaco gives two ways; every preset uses the last poker hand (quick, and the same for "
-     "every mat), and Cadaco's Michigan for the interests is a house rule."),
-    ("The first dealer", "Only the Rulebook describes a cut (highest card deals); the other games start with the "
-     "first seat dealing."),
+    (
+        "The bet limit",
+        "The Overview reads it once as a cap on each bet or raise and once as a cap on what a "
+        "player puts in altogether. Every preset caps each bet or raise, as Three in One also does; the other "
+        'reading is the house rule "Bet limit counts: a player\'s whole betting".',
+    ),
+    (
+        "Cadaco's variations",
+        "Cadaco suggests two: pay cards that pay only when played (variation 1) and the "
+        "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
+        "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it.",
+    ),
+    (
+        "Money cards in the Rulebook's spare hand",
+        "The Rulebook bars a player holding a money card from swapping "
+        "or bidding. Every card pictured on a money space counts (the K and the Q of K-Q alike); a run space "
+        "counts only as the whole run in one suit, since a single 8, 9 or 10 is in nearly every hand and would forbid "
+        "nearly every swap.",
+    ),
+    (
+        "Rummoli's pay cards and the widow",
+        "The Rummoli text advises a dealer or bidder holding a pay card not to "
+        "take the widow but does not forbid it: the game warns them and lets them choose.",
+    ),
+    (
+        "Wanagan's Evens or Odds",
+        "The Rulebook says the Ace is low for this space, so A-3-5-7-9 ranks below 2-4-6-8-10 (its top card is the 9).",
+    ),
+    (
+        "Wanagan claims",
+        "Two claims on one space are compared by the combination the space names, not by the "
+        "whole poker hand: a full house claiming One Pair is only as good as its pair. Kickers never count.",
+    ),
+    (
+        "The Losers Kitty at the end",
+        "When the board is cleared by a last poker hand, the Losers Kitty keeps its "
+        "nature and goes to the worst hand of that showdown.",
+    ),
+    (
+        "Clearing the board",
+        "Cadaco gives two ways; every preset uses the last poker hand (quick, and the same for "
+        "every mat), and Cadaco's Michigan for the interests is a house rule.",
+    ),
+    (
+        "The first dealer",
+        "Only the Rulebook describes a cut (highest card deals); the other games start with the first seat dealing.",
+    ),
 )

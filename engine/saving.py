@@ -25,8 +25,22 @@ if TYPE_CHECKING:
     from .table import Table
 
 FORMAT = 2
-STATE_FIELDS = ("seed", "stacks", "initial_stacks", "mat", "eliminated", "round_number", "log",
-                "game_events", "started_at", "over", "finished", "playoff_result", "dealer", "record")
+STATE_FIELDS = (
+    "seed",
+    "stacks",
+    "initial_stacks",
+    "mat",
+    "eliminated",
+    "round_number",
+    "log",
+    "game_events",
+    "started_at",
+    "over",
+    "finished",
+    "playoff_result",
+    "dealer",
+    "record",
+)
 
 
 def game_to_json(game: Table) -> str:
@@ -38,8 +52,9 @@ def game_to_json(game: Table) -> str:
         # the round's events and payouts are shared with the last log record: store them once
         state["round"]["events"] = None
         state["round"]["payouts"] = None
-    saved = SavedGame(format=FORMAT, preset=game.preset_key, options=game.options.to_dict(), players=game.players,
-                      state=state)
+    saved = SavedGame(
+        format=FORMAT, preset=game.preset_key, options=game.options.to_dict(), players=game.players, state=state
+    )
     return saved.model_dump_json()
 
 
@@ -94,11 +109,31 @@ def _round(d: dict[str, Any], rec: dict[str, Any]) -> RoundState:
 
 
 # format 1's flat round fields → (phase state, field)
-_V1_POKER = {"chosen": "chosen", "choose_queue": "choose_queue", "folded": "folded", "committed": "committed",
-             "current_bet": "current_bet", "need": "need", "pot_before": "pot_before", "poker_winners": "winners",
-             "showdown": "showdown", "poker_hands": "hands", "last_poker_action": "last_action", "dealt": "dealt"}
-_V1_MICHIGAN = {"m_state": "state", "m_seat": "seat", "m_last": "last", "passes": "passes", "seq": "seq",
-                "played": "played", "played_by": "played_by", "out": "out", "stuck": "stuck"}
+_V1_POKER = {
+    "chosen": "chosen",
+    "choose_queue": "choose_queue",
+    "folded": "folded",
+    "committed": "committed",
+    "current_bet": "current_bet",
+    "need": "need",
+    "pot_before": "pot_before",
+    "poker_winners": "winners",
+    "showdown": "showdown",
+    "poker_hands": "hands",
+    "last_poker_action": "last_action",
+    "dealt": "dealt",
+}
+_V1_MICHIGAN = {
+    "m_state": "state",
+    "m_seat": "seat",
+    "m_last": "last",
+    "passes": "passes",
+    "seq": "seq",
+    "played": "played",
+    "played_by": "played_by",
+    "out": "out",
+    "stuck": "stuck",
+}
 
 
 def round_v1_to_v2(old: dict[str, Any]) -> dict[str, Any]:
@@ -109,9 +144,15 @@ def round_v1_to_v2(old: dict[str, Any]) -> dict[str, Any]:
     req = d.pop("lead_req", None) or {"kind": "lowest"}
     michigan["lead_req"] = {"kind": req["kind"], "exclude": req.get("exclude"), "colour": req.get("colour")}
     # claims were [seat, [[space, share], ...]], and before that [seat, space, share]
-    d["claims"] = [{"seat": c[0], "shares": [{"space": sp, "chips": share} for sp, share in
-                                             (c[1] if isinstance(c[1], list) else [[c[1], c[2]]])]}
-                   for c in d.get("claims", [])]
+    d["claims"] = [
+        {
+            "seat": c[0],
+            "shares": [
+                {"space": sp, "chips": share} for sp, share in (c[1] if isinstance(c[1], list) else [[c[1], c[2]]])
+            ],
+        }
+        for c in d.get("claims", [])
+    ]
     w = d.get("wanagan")
     if w is not None:
         picks = [None if p is None else p if isinstance(p, dict) else {"cards": p, "space": None} for p in w["picks"]]

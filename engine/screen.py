@@ -11,11 +11,14 @@ from typing import Any
 from . import cards as C
 from .textview import SUIT_WORDS, card, cards, describe_events, name_of, sorted_hand, space_label
 
+
 # ---------------------------------------------------------------- blocks of the table
 def render_header(view: dict[str, Any]) -> str:
     phase = view.get("phase", "")
-    return (f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
-            f"ante {view.get('ante', '')}, phase {phase} ==")
+    return (
+        f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
+        f"ante {view.get('ante', '')}, phase {phase} =="
+    )
 
 
 def render_mat(view: dict[str, Any]) -> str:
@@ -67,8 +70,11 @@ def render_play_state(view: dict[str, Any]) -> str:
     au = spare.get("auction")
     if au:
         what = "pay suit" if au.get("kind") == "suit" else "spare hand"
-        high = (f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
-                if au.get("high_bidder") is not None else "no bids yet")
+        high = (
+            f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
+            if au.get("high_bidder") is not None
+            else "no bids yet"
+        )
         lines.append(f"Auction for the {what}: {high}")
     elif phase == "spare-hand":
         lines.append(f"Spare hand: {spare.get('cards', 0)} cards face down")
@@ -76,7 +82,9 @@ def render_play_state(view: dict[str, Any]) -> str:
     if phase.startswith("poker") or poker.get("last_action"):
         if phase.startswith("poker"):
             bet = poker.get("current_bet", 0)
-            lines.append(f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else ""))
+            lines.append(
+                f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else "")
+            )
         d = view.get("detail") or {}
         if phase == "poker-choose" and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
             lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
@@ -85,8 +93,9 @@ def render_play_state(view: dict[str, Any]) -> str:
     mich = view.get("michigan") or {}
     if phase.startswith("michigan") or (phase == "claim" and mich.get("played")):
         seq = mich.get("sequence") or []
-        lines.append("Michigan sequence: " + (cards(seq) if seq else "(none yet)")
-                     + f"   cards placed: {mich.get('played', 0)}")
+        lines.append(
+            "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich.get('played', 0)}"
+        )
     corner = view.get("corner")
     if corner:
         backers = ", ".join(name_of(view, s) for s in corner.get("backers", []))
@@ -186,7 +195,11 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
         return f"play                 place {card(d.get('card', ''))} as usual"
     if do in ("full_house", "straight"):
         opts = " | ".join(cards(o) for o in d.get(do, []))
-        what = "four cards making a full house with " if do == "full_house" else "the next card + three making a straight from "
+        what = (
+            "four cards making a full house with "
+            if do == "full_house"
+            else "the next card + three making a straight from "
+        )
         return f"{do} C C C C   {what}{card(d.get('last_card', ''))}: {opts}"
     if do == "pass_cards":
         hint = f"; `best` passes {cards(d['suggested'])}" if d.get("suggested") else ""
@@ -197,8 +210,10 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
         line = f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
         suggested = d.get("suggested")
         if suggested:
-            line += (f"\n                       `best` declares {space_label(view, suggested['space'])} "
-                     f"with {cards(suggested['cards'])}")
+            line += (
+                f"\n                       `best` declares {space_label(view, suggested['space'])} "
+                f"with {cards(suggested['cards'])}"
+            )
         return line
     if do == "corner_bet":
         return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
@@ -242,7 +257,9 @@ def render_round_result(record: dict[str, Any], view: dict[str, Any], round_numb
     for p in record.get("payouts", []):
         won[p["seat"]] = won.get(p["seat"], 0) + p["amount"]
     if won:
-        lines.append("  collected from the mat: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in sorted(won.items())))
+        lines.append(
+            "  collected from the mat: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in sorted(won.items()))
+        )
     lines.append("  stacks: " + ", ".join(f"{s['name']} {s['stack']}" for s in view["seats"]))
     return "\n".join(lines)
 

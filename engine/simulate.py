@@ -46,8 +46,9 @@ class SimulationStats:
     seconds: float = 0.0
 
 
-def play_round(game: Game, rng: random.Random, ai: str, stats: SimulationStats | None = None,
-               check: bool = True) -> None:
+def play_round(
+    game: Game, rng: random.Random, ai: str, stats: SimulationStats | None = None, check: bool = True
+) -> None:
     """Deal and play one round (or the end-of-game board clearing) with AI seats."""
     total = game.total_chips()
     game.next_deal()
@@ -61,8 +62,15 @@ def play_round(game: Game, rng: random.Random, ai: str, stats: SimulationStats |
         check_conservation(game, total)
 
 
-def simulate(preset: str, players: int, rounds: int, seed: int, ai: str = "heuristic",
-             options: dict[str, Any] | None = None, progress: TextIO | None = None) -> SimulationStats:
+def simulate(
+    preset: str,
+    players: int,
+    rounds: int,
+    seed: int,
+    ai: str = "heuristic",
+    options: dict[str, Any] | None = None,
+    progress: TextIO | None = None,
+) -> SimulationStats:
     stats = SimulationStats()
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -95,8 +103,10 @@ def simulate(preset: str, players: int, rounds: int, seed: int, ai: str = "heuri
                 break  # nobody could ante: a new game starts
         if stats.rounds == rounds_before:
             # A fresh game that plays no round would be followed by the same fresh game forever.
-            raise ValueError(f"no round can be played: fewer than two players can pay the first ante "
-                             f"(start stack {game.options.start_stack}, ante {game.options.ante})")
+            raise ValueError(
+                f"no round can be played: fewer than two players can pay the first ante "
+                f"(start stack {game.options.start_stack}, ante {game.options.ante})"
+            )
     stats.seconds = time.perf_counter() - start
     if progress is not None and rounds >= 200:
         progress.write("\n")
@@ -107,24 +117,35 @@ def main(args: Any, out: TextIO | None = None, err: TextIO | None = None) -> int
     """``args``: the parsed command line, with ``options`` the house rules as a dict."""
     out, err = out or sys.stdout, err or sys.stderr
     try:
-        stats = simulate(args.preset, args.players, args.rounds, args.seed, args.ai, args.options,
-                         progress=None if args.quiet else err)
+        stats = simulate(
+            args.preset,
+            args.players,
+            args.rounds,
+            args.seed,
+            args.ai,
+            args.options,
+            progress=None if args.quiet else err,
+        )
     except ConservationError as exc:
         out.write(f"CONSERVATION CHECK FAILED: {exc}\n")
         return 1
     except ValueError as exc:
         err.write(printable(f"python -m engine simulate: {exc}") + "\n")
         return 2
-    out.write(f"preset {args.preset}, {args.players} players, {stats.rounds} rounds in {stats.games} game(s), "
-              f"ai {args.ai}, seed {args.seed}\n")
+    out.write(
+        f"preset {args.preset}, {args.players} players, {stats.rounds} rounds in {stats.games} game(s), "
+        f"ai {args.ai}, seed {args.seed}\n"
+    )
     out.write(f"{'space':<12}{'chips paid':>12}{'times':>8}{'avg':>8}\n")
     for space, chips in sorted(stats.payouts.items(), key=lambda kv: -kv[1]):
         times = stats.payout_counts[space]
         out.write(f"{space:<12}{chips:>12}{times:>8}{chips / times:>8.1f}\n")
     pots = stats.poker_pots
     if pots:
-        out.write(f"poker pots: avg {sum(pots) / len(pots):.1f}, max {max(pots)}, "
-                  f"rounds with nobody able to lead: {stats.stuck_rounds}\n")
+        out.write(
+            f"poker pots: avg {sum(pots) / len(pots):.1f}, max {max(pots)}, "
+            f"rounds with nobody able to lead: {stats.stuck_rounds}\n"
+        )
     rate = stats.rounds / stats.seconds if stats.seconds else 0.0
     out.write(f"{stats.actions} decisions, {rate:.0f} rounds/s (with conservation checks after every action)\n")
     out.write("conservation: OK (no chip or card created or lost)\n")

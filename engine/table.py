@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from . import cards as C
 from .events import EventType
@@ -25,7 +26,6 @@ from .phases.michigan import MichiganState, PayTriggers
 from .phases.poker import PokerState
 from .phases.wanagan import WanaganState
 from .presets import CARD, COMBO, LOSERS, MICHIGAN, POKER, RUN, Preset, Space, get_preset, spaces_for
-
 
 INTEREST_ORDER = ("deal", "interest-prep", "michigan")  # a board-clearing hand (endgame=michigan-interests)
 
@@ -78,8 +78,9 @@ class RoundState:
 class Table:
     """The state of one table's game and the moves every phase is made of."""
 
-    def __init__(self, preset_key: str, options: Options, players: list[str],
-                 clock: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self, preset_key: str, options: Options, players: list[str], clock: Callable[[], float] | None = None
+    ) -> None:
         self.clock: Callable[[], float] = clock or time.time
         self.preset_key = preset_key
         self.options = options
@@ -128,9 +129,7 @@ class Table:
         if empty:
             self.mat = {s.id: 0 for s in self.spaces}
         self._money_cards = {}
-        self.n_decks = self.options.decks or (
-            decks_for_players(len(self.players)) if self.preset.rulebook_setup else 1
-        )
+        self.n_decks = self.options.decks or (decks_for_players(len(self.players)) if self.preset.rulebook_setup else 1)
 
     def order(self) -> tuple[str, ...]:
         """The steps of the hand in progress: the preset's round, or a board-clearing hand."""
@@ -215,7 +214,8 @@ class Table:
         cached = self._money_cards.get(suit)
         if cached is None:
             cached = self._money_cards[suit] = frozenset(
-                c for sp in self.spaces if sp.trigger in (CARD, COMBO) for c in self.space_cards(sp))
+                c for sp in self.spaces if sp.trigger in (CARD, COMBO) for c in self.space_cards(sp)
+            )
         return cached
 
     def money_held(self, seat: int) -> list[int]:

@@ -64,8 +64,7 @@ def game_end_words(game_end: str) -> str:
 
 
 # ---------------------------------------------------------------- events in plain English
-def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
-                    group_forced: bool = False) -> list[str]:
+def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *, group_forced: bool = False) -> list[str]:
     """Events as sentences. Antes are summed; a seat's run of Michigan cards is one line; a payout
     for a card just placed is joined to it ("ann places 10♥ and collects 4 from 10♥").
 
@@ -102,8 +101,13 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
                     gains.append(f"collects {f['amount']} from {space_label(view, f['space'])}")
                     i += 1
                     continue
-                if (f.get("type") == "play" and f["seat"] == seat and f.get("how") != "lead" and not gains
-                        and (f.get("how") == how or (how == "lead" and f.get("how") == "follow"))):
+                if (
+                    f.get("type") == "play"
+                    and f["seat"] == seat
+                    and f.get("how") != "lead"
+                    and not gains
+                    and (f.get("how") == how or (how == "lead" and f.get("how") == "follow"))
+                ):
                     run.append(f["card"])
                     i += 1
                     continue
@@ -117,8 +121,10 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *,
             out.append(f"reveal (round {e.get('round', '?')}):")
             for s, h in e["hands"].items():
                 verdict = "qualifies" if h.get("qualifies") else "does not qualify"
-                out.append(f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']}) on "
-                           f"{space_label(view, h['space'])}: {verdict}")
+                out.append(
+                    f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']}) on "
+                    f"{space_label(view, h['space'])}: {verdict}"
+                )
             i += 1
             continue
         if t == "showdown":
@@ -165,8 +171,9 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
                 forced.append([f["seat"], [], []])
             forced[-1][1].append(f["card"])
             last_seat = f["seat"]
-        elif (forced and f.get("type") == "payout" and f.get("seat") == last_seat
-              and f.get("reason") in _PLACING_REASONS):
+        elif (
+            forced and f.get("type") == "payout" and f.get("seat") == last_seat and f.get("reason") in _PLACING_REASONS
+        ):
             forced[-1][2].append(f"+{f['amount']} from {space_label(view, f['space'])}")
         else:
             break
@@ -174,8 +181,9 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
     parts = [head + (f" ({', '.join(gains)})" if gains else "")] if head else []
     if forced:
         count = sum(len(cs) for _, cs, _ in forced)
-        turns = ", ".join(f"{name_of(view, seat)} {cards(cs)}" + (f" ({', '.join(g)})" if g else "")
-                          for seat, cs, g in forced)
+        turns = ", ".join(
+            f"{name_of(view, seat)} {cards(cs)}" + (f" ({', '.join(g)})" if g else "") for seat, cs, g in forced
+        )
         parts.append(f"{'then ' if head else ''}{count} forced play{'s' if count != 1 else ''}: {turns}")
     line = ", ".join(parts)
     if i < n and events[i].get("type") == "stop":
@@ -185,9 +193,35 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
 
 
 _IRREGULAR = {"is": "are", "goes": "go", "passes": "pass", "has": "have"}
-_VERBS = {"sits", "keeps", "swaps", "looks", "takes", "bids", "passes", "names", "puts", "pays", "collects",
-          "picks", "checks", "folds", "calls", "bets", "raises", "wins", "leads", "places", "goes", "is",
-          "deals", "has", "covers", "declines", "antes"}
+_VERBS = {
+    "sits",
+    "keeps",
+    "swaps",
+    "looks",
+    "takes",
+    "bids",
+    "passes",
+    "names",
+    "puts",
+    "pays",
+    "collects",
+    "picks",
+    "checks",
+    "folds",
+    "calls",
+    "bets",
+    "raises",
+    "wins",
+    "leads",
+    "places",
+    "goes",
+    "is",
+    "deals",
+    "has",
+    "covers",
+    "declines",
+    "antes",
+}
 _YOU_VERB = re.compile(r"\b([Yy]ou) (\w+)\b")
 _AND_VERB = re.compile(r" and (collects|takes|pays)\b")
 
@@ -248,8 +282,11 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
     if t == "keep":
         return f"{who} keeps the hand as dealt"
     if t == "swap":
-        how = {"blind": "swaps blind with the spare hand", "looked": "looks at the widow and takes it",
-               "bought": "takes the spare hand"}.get(e.get("reason", ""), "swaps with the spare hand")
+        how = {
+            "blind": "swaps blind with the spare hand",
+            "looked": "looks at the widow and takes it",
+            "bought": "takes the spare hand",
+        }.get(e.get("reason", ""), "swaps with the spare hand")
         return f"{who} {how}"
     if t == "auction":
         return "bidding for the pay suit starts" if e.get("kind") == "suit" else "the spare hand is up for auction"
@@ -290,8 +327,9 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
         reason = _PAYOUT_REASONS.get(e.get("reason", ""), f"({e['reason']})" if e.get("reason") else "")
         return f"{who} collects {e['amount']} from {space_label(view, e['space'])} {reason}".rstrip()
     if t == "move":
-        return (f"{e['amount']} chips move from {space_label(view, e['from_space'])} "
-                f"to {space_label(view, e['to_space'])}")
+        return (
+            f"{e['amount']} chips move from {space_label(view, e['from_space'])} to {space_label(view, e['to_space'])}"
+        )
     if t == "chosen":
         return f"{who} picks five cards and a space"
     if t == "passing":
@@ -334,7 +372,9 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
             return f"the full house ends the sequence: {who} leads next"
         return f"{card(e['card'])} is a stop: {who} leads next"
     if t == "cannot-lead":
-        return f"{who} cannot lead" + (f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left")
+        return f"{who} cannot lead" + (
+            f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left"
+        )
     if t == "colour-flip":
         return f"nobody can lead that colour: the lead must now be {e['colour']}"
     if t == "out":
@@ -381,8 +421,9 @@ _ACTION_SENTENCES = {
 }
 
 
-def describe_action(view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (),
-                    phase: str | None = None) -> str:
+def describe_action(
+    view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (), phase: str | None = None
+) -> str:
     """A seat's decision as a sentence for everyone ("Bob raises by 4", "Ann keeps the hand as dealt");
     ``events``: what applying it did (a play names the card it put face up, a call what it paid);
     ``phase``: the phase it was decided in (default: the view's)."""
@@ -428,7 +469,7 @@ WANAGAN_NEEDS = {
     "straight": "five ranks in a row (Ace high or low)",
     "flush": "five cards of one suit",
     "evens-odds": "five even or five odd ranks in a row, Ace low (2-4-6-8-10, 4-6-8-10-Q, A-3-5-7-9, "
-                  "3-5-7-9-J or 5-7-9-J-K)",
+    "3-5-7-9-J or 5-7-9-J-K)",
 }
 
 
@@ -437,22 +478,34 @@ def wanagan_refusal(view: dict[str, Any], picked: Sequence[str], space: str, pos
     spaces the hand could make instead."""
     wild = " (wild cards fill gaps)" if (view.get("detail") or {}).get("wild") else ""
     instead = ", ".join(space_label(view, sp) for sp in possible)
-    return (f"{cards(picked)} do not make {space_label(view, space)}: it needs "
-            f"{WANAGAN_NEEDS.get(space, 'its combination')}{wild}. Your hand can make: {instead} "
-            f"(`best` declares the suggestion)")
+    return (
+        f"{cards(picked)} do not make {space_label(view, space)}: it needs "
+        f"{WANAGAN_NEEDS.get(space, 'its combination')}{wild}. Your hand can make: {instead} "
+        f"(`best` declares the suggestion)"
+    )
 
 
 _CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b")
 PHASE_WORDS = {
-    "spare-hand": "decide on the spare hand", "auction": "bid for the spare hand",
-    "suit-bid": "bid for the pay suit", "name-suit": "name the pay suit", "claim": "claim a pay card",
-    "poker-choose": "choose poker cards", "poker-betting": "bet", "michigan-lead": "lead",
-    "michigan-play": "play", "wanagan-pass": "pass cards", "wanagan-reveal": "reveal",
-    "corner-bet": "bet on a corner Ace", "corner-cover": "cover the corner bet",
+    "spare-hand": "decide on the spare hand",
+    "auction": "bid for the spare hand",
+    "suit-bid": "bid for the pay suit",
+    "name-suit": "name the pay suit",
+    "claim": "claim a pay card",
+    "poker-choose": "choose poker cards",
+    "poker-betting": "bet",
+    "michigan-lead": "lead",
+    "michigan-play": "play",
+    "wanagan-pass": "pass cards",
+    "wanagan-reveal": "reveal",
+    "corner-bet": "bet on a corner Ace",
+    "corner-cover": "cover the corner bet",
 }
-_PLAIN = ((re.compile(r"\bbet_limit\b( \d+)?"), lambda m: "the bet limit" + (f" of{m.group(1)}" if m.group(1) else "")),
-          (re.compile(r"\(([a-z]+-[a-z-]+)\)"), lambda m: f"({PHASE_WORDS.get(m.group(1), m.group(1))})"),
-          (re.compile(r"\bto ([a-z]+-[a-z-]+)\b"), lambda m: f"to {PHASE_WORDS.get(m.group(1), m.group(1))}"))
+_PLAIN = (
+    (re.compile(r"\bbet_limit\b( \d+)?"), lambda m: "the bet limit" + (f" of{m.group(1)}" if m.group(1) else "")),
+    (re.compile(r"\(([a-z]+-[a-z-]+)\)"), lambda m: f"({PHASE_WORDS.get(m.group(1), m.group(1))})"),
+    (re.compile(r"\bto ([a-z]+-[a-z-]+)\b"), lambda m: f"to {PHASE_WORDS.get(m.group(1), m.group(1))}"),
+)
 
 
 def plain_message(text: str) -> str:

@@ -30,22 +30,36 @@ def view(game: Table, seat: int | None) -> dict[str, Any]:
             status = "folded"
         m = r.michigan if r else None
         played = [C.to_str(c) for c, b in zip(m.played, m.played_by) if b == s] if m else []
-        seats.append({
-            "seat": s, "name": game.players[s], "stack": game.stacks[s],
-            "cards": len(r.hands[s]) if r else 0, "status": status,
-            "committed": r.poker.committed[s] if r else 0, "played": played,
-            "is_dealer": s == game.dealer,
-        })
+        seats.append(
+            {
+                "seat": s,
+                "name": game.players[s],
+                "stack": game.stacks[s],
+                "cards": len(r.hands[s]) if r else 0,
+                "status": status,
+                "committed": r.poker.committed[s] if r else 0,
+                "played": played,
+                "is_dealer": s == game.dealer,
+            }
+        )
     mat = [{**sp.to_dict(), "chips": game.mat[sp.id]} for sp in game.spaces]
     mine = seat is not None and r is not None and 0 <= seat < game.n
     out: dict[str, Any] = {
-        "preset": game.preset_key, "preset_name": game.preset.name,
-        "round": game.round_number, "ante": r.ante if r else game.options.ante_for_round(1),
-        "phase": game_phase(game), "dealer": game.dealer, "to_act": to_act, "viewer": seat,
+        "preset": game.preset_key,
+        "preset_name": game.preset.name,
+        "round": game.round_number,
+        "ante": r.ante if r else game.options.ante_for_round(1),
+        "phase": game_phase(game),
+        "dealer": game.dealer,
+        "to_act": to_act,
+        "viewer": seat,
         "pay_suit": C.SUITS[r.pay_suit] if r else "H",
-        "seats": seats, "mat": mat,
+        "seats": seats,
+        "mat": mat,
         "hand": C.to_strs(C.sorted_hand(r.hands[seat])) if mine and r and seat is not None else None,
-        "poker": None, "michigan": None, "spare": None,
+        "poker": None,
+        "michigan": None,
+        "spare": None,
         "events": [dict(e) for e in (r.events[-12:] if r else [])],
         "chip_denominations": dict(DENOMINATIONS),
         "finished": game.finished,
@@ -60,13 +74,17 @@ def view(game: Table, seat: int | None) -> dict[str, Any]:
         chosen = p.chosen[seat] if mine and seat is not None else None
         out["poker"] = {
             "chosen": C.to_strs(chosen) if chosen else None,
-            "current_bet": p.current_bet, "last_action": p.last_action,
-            "showdown": copy.deepcopy(p.showdown), "winners": list(p.winners),
+            "current_bet": p.current_bet,
+            "last_action": p.last_action,
+            "showdown": copy.deepcopy(p.showdown),
+            "winners": list(p.winners),
         }
         m = r.michigan
         out["michigan"] = {
-            "sequence": C.to_strs(m.seq), "last_card": C.to_str(m.played[-1]) if m.played else None,
-            "out": m.out, "played": len(m.played),
+            "sequence": C.to_strs(m.seq),
+            "last_card": C.to_str(m.played[-1]) if m.played else None,
+            "out": m.out,
+            "played": len(m.played),
         }
         if r.corner:
             out["corner"] = {"ace": r.corner.ace, "amount": r.corner.amount, "backers": list(r.corner.backers)}
@@ -88,8 +106,10 @@ def game_phase(game: Table) -> str:
 
 
 def standings(game: Table) -> list[dict[str, Any]]:
-    rows = [{"seat": s, "name": game.players[s], "stack": game.stacks[s],
-             "net": game.stacks[s] - game.initial_stacks[s]} for s in range(game.n)]
+    rows = [
+        {"seat": s, "name": game.players[s], "stack": game.stacks[s], "net": game.stacks[s] - game.initial_stacks[s]}
+        for s in range(game.n)
+    ]
     return sorted(rows, key=lambda row: (-row["stack"], row["seat"]))
 
 

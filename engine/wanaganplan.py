@@ -10,16 +10,21 @@ from .hands import evaluate
 
 _EVENS_ODDS = ((0, 2, 4, 6, 8), (2, 4, 6, 8, 10), (12, 1, 3, 5, 7), (1, 3, 5, 7, 9), (3, 5, 7, 9, 11))
 # (rank mask, ranks): five-rank windows, best first (straights Ace high down to A-2-3-4-5).
-_STRAIGHT_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in
-                          (tuple(range(hi - 4, hi + 1)) if hi > 3 else (12, 0, 1, 2, 3) for hi in range(12, 2, -1)))
+_STRAIGHT_WINDOWS = tuple(
+    (sum(1 << r for r in rs), rs)
+    for rs in (tuple(range(hi - 4, hi + 1)) if hi > 3 else (12, 0, 1, 2, 3) for hi in range(12, 2, -1))
+)
 _EVENS_ODDS_WINDOWS = tuple((sum(1 << r for r in rs), rs) for rs in _EVENS_ODDS)
 
 
 @functools.cache
 def _windows_met(mask: int, need: int, evens: bool) -> tuple[tuple[int, ...], ...]:
     """The straight (or evens/odds) rank windows, best first, holding at least ``need`` ranks of ``mask``."""
-    return tuple(rs for window, rs in (_EVENS_ODDS_WINDOWS if evens else _STRAIGHT_WINDOWS)
-                 if (mask & window).bit_count() >= need)
+    return tuple(
+        rs
+        for window, rs in (_EVENS_ODDS_WINDOWS if evens else _STRAIGHT_WINDOWS)
+        if (mask & window).bit_count() >= need
+    )
 
 
 # The Wanagan combinations a best five of each poker category (by its value) contains.
@@ -52,8 +57,17 @@ _OF_A_KIND = {"one-pair": 2, "three-kind": 3, "four-kind": 4, "five-kind": 5}
 _RANKS_DOWN = tuple(range(12, -1, -1))
 _RANK_BIT = tuple(1 << r for r in range(13))
 NO_WILD: frozenset[int] = frozenset()
-_CATEGORY_KIND = {1: "one-pair", 2: "two-pair", 3: "three-kind", 4: "straight", 5: "flush", 6: "full-house",
-                  7: "four-kind", 8: "straight-flush", 9: "five-kind"}
+_CATEGORY_KIND = {
+    1: "one-pair",
+    2: "two-pair",
+    3: "three-kind",
+    4: "straight",
+    5: "flush",
+    6: "full-house",
+    7: "four-kind",
+    8: "straight-flush",
+    9: "five-kind",
+}
 
 
 class WanaganHand:
@@ -94,7 +108,7 @@ class WanaganHand:
     def by_suit(self) -> list[list[int]]:
         """Naturals per suit, high to low."""
         out: list[list[int]] = [[], [], [], []]
-        for c in self.ordered[len(self.wilds):]:
+        for c in self.ordered[len(self.wilds) :]:
             out[c & 3].append(c)
         return out
 
@@ -112,7 +126,9 @@ class WanaganHand:
             value = self._value
             cat = value >> 20
             # The common categories: build the five directly (cheaper than best_five), then make sure.
-            built = [self.ordered[:5]] if cat == 0 else self._build(_CATEGORY_KIND[cat]) if cat in _CATEGORY_KIND else []
+            built = (
+                [self.ordered[:5]] if cat == 0 else self._build(_CATEGORY_KIND[cat]) if cat in _CATEGORY_KIND else []
+            )
             for cards in built:
                 if len(cards) == 5 and evaluate(cards, self.wild) == value:
                     self._best = (value, cards)

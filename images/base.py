@@ -86,7 +86,7 @@ def encode(img: Image.Image) -> bytes:
     w, h = img.size
     raw = img.tobytes()
     stride = w * len(img.mode)
-    data = b"".join(b"\x00" + raw[i * stride:(i + 1) * stride] for i in range(h))
+    data = b"".join(b"\x00" + raw[i * stride : (i + 1) * stride] for i in range(h))
     colour_type = 2 if img.mode == "RGB" else 6
     return (
         b"\x89PNG\r\n\x1a\n"
@@ -104,12 +104,7 @@ def card_text(card: str) -> str:
 
 
 def is_card(card) -> bool:
-    return (
-        isinstance(card, str)
-        and len(card) == 2
-        and card[0] in RANK_ORDER
-        and card[1] in SUIT_ORDER
-    )
+    return isinstance(card, str) and len(card) == 2 and card[0] in RANK_ORDER and card[1] in SUIT_ORDER
 
 
 def card_sort_key(card: str):

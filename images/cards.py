@@ -55,20 +55,20 @@ def pip_mask(suit: str, size: int) -> Image.Image:
     """An anti-aliased 'L' mask of the suit symbol, ``size`` x ``size`` pixels."""
     big = Image.new("L", (size * _PIP_SS, size * _PIP_SS), 0)
     _pip_shape(ImageDraw.Draw(big), suit, size * _PIP_SS)
-    return big.resize((size, size), Image.LANCZOS)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
 def paste_pip(img: Image.Image, suit: str, size: int, x: float, y: float, colour=None, flip=False):
     """Paste a pip with its top-left corner at (x, y)."""
     mask = pip_mask(suit, size)
     if flip:
-        mask = mask.transpose(Image.ROTATE_180)
+        mask = mask.transpose(Image.Transpose.ROTATE_180)
     img.paste(colour or suit_colour(suit), (int(round(x)), int(round(y))), mask)
 
 
 # Pip positions for 2..10 as (column, row) with column in {0, .5, 1} and row in 0..1.
 _L, _M, _R = 0.0, 0.5, 1.0
-PIP_LAYOUT = {
+PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     2: [(_M, 0), (_M, 1)],
     3: [(_M, 0), (_M, 0.5), (_M, 1)],
     4: [(_L, 0), (_R, 0), (_L, 1), (_R, 1)],
@@ -78,8 +78,16 @@ PIP_LAYOUT = {
     8: [(_L, 0), (_R, 0), (_M, 0.25), (_L, 0.5), (_R, 0.5), (_M, 0.75), (_L, 1), (_R, 1)],
     9: [(_L, 0), (_R, 0), (_L, 1 / 3), (_R, 1 / 3), (_M, 0.5), (_L, 2 / 3), (_R, 2 / 3), (_L, 1), (_R, 1)],
     10: [
-        (_L, 0), (_R, 0), (_M, 1 / 6), (_L, 1 / 3), (_R, 1 / 3),
-        (_L, 2 / 3), (_R, 2 / 3), (_M, 5 / 6), (_L, 1), (_R, 1),
+        (_L, 0),
+        (_R, 0),
+        (_M, 1 / 6),
+        (_L, 1 / 3),
+        (_R, 1 / 3),
+        (_L, 2 / 3),
+        (_R, 2 / 3),
+        (_M, 5 / 6),
+        (_L, 1),
+        (_R, 1),
     ],
 }
 
@@ -102,35 +110,78 @@ def _draw_face_figure(img: Image.Image, d: ImageDraw.ImageDraw, rank: str, suit:
     col = suit_colour(suit)
     d.rectangle(box, fill=fill, outline=frame, width=max(2, int(w * 0.035)))
     # diagonal band, like the split figure of court cards
-    d.polygon([(x0 + w * 0.04, y1 - h * 0.36), (x1 - w * 0.04, y0 + h * 0.36),
-               (x1 - w * 0.04, y0 + h * 0.46), (x0 + w * 0.04, y1 - h * 0.26)], fill=tuple((a + 2 * b) // 3 for a, b in zip(frame, fill)))
+    d.polygon(
+        [
+            (x0 + w * 0.04, y1 - h * 0.36),
+            (x1 - w * 0.04, y0 + h * 0.36),
+            (x1 - w * 0.04, y0 + h * 0.46),
+            (x0 + w * 0.04, y1 - h * 0.26),
+        ],
+        fill=tuple((a + 2 * b) // 3 for a, b in zip(frame, fill)),
+    )
     cx = (x0 + x1) / 2
     top = y0 + h * 0.10
     cw = w * 0.56
     gold = (236, 180, 30)
     if rank == "K":  # three-pointed crown
         base = top + h * 0.20
-        d.polygon([(cx - cw / 2, base), (cx - cw / 2, top + h * 0.02), (cx - cw / 4, top + h * 0.11),
-                   (cx, top - h * 0.02), (cx + cw / 4, top + h * 0.11), (cx + cw / 2, top + h * 0.02),
-                   (cx + cw / 2, base)], fill=gold, outline=INK, width=max(1, int(w * 0.015)))
+        d.polygon(
+            [
+                (cx - cw / 2, base),
+                (cx - cw / 2, top + h * 0.02),
+                (cx - cw / 4, top + h * 0.11),
+                (cx, top - h * 0.02),
+                (cx + cw / 4, top + h * 0.11),
+                (cx + cw / 2, top + h * 0.02),
+                (cx + cw / 2, base),
+            ],
+            fill=gold,
+            outline=INK,
+            width=max(1, int(w * 0.015)),
+        )
     elif rank == "Q":  # diadem with pearls
         base = top + h * 0.17
-        d.polygon([(cx - cw / 2.4, base), (cx - cw / 2.2, top + h * 0.06), (cx, top + h * 0.01),
-                   (cx + cw / 2.2, top + h * 0.06), (cx + cw / 2.4, base)], fill=gold, outline=INK,
-                  width=max(1, int(w * 0.015)))
+        d.polygon(
+            [
+                (cx - cw / 2.4, base),
+                (cx - cw / 2.2, top + h * 0.06),
+                (cx, top + h * 0.01),
+                (cx + cw / 2.2, top + h * 0.06),
+                (cx + cw / 2.4, base),
+            ],
+            fill=gold,
+            outline=INK,
+            width=max(1, int(w * 0.015)),
+        )
         r = w * 0.035
         for fx in (-0.42, 0, 0.42):
             px, py = cx + fx * cw, top + h * (0.05 if fx else 0.0)
             d.ellipse([px - r, py - r, px + r, py + r], fill=(250, 250, 250), outline=INK)
     else:  # jack's cap with a feather
         base = top + h * 0.19
-        d.chord([cx - cw / 2.3, top + h * 0.02, cx + cw / 2.3, base + h * 0.16], 180, 360, fill=frame,
-                outline=INK, width=max(1, int(w * 0.015)))
-        d.line([(cx + cw * 0.1, top + h * 0.05), (cx + cw * 0.5, top - h * 0.02)], fill=CARD_RED,
-               width=max(2, int(w * 0.04)))
+        d.chord(
+            [cx - cw / 2.3, top + h * 0.02, cx + cw / 2.3, base + h * 0.16],
+            180,
+            360,
+            fill=frame,
+            outline=INK,
+            width=max(1, int(w * 0.015)),
+        )
+        d.line(
+            [(cx + cw * 0.1, top + h * 0.05), (cx + cw * 0.5, top - h * 0.02)],
+            fill=CARD_RED,
+            width=max(2, int(w * 0.04)),
+        )
     letter_font = font(int(h * 0.34))
-    d.text((cx, y0 + h * 0.60), rank, font=letter_font, fill=col, anchor="mm",
-           stroke_width=max(1, int(w * 0.012)), stroke_fill=(255, 255, 255))
+    d.text(
+        (cx, y0 + h * 0.60),
+        rank,
+        font=letter_font,
+        fill=col,
+        anchor="mm",
+        stroke_width=max(1, int(w * 0.012)),
+        stroke_fill=(255, 255, 255),
+    )
     ps = int(w * 0.2)
     paste_pip(img, suit, ps, x0 + w * 0.06, y1 - ps - h * 0.04)
     paste_pip(img, suit, ps, x1 - ps - w * 0.06, y1 - ps - h * 0.04)
@@ -143,8 +194,9 @@ def _blank_card(w: int) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int, int
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     radius = max(3, int(W * 0.08))
-    d.rounded_rectangle([0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255), outline=(120, 124, 130),
-                        width=max(2, SS))
+    d.rounded_rectangle(
+        [0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255), outline=(120, 124, 130), width=max(2, SS)
+    )
     return img, d, h, W, H, radius
 
 
@@ -175,7 +227,7 @@ def _draw_card(card: str, w: int) -> Image.Image:
         cd = ImageDraw.Draw(corner)
         cd.text((corner.width / 2, H * 0.03), text, font=f, fill=col, anchor="ma")
         paste_pip(corner, suit, ps, corner.width / 2 - ps / 2, iy)
-        corner = corner.transpose(Image.ROTATE_180)
+        corner = corner.transpose(Image.Transpose.ROTATE_180)
         img.alpha_composite(corner, (int(W - corner.width), int(H - corner.height)))
         inner = (W * 0.27, H * 0.08, W * 0.73, H * 0.92)
         if rank in "JQK":
@@ -191,7 +243,7 @@ def _draw_card(card: str, w: int) -> Image.Image:
                 x = ix0 + cx * (ix1 - ix0 - ps)
                 y = iy0 + cy * (iy1 - iy0 - ps)
                 paste_pip(img, suit, ps, x, y, flip=cy > 0.5)
-    return img.resize((w, h), Image.LANCZOS)
+    return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
 RANK_ORDER_NUM = {r: i for i, r in enumerate("A23456789T", start=1)}
@@ -210,10 +262,11 @@ def _draw_back(w: int) -> Image.Image:
     mask = Image.new("L", (W, H), 0)
     ImageDraw.Draw(mask).rounded_rectangle([m, m, W - 1 - m, H - 1 - m], radius=radius // 2, fill=255)
     base = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    ImageDraw.Draw(base).rounded_rectangle([0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255),
-                                           outline=(120, 124, 130), width=max(2, SS))
+    ImageDraw.Draw(base).rounded_rectangle(
+        [0, 0, W - 1, H - 1], radius=radius, fill=(255, 255, 255), outline=(120, 124, 130), width=max(2, SS)
+    )
     base.paste(img, (0, 0), mask)
-    return base.resize((w, h), Image.LANCZOS)
+    return base.resize((w, h), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=1024)
@@ -233,9 +286,10 @@ def back_image(w: int) -> Image.Image:
 def _outline(w: int, h: int, colour, width: int) -> Image.Image:
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    ImageDraw.Draw(img).rounded_rectangle([0, 0, W - 1, H - 1], radius=max(3, int(W * 0.09)), outline=colour,
-                                          width=width * SS)
-    return img.resize((w, h), Image.LANCZOS)
+    ImageDraw.Draw(img).rounded_rectangle(
+        [0, 0, W - 1, H - 1], radius=max(3, int(W * 0.09)), outline=colour, width=width * SS
+    )
+    return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
 def outline_image(w: int, h: int, colour, width: int = 3) -> Image.Image:
@@ -247,6 +301,5 @@ def shade_image(w: int, h: int, alpha: int = 90) -> Image.Image:
     """A translucent dark card-shaped overlay, for cards that cannot be played."""
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
-    ImageDraw.Draw(img).rounded_rectangle([0, 0, W - 1, H - 1], radius=max(3, int(W * 0.08)),
-                                          fill=(30, 34, 40, alpha))
-    return img.resize((w, h), Image.LANCZOS)
+    ImageDraw.Draw(img).rounded_rectangle([0, 0, W - 1, H - 1], radius=max(3, int(W * 0.08)), fill=(30, 34, 40, alpha))
+    return img.resize((w, h), Image.Resampling.LANCZOS)

@@ -70,7 +70,7 @@ def stack_image(colour: str, count: int) -> Image.Image:
     top = h - eh - (n - 1) * CHIP_STEP * SS - SS
     m = w * 0.2
     d.ellipse([m, top + eh * 0.22, w - m, top + eh * 0.78], outline=stripe, width=SS)
-    return img.resize((CHIP_W, h // SS), Image.LANCZOS)
+    return img.resize((CHIP_W, h // SS), Image.Resampling.LANCZOS)
 
 
 @lru_cache(maxsize=512)

@@ -38,8 +38,17 @@ STATUS_TEXT = {
     "went-out": "WENT OUT",
 }
 
-CENTER_IDS = {"center", "centre", "michigan", "tripoley", "rummoli", "great-lakes", "greatlakes",
-              "great_lakes", "wanagan"}
+CENTER_IDS = {
+    "center",
+    "centre",
+    "michigan",
+    "tripoley",
+    "rummoli",
+    "great-lakes",
+    "greatlakes",
+    "great_lakes",
+    "wanagan",
+}
 
 
 def phase_text(phase) -> str:

@@ -7,18 +7,52 @@ import math
 from PIL import Image, ImageDraw
 
 from .base import (
-    BG, CYAN, GOLD, GREEN_UP, MUTED, PANEL, RED_DOWN, WHITE, Rendered, card_sort_key, card_text, draw_text, encode, fit_font, font, is_card, truncate,
+    BG,
+    CYAN,
+    GOLD,
+    GREEN_UP,
+    MUTED,
+    PANEL,
+    RED_DOWN,
+    WHITE,
+    Rendered,
+    card_sort_key,
+    card_text,
+    draw_text,
+    encode,
+    fit_font,
+    font,
+    is_card,
+    truncate,
 )
 from .cards import card_height, card_image, outline_image, shade_image
 from .common import chips_of, name_of, phase_text, seat_name
 
 SUIT_WORDS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 ACTION_WORDS = {
-    "lead": "lead", "play": "play", "pass": "pass", "keep": "keep", "swap": "swap", "auction": "auction",
-    "bid": "bid", "check": "check", "bet": "bet", "call": "call", "raise": "raise", "fold": "fold",
-    "choose": "choose five", "claim": "claim", "name_suit": "name the suit", "suit_bid": "bid for the suit",
-    "look": "look at the widow", "cover": "cover", "decline": "decline", "corner_bet": "corner bet",
-    "pass_cards": "pass cards", "reveal": "reveal five", "full_house": "place a full house",
+    "lead": "lead",
+    "play": "play",
+    "pass": "pass",
+    "keep": "keep",
+    "swap": "swap",
+    "auction": "auction",
+    "bid": "bid",
+    "check": "check",
+    "bet": "bet",
+    "call": "call",
+    "raise": "raise",
+    "fold": "fold",
+    "choose": "choose five",
+    "claim": "claim",
+    "name_suit": "name the suit",
+    "suit_bid": "bid for the suit",
+    "look": "look at the widow",
+    "cover": "cover",
+    "decline": "decline",
+    "corner_bet": "corner bet",
+    "pass_cards": "pass cards",
+    "reveal": "reveal five",
+    "full_house": "place a full house",
     "straight": "place a straight",
 }
 
@@ -50,14 +84,14 @@ def _hand_rows(cards, cw, max_w):
     suit_gap = 14
     for nrows, min_step in ((1, 46), (2, 40), (3, 34)):
         per = math.ceil(len(cards) / nrows) if cards else 1
-        rows = [r for r in (cards[i * per:(i + 1) * per] for i in range(nrows)) if r] or [[]]
+        rows = [r for r in (cards[i * per : (i + 1) * per] for i in range(nrows)) if r] or [[]]
         for step in (64, 58, 52, 46, 40, 34):
             if step < min_step:
                 break
             if all(_row_width(r, cw, step, suit_gap) <= max_w for r in rows):
                 return rows, step, suit_gap
     per = math.ceil(len(cards) / 4)
-    return [cards[i * per:(i + 1) * per] for i in range(4) if cards[i * per:(i + 1) * per]], 30, 6
+    return [cards[i * per : (i + 1) * per] for i in range(4) if cards[i * per : (i + 1) * per]], 30, 6
 
 
 def _row_width(row, cw, step, gap):
@@ -176,8 +210,9 @@ def _showdown_entries(view):
 
 def _winnings(view) -> dict:
     """Chips each seat took from the poker pot, from the recent payout events."""
-    pot_ids = {str(s.get("id")) for s in view.get("mat") or [] if isinstance(s, dict)
-               and str(s.get("kind")) == "poker"} or {"pot"}
+    pot_ids = {
+        str(s.get("id")) for s in view.get("mat") or [] if isinstance(s, dict) and str(s.get("kind")) == "poker"
+    } or {"pot"}
     won: dict = {}
     events = view.get("events") or []
     for ev in events:
@@ -203,7 +238,8 @@ def showdown_alt(view, entries, winners, won) -> str:
     text = "Showdown. " + "; ".join(parts) + "." if parts else ""
     if not entries and winners:
         text = f"{name_of(view, winners[0])} wins the pot uncontested" + (
-            f" ({won.get(winners[0])})." if won.get(winners[0]) else ".")
+            f" ({won.get(winners[0])})." if won.get(winners[0]) else "."
+        )
     return text[:1024]
 
 
@@ -247,9 +283,13 @@ def render_showdown(view: dict) -> Rendered:
         x0 = pad + col * (cell_w + pad)
         y0 = title_h + row * (cell_h + pad)
         is_win = e.get("seat") in winners
-        draw.rounded_rectangle((x0, y0, x0 + cell_w, y0 + cell_h), radius=10,
-                               fill=(64, 58, 30) if is_win else PANEL,
-                               outline=GOLD if is_win else (84, 92, 104), width=3 if is_win else 1)
+        draw.rounded_rectangle(
+            (x0, y0, x0 + cell_w, y0 + cell_h),
+            radius=10,
+            fill=(64, 58, 30) if is_win else PANEL,
+            outline=GOLD if is_win else (84, 92, 104),
+            width=3 if is_win else 1,
+        )
         name = name_of(view, e.get("seat")) or "?"
         tag = ""
         if is_win:
@@ -257,8 +297,7 @@ def render_showdown(view: dict) -> Rendered:
         ftag = font(14)
         tag_w = ftag.getlength(tag) + 10 if tag else 0
         fnt = font(16)
-        draw_text(draw, (x0 + 10, y0 + 7), truncate(name, fnt, cell_w * 0.5 - 10), fnt,
-                  GOLD if is_win else WHITE, "la")
+        draw_text(draw, (x0 + 10, y0 + 7), truncate(name, fnt, cell_w * 0.5 - 10), fnt, GOLD if is_win else WHITE, "la")
         hand_name = str(e.get("hand") or "").replace("-", " ")
         hx = x0 + cell_w - 10 - tag_w
         if hand_name:
@@ -284,8 +323,10 @@ def _standings(view_or_standings):
     if isinstance(view_or_standings, dict):
         rows = view_or_standings.get("standings") or []
         if not rows:
-            rows = [{"seat": s.get("seat", i), "name": seat_name(s, i), "stack": s.get("stack"), "net": None}
-                    for i, s in enumerate(view_or_standings.get("seats") or [])]
+            rows = [
+                {"seat": s.get("seat", i), "name": seat_name(s, i), "stack": s.get("stack"), "net": None}
+                for i, s in enumerate(view_or_standings.get("seats") or [])
+            ]
         title = view_or_standings.get("preset_name") or "Game over"
     else:
         rows = list(view_or_standings or [])
@@ -294,8 +335,13 @@ def _standings(view_or_standings):
     for i, r in enumerate(rows):
         if not isinstance(r, dict):
             continue
-        out.append({"name": seat_name(r, i), "stack": chips_of(r.get("stack")),
-                    "net": None if r.get("net") is None else chips_of(r.get("net"))})
+        out.append(
+            {
+                "name": seat_name(r, i),
+                "stack": chips_of(r.get("stack")),
+                "net": None if r.get("net") is None else chips_of(r.get("net")),
+            }
+        )
     out.sort(key=lambda r: -r["stack"])
     return title, out
 
@@ -333,8 +379,9 @@ def render_summary(view_or_standings) -> Rendered:
         mid = y + row_h / 2 - 1
         colour = GOLD if i == 0 else WHITE
         draw_text(draw, (cols["rank"], mid), f"{i + 1}.", f16, colour, "rm")
-        draw_text(draw, (cols["name"], mid), truncate(r["name"], f16, cols["stack"] - 70 - cols["name"]), f16,
-                  colour, "lm")
+        draw_text(
+            draw, (cols["name"], mid), truncate(r["name"], f16, cols["stack"] - 70 - cols["name"]), f16, colour, "lm"
+        )
         draw_text(draw, (cols["stack"], mid), str(r["stack"]), f16, WHITE, "rm")
         net = r["net"]
         if net is not None:

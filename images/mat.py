@@ -17,13 +17,40 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .base import (
-    BG, CYAN, FELT, FELT_DARK, GOLD, INK, LIGHT_RED, MUTED, PANEL, PANEL_HI, RIM, WHITE,
-    Rendered, card_text, draw_text, encode, fit_font, font, truncate, wrap2,
+    BG,
+    CYAN,
+    FELT,
+    FELT_DARK,
+    GOLD,
+    INK,
+    LIGHT_RED,
+    MUTED,
+    PANEL,
+    PANEL_HI,
+    RIM,
+    WHITE,
+    Rendered,
+    card_text,
+    draw_text,
+    encode,
+    fit_font,
+    font,
+    truncate,
+    wrap2,
 )
 from .cards import back_image, card_height, card_image
 from .chips import denominations, pile_image, stack_image
 from .common import (
-    chips_of, name_of, phase_text, seat_name, space_cards, space_label, split_mat, status_text, suit_symbol, with_pay_suit,
+    chips_of,
+    name_of,
+    phase_text,
+    seat_name,
+    space_cards,
+    space_label,
+    split_mat,
+    status_text,
+    suit_symbol,
+    with_pay_suit,
 )
 
 W, H = 1000, 700
@@ -181,7 +208,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
     d.rounded_rectangle(S(inner), radius=22 * ss, fill=FELT, outline=(200, 170, 90), width=2 * ss)
     for r in ring_r + corner_r:
         d.rounded_rectangle(S(r), radius=10 * ss, fill=FELT_DARK, outline=(214, 190, 120), width=2 * ss)
-    img = big.resize((W, H), Image.BOX)
+    img = big.resize((W, H), Image.Resampling.BOX)
     draw = ImageDraw.Draw(img)
     boxes = []
     tiles = []
@@ -191,8 +218,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         fnt, lines = wrap2(label, r[2] - r[0] - 10, 16, 11)
         y = r[1] + 5
         for line in lines:
-            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED,
-                                   black=WHITE))
+            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED, black=WHITE))
             y += fnt.size + 2
         label_bottom = y
         icon_w = 0
@@ -231,8 +257,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         y = r[1] + 6
         texts = []
         for line in lines[:1] if len(lines) > 1 and fnt.size > 15 else lines:
-            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED,
-                                   black=GOLD))
+            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED, black=GOLD))
             y += fnt.size + 2
         tiles.append((sid, r, y, 0, True))
         boxes.append((f"space:{sid}", r, texts))
@@ -278,8 +303,9 @@ def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
     inactive = bool(st_text) and st_text != "WENT OUT"
     acting = to_act is not None and seat_no == to_act
     fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
-    outline, width = ((GOLD, 3) if acting else (CYAN, 2) if viewer is not None and seat_no == viewer
-                      else ((84, 92, 104), 1))
+    outline, width = (
+        (GOLD, 3) if acting else (CYAN, 2) if viewer is not None and seat_no == viewer else ((84, 92, 104), 1)
+    )
     draw.rounded_rectangle(r, radius=10, fill=fill, outline=outline, width=width)
     texts = []
     fg = MUTED if inactive else WHITE
@@ -438,8 +464,9 @@ def mat_alt(view) -> str:
         bits.append(f"dealer: {name_of(view, view.get('dealer'))}")
     text = ". ".join(bits) + "."
     pay_suit = None if view.get("phase") in BEFORE_SUIT_NAMED else view.get("pay_suit")
-    spaces = ", ".join(f"{space_label(with_pay_suit(s, pay_suit))} {chips_of(s.get('chips'))}" for s in mat
-                       if isinstance(s, dict))
+    spaces = ", ".join(
+        f"{space_label(with_pay_suit(s, pay_suit))} {chips_of(s.get('chips'))}" for s in mat if isinstance(s, dict)
+    )
     if spaces:
         text += f" Mat: {spaces}."
     seq = (view.get("michigan") or {}).get("sequence") or []
@@ -505,8 +532,18 @@ def render_mat(view: dict) -> Rendered:
     center_texts = [geo["title_box"]]
     if info:
         fnt, t = fit_font(info, center[2] - center[0] - 8, 15, 11)
-        center_texts.append(draw_text(draw, ((center[0] + center[2]) / 2, geo["info_y"]), t, fnt,
-                                      (220, 230, 240), "ma", red=LIGHT_RED, black=WHITE))
+        center_texts.append(
+            draw_text(
+                draw,
+                ((center[0] + center[2]) / 2, geo["info_y"]),
+                t,
+                fnt,
+                (220, 230, 240),
+                "ma",
+                red=LIGHT_RED,
+                black=WHITE,
+            )
+        )
     center_texts += _strip(img, draw, view, center, geo["below_center_y"])
     to_act = view.get("to_act")
     viewer = view.get("viewer")

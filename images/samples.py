@@ -12,8 +12,28 @@ import random
 import sys
 from pathlib import Path
 
-NAMES = ["ann", "bob", "cat", "Maximilian the Magnificent", "dee", "eve", "fay", "gus", "hal", "ivy",
-         "jo", "kay", "lou", "max", "ned", "oz", "pia", "quinn", "rae", "sam"]
+NAMES = [
+    "ann",
+    "bob",
+    "cat",
+    "Maximilian the Magnificent",
+    "dee",
+    "eve",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jo",
+    "kay",
+    "lou",
+    "max",
+    "ned",
+    "oz",
+    "pia",
+    "quinn",
+    "rae",
+    "sam",
+]
 
 
 def _play_until(game, pred, rng, limit=3000):
@@ -33,11 +53,18 @@ def _play_until(game, pred, rng, limit=3000):
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m images.samples",
-                                     description="Write sample renders (PNG) from real engine games: the mat "
-                                     "of every preset, a hand, a showdown and the end-of-game standings.")
-    parser.add_argument("dir", nargs="?", default="docs/renders", type=Path,
-                        help="folder for the PNG files, created if missing (default: %(default)s)")
+    parser = argparse.ArgumentParser(
+        prog="python -m images.samples",
+        description="Write sample renders (PNG) from real engine games: the mat "
+        "of every preset, a hand, a showdown and the end-of-game standings.",
+    )
+    parser.add_argument(
+        "dir",
+        nargs="?",
+        default="docs/renders",
+        type=Path,
+        help="folder for the PNG files, created if missing (default: %(default)s)",
+    )
     return parser.parse_args(argv)
 
 
@@ -64,12 +91,12 @@ def main(argv: list[str] | None = None) -> int:
             g = Game.new(key, NAMES[:n], seed=11 + n)
             g.next_deal()
             rng = random.Random(n)
-            v = _play_until(g, lambda g, aw: len((g.view(None).get("michigan") or {}).get("sequence") or []) >= 3,
-                            rng)
+            v = _play_until(g, lambda g, aw: len((g.view(None).get("michigan") or {}).get("sequence") or []) >= 3, rng)
             if v is None:
                 g = Game.new(key, NAMES[:n], seed=11 + n)
                 g.next_deal()
-                v = g.view(g.awaiting().seat if g.awaiting() else None)
+                awaiting = g.awaiting()
+                v = g.view(awaiting.seat if awaiting else None)
             save(f"mat-{key}-{n}", render_mat(v))
     # the hand of a player asked to lead, a showdown, a final summary (Cadaco Tripoley)
     g = Game.new("tripoley", NAMES[:4], seed=5)

@@ -42,8 +42,10 @@ def bin_dir() -> Path | None:
 def unavailable() -> str | None:
     """Why no PostgreSQL server can be started here, or None."""
     if bin_dir() is None:
-        return ("PostgreSQL is not installed (no initdb/pg_ctl in /usr/lib/postgresql/*/bin or on PATH): "
-                "install the postgresql package (scripts/setup.sh does as root or in CI) to run these tests")
+        return (
+            "PostgreSQL is not installed (no initdb/pg_ctl in /usr/lib/postgresql/*/bin or on PATH): "
+            "install the postgresql package (scripts/setup.sh does as root or in CI) to run these tests"
+        )
     if os.geteuid() == 0 and not shutil.which("runuser"):
         return "running as root, PostgreSQL must run as another user, and runuser is missing"
     if os.geteuid() == 0:
@@ -78,7 +80,7 @@ class PostgresServer:
             command = ["runuser", "-u", SERVER_USER, "--", *command]
         return subprocess.run(command, check=check, capture_output=True, text=True, timeout=120)
 
-    def start(self) -> "PostgresServer":
+    def start(self) -> PostgresServer:
         self.folder = Path(tempfile.mkdtemp(prefix="tripoley-pg-"))
         if os.geteuid() == 0:
             shutil.chown(self.folder, SERVER_USER, SERVER_USER)
@@ -86,10 +88,23 @@ class PostgresServer:
         try:
             self._run("initdb", "-D", str(data), "-U", SERVER_USER, "-A", "trust", "-E", "UTF8", "--locale=C")
             # Throwaway data: no fsync. Sockets in our folder (the system's may not exist).
-            options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
-                       " -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200")
-            self._run("pg_ctl", "-D", str(data), "-l", str(self.folder / "server.log"), "-o", options, "-w",
-                      "-t", "60", "start")
+            options = (
+                f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
+                " -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
+            )
+            self._run(
+                "pg_ctl",
+                "-D",
+                str(data),
+                "-l",
+                str(self.folder / "server.log"),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            )
         except (subprocess.SubprocessError, OSError) as exc:
             log = self.log_tail()
             self.stop()
@@ -107,8 +122,22 @@ class PostgresServer:
         return f"postgresql://{SERVER_USER}@127.0.0.1:{self.port}/{database}"
 
     def _psql(self, sql: str) -> None:
-        self._run("psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", SERVER_USER, "-d", "postgres",
-                  "-v", "ON_ERROR_STOP=1", "-q", "-c", sql)
+        self._run(
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(self.port),
+            "-U",
+            SERVER_USER,
+            "-d",
+            "postgres",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-q",
+            "-c",
+            sql,
+        )
 
     def new_database(self, migrated: bool = True) -> str:
         """The URL of a new database of its own: with the bot's migrations applied (a copy of a

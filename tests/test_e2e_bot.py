@@ -20,8 +20,14 @@ PREFER = ("Check", "Call", "Keep my hand", "Pass", "Claim", "Play", "Decline", "
 
 
 def bot_env(tmp_path, **extra):
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path}/t.sqlite3", "TURN_TIMEOUT": "30", "AI_PAUSE": "0",
-           "ROUND_PAUSE": "0", "CLAIM_TIMEOUT": "1", "LOG_LEVEL": "WARNING"}
+    env = {
+        "DATABASE_URL": f"sqlite:///{tmp_path}/t.sqlite3",
+        "TURN_TIMEOUT": "30",
+        "AI_PAUSE": "0",
+        "ROUND_PAUSE": "0",
+        "CLAIM_TIMEOUT": "1",
+        "LOG_LEVEL": "WARNING",
+    }
     env.update(extra)
     return env
 
@@ -108,9 +114,12 @@ def check_no_leak(dh, channel, user, hand_text):
             continue
         text = public_text(dh, m)
         for c in cards - shown:
-            assert not re.search(rf"(?<![0-9]){re.escape(c)}", text), f"{user}'s card {c} is public in message {m.id}:\n{text}"
-            assert not re.search(rf"(?<![A-Za-z0-9]){raw_code(c)}(?![A-Za-z0-9])", text), \
+            assert not re.search(rf"(?<![0-9]){re.escape(c)}", text), (
+                f"{user}'s card {c} is public in message {m.id}:\n{text}"
+            )
+            assert not re.search(rf"(?<![A-Za-z0-9]){raw_code(c)}(?![A-Za-z0-9])", text), (
                 f"{user}'s card {c} is public (as {raw_code(c)}) in message {m.id}:\n{text}"
+            )
 
 
 def is_aside(m):
@@ -130,7 +139,9 @@ def finished(dh, channel):
 
 
 async def wait_change(dh, channel, before, timeout=12):
-    await dh.wait_for(lambda: state_key(dh, channel) != before or finished(dh, channel), timeout, what="the table to move on")
+    await dh.wait_for(
+        lambda: state_key(dh, channel) != before or finished(dh, channel), timeout, what="the table to move on"
+    )
 
 
 COMBOS = ("pick.full_house", "pick.straight")
@@ -177,7 +188,9 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
             if b:
                 return await dh.click(user, tm, custom_id=b["custom_id"])
         hand = await open_hand(dh, channel, user, tm)
-        assert hand is not None and my_turn(hand), f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}"
+        assert hand is not None and my_turn(hand), (
+            f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}"
+        )
     if "place a combination" in (my_turn(hand) or ""):  # michigan-play
         play_button = button(hand, "Play ")
         michigan_play = play_button["label"].removeprefix("Play ")
@@ -198,7 +211,9 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
         return await dh.select(user, hand, s["custom_id"], [option["value"]])
     for b in buttons(hand):
         label = b.get("label") or ""
-        if label == "Best five" or label.startswith(("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")):
+        if label == "Best five" or label.startswith(
+            ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
+        ):
             return await dh.click(user, hand, custom_id=b["custom_id"])
     for s in selects(hand):
         cid = s["custom_id"]
@@ -236,8 +251,11 @@ async def one_refused(dh, h1, h2):
     await asyncio.gather(h1.response(), h2.response())
 
     def refusals():
-        return [h.original if h.response_type == 4 else h.followups[0]
-                for h in (h1, h2) if h.response_type == 4 or h.followups]
+        return [
+            h.original if h.response_type == 4 else h.followups[0]
+            for h in (h1, h2)
+            if h.response_type == 4 or h.followups
+        ]
 
     await dh.wait_for(lambda: refusals() or None, 3, what="the second click's refusal")
     await asyncio.sleep(0.2)  # a second refusal (both refused) would come by now
@@ -258,12 +276,12 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
             before = state_key(dh, channel)
             try:
                 await wait_change(dh, channel, before, 3)
-            except (AssertionError, asyncio.TimeoutError):
+            except (TimeoutError, AssertionError):
                 pass
             continue
         before = state_key(dh, channel)
         if extra_checks and stats["wrong"] < 2 and button(tm, "Show my hand"):
-            verb = next((button(tm, l) for l in PREFER if button(tm, l)), None)
+            verb = next((button(tm, label) for label in PREFER if button(tm, label)), None)
             if verb:
                 other = next(u for u in HUMANS if u != user)
                 wrong = await dh.click(other, tm, custom_id=verb["custom_id"])
@@ -273,10 +291,11 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 assert dh.message(tm.id).content == tm.content and state_key(dh, channel) == before
                 stats["wrong"] += 1
         if extra_checks and stats["double"] < 1:
-            verb = next((button(tm, l) for l in ("Check", "Call") if button(tm, l)), None)
+            verb = next((button(tm, label) for label in ("Check", "Call") if button(tm, label)), None)
             if verb:
-                h1, h2 = await asyncio.gather(dh.click(user, tm, custom_id=verb["custom_id"]),
-                                              dh.click(user, tm, custom_id=verb["custom_id"]))
+                h1, h2 = await asyncio.gather(
+                    dh.click(user, tm, custom_id=verb["custom_id"]), dh.click(user, tm, custom_id=verb["custom_id"])
+                )
                 await one_refused(dh, h1, h2)
                 stats["double"] += 1
                 stats["moves"] += 1
@@ -287,11 +306,13 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
         stats["moves"] += 1
         try:
             await wait_change(dh, channel, before)
-        except (AssertionError, asyncio.TimeoutError):
+        except (TimeoutError, AssertionError) as exc:
             # The move may have been answered ephemerally as invalid/stale; show it and go on.
             reply = next((m for m in reversed(dh.ephemeral_replies(user))), None)
             reply = reply.content if reply else None
-            raise AssertionError(f"the table did not move after {user}'s move ({h.response_type}): {reply!r}\n{tm.content}\n{tm.components}")
+            raise AssertionError(
+                f"the table did not move after {user}'s move ({h.response_type}): {reply!r}\n{tm.content}\n{tm.components}"
+            ) from exc
     raise AssertionError("the game did not end")
 
 
@@ -335,15 +356,23 @@ async def play_fast(dh, channel, *, max_moves=400):
         last = user
         stats["moves"] += 1
         stats.setdefault("prompts", []).append((user, my_turn(hand)))
-        if my_turn(hand) == PROMPTS["michigan-play"] and not any(s["custom_id"].endswith(COMBOS) for s in selects(hand)):
+        if my_turn(hand) == PROMPTS["michigan-play"] and not any(
+            s["custom_id"].endswith(COMBOS) for s in selects(hand)
+        ):
             stats["forced_play"] = stats.get("forced_play", 0) + 1  # asked though Play is the only choice
-        if any(button(hand, l) for l in PREFER if l != "Play"):  # a public decision: let the table catch up
+        if any(button(hand, label) for label in PREFER if label != "Play"):  # a public decision: let the table catch up
             try:
-                await dh.wait_for(lambda u=user, h=hand: table_agrees(dh, table_message(dh, channel), u, h), 3, what="the table")
+                await dh.wait_for(
+                    lambda u=user, h=hand: table_agrees(dh, table_message(dh, channel), u, h), 3, what="the table"
+                )
             except (AssertionError, TimeoutError):
                 pass
             tm = table_message(dh, channel)
-        verb = next((button(tm, l) for l in PREFER if button(tm, l)), None) if table_agrees(dh, tm, user, hand) else None
+        verb = (
+            next((button(tm, label) for label in PREFER if button(tm, label)), None)
+            if table_agrees(dh, tm, user, hand)
+            else None
+        )
         if verb and stats["wrong"] < 2:
             other = next(u for u in HUMANS if u != user)
             reply = await (await dh.click(other, tm, custom_id=verb["custom_id"])).message()
@@ -352,8 +381,9 @@ async def play_fast(dh, channel, *, max_moves=400):
             assert again.content == hand.content, (hand.content, again.content)
             stats["wrong"] += 1
         if verb and stats["double"] < 1 and verb["label"] in ("Check", "Call"):
-            h1, h2 = await asyncio.gather(dh.click(user, tm, custom_id=verb["custom_id"]),
-                                          dh.click(user, tm, custom_id=verb["custom_id"]))
+            h1, h2 = await asyncio.gather(
+                dh.click(user, tm, custom_id=verb["custom_id"]), dh.click(user, tm, custom_id=verb["custom_id"])
+            )
             await one_refused(dh, h1, h2)
             stats["double"] += 1
             await hand_changed(dh, channel, user, tm, hand)
@@ -380,7 +410,9 @@ def chips_total(db):
     con = sqlite3.connect(db)
     try:
         wallets = con.execute("SELECT COALESCE(SUM(balance),0) FROM wallets").fetchone()[0]
-        tables = con.execute("SELECT COALESCE(SUM(chips),0) FROM tables WHERE status IN ('lobby','playing')").fetchone()[0]
+        tables = con.execute(
+            "SELECT COALESCE(SUM(chips),0) FROM tables WHERE status IN ('lobby','playing')"
+        ).fetchone()[0]
         # Grants minus removals: the rows that move chips into or out of the server (no table).
         grants = con.execute("SELECT COALESCE(SUM(delta),0) FROM ledger WHERE table_id IS NULL").fetchone()[0]
         return wallets, tables, grants

@@ -46,13 +46,18 @@ async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp
     refused = await say(dh, "alice", "tripoley settings", daily_amount=5000)
     assert "needs the **Manage Server** permission" in refused.content
     changed = await say(dh, "owner", "tripoley settings", daily_amount=75, daily_cooldown_hours=20.0)
-    assert "Daily grant: 75 chips every 20 h" in changed.content and "Relief grant: 150 chips every 24 h" in changed.content
+    assert (
+        "Daily grant: 75 chips every 20 h" in changed.content
+        and "Relief grant: 150 chips every 24 h" in changed.content
+    )
     ready = await say(dh, "alice", "tripoley balance")
     assert "`/tripoley daily` is ready" in ready.content and "relief" not in ready.content
     first = await say(dh, "alice", "tripoley daily")
     assert first.ephemeral and "+75 chips" in first.content and "**1075**" in first.content
     again = await say(dh, "alice", "tripoley daily")
-    assert again.ephemeral and re.search(r"next daily grant is in \*\*(20 h|19 h 59 min)\*\*", again.content), again.content
+    assert again.ephemeral and re.search(r"next daily grant is in \*\*(20 h|19 h 59 min)\*\*", again.content), (
+        again.content
+    )
     # Relief only for a wallet below the smallest buy-in (100).
     rich = await say(dh, "alice", "tripoley relief")
     assert "Relief is for wallets below 100 chips" in rich.content and "1075" in rich.content
@@ -74,11 +79,18 @@ async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp
 async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path, HOUSE_BANKROLL="250"), cwd=tmp_path, commands=["tripoley"])
-    for command, options in (("tripoley admin grant", {"user": "bob", "amount": 5}), ("tripoley admin house", {}),
-                             ("tripoley admin audit", {}), ("tripoley admin reset", {}),
-                             ("tripoley admin kick", {"user": "bob"})):
+    for command, options in (
+        ("tripoley admin grant", {"user": "bob", "amount": 5}),
+        ("tripoley admin house", {}),
+        ("tripoley admin audit", {}),
+        ("tripoley admin reset", {}),
+        ("tripoley admin kick", {"user": "bob"}),
+    ):
         refused = await say(dh, "alice", command, **options)
-        assert refused.ephemeral and "needs the **Manage Server** permission" in refused.content, (command, refused.content)
+        assert refused.ephemeral and "needs the **Manage Server** permission" in refused.content, (
+            command,
+            refused.content,
+        )
     granted = await say(dh, "owner", "tripoley admin grant", user="bob", amount=500)
     assert "Granted **500** chips to" in granted.content and "holds 1500" in granted.content
     answer = dh.rest_calls("POST /interactions/*")[-1].json
@@ -113,12 +125,17 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     assert balances[0] == 250 and {b for u, b in balances.items() if u} == {1000}
     held, net = books(tmp_path)
     assert held == net == 250 + 1000 * (len(balances) - 1)
-    assert query(tmp_path, "SELECT COUNT(*) FROM ledger WHERE kind = 'reset' AND actor_id = ?", (dh.user("owner").id,))[0][0] >= 2
+    assert (
+        query(tmp_path, "SELECT COUNT(*) FROM ledger WHERE kind = 'reset' AND actor_id = ?", (dh.user("owner").id,))[0][
+            0
+        ]
+        >= 2
+    )
 
 
 async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, tmp_path):
     dh = discord_harness
-    proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
     seated = await say(dh, "bob", "tripoley forget-me")
     assert seated.ephemeral and "You're seated at a table" in seated.content and not buttons(seated)
@@ -131,7 +148,9 @@ async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, t
     assert query(tmp_path, "SELECT COUNT(*) FROM wallets WHERE user_id = ?", (bob,))[0][0] == 0
     assert query(tmp_path, "SELECT COUNT(*) FROM stats WHERE user_id = ?", (bob,))[0][0] == 0
     assert query(tmp_path, "SELECT COUNT(*) FROM ledger WHERE user_id = ?", (bob,))[0][0] == 0
-    assert query(tmp_path, "SELECT COUNT(*) FROM ledger WHERE user_id = -1")[0][0] >= 3  # grant, buy-in, cash-out, removal
+    assert (
+        query(tmp_path, "SELECT COUNT(*) FROM ledger WHERE user_id = -1")[0][0] >= 3
+    )  # grant, buy-in, cash-out, removal
     for state, result in query(tmp_path, "SELECT state_json, result_json FROM tables"):
         assert str(bob) not in state + (result or "") and "Bob" not in json.dumps(json.loads(result)["seats"])
     stats = await say(dh, "bob", "tripoley stats")
@@ -155,8 +174,11 @@ async def test_kick_from_a_lobby_and_mid_game(discord_harness, tmp_path):
     await dh.wait_for(lambda: table_message(dh, "general"), 8, what="the table message")
     kicked = await say(dh, "owner", "tripoley admin kick", user="bob")
     assert "An AI plays" in kicked.content and "cashed out at the end" in kicked.content
-    await dh.wait_for(lambda: "removed" in (table_message(dh, "general") or lobby).content or finished(dh, "general"),
-                      8, what="the kick in the table's log")
+    await dh.wait_for(
+        lambda: "removed" in (table_message(dh, "general") or lobby).content or finished(dh, "general"),
+        8,
+        what="the kick in the table's log",
+    )
     await play_to_the_end(dh, tmp_path)
 
 
@@ -165,15 +187,23 @@ async def test_rematch_reseats_the_players_and_the_ai(discord_harness, tmp_path)
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
     await play_to_the_end(dh, tmp_path)
-    final = await dh.wait_for(lambda: finished(dh, "general") and next(
-        m for m in reversed(dh.channel_messages("general")) if "🏁" in m.content), 8, what="the results")
+    final = await dh.wait_for(
+        lambda: (
+            finished(dh, "general") and next(m for m in reversed(dh.channel_messages("general")) if "🏁" in m.content)
+        ),
+        8,
+        what="the results",
+    )
     await dh.wait_for(lambda: button(dh.message(final.id), "Rematch"), 8, what="the Rematch button")
     outsider = await (await dh.click("carol", final, label="Rematch")).message()
     assert "Rematch is for the players of that game" in outsider.content
     mine = await (await dh.click("bob", final, label="Rematch")).message()
     assert mine.ephemeral and "Rematch! You bought in for 100 chips." == mine.content, mine.content
-    lobby = await dh.wait_for(lambda: next((m for m in reversed(dh.channel_messages("general"))
-                                            if button(m, "Start")), None), 8, what="the rematch lobby")
+    lobby = await dh.wait_for(
+        lambda: next((m for m in reversed(dh.channel_messages("general")) if button(m, "Start")), None),
+        8,
+        what="the rematch lobby",
+    )
     await (await dh.click("alice", final, label="Rematch")).response()
     await dh.wait_for(lambda: f"<@{dh.user('alice').id}>" in dh.message(lobby.id).content, 8, what="alice seated")
     text = dh.message(lobby.id).content
@@ -191,12 +221,15 @@ async def test_threads_a_table_plays_in_its_own_thread_then_it_is_archived(disco
     await (await dh.click("bob", lobby, label="Join")).response()
     await (await dh.click("alice", lobby, label="Add AI")).response()
     await (await dh.click("alice", lobby, label="Start")).response()
-    thread = await dh.wait_for(lambda: dh.state.threads("general") and dh.state.threads("general")[0], 8,
-                               what="the game's thread")
+    thread = await dh.wait_for(
+        lambda: dh.state.threads("general") and dh.state.threads("general")[0], 8, what="the game's thread"
+    )
     assert thread.id == lobby.id  # started from the lobby message
     await dh.wait_for(lambda: table_message(dh, thread.id), 8, what="the mat in the thread")
     assert not table_message(dh, "general")  # the channel only has the lobby
-    await dh.wait_for(lambda: f"<#{thread.id}>" in dh.message(lobby.id).content, 8, what="the lobby to point at the thread")
+    await dh.wait_for(
+        lambda: f"<#{thread.id}>" in dh.message(lobby.id).content, 8, what="the lobby to point at the thread"
+    )
     in_thread = await say(dh, "bob", "tripoley balance", channel=thread.id)
     assert "At this table" in in_thread.content
     await play_to_the_end(dh, tmp_path, thread.id)
@@ -205,8 +238,11 @@ async def test_threads_a_table_plays_in_its_own_thread_then_it_is_archived(disco
     final = next(m for m in reversed(dh.channel_messages(thread.id)) if "🏁" in m.content)
     await dh.wait_for(lambda: button(dh.message(final.id), "Rematch"), 8, what="the Rematch button")
     assert "Rematch!" in (await (await dh.click("alice", final, label="Rematch")).message()).content
-    again = await dh.wait_for(lambda: next((m for m in reversed(dh.channel_messages("general"))
-                                            if button(m, "Start")), None), 8, what="the rematch lobby")
+    again = await dh.wait_for(
+        lambda: next((m for m in reversed(dh.channel_messages("general")) if button(m, "Start")), None),
+        8,
+        what="the rematch lobby",
+    )
     assert "You're in!" in (await (await dh.click("bob", final, label="Rematch")).message()).content
     await dh.wait_for(lambda: f"<@{dh.user('bob').id}>" in dh.message(again.id).content, 8, what="bob seated")
     await (await dh.click("alice", again, label="Start")).response()
@@ -229,9 +265,15 @@ async def test_a_member_who_left_gets_the_ai_when_their_timer_fires(discord_harn
     await dh.spawn(env=bot_env(tmp_path, TURN_TIMEOUT="1.5"), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "tripoley", 1)
     dh.state.remove_member(dh.guild, dh.user("bob").user)
-    await dh.wait_for(lambda: any("no longer in this server" in (m.content or "") for m in dh.channel_messages("general"))
-                      or "no longer in this server" in (table_message(dh, "general") or dh.channel_messages("general")[-1]).content,
-                      20, what="bob's seat to pass to the AI")
+    await dh.wait_for(
+        lambda: (
+            any("no longer in this server" in (m.content or "") for m in dh.channel_messages("general"))
+            or "no longer in this server"
+            in (table_message(dh, "general") or dh.channel_messages("general")[-1]).content
+        ),
+        20,
+        what="bob's seat to pass to the AI",
+    )
     await play_to_the_end(dh, tmp_path, timeout=20)
 
 

@@ -27,8 +27,13 @@ async def test_host_switches_a_house_rule_in_the_lobby(discord_harness, tmp_path
     assert refused.ephemeral and "Only the host can change the house rules" in refused.content
     done = await (await dh.select("alice", lobby, menu["custom_id"], ["paycards=play"])).message()
     assert done.ephemeral and done.content == f"House rule set: {VARIATION_1}."
-    await dh.wait_for(lambda: f"Changed from the printed game: {VARIATION_1}; Game end: after 1 round"
-                      in dh.message(lobby.id).content, 8, what="the lobby to show the house rule")
+    await dh.wait_for(
+        lambda: (
+            f"Changed from the printed game: {VARIATION_1}; Game end: after 1 round" in dh.message(lobby.id).content
+        ),
+        8,
+        what="the lobby to show the house rule",
+    )
 
     rules = await (await dh.run_command("bob", "general", "tripoley rules")).message()
     page = rules.embeds[0]["description"]

@@ -83,9 +83,12 @@ def message_text(payload: dict) -> str:
     return "\n".join([payload.get("content") or "", *strings(payload.get("embeds") or [])])
 
 
-MEANT = (re.compile(r"⏳ <@(\d+)> to act"), re.compile(r"^<@(\d+)> I couldn't DM you", re.M),
-         re.compile(r"^<@(\d+)> your turn: ", re.M),  # a turn ping (bot.turns)
-         re.compile(r"^<@(\d+)> you ran out of time \d+ times in a row", re.M))  # an AI took the seat, DMs closed
+MEANT = (
+    re.compile(r"⏳ <@(\d+)> to act"),
+    re.compile(r"^<@(\d+)> I couldn't DM you", re.M),
+    re.compile(r"^<@(\d+)> your turn: ", re.M),  # a turn ping (bot.turns)
+    re.compile(r"^<@(\d+)> you ran out of time \d+ times in a row", re.M),
+)  # an AI took the seat, DMs closed
 
 
 def meant_pings(content: str) -> set[int]:
@@ -139,14 +142,20 @@ async def test_hostile_names_are_shown_as_typed_and_ping_nobody(discord_harness,
         await (await dh.run_command(user, "general", "tripoley leave")).response()
     await play(dh, "general", extra_checks=True)  # wrong-user clicks: "It's not your turn: waiting for …"
     await dh.wait_for(lambda: finished(dh, "general"), 8, what="the game-over message")
-    for command, options in (("tripoley leaderboard", {}), ("tripoley history", {}), ("tripoley stats", {}),
-                             ("tripoley stats", {"user": dh.user("carol").user})):
+    for command, options in (
+        ("tripoley leaderboard", {}),
+        ("tripoley history", {}),
+        ("tripoley stats", {}),
+        ("tripoley stats", {"user": dh.user("carol").user}),
+    ):
         await (await dh.run_command("alice", "general", command, **options)).message()
     await asyncio.sleep(1.5)  # the last paced edits
 
     seen = check_requests(dh, names)
     assert all(seen.values()), f"a name never reached the channel (escaped): {seen}"
-    history = "\n".join(strings((await (await dh.run_command("alice", "general", "tripoley history")).message()).embeds))
+    history = "\n".join(
+        strings((await (await dh.run_command("alice", "general", "tripoley history")).message()).embeds)
+    )
     assert sum(escape(nick) in history for nick in names.values()) == 4, history  # the four best of five
     check_requests(dh, names)
     texts = "\n".join(message_text(payload) for _, payload, _ in sent_messages(dh))
@@ -203,7 +212,7 @@ async def test_a_round_message_posted_before_a_restart_is_reused(discord_harness
     await proc.proc.wait()
     con = sqlite3.connect(db)
     try:
-        (row_id, state), = con.execute("SELECT id, state_json FROM tables WHERE status = 'playing'").fetchall()
+        ((row_id, state),) = con.execute("SELECT id, state_json FROM tables WHERE status = 'playing'").fetchall()
         state = json.loads(state)
         state["mat_message_id"] = state["mat_round"] = None  # the post's id never reached the database
         con.execute("UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(state), row_id))
@@ -213,8 +222,9 @@ async def test_a_round_message_posted_before_a_restart_is_reused(discord_harness
     posts = len(dh.rest_calls("POST /channels/*/messages"))
     began = time.perf_counter()
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
-    await dh.wait_for(lambda: any(e.monotonic > began for e in dh.message(old.id).edits), 8,
-                      what="the round message to be edited")
+    await dh.wait_for(
+        lambda: any(e.monotonic > began for e in dh.message(old.id).edits), 8, what="the round message to be edited"
+    )
     live = [m for m in dh.channel_messages("general") if button(m, "Show my hand")]
     assert [m.id for m in live] == [old.id], [m.content[:60] for m in live]
     assert len(dh.rest_calls("POST /channels/*/messages")) == posts  # nothing posted again

@@ -70,8 +70,11 @@ async def test_two_processes_share_the_servers_and_one_restarts_alone(discord_ha
 
     restarted = await start(shard_of(other.id))
     await dh.wait_for(lambda: resumed(restarted), 30, what="the restarted process to resume")
-    await dh.wait_for(lambda: (s := dh.server.session_for(other.id)) and s.identified_at > restarted.started_at, 30,
-                      what="the restarted process to connect its shard")
+    await dh.wait_for(
+        lambda: (s := dh.server.session_for(other.id)) and s.identified_at > restarted.started_at,
+        30,
+        what="the restarted process to connect its shard",
+    )
     assert resumed(restarted) == [1], "it resumes its own table, not the finished one of the other shard"
     assert resumed(procs[shard_of(here.id)]) == [0]
     await play(dh, there, extra_checks=False)

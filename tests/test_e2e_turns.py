@@ -8,8 +8,7 @@ import asyncio
 import json
 import re
 
-from tests.test_e2e_bot import (bot_env, button, finished, game_waiting_for_a_human, move, my_turn, table_message,
-                                 to_act)
+from tests.test_e2e_bot import bot_env, button, finished, game_waiting_for_a_human, move, my_turn, table_message, to_act
 
 PING = " your turn: "
 
@@ -25,14 +24,21 @@ def pings(dh, channel, user=None):
 def ping_posts(dh, user):
     """Every ping ever posted for `user`: (REST call, message id) in order."""
     uid = dh.user(user).id
-    return [c for c in dh.rest_calls("POST /channels/*/messages")
-            if c.json and str(c.json.get("content", "")).startswith(f"<@{uid}>{PING}")]
+    return [
+        c
+        for c in dh.rest_calls("POST /channels/*/messages")
+        if c.json and str(c.json.get("content", "")).startswith(f"<@{uid}>{PING}")
+    ]
 
 
 def only_mentions(call, user_id):
     """The request pings exactly this user (no roles, no @everyone)."""
     allowed = call.json.get("allowed_mentions") or {}
-    return [int(u) for u in allowed.get("users") or []] == [user_id] and not allowed.get("parse") and not allowed.get("roles")
+    return (
+        [int(u) for u in allowed.get("users") or []] == [user_id]
+        and not allowed.get("parse")
+        and not allowed.get("roles")
+    )
 
 
 async def whole_log(dh, user, tm):
@@ -85,8 +91,11 @@ async def test_pings_hand_view_log_results_and_pictures(discord_harness, tmp_pat
         assert after.id == view.id and h.response_type == 6, (h.response_type, after.content)
         moves += 1
         # The hand after the move: its text and its picture (the old picture showed the cards before it).
-        await dh.wait_for(lambda: dh.message(view.id).content != before or finished(dh, "general"), 5,
-                          what="the hand view after the move")
+        await dh.wait_for(
+            lambda before=before: dh.message(view.id).content != before or finished(dh, "general"),
+            5,
+            what="the hand view after the move",
+        )
         if "The game is over." in dh.message(view.id).content:
             await dh.wait_for(lambda: not dh.attachments(view), 5, what="the old hand picture to go")
         else:
@@ -101,8 +110,11 @@ async def test_pings_hand_view_log_results_and_pictures(discord_harness, tmp_pat
                 assert page.id == log.id and page.embeds[0]["description"] != log.embeds[0]["description"]
             logged = True
         # Her next decision comes after the AI seats' moves: the same view shows it, and the ping says so.
-        await dh.wait_for(lambda: finished(dh, "general") or (my_turn(dh.message(view.id)) and pings(dh, "general", "alice")),
-                          15, what="alice's next decision")
+        await dh.wait_for(
+            lambda: finished(dh, "general") or (my_turn(dh.message(view.id)) and pings(dh, "general", "alice")),
+            15,
+            what="alice's next decision",
+        )
         if not finished(dh, "general"):
             ping = pings(dh, "general", "alice")[-1]
             up_to_date += "your hand view is up to date" in ping.content
@@ -114,18 +126,23 @@ async def test_pings_hand_view_log_results_and_pictures(discord_harness, tmp_pat
     # Never two pings at once: each was deleted before the next one was posted.
     shown = sorted((m for m in dh.channel(("general")).messages if PING in m.content), key=lambda m: m.created_at)
     assert all(a.deleted and a.deleted_at <= b.created_at for a, b in zip(shown, shown[1:]))
+
     # The round's results: every hand shown down and who collected each space.
     def round_results():
         return [m for m in dh.channel_messages("general") if m.embeds and "who collected what" in m.embeds[0]["title"]]
 
-    await dh.wait_for(round_results, 15, what="the round's results")  # posted beside the table message, by its own worker
+    await dh.wait_for(
+        round_results, 15, what="the round's results"
+    )  # posted beside the table message, by its own worker
     results = round_results()
     assert results and "collects" in results[0].embeds[0]["description"], [m.embeds for m in results]
     # Bytes: the mat picture is uploaded only when it changed; an edit that changes only the text
     # keeps the picture the message has (no attachments in the request).
     mats = [data for name, data in uploads if name == "mat.png"]
     assert mats and all(a != b for a, b in zip(mats, mats[1:])), "the same mat picture was uploaded twice in a row"
-    mat = next(m for m in dh.channel_messages("general") if m.attachments and m.attachments[0].filename == "summary.png")
+    mat = next(
+        m for m in dh.channel_messages("general") if m.attachments and m.attachments[0].filename == "summary.png"
+    )
     edits = [c for c in dh.rest_calls(f"PATCH /channels/*/messages/{mat.id}") if c.json is not None]
     assert len([c for c in edits if c.json.get("attachments")]) + 1 == len(mats) + 1  # every upload but the post
     assert all(edit.after["attachments"] for edit in mat.edits), "an edit dropped the mat picture"
@@ -140,13 +157,17 @@ async def test_twenty_seats_with_32_character_names(discord_harness, tmp_path):
     names = [f"p{i:02d}" + "w" * 29 for i in range(20)]
     for name in names:
         dh.add_user(name)
-    lobby = await (await dh.run_command(names[0], "general", "tripoley start", preset="rummy-royal", rounds=1)).message()
+    lobby = await (
+        await dh.run_command(names[0], "general", "tripoley start", preset="rummy-royal", rounds=1)
+    ).message()
     for name in names[1:]:
         await (await dh.click(name, lobby, label="Join")).response()
     await (await dh.click(names[0], lobby, label="Start")).response()
     await dh.wait_for(lambda: (tm := table_message(dh, "general")) and "⏳" in tm.content, 10, what="the 20-seat table")
     tm = table_message(dh, "general")
-    assert len(tm.content) <= 2000 and re.search(r"⏳ <@\d+> to act \(.+\) — time runs out <t:\d+:R>", tm.content), tm.content
+    assert len(tm.content) <= 2000 and re.search(r"⏳ <@\d+> to act \(.+\) — time runs out <t:\d+:R>", tm.content), (
+        tm.content
+    )
     log = await (await dh.click(names[5], tm, label="Log")).message()
     assert log.ephemeral and log.embeds
     await (await dh.run_command(names[0], "general", "tripoley stop")).response()
@@ -169,10 +190,16 @@ async def test_missed_turns_hand_the_seat_to_an_ai_and_the_player_is_told(discor
     told = "an AI is playing your seat now"
     bob = dh.user("bob").id
     await dh.wait_for(lambda: any(told in m.content for m in dh.dms("alice")), 40, what="alice's DM")
-    await dh.wait_for(lambda: any(m.content.startswith(f"<@{bob}> ") and told in m.content
-                                  for m in dh.channel_messages("general")), 40, what="bob's notice")
-    notice = next(c for c in dh.rest_calls("POST /channels/*/messages")
-                  if c.json and told in str(c.json.get("content")) and str(c.json["content"]).startswith(f"<@{bob}>"))
+    await dh.wait_for(
+        lambda: any(m.content.startswith(f"<@{bob}> ") and told in m.content for m in dh.channel_messages("general")),
+        40,
+        what="bob's notice",
+    )
+    notice = next(
+        c
+        for c in dh.rest_calls("POST /channels/*/messages")
+        if c.json and told in str(c.json.get("content")) and str(c.json["content"]).startswith(f"<@{bob}>")
+    )
     assert only_mentions(notice, bob)
     assert any("3 times in a row" in m.content for m in dh.dms("alice"))
     # The table says so too; a claim left to lapse was a pass, not a missed turn (tests/bot/test_bot_turns.py).

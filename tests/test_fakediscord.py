@@ -99,8 +99,16 @@ async def test_click_on_unknown_message_is_dropped_like_discord(dh, demo):
     h = await dh.run_command("alice", "general", "demo start", preset="michigan")
     msg = await h.message()
     # A message that carries the same buttons but is not the one the view was sent on.
-    other = dh.state.add_message(type(msg)(id=dh.state.snowflake(), channel_id=msg.channel_id, guild_id=msg.guild_id,
-                                           author=dh.bot_user, content="copy", components=msg.components))
+    other = dh.state.add_message(
+        type(msg)(
+            id=dh.state.snowflake(),
+            channel_id=msg.channel_id,
+            guild_id=msg.guild_id,
+            author=dh.bot_user,
+            content="copy",
+            components=msg.components,
+        )
+    )
     click = await dh.click("bob", other, label="Hit")
     with pytest.raises(asyncio.TimeoutError):
         await click.response(timeout=0.3)
@@ -273,8 +281,9 @@ async def test_options_groups_and_resolved(dh, demo):
     h = await dh.run_command("alice", "general", "demo start", preset="michigan", rounds=2, opponent="bob")
     await h.response()
     assert ("start", dh.users["alice"].id, "michigan", 2, dh.users["bob"].id) in demo.seen
-    assert (await (await dh.run_command("alice", "general", "demo table where", channel="tripoley")).message()).content \
-        == "table in tripoley"
+    assert (
+        await (await dh.run_command("alice", "general", "demo table where", channel="tripoley")).message()
+    ).content == "table in tripoley"
     with pytest.raises(TypeError, match="no option"):
         await dh.run_command("alice", "general", "demo start", preset="tripoley", nope=1)
     with pytest.raises(TypeError, match="required"):

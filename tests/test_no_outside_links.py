@@ -12,8 +12,13 @@ OUTSIDE = re.compile(r"\.\./shared|shared/rules|shared/spec|/work/|RULES\.md|REP
 
 
 def project_files() -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     return [ROOT / name for name in listed if not name.startswith("tests/") and (ROOT / name).is_file()]
 
 

@@ -77,16 +77,19 @@ def test_every_space_and_option_is_explained_in_all_three(key):
         assert markdown_free(R.option_line(name, getattr(played, name))) in rules_text, (key, name)
 
 
-@pytest.mark.parametrize("key, typed, label", [
-    ("tripoley", "8-9-10", "8-9-10"),
-    ("great-lakes", "6 lead", "6 Lead"),
-    ("great-lakes", "A-2", "A-2"),
-    ("rummoli", "A♥ (2nd)", "A♥ (2nd)"),
-    ("rummoli", "ah2", "A♥ (2nd)"),
-    ("wanagan", "evens-odds", "Evens or Odds"),
-    ("great-lakes", "losers kitty", "Losers Kitty"),
-    ("rummy-royal", "corner a♠", "Corner A♠"),
-])
+@pytest.mark.parametrize(
+    "key, typed, label",
+    [
+        ("tripoley", "8-9-10", "8-9-10"),
+        ("great-lakes", "6 lead", "6 Lead"),
+        ("great-lakes", "A-2", "A-2"),
+        ("rummoli", "A♥ (2nd)", "A♥ (2nd)"),
+        ("rummoli", "ah2", "A♥ (2nd)"),
+        ("wanagan", "evens-odds", "Evens or Odds"),
+        ("great-lakes", "losers kitty", "Losers Kitty"),
+        ("rummy-royal", "corner a♠", "Corner A♠"),
+    ],
+)
 def test_help_space_in_the_terminal(key, typed, label):
     preset = PRESETS[key]
     space = R.find_space(preset, preset.options, typed)
@@ -145,7 +148,9 @@ def test_every_choice_where_presets_differ_has_a_reason():
 
 def test_house_rule_changes_name_what_differs():
     assert R.house_rule_changes("rummoli", {"run": "6-7-8", "strict_claims": False}) == [
-        "Strict claims: paid automatically", "Run space: 6-7-8"]
+        "Strict claims: paid automatically",
+        "Run space: 6-7-8",
+    ]
     assert R.house_rule_changes("rummoli", {}) == []
 
 

@@ -17,8 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 COPIED = ("pyproject.toml", "README.md", "scripts", "engine", "images", "bot", "cogs")
 # Every way pip could reach a package: no config file (it holds find-links and extra indexes
 # here), no index, an index URL nothing answers, no find-links.
-NO_INDEX = {"PIP_CONFIG_FILE": os.devnull, "PIP_NO_INDEX": "1", "PIP_INDEX_URL": "http://127.0.0.1:9/",
-            "PIP_EXTRA_INDEX_URL": "", "PIP_FIND_LINKS": ""}
+NO_INDEX = {
+    "PIP_CONFIG_FILE": os.devnull,
+    "PIP_NO_INDEX": "1",
+    "PIP_INDEX_URL": "http://127.0.0.1:9/",
+    "PIP_EXTRA_INDEX_URL": "",
+    "PIP_FIND_LINKS": "",
+}
 
 
 def copy_repo(dest: Path) -> None:
@@ -31,10 +36,16 @@ def copy_repo(dest: Path) -> None:
             shutil.copy2(source, dest / name)
     (dest / "tests").mkdir()
     (dest / "tests" / "test_offline.py").write_text(
-        "import discord, pytest_asyncio, hypothesis, aiosqlite, PIL\n"
-        "import engine, bot.settings\n\n\n"
+        "import aiosqlite\n"
+        "import discord\n"
+        "import hypothesis\n"
+        "import PIL\n"
+        "import pytest_asyncio\n\n"
+        "import bot.settings\n"
+        "import engine\n\n\n"
         "def test_the_packages_import():\n"
         "    assert engine.PRESETS and discord.__version__\n"
+        "    assert all((aiosqlite, hypothesis, PIL, pytest_asyncio, bot.settings))  # every one imported\n"
     )
 
 
@@ -42,8 +53,12 @@ def bare_venv_seeing_ours(dest: Path) -> None:
     """A venv of the same Python, without pip, whose sys.path includes this environment's packages."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(dest / ".venv")], check=True)
     venv_python = dest / ".venv" / "bin" / "python"
-    site = subprocess.run([str(venv_python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    site = subprocess.run(
+        [str(venv_python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     Path(site, "outer.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
 
@@ -70,8 +85,9 @@ def test_setup_installs_once_then_both_commands_work_offline(tmp_path):
 
     offline = {**base_env, **NO_INDEX}
     venv_python = str(repo / ".venv" / "bin" / "python")
-    probe = run([venv_python, "-m", "pip", "download", "--no-deps", "-d", str(tmp_path / "dl"), "setuptools>=68"],
-                repo, offline)
+    probe = run(
+        [venv_python, "-m", "pip", "download", "--no-deps", "-d", str(tmp_path / "dl"), "setuptools>=68"], repo, offline
+    )
     assert probe.returncode != 0, "the package index was still reachable: the test would prove nothing"
 
     before = snapshot(repo / ".venv")

@@ -53,13 +53,28 @@ def ask_next(game: Table) -> Sold | None:
             bidders.pop(a.turn)
             continue
         if a.kind == "suit":
-            game.wait(seat, "suit-bid", ["suit_bid", "pass"], min=a.high + 1, max=game.stacks[seat],
-                      high_bid=a.high, high_bidder=a.high_bidder)
+            game.wait(
+                seat,
+                "suit-bid",
+                ["suit_bid", "pass"],
+                min=a.high + 1,
+                max=game.stacks[seat],
+                high_bid=a.high,
+                high_bidder=a.high_bidder,
+            )
         else:
             from .spare import pay_card_warning
 
-            game.wait(seat, "auction", ["bid", "pass"], min=a.high + 1, max=game.stacks[seat],
-                      high_bid=a.high, high_bidder=a.high_bidder, **pay_card_warning(game, seat, "buying the widow"))
+            game.wait(
+                seat,
+                "auction",
+                ["bid", "pass"],
+                min=a.high + 1,
+                max=game.stacks[seat],
+                high_bid=a.high,
+                high_bidder=a.high_bidder,
+                **pay_card_warning(game, seat, "buying the widow"),
+            )
         return None
 
 

@@ -60,8 +60,14 @@ def wait_for_claims(game: Table) -> bool:
     while claims:
         paying = claim_chips(game, claims[0])
         if paying:
-            return game.wait(claims[0].seat, "claim", ["claim", "pass"], space=paying[0][0],
-                             spaces=[space for space, _ in paying], chips=sum(c for _, c in paying))
+            return game.wait(
+                claims[0].seat,
+                "claim",
+                ["claim", "pass"],
+                space=paying[0][0],
+                spaces=[space for space, _ in paying],
+                chips=sum(c for _, c in paying),
+            )
         claims.pop(0)
     return True
 

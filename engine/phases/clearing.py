@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import cards as C
-from ..hands import category_name, evaluate
 from ..events import event
+from ..hands import category_name, evaluate
 from ..model import Event, IllegalAction
 from ..presets import COMBO, RUN
 from .base import Phase
@@ -39,8 +39,10 @@ def after_interest_hand(game: Table) -> None:
     game.dealer = game.left_of(game.round.dealer)
     if sum(game.mat.values()) == 0:
         game.finished = True
-        game.playoff_result = {"method": "michigan-interests",
-                               "clearing_hands": sum(1 for rec in game.log if rec.get("playoff"))}
+        game.playoff_result = {
+            "method": "michigan-interests",
+            "clearing_hands": sum(1 for rec in game.log if rec.get("playoff")),
+        }
 
 
 def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
@@ -70,8 +72,12 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
     for i in range(5 * len(order)):
         hands[order[i % len(order)]].append(deck[i])
     values = {s: evaluate(h) for s, h in hands.items()}
-    events.append(event("showdown", hands={str(s): {"cards": C.to_strs(h), "hand": category_name(values[s])}
-                                                for s, h in hands.items()}))
+    events.append(
+        event(
+            "showdown",
+            hands={str(s): {"cards": C.to_strs(h), "hand": category_name(values[s])} for s, h in hands.items()},
+        )
+    )
 
     def award(space: str, value: int, reason: str) -> list[int]:
         """The space to the hands of ``value``: ties split, the remainder to the first tied clockwise."""
@@ -86,8 +92,11 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
         return winners
 
     winners = award(pot, max(values.values()), "playoff")
-    result: dict[str, Any] = {"winners": winners, "hands": {str(s): category_name(values[s]) for s in hands},
-                              "events": events}
+    result: dict[str, Any] = {
+        "winners": winners,
+        "hands": {str(s): category_name(values[s]) for s in hands},
+        "events": events,
+    }
     if losers is not None:
         result["losers"] = award(losers, min(values.values()), "playoff worst hand")
     game.playoff_result = result

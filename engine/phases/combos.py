@@ -46,8 +46,7 @@ def combination_plays(game: Table, seat: int, last: int) -> dict[str, list[list[
         if sets:
             sets.sort()
             out["full_house"] = [[S[a], S[b], S[c], S[d]] for a, b, c, d in sets]
-    if ("straight" in combos and x + 4 <= C.ACE
-            and x + 2 in by_rank and x + 3 in by_rank and x + 4 in by_rank):
+    if "straight" in combos and x + 4 <= C.ACE and x + 2 in by_rank and x + 3 in by_rank and x + 4 in by_rank:
         ranks = [sorted(set(by_rank[x + k])) for k in (2, 3, 4)]
         nxt = S[last + 4]
         out["straight"] = [[nxt, S[a], S[b], S[c]] for a in ranks[0] for b in ranks[1] for c in ranks[2]]

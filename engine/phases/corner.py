@@ -32,8 +32,14 @@ class CornerBet(Phase):
         if game.stacks[r.dealer] <= 0:
             return True
         aces = [sp.cards[0] for sp in game.spaces if sp.trigger == CORNER]
-        return game.wait(r.dealer, "corner-bet", ["corner_bet", "decline"], aces=aces, min=1,
-                         max=min(game.options.bet_limit, game.stacks[r.dealer]))
+        return game.wait(
+            r.dealer,
+            "corner-bet",
+            ["corner_bet", "decline"],
+            aces=aces,
+            min=1,
+            max=min(game.options.bet_limit, game.stacks[r.dealer]),
+        )
 
     def check(self, game: Table, a: Action) -> None:
         if a.do != "corner_bet":
@@ -57,8 +63,9 @@ class CornerBet(Phase):
             assert a.ace is not None and a.amount is not None
             ace = a.ace.upper()
             game.to_space(a.seat, "corner-" + ace, a.amount, "corner bet")
-            r.corner = CornerState(ace, a.amount, [a.seat],
-                                   [s for s in game.clockwise_from(game.next_active(r.dealer)) if s != r.dealer])
+            r.corner = CornerState(
+                ace, a.amount, [a.seat], [s for s in game.clockwise_from(game.next_active(r.dealer)) if s != r.dealer]
+            )
         else:  # cover
             assert r.corner is not None
             r.corner.queue.pop(0)

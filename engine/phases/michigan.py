@@ -79,8 +79,9 @@ def pay_triggers(game: Table) -> PayTriggers:
                 for c in cards:
                     t.interest_pays.setdefault(c, []).append(sp.id)
         return t
-    t.lead_pays = [(sp.id, sp.trigger, sp.ranks[0] if sp.ranks else C.TWO)
-                   for sp in game.spaces if sp.trigger in (LEAD, ACE_TWO)]
+    t.lead_pays = [
+        (sp.id, sp.trigger, sp.ranks[0] if sp.ranks else C.TWO) for sp in game.spaces if sp.trigger in (LEAD, ACE_TWO)
+    ]
     t.play_combos = {COMBO_PLAYS[sp.trigger]: sp.id for sp in game.spaces if sp.trigger in COMBO_PLAYS}
     if game.options.paycards != "play":
         return t
@@ -157,7 +158,7 @@ def place(game: Table, seat: int, card: int, how: str) -> None:
             if card >> 2 == ranks[-1]:
                 su = card & 3
                 want = [C.make(rk, su) for rk in ranks]
-                if m.seq[-len(want):] == want:
+                if m.seq[-len(want) :] == want:
                     pay_or_claim(game, sid, [seat], "placed")
     if not r.hands[seat] and m.out is None:
         m.out = seat
@@ -173,8 +174,14 @@ def lead_pays(game: Table, seat: int, card: int) -> list[tuple[str, str]]:
     for sid, kind, rank in game.triggers.lead_pays:
         if kind == LEAD and card >> 2 == rank:
             out.append((sid, "lead"))
-        elif (kind == ACE_TWO and card >> 2 == C.TWO and prev is not None and prev[1] == seat
-              and prev[0] >> 2 == C.ACE and C.is_red(prev[0]) != C.is_red(card)):
+        elif (
+            kind == ACE_TWO
+            and card >> 2 == C.TWO
+            and prev is not None
+            and prev[1] == seat
+            and prev[0] >> 2 == C.ACE
+            and C.is_red(prev[0]) != C.is_red(card)
+        ):
             out.append((sid, "ace then two"))
     return out
 
@@ -201,7 +208,7 @@ class Michigan(Phase):
         else:
             m.lead_req = LeadRequirement("lowest", colour="black")
         m.state, m.seat, m.passes = "lead", leader, 0
-        if "poker" in game.order()[r.step:]:
+        if "poker" in game.order()[r.step :]:
             r.poker.dealt = [list(h) for h in r.hands]
         game.triggers = pay_triggers(game)
         return self.run(game)
@@ -232,8 +239,15 @@ class Michigan(Phase):
                     combos = combination_plays(game, holder, last)
                     if combos or holder in game.ask_holders:
                         forced = {} if combos else {"forced": True}
-                        return game.wait(holder, "michigan-play", ["play", *combos], card=C.to_str(last + 4),
-                                         last_card=C.to_str(last), **combos, **forced)
+                        return game.wait(
+                            holder,
+                            "michigan-play",
+                            ["play", *combos],
+                            card=C.to_str(last + 4),
+                            last_card=C.to_str(last),
+                            **combos,
+                            **forced,
+                        )
                 place(game, holder, last + 4, "follow")
                 m.seat, m.last = holder, last + 4
                 continue
@@ -296,8 +310,9 @@ class Michigan(Phase):
             want = sorted(C.to_strs(combo_cards(game, a)))
             if not any(sorted(o) == want for o in options):
                 what = "full house" if a.do == "full_house" else "5-card straight"
-                raise IllegalAction(f"not a {what} you can place now; you may place "
-                                    + " or ".join(" ".join(o) for o in options))
+                raise IllegalAction(
+                    f"not a {what} you can place now; you may place " + " or ".join(" ".join(o) for o in options)
+                )
 
     def apply(self, game: Table, a: Action) -> bool:
         """A lead; or in Great Lakes the normal play, a Full House (ends the sequence, the player

@@ -81,8 +81,9 @@ class Poker(Phase):
                 game.emit("choose", seat=seat)
                 continue
             best = worst_five(cards) if game.poker_low else best_five(cards)
-            return game.wait(seat, "poker-choose", ["choose"], cards=C.to_strs(C.sorted_hand(cards)),
-                             best=C.to_strs(best.cards))
+            return game.wait(
+                seat, "poker-choose", ["choose"], cards=C.to_strs(C.sorted_hand(cards)), best=C.to_strs(best.cards)
+            )
         return self.start_betting(game)
 
     def check(self, game: Table, a: Action) -> None:
@@ -104,9 +105,7 @@ class Poker(Phase):
             if a.amount > lim:
                 raise IllegalAction(f"{a.do} exceeds bet_limit {lim}")
             if max(to_call, 0) + a.amount > stack:
-                raise IllegalAction(
-                    f"{a.do} {a.amount} needs {max(to_call, 0) + a.amount} chips; you have {stack}"
-                )
+                raise IllegalAction(f"{a.do} {a.amount} needs {max(to_call, 0) + a.amount} chips; you have {stack}")
 
     def apply(self, game: Table, a: Action) -> bool:
         p = game.round.poker
@@ -136,8 +135,7 @@ class Poker(Phase):
             paid = game.to_space(seat, pot(game), to_call + a.amount, a.do)
             p.committed[seat] += paid
             p.current_bet = p.committed[seat]
-            game.emit("bet" if a.do == "bet" else "raise", seat=seat, amount=a.amount,
-                      all_in=game.stacks[seat] == 0)
+            game.emit("bet" if a.do == "bet" else "raise", seat=seat, amount=a.amount, all_in=game.stacks[seat] == 0)
             p.last_action = f"{name} {a.do}s {a.amount}" + (" (all in)" if game.stacks[seat] == 0 else "")
             order = game.clockwise_from(game.next_active(seat))
             p.need = [s for s in order if s != seat and not p.folded[s] and game.stacks[s] > 0]
@@ -183,8 +181,12 @@ class Poker(Phase):
                 legal = ["fold", "call"]
                 if stack > to_call and others_live and cap >= 1:
                     legal.append("raise")
-                detail = {"to_call": min(to_call, stack), "min": 1, "max": max(0, min(cap, stack - to_call)),
-                          "current_bet": p.current_bet}
+                detail = {
+                    "to_call": min(to_call, stack),
+                    "min": 1,
+                    "max": max(0, min(cap, stack - to_call)),
+                    "current_bet": p.current_bet,
+                }
             return game.wait(seat, "poker-betting", legal, **detail)
         return showdown(game)
 
@@ -220,8 +222,9 @@ def showdown(game: Table) -> bool:
         p.showdown = [{"seat": s, "cards": C.to_strs(chosen[s]), "hand": category_name(values[s])} for s in live]
         p.hands = {str(s): category_name(values[s]) for s in live}
         poker_rec["hands"] = dict(p.hands)
-        game.emit("showdown", hands={str(s): {"cards": C.to_strs(chosen[s]), "hand": category_name(values[s])}
-                                     for s in live})
+        game.emit(
+            "showdown", hands={str(s): {"cards": C.to_strs(chosen[s]), "hand": category_name(values[s])} for s in live}
+        )
         levels = sorted({p.committed[s] for s in live})
         prev = 0
         main_winners: list[int] | None = None

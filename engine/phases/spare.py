@@ -110,5 +110,8 @@ def spare_auction_exclusions(game: Table) -> dict[int, str]:
     keeps it out (for telling players why they were skipped)."""
     r = game.round
     bidders = set(spare_bidders(game))
-    return {s: "the dealer, who sells it" if s == r.dealer else "a money card of this mat in hand"
-            for s in r.active if s not in bidders}
+    return {
+        s: "the dealer, who sells it" if s == r.dealer else "a money card of this mat in hand"
+        for s in r.active
+        if s not in bidders
+    }

@@ -16,9 +16,15 @@ if TYPE_CHECKING:
     from ..table import Table
 
 WANAGAN_WILD = ("KH", "TD", "7S", "4C")  # wild in the fourth reveal round
-WANAGAN_CATEGORIES = {"one-pair": H.ONE_PAIR, "two-pair": H.TWO_PAIR, "three-kind": H.THREE_OF_A_KIND,
-                      "four-kind": H.FOUR_OF_A_KIND, "full-house": H.FULL_HOUSE, "straight": H.STRAIGHT,
-                      "flush": H.FLUSH}
+WANAGAN_CATEGORIES = {
+    "one-pair": H.ONE_PAIR,
+    "two-pair": H.TWO_PAIR,
+    "three-kind": H.THREE_OF_A_KIND,
+    "four-kind": H.FOUR_OF_A_KIND,
+    "full-house": H.FULL_HOUSE,
+    "straight": H.STRAIGHT,
+    "flush": H.FLUSH,
+}
 
 
 @dataclass(slots=True)
@@ -94,10 +100,25 @@ class Wanagan(Phase):
             seat = w.queue[0]
             hand = [CARD_STRS[c] for c in sorted(r.hands[seat], key=HOLD_ORDER.__getitem__)]
             if w.stage == "pass":
-                return game.wait(seat, "wanagan-pass", ["pass_cards"], cards=hand, count=3, round=w.round,
-                                 direction="left" if w.round == 2 else "right")
-            return game.wait(seat, "wanagan-reveal", ["reveal"], cards=hand, count=5, round=w.round,
-                             spaces=open_spaces(game), wild=list(WANAGAN_WILD) if w.round == 4 else [])
+                return game.wait(
+                    seat,
+                    "wanagan-pass",
+                    ["pass_cards"],
+                    cards=hand,
+                    count=3,
+                    round=w.round,
+                    direction="left" if w.round == 2 else "right",
+                )
+            return game.wait(
+                seat,
+                "wanagan-reveal",
+                ["reveal"],
+                cards=hand,
+                count=5,
+                round=w.round,
+                spaces=open_spaces(game),
+                wild=list(WANAGAN_WILD) if w.round == 4 else [],
+            )
         if w.stage == "pass":
             self.pass_cards(game)
             w.stage = "reveal"
@@ -156,8 +177,12 @@ class Wanagan(Phase):
             assert sid is not None
             key = claim_key(game, cards, sid, wild)
             value = evaluate(cards, wild)
-            shown[str(s)] = {"cards": [CARD_STRS[c] for c in cards], "space": sid, "qualifies": key is not None,
-                             "hand": category_name(value)}
+            shown[str(s)] = {
+                "cards": [CARD_STRS[c] for c in cards],
+                "space": sid,
+                "qualifies": key is not None,
+                "hand": category_name(value),
+            }
             if key is not None:
                 claims.setdefault(sid, []).append((s, key))
         game.emit("reveal", round=w.round, hands=shown)

@@ -5,8 +5,7 @@ import json
 
 import pytest
 
-from bot.bank import HOUSE
-from bot.bank import FORGOTTEN, WEEK, Bank, week_start
+from bot.bank import FORGOTTEN, HOUSE, WEEK, Bank, week_start
 from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
 
 G = 10
@@ -149,7 +148,10 @@ async def test_admin_grant_and_removal_never_below_zero(bank):
     assert await bank.adjust(G, 1, 250, actor_id=99, starting=100) == (250, 350)
     assert await bank.adjust(G, 1, -1000, actor_id=99, starting=100) == (-350, 0)
     rows = await bank.ledger(G, 1)
-    assert [(r["kind"], r["delta"], r["actor_id"]) for r in rows[:2]] == [("admin-removal", -350, 99), ("admin-grant", 250, 99)]
+    assert [(r["kind"], r["delta"], r["actor_id"]) for r in rows[:2]] == [
+        ("admin-removal", -350, 99),
+        ("admin-grant", 250, 99),
+    ]
     audit = await bank.audit(G)
     assert audit.ok and (audit.granted, audit.removed, audit.wallets) == (350, 350, 0)
 

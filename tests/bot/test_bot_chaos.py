@@ -210,19 +210,36 @@ class Chaos:
         memory = {}
         for ch, t in self.manager.tables.items():
             memory[ch] = (
-                t.id, t.status, t.host_id, t.buy_in, norm([asdict(s) for s in t.seats]), list(t.log),
-                t.game.to_json() if t.game is not None else None, t.deadline, t.deadline_kind, t.deadline_seat,
+                t.id,
+                t.status,
+                t.host_id,
+                t.buy_in,
+                norm([asdict(s) for s in t.seats]),
+                list(t.log),
+                t.game.to_json() if t.game is not None else None,
+                t.deadline,
+                t.deadline_kind,
+                t.deadline_seat,
             )
-        wallets = [tuple(r) for r in await self.db.fetchall(
-            "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id", (G,))]
-        tables = [tuple(r) for r in await self.db.fetchall(
-            "SELECT id, status, chips, state_json FROM tables WHERE guild_id = ? ORDER BY id", (G,))]
+        wallets = [
+            tuple(r)
+            for r in await self.db.fetchall(
+                "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id", (G,)
+            )
+        ]
+        tables = [
+            tuple(r)
+            for r in await self.db.fetchall(
+                "SELECT id, status, chips, state_json FROM tables WHERE guild_id = ? ORDER BY id", (G,)
+            )
+        ]
         ledger = tuple(await self.db.fetchone("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM ledger"))
         return memory, wallets, tables, ledger
 
     def check_logs(self) -> None:
         bad = [
-            r for r in self.caplog.records
+            r
+            for r in self.caplog.records
             if r.levelno >= logging.ERROR and not any(a in r.getMessage() for a in ALLOWED_ERRORS)
         ]
         assert not bad, "errors logged: " + "; ".join(
@@ -260,15 +277,25 @@ class Chaos:
                 assert all(s >= 0 for s in game.stacks) and all(v >= 0 for v in game.mat.values())
                 assert sum(game.stacks) + sum(game.mat.values()) == row["chips"]
         # The ledger explains every wallet and every table.
-        wallets = {r[0]: r[1] for r in await self.db.fetchall(
-            "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (G,))}
-        ledger = {r[0]: r[1] for r in await self.db.fetchall(
-            "SELECT user_id, SUM(delta) FROM ledger WHERE guild_id = ? GROUP BY user_id", (G,))}
+        wallets = {
+            r[0]: r[1] for r in await self.db.fetchall("SELECT user_id, balance FROM wallets WHERE guild_id = ?", (G,))
+        }
+        ledger = {
+            r[0]: r[1]
+            for r in await self.db.fetchall(
+                "SELECT user_id, SUM(delta) FROM ledger WHERE guild_id = ? GROUP BY user_id", (G,)
+            )
+        }
         assert wallets == {u: b for u, b in ledger.items() if u in wallets}, (wallets, ledger)
         assert all(b >= 0 for b in wallets.values())
-        moved = {r[0]: r[1] for r in await self.db.fetchall(
-            "SELECT table_id, SUM(delta) FROM ledger WHERE guild_id = ? AND kind != 'grant'"
-            " AND table_id IS NOT NULL GROUP BY table_id", (G,))}
+        moved = {
+            r[0]: r[1]
+            for r in await self.db.fetchall(
+                "SELECT table_id, SUM(delta) FROM ledger WHERE guild_id = ? AND kind != 'grant'"
+                " AND table_id IS NOT NULL GROUP BY table_id",
+                (G,),
+            )
+        }
         for r in rows:
             assert -moved.get(r["id"], 0) == r["chips"], (dict(r), moved.get(r["id"]))
         self.check_logs()
@@ -408,8 +435,11 @@ class Chaos:
             ("cards not a list", {"do": "choose", "cards": "AS KS QS JS TS"}),
             ("verb not a string", {"do": 5}),
         ]
-        bad += [(f"not legal: {v}", {"do": v}) for v in ("check", "fold", "call", "claim", "keep", "pass", "play")
-                if v not in legal]
+        bad += [
+            (f"not legal: {v}", {"do": v})
+            for v in ("check", "fold", "call", "claim", "keep", "pass", "play")
+            if v not in legal
+        ]
         for verb in ("bet", "raise", "bid", "suit_bid", "corner_bet"):
             for amount in (-5, 0, 10**9):
                 bad.append((f"{verb} {amount}", {"do": verb, "amount": amount, "ace": "AS"}))
@@ -446,7 +476,8 @@ class Chaos:
             # No game: any move is refused (no table here, or the game hasn't started).
             channel = self.rng.choice(CHANNELS)
             return await self.refusable(
-                "move without a game", lambda: m.act(channel, self.rng.choice(USERS), {"do": "check"}),
+                "move without a game",
+                lambda: m.act(channel, self.rng.choice(USERS), {"do": "check"}),
                 must_refuse=True,
             )
         turns = self.human_turns()
@@ -481,9 +512,7 @@ class Chaos:
         if self.rng.random() < 0.5:
             kw["before_apply"] = yield_once
         self.n[f"bad move: {kind.split(' (')[0]}"] += 1
-        await self.refusable(
-            f"bad move {kind}", lambda: m.act(table.channel_id, user, action, **kw), must_refuse=True
-        )
+        await self.refusable(f"bad move {kind}", lambda: m.act(table.channel_id, user, action, **kw), must_refuse=True)
 
     async def op_double(self):
         """The same move submitted two or three times at once (a double click)."""
@@ -499,7 +528,11 @@ class Chaos:
         before = len(table.game.history)
         calls = [
             self.manager.act(
-                table.channel_id, user, dict(action), round_number, expect=token,
+                table.channel_id,
+                user,
+                dict(action),
+                round_number,
+                expect=token,
                 before_apply=yield_once if self.rng.random() < 0.7 else None,
             )
             for _ in range(copies)
@@ -557,7 +590,9 @@ class Chaos:
             aw = table.awaiting()
             if what == "act" and aw is not None and not table.seats[aw.seat].auto:
                 user = table.seats[aw.seat].user_id
-                calls.append(("act", m.act(ch, user, self.good_action(table, aw), table.round, before_apply=yield_once)))
+                calls.append(
+                    ("act", m.act(ch, user, self.good_action(table, aw), table.round, before_apply=yield_once))
+                )
             elif what == "tick":
                 nd = m.next_deadline()
                 if nd is not None and self.rng.random() < 0.5:
@@ -768,8 +803,14 @@ class Chaos:
             table, aw = self.rng.choice(turns)
             action = self.good_action(table, aw)
             user = table.seats[aw.seat].user_id
-            options.append(("act", table.channel_id, False,
-                            lambda: m.act(table.channel_id, user, action, table.round, before_apply=yield_once)))
+            options.append(
+                (
+                    "act",
+                    table.channel_id,
+                    False,
+                    lambda: m.act(table.channel_id, user, action, table.round, before_apply=yield_once),
+                )
+            )
         lobbies = self.tables("lobby")
         if lobbies:
             lob = self.rng.choice(lobbies)
@@ -780,8 +821,9 @@ class Chaos:
         if m.tables:
             any_table = self.rng.choice(self.tables())
             humans = any_table.humans()
-            options.append(("stop", any_table.channel_id, False,
-                            lambda: m.stop(any_table.channel_id, any_table.host_id, True)))
+            options.append(
+                ("stop", any_table.channel_id, False, lambda: m.stop(any_table.channel_id, any_table.host_id, True))
+            )
             if humans:
                 leaver = self.rng.choice(humans).user_id
                 options.append(("leave", any_table.channel_id, False, lambda: m.leave(any_table.channel_id, leaver)))
@@ -789,9 +831,14 @@ class Chaos:
         if free:
             ch, host = self.rng.choice(free), self.rng.choice(USERS)
             preset = self.rng.choice(PRESET_KEYS)
-            options.append(("create", ch, False,
-                            lambda: m.create_table(G, ch, host, f"user{host}", preset, {"game_end": "rounds:1"},
-                                                   buy_in=20)))
+            options.append(
+                (
+                    "create",
+                    ch,
+                    False,
+                    lambda: m.create_table(G, ch, host, f"user{host}", preset, {"game_end": "rounds:1"}, buy_in=20),
+                )
+            )
 
         async def time_passes():
             nd = m.next_deadline()
@@ -802,8 +849,9 @@ class Chaos:
         options.append(("daily", None, False, self.claim("daily")[1]))
         options.append(("grant", None, False, self.grant()))
         forgotten = self.rng.choice(USERS)
-        options.append(("forget", None, False,
-                        lambda: self.economy().forget(G, forgotten, lambda: self.seated(forgotten))))
+        options.append(
+            ("forget", None, False, lambda: self.economy().forget(G, forgotten, lambda: self.seated(forgotten)))
+        )
         kicked = self.rng.choice(USERS)
         options.append(("kick", None, True, lambda: m.kick(G, kicked, "admin")))
         options.append(("tick", None, True, time_passes))
@@ -830,10 +878,28 @@ class Chaos:
     # -- the run ----------------------------------------------------------------------
 
     OPS = (
-        ("create", 8), ("join", 9), ("leave", 4), ("add_ai", 7), ("start", 7), ("move", 30), ("bad_move", 12),
-        ("double", 6), ("lobby_double", 2), ("mix", 4), ("time", 16), ("back", 3), ("stop", 2), ("flush", 3),
-        ("crash", 2), ("crash_mid", 3),
-        ("daily", 2), ("relief", 1), ("grant", 2), ("reset", 1), ("kick", 2), ("forget", 1),
+        ("create", 8),
+        ("join", 9),
+        ("leave", 4),
+        ("add_ai", 7),
+        ("start", 7),
+        ("move", 30),
+        ("bad_move", 12),
+        ("double", 6),
+        ("lobby_double", 2),
+        ("mix", 4),
+        ("time", 16),
+        ("back", 3),
+        ("stop", 2),
+        ("flush", 3),
+        ("crash", 2),
+        ("crash_mid", 3),
+        ("daily", 2),
+        ("relief", 1),
+        ("grant", 2),
+        ("reset", 1),
+        ("kick", 2),
+        ("forget", 1),
     )
 
     async def run(self, steps: int) -> None:
@@ -870,7 +936,9 @@ class Chaos:
         audit = await self.bank.audit(G)
         assert audit.ok and audit.tables == 0, audit
         maudit = await m.audit(G)
-        assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"] - maudit["removed"], maudit
+        assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"] - maudit["removed"], (
+            maudit
+        )
         assert audit.wallets == audit.granted - audit.removed
         await self.crash()  # nothing left to resume
         assert not self.manager.tables
@@ -909,12 +977,15 @@ async def test_chaos_no_chip_is_created_or_lost(seed, make_manager, clock, db, b
     TOTALS["rounds completed"] += rounds
     TOTALS["games ended by their rules"] += len(chaos.natural)
     TOTALS["games ended"] += len(chaos.ended)
-    print(f"\nchaos seed {seed}: rounds {rounds}, games ended {len(chaos.ended)} ({len(chaos.natural)} by their rules), "
-          f"leftover mats {len(chaos.leftover)}, "
-          + ", ".join(f"{k}={v}" for k, v in sorted(n.items())))
+    print(
+        f"\nchaos seed {seed}: rounds {rounds}, games ended {len(chaos.ended)} ({len(chaos.natural)} by their rules), "
+        f"leftover mats {len(chaos.leftover)}, " + ", ".join(f"{k}={v}" for k, v in sorted(n.items()))
+    )
 
 
-@pytest.mark.parametrize("race", ["lobby: leave twice", "lobby: stop twice", "game: stop and leave", "game: stop twice"])
+@pytest.mark.parametrize(
+    "race", ["lobby: leave twice", "lobby: stop twice", "game: stop and leave", "game: stop twice"]
+)
 async def test_leave_or_stop_on_a_table_closed_meanwhile_is_refused(race, make_manager, bank):
     """Found by the chaos test (concurrent mixes): two clicks at once on one table."""
     m = make_manager()

@@ -10,9 +10,8 @@ from bot import errors
 from bot.bank import HOUSE, Bank
 from bot.publisher import Publisher
 from bot.storage import MIGRATIONS_DIR, Database
-from tests.cogs.fakes import RecordingSink
-
 from tests.bot.test_bot_tables import ANN, BOB, C, G, drive_to_human, lobby
+from tests.cogs.fakes import RecordingSink
 
 
 async def play_out(manager, clock, table, limit=5000):
@@ -120,13 +119,19 @@ async def test_migration_0005_turns_the_old_house_top_ups_into_grants(tmp_path):
         (HOUSE, 50, 50, "cash-out", 1, None),
     ]
     async with db.transaction() as conn:
-        await conn.execute("INSERT INTO tables (id, guild_id, channel_id, host_id, preset, status, chips, state_json,"
-                           " created_at) VALUES (1, ?, ?, ?, 'tripoley', 'finished', 0, '{}', 0)", (G, C, ANN))
+        await conn.execute(
+            "INSERT INTO tables (id, guild_id, channel_id, host_id, preset, status, chips, state_json,"
+            " created_at) VALUES (1, ?, ?, ?, 'tripoley', 'finished', 0, '{}', 0)",
+            (G, C, ANN),
+        )
         await conn.executemany(
             "INSERT INTO ledger (guild_id, user_id, delta, balance, kind, table_id, created_at, note)"
-            " VALUES (?, ?, ?, ?, ?, ?, 0, ?)", [(G, *r) for r in rows])
-        await conn.executemany("INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?)",
-                               [(G, ANN, 1050), (G, HOUSE, 50)])
+            " VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
+            [(G, *r) for r in rows],
+        )
+        await conn.executemany(
+            "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?)", [(G, ANN, 1050), (G, HOUSE, 50)]
+        )
     await db.close()
     db = await Database(path).connect()
     try:

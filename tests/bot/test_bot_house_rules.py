@@ -10,7 +10,6 @@ from bot import errors
 from bot.components import lobby_components
 from bot.rules import pages_for
 from bot.text import lobby_text
-
 from tests.bot.test_bot_tables import ANN, BOB, C, G, lobby
 
 
@@ -26,7 +25,8 @@ async def test_host_switches_a_house_rule_and_the_game_plays_with_it(manager, cl
     await manager.start(C, ANN)
     assert table.game.options.paycards == "play"
     assert pages_for(table.preset, table.options)[0].startswith(
-        "**House rules at this table**: Pay cards: when played (Cadaco variation 1)")
+        "**House rules at this table**: Pay cards: when played (Cadaco variation 1)"
+    )
 
 
 async def test_back_to_the_printed_value_drops_the_override(manager):

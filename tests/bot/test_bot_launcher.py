@@ -20,8 +20,12 @@ def test_no_token_exits_with_help(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     env["DISCORD_TOKEN"] = ""
     proc = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode != 0
     assert "DISCORD_TOKEN" in proc.stderr and "python -m engine play" in proc.stderr
@@ -60,7 +64,9 @@ def test_token_is_redacted_from_logs(caplog):
 
 def test_point_discord_at_local_server(monkeypatch):
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    )
     point_discord_at("http://127.0.0.1:9/api/v10/", "ws://127.0.0.1:9/gateway/")
     assert discord.http.Route.BASE == "http://127.0.0.1:9/api/v10"
     assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == yarl.URL("ws://127.0.0.1:9/gateway/")

@@ -36,8 +36,18 @@ def check(out) -> None:
 def big_table(preset: str) -> Table:
     n = PRESETS[preset].max_players
     names = [f"{i:02d}{NAME}" for i in range(n)]
-    table = Table(id=1, guild_id=1, channel_id=2, host_id=10**17, preset=preset, options={"game_end": "rounds:1"},
-                  buy_in=200, turn_timeout=60, ai_pause=1, status="playing")
+    table = Table(
+        id=1,
+        guild_id=1,
+        channel_id=2,
+        host_id=10**17,
+        preset=preset,
+        options={"game_end": "rounds:1"},
+        buy_in=200,
+        turn_timeout=60,
+        ai_pause=1,
+        status="playing",
+    )
     table.seats = [Seat(name=name, user_id=10**17 + i, stake=200) for i, name in enumerate(names)]
     table.game = Game.new(preset, names, options={"game_end": "rounds:1"}, stacks=[200] * n, seed=11)
     return table
@@ -61,8 +71,11 @@ def test_biggest_table_stays_within_discord_limits(preset):
         check(hand_message(table, aw.seat, game.view(aw.seat)))
     assert decisions > 0
     table.status = "finished"
-    table.result = {"preset_name": PRESETS[preset].name, "rounds": 1, "seats": [
-        {"name": s.name, "user_id": s.user_id, "final": 200, "net": 0} for s in table.seats]}
+    table.result = {
+        "preset_name": PRESETS[preset].name,
+        "rounds": 1,
+        "seats": [{"name": s.name, "user_id": s.user_id, "final": 200, "net": 0} for s in table.seats],
+    }
     check(table_message(table))
     history = [dict(e) for record in game.log for e in record["events"]]
     results = story.stories(table, history, finished=True)
@@ -100,4 +113,7 @@ def test_log_pages_hold_the_whole_round():
     assert len(pages) > 1 and all(len(p) <= 4096 for p in pages)
     text = "\n".join(pages)
     assert all(line in text for line in lines)
-    assert discord.Embed.from_dict(story.log_embed(table, table.round, 99)[0]).footer.text == f"Page {len(pages)}/{len(pages)}"
+    assert (
+        discord.Embed.from_dict(story.log_embed(table, table.round, 99)[0]).footer.text
+        == f"Page {len(pages)}/{len(pages)}"
+    )

@@ -21,8 +21,9 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def bot(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_help_prints_usage_and_starts_nothing(tmp_path):
@@ -39,8 +40,12 @@ def test_bad_settings_exit_2_before_logging_in(tmp_path):
     listener.listen()
     listener.setblocking(False)
     port = listener.getsockname()[1]
-    env = clean_env(DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10", DATABASE_URL="nonsense",
-                    TURN_TIMEOUT="abc", DEFAULT_PRESET="nope")
+    env = clean_env(
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        DATABASE_URL="nonsense",
+        TURN_TIMEOUT="abc",
+        DEFAULT_PRESET="nope",
+    )
     try:
         for args in ([], ["check"]):
             done = bot(args, tmp_path, env)
@@ -59,11 +64,14 @@ def test_bad_settings_exit_2_before_logging_in(tmp_path):
 
 
 def test_discord_unreachable_is_retried_then_one_line(tmp_path):
-    code = ("import sys, bot.client as c; c.LOGIN_RETRY_DELAYS = (0.05, 0.1)\n"
-            "from bot.__main__ import main; sys.exit(main([]))")
+    code = (
+        "import sys, bot.client as c; c.LOGIN_RETRY_DELAYS = (0.05, 0.1)\n"
+        "from bot.__main__ import main; sys.exit(main([]))"
+    )
     env = clean_env(DISCORD_API_BASE="http://127.0.0.1:9/api/v10", DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3")
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 1 and "Traceback" not in done.stderr
     mine = [line for line in done.stderr.splitlines() if "Discord is unreachable" in line]
     assert len(mine) == 3, done.stderr
@@ -72,8 +80,16 @@ def test_discord_unreachable_is_retried_then_one_line(tmp_path):
 
 
 async def run_bot_command(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", *args, cwd=cwd, env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     return proc.returncode, out.decode(), err.decode()
 
@@ -109,22 +125,26 @@ def test_backup_command(tmp_path):
 
 def test_log_file_gets_the_log_redacted_and_survives_rotation(tmp_path):
     log_file = tmp_path / "logs" / "bot.log"
-    code = ("import logging, os, sys\n"
-            "from bot.logsetup import setup_logging\n"
-            "setup_logging('INFO', ['secret-token-123'], sys.argv[1])\n"
-            "logging.getLogger('t').warning('first with secret-token-123')\n"
-            "os.rename(sys.argv[1], sys.argv[1] + '.1')  # logrotate moves it away\n"
-            "logging.getLogger('t').warning('second')\n")
-    done = subprocess.run([sys.executable, "-c", code, str(log_file)], env=clean_env(), capture_output=True,
-                          text=True, timeout=60)
+    code = (
+        "import logging, os, sys\n"
+        "from bot.logsetup import setup_logging\n"
+        "setup_logging('INFO', ['secret-token-123'], sys.argv[1])\n"
+        "logging.getLogger('t').warning('first with secret-token-123')\n"
+        "os.rename(sys.argv[1], sys.argv[1] + '.1')  # logrotate moves it away\n"
+        "logging.getLogger('t').warning('second')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(log_file)], env=clean_env(), capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr
     rotated = Path(str(log_file) + ".1").read_text()
     assert "first with [REDACTED]" in rotated and "secret-token-123" not in rotated
     assert "second" in log_file.read_text() and "second" not in rotated
 
 
-async def test_check_opens_a_postgresql_database_without_showing_its_password(discord_harness, tmp_path,
-                                                                            postgres_server):
+async def test_check_opens_a_postgresql_database_without_showing_its_password(
+    discord_harness, tmp_path, postgres_server
+):
     url = postgres_server.new_database(migrated=False).replace("postgres@", "postgres:s3cret@")
     env = discord_harness.bot_env(DATABASE_URL=url)
     rc, out, err = await run_bot_command(["check"], tmp_path, env)

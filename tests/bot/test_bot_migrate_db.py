@@ -81,8 +81,14 @@ async def test_migrate_db_command_line(tmp_path, settings, clock, postgres_serve
 
     def command(*args: str) -> subprocess.CompletedProcess:
         env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DATABASE_URL": f"sqlite:///{source}"}
-        return subprocess.run([sys.executable, "-m", "bot", "migrate-db", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "bot", "migrate-db", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     done = command(f"sqlite:///{source}", target)
     assert done.returncode == 0, done.stderr

@@ -79,8 +79,10 @@ async def test_priority_lock_wakes_the_most_urgent_waiter_first():
         async with lock.hold(priority):
             order.append(name)
 
-    tasks = [asyncio.create_task(waiter(n, p)) for n, p in
-             [("batch", BACKGROUND), ("turn1", NORMAL), ("click", INTERACTIVE), ("turn2", NORMAL)]]
+    tasks = [
+        asyncio.create_task(waiter(n, p))
+        for n, p in [("batch", BACKGROUND), ("turn1", NORMAL), ("click", INTERACTIVE), ("turn2", NORMAL)]
+    ]
     cancelled = asyncio.create_task(waiter("gone", INTERACTIVE))
     await asyncio.sleep(0)
     cancelled.cancel()

@@ -14,7 +14,9 @@ ANN, BOB = 11, 22
 
 
 async def lobby(manager, *, ai=1, humans=(ANN, BOB), options=None, buy_in=100):
-    await manager.create_table(G, C, humans[0], f"user{humans[0]}", "tripoley", options or {"game_end": "rounds:2"}, buy_in=buy_in)
+    await manager.create_table(
+        G, C, humans[0], f"user{humans[0]}", "tripoley", options or {"game_end": "rounds:2"}, buy_in=buy_in
+    )
     for h in humans[1:]:
         await manager.join(C, h, f"user{h}")
     for _ in range(ai):
@@ -136,7 +138,9 @@ async def test_a_finished_game_keeps_its_replay_for_this_server_only(manager):
     data = json.loads(await manager.replay(G, table.id))
     assert data["end"] == "host-stop"
     out = run_replay(data)
-    assert out["finished"] and out["stacks"] == [s["final"] for s in sorted(table.result["seats"], key=lambda s: s["seat"])]
+    assert out["finished"] and out["stacks"] == [
+        s["final"] for s in sorted(table.result["seats"], key=lambda s: s["seat"])
+    ]
     assert await manager.replay(G + 1, table.id) is None, "another server's game is not handed out"
 
 
@@ -271,9 +275,8 @@ async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
 
 
 def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where():
-    from engine import Game
-
     from bot.tables import describe_event
+    from engine import Game
 
     game = Game.new("rummoli", ["Ann", "Bob", "Ada (AI)"], seed=3)
     view = game.view(None)
@@ -365,13 +368,14 @@ async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monke
 
 
 def test_secret_cards_stay_out_of_the_public_log():
-    from engine import Action
-
     from bot.tables import public_action_text
+    from engine import Action
 
     names = ["ann"]
     passed = public_action_text(names, Action(seat=0, do="pass_cards", cards=["AS", "KH", "2C"]))
-    revealed = public_action_text(names, Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house"))
+    revealed = public_action_text(
+        names, Action(seat=0, do="reveal", cards=["AS", "AD", "AC", "KH", "KD"], space="full-house")
+    )
     chosen = public_action_text(names, Action(seat=0, do="choose", cards=["AS", "AD", "AC", "KH", "KD"]))
     for text in (passed, revealed, chosen):
         assert not any(c in text for c in ("AS", "KH", "2C", "A♠", "K♥")), text
@@ -380,11 +384,10 @@ def test_secret_cards_stay_out_of_the_public_log():
 
 def test_a_played_card_is_named_in_the_public_log():
     """A Great Lakes "play" decision puts the card face up: the log says which (it left the hand)."""
-    from engine import Action, Game
-    from engine.ai import choose_action
-
     from bot.tables import public_action_text
     from bot.text import card as card_text
+    from engine import Action, Game
+    from engine.ai import choose_action
 
     game = Game.new("great-lakes", ["a", "b", "c", "d"], seed=11)
     rng = random.Random(2)
@@ -412,23 +415,27 @@ def test_a_played_card_is_named_in_the_public_log():
 
 def test_a_claim_in_the_hand_view_names_every_space_it_pays():
     """Rummoli's A♥ pays both A♥ pockets: one claim, and the hand view says so."""
+    from bot.text import hand_text
     from engine import Action
     from tests.engine.deals import new_game
-
-    from bot.text import hand_text
 
     hearts = [r + "H" for r in "3456789TJQKA"]
     g = new_game("rummoli", hands={2: ["2C"] + hearts}, spare=["3C"])
     while (aw := g.awaiting()) is not None and not (aw.phase == "claim" and aw.detail["space"] == "AH"):
         if aw.phase == "poker-choose":
-            g.apply(Action(seat=aw.seat, do="choose", cards=aw.detail["best"] if aw.seat == 2 else aw.detail["cards"][:5]))
+            g.apply(
+                Action(seat=aw.seat, do="choose", cards=aw.detail["best"] if aw.seat == 2 else aw.detail["cards"][:5])
+            )
         else:
-            g.apply(Action(seat=aw.seat, do={"spare-hand": "keep", "poker-betting": "check", "claim": "claim"}[aw.phase]))
+            g.apply(
+                Action(seat=aw.seat, do={"spare-hand": "keep", "poker-betting": "check", "claim": "claim"}[aw.phase])
+            )
     text = hand_text(g.view(2), 2)
     assert "Your claim: A♥ (both A♥ pockets, 6 chips)" in text, text
     for seat in (0, 1):
-        assert "AH2" not in hand_text(g.view(seat), seat) and "pockets" not in hand_text(g.view(seat), seat), \
+        assert "AH2" not in hand_text(g.view(seat), seat) and "pockets" not in hand_text(g.view(seat), seat), (
             "only the claiming seat sees the claim"
+        )
 
 
 def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():

@@ -150,13 +150,18 @@ async def test_the_ai_takes_over_after_missed_turns_and_the_player_is_told(stack
     dms = [c for c in sink.calls if c[0] == "dm" and "an AI is playing your seat" in c[3].text]
     assert [c[1] for c in dms] == [ANN]  # by DM where DMs are open…
     public = [c[3] for c in sink.calls if c[0] == "post" and "an AI is playing your seat" in c[3].text]
-    assert len(public) == 1 and public[0].pings == (BOB,) and public[0].text.startswith(f"<@{BOB}> ")  # …else pinging only them
+    assert (
+        len(public) == 1 and public[0].pings == (BOB,) and public[0].text.startswith(f"<@{BOB}> ")
+    )  # …else pinging only them
 
 
 # -- Great Lakes: the holder of the next card ----------------------------------------------------
 
-WITHOUT_FULL_HOUSE = {**DEAL_A, 2: [c if c != "QC" else "2D" for c in DEAL_A[2]],
-                      0: [c if c != "2D" else "QC" for c in DEAL_A[0]]}
+WITHOUT_FULL_HOUSE = {
+    **DEAL_A,
+    2: [c if c != "QC" else "2D" for c in DEAL_A[2]],
+    0: [c if c != "2D" else "QC" for c in DEAL_A[0]],
+}
 
 
 async def public_messages_until_the_holder_decides(db, bank, prefs, settings, monkeypatch, hands, channel):
@@ -197,10 +202,13 @@ async def public_messages_until_the_holder_decides(db, bank, prefs, settings, mo
 
 
 async def test_great_lakes_public_messages_same_with_or_without_a_combination(db, bank, prefs, settings, monkeypatch):
-    with_combo, asked = await public_messages_until_the_holder_decides(db, bank, prefs, settings, monkeypatch, DEAL_A, 801)
+    with_combo, asked = await public_messages_until_the_holder_decides(
+        db, bank, prefs, settings, monkeypatch, DEAL_A, 801
+    )
     assert asked.legal == ["play", "full_house"]
     without, forced = await public_messages_until_the_holder_decides(
-        db, bank, prefs, settings, monkeypatch, WITHOUT_FULL_HOUSE, 802)
+        db, bank, prefs, settings, monkeypatch, WITHOUT_FULL_HOUSE, 802
+    )
     assert forced.legal == ["play"] and forced.detail["forced"] is True
     assert any(m[0] == "post" and " your turn: " in m[1] for m in with_combo)  # the holder was pinged…
     # …and the channel cannot tell the two apart. The table messages and the turn pings come from two

@@ -64,20 +64,36 @@ class FakeFollowup:
 
 
 class FakeInteraction:
-    def __init__(self, user_id: int, channel_id: int, guild_id: int, *, name: str | None = None,
-                 message=None, permissions: int = 0, manage_guild: bool = False, client=None,
-                 dms_open: bool = True) -> None:
+    def __init__(
+        self,
+        user_id: int,
+        channel_id: int,
+        guild_id: int,
+        *,
+        name: str | None = None,
+        message=None,
+        permissions: int = 0,
+        manage_guild: bool = False,
+        client=None,
+        dms_open: bool = True,
+    ) -> None:
         self.calls = Calls()
 
         async def send(content: str | None = None, **kwargs: Any) -> None:
             """A DM to this user: recorded, or refused (403) when their DMs are closed."""
             if not dms_open:
-                raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Cannot send messages to this user")
+                raise discord.Forbidden(
+                    SimpleNamespace(status=403, reason="Forbidden"), "Cannot send messages to this user"
+                )
             self.calls.append(("dm", content, kwargs))
 
         self.user = SimpleNamespace(
-            id=user_id, name=name or f"user{user_id}", display_name=name or f"user{user_id}",
-            guild_permissions=discord.Permissions(manage_guild=manage_guild), send=send, bot=False,
+            id=user_id,
+            name=name or f"user{user_id}",
+            display_name=name or f"user{user_id}",
+            guild_permissions=discord.Permissions(manage_guild=manage_guild),
+            send=send,
+            bot=False,
         )
         self.channel_id = channel_id
         self.guild_id = guild_id
@@ -152,6 +168,14 @@ async def make_stack(settings, clock: FakeClock | None = None):
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None)
     controller = Controller(manager, publisher)
-    bot = SimpleNamespace(manager=manager, bank=bank, prefs=prefs, controller=controller, publisher=publisher, db=db, sink=sink,
-                          settings=settings)
+    bot = SimpleNamespace(
+        manager=manager,
+        bank=bank,
+        prefs=prefs,
+        controller=controller,
+        publisher=publisher,
+        db=db,
+        sink=sink,
+        settings=settings,
+    )
     return bot

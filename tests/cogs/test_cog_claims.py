@@ -167,7 +167,9 @@ async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack
             public = [b for b in mat_components(table) if hasattr(b, "label")]
             space = aw.detail["space"]
             label = space_label(table.game.view(None), space)  # as players read it: "K♥"
-            assert all(space not in b.label and label not in b.label and space not in b.custom_id for b in public), public
+            assert all(space not in b.label and label not in b.label and space not in b.custom_id for b in public), (
+                public
+            )
             assert claim_button(table).label == "Claim!"
             # The player's own hand view does name it.
             from bot.publisher import hand_message

@@ -11,7 +11,6 @@ from bot.controller import GENERIC_FAILURE
 from bot.publisher import hand_message
 from bot.ui import AmountModal, handle_modal_submit
 from cogs.tripoley import Tripoley
-
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
 
 G, C = 5, 600
@@ -33,8 +32,13 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     name, content, kwargs = it.calls[0]
     assert name == "send_message" and "table open" in content
     ids = [c.custom_id for c in kwargs["view"].children]
-    assert ids == ["tripoley:1:0:join", "tripoley:1:0:leave", "tripoley:1:0:ai", "tripoley:1:0:start",
-                   "tripoley:1:0:pick.house"]
+    assert ids == [
+        "tripoley:1:0:join",
+        "tripoley:1:0:leave",
+        "tripoley:1:0:ai",
+        "tripoley:1:0:start",
+        "tripoley:1:0:pick.house",
+    ]
     assert stack.manager.get(C).lobby_message_id == 4242
     # A second table in the same channel is refused, ephemerally, by the error handler.
     again = interaction(stack, BOB)

@@ -10,7 +10,6 @@ from bot.client import TripoleyBot
 from engine.replay import run_replay
 
 
-
 async def start_bot(dh, settings):
     bot = TripoleyBot(settings.model_copy(update={"discord_api_base": dh.api_base}), guild_ready_timeout=0.01)
     run = await dh.connect(bot)
@@ -60,7 +59,9 @@ async def play_one_move(dh, bot, channel_id, users_by_id):
         h = await dh.click(user, mat, label="Show my hand")
         hand = await h.message()
         assert hand.ephemeral and "Your hand" in hand.content
-        select = next(c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith("pick.choose"))
+        select = next(
+            c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith("pick.choose")
+        )
         h2 = await dh.select(user, hand, select["custom_id"], aw.detail["best"])
         await h2.response()
     elif aw.phase == "poker-betting" and "bet" in aw.legal and aw.detail["max"] >= 2:
@@ -76,15 +77,25 @@ async def play_one_move(dh, bot, channel_id, users_by_id):
         h = await dh.click(user, mat, label="Show my hand")
         hand = await h.message()
         card = aw.detail["cards"][0]
-        button = next((c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith(f"lead.{card}")), None)
+        button = next(
+            (
+                c
+                for row in hand.components
+                for c in row["components"]
+                if c.get("custom_id", "").endswith(f"lead.{card}")
+            ),
+            None,
+        )
         if button is not None:
             await (await dh.click(user, hand, custom_id=button["custom_id"])).response()
         else:
-            select = next(c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith("pick.lead"))
+            select = next(
+                c for row in hand.components for c in row["components"] if c.get("custom_id", "").endswith("pick.lead")
+            )
             await (await dh.select(user, hand, select["custom_id"], [card])).response()
     else:
         prefer = ["Check", "Call", "Keep my hand", "Pass", "Claim!"]
-        label = next(l for l in prefer if find_button(mat, l))
+        label = next(word for word in prefer if find_button(mat, word))
         # A wrong-user click is refused ephemerally and changes nothing.
         other = next(u for uid, u in users_by_id.items() if uid != table.seats[aw.seat].user_id)
         cid = find_button(mat, label)["custom_id"]

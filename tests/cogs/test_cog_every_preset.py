@@ -12,9 +12,9 @@ from bot.components import SelectSpec, hand_components, mat_components
 from bot.publisher import hand_message, table_message
 from bot.text import not_now
 from cogs.tripoley import Tripoley
-from engine import Game, PRESETS
+from engine import PRESETS, Game
 from engine.options import Options
-from images.hands import hand_alt, summary_alt, _standings
+from images.hands import _standings, hand_alt, summary_alt
 from images.mat import mat_alt
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, make_stack, public_message
 
@@ -25,10 +25,24 @@ def internal_ids() -> set[str]:
     ids = {f.replace("_", "-") for f in Options.__dataclass_fields__ if "_" in f}
     for key, preset in PRESETS.items():
         game = Game.new(key, ["a", "b", "c", "d"][: max(preset.min_players, 3)], seed=1)
-        ids |= {sp["id"] for sp in game.view(None)["mat"]
-                if sp["id"].lower() != sp["label"].lower() and not (sp["id"].isalpha() and sp["id"].islower())}
-    return ids | {"poker-betting", "poker-choose", "spare-hand", "suit-bid", "name-suit", "michigan-lead",
-                  "michigan-play", "wanagan-pass", "wanagan-reveal", "corner-bet", "corner-cover"}
+        ids |= {
+            sp["id"]
+            for sp in game.view(None)["mat"]
+            if sp["id"].lower() != sp["label"].lower() and not (sp["id"].isalpha() and sp["id"].islower())
+        }
+    return ids | {
+        "poker-betting",
+        "poker-choose",
+        "spare-hand",
+        "suit-bid",
+        "name-suit",
+        "michigan-lead",
+        "michigan-play",
+        "wanagan-pass",
+        "wanagan-reveal",
+        "corner-bet",
+        "corner-cover",
+    }
 
 
 INTERNAL = re.compile(
@@ -58,6 +72,7 @@ def shown(out) -> list[str]:
         else:
             texts.append(spec.label)
     return texts
+
 
 G, C = 8, 800
 ANN, BOB = 81, 82

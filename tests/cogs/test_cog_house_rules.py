@@ -6,7 +6,7 @@ from tests.cogs.fakes import public_message
 from tests.cogs.test_cog_commands import ANN, BOB, C, cog, interaction  # noqa: F401 (cog is a fixture)
 
 
-async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):
+async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):  # noqa: F811 (pytest passes the imported fixture)
     await cog.start.callback(cog, interaction(stack), preset="rummoli", rounds=1)
     await stack.controller.on_component(interaction(stack, BOB, name="bob", message=public_message()), 1, 0, "join", [])
     refused = interaction(stack, BOB, message=public_message())

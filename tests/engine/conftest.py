@@ -11,8 +11,9 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -32,8 +33,14 @@ def player_names(n: int) -> list[str]:
     return [f"p{i}" for i in range(n)]
 
 
-def drive(game: Game, rng: random.Random, ai: str = "heuristic", on_step: StepHook | None = None,
-          max_actions: int = 20000, stop: Callable[[Game], bool] | None = None) -> int:
+def drive(
+    game: Game,
+    rng: random.Random,
+    ai: str = "heuristic",
+    on_step: StepHook | None = None,
+    max_actions: int = 20000,
+    stop: Callable[[Game], bool] | None = None,
+) -> int:
     """Play ``game`` with AI seats until it is finished (or ``stop(game)``); return the number of actions."""
     actions = 0
     while not game.finished:
@@ -55,9 +62,17 @@ def drive(game: Game, rng: random.Random, ai: str = "heuristic", on_step: StepHo
     return actions
 
 
-def play_game(preset: str, n: int, seed: int, ai: str = "heuristic", *, rounds: int = 3,
-              options: dict | None = None, on_step: StepHook | None = None,
-              max_actions: int = 20000) -> Game:
+def play_game(
+    preset: str,
+    n: int,
+    seed: int,
+    ai: str = "heuristic",
+    *,
+    rounds: int = 3,
+    options: dict | None = None,
+    on_step: StepHook | None = None,
+    max_actions: int = 20000,
+) -> Game:
     """A whole AI game of ``rounds`` rounds (plus the board clearing), checked for conservation."""
     opts = {"game_end": f"rounds:{rounds}", **(options or {})}
     game = Game.new(preset, player_names(n), options=opts, seed=seed)
@@ -72,8 +87,9 @@ def play_game(preset: str, n: int, seed: int, ai: str = "heuristic", *, rounds: 
     return game
 
 
-def stack_deck(n_players: int, hands: dict[int, list[str]], spare: list[str] = (), dealer: int = 0,
-               decks: int = 1) -> list[str]:
+def stack_deck(
+    n_players: int, hands: dict[int, list[str]], spare: list[str] = (), dealer: int = 0, decks: int = 1
+) -> list[str]:
     """The deck (top card first) that deals exactly ``hands`` (seat → all its cards) and ``spare``.
 
     Dealing is one card at a time from the top, starting left of the dealer, the spare
@@ -103,8 +119,9 @@ def stack_deck(n_players: int, hands: dict[int, list[str]], spare: list[str] = (
     return [content[i % slots][i // slots] for i in range(total)]
 
 
-def run_cli(*args: str, input_data: dict | None = None, tmp_path: Path | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, input_data: dict | None = None, tmp_path: Path | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
     """``python -m engine ARGS`` in the repo; a dict ``input_data`` is written to a file first."""
     argv = [sys.executable, "-m", "engine", *args]
     if input_data is not None:

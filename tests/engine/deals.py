@@ -8,8 +8,14 @@ from engine import Action, Game
 from engine import cards as C
 
 
-def stack_deck(n_players: int, hands: dict[int, list[str]], spare: list[str] = (), dealer: int = 0,
-               decks: int = 1, filler: list[str] | None = None) -> list[str]:
+def stack_deck(
+    n_players: int,
+    hands: dict[int, list[str]],
+    spare: list[str] = (),
+    dealer: int = 0,
+    decks: int = 1,
+    filler: list[str] | None = None,
+) -> list[str]:
     """The deck (top card first) that deals ``hands`` (seat → cards) and ``spare``.
 
     Hands not fully given are topped up from the remaining cards, lowest first
@@ -43,9 +49,16 @@ def stack_deck(n_players: int, hands: dict[int, list[str]], spare: list[str] = (
     return [C.to_str(content[i % slots][i // slots]) for i in range(total)]
 
 
-def new_game(preset: str = "tripoley", n: int = 3, hands: dict[int, list[str]] | None = None,
-             spare: list[str] = (), dealer: int = 0, options: dict | None = None,
-             stacks: list[int] | None = None, filler: list[str] | None = None) -> Game:
+def new_game(
+    preset: str = "tripoley",
+    n: int = 3,
+    hands: dict[int, list[str]] | None = None,
+    spare: list[str] = (),
+    dealer: int = 0,
+    options: dict | None = None,
+    stacks: list[int] | None = None,
+    filler: list[str] | None = None,
+) -> Game:
     g = Game.new(preset, [f"p{i}" for i in range(n)], options=options, stacks=stacks, dealer=dealer, seed=1)
     g.next_deal(stack_deck(n, hands or {}, spare, dealer, g.n_decks, filler))
     return g
@@ -73,8 +86,15 @@ def payouts(g: Game, round_index: int = -1) -> list[tuple[str, int, int]]:
 
 def through_poker(g: Game) -> None:
     """Keep the spare, show the best five, everybody checks."""
-    while (aw := g.awaiting()) is not None and aw.phase in ("spare-hand", "auction", "suit-bid", "name-suit",
-                                                             "claim", "poker-choose", "poker-betting"):
+    while (aw := g.awaiting()) is not None and aw.phase in (
+        "spare-hand",
+        "auction",
+        "suit-bid",
+        "name-suit",
+        "claim",
+        "poker-choose",
+        "poker-betting",
+    ):
         if aw.phase == "spare-hand":
             act(g, aw.seat, "keep")
         elif aw.phase in ("auction", "suit-bid"):

@@ -26,10 +26,17 @@ from .test_replay_cli import PLAYOFF, game_file, record_game, two_rounds
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*argv: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
-        cwd: Path = ROOT, module: str = "engine") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", module, *argv], input=stdin, capture_output=True, cwd=cwd,
-                          timeout=120, env={**os.environ, **(env or {})})
+def cli(
+    *argv: str, stdin: bytes | None = None, env: dict[str, str] | None = None, cwd: Path = ROOT, module: str = "engine"
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", module, *argv],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def in_process(*argv: str) -> tuple[int, str, str]:
@@ -51,15 +58,18 @@ def refused(rc: int, err: str, says: str) -> None:
 
 
 # ---------------------------------------------------------------- replay
-@pytest.mark.parametrize(("content", "says"), [
-    (b"\xff\xfe{\"players\": []}", "not UTF-8 text"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b"{\"players\": ", "not JSON"),
-    (json.dumps({"players": ["a", "b"], "stacks": [True, 100]}).encode(), "('stacks', 0)"),
-    (json.dumps({"players": ["a", "b"], "seed": -5}).encode(), "must be 0 or more, got -5"),
-    (json.dumps({"players": ["a", "b"], "dealer": False}).encode(), "('dealer',)"),
-    (json.dumps([1, 2]).encode(), "bad replay file"),
-])
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b'\xff\xfe{"players": []}', "not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"players": ', "not JSON"),
+        (json.dumps({"players": ["a", "b"], "stacks": [True, 100]}).encode(), "('stacks', 0)"),
+        (json.dumps({"players": ["a", "b"], "seed": -5}).encode(), "must be 0 or more, got -5"),
+        (json.dumps({"players": ["a", "b"], "dealer": False}).encode(), "('dealer',)"),
+        (json.dumps([1, 2]).encode(), "bad replay file"),
+    ],
+)
 def test_unreadable_replay_files(tmp_path, content, says):
     path = tmp_path / "game.json"
     path.write_bytes(content)
@@ -68,8 +78,10 @@ def test_unreadable_replay_files(tmp_path, content, says):
     assert out == ""
 
 
-@pytest.mark.parametrize(("path", "says"), [("/dev/zero", "larger than 64 MB"), (".", "cannot read ."),
-                                           ("no/such/file.json", "No such file or directory")])
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [("/dev/zero", "larger than 64 MB"), (".", "cannot read ."), ("no/such/file.json", "No such file or directory")],
+)
 def test_endless_missing_or_folder_paths(path, says):
     rc, out, err = in_process("replay", path)
     refused(rc, err, says)
@@ -93,8 +105,9 @@ def test_rounds_after_a_round_that_ends_midway_are_reported(tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     rc, out, err = in_process("replay", str(path))
-    refused(rc, err, "round 1 ends mid-way (waiting for seat 2 to poker-choose) but the file lists 1 more "
-                     "round(s) after it")
+    refused(
+        rc, err, "round 1 ends mid-way (waiting for seat 2 to poker-choose) but the file lists 1 more round(s) after it"
+    )
     data = game_file(playoff={"deck": PLAYOFF, "actions": []})
     data["rounds"][0]["actions"] = data["rounds"][0]["actions"][:1]
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -121,19 +134,22 @@ def test_valid_files_replay_as_before():
 
 
 # ---------------------------------------------------------------- simulate and arguments
-@pytest.mark.parametrize(("argv", "says"), [
-    (["simulate", "-o", "start_stack=0", "--rounds", "3"], "no round can be played: fewer than two players"),
-    (["simulate", "--preset", "great-lakes", "-o", "start_stack=1"], "no round can be played"),
-    (["simulate", "--rounds", "0"], "--rounds: must be at least 1, got 0"),
-    (["simulate", "--players", "-3"], "--players: must be at least 2, got -3"),
-    (["simulate", "--seed", "-5"], "--seed: must be at least 0, got -5"),
-    (["simulate", "--players", "30"], "takes 2 to 9 players, not 30"),
-    (["simulate", "--rounds", "many"], "'many' is not a whole number"),
-    (["simulate", "-o", "bet_limit=true"], "option bet_limit must be a whole number"),
-    (["simulate", "--preset", "nope"], "unknown preset 'nope'"),
-    (["frobnicate"], "invalid choice"),
-    ([], "required"),
-])
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["simulate", "-o", "start_stack=0", "--rounds", "3"], "no round can be played: fewer than two players"),
+        (["simulate", "--preset", "great-lakes", "-o", "start_stack=1"], "no round can be played"),
+        (["simulate", "--rounds", "0"], "--rounds: must be at least 1, got 0"),
+        (["simulate", "--players", "-3"], "--players: must be at least 2, got -3"),
+        (["simulate", "--seed", "-5"], "--seed: must be at least 0, got -5"),
+        (["simulate", "--players", "30"], "takes 2 to 9 players, not 30"),
+        (["simulate", "--rounds", "many"], "'many' is not a whole number"),
+        (["simulate", "-o", "bet_limit=true"], "option bet_limit must be a whole number"),
+        (["simulate", "--preset", "nope"], "unknown preset 'nope'"),
+        (["frobnicate"], "invalid choice"),
+        ([], "required"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(argv, says):
     start = time.monotonic()
     rc, out, err = in_process(*argv, "--quiet") if argv[:1] == ["simulate"] else in_process(*argv)
@@ -149,14 +165,22 @@ def test_help_is_self_contained():
 
 # ---------------------------------------------------------------- pipes and terminals
 def test_a_closed_pipe_ends_quietly():
-    proc = subprocess.Popen([sys.executable, "-m", "engine", "simulate", "--rounds", "300", "--quiet"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", "simulate", "--rounds", "300", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     proc.stdout.readline()
     proc.stdout.close()  # like `| head -1`
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0 and b"Traceback" not in err, err
-    replay = subprocess.Popen([sys.executable, "-m", "engine", "replay", "tests/engine/scenarios/flip_rummoli.json"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    replay = subprocess.Popen(
+        [sys.executable, "-m", "engine", "replay", "tests/engine/scenarios/flip_rummoli.json"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     replay.stdout.readline()
     replay.stdout.close()
     _, err = replay.communicate(timeout=120)
@@ -182,30 +206,68 @@ def test_samples_help_writes_nothing(tmp_path):
 
 
 # ---------------------------------------------------------------- generated input
-JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=False),
-                      st.text(max_size=8), st.sampled_from(["tripoley", "wanagan", "2C", "AS", "keep", "bet"]))
-JSON_VALUE = st.recursive(JSON_LEAF, lambda inner: st.one_of(st.lists(inner, max_size=5),
-                                                              st.dictionaries(st.text(max_size=8), inner, max_size=5)),
-                          max_leaves=30)
+JSON_LEAF = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=False),
+    st.text(max_size=8),
+    st.sampled_from(["tripoley", "wanagan", "2C", "AS", "keep", "bet"]),
+)
+JSON_VALUE = st.recursive(
+    JSON_LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(st.text(max_size=8), inner, max_size=5)),
+    max_leaves=30,
+)
 FIELDS = ("preset", "options", "players", "stacks", "dealer", "seed", "rounds", "playoff")
-ACTION = st.fixed_dictionaries({"seat": st.one_of(st.integers(-1, 4), JSON_LEAF),
-                                "do": st.sampled_from(["keep", "swap", "auction", "bid", "pass", "choose", "bet",
-                                                       "check", "call", "fold", "lead", "reveal", "nonsense"])},
-                               optional={"amount": st.one_of(st.integers(-5, 500), JSON_LEAF),
-                                         "cards": st.lists(st.sampled_from(["2C", "AS", "TH", "ZZ", "10D"]), max_size=6),
-                                         "card": JSON_LEAF, "space": JSON_LEAF, "suit": JSON_LEAF})
+ACTION = st.fixed_dictionaries(
+    {
+        "seat": st.one_of(st.integers(-1, 4), JSON_LEAF),
+        "do": st.sampled_from(
+            [
+                "keep",
+                "swap",
+                "auction",
+                "bid",
+                "pass",
+                "choose",
+                "bet",
+                "check",
+                "call",
+                "fold",
+                "lead",
+                "reveal",
+                "nonsense",
+            ]
+        ),
+    },
+    optional={
+        "amount": st.one_of(st.integers(-5, 500), JSON_LEAF),
+        "cards": st.lists(st.sampled_from(["2C", "AS", "TH", "ZZ", "10D"]), max_size=6),
+        "card": JSON_LEAF,
+        "space": JSON_LEAF,
+        "suit": JSON_LEAF,
+    },
+)
 VALID_DECK = json.loads(json.dumps(game_file()["rounds"][0]["deck"]))
 REPLAY_FILE = st.one_of(
     # near-valid: the worked example with fields replaced by generated values
-    st.builds(lambda over, actions: {**game_file(), **over,
-                                     **({"rounds": [{"deck": VALID_DECK, "actions": actions}]} if actions else {})},
-              st.dictionaries(st.sampled_from(FIELDS), JSON_VALUE, max_size=3),
-              st.one_of(st.none(), st.lists(ACTION, max_size=8))),
+    st.builds(
+        lambda over, actions: {
+            **game_file(),
+            **over,
+            **({"rounds": [{"deck": VALID_DECK, "actions": actions}]} if actions else {}),
+        },
+        st.dictionaries(st.sampled_from(FIELDS), JSON_VALUE, max_size=3),
+        st.one_of(st.none(), st.lists(ACTION, max_size=8)),
+    ),
     st.dictionaries(st.sampled_from(FIELDS), JSON_VALUE, max_size=6),
     JSON_VALUE,
 )
-RECORDED = {preset: record_game(preset, 3, 5, "random", rounds=1)[0]
-            for preset in ("tripoley", "rummoli", "great-lakes", "wanagan", "rummy-royal")}
+RECORDED = {
+    preset: record_game(preset, 3, 5, "random", rounds=1)[0]
+    for preset in ("tripoley", "rummoli", "great-lakes", "wanagan", "rummy-royal")
+}
 
 
 def _mutated(preset: str, index: float, key: str, value: object, cut: bool) -> dict:
@@ -215,15 +277,18 @@ def _mutated(preset: str, index: float, key: str, value: object, cut: bool) -> d
     i = int(index * (len(actions) - 1))
     actions[i] = {**actions[i], key: value}
     if cut:
-        del actions[i + 1:]
+        del actions[i + 1 :]
     return data
 
 
-MUTATED_GAME = st.builds(_mutated, st.sampled_from(sorted(RECORDED)), st.floats(0, 1),
-                         st.sampled_from(["seat", "do", "amount", "cards", "card", "suit", "space", "ace"]),
-                         st.one_of(JSON_LEAF, st.lists(st.sampled_from(["2C", "AS", "TH", "KD", "QS", "ZZ"]),
-                                                       max_size=6)),
-                         st.booleans())
+MUTATED_GAME = st.builds(
+    _mutated,
+    st.sampled_from(sorted(RECORDED)),
+    st.floats(0, 1),
+    st.sampled_from(["seat", "do", "amount", "cards", "card", "suit", "space", "ace"]),
+    st.one_of(JSON_LEAF, st.lists(st.sampled_from(["2C", "AS", "TH", "KD", "QS", "ZZ"]), max_size=6)),
+    st.booleans(),
+)
 RAW_BYTES = st.one_of(
     st.binary(max_size=64),
     st.integers(1, 3000).map(lambda n: b"[" * n + b"]" * n),
@@ -273,23 +338,45 @@ def test_generated_bytes_exit_0_or_2(tmp_path, content):
 
 
 NUMBER_ARG = st.one_of(st.integers(-5, 3).map(str), st.sampled_from(["", "x", "1.5", "-0", "99999999999999999999"]))
-SIMULATE_ARGS = st.lists(st.one_of(
-    st.tuples(st.just("--preset"), st.sampled_from(["tripoley", "wanagan", "great-lakes", "rummoli", "", "nope"])),
-    st.tuples(st.just("--players"), NUMBER_ARG),
-    st.tuples(st.just("--rounds"), NUMBER_ARG),
-    st.tuples(st.just("--seed"), NUMBER_ARG),
-    st.tuples(st.just("--ai"), st.sampled_from(["heuristic", "random", "clever"])),
-    st.tuples(st.just("-o"), st.sampled_from(["bet_limit=5", "bet_limit=0", "start_stack=0", "start_stack=3",
-                                              "ante=flat:50", "game_end=rounds:1", "x=1", "=", "decks=9",
-                                              "strict_claims=maybe", "endgame=none"])),
-), max_size=5)
+SIMULATE_ARGS = st.lists(
+    st.one_of(
+        st.tuples(st.just("--preset"), st.sampled_from(["tripoley", "wanagan", "great-lakes", "rummoli", "", "nope"])),
+        st.tuples(st.just("--players"), NUMBER_ARG),
+        st.tuples(st.just("--rounds"), NUMBER_ARG),
+        st.tuples(st.just("--seed"), NUMBER_ARG),
+        st.tuples(st.just("--ai"), st.sampled_from(["heuristic", "random", "clever"])),
+        st.tuples(
+            st.just("-o"),
+            st.sampled_from(
+                [
+                    "bet_limit=5",
+                    "bet_limit=0",
+                    "start_stack=0",
+                    "start_stack=3",
+                    "ante=flat:50",
+                    "game_end=rounds:1",
+                    "x=1",
+                    "=",
+                    "decks=9",
+                    "strict_claims=maybe",
+                    "endgame=none",
+                ]
+            ),
+        ),
+    ),
+    max_size=5,
+)
 
 
 def _bounded(args: list[tuple[str, str]]) -> list[str]:
     """Keep generated games small: rounds and players above 3 and 6 are not what is tested here."""
     out = []
     for flag, value in args:
-        if flag in ("--rounds", "--players") and value.lstrip("-").isdigit() and int(value) > (3 if flag == "--rounds" else 6):
+        if (
+            flag in ("--rounds", "--players")
+            and value.lstrip("-").isdigit()
+            and int(value) > (3 if flag == "--rounds" else 6)
+        ):
             value = "3"
         out += [flag, value]
     return out
@@ -311,8 +398,13 @@ def test_generated_simulate_arguments_exit_0_or_2(args):
         assert "conservation: OK" in out
 
 
-@pytest.mark.parametrize("argv", [["replay", "tests/engine/scenarios/stuck_lowest.json", "--trace"],
-                                  ["simulate", "--rounds", "2", "--quiet", "-o", "start_stack=2"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", "tests/engine/scenarios/stuck_lowest.json", "--trace"],
+        ["simulate", "--rounds", "2", "--quiet", "-o", "start_stack=2"],
+    ],
+)
 def test_subprocess_runs_end_with_0_or_2(argv):
     proc = cli(*argv)
     assert proc.returncode in (0, 2) and b"Traceback" not in proc.stderr

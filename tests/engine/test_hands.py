@@ -100,8 +100,7 @@ def oracle5_wild(cards, wild) -> tuple[int, tuple[int, ...]]:
         return oracle5(cards)
     s = nat[0] & 3 if nat else 0
     return max(
-        oracle5(nat + [r * 4 + s for r in combo])
-        for combo in itertools.combinations_with_replacement(range(13), w)
+        oracle5(nat + [r * 4 + s for r in combo]) for combo in itertools.combinations_with_replacement(range(13), w)
     )
 
 
@@ -157,8 +156,16 @@ def test_category_order():
         if c1 > c2:
             assert v1 > v2
     assert CATEGORY_NAMES == (
-        "high card", "one pair", "two pair", "three of a kind", "straight", "flush",
-        "full house", "four of a kind", "straight flush", "five of a kind",
+        "high card",
+        "one pair",
+        "two pair",
+        "three of a kind",
+        "straight",
+        "flush",
+        "full house",
+        "four of a kind",
+        "straight flush",
+        "five of a kind",
     )
 
 
@@ -275,8 +282,15 @@ def test_five_card_values_match_oracle_and_order():
 
 @pytest.mark.parametrize(
     "size,decks,count,seed",
-    [(7, 1, 1500, 71), (7, 2, 800, 72), (6, 4, 300, 64), (13, 1, 120, 131), (13, 2, 80, 132),
-     (17, 1, 25, 171), (17, 2, 25, 172)],
+    [
+        (7, 1, 1500, 71),
+        (7, 2, 800, 72),
+        (6, 4, 300, 64),
+        (13, 1, 120, 131),
+        (13, 2, 80, 132),
+        (17, 1, 25, 171),
+        (17, 2, 25, 172),
+    ],
 )
 def test_best_matches_oracle(size, decks, count, seed):
     rng = random.Random(seed)

@@ -11,8 +11,13 @@ from engine.ai import autoplay
 from engine.presets import PRESETS
 from engine.rulebook import house_rules
 
-CASES = [(key, name, value) for key in PRESETS for name, values in house_rules(key).items() for value in values
-         if value != getattr(PRESETS[key].options, name)]
+CASES = [
+    (key, name, value)
+    for key in PRESETS
+    for name, values in house_rules(key).items()
+    for value in values
+    if value != getattr(PRESETS[key].options, name)
+]
 
 
 @pytest.mark.parametrize("key, name, value", CASES)

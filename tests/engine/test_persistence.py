@@ -76,8 +76,13 @@ def test_save_load_continues_identically(preset: str, ai: str) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(preset=st.sampled_from(list(PRESETS)), n=st.integers(2, 9), seed=st.integers(0, 2**31),
-       cut=st.integers(0, 200), ai=st.sampled_from(["heuristic", "random"]))
+@given(
+    preset=st.sampled_from(list(PRESETS)),
+    n=st.integers(2, 9),
+    seed=st.integers(0, 2**31),
+    cut=st.integers(0, 200),
+    ai=st.sampled_from(["heuristic", "random"]),
+)
 def test_save_load_anywhere(preset: str, n: int, seed: int, cut: int, ai: str) -> None:
     assert_continues_identically(preset, n, seed, cut, ai)
 

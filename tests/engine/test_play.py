@@ -45,8 +45,9 @@ def ai_input(game_ref: dict, seed: int, bad: list[str] | None = None, log: list[
     return read
 
 
-def play_through(preset: str, players: int, seed: int, rounds: int = 2, bad: list[str] | None = None,
-                 log: list[str] | None = None) -> tuple[int, Game, str]:
+def play_through(
+    preset: str, players: int, seed: int, rounds: int = 2, bad: list[str] | None = None, log: list[str] | None = None
+) -> tuple[int, Game, str]:
     game = new_game(preset, players, seed, rounds)
     ref = {"game": game}
     out = io.StringIO()
@@ -80,12 +81,24 @@ AW_BET = {"to_call": 0, "min": 1, "max": 20, "current_bet": 0}
         ("lead 4C", ["lead"], {"cards": ["4C"]}, {"do": "lead", "card": "4C"}),
         ("lead 10♥", ["lead"], {"cards": ["TH"]}, {"do": "lead", "card": "10H"}),
         ("4c", ["lead"], {"cards": ["4C"]}, {"do": "lead", "card": "4C"}),
-        ("choose AS KS QS JS TS", ["choose"], {"best": ["2C"] * 5},
-         {"do": "choose", "cards": ["AS", "KS", "QS", "JS", "TS"]}),
-        ("best", ["choose"], {"best": ["AS", "KS", "QS", "JS", "TS"]},
-         {"do": "choose", "cards": ["AS", "KS", "QS", "JS", "TS"]}),
-        ("choose best", ["choose"], {"best": ["AS", "KS", "QS", "JS", "TS"]},
-         {"do": "choose", "cards": ["AS", "KS", "QS", "JS", "TS"]}),
+        (
+            "choose AS KS QS JS TS",
+            ["choose"],
+            {"best": ["2C"] * 5},
+            {"do": "choose", "cards": ["AS", "KS", "QS", "JS", "TS"]},
+        ),
+        (
+            "best",
+            ["choose"],
+            {"best": ["AS", "KS", "QS", "JS", "TS"]},
+            {"do": "choose", "cards": ["AS", "KS", "QS", "JS", "TS"]},
+        ),
+        (
+            "choose best",
+            ["choose"],
+            {"best": ["AS", "KS", "QS", "JS", "TS"]},
+            {"do": "choose", "cards": ["AS", "KS", "QS", "JS", "TS"]},
+        ),
         ("bid 3", ["bid", "pass"], {"min": 1, "max": 50}, {"do": "bid", "amount": 3}),
         ("bid 3", ["suit_bid", "pass"], {"min": 1, "max": 50}, {"do": "suit_bid", "amount": 3}),
         ("name_suit S", ["name_suit"], {"suits": list("CDHS")}, {"do": "name_suit", "suit": "S"}),
@@ -258,8 +271,16 @@ def test_bad_setup():
 # ---------------------------------------------------------------- whole games, as a subprocess
 def _engine(args: list[str], stdin: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([sys.executable, "-m", "engine", "play", *args], input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", cwd=ROOT, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -269,8 +290,10 @@ def test_subprocess_scripted_game(preset):
     bad = ["nonsense", "bet -"]
     rc, game, text = play_through(preset, players, seed, rounds, bad=bad, log=log)
     assert rc == 0 and game.finished
-    proc = _engine(["--preset", preset, "--players", str(players), "--seed", str(seed),
-                    "--rounds", str(rounds), "--name", "you"], "\n".join(log) + "\n")
+    proc = _engine(
+        ["--preset", preset, "--players", str(players), "--seed", str(seed), "--rounds", str(rounds), "--name", "you"],
+        "\n".join(log) + "\n",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Not allowed: cannot nonsense now" in proc.stdout
     assert "The game is over." in proc.stdout
@@ -350,6 +373,8 @@ def test_replay_doc_example_is_real():
 
     doc = DOC.read_text(encoding="utf-8")
     blocks = re.findall(r"```json\n(.*?)\n```", doc, re.S)
-    game = json.loads(next(b for b in blocks if b.lstrip().startswith('{\n  "preset": "tripoley",\n  "options": {"game_end"')))
+    game = json.loads(
+        next(b for b in blocks if b.lstrip().startswith('{\n  "preset": "tripoley",\n  "options": {"game_end"'))
+    )
     shown = json.loads(next(b for b in blocks if b.lstrip().startswith('{\n  "stacks": [66')))
     assert run_replay(game) == shown

@@ -92,7 +92,7 @@ def test_chips_cards_and_progress(preset: str, n: int, ai: str) -> None:
 
 
 SHORT_STACKS = [
-    {"start_stack": 14, "game_end": "rounds:6"},              # players sit out, all-ins, side pots
+    {"start_stack": 14, "game_end": "rounds:6"},  # players sit out, all-ins, side pots
     {"start_stack": 30, "game_end": "elimination", "bet_limit": 7},
     {"start_stack": 60, "game_end": "rounds:3", "bet_limit": 3, "endgame": "none"},
 ]
@@ -165,9 +165,32 @@ def test_end_now_keeps_every_chip(preset: str) -> None:
 # ---------------------------------------------------------------------------- illegal actions
 
 
-_VERBS = ["keep", "swap", "auction", "bid", "pass", "look", "claim", "suit_bid", "name_suit", "corner_bet",
-          "cover", "decline", "choose", "check", "bet", "call", "raise", "fold", "lead", "play",
-          "full_house", "straight", "reveal", "pass_cards"]
+_VERBS = [
+    "keep",
+    "swap",
+    "auction",
+    "bid",
+    "pass",
+    "look",
+    "claim",
+    "suit_bid",
+    "name_suit",
+    "corner_bet",
+    "cover",
+    "decline",
+    "choose",
+    "check",
+    "bet",
+    "call",
+    "raise",
+    "fold",
+    "lead",
+    "play",
+    "full_house",
+    "straight",
+    "reveal",
+    "pass_cards",
+]
 _AMOUNT_VERBS = ("bid", "suit_bid", "bet", "raise")
 
 
@@ -183,8 +206,11 @@ def _illegal_actions(game: Game, rng: random.Random) -> list[Action]:
     d = aw.detail
     for verb in aw.legal:
         if verb in _AMOUNT_VERBS:
-            out += [Action(seat=aw.seat, do=verb), Action(seat=aw.seat, do=verb, amount=0),
-                    Action(seat=aw.seat, do=verb, amount=-3)]
+            out += [
+                Action(seat=aw.seat, do=verb),
+                Action(seat=aw.seat, do=verb, amount=0),
+                Action(seat=aw.seat, do=verb, amount=-3),
+            ]
             if "max" in d:
                 out.append(Action(seat=aw.seat, do=verb, amount=d["max"] + 1))
             if verb in ("bet", "raise"):
@@ -196,9 +222,12 @@ def _illegal_actions(game: Game, rng: random.Random) -> list[Action]:
     foreign += [c for c in r.spare if c not in mine]
     if "choose" in aw.legal:
         hand = C.to_strs(r.hands[aw.seat])
-        out += [Action(seat=aw.seat, do="choose"), Action(seat=aw.seat, do="choose", cards=hand[:4]),
-                Action(seat=aw.seat, do="choose", cards=hand[:6] if len(hand) >= 6 else hand + ["ZZ"]),
-                Action(seat=aw.seat, do="choose", cards=["XX", *hand[:4]])]
+        out += [
+            Action(seat=aw.seat, do="choose"),
+            Action(seat=aw.seat, do="choose", cards=hand[:4]),
+            Action(seat=aw.seat, do="choose", cards=hand[:6] if len(hand) >= 6 else hand + ["ZZ"]),
+            Action(seat=aw.seat, do="choose", cards=["XX", *hand[:4]]),
+        ]
         if len(hand) >= 5:
             out.append(Action(seat=aw.seat, do="choose", cards=[hand[0]] * 5))
             if foreign:
@@ -226,14 +255,18 @@ def _illegal_actions(game: Game, rng: random.Random) -> list[Action]:
     if "reveal" in aw.legal:
         hand = d["cards"]
         space = (d.get("spaces") or ["pot"])[0]
-        out += [Action(seat=aw.seat, do="reveal", cards=hand[:4], space=space),
-                Action(seat=aw.seat, do="reveal", cards=hand[:5], space="no-such-space")]
+        out += [
+            Action(seat=aw.seat, do="reveal", cards=hand[:4], space=space),
+            Action(seat=aw.seat, do="reveal", cards=hand[:5], space="no-such-space"),
+        ]
         if foreign:
             out.append(Action(seat=aw.seat, do="reveal", cards=hand[:4] + [C.to_str(foreign[0])], space=space))
     if "corner_bet" in aw.legal:
-        out += [Action(seat=aw.seat, do="corner_bet", ace="KS", amount=1),
-                Action(seat=aw.seat, do="corner_bet", ace=d["aces"][0], amount=0),
-                Action(seat=aw.seat, do="corner_bet", ace=d["aces"][0], amount=d["max"] + 1)]
+        out += [
+            Action(seat=aw.seat, do="corner_bet", ace="KS", amount=1),
+            Action(seat=aw.seat, do="corner_bet", ace=d["aces"][0], amount=0),
+            Action(seat=aw.seat, do="corner_bet", ace=d["aces"][0], amount=d["max"] + 1),
+        ]
     if "name_suit" in aw.legal:
         out += [Action(seat=aw.seat, do="name_suit"), Action(seat=aw.seat, do="name_suit", suit="X")]
     return out
@@ -403,8 +436,12 @@ def test_views_never_show_hidden_cards(preset: str, ai: str) -> None:
 
 
 def test_card_strings_helper() -> None:
-    view = {"mat": [{"id": "AH", "label": "A♥"}], "hand": ["TH", "2C"], "x": "bob leads 10D",
-            "events": [{"type": "payout", "space": "KH"}]}
+    view = {
+        "mat": [{"id": "AH", "label": "A♥"}],
+        "hand": ["TH", "2C"],
+        "x": "bob leads 10D",
+        "events": [{"type": "payout", "space": "KH"}],
+    }
     assert card_strings(view) == {"TH", "2C", "TD"}
 
 
@@ -413,11 +450,17 @@ def test_card_strings_helper() -> None:
 # After each round the log and the round's events are checked against the rules, recomputed here from
 # the cards: a seat's hand at any moment is its final hand plus the cards it placed from then on.
 
-_FIRST_LEAD = {"lowest-card": ("lowest", None, False), "lowest-of-chosen-suit": ("chosen", None, False),
-               "low-black": ("lowest", "black", False)}
-_AFTER_STOP = {"lowest-other-suit": ("lowest", None, True), "chosen-other-suit": ("chosen", None, True),
-               "chosen-opposite-colour": ("chosen", "opposite", False),
-               "low-opposite-colour": ("lowest", "opposite", False)}
+_FIRST_LEAD = {
+    "lowest-card": ("lowest", None, False),
+    "lowest-of-chosen-suit": ("chosen", None, False),
+    "low-black": ("lowest", "black", False),
+}
+_AFTER_STOP = {
+    "lowest-other-suit": ("lowest", None, True),
+    "chosen-other-suit": ("chosen", None, True),
+    "chosen-opposite-colour": ("chosen", "opposite", False),
+    "low-opposite-colour": ("lowest", "opposite", False),
+}
 
 
 def _candidates(hand: list[int], colour: str | None, exclude: int | None) -> list[int]:
@@ -478,8 +521,9 @@ def _audit_michigan(game: Game) -> None:
         assert r.hands[w] == [], "the player who went out still holds cards"
         others = [s for s in r.active if s != w]
         assert all(r.hands[s] for s in others) or not others
-        pays = {e["from_seat"]: e["amount"] for e in r.events
-                if e["type"] == "transfer" and e.get("reason") == "cards left"}
+        pays = {
+            e["from_seat"]: e["amount"] for e in r.events if e["type"] == "transfer" and e.get("reason") == "cards left"
+        }
         if opts.out_payment == "per-card-to-winner":
             for s in others:
                 assert pays.get(s, 0) <= len(r.hands[s])
@@ -498,8 +542,11 @@ def _audit_poker(game: Game) -> None:
         if e["type"] in ("bet", "raise"):
             assert 1 <= e["amount"] <= lim, f"{e['type']} {e['amount']} over bet_limit {lim}"
     live = [s for s in r.active if not r.poker.folded[s]]
-    pot_winners = {e["seat"] for e in r.events if e["type"] == "payout" and e["space"] == game.pot_id
-                   and e.get("reason") == "poker"}
+    pot_winners = {
+        e["seat"]
+        for e in r.events
+        if e["type"] == "payout" and e["space"] == game.pot_id and e.get("reason") == "poker"
+    }
     assert pot_winners <= set(live), "a folded or absent seat won poker chips"
     if len(live) > 1:
         values = {s: evaluate(r.poker.chosen[s]) for s in live}
@@ -518,7 +565,9 @@ def _audit_paycards_at_deal(game: Game) -> None:
     r = game.r
     if game.options.paycards != "deal" or game.options.strict_claims or game.n_decks != 1:
         return
-    dealt = {s: list(r.hands[s]) + [c for c, b in zip(r.michigan.played, r.michigan.played_by) if b == s] for s in r.active}
+    dealt = {
+        s: list(r.hands[s]) + [c for c, b in zip(r.michigan.played, r.michigan.played_by) if b == s] for s in r.active
+    }
     held = {}
     for e in r.events:
         if e["type"] == "payout" and e.get("reason") == "held":
@@ -531,8 +580,9 @@ def _audit_paycards_at_deal(game: Game) -> None:
             holders = [s for s in r.active if all(c in dealt[s] for c in need)]
             assert [s for s, _ in got] == holders, f"{sp.id}: paid {got}, holders {holders}"
         elif sp.trigger == "run":
-            holders = [s for s in r.active
-                       if any(all(C.make(rk, su) in dealt[s] for rk in sp.ranks) for su in range(4))]
+            holders = [
+                s for s in r.active if any(all(C.make(rk, su) in dealt[s] for rk in sp.ranks) for su in range(4))
+            ]
             assert sorted(s for s, _ in got) == sorted(holders), f"{sp.id}: paid {got}, holders {holders}"
             assert len({a for _, a in got}) <= 1, f"{sp.id} split unevenly: {got}"
 

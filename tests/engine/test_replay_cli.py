@@ -74,8 +74,13 @@ def game_file(**over) -> dict:
 def replay(tmp_path: Path, data: dict, *extra: str) -> subprocess.CompletedProcess:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "engine", "replay", str(path), *extra], cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path), *extra],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_deck_helper_deals_as_specified() -> None:
@@ -96,8 +101,7 @@ def test_full_round_of_tripoley(tmp_path: Path) -> None:
     # Michigan: seat 0 goes out; 1 and 2 pay one chip per card left (13 each) → 0: 105, 1: 103, 2: 88;
     # seat 0 takes the Kitty (3) → 108.
     assert out["stacks"] == [108, 103, 88]
-    assert out["mat"] == {"10H": 0, "JH": 0, "QH": 0, "KH": 0, "AH": 0, "k-q": 0, "8-9-10": 1, "kitty": 0,
-                          "pot": 0}
+    assert out["mat"] == {"10H": 0, "JH": 0, "QH": 0, "KH": 0, "AH": 0, "k-q": 0, "8-9-10": 1, "kitty": 0, "pot": 0}
     assert sum(out["stacks"]) + sum(out["mat"].values()) == 300
     assert out["finished"] is False
     assert out["awaiting"]["seat"] is None and out["awaiting"]["legal"] == []
@@ -156,8 +160,7 @@ def test_illegal_raise_exits_2_with_one_line(tmp_path: Path) -> None:
 def test_bet_limit_option_is_used(tmp_path: Path) -> None:
     actions = list(ACTIONS_R1)
     actions[4] = {"seat": 0, "do": "bet", "amount": 12}
-    data = game_file(options={"bet_limit": 10},
-                     rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": actions}])
+    data = game_file(options={"bet_limit": 10}, rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": actions}])
     proc = replay(tmp_path, data)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "action 4 (seat 0, bet 12): bet exceeds bet_limit 10"
@@ -198,8 +201,7 @@ def test_bad_deck_exits_2(tmp_path: Path) -> None:
 
 
 def test_actions_running_out_report_awaiting(tmp_path: Path) -> None:
-    proc = replay(tmp_path, game_file(rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0),
-                                               "actions": ACTIONS_R1[:5]}]))
+    proc = replay(tmp_path, game_file(rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": ACTIONS_R1[:5]}]))
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     aw = out["awaiting"]
@@ -210,8 +212,9 @@ def test_actions_running_out_report_awaiting(tmp_path: Path) -> None:
     assert out["mat"]["pot"] == 8
     assert sum(out["stacks"]) + sum(out["mat"].values()) == 300
     # no actions at all: the dealer's spare-hand decision is awaited
-    out = json.loads(replay(tmp_path, game_file(rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0),
-                                                          "actions": []}])).stdout)
+    out = json.loads(
+        replay(tmp_path, game_file(rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": []}])).stdout
+    )
     assert out["awaiting"]["seat"] == 0 and out["awaiting"]["phase"] == "spare-hand"
     assert set(out["awaiting"]["legal"]) == {"keep", "swap", "auction"}
 
@@ -235,9 +238,17 @@ def test_trace_includes_game_level_events_raised_by_a_deal() -> None:
     import io
 
     trace = io.StringIO()
-    out = run_replay({"preset": "tripoley", "players": ["a", "b", "c"], "stacks": [100, 100, 8],
-                      "options": {"game_end": "elimination"}, "dealer": 0,
-                      "rounds": [{"deck": C.to_strs(C.full_deck()), "actions": []}]}, trace=trace)
+    out = run_replay(
+        {
+            "preset": "tripoley",
+            "players": ["a", "b", "c"],
+            "stacks": [100, 100, 8],
+            "options": {"game_end": "elimination"},
+            "dealer": 0,
+            "rounds": [{"deck": C.to_strs(C.full_deck()), "actions": []}],
+        },
+        trace=trace,
+    )
     traced = [json.loads(line) for line in trace.getvalue().splitlines()]
     assert out["events"] == [{"type": "eliminated", "seat": 2}]
     assert traced[0] == {"type": "eliminated", "seat": 2} and traced[1]["type"] == "round-start"
@@ -265,8 +276,10 @@ PLAYOFF = ["AS", "2C", "3D", "KS", "4C", "5D", "QS", "6C", "7D", "JS", "8C", "9D
 def two_rounds(**over) -> dict:
     return game_file(
         options={"game_end": "rounds:2"},
-        rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)},
-                {"deck": deck_for(HANDS_R2, SPARE_R2, 1), "actions": list(ACTIONS_R2)}],
+        rounds=[
+            {"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)},
+            {"deck": deck_for(HANDS_R2, SPARE_R2, 1), "actions": list(ACTIONS_R2)},
+        ],
         **over,
     )
 
@@ -306,9 +319,13 @@ def test_two_rounds_without_playoff_deck_await_the_playoff(tmp_path: Path) -> No
 def test_no_playoff_needed_when_the_board_is_clear(tmp_path: Path) -> None:
     data = game_file(
         options={"game_end": "rounds:2"},
-        rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)},
-                {"deck": deck_for({1: HANDS_R1[0], 2: HANDS_R1[1], 0: HANDS_R1[2]}, SPARE_R1, 1),
-                 "actions": list(ACTIONS_R2)}],
+        rounds=[
+            {"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)},
+            {
+                "deck": deck_for({1: HANDS_R1[0], 2: HANDS_R1[1], 0: HANDS_R1[2]}, SPARE_R1, 1),
+                "actions": list(ACTIONS_R2),
+            },
+        ],
         playoff={"deck": PLAYOFF, "actions": []},
     )
     out = run_replay(data)
@@ -329,9 +346,13 @@ def test_one_round_playoff_takes_the_odd_chip(tmp_path: Path) -> None:
 
 
 def test_rounds_after_the_game_ended_are_rejected() -> None:
-    data = game_file(options={"game_end": "rounds:1"},
-                     rounds=[{"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)},
-                             {"deck": deck_for(HANDS_R2, SPARE_R2, 1), "actions": []}])
+    data = game_file(
+        options={"game_end": "rounds:1"},
+        rounds=[
+            {"deck": deck_for(HANDS_R1, SPARE_R1, 0), "actions": list(ACTIONS_R1)},
+            {"deck": deck_for(HANDS_R2, SPARE_R2, 1), "actions": []},
+        ],
+    )
     with pytest.raises(ReplayError):
         run_replay(data)
 
@@ -342,10 +363,17 @@ def test_rounds_after_the_game_ended_are_rejected() -> None:
 def record_game(preset: str, n: int, seed: int, ai: str, rounds: int = 2) -> tuple[dict, Game]:
     """Play an AI game with our own shuffled decks; return the replay file and the finished game."""
     rng = random.Random(seed)
-    game = Game.new(preset, [f"p{i}" for i in range(n)], options={"game_end": f"rounds:{rounds}"},
-                    dealer=seed % n, seed=seed)
-    data: dict = {"preset": preset, "options": {"game_end": f"rounds:{rounds}"}, "players": list(game.players),
-                  "stacks": list(game.stacks), "dealer": game.dealer, "rounds": []}
+    game = Game.new(
+        preset, [f"p{i}" for i in range(n)], options={"game_end": f"rounds:{rounds}"}, dealer=seed % n, seed=seed
+    )
+    data: dict = {
+        "preset": preset,
+        "options": {"game_end": f"rounds:{rounds}"},
+        "players": list(game.players),
+        "stacks": list(game.stacks),
+        "dealer": game.dealer,
+        "rounds": [],
+    }
     current: dict | None = None
     guard = 0
     while not game.finished:

@@ -14,8 +14,11 @@ from engine.ai import autoplay
 from engine.replay import outcome, run_replay
 
 HOUSE_RULES = {  # options a table may vary, mixed into some games
-    "tripoley": [{}, {"spare_hand": "exchange-or-sell", "endgame": "michigan-interests"},
-                 {"spare_hand": "swap-or-auction", "paycards": "play"}],
+    "tripoley": [
+        {},
+        {"spare_hand": "exchange-or-sell", "endgame": "michigan-interests"},
+        {"spare_hand": "swap-or-auction", "paycards": "play"},
+    ],
     "tripoley-optional-suit": [{}, {"spare_hand": "exchange-or-sell"}],
     "three-in-one": [{}, {"bet_limit_scope": "total", "bet_limit": 6}],
     "rummoli": [{}, {"run": "6-7-8"}],
@@ -113,8 +116,9 @@ def test_too_few_players_to_ante_replays_exactly() -> None:
 
 
 def test_a_board_clearing_of_several_michigan_hands_replays_exactly() -> None:
-    game = Game.new("tripoley", ["a", "b", "c"], options={"endgame": "michigan-interests", "game_end": "rounds:2"},
-                    seed=2)
+    game = Game.new(
+        "tripoley", ["a", "b", "c"], options={"endgame": "michigan-interests", "game_end": "rounds:2"}, seed=2
+    )
     play(game, "random", 2)
     assert len(game.to_replay()["playoff"]) == 4, "four clearing hands, each with its deck and leads"
     assert_same(game)

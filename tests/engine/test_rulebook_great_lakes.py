@@ -19,13 +19,17 @@ def H(text: str) -> list[str]:
 
 
 # Deal A: hearts 2..J to seat 1; seat 2 has Q-K-A of hearts, the 2 of spades and Q♠; seat 0 spades 3..J.
-DEAL_A = {1: H("2H 3H 4H 5H 6H 7H 8H 9H TH JH 2C 3C 4C"),
-          2: H("QH KH AH 2S QS 5C 6C 7C 8C 9C TC JC QC"),
-          0: H("3S 4S 5S 6S 7S 8S 9S TS JS KD 2D 3D 4D")}
+DEAL_A = {
+    1: H("2H 3H 4H 5H 6H 7H 8H 9H TH JH 2C 3C 4C"),
+    2: H("QH KH AH 2S QS 5C 6C 7C 8C 9C TC JC QC"),
+    0: H("3S 4S 5S 6S 7S 8S 9S TS JS KD 2D 3D 4D"),
+}
 # Deal B: seat 1 leads clubs 2-3-4 (or the 6 of spades); seat 2 holds 5C and 6, 7 of other suits and 8D.
-DEAL_B = {1: H("2C 3C 4C 6S 7S 8S KD 2H 3H 4H 5H 2D 3D"),
-          2: H("5C 6H 7H 8D 9C TC JC QC KC AC 6D 7D 9H"),
-          0: H("9D JD QD AD 9S TS JS QS KS AS 6C 7C 8C")}
+DEAL_B = {
+    1: H("2C 3C 4C 6S 7S 8S KD 2H 3H 4H 5H 2D 3D"),
+    2: H("5C 6H 7H 8D 9C TC JC QC KC AC 6D 7D 9H"),
+    0: H("9D JD QD AD 9S TS JS QS KS AS 6C 7C 8C"),
+}
 SPARE_B = H("4D 5D TD 8H TH JH QH KH AH 2S 3S 4S 5S")
 
 
@@ -79,8 +83,14 @@ def test_money_cards_a2_going_out_and_a_tied_losers_kitty():
     through_poker(g)
     # K♦ stayed in seat 0's hand: its chips, 6 Lead, Full House and Straight went to the Losers Kitty (20).
     # Seats 1 and 0 both hold 7-5-4-3-2 (worst), seat 2's worst is 8-high: the Kitty is split.
-    assert payouts(g) == [("JH", 1, 4), ("a-2", 2, 4), ("QS", 2, 4), ("great-lakes", 1, 4),
-                          ("losers-kitty", 1, 10), ("losers-kitty", 0, 10)]
+    assert payouts(g) == [
+        ("JH", 1, 4),
+        ("a-2", 2, 4),
+        ("QS", 2, 4),
+        ("great-lakes", 1, 4),
+        ("losers-kitty", 1, 10),
+        ("losers-kitty", 0, 10),
+    ]
     assert g.stacks == [312, 329, 319]
     assert sum(g.mat.values()) == 0
 
@@ -110,8 +120,12 @@ def test_five_card_straight_play_and_the_next_player_follows_its_last_suit():
     aw = g.awaiting()
     assert (aw.seat, aw.phase, aw.legal) == (2, "michigan-play", ["play", "straight"])
     assert aw.detail["card"] == "5C"
-    assert aw.detail["straight"] == [["5C", "6D", "7D", "8D"], ["5C", "6D", "7H", "8D"],
-                                     ["5C", "6H", "7D", "8D"], ["5C", "6H", "7H", "8D"]]
+    assert aw.detail["straight"] == [
+        ["5C", "6D", "7D", "8D"],
+        ["5C", "6D", "7H", "8D"],
+        ["5C", "6H", "7D", "8D"],
+        ["5C", "6H", "7H", "8D"],
+    ]
     act(g, 2, "straight", cards=["6H", "7H", "8D"])  # the forced 5♣ may be left out
     assert payouts(g) == [("straight", 2, 4)]
     assert plays(g)[-4:] == [(2, "5C"), (2, "6H"), (2, "7H"), (2, "8D")]

@@ -20,9 +20,11 @@ def H(text: str) -> list[str]:
     return text.split()
 
 
-DEAL = {1: H("AS AH AD KS KH 3C 3D 4C 4D 5C 6C 7C 8C"),
-        2: H("QS QH QD JS JH 3H 3S 4H 4S 5D 6D 7D 8D"),
-        0: H("2C 2D 7S 8H 9D 6H 6S TS JC QC TH JD KC")}
+DEAL = {
+    1: H("AS AH AD KS KH 3C 3D 4C 4D 5C 6C 7C 8C"),
+    2: H("QS QH QD JS JH 3H 3S 4H 4S 5D 6D 7D 8D"),
+    0: H("2C 2D 7S 8H 9D 6H 6S TS JC QC TH JD KC"),
+}
 
 
 def reveal(g, seat: int, cards: str, space: str) -> None:
@@ -50,13 +52,30 @@ def reveals(g) -> list[dict]:
 
 def test_double_antes_and_no_michigan():
     g = start()
-    assert g.mat == {"full-house": 8, "one-pair": 4, "four-kind": 8, "evens-odds": 4, "two-pair": 4,
-                     "straight": 8, "three-kind": 4, "flush": 8, "wanagan": 8}
+    assert g.mat == {
+        "full-house": 8,
+        "one-pair": 4,
+        "four-kind": 8,
+        "evens-odds": 4,
+        "two-pair": 4,
+        "straight": 8,
+        "three-kind": 4,
+        "flush": 8,
+        "wanagan": 8,
+    }
     assert g.stacks == [320 - 28, 320 - 14, 320 - 14]
     aw = g.awaiting()
     assert (aw.seat, aw.phase, aw.legal) == (1, "wanagan-reveal", ["reveal"])
-    assert aw.detail["spaces"] == ["full-house", "one-pair", "four-kind", "evens-odds", "two-pair",
-                                   "straight", "three-kind", "flush"]
+    assert aw.detail["spaces"] == [
+        "full-house",
+        "one-pair",
+        "four-kind",
+        "evens-odds",
+        "two-pair",
+        "straight",
+        "three-kind",
+        "flush",
+    ]
     assert aw.detail["wild"] == [] and aw.detail["round"] == 1
 
 
@@ -78,8 +97,7 @@ def test_two_claims_on_one_space_the_better_hand_wins():
     reveal(g, 0, "2C 2D 7S 8H 9D", "one-pair")
     assert payouts(g) == [("full-house", 1, 8), ("one-pair", 0, 4)]
     shown = reveals(g)[0]["hands"]
-    assert shown["2"] == {"cards": H("QS QH QD JS JH"), "space": "full-house", "qualifies": True,
-                          "hand": "full house"}
+    assert shown["2"] == {"cards": H("QS QH QD JS JH"), "space": "full-house", "qualifies": True, "hand": "full house"}
     # Round 2 opens with the pass to the left; spaces that were won are no longer declarable.
     aw = g.awaiting()
     assert (aw.seat, aw.phase, aw.detail["direction"], aw.detail["count"]) == (1, "wanagan-pass", "left", 3)
@@ -143,10 +161,16 @@ def test_passing_left_then_right_a_tie_splits_and_the_wild_card_round():
 def test_early_stop_and_five_of_a_kind_with_two_decks():
     # Eight players (two decks): each claims a different space in round 1, so no space holds
     # chips and the reveal rounds stop at once; seat 1's five Aces win the Wanagan poker.
-    picks = {1: ("AS AS AH AH AD", "four-kind"), 2: ("KS KH KD QS QH", "full-house"),
-             3: ("2D 5D 7D 9D JD", "flush"), 4: ("3C 4H 5S 6D 7C", "straight"),
-             5: ("2C 4D 6H 8S TC", "evens-odds"), 6: ("JS JH JD 8C 3S", "three-kind"),
-             7: ("TH TD 9H 9S 4S", "two-pair"), 0: ("QC QD 6S 8D 2H", "one-pair")}
+    picks = {
+        1: ("AS AS AH AH AD", "four-kind"),
+        2: ("KS KH KD QS QH", "full-house"),
+        3: ("2D 5D 7D 9D JD", "flush"),
+        4: ("3C 4H 5S 6D 7C", "straight"),
+        5: ("2C 4D 6H 8S TC", "evens-odds"),
+        6: ("JS JH JD 8C 3S", "three-kind"),
+        7: ("TH TD 9H 9S 4S", "two-pair"),
+        0: ("QC QD 6S 8D 2H", "one-pair"),
+    }
     g = start({s: H(c) for s, (c, _) in picks.items()}, n=8)
     assert g.n_decks == 2
     assert g.mat["four-kind"] == 2 * 8 + 2 and g.mat["one-pair"] == 8 + 1

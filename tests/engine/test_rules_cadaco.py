@@ -20,7 +20,6 @@ SPADES = [r + "S" for r in "23456789TJQKA"]
 HEART_PAY = ["TH", "JH", "QH", "KH", "AH"]
 
 
-
 # ---------------------------------------------------------------- pay cards at the deal
 def test_pay_cards_at_deal_kq_and_8910_and_a_pay_card_in_the_spare():
     g = new_game(hands={1: ["KH", "QH"], 2: ["8S", "9S", "TS", "AH"], 0: ["TH"]}, spare=["JH", "8C", "8D", "8H"])
@@ -39,8 +38,11 @@ def test_8910_split_between_two_holders_leaves_the_remainder():
 
 
 def test_strict_claims_at_the_deal_split_shares_are_fixed_when_queued():
-    g = new_game(hands={1: ["8C", "9C", "TC"], 2: ["8D", "9D", "TD"]}, spare=HEART_PAY + ["8S", "8H"],
-                 options={"strict_claims": True})
+    g = new_game(
+        hands={1: ["8C", "9C", "TC"], 2: ["8D", "9D", "TD"]},
+        spare=HEART_PAY + ["8S", "8H"],
+        options={"strict_claims": True},
+    )
     act(g, 0, "keep")
     aw = g.awaiting()
     assert (aw.seat, aw.phase, aw.detail) == (1, "claim", {"space": "8-9-10", "spaces": ["8-9-10"], "chips": 1})
@@ -59,8 +61,9 @@ def test_kq_needs_both_cards_in_one_hand():
 
 # ---------------------------------------------------------------- the spare hand
 def _transfers(g):
-    return [(e["from_seat"], e["to_seat"], e["amount"], e["reason"]) for e in g.log[-1]["events"]
-            if e["type"] == "transfer"]
+    return [
+        (e["from_seat"], e["to_seat"], e["amount"], e["reason"]) for e in g.log[-1]["events"] if e["type"] == "transfer"
+    ]
 
 
 def _spare_game(**kw):
@@ -156,13 +159,23 @@ def test_optional_suit_pays_when_played_including_kq_of_the_named_suit():
     through_poker(g)
     assert g.log[-1]["michigan"]["out"] == 0
     paid = [p for p in payouts(g) if p[0] not in ("pot", "kitty")]
-    assert paid == [("10H", 0, 3), ("8-9-10", 0, 3), ("JH", 0, 3), ("QH", 0, 3), ("KH", 0, 3), ("k-q", 0, 3),
-                    ("AH", 0, 3)], "the pay spaces follow the named suit, paid in the order the cards are placed"
+    assert paid == [
+        ("10H", 0, 3),
+        ("8-9-10", 0, 3),
+        ("JH", 0, 3),
+        ("QH", 0, 3),
+        ("KH", 0, 3),
+        ("k-q", 0, 3),
+        ("AH", 0, 3),
+    ], "the pay spaces follow the named suit, paid in the order the cards are placed"
 
 
 def test_paycards_play_kq_and_8910_pay_the_player_who_completes_them():
-    hands = {0: ["2C", "8H", "TH", "QH", "4C", "5C", "6C", "7C", "9C", "TC", "JC", "QC", "KC"],
-             1: ["9H", "JH", "KH"], 2: ["AH"]}
+    hands = {
+        0: ["2C", "8H", "TH", "QH", "4C", "5C", "6C", "7C", "9C", "TC", "JC", "QC", "KC"],
+        1: ["9H", "JH", "KH"],
+        2: ["AH"],
+    }
     g = new_game("tripoley", hands=hands, spare=["3C"], options={"paycards": "play"})
     through_poker(g)
     pays = payouts(g)
@@ -178,11 +191,16 @@ def test_paycards_play_kq_and_8910_pay_the_player_who_completes_them():
 def _poker_game(stacks=None, options=None):
     g = new_game(
         hands={0: ["AS", "AD", "AC", "KS", "KD"], 1: ["2S", "3S", "4S", "5S", "6S"], 2: ["QC", "QD", "7H", "4D", "9C"]},
-        spare=HEART_PAY + ["8H", "8D", "8C", "8S"], stacks=stacks, options=options,
+        spare=HEART_PAY + ["8H", "8D", "8C", "8S"],
+        stacks=stacks,
+        options=options,
     )
     act(g, 0, "keep")
-    for seat, five in ((0, ["AS", "AD", "AC", "KS", "KD"]), (1, ["2S", "3S", "4S", "5S", "6S"]),
-                       (2, ["QC", "QD", "7H", "4D", "9C"])):
+    for seat, five in (
+        (0, ["AS", "AD", "AC", "KS", "KD"]),
+        (1, ["2S", "3S", "4S", "5S", "6S"]),
+        (2, ["QC", "QD", "7H", "4D", "9C"]),
+    ):
         aw = g.awaiting()
         assert (aw.seat, aw.phase) == (seat, "poker-choose")
         act(g, seat, "choose", cards=five)
@@ -226,11 +244,16 @@ def test_all_in_side_pot():
 
 
 def test_split_pot_leaves_the_odd_chip():
-    g = new_game(hands={0: ["AS", "KS", "QS", "JS", "9D"], 1: ["AD", "KD", "QD", "JD", "9C"],
-                        2: ["2C", "3D", "5H", "7S", "8C"]}, spare=HEART_PAY + ["8H", "8D", "TD", "TC"])
+    g = new_game(
+        hands={0: ["AS", "KS", "QS", "JS", "9D"], 1: ["AD", "KD", "QD", "JD", "9C"], 2: ["2C", "3D", "5H", "7S", "8C"]},
+        spare=HEART_PAY + ["8H", "8D", "TD", "TC"],
+    )
     act(g, 0, "keep")
-    for s, five in ((0, ["AS", "KS", "QS", "JS", "9D"]), (1, ["AD", "KD", "QD", "JD", "9C"]),
-                    (2, ["2C", "3D", "5H", "7S", "8C"])):
+    for s, five in (
+        (0, ["AS", "KS", "QS", "JS", "9D"]),
+        (1, ["AD", "KD", "QD", "JD", "9C"]),
+        (2, ["2C", "3D", "5H", "7S", "8C"]),
+    ):
         act(g, s, "choose", cards=five)
     act(g, 0, "bet", amount=2)
     act(g, 1, "call")
@@ -269,8 +292,9 @@ def test_one_suit_each_dealer_runs_the_clubs_and_collects_out_payments_and_kitty
 
 
 def test_stop_by_the_spare_hand_then_lowest_other_suit_and_an_ace_stop():
-    g = new_game(hands={0: CLUBS[:6] + CLUBS[7:] + ["2D"], 1: DIAMONDS[1:] + ["AS"], 2: HEARTS},
-                 spare=["8C"] + SPADES[:-1])
+    g = new_game(
+        hands={0: CLUBS[:6] + CLUBS[7:] + ["2D"], 1: DIAMONDS[1:] + ["AS"], 2: HEARTS}, spare=["8C"] + SPADES[:-1]
+    )
     through_poker(g)
     aw = g.awaiting()
     assert (aw.seat, aw.phase, aw.detail["cards"]) == (0, "michigan-lead", ["2C", "2D"]), "lowest card: a tie"
@@ -284,9 +308,13 @@ def test_stop_by_the_spare_hand_then_lowest_other_suit_and_an_ace_stop():
 
 
 def test_stop_by_an_already_played_card():
-    g = new_game(hands={0: ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH", "8C", "9C", "8D", "9D", "8S"],
-                        1: ["9S", "TS", "JS", "QS", "KS", "AS", "2H", "3H", "4H", "5H", "6H", "2C", "3C"]},
-                 spare=["2S", "3S", "4S", "5S", "6S", "7S", "2D", "3D", "4D", "5D", "6D", "7D", "4C"])
+    g = new_game(
+        hands={
+            0: ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH", "8C", "9C", "8D", "9D", "8S"],
+            1: ["9S", "TS", "JS", "QS", "KS", "AS", "2H", "3H", "4H", "5H", "6H", "2C", "3C"],
+        },
+        spare=["2S", "3S", "4S", "5S", "6S", "7S", "2D", "3D", "4D", "5D", "6D", "7D", "4C"],
+    )
     act(g, 0, "keep")
     through_poker(g)
     act(g, 0, "lead", card="8S")  # after the hearts ran to the ace: 8C, 8D or 8S
@@ -299,8 +327,7 @@ def test_stop_by_an_already_played_card():
 
 @pytest.mark.parametrize("leader_rule,expected", [("dealer", 0), ("left-of-dealer", 1), ("poker-winner", 2)])
 def test_michigan_leader_options(leader_rule, expected):
-    g = new_game(hands={0: CLUBS, 1: DIAMONDS, 2: HEARTS}, spare=SPADES,
-                 options={"michigan_leader": leader_rule})
+    g = new_game(hands={0: CLUBS, 1: DIAMONDS, 2: HEARTS}, spare=SPADES, options={"michigan_leader": leader_rule})
     act(g, 0, "keep")
     act(g, 0, "choose", cards=["2C", "3C", "4C", "6C", "8C"])
     act(g, 1, "choose", cards=["2D", "3D", "4D", "6D", "8D"])
@@ -311,15 +338,20 @@ def test_michigan_leader_options(leader_rule, expected):
     assert first["seat"] == expected
 
 
-@pytest.mark.parametrize("rule,legal", [
-    ("lowest-card", None),  # single lowest card: led automatically
-    ("lowest-of-chosen-suit", ["4C", "3D", "9H", "5S"]),
-    ("low-black", None),
-])
+@pytest.mark.parametrize(
+    "rule,legal",
+    [
+        ("lowest-card", None),  # single lowest card: led automatically
+        ("lowest-of-chosen-suit", ["4C", "3D", "9H", "5S"]),
+        ("low-black", None),
+    ],
+)
 def test_first_lead_options(rule, legal):
-    g = new_game(hands={0: ["4C", "3D", "9H", "5S", "6S", "TC", "JC", "QC", "KC", "AC", "9D", "TD", "JD"]},
-                 spare=["2C", "2D", "2H", "2S", "3C", "3S", "3H"],
-                 options={"first_lead": rule})
+    g = new_game(
+        hands={0: ["4C", "3D", "9H", "5S", "6S", "TC", "JC", "QC", "KC", "AC", "9D", "TD", "JD"]},
+        spare=["2C", "2D", "2H", "2S", "3C", "3S", "3H"],
+        options={"first_lead": rule},
+    )
     through_poker(g)
     if legal is None:
         first = next(e for e in g.log[-1]["events"] if e["type"] == "play")
@@ -329,26 +361,33 @@ def test_first_lead_options(rule, legal):
         assert aw.phase == "michigan-lead" and aw.seat == 0 and aw.detail["cards"] == legal
 
 
-@pytest.mark.parametrize("rule,legal", [
-    ("chosen-other-suit", ["5D", "5H", "7S"]),
-    ("chosen-opposite-colour", ["5D", "5H"]),
-    ("low-opposite-colour", ["5D", "5H"]),
-    ("lowest-other-suit", ["5D", "5H"]),
-])
+@pytest.mark.parametrize(
+    "rule,legal",
+    [
+        ("chosen-other-suit", ["5D", "5H", "7S"]),
+        ("chosen-opposite-colour", ["5D", "5H"]),
+        ("low-opposite-colour", ["5D", "5H"]),
+        ("lowest-other-suit", ["5D", "5H"]),
+    ],
+)
 def test_after_stop_options(rule, legal):
     # Dealer leads 3C (lowest), 4C is in the spare: stop; then the after-stop rule chooses the next lead.
-    g = new_game(hands={0: ["3C", "5D", "6D", "5H", "7S", "8S", "6C", "7C", "8C", "9C", "TC", "JC", "QC"]},
-                 spare=["4C", "2C"],
-                 options={"after_stop": rule})
+    g = new_game(
+        hands={0: ["3C", "5D", "6D", "5H", "7S", "8S", "6C", "7C", "8C", "9C", "TC", "JC", "QC"]},
+        spare=["4C", "2C"],
+        options={"after_stop": rule},
+    )
     through_poker(g)
     aw = g.awaiting()
     assert aw.seat == 0 and aw.detail["cards"] == legal
 
 
 def test_after_stop_low_opposite_colour_is_forced_when_one_card_qualifies():
-    g = new_game(hands={0: ["3C", "5D", "6H", "4S", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "9S", "TS"]},
-                 spare=["4C", "2C"],
-                 options={"after_stop": "low-opposite-colour"})
+    g = new_game(
+        hands={0: ["3C", "5D", "6H", "4S", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "9S", "TS"]},
+        spare=["4C", "2C"],
+        options={"after_stop": "low-opposite-colour"},
+    )
     through_poker(g)
     plays = [e["card"] for e in g.log[-1]["events"] if e["type"] == "play" and e["seat"] == 0]
     assert plays[:2] == ["3C", "5D"]
@@ -368,8 +407,9 @@ def test_cannot_lead_pass_and_pay_kitty(rule, paid):
     assert (aw.seat, aw.phase) == (1, "michigan-lead"), "the turn to lead passes left"
     assert aw.detail["cards"] == ["2D", "2H", "2S"], "still any suit but the one just stopped"
     to_kitty = [e for e in kitty_before if e["type"] == "to_space" and e["reason"] == "cannot lead"]
-    assert to_kitty == ([{"type": "to_space", "seat": 0, "space": "kitty", "amount": 1, "reason": "cannot lead"}]
-                        if paid else [])
+    assert to_kitty == (
+        [{"type": "to_space", "seat": 0, "space": "kitty", "amount": 1, "reason": "cannot lead"}] if paid else []
+    )
 
 
 def test_out_payment_options():

@@ -58,7 +58,7 @@ def test_rummoli_colour_flip_after_everyone_paid_the_kitty():
     g = _replayed("flip_rummoli")
     ev = g.log[-1]["events"]
     flip = next(i for i, e in enumerate(ev) if e["type"] == "colour-flip")
-    before = ev[flip - 3:flip]
+    before = ev[flip - 3 : flip]
     assert [e["type"] for e in before] == ["cannot-lead"] * 3, "all three players could not lead in a row"
     assert before[0]["paid"] == 1, "a player who cannot lead pays the kitty one chip (if they have one)"
     stop = [e for e in ev[:flip] if e["type"] == "stop"][-1]
@@ -69,11 +69,15 @@ def test_rummoli_colour_flip_after_everyone_paid_the_kitty():
 
 # ---------------------------------------------------------------- Rummoli specifics
 def test_rummoli_round_poker_winner_leads_low_black_claims_and_out_payments_into_the_kitty():
-    g = new_game("rummoli", hands={
-        2: CLUBS,  # royal flush in clubs: wins the poker, then leads Low Black (2C) and runs the clubs
-        1: ["2H", "3H", "4H", "5H", "7H", "8H", "9H", "JH", "QH", "KH", "AH", "2D", "3S"],
-        0: ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JD", "QD", "KD", "AD", "6H", "2S"]},
-        spare=["TD", "TH"] + SPADES[2:])
+    g = new_game(
+        "rummoli",
+        hands={
+            2: CLUBS,  # royal flush in clubs: wins the poker, then leads Low Black (2C) and runs the clubs
+            1: ["2H", "3H", "4H", "5H", "7H", "8H", "9H", "JH", "QH", "KH", "AH", "2D", "3S"],
+            0: ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "JD", "QD", "KD", "AD", "6H", "2S"],
+        },
+        spare=["TD", "TH"] + SPADES[2:],
+    )
     act(g, 0, "keep")
     for seat in (1, 2, 0):  # choosing and betting start left of the dealer
         aw = g.awaiting()
@@ -83,8 +87,9 @@ def test_rummoli_round_poker_winner_leads_low_black_claims_and_out_payments_into
         act(g, seat, "check")
     assert g.log[-1]["poker"]["winners"] == [2]
     aw = g.awaiting()
-    assert (aw.seat, aw.phase, aw.detail) == (2, "claim", {"space": "8-9-10", "spaces": ["8-9-10"], "chips": 3}), \
+    assert (aw.seat, aw.phase, aw.detail) == (2, "claim", {"space": "8-9-10", "spaces": ["8-9-10"], "chips": 3}), (
         "claim before the next card"
+    )
     plays = [e["card"] for e in g.log[-1]["events"] if e["type"] == "play"]
     assert plays == CLUBS[:9], "Low Black: the poker winner leads 2C and places up to the 10C"
     act(g, 2, "claim")
@@ -121,7 +126,12 @@ def test_rummoli_one_claim_per_pay_card_covers_every_space_it_pays():
     g = new_game("rummoli", hands={2: ["2C"] + HEARTS[1:]}, spare=["3C"])  # 2C is a stop: then the hearts
     asked = _play_rummoli_claiming(g, winner=2)
     assert [(seat, d["spaces"], d["chips"]) for seat, d in asked] == [
-        (2, ["10H", "8-9-10"], 6), (2, ["JH"], 3), (2, ["QH"], 3), (2, ["KH", "k-q"], 6), (2, ["AH", "AH2"], 6)]
+        (2, ["10H", "8-9-10"], 6),
+        (2, ["JH"], 3),
+        (2, ["QH"], 3),
+        (2, ["KH", "k-q"], 6),
+        (2, ["AH", "AH2"], 6),
+    ]
     assert all(d["space"] == d["spaces"][0] for _, d in asked)
     won = {space for space, seat, _ in payouts(g) if seat == 2}
     assert {"10H", "8-9-10", "JH", "QH", "KH", "k-q", "AH", "AH2"} <= won
@@ -137,12 +147,17 @@ def test_rummoli_a_claim_with_nothing_to_take_is_not_asked():
 
 
 def test_strict_claims_at_the_deal_one_claim_covers_a_players_whole_holding():
-    g = new_game_swapping(hands={1: ["KH", "QH", "TH"]}, spare=["JH", "AH", "8C", "8D", "8H", "8S"],
-                          options={"strict_claims": True})
+    g = new_game_swapping(
+        hands={1: ["KH", "QH", "TH"]}, spare=["JH", "AH", "8C", "8D", "8H", "8S"], options={"strict_claims": True}
+    )
     act(g, 0, "keep")
     aw = g.awaiting()
     assert (aw.seat, aw.phase, sorted(aw.detail["spaces"]), aw.detail["chips"]) == (
-        1, "claim", ["10H", "KH", "QH", "k-q"], 12)
+        1,
+        "claim",
+        ["10H", "KH", "QH", "k-q"],
+        12,
+    )
     act(g, 1, "pass")  # not claimed: every one of those spaces keeps its chips
     assert all(g.mat[space] == 3 for space in ("10H", "KH", "QH", "k-q"))
     assert g.awaiting() is None or g.awaiting().phase != "claim"
@@ -206,8 +221,13 @@ def test_game_end_by_rounds_then_the_playoff_clears_the_board():
 def test_michigan_interests_board_clearing_thirds_halves_and_the_kitty_until_clear():
     from tests.engine.deals import stack_deck
 
-    g = Game.new("tripoley", ["a", "b", "c"], options={"endgame": "michigan-interests", "spare_hand": "swap-or-auction"},
-                 dealer=0, seed=1)
+    g = Game.new(
+        "tripoley",
+        ["a", "b", "c"],
+        options={"endgame": "michigan-interests", "spare_hand": "swap-or-auction"},
+        dealer=0,
+        seed=1,
+    )
     g.next_deal(stack_deck(3, {}, [], 0))
     g.end_now()  # the round is abandoned before any pay card: 3 chips on each of the 9 spaces
     total = g.total_chips()
@@ -227,8 +247,9 @@ def test_michigan_interests_board_clearing_thirds_halves_and_the_kitty_until_cle
 
 def test_game_end_by_minutes_finishes_the_round_in_progress():
     now = [1000.0]
-    g = Game.new("tripoley", ["a", "b"], options={"game_end": "minutes:1", "endgame": "none"}, seed=1,
-                 clock=lambda: now[0])
+    g = Game.new(
+        "tripoley", ["a", "b"], options={"game_end": "minutes:1", "endgame": "none"}, seed=1, clock=lambda: now[0]
+    )
     g.next_deal()
     now[0] += 61
     assert not g.over, "the round in progress finishes"
@@ -260,15 +281,19 @@ def test_elimination_the_player_out_takes_no_part_in_clearing_the_board():
     seat 0 alone, who takes the J♥ chips (RULES.md §5: "the game ends when one player is left")."""
     seat1 = [r + "C" for r in "23456789"] + [r + "D" for r in "23456789"] + ["2S", "3S"]
     seat0 = [c for c in HEARTS if c != "JH"] + ["TS", "JS", "QS", "KS", "AS"]
-    g = new_game_swapping(n=2, hands={1: seat1, 0: seat0}, spare=["JH"], stacks=[100, 9],
-                          options={"game_end": "elimination"})
+    g = new_game_swapping(
+        n=2, hands={1: seat1, 0: seat0}, spare=["JH"], stacks=[100, 9], options={"game_end": "elimination"}
+    )
     assert g.stacks == [91, 0]
     act(g, 0, "keep")
     act(g, 0, "choose", cards=["TH", "QH", "KH", "AH", "9H"])
     act(g, 1, "choose", cards=["2C", "3C", "4C", "5C", "7D"])
     ends = [e for e in g.log[-1]["events"] if e["type"] in ("out", "eliminated", "game-end")]
-    assert ends == [{"type": "out", "seat": 0}, {"type": "eliminated", "seat": 1},
-                    {"type": "game-end", "reason": "one player left"}]
+    assert ends == [
+        {"type": "out", "seat": 0},
+        {"type": "eliminated", "seat": 1},
+        {"type": "game-end", "reason": "one player left"},
+    ]
     assert g.stacks == [107, 0] and g.mat["JH"] == 2 and g.eliminated == [False, True]
     g.next_deal()  # the board clearing
     assert g.finished and g.playoff_result["winners"] == [0] and g.stacks == [109, 0]
@@ -311,10 +336,14 @@ def test_rulebook_decks_by_player_count_and_the_cut_for_the_dealer():
 
 
 def test_rulebook_spare_hand_no_swap_with_a_money_card_and_no_bidder_holding_one():
-    g = new_game("michigan-rummy", hands={
-        0: ["TH"] + CLUBS[:11] + ["2H"],
-        1: ["JD", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "2S", "3S", "4S", "5S", "6S"],
-        2: DIAMONDS[:6] + ["9D", "TD", "AD", "7S", "8S", "9S", "JS"]})  # no whole 8-9-10: seat 2 may bid
+    g = new_game(
+        "michigan-rummy",
+        hands={
+            0: ["TH"] + CLUBS[:11] + ["2H"],
+            1: ["JD", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "2S", "3S", "4S", "5S", "6S"],
+            2: DIAMONDS[:6] + ["9D", "TD", "AD", "7S", "8S", "9S", "JS"],
+        },
+    )  # no whole 8-9-10: seat 2 may bid
     aw = g.awaiting()
     assert aw.legal == ["keep", "auction"], "the dealer holds 10♥: no blind swap"
     act(g, 0, "auction")
@@ -335,8 +364,11 @@ def test_rulebook_michigan_then_poker_with_the_whole_hand_and_leftovers_to_the_p
 
 
 def test_rulebook_after_a_stop_a_chosen_suit_of_the_opposite_colour():
-    g = new_game("michigan-rummy", hands={1: ["2C", "3C", "5D", "7H", "9S", "TS", "JS", "QS", "KS", "AS", "6C", "7C", "8C"]},
-                 spare=["4C"])
+    g = new_game(
+        "michigan-rummy",
+        hands={1: ["2C", "3C", "5D", "7H", "9S", "TS", "JS", "QS", "KS", "AS", "6C", "7C", "8C"]},
+        spare=["4C"],
+    )
     act(g, 0, "keep")
     aw = g.awaiting()
     assert aw.seat == 1 and aw.phase == "michigan-lead"

@@ -74,7 +74,8 @@ def test_exchange_or_sell_the_buyer_pays_the_dealer_and_must_exchange():
     act(g, 2, "pass")
     assert hand(g, 1) == set(SPARE) and set(C.to_strs(g.r.spare)) == old
     assert [e for e in g.log[-1]["events"] if e["type"] == "transfer"] == [
-        {"type": "transfer", "from_seat": 1, "to_seat": 0, "amount": 3, "reason": "spare hand"}]
+        {"type": "transfer", "from_seat": 1, "to_seat": 0, "amount": 3, "reason": "spare hand"}
+    ]
     assert g.awaiting().phase == "poker-choose", "there is no second sale"
 
 
@@ -159,8 +160,9 @@ def test_wanagan_equal_pairs_split_whatever_the_kickers():
 
 def test_wanagan_two_pair_the_top_pair_then_the_second():
     g = _wanagan({1: H("KS KH 3C 3D 2S"), 2: H("QS QH JS JH AS"), 0: H("KD KC 4S 4H 2D")})
-    _reveal_round(g, {1: ("KS KH 3C 3D 2S", "two-pair"), 2: ("QS QH JS JH AS", "two-pair"),
-                      0: ("KD KC 4S 4H 2D", "two-pair")})
+    _reveal_round(
+        g, {1: ("KS KH 3C 3D 2S", "two-pair"), 2: ("QS QH JS JH AS", "two-pair"), 0: ("KD KC 4S 4H 2D", "two-pair")}
+    )
     assert [p for p in payouts(g) if p[0] == "two-pair"] == [("two-pair", 0, 4)], "kings and fours win"
 
 
@@ -179,8 +181,9 @@ def test_wanagan_evens_or_odds_counts_the_ace_low():
 
 def test_wanagan_full_house_the_three_then_the_two_and_flush_from_the_top_card_down():
     g = _wanagan({1: H("5S 5H 5D AC AD"), 2: H("9S 9H 9D 2C 2D"), 0: H("KH QH 4H 3H 2H")})
-    _reveal_round(g, {1: ("5S 5H 5D AC AD", "full-house"), 2: ("9S 9H 9D 2C 2D", "full-house"),
-                      0: ("KH QH 4H 3H 2H", "flush")})
+    _reveal_round(
+        g, {1: ("5S 5H 5D AC AD", "full-house"), 2: ("9S 9H 9D 2C 2D", "full-house"), 0: ("KH QH 4H 3H 2H", "flush")}
+    )
     assert ("full-house", 2, 8) in payouts(g) and ("flush", 0, 8) in payouts(g)
 
 
@@ -217,10 +220,14 @@ def test_great_lakes_end_of_game_losers_kitty_to_the_worst_hand_the_rest_to_the_
 
 # ---------------------------------------------------------------- Rulebook: a whole run is money
 def test_rulebook_a_whole_8_9_10_makes_a_money_hand():
-    g = new_game("michigan-rummy", hands={
-        0: H("8C 9C TC 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D"),
-        1: H("2H 3H 4H 5H 6H 7H 8H 9H 2S 3S 4S 5S 6S"),
-        2: H("8D 9D TD 6D 7D JC KC AC 7S 8S 9S JS QS")})
+    g = new_game(
+        "michigan-rummy",
+        hands={
+            0: H("8C 9C TC 2C 3C 4C 5C 6C 7C 2D 3D 4D 5D"),
+            1: H("2H 3H 4H 5H 6H 7H 8H 9H 2S 3S 4S 5S 6S"),
+            2: H("8D 9D TD 6D 7D JC KC AC 7S 8S 9S JS QS"),
+        },
+    )
     aw = g.awaiting()
     assert aw.legal == ["keep", "auction"], "the dealer's 8-9-10 of clubs forbids the blind swap"
     act(g, 0, "auction")
@@ -232,8 +239,14 @@ def test_rulebook_a_whole_8_9_10_makes_a_money_hand():
 
 # ---------------------------------------------------------------- Rummoli: warnings, not bars
 def test_rummoli_warns_a_dealer_and_bidders_holding_a_pay_card_and_lets_them_go_on():
-    g = new_game("rummoli", hands={0: H("AH 8S 9S 2H 3H 4H 5H 6H 7H 8H 9H 3S 4S"), 1: ["QH"],
-                                   2: H("2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 7D 2S")})
+    g = new_game(
+        "rummoli",
+        hands={
+            0: H("AH 8S 9S 2H 3H 4H 5H 6H 7H 8H 9H 3S 4S"),
+            1: ["QH"],
+            2: H("2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 6D 7D 2S"),
+        },
+    )
     aw = g.awaiting()
     assert "swap" in aw.legal and "AH" in aw.detail["warning"], "warned, not barred"
     assert "warning" not in str(g.view(None)) and "warning" not in str(g.view(1)), "only the dealer sees it"

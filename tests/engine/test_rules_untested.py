@@ -95,11 +95,15 @@ def test_rummoli_rulebook_money_spaces_10s_a_k_diamonds_and_7_8_9_pay_when_place
     """RULES.md §4 `rummoli-rulebook`: 10♠, J♦, Q♣, K♥, A♠, A-K♦ (A♦ right after K♦), 7-8-9 one suit
     (the 9 completing it), Poker Pot, Rummoli (centre). The Rulebook: "regardless of who placed the
     K of diamonds" / "the 7 or 8". No 8-9-10 space: 8♠ 9♠ 10♠ in a row pays only the 10♠."""
-    g = new_game("rummoli-rulebook", hands={
-        1: cards("7S TS KD 2H 3H 4H 5H 6H 7H 8H 9H TH JH"),
-        2: cards("8S AD 2S 2C 3C 4C 5C 6C 7C 8C 9C TC JC"),
-        0: cards("9S QC KC AC QH KH AH QS KS AS 2D 3D 4D")},
-        spare=cards("JS 3S 4S 5S 6S 5D 6D 7D 8D 9D TD JD QD"))
+    g = new_game(
+        "rummoli-rulebook",
+        hands={
+            1: cards("7S TS KD 2H 3H 4H 5H 6H 7H 8H 9H TH JH"),
+            2: cards("8S AD 2S 2C 3C 4C 5C 6C 7C 8C 9C TC JC"),
+            0: cards("9S QC KC AC QH KH AH QS KS AS 2D 3D 4D"),
+        },
+        spare=cards("JS 3S 4S 5S 6S 5D 6D 7D 8D 9D TD JD QD"),
+    )
     assert list(g.mat) == ["10S", "JD", "QC", "KH", "AS", "a-k", "7-8-9", "pot", "rummoli"]
     assert all(v == 4 for v in g.mat.values()) and g.stacks == [302, 311, 311]
     # The dealer holds money cards (no blind swap) and so does every bidder (no auction): no spare decision.
@@ -112,8 +116,17 @@ def test_rummoli_rulebook_money_spaces_10s_a_k_diamonds_and_7_8_9_pay_when_place
     # Seat 2 runs 2C-JC, seat 0 QC (Q♣) KC AC; seat 0 leads 2D-4D (5D spare), QS KS AS (A♠),
     # QH KH (K♥) AH and goes out: the Rummoli centre.
     play_out(g, leads=["2C", "2D"])
-    assert payouts(g) == [("7-8-9", 0, 4), ("10S", 1, 4), ("a-k", 2, 4), ("QC", 0, 4), ("AS", 0, 4),
-                          ("KH", 0, 4), ("rummoli", 0, 4), ("pot", 1, 4), ("pot", 2, 4)]
+    assert payouts(g) == [
+        ("7-8-9", 0, 4),
+        ("10S", 1, 4),
+        ("a-k", 2, 4),
+        ("QC", 0, 4),
+        ("AS", 0, 4),
+        ("KH", 0, 4),
+        ("rummoli", 0, 4),
+        ("pot", 1, 4),
+        ("pot", 2, 4),
+    ]
     # Before poker only J♦ (in the spare) still held chips: it moved to the Poker Pot (4 + 4), which the
     # two J-high straight flushes split (seat 0's whole hand is only a full house).
     assert events(g, "move") == [{"type": "move", "from_space": "JD", "to_space": "pot", "amount": 4}]
@@ -125,8 +138,9 @@ def test_rummoli_rulebook_a_led_9_or_a_led_ace_of_diamonds_completes_nothing():
     """The 9 must complete 7-8-9 and the A♦ must come right after the K♦: a 9♥ led (7♥ 8♥ in the
     spare) and an A♦ led (K♦ in the spare) leave 7-8-9 and A-K on the mat; a 10♠ led pays (a lead is
     a placement)."""
-    g = new_game("rummoli-rulebook", hands={1: cards("9H TH TS KS AD 2C 3C 4C 5C 6C QC KC AC")},
-                 spare=cards("7H 8H JH JS KD"))
+    g = new_game(
+        "rummoli-rulebook", hands={1: cards("9H TH TS KS AD 2C 3C 4C 5C 6C QC KC AC")}, spare=cards("7H 8H JH JS KD")
+    )
     act(g, 0, "keep")
     act(g, 1, "lead", card="9H")  # 9H TH, JH in the spare: stop; seat 1 chooses a black suit
     act(g, 1, "lead", card="TS")  # 10♠ pays; JS in the spare: stop; AD is seat 1's only red card
@@ -142,9 +156,11 @@ def test_optional_suit_nobody_bids_hearts_stay_the_pay_suit():
     """Cadaco "Optional Suit" (RULES.md §4); rules-decisions.md: if nobody bids, hearts stay the pay
     suit (event `suit`, reason "nobody bid"), nothing goes on the Kitty, nobody is asked to name a suit.
     The clubs run (8C-9C-10C) pays only the any-suit 8-9-10; the hearts pay."""
-    g = new_game_swapping("tripoley-optional-suit",
-                          hands={0: CLUBS[:6] + HEARTS[6:], 1: CLUBS[6:] + HEARTS[1:6] + ["KS"], 2: DIAMONDS},
-                          spare=["2H"] + SPADES[:11] + ["AS"])
+    g = new_game_swapping(
+        "tripoley-optional-suit",
+        hands={0: CLUBS[:6] + HEARTS[6:], 1: CLUBS[6:] + HEARTS[1:6] + ["KS"], 2: DIAMONDS},
+        spare=["2H"] + SPADES[:11] + ["AS"],
+    )
     act(g, 0, "keep")
     for seat in (0, 1, 2):  # the suit bidding starts with the dealer
         aw = g.awaiting()
@@ -163,10 +179,25 @@ def test_optional_suit_nobody_bids_hearts_stay_the_pay_suit():
     through_poker(g)  # three royal flushes split the 3-chip Pot
     # Dealer leads 2C..7C, seat 1 8C..AC (8-9-10 at the 10C), then 3H..7H (2H in the spare);
     # the dealer places 8H..AH (every heart space) and goes out.
-    assert plays(g) == ([(0, c) for c in CLUBS[:6]] + [(1, c) for c in CLUBS[6:]] + [(1, c) for c in HEARTS[1:6]]
-                        + [(0, c) for c in HEARTS[6:]])
-    assert payouts(g) == [("pot", 1, 1), ("pot", 2, 1), ("pot", 0, 1), ("8-9-10", 1, 3), ("10H", 0, 3),
-                          ("JH", 0, 3), ("QH", 0, 3), ("KH", 0, 3), ("k-q", 0, 3), ("AH", 0, 3), ("kitty", 0, 3)]
+    assert plays(g) == (
+        [(0, c) for c in CLUBS[:6]]
+        + [(1, c) for c in CLUBS[6:]]
+        + [(1, c) for c in HEARTS[1:6]]
+        + [(0, c) for c in HEARTS[6:]]
+    )
+    assert payouts(g) == [
+        ("pot", 1, 1),
+        ("pot", 2, 1),
+        ("pot", 0, 1),
+        ("8-9-10", 1, 3),
+        ("10H", 0, 3),
+        ("JH", 0, 3),
+        ("QH", 0, 3),
+        ("KH", 0, 3),
+        ("k-q", 0, 3),
+        ("AH", 0, 3),
+        ("kitty", 0, 3),
+    ]
     assert [(e["from_seat"], e["amount"]) for e in events(g, "transfer")] == [(1, 1), (2, 13)]
     assert g.stacks == [127, 94, 79] and sum(g.mat.values()) == 0
 
@@ -180,30 +211,47 @@ def test_all_stuck_lowest_count_tie_splits_the_centre_and_the_remainder_stays():
     Four players (centre 1+1+1+2 = 5). The diamonds 2-J are in the spare; hearts, clubs from 5C,
     Q-K-A of diamonds and spades from 6S are all played; after the A♠ stop a red lead is needed
     and nobody has one: seats 1 (2♣) and 2 (2♠) tie at 2, seat 0 has 4, seat 3 has 15."""
-    g = new_game("michigan-rummy", n=4, hands={
-        1: cards("2H 3H 4H 8C 9C TC KD TS JS QS 2C"),
-        2: cards("JH QH KH AH 5C 6C 7C 8S 9S KS 2S"),
-        3: cards("5H 6H KC AC QD AS 3C 3S 4S 5S"),
-        0: cards("7H 8H 9H TH JC QC AD 6S 7S 4C")},
-        spare=DIAMONDS[:10])
+    g = new_game(
+        "michigan-rummy",
+        n=4,
+        hands={
+            1: cards("2H 3H 4H 8C 9C TC KD TS JS QS 2C"),
+            2: cards("JH QH KH AH 5C 6C 7C 8S 9S KS 2S"),
+            3: cards("5H 6H KC AC QD AS 3C 3S 4S 5S"),
+            0: cards("7H 8H 9H TH JC QC AD 6S 7S 4C"),
+        },
+        spare=DIAMONDS[:10],
+    )
     assert g.mat["michigan"] == 5 and g.stacks == [302, 311, 311, 311]
     act(g, 1, "lead", card="2H")  # hearts 2-A; seat 2 placed the A♥
     act(g, 2, "lead", card="5C")  # clubs 5-A; seat 3 placed the A♣, leads its only red card QD; seat 0 the A♦
     act(g, 0, "lead", card="6S")  # spades 6-A; seat 3 placed the A♠
     ev = [dict(e) for e in g.log[-1]["events"]]
     stuck = ev.index({"type": "stuck"})
-    assert ev[stuck - 5:stuck] == [{"type": "stop", "seat": 3, "card": "AS"}] + [
-        {"type": "cannot-lead", "seat": s, "paid": 0} for s in (3, 0, 1, 2)]
+    assert ev[stuck - 5 : stuck] == [{"type": "stop", "seat": 3, "card": "AS"}] + [
+        {"type": "cannot-lead", "seat": s, "paid": 0} for s in (3, 0, 1, 2)
+    ]
     assert g.log[-1]["michigan"]["out"] is None and g.log[-1]["michigan"]["stuck"]
     assert {s: sorted(hand(g, s)) for s in range(4)} == {0: ["4C"], 1: ["2C"], 2: ["2S"], 3: ["3C", "3S", "4S", "5S"]}
-    assert ev[stuck + 1:stuck + 3] == [
+    assert ev[stuck + 1 : stuck + 3] == [
         {"type": "payout", "space": "michigan", "seat": 1, "amount": 2, "reason": "lowest count"},
-        {"type": "payout", "space": "michigan", "seat": 2, "amount": 2, "reason": "lowest count"}]
-    assert payouts(g) == [("10H", 0, 5), ("8-9-10", 0, 5), ("KH", 2, 5), ("QC", 0, 5), ("k-q", 1, 5),
-                          ("AS", 3, 5), ("michigan", 1, 2), ("michigan", 2, 2)]
+        {"type": "payout", "space": "michigan", "seat": 2, "amount": 2, "reason": "lowest count"},
+    ]
+    assert payouts(g) == [
+        ("10H", 0, 5),
+        ("8-9-10", 0, 5),
+        ("KH", 2, 5),
+        ("QC", 0, 5),
+        ("k-q", 1, 5),
+        ("AS", 3, 5),
+        ("michigan", 1, 2),
+        ("michigan", 2, 2),
+    ]
     # the odd chip stayed on the centre until the leftovers moved to the Poker Pot
-    assert events(g, "move") == [{"type": "move", "from_space": "JD", "to_space": "pot", "amount": 5},
-                                 {"type": "move", "from_space": "michigan", "to_space": "pot", "amount": 1}]
+    assert events(g, "move") == [
+        {"type": "move", "from_space": "JD", "to_space": "pot", "amount": 5},
+        {"type": "move", "from_space": "michigan", "to_space": "pot", "amount": 1},
+    ]
     assert g.awaiting().phase == "poker-choose"
     assert g.mat["pot"] == 5 + 5 + 1 and g.stacks == [317, 318, 318, 316]
 
@@ -222,8 +270,17 @@ def test_spare_hand_none_deals_the_spare_but_asks_nothing():
     aw = g.awaiting()
     assert (aw.seat, aw.phase) == (0, "poker-choose")
     # pay cards at the deal: the dealer's hearts; 8-9-10 split by the three seats holding one
-    assert payouts(g) == [("10H", 0, 3), ("JH", 0, 3), ("QH", 0, 3), ("KH", 0, 3), ("AH", 0, 3), ("k-q", 0, 3),
-                          ("8-9-10", 1, 1), ("8-9-10", 2, 1), ("8-9-10", 0, 1)]
+    assert payouts(g) == [
+        ("10H", 0, 3),
+        ("JH", 0, 3),
+        ("QH", 0, 3),
+        ("KH", 0, 3),
+        ("AH", 0, 3),
+        ("k-q", 0, 3),
+        ("8-9-10", 1, 1),
+        ("8-9-10", 2, 1),
+        ("8-9-10", 0, 1),
+    ]
     assert g.stacks == [110, 92, 92]
     # heads-up, the spare is still dealt: 52 = 18 + 17 + 17
     g2 = Game.new("tripoley", ["a", "b"], options={"spare_hand": "none"}, dealer=0, seed=1)
@@ -252,8 +309,10 @@ def test_a_dealer_short_of_the_double_ante_passes_the_deal_left():
     assert g.dealer == 2
     # Round 2 (ante 2, the dealer 4): seat 2 deals; seat 0 cannot pay 18 and sits out.
     g.next_deal(SORTED_DECK)
-    assert events(g, "round-start", "sit-out") == [{"type": "round-start", "round": 2, "dealer": 2, "ante": 2},
-                                                   {"type": "sit-out", "seat": 0}]
+    assert events(g, "round-start", "sit-out") == [
+        {"type": "round-start", "round": 2, "dealer": 2, "ante": 2},
+        {"type": "sit-out", "seat": 0},
+    ]
     assert g.r.active == [1, 2] and g.r.dealer_mult == 2
 
 
@@ -276,10 +335,13 @@ def test_nobody_can_pay_the_double_ante_so_it_is_waived():
 LOW_BLACK_RED = cards("2C 2C 3C 3C 4C 4C 2D 2D 3D 3D 2S 2S 3S 3S")
 
 
-@pytest.mark.parametrize("hands,placer,other", [
-    ({1: ["QH", "KH"] + LOW_BLACK_RED[:13], 2: ["KH"]}, 1, 2),
-    ({1: ["QH"] + LOW_BLACK_RED, 5: ["KH"], 3: ["KH"]}, 3, 5),
-])
+@pytest.mark.parametrize(
+    "hands,placer,other",
+    [
+        ({1: ["QH", "KH"] + LOW_BLACK_RED[:13], 2: ["KH"]}, 1, 2),
+        ({1: ["QH"] + LOW_BLACK_RED, 5: ["KH"], 3: ["KH"]}, 3, 5),
+    ],
+)
 def test_two_decks_a_money_card_held_twice_is_placed_by_the_first_holder_from_the_last_player(hands, placer, other):
     """RULES.md §1 (decided): two players hold X: the first holder clockwise from the player who acted
     last plays it; rules-decisions.md: starting with that player. Six players, two decks (7 per

@@ -14,8 +14,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def simulate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", "simulate", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "engine", "simulate", *args], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
 
 
 def players_for(preset: str) -> int:
@@ -39,16 +40,28 @@ def test_simulate_every_preset(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", ["tripoley", "rummoli", "great-lakes", "wanagan"])
 def test_simulate_random_ai(preset: str) -> None:
-    proc = simulate("--preset", preset, "--players", "3", "--rounds", "4", "--seed", "2", "--ai", "random",
-                    "--quiet")
+    proc = simulate("--preset", preset, "--players", "3", "--rounds", "4", "--seed", "2", "--ai", "random", "--quiet")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "conservation: OK" in proc.stdout
     assert "ai random" in proc.stdout
 
 
 def test_simulate_is_deterministic_and_takes_options() -> None:
-    args = ("--preset", "three-in-one", "--players", "5", "--rounds", "6", "--seed", "9", "-o", "bet_limit=5",
-            "--option", "ante=flat:2", "--quiet")
+    args = (
+        "--preset",
+        "three-in-one",
+        "--players",
+        "5",
+        "--rounds",
+        "6",
+        "--seed",
+        "9",
+        "-o",
+        "bet_limit=5",
+        "--option",
+        "ante=flat:2",
+        "--quiet",
+    )
     a, b = simulate(*args), simulate(*args)
     assert a.returncode == b.returncode == 0, a.stdout + a.stderr
     assert stable(a.stdout) == stable(b.stdout)
@@ -62,13 +75,16 @@ def test_simulate_many_rounds_shows_progress_on_stderr() -> None:
     assert "200/200" in proc.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ("--preset", "no-such-preset"),
-    ("--preset", "tripoley", "--players", "1"),
-    ("--preset", "tripoley", "--players", "25"),
-    ("--preset", "tripoley", "-o", "bet_limit=lots"),
-    ("--preset", "tripoley", "-o", "no_such_option=1"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--preset", "no-such-preset"),
+        ("--preset", "tripoley", "--players", "1"),
+        ("--preset", "tripoley", "--players", "25"),
+        ("--preset", "tripoley", "-o", "bet_limit=lots"),
+        ("--preset", "tripoley", "-o", "no_such_option=1"),
+    ],
+)
 def test_simulate_bad_arguments_exit_2(args: tuple[str, ...]) -> None:
     proc = simulate(*args, "--rounds", "2", "--quiet")
     assert proc.returncode == 2, proc.stdout + proc.stderr

@@ -21,14 +21,15 @@ from engine.__main__ import main as engine_main
 from engine.ai import choose_action
 from engine.model import Action
 from engine.options import CHOICES, Options
-from engine.play import TerminalGame, new_game, run, shows_symbols, wants_colour
+from engine.play import TerminalGame, new_game, shows_symbols, wants_colour
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_CODE = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
 
 
-def drive(game: Game, answers: dict[str, list[str]] | None = None, *, colour: bool = False,
-          seed: int = 0) -> tuple[int, str, list[str]]:
+def drive(
+    game: Game, answers: dict[str, list[str]] | None = None, *, colour: bool = False, seed: int = 0
+) -> tuple[int, str, list[str]]:
     """Play ``game`` in the terminal: in a phase listed in ``answers`` the player types its lines
     (one per prompt, in turn), otherwise answers as the heuristic AI would. Returns the exit code,
     the text and the lines typed."""
@@ -74,9 +75,16 @@ def test_coloured_output_marks_red_suits_and_the_seat_to_act():
 def test_plain_output_has_no_escape_codes():
     rc, text, _ = drive(new_game("tripoley", 3, 1, 1), colour=False)
     assert rc == 0 and "\x1b" not in text
-    proc = subprocess.run([sys.executable, "-m", "engine", "play", "--seed", "1", "--rounds", "1"], input="keep\n",
-                          capture_output=True, text=True, encoding="utf-8", cwd=ROOT, timeout=120,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "--seed", "1", "--rounds", "1"],
+        input="keep\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert proc.returncode == 0 and "\x1b" not in proc.stdout and "\u2665" in proc.stdout
 
 
@@ -89,8 +97,14 @@ def test_a_terminal_without_the_suit_symbols_gets_letters():
     text = out.getvalue()
     assert text.isascii() and re.search(r"\b(?:10|[2-9JQKA])[cdhs]\b", text)
     env = {**os.environ, "PYTHONIOENCODING": "ascii", "LANG": "C", "LC_ALL": "C"}
-    proc = subprocess.run([sys.executable, "-m", "engine", "play", "--seed", "1", "--name", "Zoë"], input=b"keep\n",
-                          capture_output=True, cwd=ROOT, timeout=120, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "--seed", "1", "--name", "Zoë"],
+        input=b"keep\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert b"Traceback" not in proc.stderr and b"Input ended" in proc.stdout
 
@@ -121,11 +135,14 @@ def test_forced_plays_are_grouped_with_their_lead_and_stop():
     assert len(TV.describe_events(events, view)) == 7
     # a combination play keeps what it collects on its line, even between its cards
     full_house = [{"type": "play", "seat": 0, "card": c, "how": "full house"} for c in ("7H", "7S", "JH")]
-    full_house += [{"type": "payout", "space": "JH", "seat": 0, "amount": 5, "reason": "placed"},
-                   {"type": "play", "seat": 0, "card": "JS", "how": "full house"},
-                   {"type": "stop", "seat": 0, "card": "JS", "reason": "full house"}]
+    full_house += [
+        {"type": "payout", "space": "JH", "seat": 0, "amount": 5, "reason": "placed"},
+        {"type": "play", "seat": 0, "card": "JS", "how": "full house"},
+        {"type": "stop", "seat": 0, "card": "JS", "reason": "full house"},
+    ]
     assert TV.describe_events(full_house, view, group_forced=True) == [
-        "ann places a full house: 7♥ 7♠ J♥ J♠ (+5 from J♥); the full house ends the sequence: ann leads next"]
+        "ann places a full house: 7♥ 7♠ J♥ J♠ (+5 from J♥); the full house ends the sequence: ann leads next"
+    ]
 
 
 def test_a_whole_michigan_hand_reads_in_a_few_lines():
@@ -152,17 +169,22 @@ def test_auction_says_who_may_not_bid_and_why():
     names = game.players
     rc, text, _ = drive(game, {"spare-hand": ["auction"]})
     assert rc == 0
-    assert (f"not bidding for the spare hand: {names[2]} (a money card of this mat in hand), "
-            f"{names[3]} (a money card of this mat in hand), you (the dealer, who sells it)") in text
+    assert (
+        f"not bidding for the spare hand: {names[2]} (a money card of this mat in hand), "
+        f"{names[3]} (a money card of this mat in hand), you (the dealer, who sells it)"
+    ) in text
     # in a swap-or-auction game (Three in One) only the dealer sits the auction out
     rc, text, _ = drive(new_game("three-in-one", 3, 1, 1), {"spare-hand": ["auction"]})
     assert "not bidding for the spare hand: you (the dealer, who sells it)" in text
 
 
-@pytest.mark.parametrize(("seed", "missing", "why"), [
-    (20, "swap", "your hand holds a money card of this mat"),
-    (39, "auction", "every other player holds a money card of this mat, so nobody may bid"),
-])
+@pytest.mark.parametrize(
+    ("seed", "missing", "why"),
+    [
+        (20, "swap", "your hand holds a money card of this mat"),
+        (39, "auction", "every other player holds a money card of this mat, so nobody may bid"),
+    ],
+)
 def test_a_choice_not_offered_is_explained(seed, missing, why):
     rc, text, _ = drive(rulebook_game(seed))
     assert f"(no `{missing}`: {why})" in text
@@ -172,16 +194,19 @@ def test_a_spare_hand_nobody_may_use_is_explained():
     game = new_game("michigan-rummy", 3, 0, 1)  # the dealer and both others hold a money card
     rc, text, _ = drive(game)
     dealer = game.players[game.log[0]["dealer"]]
-    assert (f"the spare hand stays out: the dealer ({dealer}) holds a money card, so may not swap, "
-            "and every other player holds one, so nobody may bid") in text
+    assert (
+        f"the spare hand stays out: the dealer ({dealer}) holds a money card, so may not swap, "
+        "and every other player holds one, so nobody may bid"
+    ) in text
     # when the dealer is asked (seat 0 here, with swap and auction offered) nothing of the kind is said
     rc, text, _ = drive(new_game("tripoley-rulebook", 4, 1, 1))
     assert "Your move. Legal actions:\n  keep" in text and "the spare hand stays out" not in text
 
 
 def test_corner_cover_skips_are_explained():
-    game = Game.new("rummy-royal", ["you", "ann", "bob"], stacks=[100, 15, 100], dealer=0, seed=1,
-                    options={"game_end": "rounds:1"})
+    game = Game.new(
+        "rummy-royal", ["you", "ann", "bob"], stacks=[100, 15, 100], dealer=0, seed=1, options={"game_end": "rounds:1"}
+    )
     rc, text, _ = drive(game, {"corner-bet": ["corner_bet AS 10"]})
     assert rc == 0
     assert "too few chips to cover the 10-chip corner bet: ann (6 chips)" in text
@@ -198,7 +223,7 @@ def non_qualifying(game: Game) -> str:
     hand = d["cards"]
     for space in d["spaces"]:
         for start in range(len(hand) - 4):
-            five = hand[start:start + 5]
+            five = hand[start : start + 5]
             if not game.wanagan_qualifies(C.parse_many(five), space, C.parse_many(d["wild"])):
                 return f"reveal {' '.join(five)} {space}"
     raise AssertionError("every five qualifies")
@@ -237,10 +262,14 @@ def test_wanagan_declaration_refused_with_the_reason_then_best():
 def test_wanagan_reveal_goes_ahead_when_nothing_can_qualify():
     game = wanagan_game()
     terminal = TerminalGame(game, input_fn=lambda prompt: "quit", out=io.StringIO())
-    view = {"detail": {"wild": [], "spaces": ["four-kind"]}, "hand": ["2C", "3D", "5H", "7S", "9C", "JD"],
-            "mat": game.view(None)["mat"]}
-    note = terminal.check_declaration(Action(seat=0, do="reveal", cards=["2C", "3D", "5H", "7S", "9C"],
-                                             space="four-kind"), view)
+    view = {
+        "detail": {"wild": [], "spaces": ["four-kind"]},
+        "hand": ["2C", "3D", "5H", "7S", "9C", "JD"],
+        "mat": game.view(None)["mat"],
+    }
+    note = terminal.check_declaration(
+        Action(seat=0, do="reveal", cards=["2C", "3D", "5H", "7S", "9C"], space="four-kind"), view
+    )
     assert note == "None of the open spaces can be made from your hand: this reveal cannot win."
 
 
@@ -266,18 +295,27 @@ def test_the_three_cards_received_are_shown():
 def test_engine_messages_in_plain_words():
     assert TV.plain_message("bet exceeds bet_limit 20") == "bet exceeds the bet limit of 20"
     assert TV.plain_message("5D is not in your hand") == "5♦ is not in your hand"
-    assert TV.plain_message("you cannot lead 9H now; you may lead 4C, TD") == \
-        "you cannot lead 9♥ now; you may lead 4♣, 10♦"
-    assert TV.plain_message("not your turn: waiting for seat 2 (cat) to poker-betting") == \
-        "not your turn: waiting for seat 2 (cat) to bet"
+    assert (
+        TV.plain_message("you cannot lead 9H now; you may lead 4C, TD")
+        == "you cannot lead 9♥ now; you may lead 4♣, 10♦"
+    )
+    assert (
+        TV.plain_message("not your turn: waiting for seat 2 (cat) to poker-betting")
+        == "not your turn: waiting for seat 2 (cat) to bet"
+    )
 
 
 @pytest.mark.parametrize("preset", ["tripoley", "great-lakes", "wanagan", "rummoli"])
 def test_no_card_code_or_option_name_reaches_the_player(preset):
     bad = ["lead 2C", "choose 2C 3C 4C 5C 6C", "bet 999", "reveal 2C 3C 4C 5C 6C one-pair", "pass_cards 2C"]
     game = new_game(preset, 3, 4, 1)
-    rc, text, _ = drive(game, {phase: list(bad) for phase in
-                              ("michigan-lead", "poker-choose", "poker-betting", "wanagan-reveal", "wanagan-pass")})
+    rc, text, _ = drive(
+        game,
+        {
+            phase: list(bad)
+            for phase in ("michigan-lead", "poker-choose", "poker-betting", "wanagan-reveal", "wanagan-pass")
+        },
+    )
     assert rc == 0
     refusals = [line for line in text.splitlines() if line.startswith(("Not allowed:", "Cannot read that:"))]
     assert refusals
@@ -308,9 +346,14 @@ def help_text(capsys, *argv: str) -> str:
 
 def test_play_help_describes_every_option_with_its_default(capsys):
     text = help_text(capsys, "play")
-    for flag, default in (("--preset", "(default: tripoley)"), ("--players", "(default: 4)"),
-                          ("--seed", "default: a new game"), ("--rounds", "default: the preset's"),
-                          ("--name", "(default: you)"), ("-o NAME=VALUE", "(default: none)")):
+    for flag, default in (
+        ("--preset", "(default: tripoley)"),
+        ("--players", "(default: 4)"),
+        ("--seed", "default: a new game"),
+        ("--rounds", "default: the preset's"),
+        ("--name", "(default: you)"),
+        ("-o NAME=VALUE", "(default: none)"),
+    ):
         assert flag in text and default in text, flag
     for f in fields(Options):  # every house rule, with its values
         assert re.search(rf"^  {f.name} ", text, re.M), f.name
@@ -328,25 +371,35 @@ def test_default_rounds_are_the_presets():
 def test_house_rules_with_o():
     game = new_game("tripoley", 3, 1, options={"bet_limit": "5", "strict_claims": "on"})
     assert game.options.bet_limit == 5 and game.options.strict_claims is True
-    proc = subprocess.run([sys.executable, "-m", "engine", "play", "--seed", "1", "-o", "bet_limit=3"],
-                          input="keep\nchoose best\nbet 4\nquit\n", capture_output=True, text=True,
-                          encoding="utf-8", cwd=ROOT, timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "--seed", "1", "-o", "bet_limit=3"],
+        input="keep\nchoose best\nbet 4\nquit\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert "bet N                N = 1–3" in proc.stdout
 
 
-@pytest.mark.parametrize(("argv", "says"), [
-    (["-o", "nope=1"], "unknown option 'nope'"),
-    (["-o", "bet_limit"], "write a house rule as NAME=VALUE"),
-    (["-o", "bet_limit=lots"], "option bet_limit must be a whole number"),
-    (["-o", "endgame=sometimes"], "option endgame must be one of"),
-    (["--rounds", "2", "-o", "game_end=rounds:3"], "not both"),
-    (["--rounds", "0"], "--rounds: must be at least 1, got 0"),
-    (["--players", "-3"], "--players: must be at least 2, got -3"),
-    (["--seed", "-5"], "--seed: must be at least 0, got -5"),
-    (["--players", "12"], "takes 2 to 9 players, not 12"),
-    (["--preset", "nope"], "unknown preset 'nope'"),
-])
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["-o", "nope=1"], "unknown option 'nope'"),
+        (["-o", "bet_limit"], "write a house rule as NAME=VALUE"),
+        (["-o", "bet_limit=lots"], "option bet_limit must be a whole number"),
+        (["-o", "endgame=sometimes"], "option endgame must be one of"),
+        (["--rounds", "2", "-o", "game_end=rounds:3"], "not both"),
+        (["--rounds", "0"], "--rounds: must be at least 1, got 0"),
+        (["--players", "-3"], "--players: must be at least 2, got -3"),
+        (["--seed", "-5"], "--seed: must be at least 0, got -5"),
+        (["--players", "12"], "takes 2 to 9 players, not 12"),
+        (["--preset", "nope"], "unknown preset 'nope'"),
+    ],
+)
 def test_bad_play_arguments_are_one_line_and_exit_2(capsys, argv, says):
     try:
         rc = engine_main(["play", *argv])
@@ -356,4 +409,3 @@ def test_bad_play_arguments_are_one_line_and_exit_2(capsys, argv, says):
     assert rc == 2
     lines = captured.err.splitlines()
     assert len(lines) == 1 and says in lines[0], captured.err
-

@@ -11,17 +11,51 @@ from engine import PRESETS, Game
 from engine import cards as C
 from engine.ai import autoplay, choose_action
 
-TOP_KEYS = {"preset", "preset_name", "round", "ante", "phase", "dealer", "to_act", "viewer", "pay_suit", "seats",
-            "mat", "hand", "poker", "michigan", "spare", "events", "chip_denominations", "finished", "standings"}
+TOP_KEYS = {
+    "preset",
+    "preset_name",
+    "round",
+    "ante",
+    "phase",
+    "dealer",
+    "to_act",
+    "viewer",
+    "pay_suit",
+    "seats",
+    "mat",
+    "hand",
+    "poker",
+    "michigan",
+    "spare",
+    "events",
+    "chip_denominations",
+    "finished",
+    "standings",
+}
 SEAT_KEYS = {"seat", "name", "stack", "cards", "status", "committed", "played", "is_dealer"}
 MAT_KEYS = {"id", "label", "chips", "kind"}
 POKER_KEYS = {"chosen", "current_bet", "last_action", "showdown"}
 MICHIGAN_KEYS = {"sequence", "last_card", "out"}
 SPARE_KEYS = {"cards", "auction"}
 STANDING_KEYS = {"seat", "name", "stack", "net"}
-PHASES = {"spare-hand", "auction", "suit-bid", "name-suit", "claim", "corner-bet", "corner-cover", "poker-choose",
-          "poker-betting", "michigan-lead", "michigan-play", "wanagan-pass", "wanagan-reveal", "round-over",
-          "game-over", "finished"}
+PHASES = {
+    "spare-hand",
+    "auction",
+    "suit-bid",
+    "name-suit",
+    "claim",
+    "corner-bet",
+    "corner-cover",
+    "poker-choose",
+    "poker-betting",
+    "michigan-lead",
+    "michigan-play",
+    "wanagan-pass",
+    "wanagan-reveal",
+    "round-over",
+    "game-over",
+    "finished",
+}
 
 
 def names(n: int) -> list[str]:
@@ -152,6 +186,7 @@ def test_poker_chosen_is_the_viewers_own() -> None:
             continue
         pick = aw.detail["cards"][:5]
         from engine import Action
+
         game.apply(Action(seat=aw.seat, do="choose", cards=pick))
         assert sorted(game.view(aw.seat)["poker"]["chosen"]) == sorted(pick)
         for s in range(3):

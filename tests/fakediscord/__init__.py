@@ -23,7 +23,18 @@ from .harness import (
     InteractionHandle,
 )
 from .server import ApiError, FakeDiscordServer, Faults
-from .state import Attachment, Channel, FakeState, Guild, InteractionRecord, Member, Message, MessageEdit, RestCall, User
+from .state import (
+    Attachment,
+    Channel,
+    FakeState,
+    Guild,
+    InteractionRecord,
+    Member,
+    Message,
+    MessageEdit,
+    RestCall,
+    User,
+)
 
 __all__ = [
     "ApiError",

@@ -10,7 +10,7 @@ import asyncio
 import os
 import struct
 import zlib
-from typing import Literal, Optional
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -22,8 +22,12 @@ def tiny_png(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (200, 
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 class AnswerModal(discord.ui.Modal, title="Your answer"):
@@ -65,25 +69,31 @@ class DemoView(discord.ui.View):
         await interaction.response.defer()
         await interaction.edit_original_response(content="updated later")
 
-    @discord.ui.select(custom_id="demo:pick", placeholder="Pick", min_values=1, max_values=2, options=[
-        discord.SelectOption(label="Alpha", value="a"),
-        discord.SelectOption(label="Beta", value="b"),
-        discord.SelectOption(label="Gamma", value="c"),
-    ])
+    @discord.ui.select(
+        custom_id="demo:pick",
+        placeholder="Pick",
+        min_values=1,
+        max_values=2,
+        options=[
+            discord.SelectOption(label="Alpha", value="a"),
+            discord.SelectOption(label="Beta", value="b"),
+            discord.SelectOption(label="Gamma", value="c"),
+        ],
+    )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         interaction.client.seen.append(("pick", interaction.user.id, tuple(select.values)))  # type: ignore
         await interaction.response.send_message(f"picked {','.join(select.values)}", ephemeral=True)
 
 
 class DemoBot(commands.Bot):
-    def __init__(self, *, guild_id: Optional[int] = None) -> None:
+    def __init__(self, *, guild_id: int | None = None) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix="!", intents=intents, guild_ready_timeout=0.01)
         self.guild_id = guild_id
         self.seen: list[tuple] = []
         self.tree.add_command(make_group())
 
-    async def before_identify_hook(self, shard_id: Optional[int], *, initial: bool = False) -> None:
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         # discord.py sleeps 5 s before a re-IDENTIFY (after INVALID_SESSION); no need against a local server.
         return None
 
@@ -102,8 +112,12 @@ def make_group() -> app_commands.Group:
 
     @demo.command(name="start", description="Start a demo game")
     @app_commands.describe(preset="Which game", rounds="How many rounds")
-    async def start(interaction: discord.Interaction, preset: Literal["tripoley", "michigan"],
-                    rounds: app_commands.Range[int, 1, 10] = 3, opponent: Optional[discord.Member] = None) -> None:
+    async def start(
+        interaction: discord.Interaction,
+        preset: Literal["tripoley", "michigan"],
+        rounds: app_commands.Range[int, 1, 10] = 3,
+        opponent: discord.Member | None = None,
+    ) -> None:
         bot = interaction.client
         bot.seen.append(("start", interaction.user.id, preset, rounds, opponent.id if opponent else None))  # type: ignore
         # A fresh (non-persistent) view: discord.py routes clicks to it only if the message id matches.
@@ -142,7 +156,9 @@ def make_group() -> app_commands.Group:
             interaction.client.seen.append(("late", e.code))  # type: ignore
 
     @table.command(name="show", description="Show a table")
-    async def show(interaction: discord.Interaction, number: int, verbose: bool = False, label: Optional[str] = None) -> None:
+    async def show(
+        interaction: discord.Interaction, number: int, verbose: bool = False, label: str | None = None
+    ) -> None:
         suffix = f" label={label}" if label else ""
         await interaction.response.send_message(f"table {number} verbose={verbose}{suffix}")
 
@@ -163,7 +179,7 @@ def make_group() -> app_commands.Group:
     return demo
 
 
-def make_bot(*, guild_id: Optional[int] = None) -> DemoBot:
+def make_bot(*, guild_id: int | None = None) -> DemoBot:
     return DemoBot(guild_id=guild_id)
 
 

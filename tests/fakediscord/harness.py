@@ -12,11 +12,12 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any
 
 from . import state as S
-from .server import FakeDiscordServer, INTERACTION_ACK_WINDOW
+from .server import INTERACTION_ACK_WINDOW, FakeDiscordServer
 from .state import Attachment, Channel, FakeState, InteractionRecord, Message, User
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ class BotDied(AssertionError):
 class FakeUser:
     """A human Discord user, with shortcuts to act through the harness."""
 
-    def __init__(self, harness: "DiscordHarness", user: User) -> None:
+    def __init__(self, harness: DiscordHarness, user: User) -> None:
         self.harness = harness
         self.user = user
 
@@ -55,16 +56,18 @@ class FakeUser:
     def dms_open(self, value: bool) -> None:
         self.user.dms_open = value
 
-    async def run_command(self, channel: ChannelRef, name: str, /, **options: Any) -> "InteractionHandle":
+    async def run_command(self, channel: ChannelRef, name: str, /, **options: Any) -> InteractionHandle:
         return await self.harness.run_command(self, channel, name, **options)
 
-    async def click(self, message: MessageRef, *, label: Optional[str] = None, custom_id: Optional[str] = None) -> "InteractionHandle":
+    async def click(
+        self, message: MessageRef, *, label: str | None = None, custom_id: str | None = None
+    ) -> InteractionHandle:
         return await self.harness.click(self, message, label=label, custom_id=custom_id)
 
-    async def select(self, message: MessageRef, custom_id: str, values: Sequence[Any]) -> "InteractionHandle":
+    async def select(self, message: MessageRef, custom_id: str, values: Sequence[Any]) -> InteractionHandle:
         return await self.harness.select(self, message, custom_id, values)
 
-    async def submit_modal(self, modal: Any, values: dict[str, Any]) -> "InteractionHandle":
+    async def submit_modal(self, modal: Any, values: dict[str, Any]) -> InteractionHandle:
         return await self.harness.submit_modal(self, modal, values)
 
     async def say(self, channel: ChannelRef, content: str) -> Message:
@@ -83,7 +86,7 @@ class FakeUser:
 class InteractionHandle:
     """An interaction sent to the bot. Await `response()` for the ack, `message()` for the result."""
 
-    def __init__(self, harness: "DiscordHarness", record: InteractionRecord) -> None:
+    def __init__(self, harness: DiscordHarness, record: InteractionRecord) -> None:
         self.harness = harness
         self.record = record
 
@@ -109,17 +112,22 @@ class InteractionHandle:
         m = self.record.original_message
         return bool(m is not None and m.ephemeral and m is not self.record.source_message)
 
-    async def response(self, timeout: float = INTERACTION_ACK_WINDOW + 2) -> "InteractionHandle":
+    async def response(self, timeout: float = INTERACTION_ACK_WINDOW + 2) -> InteractionHandle:
         """Wait for the callback POST; fail if it is late (> 3 s) or missing."""
         rec = self.record
         hint = ""
         if rec.type == 3:
-            hint = (" (discord.py drops a click whose message id is not the one the view was sent on,"
-                    " unless the view is persistent or a DynamicItem)")
-        await self.harness.wait_for(lambda: rec.response_type is not None or rec.late, timeout,
-                                    what=f"the bot to acknowledge {rec!r}{hint}")
+            hint = (
+                " (discord.py drops a click whose message id is not the one the view was sent on,"
+                " unless the view is persistent or a DynamicItem)"
+            )
+        await self.harness.wait_for(
+            lambda: rec.response_type is not None or rec.late, timeout, what=f"the bot to acknowledge {rec!r}{hint}"
+        )
         if rec.late:
-            raise AssertionError(f"{rec!r} was acknowledged after {rec.ack_latency:.3f}s (> {self.harness.server.ack_window}s)")
+            raise AssertionError(
+                f"{rec!r} was acknowledged after {rec.ack_latency:.3f}s (> {self.harness.server.ack_window}s)"
+            )
         return self
 
     async def message(self, timeout: float = 5.0) -> Message:
@@ -135,7 +143,9 @@ class InteractionHandle:
         if rec.response_type == 5:
             return await self.harness.wait_for(
                 lambda: rec.original_message if rec.original_message and not rec.original_message.loading else None,
-                timeout, what=f"the deferred answer to {rec!r}")
+                timeout,
+                what=f"the deferred answer to {rec!r}",
+            )
         # 6: deferred update: wait for an edit of the clicked message or a followup
         acked = rec.acked_at or 0.0
         src = rec.source_message
@@ -164,7 +174,7 @@ class InteractionHandle:
 # ---------------------------------------------------------------------------
 
 _patch_depth = 0
-_patch_saved: Optional[tuple[Any, Any]] = None
+_patch_saved: tuple[Any, Any] | None = None
 
 
 def _patch_discord(api_base: str, gateway_url: str) -> None:
@@ -197,7 +207,7 @@ class BotRun:
 
     kind = "bot"
 
-    def __init__(self, harness: "DiscordHarness") -> None:
+    def __init__(self, harness: DiscordHarness) -> None:
         self.harness = harness
         self.died = asyncio.Event()  # set when the bot stops for any reason
         self.stopping = False  # True when the harness itself stops it
@@ -237,14 +247,14 @@ class InProcessBot(BotRun):
 
     kind = "in-process bot"
 
-    def __init__(self, harness: "DiscordHarness", client: Any, token: Optional[str] = None) -> None:
+    def __init__(self, harness: DiscordHarness, client: Any, token: str | None = None) -> None:
         super().__init__(harness)
         self.client = client
         self.token = token or harness.state.token
-        self.task: Optional[asyncio.Task] = None
+        self.task: asyncio.Task | None = None
         self._patched = False
 
-    async def start(self, *, timeout: float = 10.0, wait_ready: bool = True) -> "InProcessBot":
+    async def start(self, *, timeout: float = 10.0, wait_ready: bool = True) -> InProcessBot:
         _patch_discord(self.harness.api_base, self.harness.gateway_url)
         self._patched = True
         self.task = asyncio.get_running_loop().create_task(self.client.start(self.token), name="fakediscord-bot")
@@ -278,7 +288,7 @@ class InProcessBot(BotRun):
             if self.task is not None and not self.task.done():
                 try:
                     await asyncio.wait_for(asyncio.shield(self.task), timeout)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     self.task.cancel()
                     await asyncio.gather(self.task, return_exceptions=True)
             if self.task is not None and self.task.done() and not self.task.cancelled():
@@ -294,30 +304,31 @@ class BotProcess(BotRun):
 
     kind = "bot process"
 
-    def __init__(self, harness: "DiscordHarness", cmd: Sequence[str], env: dict[str, str], cwd: str) -> None:
+    def __init__(self, harness: DiscordHarness, cmd: Sequence[str], env: dict[str, str], cwd: str) -> None:
         super().__init__(harness)
         self.cmd = list(cmd)
         self.env = env
         self.cwd = cwd
-        self.proc: Optional[asyncio.subprocess.Process] = None
-        self._watch: Optional[asyncio.Task] = None
+        self.proc: asyncio.subprocess.Process | None = None
+        self._watch: asyncio.Task | None = None
         fd, self.log_path = tempfile.mkstemp(prefix="fakediscord-bot-", suffix=".log")
         os.close(fd)
-        self._output: Optional[str] = None
+        self._output: str | None = None
 
     @property
-    def pid(self) -> Optional[int]:
+    def pid(self) -> int | None:
         return self.proc.pid if self.proc else None
 
     @property
-    def returncode(self) -> Optional[int]:
+    def returncode(self) -> int | None:
         return self.proc.returncode if self.proc else None
 
-    async def start(self) -> "BotProcess":
+    async def start(self) -> BotProcess:
         self.started_at = time.perf_counter()
         with open(self.log_path, "wb") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                *self.cmd, env=self.env, cwd=self.cwd, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log)
+                *self.cmd, env=self.env, cwd=self.cwd, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log
+            )
         self._watch = asyncio.get_running_loop().create_task(self._watcher())
         return self
 
@@ -338,7 +349,7 @@ class BotProcess(BotRun):
         except OSError:
             return ""
 
-    async def wait_ready(self, *, commands: Iterable[str] = (), timeout: float = 20.0) -> "BotProcess":
+    async def wait_ready(self, *, commands: Iterable[str] = (), timeout: float = 20.0) -> BotProcess:
         """Wait until the process identified on the gateway (after it started) and registered `commands`."""
         server = self.harness.server
         names = list(commands)
@@ -360,7 +371,7 @@ class BotProcess(BotRun):
             self.proc.terminate()
             try:
                 await asyncio.wait_for(self.proc.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()
         if self._watch is not None:
@@ -404,7 +415,9 @@ class DiscordHarness:
         self.users: dict[str, FakeUser] = {}
         for name in humans:
             self.users[name] = FakeUser(self, self.state.add_user(name))
-        self.guild = self.state.add_guild(guild_name, channels=tuple(channels), members=tuple(u.user for u in self.users.values()))
+        self.guild = self.state.add_guild(
+            guild_name, channels=tuple(channels), members=tuple(u.user for u in self.users.values())
+        )
         for gname in extra_guilds:
             self.state.add_guild(gname, members=tuple(u.user for u in self.users.values()))
         self.bots: list[BotRun] = []
@@ -413,7 +426,7 @@ class DiscordHarness:
         self._started = False
 
     # -- lifecycle ----------------------------------------------------------------
-    async def start(self) -> "DiscordHarness":
+    async def start(self) -> DiscordHarness:
         await self.server.start()
         self._started = True
         return self
@@ -429,7 +442,7 @@ class DiscordHarness:
             await self.server.close()
             self._started = False
 
-    async def __aenter__(self) -> "DiscordHarness":
+    async def __aenter__(self) -> DiscordHarness:
         return await self.start()
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -464,8 +477,9 @@ class DiscordHarness:
         return env
 
     # -- bots ------------------------------------------------------------------------
-    async def connect(self, client: Any, *, timeout: float = 10.0, wait_ready: bool = True,
-                      token: Optional[str] = None) -> InProcessBot:
+    async def connect(
+        self, client: Any, *, timeout: float = 10.0, wait_ready: bool = True, token: str | None = None
+    ) -> InProcessBot:
         """Start a discord.py Client/Bot (created by the test) against this server; wait for on_ready.
 
         Patches discord.http.Route.BASE and DiscordWebSocket.DEFAULT_GATEWAY while it runs.
@@ -476,9 +490,16 @@ class DiscordHarness:
         await run.start(timeout=timeout, wait_ready=wait_ready)
         return run
 
-    async def spawn(self, cmd: Optional[Sequence[str]] = None, *, env: Optional[dict[str, str]] = None,
-                    cwd: Optional[Union[str, Path]] = None, wait_ready: bool = True, commands: Iterable[str] = (),
-                    timeout: float = 20.0) -> BotProcess:
+    async def spawn(
+        self,
+        cmd: Sequence[str] | None = None,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | Path | None = None,
+        wait_ready: bool = True,
+        commands: Iterable[str] = (),
+        timeout: float = 20.0,
+    ) -> BotProcess:
         """Start the bot as a subprocess (default `python -m bot` in the repo root) and wait for it."""
         cmd = list(cmd) if cmd else [sys.executable, "-m", "bot"]
         run = BotProcess(self, cmd, self.bot_env(**(env or {})), str(cwd or REPO_ROOT))
@@ -545,11 +566,18 @@ class DiscordHarness:
                 return value
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                raise asyncio.TimeoutError(f"timed out after {timeout}s waiting for {what}")
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
             await self.state.wait_changed(min(remaining, 0.05))
 
-    async def wait_for_message(self, channel: ChannelRef, predicate: Callable[[Message], bool] = lambda m: True, *,
-                               viewer: Optional[UserRef] = None, after: Optional[Message] = None, timeout: float = 5.0) -> Message:
+    async def wait_for_message(
+        self,
+        channel: ChannelRef,
+        predicate: Callable[[Message], bool] = lambda m: True,
+        *,
+        viewer: UserRef | None = None,
+        after: Message | None = None,
+        timeout: float = 5.0,
+    ) -> Message:
         ch = self.channel(channel)
         start_id = after.id if after is not None else 0
 
@@ -562,13 +590,13 @@ class DiscordHarness:
         return await self.wait_for(find, timeout, what=f"a message in {ch!r}")
 
     # -- reading -----------------------------------------------------------------------
-    def channel_messages(self, channel: ChannelRef, *, viewer: Optional[UserRef] = None) -> list[Message]:
+    def channel_messages(self, channel: ChannelRef, *, viewer: UserRef | None = None) -> list[Message]:
         """Messages in a channel, oldest first, as `viewer` sees them (no viewer: public ones only)."""
         ch = self.channel(channel)
         v = self.state.user(viewer) if viewer is not None else None
         return [m for m in ch.messages if m.visible_for(v)]
 
-    def last_message(self, channel: ChannelRef, *, viewer: Optional[UserRef] = None) -> Optional[Message]:
+    def last_message(self, channel: ChannelRef, *, viewer: UserRef | None = None) -> Message | None:
         msgs = self.channel_messages(channel, viewer=viewer)
         return msgs[-1] if msgs else None
 
@@ -592,8 +620,13 @@ class DiscordHarness:
 
         if " " not in pattern and pattern != "*":
             pattern = "* " + pattern
-        return [c for c in self.state.rest_log if pattern == "*" or fnmatch.fnmatchcase(c.route, pattern)
-                or fnmatch.fnmatchcase(f"{c.method} {c.path}", pattern)]
+        return [
+            c
+            for c in self.state.rest_log
+            if pattern == "*"
+            or fnmatch.fnmatchcase(c.route, pattern)
+            or fnmatch.fnmatchcase(f"{c.method} {c.path}", pattern)
+        ]
 
     # -- ack statistics ----------------------------------------------------------------
     def interactions(self) -> list[InteractionRecord]:
@@ -609,15 +642,38 @@ class DiscordHarness:
         if not xs:
             return {"count": 0, "late": late, "unacked": unacked, "median": None, "p99": None, "max": None}
         p99 = xs[min(len(xs) - 1, max(0, int(-(-0.99 * len(xs) // 1)) - 1))]
-        return {"count": len(xs), "late": late, "unacked": unacked, "median": statistics.median(xs), "p99": p99, "max": xs[-1]}
+        return {
+            "count": len(xs),
+            "late": late,
+            "unacked": unacked,
+            "median": statistics.median(xs),
+            "p99": p99,
+            "max": xs[-1],
+        }
 
     # -- acting as users ----------------------------------------------------------------
-    def _new_record(self, user: User, channel: Channel, type_: int, data: dict, *, source: Optional[Message] = None,
-                    command_name: Optional[str] = None) -> InteractionRecord:
+    def _new_record(
+        self,
+        user: User,
+        channel: Channel,
+        type_: int,
+        data: dict,
+        *,
+        source: Message | None = None,
+        command_name: str | None = None,
+    ) -> InteractionRecord:
         rec = InteractionRecord(
-            id=self.state.snowflake(), token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48), type=type_, user=user,
-            channel=channel, guild_id=channel.guild_id, data=data, application_id=self.state.application_id,
-            source_message=source, command_name=command_name)
+            id=self.state.snowflake(),
+            token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
+            type=type_,
+            user=user,
+            channel=channel,
+            guild_id=channel.guild_id,
+            data=data,
+            application_id=self.state.application_id,
+            source_message=source,
+            command_name=command_name,
+        )
         rec.expires_at = time.perf_counter() + self.server.token_ttl
         self.state.interactions[rec.id] = rec
         self.state.interactions_by_token[rec.token] = rec
@@ -656,8 +712,13 @@ class DiscordHarness:
                 context=0,
             )
         else:
-            d.update(user=rec.user.payload(), channel=ch.payload(), app_permissions=str(S.EVERYONE_PERMISSIONS),
-                     authorizing_integration_owners={"0": "0"}, context=1)
+            d.update(
+                user=rec.user.payload(),
+                channel=ch.payload(),
+                app_permissions=str(S.EVERYONE_PERMISSIONS),
+                authorizing_integration_owners={"0": "0"},
+                context=1,
+            )
         if rec.source_message is not None:
             d["message"] = rec.source_message.payload()
         return d
@@ -679,7 +740,7 @@ class DiscordHarness:
         self.state.touch()
         return InteractionHandle(self, rec)
 
-    def _find_command(self, channel: Channel, name: str, ctype: int = 1) -> tuple[dict, Optional[int]]:
+    def _find_command(self, channel: Channel, name: str, ctype: int = 1) -> tuple[dict, int | None]:
         for cmd, scope in self.state.commands_for(channel.guild_id):
             if cmd["name"] == name and int(cmd.get("type", 1)) == ctype:
                 return cmd, scope
@@ -701,7 +762,9 @@ class DiscordHarness:
         rec = self._new_record(u, ch, 2, data, command_name=name)
         return await self._dispatch(rec)
 
-    async def autocomplete(self, user: UserRef, channel: ChannelRef, name: str, /, focused: str, **options: Any) -> list[dict]:
+    async def autocomplete(
+        self, user: UserRef, channel: ChannelRef, name: str, /, focused: str, **options: Any
+    ) -> list[dict]:
         """Send an autocomplete interaction for option `focused` (its partial value in options) and return the choices."""
         u = self.state.user(user)
         ch = self.channel(channel)
@@ -711,7 +774,9 @@ class DiscordHarness:
         await h.response()
         return list(rec.autocomplete_choices or [])
 
-    def _command_data(self, ch: Channel, name: str, options: dict[str, Any], focused: Optional[str] = None) -> tuple[dict, dict]:
+    def _command_data(
+        self, ch: Channel, name: str, options: dict[str, Any], focused: str | None = None
+    ) -> tuple[dict, dict]:
         parts = name.strip().lstrip("/").split()
         cmd, scope = self._find_command(ch, parts[0])
         resolved: dict[str, dict] = {}
@@ -742,7 +807,9 @@ class DiscordHarness:
             if oname == focused:
                 holder.append({"name": oname, "type": odef["type"], "value": str(value), "focused": True})
             else:
-                holder.append({"name": oname, "type": odef["type"], "value": self._option_value(odef, value, ch, resolved)})
+                holder.append(
+                    {"name": oname, "type": odef["type"], "value": self._option_value(odef, value, ch, resolved)}
+                )
         if focused is not None and focused not in options:
             holder.append({"name": focused, "type": defs[focused]["type"], "value": "", "focused": True})
         data: dict[str, Any] = {"id": cmd["id"], "name": cmd["name"], "type": 1, "options": top}
@@ -789,7 +856,9 @@ class DiscordHarness:
                     g = self.state.guilds[ch.guild_id]
                     m = g.members.get(u.id)
                     if m is not None:
-                        resolved.setdefault("members", {})[str(u.id)] = m.payload(with_user=False, permissions=g.member_permissions(u.id))
+                        resolved.setdefault("members", {})[str(u.id)] = m.payload(
+                            with_user=False, permissions=g.member_permissions(u.id)
+                        )
                 return str(u.id)
         if t in (8, 9):
             g = self.state.guilds[ch.guild_id] if ch.guild_id else self.guild
@@ -798,8 +867,13 @@ class DiscordHarness:
             return str(role.id)
         if t == 7:
             c = self.channel(value)
-            cd = {"id": str(c.id), "name": c.name, "type": c.type, "permissions": str(S.ALL_PERMISSIONS),
-                  "parent_id": str(c.parent_id) if c.parent_id else None}
+            cd = {
+                "id": str(c.id),
+                "name": c.name,
+                "type": c.type,
+                "permissions": str(S.ALL_PERMISSIONS),
+                "parent_id": str(c.parent_id) if c.parent_id else None,
+            }
             if c.guild_id:
                 cd["guild_id"] = str(c.guild_id)
             resolved.setdefault("channels", {})[str(c.id)] = cd
@@ -807,8 +881,13 @@ class DiscordHarness:
         if t == 11:
             fname, data = value if isinstance(value, tuple) else ("upload.bin", value)
             aid = self.state.snowflake()
-            att = Attachment(id=aid, filename=fname, data=bytes(data), url=f"{self.server.base_url}/attachments/{ch.id}/{aid}/{fname}",
-                             ephemeral=True)
+            att = Attachment(
+                id=aid,
+                filename=fname,
+                data=bytes(data),
+                url=f"{self.server.base_url}/attachments/{ch.id}/{aid}/{fname}",
+                ephemeral=True,
+            )
             self.state.uploads[aid] = att
             resolved.setdefault("attachments", {})[str(aid)] = att.payload()
             return str(aid)
@@ -820,8 +899,9 @@ class DiscordHarness:
             raise PermissionError(f"{user!r} cannot see {msg!r}")
         return msg
 
-    async def click(self, user: UserRef, message: MessageRef, *, label: Optional[str] = None,
-                    custom_id: Optional[str] = None) -> InteractionHandle:
+    async def click(
+        self, user: UserRef, message: MessageRef, *, label: str | None = None, custom_id: str | None = None
+    ) -> InteractionHandle:
         """Click a button (by label or custom_id) on a message the user can see."""
         u = self.state.user(user)
         msg = self._visible_message(u, message)
@@ -836,13 +916,17 @@ class DiscordHarness:
         rec = self._new_record(u, self.state.channels[msg.channel_id], 3, data, source=msg)
         return await self._dispatch(rec)
 
-    async def select(self, user: UserRef, message: MessageRef, custom_id: str, values: Sequence[Any]) -> InteractionHandle:
+    async def select(
+        self, user: UserRef, message: MessageRef, custom_id: str, values: Sequence[Any]
+    ) -> InteractionHandle:
         """Choose `values` in a select menu (string select: option values; user/role/channel selects: objects or ids)."""
         u = self.state.user(user)
         msg = self._visible_message(u, message)
         comp = next((c for c in msg.selects() if c.get("custom_id") == custom_id), None)
         if comp is None:
-            raise LookupError(f"no select {custom_id!r} on {msg!r}; selects: {[c.get('custom_id') for c in msg.selects()]}")
+            raise LookupError(
+                f"no select {custom_id!r} on {msg!r}; selects: {[c.get('custom_id') for c in msg.selects()]}"
+            )
         if comp.get("disabled"):
             raise PermissionError(f"select {custom_id!r} is disabled")
         ch = self.state.channels[msg.channel_id]
@@ -884,7 +968,7 @@ class DiscordHarness:
         `values` maps each text input's (or select's) custom_id to what the user typed (chose).
         """
         u = self.state.user(user)
-        opener: Optional[InteractionRecord] = None
+        opener: InteractionRecord | None = None
         if isinstance(modal, InteractionHandle):
             opener = modal.record
             if opener.modal is None:
@@ -904,7 +988,7 @@ class DiscordHarness:
         used: set[str] = set()
         ch = opener.channel
 
-        def fill(c: dict) -> Optional[dict]:
+        def fill(c: dict) -> dict | None:
             t = c.get("type")
             cid = c.get("custom_id")
             if t == S.C_TEXT_INPUT:
@@ -952,16 +1036,21 @@ class DiscordHarness:
         self.server._dispatch_message_event("MESSAGE_CREATE", msg)
         return msg
 
-    def expire_token(self, handle: Union[InteractionHandle, InteractionRecord]) -> None:
+    def expire_token(self, handle: InteractionHandle | InteractionRecord) -> None:
         """Make an interaction token dead now, as Discord does after 15 minutes (webhook calls get 401)."""
         rec = handle.record if isinstance(handle, InteractionHandle) else handle
         rec.expires_at = 0.0
 
-    async def drop_gateway(self, *, code: int = 4000, abrupt: bool = False, wait_resume: bool = True, timeout: float = 10.0) -> None:
+    async def drop_gateway(
+        self, *, code: int = 4000, abrupt: bool = False, wait_resume: bool = True, timeout: float = 10.0
+    ) -> None:
         """Drop the bot's gateway connection and (by default) wait until it has RESUMEd."""
         sess = self.server.current_session()
         before = sess.resumes if sess else 0
         await self.faults.drop_gateway(code=code, abrupt=abrupt)
         if wait_resume:
-            await self.wait_for(lambda: sess is not None and sess.resumes > before and sess.conn is not None,
-                                timeout, what="the bot to RESUME")
+            await self.wait_for(
+                lambda: sess is not None and sess.resumes > before and sess.conn is not None,
+                timeout,
+                what="the bot to RESUME",
+            )

@@ -16,8 +16,9 @@ import socket
 import sys
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -44,7 +45,7 @@ I_MESSAGE_CONTENT = 1 << 15
 class ApiError(Exception):
     """Raised by handlers: becomes a Discord-style JSON error."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict] = None) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict | None = None) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status, self.code, self.message, self.errors = status, code, message, errors
 
@@ -70,7 +71,7 @@ def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def json_response(data: Any, status: int = 200, headers: Optional[dict] = None) -> web.Response:
+def json_response(data: Any, status: int = 200, headers: dict | None = None) -> web.Response:
     # Exactly "application/json": discord.py compares the header verbatim (no charset suffix).
     h = {"Content-Type": "application/json"}
     if headers:
@@ -87,7 +88,7 @@ def json_response(data: Any, status: int = 200, headers: Optional[dict] = None) 
 class _Fault:
     kind: str  # "429", "delay", "status"
     pattern: str
-    remaining: Optional[int]  # None: forever
+    remaining: int | None  # None: forever
     retry_after: float = 0.0
     is_global: bool = False
     scope: str = "user"
@@ -124,25 +125,40 @@ class Faults:
     a pattern without a method matches any method; "*" matches everything.
     """
 
-    def __init__(self, server: "FakeDiscordServer") -> None:
+    def __init__(self, server: FakeDiscordServer) -> None:
         self._server = server
         self._faults: list[_Fault] = []
 
-    def rate_limit(self, route: str = "*", *, count: int = 1, retry_after: float = 0.05,
-                   is_global: bool = False, scope: Optional[str] = None) -> _Fault:
+    def rate_limit(
+        self,
+        route: str = "*",
+        *,
+        count: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        scope: str | None = None,
+    ) -> _Fault:
         """Answer the next `count` matching calls with 429 (retry_after seconds, optionally global)."""
-        f = _Fault("429", route, count, retry_after=retry_after, is_global=is_global,
-                   scope=scope or ("global" if is_global else "user"))
+        f = _Fault(
+            "429",
+            route,
+            count,
+            retry_after=retry_after,
+            is_global=is_global,
+            scope=scope or ("global" if is_global else "user"),
+        )
         self._faults.append(f)
         return f
 
-    def delay(self, route: str = "*", seconds: float = 0.5, *, count: Optional[int] = None) -> _Fault:
+    def delay(self, route: str = "*", seconds: float = 0.5, *, count: int | None = None) -> _Fault:
         """Delay matching responses by `seconds` (for `count` calls, or forever)."""
         f = _Fault("delay", route, count, seconds=seconds)
         self._faults.append(f)
         return f
 
-    def fail(self, route: str, status: int = 500, *, count: int = 1, code: int = 0, message: str = "injected failure") -> _Fault:
+    def fail(
+        self, route: str, status: int = 500, *, count: int = 1, code: int = 0, message: str = "injected failure"
+    ) -> _Fault:
         """Answer the next `count` matching calls with `status` and a Discord JSON error."""
         f = _Fault("status", route, count, status=status, code=code, message=message)
         self._faults.append(f)
@@ -170,7 +186,7 @@ class Faults:
     def clear(self) -> None:
         self._faults.clear()
 
-    def _take(self, kind: str, method: str, route: str, path: str) -> Optional[_Fault]:
+    def _take(self, kind: str, method: str, route: str, path: str) -> _Fault | None:
         for f in self._faults:
             if f.kind == kind and f.matches(method, route, path) and f.take():
                 return f
@@ -189,19 +205,19 @@ class GatewaySession:
     shard: tuple[int, int] = (0, 1)
     seq: int = 0
     events: list[tuple[int, str]] = field(default_factory=list)  # replay buffer for RESUME
-    conn: Optional["GatewayConnection"] = None
+    conn: GatewayConnection | None = None
     identified_at: float = field(default_factory=time.perf_counter)
     resumes: int = 0
     invalidated: bool = False
 
 
 class GatewayConnection:
-    def __init__(self, ws: web.WebSocketResponse, request: web.Request, compress: Optional[str]) -> None:
+    def __init__(self, ws: web.WebSocketResponse, request: web.Request, compress: str | None) -> None:
         self.ws = ws
         self.request = request
         self.compress = compress
         self._z = zlib.compressobj() if compress == "zlib-stream" else None
-        self.session: Optional[GatewaySession] = None
+        self.session: GatewaySession | None = None
         self.lock = asyncio.Lock()
         self.heartbeats = 0
         self.closed = False
@@ -227,13 +243,20 @@ class GatewayConnection:
 
 
 class FakeDiscordServer:
-    def __init__(self, state: FakeState, *, host: str = "127.0.0.1", realistic_rate_limits: bool = False,
-                 ack_window: float = INTERACTION_ACK_WINDOW, token_ttl: float = INTERACTION_TOKEN_TTL) -> None:
+    def __init__(
+        self,
+        state: FakeState,
+        *,
+        host: str = "127.0.0.1",
+        realistic_rate_limits: bool = False,
+        ack_window: float = INTERACTION_ACK_WINDOW,
+        token_ttl: float = INTERACTION_TOKEN_TTL,
+    ) -> None:
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the fake Discord only binds loopback addresses")
         self.state = state
         self.host = host
-        self.port: Optional[int] = None
+        self.port: int | None = None
         self.faults = Faults(self)
         self.ack_window = ack_window
         self.token_ttl = token_ttl
@@ -254,12 +277,12 @@ class FakeDiscordServer:
         self.connections: list[GatewayConnection] = []
         self.gateway_log: list[tuple[float, str, Any]] = []  # (time, "recv"/"send", op or event name)
         self.errors: list[str] = []  # crashes of the fake itself (REST handlers, gateway): should stay empty
-        self._runner: Optional[web.AppRunner] = None
-        self._site: Optional[web.TCPSite] = None
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
         self._tasks: set[asyncio.Task] = set()
         self.app = self._build_app()
         self.identified = asyncio.Event()  # set at each IDENTIFY; see wait_identified
-        self.last_session: Optional[GatewaySession] = None
+        self.last_session: GatewaySession | None = None
 
     # -- lifecycle ---------------------------------------------------------------
     @property
@@ -365,7 +388,7 @@ class FakeDiscordServer:
             return await handler(request)
         arrived = time.perf_counter()
         request[ARRIVED] = arrived
-        rpath = path[len(API_PREFIX):]
+        rpath = path[len(API_PREFIX) :]
         route = self._route_names.get(id(request.match_info.route)) or f"{request.method} {rpath}"
         template = route.split(" ", 1)[1]
         call = RestCall(method=request.method, route=route, path=rpath, at=arrived)
@@ -424,7 +447,9 @@ class FakeDiscordServer:
     def _bucket_hash(bucket: str) -> str:
         return hashlib.sha1(bucket.split(":", 1)[0].encode()).hexdigest()[:16]
 
-    def _ratelimit_headers(self, bucket: str, *, limit: int = 50, remaining: int = 49, reset_after: float = 1.0) -> dict:
+    def _ratelimit_headers(
+        self, bucket: str, *, limit: int = 50, remaining: int = 49, reset_after: float = 1.0
+    ) -> dict:
         if self.realistic_rate_limits:
             limit, window = self._limit_for(bucket.split(":", 1)[0])
             hits = self._buckets.get(bucket, [])
@@ -458,7 +483,7 @@ class FakeDiscordServer:
                 return lw
         return self.rate_limit_windows.get("*", (50, 1.0))
 
-    def _check_realistic_limits(self, route: str, bucket: str) -> Optional[web.Response]:
+    def _check_realistic_limits(self, route: str, bucket: str) -> web.Response | None:
         if route.startswith("POST /interactions/"):
             return None  # interaction callbacks are not rate-limited
         now = time.monotonic()
@@ -477,9 +502,9 @@ class FakeDiscordServer:
         return None
 
     # -- helpers -------------------------------------------------------------------
-    async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[int, str, bytes, Optional[str]]]]:
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[int, str, bytes, str | None]]]:
         """JSON body, or multipart payload_json + files[n] -> (payload, [(index, filename, bytes, content_type)])."""
-        files: list[tuple[int, str, bytes, Optional[str]]] = []
+        files: list[tuple[int, str, bytes, str | None]] = []
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
             payload: Any = None
@@ -501,12 +526,14 @@ class FakeDiscordServer:
             return None, files
         try:
             payload = json.loads(raw)
-        except ValueError:
-            raise ApiError(400, 50109, "The request body contains invalid JSON.")
+        except ValueError as exc:
+            raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
         request[CALL].json = payload
         return payload, files
 
-    def _make_attachments(self, channel_id: int, payload: dict, files: list, existing: list[Attachment], *, ephemeral: bool) -> Optional[list[Attachment]]:
+    def _make_attachments(
+        self, channel_id: int, payload: dict, files: list, existing: list[Attachment], *, ephemeral: bool
+    ) -> list[Attachment] | None:
         """New attachment list from payload['attachments'] + uploaded files; None = unchanged."""
         by_index = {idx: (fname, data, ct) for idx, fname, data, ct in files}
         if "attachments" not in payload and not files:
@@ -526,8 +553,17 @@ class FakeDiscordServer:
                 if not ct or ct == "application/octet-stream":
                     ct = mimetypes.guess_type(fname)[0] or ct
                 aid = self.state.snowflake()
-                out.append(Attachment(id=aid, filename=fname, data=data, content_type=ct, description=spec.get("description"),
-                                      url=f"{self.base_url}/attachments/{channel_id}/{aid}/{fname}", ephemeral=ephemeral))
+                out.append(
+                    Attachment(
+                        id=aid,
+                        filename=fname,
+                        data=data,
+                        content_type=ct,
+                        description=spec.get("description"),
+                        url=f"{self.base_url}/attachments/{channel_id}/{aid}/{fname}",
+                        ephemeral=ephemeral,
+                    )
+                )
             else:
                 keep = next((a for a in existing if a.id == sid), None)
                 if keep is None:
@@ -535,7 +571,7 @@ class FakeDiscordServer:
                 out.append(keep)
         return out
 
-    def _apply_message_payload(self, msg: Message, payload: dict, attachments: Optional[list[Attachment]]) -> dict:
+    def _apply_message_payload(self, msg: Message, payload: dict, attachments: list[Attachment] | None) -> dict:
         changes: dict[str, Any] = {}
         if "content" in payload:
             changes["content"] = payload["content"] or ""
@@ -552,9 +588,17 @@ class FakeDiscordServer:
             changes["flags"] = (int(payload["flags"]) & ~(S.FLAG_EPHEMERAL | S.FLAG_LOADING)) | keep
         return changes
 
-    def _new_message(self, channel: Channel, payload: dict, files: list, *, author: User,
-                     interaction: Optional[InteractionRecord] = None, ephemeral_for: Optional[User] = None,
-                     loading: bool = False) -> Message:
+    def _new_message(
+        self,
+        channel: Channel,
+        payload: dict,
+        files: list,
+        *,
+        author: User,
+        interaction: InteractionRecord | None = None,
+        ephemeral_for: User | None = None,
+        loading: bool = False,
+    ) -> Message:
         payload = payload or {}
         validate_message(payload, files, creating=not loading)
         flags = int(payload.get("flags") or 0) & ~S.FLAG_EPHEMERAL
@@ -563,9 +607,16 @@ class FakeDiscordServer:
         if loading:
             flags |= S.FLAG_LOADING
         mid = self.state.snowflake()
-        msg = Message(id=mid, channel_id=channel.id, guild_id=channel.guild_id, author=author, flags=flags,
-                      visible_to=ephemeral_for.id if ephemeral_for else None, interaction=interaction,
-                      tts=bool(payload.get("tts")))
+        msg = Message(
+            id=mid,
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author,
+            flags=flags,
+            visible_to=ephemeral_for.id if ephemeral_for else None,
+            interaction=interaction,
+            tts=bool(payload.get("tts")),
+        )
         if interaction is not None:
             msg.application_id = self.state.application_id
             msg.webhook_id = self.state.application_id
@@ -664,7 +715,9 @@ class FakeDiscordServer:
     async def h_gateway_info(self, request: web.Request) -> web.Response:
         d: dict[str, Any] = {"url": f"ws://{self.host}:{self.port}/gateway"}
         if request.path.endswith("/bot"):
-            d.update(shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
+            d.update(
+                shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+            )
         return json_response(d)
 
     async def h_me(self, request: web.Request) -> web.Response:
@@ -680,26 +733,28 @@ class FakeDiscordServer:
 
     async def h_application(self, request: web.Request) -> web.Response:
         owner = self.state.owner
-        return json_response({
-            "id": str(self.state.application_id),
-            "name": self.state.bot.username,
-            "icon": None,
-            "description": "fake application",
-            "summary": "",
-            "type": None,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "owner": owner.payload(),
-            "team": None,
-            "bot": self.state.bot.payload(),
-            "rpc_origins": [],
-            "tags": [],
-            "redirect_uris": [],
-            "interactions_endpoint_url": None,
-            "approximate_guild_count": len(self.state.guilds),
-        })
+        return json_response(
+            {
+                "id": str(self.state.application_id),
+                "name": self.state.bot.username,
+                "icon": None,
+                "description": "fake application",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": owner.payload(),
+                "team": None,
+                "bot": self.state.bot.payload(),
+                "rpc_origins": [],
+                "tags": [],
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(self.state.guilds),
+            }
+        )
 
     async def h_create_dm(self, request: web.Request) -> web.Response:
         payload, _ = await self._read_body(request)
@@ -711,7 +766,7 @@ class FakeDiscordServer:
         return json_response(ch.payload())
 
     # commands
-    def _commands_list(self, request: web.Request) -> tuple[Optional[int], list[dict]]:
+    def _commands_list(self, request: web.Request) -> tuple[int | None, list[dict]]:
         if int(request.match_info["application_id"]) != self.state.application_id:
             raise ApiError(403, 20012, "You are not authorized to perform this action on this application")
         gid = request.match_info.get("guild_id")
@@ -726,7 +781,7 @@ class FakeDiscordServer:
         _, cmds = self._commands_list(request)
         return json_response(cmds)
 
-    def _register(self, gid: Optional[int], cmd: dict, old: list[dict]) -> dict:
+    def _register(self, gid: int | None, cmd: dict, old: list[dict]) -> dict:
         c = dict(cmd)
         ctype = int(c.get("type", 1))
         prev = next((o for o in old if o["name"] == c.get("name") and int(o.get("type", 1)) == ctype), None)
@@ -783,19 +838,32 @@ class FakeDiscordServer:
         data = payload.get("data") or {}
         flags = int(data.get("flags") or 0)
         ephemeral = bool(flags & S.FLAG_EPHEMERAL)
-        msg: Optional[Message] = None
+        msg: Message | None = None
         interaction: dict[str, Any] = {"id": str(rec.id), "type": rec.type}
         resource: dict[str, Any] = {"type": rtype}
 
         if rtype == 4:
-            msg = self._new_message(rec.channel, data, files, author=self.state.bot, interaction=rec,
-                                    ephemeral_for=rec.user if ephemeral else None)
+            msg = self._new_message(
+                rec.channel,
+                data,
+                files,
+                author=self.state.bot,
+                interaction=rec,
+                ephemeral_for=rec.user if ephemeral else None,
+            )
             rec.original_message = msg
         elif rtype == 5:
             if rec.type == 4:
                 raise form_error([("type", "Invalid response type for autocomplete")])
-            msg = self._new_message(rec.channel, {"flags": flags}, [], author=self.state.bot, interaction=rec,
-                                    ephemeral_for=rec.user if ephemeral else None, loading=True)
+            msg = self._new_message(
+                rec.channel,
+                {"flags": flags},
+                [],
+                author=self.state.bot,
+                interaction=rec,
+                ephemeral_for=rec.user if ephemeral else None,
+                loading=True,
+            )
             rec.original_message = msg
             interaction["response_message_loading"] = True
         elif rtype in (6, 7):
@@ -803,7 +871,9 @@ class FakeDiscordServer:
                 raise ApiError(400, 50035, "Interaction response type only valid for component-based interactions")
             rec.original_message = rec.source_message
             if rtype == 7:
-                msg = await self._edit(rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7")
+                msg = await self._edit(
+                    rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7"
+                )
         elif rtype == 8:
             if rec.type != 4:
                 raise form_error([("type", "Autocomplete result is only valid for autocomplete interactions")])
@@ -838,8 +908,14 @@ class FakeDiscordServer:
             rec.followups.append(msg)
         else:
             ephemeral = bool(int(payload.get("flags") or 0) & S.FLAG_EPHEMERAL)
-            msg = self._new_message(rec.channel, payload, files, author=self.state.bot, interaction=rec,
-                                    ephemeral_for=rec.user if ephemeral else None)
+            msg = self._new_message(
+                rec.channel,
+                payload,
+                files,
+                author=self.state.bot,
+                interaction=rec,
+                ephemeral_for=rec.user if ephemeral else None,
+            )
             rec.followups.append(msg)
         if request.query.get("wait", "false").lower() in ("1", "true"):
             return json_response(msg.payload())
@@ -908,7 +984,7 @@ class FakeDiscordServer:
             msgs = msgs[:limit]
         if "around" in q:
             a = int(q["around"])
-            older = [m for m in msgs if m.id <= a][-(limit // 2 + 1):]
+            older = [m for m in msgs if m.id <= a][-(limit // 2 + 1) :]
             newer = [m for m in msgs if m.id > a][: limit - len(older)]
             msgs = older + newer
         msgs = msgs[-limit:]
@@ -976,7 +1052,9 @@ class FakeDiscordServer:
         for m in self.state.messages.values():
             for a in m.attachments:
                 if a.id == aid:
-                    return web.Response(body=a.data, headers={"Content-Type": a.content_type or "application/octet-stream"})
+                    return web.Response(
+                        body=a.data, headers={"Content-Type": a.content_type or "application/octet-stream"}
+                    )
         raise web.HTTPNotFound()
 
     # guilds
@@ -989,8 +1067,20 @@ class FakeDiscordServer:
     async def h_get_guild(self, request: web.Request) -> web.Response:
         g = self._guild(request)
         d = g.payload()
-        for k in ("members", "channels", "threads", "presences", "voice_states", "joined_at", "large", "member_count",
-                  "unavailable", "stage_instances", "guild_scheduled_events", "soundboard_sounds"):
+        for k in (
+            "members",
+            "channels",
+            "threads",
+            "presences",
+            "voice_states",
+            "joined_at",
+            "large",
+            "member_count",
+            "unavailable",
+            "stage_instances",
+            "guild_scheduled_events",
+            "soundboard_sounds",
+        ):
             d.pop(k, None)
         if request.query.get("with_counts", "false").lower() in ("1", "true"):
             d.update(approximate_member_count=len(g.members), approximate_presence_count=0)
@@ -1017,16 +1107,17 @@ class FakeDiscordServer:
         return json_response(m.payload())
 
     # -- gateway ----------------------------------------------------------------------
-    def current_session(self) -> Optional[GatewaySession]:
+    def current_session(self) -> GatewaySession | None:
         return self.last_session if self.last_session and not self.last_session.invalidated else None
 
-    def session_for(self, guild_id: Optional[int]) -> Optional[GatewaySession]:
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
         """The session of the shard that owns the server, as Discord routes: shard
         (guild_id >> 22) % shard_count (the newest session, if none owns it: an event with no server)."""
         if guild_id is None:
             return self.current_session()
-        owners = [s for s in self.sessions.values()
-                  if not s.invalidated and (guild_id >> 22) % s.shard[1] == s.shard[0]]
+        owners = [
+            s for s in self.sessions.values() if not s.invalidated and (guild_id >> 22) % s.shard[1] == s.shard[0]
+        ]
         return max(owners, key=lambda s: s.identified_at) if owners else None
 
     async def h_gateway(self, request: web.Request) -> web.StreamResponse:
@@ -1038,7 +1129,14 @@ class FakeDiscordServer:
         conn = GatewayConnection(ws, request, request.query.get("compress"))
         self.connections.append(conn)
         try:
-            await conn.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS, "_trace": ["fakediscord"]}, "s": None, "t": None})
+            await conn.send(
+                {
+                    "op": 10,
+                    "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS, "_trace": ["fakediscord"]},
+                    "s": None,
+                    "t": None,
+                }
+            )
             async for wsmsg in ws:
                 if wsmsg.type == WSMsgType.TEXT:
                     await self._on_gateway_message(conn, json.loads(wsmsg.data))
@@ -1085,24 +1183,28 @@ class FakeDiscordServer:
             guilds = [g for g in self.state.guilds.values() if (g.id >> 22) % shard[1] == shard[0]]
             me = self.state.bot.payload()
             me.update(verified=True, mfa_enabled=False, flags=0, bot=True)
-            await self._dispatch_to(sess, "READY", {
-                "v": 10,
-                "user": me,
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
-                "session_id": sess.session_id,
-                "session_type": "normal",
-                "resume_gateway_url": self.gateway_url,
-                "shard": list(shard),
-                "application": {"id": str(self.state.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "presences": [],
-                "user_settings": {},
-                "guild_join_requests": [],
-                "geo_ordered_rtc_regions": [],
-                "auth": {},
-                "_trace": ["fakediscord"],
-            })
+            await self._dispatch_to(
+                sess,
+                "READY",
+                {
+                    "v": 10,
+                    "user": me,
+                    "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                    "session_id": sess.session_id,
+                    "session_type": "normal",
+                    "resume_gateway_url": self.gateway_url,
+                    "shard": list(shard),
+                    "application": {"id": str(self.state.application_id), "flags": 0},
+                    "private_channels": [],
+                    "relationships": [],
+                    "presences": [],
+                    "user_settings": {},
+                    "guild_join_requests": [],
+                    "geo_ordered_rtc_regions": [],
+                    "auth": {},
+                    "_trace": ["fakediscord"],
+                },
+            )
             for g in guilds:
                 await self._dispatch_to(sess, "GUILD_CREATE", self.guild_create_payload(g, sess))
             self.identified.set()
@@ -1144,8 +1246,12 @@ class FakeDiscordServer:
                 if d.get("user_ids"):
                     want = {int(u) for u in (d["user_ids"] if isinstance(d["user_ids"], list) else [d["user_ids"]])}
                     members = [m for m in members if m.user.id in want]
-                chunk: dict[str, Any] = {"guild_id": str(g.id), "members": [m.payload() for m in members],
-                                         "chunk_index": 0, "chunk_count": 1}
+                chunk: dict[str, Any] = {
+                    "guild_id": str(g.id),
+                    "members": [m.payload() for m in members],
+                    "chunk_index": 0,
+                    "chunk_count": 1,
+                }
                 if d.get("nonce"):
                     chunk["nonce"] = d["nonce"]
                 await self._dispatch_to(sess, "GUILD_MEMBERS_CHUNK", chunk)
@@ -1156,8 +1262,9 @@ class FakeDiscordServer:
             return g.payload(include_members=True)
         return g.payload(include_members=False, only_member_ids={self.state.bot.id})
 
-    async def _dispatch_to(self, sess: GatewaySession, event: str, data: Any,
-                           on_send: Optional[Callable[[], Any]] = None) -> None:
+    async def _dispatch_to(
+        self, sess: GatewaySession, event: str, data: Any, on_send: Callable[[], Any] | None = None
+    ) -> None:
         sess.seq += 1
         text = dumps({"op": 0, "s": sess.seq, "t": event, "d": data})
         sess.events.append((sess.seq, text))
@@ -1173,7 +1280,7 @@ class FakeDiscordServer:
             except (ConnectionResetError, RuntimeError):
                 pass  # kept in the buffer: delivered on RESUME
 
-    async def dispatch(self, event: str, data: Any, *, on_send: Optional[Callable[[], Any]] = None) -> GatewaySession:
+    async def dispatch(self, event: str, data: Any, *, on_send: Callable[[], Any] | None = None) -> GatewaySession:
         """Send a DISPATCH event to the bot, to the shard of its server (buffered for RESUME if
         the connection is down)."""
         guild_id = data.get("guild_id") if isinstance(data, dict) else None
@@ -1285,8 +1392,15 @@ def validate_message(payload: dict, files: list, *, creating: bool) -> None:
             if cid in seen:
                 problems.append(("components", f"Component custom id cannot be duplicated: {cid}"))
             seen.add(cid)
-    if creating and not (str(content or "") or embeds or comps or files or payload.get("attachments")
-                         or payload.get("sticker_ids") or payload.get("poll")):
+    if creating and not (
+        str(content or "")
+        or embeds
+        or comps
+        or files
+        or payload.get("attachments")
+        or payload.get("sticker_ids")
+        or payload.get("poll")
+    ):
         raise ApiError(400, 50006, "Cannot send an empty message")
     if problems:
         raise form_error(problems)

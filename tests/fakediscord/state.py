@@ -12,8 +12,9 @@ import datetime as _dt
 import itertools
 import re
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Optional
+from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -78,10 +79,10 @@ _MENTION_RE = re.compile(r"<@!?(\d+)>")
 
 
 def now_utc() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
+    return _dt.datetime.now(_dt.UTC)
 
 
-def iso(ts: Optional[_dt.datetime]) -> Optional[str]:
+def iso(ts: _dt.datetime | None) -> str | None:
     return None if ts is None else ts.isoformat()
 
 
@@ -111,7 +112,7 @@ class User:
     id: int
     username: str
     bot: bool = False
-    global_name: Optional[str] = None
+    global_name: str | None = None
     dms_open: bool = True  # False: a DM to this user answers 403 / 50007
 
     @property
@@ -170,10 +171,10 @@ class Member:
     user: User
     guild_id: int
     roles: list[int] = field(default_factory=list)
-    nick: Optional[str] = None
+    nick: str | None = None
     joined_at: _dt.datetime = field(default_factory=now_utc)
 
-    def payload(self, *, with_user: bool = True, permissions: Optional[int] = None) -> dict:
+    def payload(self, *, with_user: bool = True, permissions: int | None = None) -> dict:
         d: dict[str, Any] = {
             "roles": [str(r) for r in self.roles],
             "nick": self.nick,
@@ -197,14 +198,14 @@ class Member:
 class Channel:
     id: int
     type: int
-    name: Optional[str] = None
-    guild_id: Optional[int] = None
+    name: str | None = None
+    guild_id: int | None = None
     position: int = 0
-    parent_id: Optional[int] = None
-    topic: Optional[str] = None
-    recipient: Optional[User] = None  # DM channels: the human at the other end
-    messages: list["Message"] = field(default_factory=list)
-    owner_id: Optional[int] = None  # threads: who started it
+    parent_id: int | None = None
+    topic: str | None = None
+    recipient: User | None = None  # DM channels: the human at the other end
+    messages: list[Message] = field(default_factory=list)
+    owner_id: int | None = None  # threads: who started it
     archived: bool = False  # threads
     locked: bool = False  # threads
 
@@ -254,8 +255,13 @@ class Channel:
                 message_count=len(self.messages),
                 member_count=1,
                 total_message_sent=len(self.messages),
-                thread_metadata={"archived": self.archived, "auto_archive_duration": 1440,
-                                 "archive_timestamp": iso(now_utc()), "locked": self.locked, "invitable": True},
+                thread_metadata={
+                    "archived": self.archived,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso(now_utc()),
+                    "locked": self.locked,
+                    "invitable": True,
+                },
             )
         return d
 
@@ -291,7 +297,7 @@ class Guild:
             return ALL_PERMISSIONS
         return perms
 
-    def payload(self, *, include_members: bool = True, only_member_ids: Optional[set[int]] = None) -> dict:
+    def payload(self, *, include_members: bool = True, only_member_ids: set[int] | None = None) -> dict:
         members = list(self.members.values())
         shown = members if include_members else [m for m in members if only_member_ids and m.user.id in only_member_ids]
         return {
@@ -348,8 +354,8 @@ class Attachment:
     id: int
     filename: str
     data: bytes
-    content_type: Optional[str] = None
-    description: Optional[str] = None
+    content_type: str | None = None
+    description: str | None = None
     url: str = ""
     ephemeral: bool = False
 
@@ -377,7 +383,7 @@ class Attachment:
         return d
 
 
-def png_size(data: bytes) -> Optional[tuple[int, int]]:
+def png_size(data: bytes) -> tuple[int, int] | None:
     if len(data) >= 24 and data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
         return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     return None
@@ -399,7 +405,7 @@ class Message:
     id: int
     channel_id: int
     author: User
-    guild_id: Optional[int] = None
+    guild_id: int | None = None
     content: str = ""
     embeds: list[dict] = field(default_factory=list)
     components: list[dict] = field(default_factory=list)
@@ -408,19 +414,19 @@ class Message:
     type: int = 0
     created_at: _dt.datetime = field(default_factory=now_utc)
     created_monotonic: float = field(default_factory=time.perf_counter)
-    edited_at: Optional[_dt.datetime] = None
+    edited_at: _dt.datetime | None = None
     edits: list[MessageEdit] = field(default_factory=list)
     deleted: bool = False
-    deleted_at: Optional[_dt.datetime] = None
-    visible_to: Optional[int] = None  # ephemeral: the only user who sees it
-    webhook_id: Optional[int] = None
-    application_id: Optional[int] = None
-    interaction: Optional["InteractionRecord"] = None  # the interaction this message answers
-    message_reference: Optional[dict] = None
+    deleted_at: _dt.datetime | None = None
+    visible_to: int | None = None  # ephemeral: the only user who sees it
+    webhook_id: int | None = None
+    application_id: int | None = None
+    interaction: InteractionRecord | None = None  # the interaction this message answers
+    message_reference: dict | None = None
     tts: bool = False
     pinned: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)
-    users_index: Optional[dict[int, User]] = field(default=None, repr=False)  # to resolve <@id> mentions
+    users_index: dict[int, User] | None = field(default=None, repr=False)  # to resolve <@id> mentions
 
     # -- views ---------------------------------------------------------------
     @property
@@ -431,7 +437,7 @@ class Message:
     def loading(self) -> bool:
         return bool(self.flags & FLAG_LOADING)
 
-    def visible_for(self, user: Optional[User]) -> bool:
+    def visible_for(self, user: User | None) -> bool:
         if self.deleted:
             return False
         if self.visible_to is None:
@@ -456,7 +462,9 @@ class Message:
     def selects(self) -> list[dict]:
         return [c for c in self.iter_components() if c.get("type") in SELECT_TYPES]
 
-    def find_component(self, *, custom_id: Optional[str] = None, label: Optional[str] = None, type: Optional[int] = None) -> dict:
+    def find_component(
+        self, *, custom_id: str | None = None, label: str | None = None, type: int | None = None
+    ) -> dict:
         found = []
         for c in self.iter_components():
             if type is not None and c.get("type") != type:
@@ -470,7 +478,9 @@ class Message:
             found.append(c)
         if not found:
             have = [(c.get("type"), c.get("custom_id"), c.get("label")) for c in self.iter_components()]
-            raise LookupError(f"no component custom_id={custom_id!r} label={label!r} on message {self.id}; it has {have}")
+            raise LookupError(
+                f"no component custom_id={custom_id!r} label={label!r} on message {self.id}; it has {have}"
+            )
         if len(found) > 1 and custom_id is None:
             raise LookupError(f"several components match label={label!r} on message {self.id}: use custom_id")
         return found[0]
@@ -514,9 +524,18 @@ class Message:
             d["message_reference"] = self.message_reference
         if self.reactions:
             d["reactions"] = [
-                {"count": len(users), "me": False, "emoji": {"id": None, "name": emoji}, "burst_colors": [],
-                 "count_details": {"burst": 0, "normal": len(users)}, "me_burst": False, "burst_me": False, "burst_count": 0}
-                for emoji, users in self.reactions.items() if users
+                {
+                    "count": len(users),
+                    "me": False,
+                    "emoji": {"id": None, "name": emoji},
+                    "burst_colors": [],
+                    "count_details": {"burst": 0, "normal": len(users)},
+                    "me_burst": False,
+                    "burst_me": False,
+                    "burst_count": 0,
+                }
+                for emoji, users in self.reactions.items()
+                if users
             ]
         if self.interaction is not None:
             ix = self.interaction
@@ -559,7 +578,7 @@ class RestCall:
     wall: _dt.datetime = field(default_factory=now_utc)
     duration: float = 0.0
     json: Any = None  # the JSON body (or payload_json of a multipart body)
-    injected: Optional[str] = None  # "429", "403", "delay" when a fault was injected
+    injected: str | None = None  # "429", "403", "delay" when a fault was injected
 
 
 @dataclass(eq=False)
@@ -571,26 +590,26 @@ class InteractionRecord:
     type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
     user: User
     channel: Channel
-    guild_id: Optional[int]
+    guild_id: int | None
     data: dict
     application_id: int
-    source_message: Optional[Message] = None  # components / modal from a component
-    command_name: Optional[str] = None
+    source_message: Message | None = None  # components / modal from a component
+    command_name: str | None = None
     created_monotonic: float = field(default_factory=time.perf_counter)
-    dispatched_at: Optional[float] = None  # perf_counter when INTERACTION_CREATE was sent
-    acked_at: Optional[float] = None  # perf_counter when the callback POST arrived
-    response_type: Optional[int] = None
-    response_data: Optional[dict] = None
+    dispatched_at: float | None = None  # perf_counter when INTERACTION_CREATE was sent
+    acked_at: float | None = None  # perf_counter when the callback POST arrived
+    response_type: int | None = None
+    response_data: dict | None = None
     late: bool = False  # the callback came after the 3 s window and was refused
-    original_message: Optional[Message] = None
+    original_message: Message | None = None
     followups: list[Message] = field(default_factory=list)
-    modal: Optional[dict] = None
-    autocomplete_choices: Optional[list[dict]] = None
+    modal: dict | None = None
+    autocomplete_choices: list[dict] | None = None
     expires_at: float = 0.0  # perf_counter after which the token is dead (15 min)
     acked: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
-    def ack_latency(self) -> Optional[float]:
+    def ack_latency(self) -> float | None:
         if self.acked_at is None or self.dispatched_at is None:
             return None
         return self.acked_at - self.dispatched_at
@@ -638,26 +657,41 @@ class FakeState:
         ev = self._changed
         try:
             await asyncio.wait_for(ev.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     # -- building the world ---------------------------------------------------
     def add_user(self, username: str, *, bot: bool = False, dms_open: bool = True) -> User:
-        u = User(id=self.snowflake(), username=username, bot=bot, global_name=None if bot else username.title(), dms_open=dms_open)
+        u = User(
+            id=self.snowflake(),
+            username=username,
+            bot=bot,
+            global_name=None if bot else username.title(),
+            dms_open=dms_open,
+        )
         self.users[u.id] = u
         return u
 
-    def add_guild(self, name: str, *, channels: tuple[str, ...] = ("general",), members: tuple[User, ...] = ()) -> Guild:
+    def add_guild(
+        self, name: str, *, channels: tuple[str, ...] = ("general",), members: tuple[User, ...] = ()
+    ) -> Guild:
         gid = self.snowflake()
         g = Guild(id=gid, name=name, owner_id=self.owner.id)
         g.roles.append(Role(id=gid, name="@everyone", permissions=EVERYONE_PERMISSIONS, position=0))
-        bot_role = Role(id=self.snowflake(), name=self.bot.username, permissions=BOT_ROLE_PERMISSIONS, position=1, managed=True)
+        bot_role = Role(
+            id=self.snowflake(), name=self.bot.username, permissions=BOT_ROLE_PERMISSIONS, position=1, managed=True
+        )
         g.roles.append(bot_role)
         self.guilds[gid] = g
         cat = Channel(id=self.snowflake(), type=CH_GUILD_CATEGORY, name="Text Channels", guild_id=gid, position=0)
         self._add_channel(g, cat)
         for i, cname in enumerate(channels):
-            self._add_channel(g, Channel(id=self.snowflake(), type=CH_GUILD_TEXT, name=cname, guild_id=gid, position=i, parent_id=cat.id))
+            self._add_channel(
+                g,
+                Channel(
+                    id=self.snowflake(), type=CH_GUILD_TEXT, name=cname, guild_id=gid, position=i, parent_id=cat.id
+                ),
+            )
         g.members[self.bot.id] = Member(user=self.bot, guild_id=gid, roles=[bot_role.id])
         g.members[self.owner.id] = Member(user=self.owner, guild_id=gid)
         for u in members:
@@ -671,13 +705,21 @@ class FakeState:
 
     def add_channel(self, guild: Guild, name: str) -> Channel:
         pos = sum(1 for c in guild.channels if c.type == CH_GUILD_TEXT)
-        return self._add_channel(guild, Channel(id=self.snowflake(), type=CH_GUILD_TEXT, name=name, guild_id=guild.id, position=pos))
+        return self._add_channel(
+            guild, Channel(id=self.snowflake(), type=CH_GUILD_TEXT, name=name, guild_id=guild.id, position=pos)
+        )
 
-    def add_thread(self, parent: Channel, name: str, owner: User, thread_id: Optional[int] = None) -> Channel:
+    def add_thread(self, parent: Channel, name: str, owner: User, thread_id: int | None = None) -> Channel:
         """A public thread of ``parent`` (started from a message: Discord gives it the message's id)."""
         guild = self.guilds[parent.guild_id]
-        thread = Channel(id=thread_id or self.snowflake(), type=CH_PUBLIC_THREAD, name=name, guild_id=parent.guild_id,
-                         parent_id=parent.id, owner_id=owner.id)
+        thread = Channel(
+            id=thread_id or self.snowflake(),
+            type=CH_PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+        )
         return self._add_channel(guild, thread)
 
     def threads(self, parent: Any) -> list[Channel]:
@@ -749,9 +791,9 @@ class FakeState:
                 return g
         raise KeyError(f"unknown guild {ref!r}")
 
-    def commands_for(self, guild_id: Optional[int]) -> list[tuple[dict, Optional[int]]]:
+    def commands_for(self, guild_id: int | None) -> list[tuple[dict, int | None]]:
         """Commands usable in a guild (guild ones first), as (command, scope guild id or None)."""
-        out: list[tuple[dict, Optional[int]]] = []
+        out: list[tuple[dict, int | None]] = []
         if guild_id is not None:
             out += [(c, guild_id) for c in self.guild_commands.get(guild_id, [])]
         out += [(c, None) for c in self.global_commands]
@@ -770,7 +812,9 @@ class FakeState:
         for k, v in changes.items():
             setattr(msg, k, v)
         msg.edited_at = now_utc()
-        msg.edits.append(MessageEdit(at=msg.edited_at, monotonic=time.perf_counter(), before=before, after=msg.snapshot(), via=via))
+        msg.edits.append(
+            MessageEdit(at=msg.edited_at, monotonic=time.perf_counter(), before=before, after=msg.snapshot(), via=via)
+        )
         self.touch()
 
     def delete_message(self, msg: Message) -> None:

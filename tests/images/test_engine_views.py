@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from test_render import MAT_BUDGET, check_layout
 
 engine = pytest.importorskip("engine")
@@ -17,8 +16,28 @@ except ImportError:  # pragma: no cover - engine not there yet
 
 from images import render_hand, render_mat, render_showdown, render_summary  # noqa: E402
 
-NAMES = ["ann", "bob", "cat", "Maximilian the Magnificent", "dee", "eve", "fay", "gus", "hal", "ivy",
-         "jo", "kay", "lou", "max", "ned", "oz", "pia", "quinn", "rae", "sam"]
+NAMES = [
+    "ann",
+    "bob",
+    "cat",
+    "Maximilian the Magnificent",
+    "dee",
+    "eve",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jo",
+    "kay",
+    "lou",
+    "max",
+    "ned",
+    "oz",
+    "pia",
+    "quinn",
+    "rae",
+    "sam",
+]
 CASES = [(p, n) for p in PRESETS for n in (2, 4, 9, 20)]
 
 

@@ -4,9 +4,9 @@ layout (every text inside its box, the image its usual size) and reach the alt t
 from __future__ import annotations
 
 import pytest
+from image_views import make_view
 from test_render import check_layout, png_size
 
-from image_views import make_view
 from images import render_mat, render_showdown, render_summary
 
 HOSTILE = [
@@ -34,7 +34,12 @@ def test_hostile_names_keep_the_mat_layout(players):
     assert png_size(r.png) == (r.width, r.height) == (1000, 700)
     check_layout(r)
     # Literally (alt text is plain text, not markdown), less the direction override.
-    assert any(name in r.alt for name in HOSTILE[:4]) and "@everyone" in r.alt and "\\" not in r.alt and "\u202e" not in r.alt
+    assert (
+        any(name in r.alt for name in HOSTILE[:4])
+        and "@everyone" in r.alt
+        and "\\" not in r.alt
+        and "\u202e" not in r.alt
+    )
 
 
 def test_hostile_names_keep_the_summary_and_showdown_layout():

@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
+from image_views import make_view
 from PIL import Image, ImageChops
 
-from image_views import make_view
 from images import render_hand, render_mat, render_showdown, render_summary
 
 REF = Path(__file__).resolve().parent / "reference"

@@ -6,9 +6,9 @@ import io
 import itertools
 
 import pytest
+from image_views import PRESETS, make_view
 from PIL import Image
 
-from image_views import PRESETS, make_view
 from images import Rendered, render_hand, render_mat, render_showdown, render_summary
 from images.base import rect_inside, rects_intersect
 
@@ -60,8 +60,7 @@ def test_mat_every_preset_and_size(preset, players):
     assert len(spaces) == len(view["mat"])
 
 
-@pytest.mark.parametrize("phase", ["spare-hand", "auction", "poker-betting", "michigan-lead", "round-over",
-                                   "finished"])
+@pytest.mark.parametrize("phase", ["spare-hand", "auction", "poker-betting", "michigan-lead", "round-over", "finished"])
 def test_mat_phases(phase):
     view = make_view("tripoley", 6, phase=phase, viewer=2)
     view["spare"]["auction"] = {"high_bid": 3, "high_bidder": 1}
@@ -145,14 +144,17 @@ def test_showdown_and_summary():
         {"seat": 3, "cards": ["QH", "QC", "QD", "3H", "2S"], "hand": "three of a kind"},
     ]
     view["poker"]["winners"] = [2, 3]
-    view["events"] = [{"type": "payout", "space": "pot", "seat": 2, "amount": 13, "reason": "poker"},
-                      {"type": "payout", "space": "pot", "seat": 3, "amount": 12, "reason": "poker"}]
+    view["events"] = [
+        {"type": "payout", "space": "pot", "seat": 2, "amount": 13, "reason": "poker"},
+        {"type": "payout", "space": "pot", "seat": 3, "amount": 12, "reason": "poker"},
+    ]
     r = render_showdown(view)
     assert "wins 13" in r.alt and "wins 12" in r.alt
     assert png_size(r.png) == (r.width, r.height)
     big = make_view("tripoley", 20)
-    big["poker"]["showdown"] = [{"seat": i, "cards": ["AS", "AD", "KC", "KD", "2H"], "hand": "two pair"}
-                                for i in range(20)]
+    big["poker"]["showdown"] = [
+        {"seat": i, "cards": ["AS", "AD", "KC", "KD", "2H"], "hand": "two pair"} for i in range(20)
+    ]
     r = render_showdown(big)
     assert r.height <= 1200
     s = render_summary(view)

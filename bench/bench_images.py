@@ -21,29 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import PRESETS, Game  # noqa: E402
 from engine.ai import autoplay  # noqa: E402
 from images import render_hand, render_mat  # noqa: E402
-
-NAMES = [
-    "ann",
-    "bob",
-    "cat",
-    "Maximilian the Magnificent",
-    "dee",
-    "eve",
-    "fay",
-    "gus",
-    "hal",
-    "ivy",
-    "jo",
-    "kay",
-    "lou",
-    "max",
-    "ned",
-    "oz",
-    "pia",
-    "quinn",
-    "rae",
-    "sam",
-]
+from images.samples import NAMES  # noqa: E402
 
 
 def views(per_game: int = 6):

@@ -7,37 +7,11 @@ import random
 import pytest
 from test_render import MAT_BUDGET, check_layout
 
-engine = pytest.importorskip("engine")
-try:
-    from engine import PRESETS, Game
-    from engine.ai import autoplay
-except ImportError:  # pragma: no cover - engine not there yet
-    pytest.skip("engine not available", allow_module_level=True)
+from engine import PRESETS, Game
+from engine.ai import autoplay
+from images import render_hand, render_mat, render_showdown, render_summary
+from images.samples import NAMES
 
-from images import render_hand, render_mat, render_showdown, render_summary  # noqa: E402
-
-NAMES = [
-    "ann",
-    "bob",
-    "cat",
-    "Maximilian the Magnificent",
-    "dee",
-    "eve",
-    "fay",
-    "gus",
-    "hal",
-    "ivy",
-    "jo",
-    "kay",
-    "lou",
-    "max",
-    "ned",
-    "oz",
-    "pia",
-    "quinn",
-    "rae",
-    "sam",
-]
 CASES = [(p, n) for p in PRESETS for n in (2, 4, 9, 20)]
 
 

@@ -16,8 +16,9 @@ from discord.types.user import User as UserPayload
 from . import ackstats, storage
 from .bank import Bank
 from .controller import Controller
+from .outgoing import DMForbidden, MessageGone, Outgoing
 from .prefs import Prefs
-from .publisher import DMForbidden, MessageGone, Outgoing, Publisher
+from .publisher import Publisher
 from .render import ImageService, default_renderer, process_pool
 from .settings import Settings
 from .storage import Database
@@ -28,7 +29,7 @@ from .ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, p
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.tripoley",)
-SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables)
+SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tablestore)
 # The cyclic garbage collector: its full collections walk every live object (200 running games
 # are millions); with the default thresholds they ran every few seconds and stopped the event loop
 # for 100-200 ms each, delaying interactions. So gen 1 and gen 2 run rarely (every ~1 M and ~50 M

@@ -1,52 +1,34 @@
 """Buttons and selects as plain data, built from the table state.
 
-Every component's ``custom_id`` is ``tripoley:<table_id>:<round>:<action>``
-(lobby: round 0), so a click is routed after a restart and a click on an old
-round's message is recognised as stale. ``bot.ui`` turns these specs into
-``discord.ui`` dynamic items.
-
-Actions: ``join`` ``leave`` ``ai`` ``start`` (lobby); ``rematch`` (a finished
-game's results); ``confirm.<what>`` (table 0: an admin reset, forget-me); ``hand`` ``back``
-``log`` / ``log.<page>`` (table); ``do.<verb>`` (no argument; a claim's Claim!/Pass are
-``do.claim.<token>`` / ``do.pass.<token>``, see :func:`bot.tables.decision_token`),
-``amt.<verb>`` (asks an amount),
-``suit.<S>`` (name a suit), ``lead.<card>``, ``best`` (best five); selects
-``pick.choose`` and ``pick.lead``; in the lobby ``pick.house`` (a house rule, value ``name=value``).
+Their ids are written by :mod:`bot.buttonids` (one typed codec for building and reading them);
+``bot.ui`` turns these specs into ``discord.ui`` dynamic items.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from .tables import claim_is_public, decision_token
+from .buttonids import (
+    AmountButton,
+    CardMenu,
+    HouseRuleMenu,
+    LeadButton,
+    LobbyButton,
+    LogButton,
+    MoveButton,
+    RematchButton,
+    SeatButton,
+    SuitButton,
+    encode,
+)
+from .tablelog import claim_is_public, decision_token
 from .text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, claim_words
-
-PREFIX = "tripoley"
-ACTION_RE = r"[A-Za-z0-9_.\-]+"
-BUTTON_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>(?!pick\.){ACTION_RE})"
-ANY_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>{ACTION_RE})"
-SELECT_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>pick\.{ACTION_RE})"
 
 # Verbs that take no argument and may be shown on the public table message.
 PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pass", "claim", "play", "cover", "decline")
 AMOUNT_VERBS = ("bet", "raise", "bid", "suit_bid", "corner_bet")
 
 PRIMARY, SECONDARY, SUCCESS, DANGER = "primary", "secondary", "success", "danger"
-
-
-def custom_id(table_id: int, round_number: int, action: str) -> str:
-    cid = f"{PREFIX}:{table_id}:{round_number}:{action}"
-    if len(cid) > 100:
-        raise ValueError("custom_id longer than 100 characters")
-    return cid
-
-
-def parse_custom_id(cid: str) -> tuple[int, int, str] | None:
-    match = re.fullmatch(ANY_TEMPLATE, cid)
-    if not match:
-        return None
-    return int(match["table"]), int(match["round"]), match["action"]
 
 
 @dataclass(frozen=True)
@@ -84,12 +66,11 @@ def verb_style(verb: str) -> str:
 
 
 def lobby_components(table) -> list[Component]:
-    r = 0
     comps: list[Component] = [
-        ButtonSpec(custom_id(table.id, r, "join"), "Join", SUCCESS),
-        ButtonSpec(custom_id(table.id, r, "leave"), "Leave", SECONDARY),
-        ButtonSpec(custom_id(table.id, r, "ai"), "Add AI", SECONDARY),
-        ButtonSpec(custom_id(table.id, r, "start"), "Start", PRIMARY),
+        ButtonSpec(encode(LobbyButton(table.id, "join")), "Join", SUCCESS),
+        ButtonSpec(encode(LobbyButton(table.id, "leave")), "Leave", SECONDARY),
+        ButtonSpec(encode(LobbyButton(table.id, "ai")), "Add AI", SECONDARY),
+        ButtonSpec(encode(LobbyButton(table.id, "start")), "Start", PRIMARY),
     ]
     house = house_rule_select(table)
     if house is not None:
@@ -115,7 +96,7 @@ def house_rule_select(table) -> SelectSpec | None:
     if not choices:
         return None
     return SelectSpec(
-        custom_id(table.id, 0, "pick.house"),
+        encode(HouseRuleMenu(table.id)),
         "House rules (host): switch one…",
         tuple((label, value) for label, value, _ in choices),
         row=1,
@@ -129,7 +110,7 @@ def _clip(text: str, limit: int) -> str:
 
 def final_components(table) -> list[Component]:
     """Under a finished game's results: Rematch (the table id names the game to replay)."""
-    return [ButtonSpec(custom_id(table.id, 0, "rematch"), "Rematch", SUCCESS, 0, "🔁")]
+    return [ButtonSpec(encode(RematchButton(table.id)), "Rematch", SUCCESS, 0, "🔁")]
 
 
 def _verb_label(
@@ -158,22 +139,24 @@ def _verb_buttons(
     public: bool = False,
     view: dict | None = None,
 ) -> list[ButtonSpec]:
-    """``token``: the claim being decided (see :func:`bot.tables.decision_token`); Claim!/Pass carry it."""
+    """``token``: the claim being decided (see :func:`bot.tablelog.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
     out = []
     for verb in legal:
         if verb == "corner_bet":
             for ace in detail.get("aces", []):
                 out.append(
-                    ButtonSpec(custom_id(table_id, r, f"amt.corner_bet.{ace}"), f"Bet on {card(ace)}…", PRIMARY, row)
+                    ButtonSpec(
+                        encode(AmountButton(table_id, r, "corner_bet", ace)), f"Bet on {card(ace)}…", PRIMARY, row
+                    )
                 )
         elif verb in AMOUNT_VERBS:
-            out.append(ButtonSpec(custom_id(table_id, r, f"amt.{verb}"), ACTION_LABELS.get(verb, verb), PRIMARY, row))
+            out.append(ButtonSpec(encode(AmountButton(table_id, r, verb)), ACTION_LABELS.get(verb, verb), PRIMARY, row))
         elif verb in verbs:
-            action = f"do.{verb}.{token}" if token is not None and verb in ("claim", "pass") else f"do.{verb}"
+            claim_token = token if verb in ("claim", "pass") else None
             out.append(
                 ButtonSpec(
-                    custom_id(table_id, r, action),
+                    encode(MoveButton(table_id, r, verb, claim_token)),
                     _verb_label(verb, detail, name_space, public, view),
                     verb_style(verb),
                     row,
@@ -190,11 +173,11 @@ def mat_components(table) -> list[Component]:
     """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
     r = table.round
     comps: list[Component] = [
-        ButtonSpec(custom_id(table.id, r, "hand"), "Show my hand", PRIMARY, 0, "🃏"),
-        ButtonSpec(custom_id(table.id, r, "log"), "Log", SECONDARY, 0, "📜"),
+        ButtonSpec(encode(SeatButton(table.id, r, "hand")), "Show my hand", PRIMARY, 0, "🃏"),
+        ButtonSpec(encode(LogButton(table.id, r)), "Log", SECONDARY, 0, "📜"),
     ]
     if any(s.away for s in table.seats):
-        comps.append(ButtonSpec(custom_id(table.id, r, "back"), "I'm back", SUCCESS, 0))
+        comps.append(ButtonSpec(encode(SeatButton(table.id, r, "back")), "I'm back", SUCCESS, 0))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
@@ -216,15 +199,15 @@ def mat_components(table) -> list[Component]:
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
                 comps.append(
-                    ButtonSpec(custom_id(table.id, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2)
+                    ButtonSpec(encode(SuitButton(table.id, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2)
                 )
     return comps
 
 
-def _card_select(tid: int, r: int, action: str, placeholder: str, pool: list[str], count: int, row: int) -> SelectSpec:
+def _card_select(menu: CardMenu, placeholder: str, pool: list[str], count: int, row: int) -> SelectSpec:
     pool = list(pool)[:25]
     n = min(count, len(pool))
-    return SelectSpec(custom_id(tid, r, action), placeholder, tuple((card(c), c) for c in pool), n, n, row)
+    return SelectSpec(encode(menu), placeholder, tuple((card(c), c) for c in pool), n, n, row)
 
 
 def hand_components(table, seat: int, view: dict, choice: str | None = None) -> list[Component]:
@@ -240,19 +223,19 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
         return comps
     hand = list(detail.get("cards") or view.get("hand") or [])
     if "choose" in legal:
-        comps.append(_card_select(tid, r, "pick.choose", "Pick the five cards of your poker hand", hand, 5, 0))
-        comps.append(ButtonSpec(custom_id(tid, r, "best"), "Best five", SUCCESS, 1))
+        comps.append(_card_select(CardMenu(tid, r, "choose"), "Pick the five cards of your poker hand", hand, 5, 0))
+        comps.append(ButtonSpec(encode(SeatButton(tid, r, "best")), "Best five", SUCCESS, 1))
     if "pass_cards" in legal:
         n = int(detail.get("count", 3))
         direction = detail.get("direction", "on")
-        comps.append(_card_select(tid, r, "pick.pass_cards", f"Pick {n} cards to pass {direction}", hand, n, 0))
+        comps.append(_card_select(CardMenu(tid, r, "pass_cards"), f"Pick {n} cards to pass {direction}", hand, n, 0))
     if "reveal" in legal:
         spaces = list(detail.get("spaces") or [])
         space = choice if choice is not None and choice in spaces else (spaces[0] if spaces else "")
         labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
         comps.append(
             SelectSpec(
-                custom_id(tid, r, "pick.space"),
+                encode(CardMenu(tid, r, "space")),
                 "Space to declare",
                 tuple((labels.get(sp, sp), sp) for sp in spaces[:25]),
                 1,
@@ -262,23 +245,25 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
             )
         )
         comps.append(
-            _card_select(tid, r, f"pick.reveal.{space}", f"Pick five cards for {labels.get(space, space)}", hand, 5, 1)
+            _card_select(
+                CardMenu(tid, r, "reveal", space), f"Pick five cards for {labels.get(space, space)}", hand, 5, 1
+            )
         )
     for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
         if combo in legal and detail.get(combo):
             options = tuple((" ".join(card(c) for c in cards)[:100], "-".join(cards)) for cards in detail[combo][:25])
             comps.append(
-                SelectSpec(custom_id(tid, r, f"pick.{combo}"), title, options, 1, 1, 0 if combo == "full_house" else 1)
+                SelectSpec(encode(CardMenu(tid, r, combo)), title, options, 1, 1, 0 if combo == "full_house" else 1)
             )
     if "lead" in legal:
         lead_cards = list(detail.get("cards") or [])
         if 0 < len(lead_cards) <= 5:
             for c in lead_cards:
-                comps.append(ButtonSpec(custom_id(tid, r, f"lead.{c}"), f"Lead {card(c)}", PRIMARY, 1))
+                comps.append(ButtonSpec(encode(LeadButton(tid, r, c)), f"Lead {card(c)}", PRIMARY, 1))
         elif lead_cards:
             comps.append(
                 SelectSpec(
-                    custom_id(tid, r, "pick.lead"),
+                    encode(CardMenu(tid, r, "lead")),
                     "Choose the card to lead",
                     tuple((card(c), c) for c in lead_cards[:25]),
                     row=0,
@@ -286,7 +271,7 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
             )
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
-            comps.append(ButtonSpec(custom_id(tid, r, f"suit.{s}"), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
+            comps.append(ButtonSpec(encode(SuitButton(tid, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
     comps.extend(
         _verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view)
     )
@@ -299,6 +284,6 @@ def log_components(table_id: int, round_number: int, page: int, pages: int) -> l
         return []
     older, newer = max(page - 1, 0), min(page + 1, pages - 1)
     return [
-        ButtonSpec(custom_id(table_id, round_number, f"log.{older}"), "◀ Older", SECONDARY, 0),
-        ButtonSpec(custom_id(table_id, round_number, f"log.{newer}.next"), "Newer ▶", SECONDARY, 0),
+        ButtonSpec(encode(LogButton(table_id, round_number, older)), "◀ Older", SECONDARY, 0),
+        ButtonSpec(encode(LogButton(table_id, round_number, newer, newer=True)), "Newer ▶", SECONDARY, 0),
     ]

@@ -21,11 +21,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import errors, story
+from . import buttonids, errors, story
 from .components import log_components
-from .publisher import Outgoing, Publisher, hand_message
-from .tables import Table, TableManager
-from .text import escape, not_now
+from .outgoing import Outgoing, hand_message
+from .publisher import Publisher
+from .tables import TableManager
+from .tablestate import Table
 from .turns import TurnNotifier
 from .ui import AmountModal, build_view, message_kwargs
 
@@ -118,11 +119,16 @@ class Controller:
 
     # -- buttons and selects ------------------------------------------------------
 
-    async def on_component(
-        self, interaction: discord.Interaction, table_id: int, round_number: int, action: str, values: list[str]
-    ) -> None:
+    async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        """A click on one of our buttons or selects (``values``: a select's choices)."""
         try:
-            await self._component(interaction, table_id, round_number, action, values)
+            try:
+                button = buttonids.decode(custom_id)
+            except buttonids.BadButtonId as exc:
+                log.info("%s", exc)
+                what = "menu" if exc.menu else "button"
+                raise errors.StaleButton(f"That {what} is no longer in use.") from None
+            await self._component(interaction, button, values)
         except Exception as exc:
             await self.report(interaction, exc)
 
@@ -132,113 +138,108 @@ class Controller:
             raise errors.StaleButton("This table is closed: that game is over. Start a new one with `/tripoley start`.")
         return table
 
-    async def _component(
-        self, interaction: discord.Interaction, table_id: int, round_number: int, action: str, values: list[str]
-    ) -> None:
-        verb, _, arg = action.partition(".")
-        if verb == "page":
-            kind, _, rest = arg.partition(".")
-            key, _, number = rest.rpartition(".")
-            handler = self.pages.get(kind)
-            if handler is None:
-                raise errors.StaleButton("That page is no longer available.")
-            await handler(interaction, key, int(number or 0))
-            return
+    async def _component(self, interaction: discord.Interaction, button: buttonids.ButtonId, values: list[str]) -> None:
         user = interaction.user
         name = getattr(user, "display_name", None) or user.name
-        if verb == "confirm":
-            confirm = self.confirms.get(arg)
-            if confirm is None:
-                raise errors.StaleButton("That button is no longer in use.")
-            await confirm(interaction)
-            return
-        if verb == "rematch":  # on a finished game's last message
-            thread = await wants_thread(interaction, self.manager.prefs)
-            update = await self.manager.rematch(table_id, user.id, name, thread=thread)
-            await self.reply(interaction, update.message or "You're in!")
-            return
-        table = self._table(interaction, table_id)
-        channel = table.channel_id
-
-        if action == "pick.house":
-            if table.status != "lobby":
-                raise errors.StaleButton("This lobby is closed: the game has started.")
-            option, _, value = (values[0] if values else "").partition("=")
-            update = await self.manager.set_house_rule(channel, user.id, option, value)
-            await self.reply(interaction, update.message or "House rule set.")
-            return
-        if verb in ("join", "leave", "ai", "start"):
-            if table.status != "lobby" and verb != "leave":
-                raise errors.StaleButton("This lobby is closed: the game has started.")
-            if verb == "join":
-                update = await self.manager.join(channel, user.id, name)
+        match button:
+            case buttonids.PageButton(kind, key, page):
+                handler = self.pages.get(kind)
+                if handler is None:
+                    raise errors.StaleButton("That page is no longer available.")
+                await handler(interaction, key, page)
+                return
+            case buttonids.ConfirmButton(what):
+                confirm = self.confirms.get(what)
+                if confirm is None:
+                    raise errors.StaleButton("That button is no longer in use.")
+                await confirm(interaction)
+                return
+            case buttonids.RematchButton(table_id):  # on a finished game's last message
+                thread = await wants_thread(interaction, self.manager.prefs)
+                update = await self.manager.rematch(table_id, user.id, name, thread=thread)
                 await self.reply(interaction, update.message or "You're in!")
-            elif verb == "leave":
-                update = await self.manager.leave(channel, user.id)
-                await self.reply(interaction, update.message or "You left the table.")
-            elif verb == "ai":
-                await self.manager.add_ai(channel, user.id, before_apply=interaction.response.defer)
-            else:
-                await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
-            return
-
-        if verb == "log":  # the log of an earlier round may still be read
-            await self.show_log(interaction, table, round_number, arg)
-            return
-        if round_number != table.round:
-            raise errors.StaleButton("That button is from an earlier round. Use the newest table message.")
-        if verb == "hand":
-            await self.show_hand(interaction, table)
-            return
-        if verb == "back":
-            update = await self.manager.back(channel, user.id)
-            await self.reply(interaction, update.message or "Welcome back!")
-            return
-        if verb == "amt":
-            await self._ask_amount(interaction, table, arg)
-            return
-
+                return
+        table = self._table(interaction, button.table)
+        channel = table.channel_id
+        match button:
+            case buttonids.HouseRuleMenu():
+                if table.status != "lobby":
+                    raise errors.StaleButton("This lobby is closed: the game has started.")
+                option, _, value = (values[0] if values else "").partition("=")
+                update = await self.manager.set_house_rule(channel, user.id, option, value)
+                await self.reply(interaction, update.message or "House rule set.")
+                return
+            case buttonids.LobbyButton(_, verb):
+                await self._lobby(interaction, table, verb, name)
+                return
+            case buttonids.LogButton(_, round_number, log_page):  # the log of an earlier round may still be read
+                await self.show_log(interaction, table, round_number, log_page)
+                return
+        if button.round != table.round:
+            raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
         act: dict[str, Any]
         expect = None
-        if verb == "do":
-            do, _, token = arg.partition(".")  # do.claim.<token>: the claim this button was made for
-            act = {"do": do}
-            expect = token or None
-        elif verb == "suit":
-            act = {"do": "name_suit", "suit": arg}
-        elif verb == "lead":
-            act = {"do": "lead", "card": arg}
-        elif verb == "best":
-            act = {"do": "choose", "cards": self._detail_for(table, user.id).get("best")}
-        elif verb == "pick":
-            kind, _, extra = arg.partition(".")
-            if kind == "space":  # Wanagan: pick the space first; the card select then carries it
+        match button:
+            case buttonids.SeatButton(_, _, "hand"):
+                await self.show_hand(interaction, table)
+                return
+            case buttonids.SeatButton(_, _, "back"):
+                update = await self.manager.back(channel, user.id)
+                await self.reply(interaction, update.message or "Welcome back!")
+                return
+            case buttonids.SeatButton(_, _, "best"):
+                act = {"do": "choose", "cards": self._detail_for(table, user.id).get("best")}
+            case buttonids.AmountButton():
+                await self._ask_amount(interaction, table, button)
+                return
+            case buttonids.MoveButton(_, _, verb, token):
+                act = {"do": verb}
+                expect = token  # do.claim.<token>: the claim this button was made for
+            case buttonids.SuitButton(_, _, suit):
+                act = {"do": "name_suit", "suit": suit}
+            case buttonids.LeadButton(_, _, card):
+                act = {"do": "lead", "card": card}
+            case buttonids.CardMenu(_, _, "space"):  # Wanagan: pick the space first; the card select then carries it
                 await self._rechoose(interaction, table, values[0] if values else None)
                 return
-            if kind in ("choose", "pass_cards"):
+            case buttonids.CardMenu(_, _, "choose" | "pass_cards" as kind):
                 act = {"do": kind, "cards": values}
-            elif kind == "reveal":
-                act = {"do": "reveal", "cards": values, "space": extra}
-            elif kind in ("full_house", "straight"):
+            case buttonids.CardMenu(_, _, "reveal", space):
+                act = {"do": "reveal", "cards": values, "space": space or ""}
+            case buttonids.CardMenu(_, _, "full_house" | "straight" as kind):
                 act = {"do": kind, "cards": values[0].split("-") if values else []}
-            elif kind == "lead":
+            case buttonids.CardMenu(_, _, "lead"):
                 act = {"do": "lead", "card": values[0] if values else None}
-            else:
-                raise errors.StaleButton("That menu is no longer in use.")
+            case _:
+                raise errors.StaleButton("That button is no longer in use.")
+        await self._act(interaction, table, act, button.round, expect)
+
+    async def _lobby(self, interaction: discord.Interaction, table: Table, verb: str, name: str) -> None:
+        """Join, Leave, Add AI, Start."""
+        user, channel = interaction.user, table.channel_id
+        if table.status != "lobby" and verb != "leave":
+            raise errors.StaleButton("This lobby is closed: the game has started.")
+        if verb == "join":
+            update = await self.manager.join(channel, user.id, name)
+            await self.reply(interaction, update.message or "You're in!")
+        elif verb == "leave":
+            update = await self.manager.leave(channel, user.id)
+            await self.reply(interaction, update.message or "You left the table.")
+        elif verb == "ai":
+            await self.manager.add_ai(channel, user.id, before_apply=interaction.response.defer)
         else:
-            raise errors.StaleButton("That button is no longer in use.")
-        await self._act(interaction, table, act, round_number, expect)
+            await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
 
     def _detail_for(self, table: Table, user_id: int) -> dict:
         """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
         aw = table.awaiting()
         seat = table.seat_of(user_id)
         if seat is None:
-            raise errors.NotSeated("You're not playing at this table.")
+            raise errors.NotSeated(errors.Refusal.NOT_PLAYING)
         if aw is None:
-            raise errors.WrongPhase("Nobody is to act right now: the next round is coming up.")
+            raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
         if aw.seat != seat:
-            raise errors.NotYourTurn(f"It's not your turn: waiting for **{escape(table.seats[aw.seat].name)}**.")
+            raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=table.seats[aw.seat].name)
         return aw.detail or {}
 
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
@@ -289,23 +290,22 @@ class Controller:
                 log.warning("could not update a hand view after a move")
                 await self.reply(interaction, "Done. Press **Show my hand** for your current hand.")
 
-    async def _ask_amount(self, interaction: discord.Interaction, table: Table, verb_arg: str) -> None:
+    async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
         detail = self._detail_for(table, interaction.user.id)
         aw = table.awaiting()
-        verb = verb_arg.partition(".")[0]
+        verb = button.verb
         if verb not in aw.legal:
-            raise errors.WrongPhase(not_now(verb, aw.legal))
+            raise errors.WrongPhase(errors.Refusal.NOT_NOW, verb=verb, legal=aw.legal)
         low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
         if high < low:
             raise errors.NotEnoughChips("You don't have enough chips for that.")
-        await interaction.response.send_modal(AmountModal(table.id, table.round, verb_arg, low, high))
+        await interaction.response.send_modal(AmountModal(button, low, high))
 
-    async def on_amount(
-        self, interaction: discord.Interaction, table_id: int, round_number: int, verb: str, raw: str
-    ) -> None:
+    async def on_amount(self, interaction: discord.Interaction, button: buttonids.AmountButton, raw: str) -> None:
+        """An amount form sent (``button``: the button that opened it)."""
         try:
-            table = self._table(interaction, table_id)
-            if round_number != table.round:
+            table = self._table(interaction, button.table)
+            if button.round != table.round:
                 raise errors.StaleButton("That round is over; your amount was not used.")
             try:
                 amount = int(raw.strip())
@@ -317,11 +317,10 @@ class Controller:
                 raise errors.AmountOutOfRange(
                     f"The amount must be between {low} and {high} chips; you entered {amount}."
                 )
-            verb, _, arg = verb.partition(".")
-            act: dict[str, Any] = {"do": verb, "amount": amount}
-            if verb == "corner_bet":
-                act["ace"] = arg
-            await self._act(interaction, table, act, round_number)
+            act: dict[str, Any] = {"do": button.verb, "amount": amount}
+            if button.verb == "corner_bet":
+                act["ace"] = button.ace or ""
+            await self._act(interaction, table, act, button.round)
         except Exception as exc:
             await self.report(interaction, exc)
 
@@ -364,10 +363,11 @@ class Controller:
 
     # -- the round's log -------------------------------------------------------------
 
-    async def show_log(self, interaction: discord.Interaction, table: Table, round_number: int, arg: str) -> None:
+    async def show_log(
+        self, interaction: discord.Interaction, table: Table, round_number: int, page: int | None = None
+    ) -> None:
         """The whole log of the round (and the one before), privately; opens on its newest page."""
-        page = int(arg.partition(".")[0]) if arg[:1].isdigit() else 10**6
-        embed, page, pages = story.log_embed(table, round_number, page)
+        embed, page, pages = story.log_embed(table, round_number, 10**6 if page is None else page)
         kwargs: dict[str, Any] = {"embed": discord.Embed.from_dict(embed)}
         components = log_components(table.id, round_number, page, pages)
         if interaction.message is not None and interaction.message.flags.ephemeral:

@@ -3,17 +3,84 @@
 Anything raised as a :class:`TripoleyError` is answered ephemerally with its
 ``message``; anything else is logged in full and answered with a generic
 apology (never a traceback, never a secret).
+
+The table manager refuses with a :class:`Refusal` (what is refused) and its facts (a seat's
+name, a count…), never with words: the Discord layer words them (:mod:`bot.refusals`), with
+its formatting and command names.
 """
 
 from __future__ import annotations
 
+import enum
+from typing import Any
+
+
+class Refusal(enum.Enum):
+    """What the table manager refuses; the facts each needs are in :data:`bot.refusals.WORDS`."""
+
+    UNKNOWN_GAME = enum.auto()
+    BAD_OPTIONS = enum.auto()
+    BUY_IN_TOO_SMALL = enum.auto()
+    CHANNEL_BUSY = enum.auto()
+    BUY_IN_UNAFFORDABLE = enum.auto()
+    REMATCH_GONE = enum.auto()
+    REMATCH_NOT_YOURS = enum.auto()
+    REMATCH_CHANNEL_BUSY = enum.auto()
+    STARTED_JOIN_NEXT = enum.auto()
+    STARTED = enum.auto()
+    ALREADY_SEATED = enum.auto()
+    TABLE_FULL = enum.auto()
+    JOIN_BEFORE_AI = enum.auto()
+    HOST_ONLY_RULES = enum.auto()
+    HOST_ONLY_START = enum.auto()
+    RULE_NOT_OFFERED = enum.auto()
+    RULE_CLASH = enum.auto()
+    NOT_AT_TABLE = enum.auto()
+    MEMBER_NOT_SEATED = enum.auto()
+    ALREADY_LEFT = enum.auto()
+    TOO_FEW_PLAYERS = enum.auto()
+    EARLIER_ROUND = enum.auto()
+    NOT_STARTED = enum.auto()
+    GAME_OVER = enum.auto()
+    NOT_PLAYING = enum.auto()
+    LEFT_AI_PLAYS = enum.auto()
+    LEFT_JOIN_NEXT = enum.auto()
+    AI_PLAYS_FOR_YOU = enum.auto()
+    CLAIM_SETTLED = enum.auto()
+    NOBODY_TO_ACT = enum.auto()
+    NOT_YOUR_TURN = enum.auto()
+    UNKNOWN_ACTION = enum.auto()
+    NOT_NOW = enum.auto()
+    ILLEGAL = enum.auto()
+    IN_CONTROL = enum.auto()
+    STOP_NOT_ALLOWED = enum.auto()
+    NO_TABLE = enum.auto()
+    TABLE_CLOSED = enum.auto()
+    NO_CARDS_YET = enum.auto()
+    NO_HAND_TO_SHOW = enum.auto()
+
 
 class TripoleyError(Exception):
-    """A refused action: ``message`` is shown to the player as is."""
+    """A refused action: ``message`` is shown to the player as is. Raised either with its words or
+    with a :class:`Refusal` and the facts it needs (``refusal``, ``facts``), worded when shown."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str | Refusal, **facts: Any) -> None:
         super().__init__(message)
-        self.message = message
+        self.refusal = message if isinstance(message, Refusal) else None
+        self.facts = facts
+        self._words = message if isinstance(message, str) else None
+
+    @property
+    def message(self) -> str:
+        if self._words is None:
+            from .refusals import words
+
+            assert self.refusal is not None  # raised without words: with a refusal
+            self._words = words(self.refusal, self.facts)
+        return self._words
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class NotYourTurn(TripoleyError):

@@ -24,162 +24,38 @@ network error) is logged and retried with a backoff until it goes through or
 a newer state replaces it, so the channel always ends up showing the latest
 state.
 
-The actual sending goes through a :class:`Sink` (Discord in production, a
-recorder in tests).
+The actual sending goes through a :class:`~bot.outgoing.Sink` (Discord in production, a
+recorder in tests); the messages are built by :mod:`bot.outgoing`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from . import story, text
-from .components import Component, custom_id, final_components, hand_components, lobby_components, mat_components
-from .render import ImageService, Renderer, default_renderer  # noqa: F401 (re-exported)
-from .tables import Table, TableManager, TableUpdate
+from .buttonids import table_prefix
+from .messageids import remember_message, remember_thread
+from .outgoing import (
+    DMForbidden,
+    MessageGone,
+    Outgoing,
+    Sink,
+    describe_error,
+    hand_message,
+    image_digest,
+    retryable,
+    settle,
+    table_message,
+)
+from .render import ImageService, Renderer
+from .tables import TableManager
+from .tablestate import Table, TableUpdate
 
 log = logging.getLogger(__name__)
-
-MAX_CONTENT = text.MAX_CONTENT
-
-
-class MessageGone(Exception):
-    """The message to edit no longer exists."""
-
-
-class DMForbidden(Exception):
-    """The user does not accept DMs from the bot."""
-
-
-@dataclass
-class Outgoing:
-    text: str
-    components: list[Component] = field(default_factory=list)
-    image: bytes | None = None
-    image_name: str = "mat.png"
-    alt: str | None = None
-    view: dict | None = None  # the public view to render the image from
-    render: str | None = None  # which renderer: mat | hand | summary
-    pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
-    rendered: bool = False  # the image was rendered already (or could not be)
-    embeds: list[dict] = field(default_factory=list)  # discord embed dicts
-    keep_image: bool = False  # an edit that keeps the message's picture as it is (nothing uploaded)
-
-    def clipped(self) -> str:
-        if len(self.text) <= MAX_CONTENT:
-            return self.text
-        return self.text[: MAX_CONTENT - 1] + "…"
-
-
-class Sink(Protocol):
-    async def post(self, channel_id: int, out: Outgoing) -> int: ...
-
-    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None: ...
-
-    async def dm(self, user_id: int, out: Outgoing) -> None: ...
-
-    async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
-
-    async def strip(self, channel_id: int, message_id: int) -> None: ...
-
-    async def delete(self, channel_id: int, message_id: int) -> None: ...
-
-    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
-
-    async def archive(self, thread_id: int) -> None: ...
-
-    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
-        """Our newest message after ``after_id`` with a component whose custom_id starts with ``prefix``."""
-        ...
-
-
-async def render_image(renderer, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
-    """PNG bytes and alt text (a renderer function run in a thread, or an :class:`ImageService`);
-    (None, None) on any failure."""
-    if isinstance(renderer, ImageService):
-        return await renderer.render(kind, view)
-    return await ImageService(renderer, cache_size=0).render(kind, view)
-
-
-def lobby_message(table: Table) -> Outgoing:
-    return Outgoing(text.lobby_text(table, table.preset_info), lobby_components(table))
-
-
-def table_message(table: Table) -> Outgoing:
-    """The message for a table's current state (lobby, mat, results)."""
-    if table.status == "lobby":
-        return lobby_message(table)
-    if table.status == "cancelled":
-        return Outgoing(text.cancelled_text(table, table.preset_info), [])
-    if table.status == "finished":
-        view = table.game.view(None) if table.game is not None else None
-        return Outgoing(
-            text.final_text(table), final_components(table), view=view, render="summary", image_name="summary.png"
-        )
-    view = table.game.view(None)
-    pinged = text.pinged_user(table, view)
-    return Outgoing(
-        text.mat_text(table, view),
-        mat_components(table),
-        view=picture_view(view),
-        render="mat",
-        pings=(pinged,) if pinged else (),
-    )
-
-
-# What the table message's text tells and its picture need not: whose turn it is (with the
-# deadline), the last poker action and bet, the recent events. Left out of the picture, a move
-# that changes only those edits the text and keeps the picture uploaded before.
-TEXT_ONLY_FIELDS = ("to_act", "events", "standings")
-TEXT_ONLY_POKER_FIELDS = ("last_action", "current_bet")
-
-
-def picture_view(view: dict) -> dict:
-    """The public view the mat picture is drawn from."""
-    shown = {k: v for k, v in view.items() if k not in TEXT_ONLY_FIELDS}
-    if isinstance(view.get("poker"), dict):
-        shown["poker"] = {k: v for k, v in view["poker"].items() if k not in TEXT_ONLY_POKER_FIELDS}
-    return shown
-
-
-def image_digest(png: bytes | None) -> bytes | None:
-    return hashlib.blake2b(png, digest_size=16).digest() if png else None
-
-
-def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
-    return Outgoing(
-        text.hand_text(view, seat),
-        hand_components(table, seat, view, choice),
-        view=view,
-        render="hand",
-        image_name="hand.png",
-    )
-
-
-async def settle(tasks: Callable[[], list[asyncio.Task]]) -> None:
-    """Wait until none of ``tasks()`` runs (those waited for may start new ones)."""
-    while True:
-        busy = [t for t in tasks() if not t.done()]
-        if not busy:
-            return
-        await asyncio.gather(*busy, return_exceptions=True)
-
-
-def retryable(exc: BaseException) -> bool:
-    """Whether sending again may work: rate limits, server errors and network trouble, yes;
-    a request Discord refuses as such (400 bad request, 401, 403 missing access, 404), no."""
-    status = getattr(exc, "status", None)
-    return not (isinstance(status, int) and status in (400, 401, 403, 404))
-
-
-def describe_error(exc: BaseException) -> str:
-    status = getattr(exc, "status", None)
-    return f"{type(exc).__name__} {status}" if status else type(exc).__name__
 
 
 @dataclass
@@ -464,7 +340,7 @@ class Publisher:
                     pass
             table.lobby_message_id = await self.sink.post(channel, out)
             self._shown(table.lobby_message_id, out, image_digest(out.image))
-            await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
+            await remember_message(self.manager, table.id, "lobby", table.lobby_message_id)
             return True
         channel = table.mat_channel
         if table.mat_message_id is not None and not self._fresh(table, status, round_number):
@@ -485,7 +361,7 @@ class Publisher:
         if previous and previous != message_id:
             ch.strips.append([previous, 0, channel])
             self._pictures.pop(previous, None)
-        await self.manager.set_message(table.id, "mat", message_id, round_number)
+        await remember_message(self.manager, table.id, "mat", message_id, round_number)
         await self._archive_when_over(table, status)
         return True
 
@@ -502,7 +378,7 @@ class Publisher:
                 log.warning(
                     "could not start a thread for table %s (%s); playing in the channel", table.id, describe_error(exc)
                 )
-        await self.manager.set_thread(table, thread_id)
+        await remember_thread(self.manager, table, thread_id)
 
     async def _archive_when_over(self, table: Table, status: str) -> None:
         """Once the results are in a game's thread, the thread is archived (best effort)."""
@@ -521,7 +397,7 @@ class Publisher:
         self._resumed.discard(table.id)
         try:
             return await self.sink.find_message(
-                table.channel_id, previous or table.lobby_message_id, custom_id(table.id, round_number, "")
+                table.channel_id, previous or table.lobby_message_id, table_prefix(table.id, round_number)
             )
         except Exception as exc:
             log.warning("could not look for the round message of table %s (%s)", table.id, describe_error(exc))
@@ -552,7 +428,7 @@ class Publisher:
             return
         ch.failures = 0
         ch.lobby_post = None
-        await self.manager.set_message(table.id, "lobby", table.lobby_message_id)
+        await remember_message(self.manager, table.id, "lobby", table.lobby_message_id)
 
     async def _post_story(self, channel_id: int, ch: _Channel) -> None:
         """Post the oldest round result waiting (retried a few times, then given up: the log has it)."""

@@ -168,7 +168,6 @@ class ImageService:
         self.cache_size = cache_size
         self._cache: OrderedDict[bytes, Image] = OrderedDict()
         self._inflight: dict[bytes, asyncio.Future] = {}
-        self.hits = self.misses = 0
 
     @property
     def enabled(self) -> bool:
@@ -185,13 +184,10 @@ class ImageService:
             cached = self._cache.get(key)
             if cached is not None:
                 self._cache.move_to_end(key)
-                self.hits += 1
                 return cached
             pending = self._inflight.get(key)
             if pending is not None:
-                self.hits += 1
                 return await asyncio.shield(pending)
-        self.misses += 1
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         if key is not None:
             self._inflight[key] = future

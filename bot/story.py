@@ -3,12 +3,13 @@ message's **Log** button, private and paged) and, when a round or the game ends,
 every hand that went to showdown and who collected each space and why.
 
 Only public events are told (a showdown's hands are shown to everyone at the table), in the
-words of the table's log (:func:`bot.tables.describe_event`), names escaped (Discord text).
+words of the table's log (:func:`bot.tablelog.describe_event`), names escaped (Discord text).
 """
 
 from __future__ import annotations
 
-from .tables import Table, describe_event, escaped_view
+from .tablelog import describe_event, escaped_view
+from .tablestate import Table
 from .text import cards
 
 EMBED_TEXT = 4000  # an embed description holds 4,096 characters; a page stays under it

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
 
 from engine.cards import SUIT_SYMBOLS
 from engine.textview import second_person, space_label
@@ -394,5 +393,14 @@ def claim_words(view: dict, detail: dict) -> str:
     return f"{' + '.join(labels)} ({chips})"
 
 
-def amount_bounds(detail: dict[str, Any]) -> tuple[int, int]:
-    return int(detail.get("min", 1)), int(detail.get("max", 0))
+def timed_out_to_ai(name: str, count: int) -> str:
+    """The table's line when a player's seat passes to the AI after ``count`` timeouts in a row."""
+    return f"{escape(name)} timed out {count} times in a row: an AI plays until they press **I'm back**."
+
+
+def ai_takeover_notice(count: int) -> str:
+    """What that player is told (by DM, or a ping in the channel)."""
+    return (
+        f"you ran out of time {count} times in a row, so an AI is playing your seat now."
+        " Press **I'm back** on the table message to play again."
+    )

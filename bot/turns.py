@@ -11,7 +11,7 @@ The player's last private hand view (from **Show my hand** or a move made in it)
 each new decision of theirs, with its controls, while Discord still lets it be edited (an
 interaction's answer can be edited for 15 minutes); otherwise the ping tells them to open it.
 
-Notices (:attr:`bot.tables.TableUpdate.notices`, e.g. "an AI plays your seat now") go by DM, or
+Notices (:attr:`bot.tablestate.TableUpdate.notices`, e.g. "an AI plays your seat now") go by DM, or
 when the player's DMs are closed, as a short message in the channel that pings only them.
 """
 
@@ -23,9 +23,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from .publisher import DMForbidden, Outgoing, describe_error, hand_message, settle
+from .messageids import remember_message
+from .outgoing import DMForbidden, Outgoing, describe_error, hand_message, settle
 from .render import ImageService
-from .tables import Table, TableManager, TableUpdate, decision_token
+from .tablelog import decision_token
+from .tables import TableManager
+from .tablestate import Table, TableUpdate
 from .text import PROMPTS, timestamp
 
 log = logging.getLogger(__name__)
@@ -192,7 +195,7 @@ class TurnNotifier:
         text = ping_text(seat.user_id, phase, deadline, link, updated)
         message_id = await self.sink.post(table.mat_channel, Outgoing(text, pings=(seat.user_id,)))
         # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
-        await self.manager.set_message(table.id, "ping", message_id)  # a restart deletes it too
+        await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
 
     def _forget(self, table: Table) -> None:
         self._shown.pop(table.id, None)

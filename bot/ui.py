@@ -1,9 +1,9 @@
 """discord.py components: persistent dynamic items, the amount modal, views from specs.
 
-All buttons and selects are :class:`discord.ui.DynamicItem` s matching
-``tripoley:<table>:<round>:<action>``; they are registered once at start-up
-(``bot.add_dynamic_items``) and therefore keep working after a restart. Their
-callbacks hand over to ``interaction.client.controller``.
+All buttons and selects are :class:`discord.ui.DynamicItem` s matching the ids of
+:mod:`bot.buttonids`; they are registered once at start-up (``bot.add_dynamic_items``) and
+therefore keep working after a restart. Their callbacks hand the id over to
+``interaction.client.controller``, which decodes it.
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from .components import ANY_TEMPLATE, BUTTON_TEMPLATE, SELECT_TEMPLATE, ButtonSpec, Component, SelectSpec
-from .publisher import Outgoing
+from .buttonids import BUTTON_TEMPLATE, SELECT_TEMPLATE, AmountButton, decode_form, encode_form
+from .components import ButtonSpec, Component, SelectSpec
+from .outgoing import Outgoing
 
 if TYPE_CHECKING:
     from .controller import Controller
-
-MODAL_PREFIX = "tripoley-modal:"
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -37,16 +36,10 @@ def controller_of(interaction: discord.Interaction) -> Controller:
     return cast("Controller", interaction.client.controller)  # type: ignore[attr-defined]
 
 
-def _parse(custom_id: str) -> tuple[int, int, str]:
-    match = re.fullmatch(ANY_TEMPLATE, custom_id)
-    assert match is not None
-    return int(match["table"]), int(match["round"]), match["action"]
-
-
 class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     def __init__(self, button: discord.ui.Button) -> None:
         super().__init__(button)
-        self.table_id, self.round, self.action = _parse(button.custom_id or "")
+        self.button_id = button.custom_id or ""
 
     @classmethod
     def from_spec(cls, spec: ButtonSpec) -> TableButton:
@@ -68,13 +61,13 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         return cls(discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await controller_of(interaction).on_component(interaction, self.table_id, self.round, self.action, [])
+        await controller_of(interaction).on_component(interaction, self.button_id, [])
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
     def __init__(self, select: discord.ui.Select) -> None:
         super().__init__(select)
-        self.table_id, self.round, self.action = _parse(select.custom_id or "")
+        self.select_id = select.custom_id or ""
 
     @classmethod
     def from_spec(cls, spec: SelectSpec) -> TableSelect:
@@ -111,7 +104,7 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        await controller_of(interaction).on_component(interaction, self.table_id, self.round, self.action, values)
+        await controller_of(interaction).on_component(interaction, self.select_id, values)
 
 
 def build_view(components: Sequence[Component]) -> discord.ui.View:
@@ -159,10 +152,12 @@ def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
 class AmountModal(discord.ui.Modal):
     """Asks for a bet/raise/bid amount; validated against the current bounds."""
 
-    def __init__(self, table_id: int, round_number: int, verb: str, low: int, high: int, extra: str = "") -> None:
-        title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(verb, "Corner bet")
-        super().__init__(title=title, timeout=600, custom_id=f"{MODAL_PREFIX}{table_id}:{round_number}:{verb}")
-        self.table_id, self.round, self.verb = table_id, round_number, verb
+    def __init__(self, button: AmountButton, low: int, high: int, extra: str = "") -> None:
+        title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(
+            button.verb, "Corner bet"
+        )
+        super().__init__(title=title, timeout=600, custom_id=encode_form(button))
+        self.button = button
         self.low, self.high = low, high
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             label=f"Amount ({low}–{high})" + (f" {extra}" if extra else ""),
@@ -201,14 +196,9 @@ async def handle_modal_submit(interaction: discord.Interaction) -> bool:
     if interaction.type != discord.InteractionType.modal_submit:
         return False
     data: Mapping[str, Any] = interaction.data or {}
-    cid = str(data.get("custom_id", ""))
-    if not cid.startswith(MODAL_PREFIX):
-        return False
-    try:
-        _, table_id, round_number, verb = cid.split(":", 3)
-        table_id_i, round_i = int(table_id), int(round_number)
-    except ValueError:
+    button = decode_form(str(data.get("custom_id", "")))
+    if button is None:
         return False
     raw = modal_values(data).get("amount", "")
-    await controller_of(interaction).on_amount(interaction, table_id_i, round_i, verb, raw)
+    await controller_of(interaction).on_amount(interaction, button, raw)
     return True

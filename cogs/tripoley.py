@@ -11,9 +11,11 @@ from discord.ext import commands
 
 from bot import errors
 from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
-from bot.components import DANGER, ButtonSpec, custom_id
+from bot.buttonids import ConfirmButton, PageButton, encode
+from bot.components import DANGER, ButtonSpec
 from bot.controller import guild_of, wants_thread
-from bot.publisher import lobby_message
+from bot.messageids import remember_message
+from bot.outgoing import lobby_message
 from bot.rules import pages_for
 from bot.text import escape
 from bot.ui import build_view, message_kwargs
@@ -42,8 +44,8 @@ def pager(kind: str, key: str, page: int, pages: int) -> discord.ui.View | None:
     if pages <= 1:
         return None
     specs = [
-        ButtonSpec(custom_id(0, 0, f"page.{kind}.{key}.{max(page - 1, 0)}"), "◀ Prev"),
-        ButtonSpec(custom_id(0, 0, f"page.{kind}.{key}.{min(page + 1, pages - 1)}"), "Next ▶"),
+        ButtonSpec(encode(PageButton(kind, key, max(page - 1, 0))), "◀ Prev"),
+        ButtonSpec(encode(PageButton(kind, key, min(page + 1, pages - 1))), "Next ▶"),
     ]
     if specs[0].custom_id == specs[1].custom_id:  # custom_ids must be unique in a message
         specs = specs[:1]
@@ -78,7 +80,7 @@ def smallest_buy_in() -> int:
 
 def confirm_view(what: str, label: str) -> discord.ui.View:
     """One red button; its click is routed to the cog's handler for ``what`` (see Controller.confirms)."""
-    return build_view([ButtonSpec(custom_id(0, 0, f"confirm.{what}"), label, DANGER)])
+    return build_view([ButtonSpec(encode(ConfirmButton(what)), label, DANGER)])
 
 
 LEADERBOARD_TITLES = {"balance": "balance", "net": "net winnings", "wins": "games won"}
@@ -160,7 +162,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
         response = await interaction.response.send_message(**message_kwargs(lobby_message(table)))
         message_id = getattr(response, "message_id", None)
         if message_id:
-            await self.manager.set_message(table.id, "lobby", message_id)
+            await remember_message(self.manager, table.id, "lobby", message_id)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -297,7 +299,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             if game.get("has_replay"):
                 buttons.append(
                     ButtonSpec(
-                        custom_id(0, 0, f"page.replay.game.{game['id']}"), f"Replay {number}", row=len(buttons) // 5
+                        encode(PageButton("replay", "game", game["id"])), f"Replay {number}", row=len(buttons) // 5
                     )
                 )
         embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)

@@ -393,8 +393,6 @@ def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
         return f"round {e.get('round')} abandoned"
     if t == "cut":
         return "cut for the deal: " + ", ".join(f"{name_of(view, int(s))} {card(c)}" for s, c in e["cards"].items())
-    if t == "dealer":
-        return f"{who} deals"
     rest = ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
     return f"{t}: {rest}" if rest else str(t)
 

@@ -40,7 +40,8 @@ import pytest
 
 from bot import errors
 from bot.bank import HOUSE, Bank
-from bot.tables import TableManager, decision_token
+from bot.tablelog import decision_token
+from bot.tables import TableManager
 from engine import Game, IllegalAction
 from engine.ai import choose_action
 from engine.presets import PRESETS
@@ -148,8 +149,8 @@ class Chaos:
         self.generation += 1
         m = self.make_manager(**self.overrides)
         m.rng = random.Random(self.seed * 1000 + self.generation)
-        m.save_delay = self.save_delay
-        m.db = Killable(self.db)
+        m.store.save_delay = self.save_delay
+        m.store.db = Killable(self.db)
         m.add_listener(self.on_update)
         self.managers.append(m)
         return m
@@ -194,7 +195,7 @@ class Chaos:
             except IllegalAction:
                 pass
         if action is None:
-            action = self.manager._ai_action(table, aw.seat)
+            action = self.manager.play.ai_action(table, aw.seat)
         data = action.to_dict()
         data.pop("seat")
         return data
@@ -681,7 +682,7 @@ class Chaos:
 
     def economy(self) -> Bank:
         """The bank on the current manager's (killable) database, on the test's clock."""
-        return Bank(self.manager.db, clock=lambda: self.clock.t)
+        return Bank(self.manager.store.db, clock=lambda: self.clock.t)
 
     def seated(self, user: int) -> bool:
         return any(t.seat_of(user) is not None for t in self.manager.by_id.values())
@@ -740,9 +741,9 @@ class Chaos:
         ``mid``: the crash interrupted an operation on channel ``touched`` (``wild``: on any
         table, e.g. a timer tick or a flush), whose in-memory changes may not be saved."""
         old = self.manager
-        if old._saver_task is not None:
-            old._saver_task.cancel()
-            await asyncio.gather(old._saver_task, return_exceptions=True)
+        if old.store._saver_task is not None:
+            old.store._saver_task.cancel()
+            await asyncio.gather(old.store._saver_task, return_exceptions=True)
         assert not self.db.conn.in_transaction
         rows = await self.db.fetchall("SELECT * FROM tables WHERE guild_id = ? ORDER BY id", (G,))
         by_id = {t.id: t for t in old.tables.values()}
@@ -857,7 +858,7 @@ class Chaos:
         options.append(("tick", None, True, time_passes))
         options.append(("flush", None, True, m.flush_saves))
         name, channel, wild, call = self.rng.choice(options)
-        killable: Killable = m.db
+        killable: Killable = m.store.db
         killable.arm(self.rng.choice([0, 0, 1, 2]), self.rng.choice(["before", "after"]))
         task = asyncio.ensure_future(call())
         dead = asyncio.ensure_future(killable.dead.wait())
@@ -945,9 +946,9 @@ class Chaos:
 
     async def close(self) -> None:
         for m in self.managers:
-            if m._saver_task is not None:
-                m._saver_task.cancel()
-                await asyncio.gather(m._saver_task, return_exceptions=True)
+            if m.store._saver_task is not None:
+                m.store._saver_task.cancel()
+                await asyncio.gather(m.store._saver_task, return_exceptions=True)
 
 
 TOTALS: Counter = Counter()

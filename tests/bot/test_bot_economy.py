@@ -8,6 +8,7 @@ import pytest
 
 from bot import errors
 from bot.bank import HOUSE, Bank
+from bot.messageids import remember_message
 from bot.publisher import Publisher
 from bot.storage import MIGRATIONS_DIR, Database
 from tests.bot.test_bot_tables import ANN, BOB, C, G, drive_to_human, lobby
@@ -170,7 +171,7 @@ async def test_a_threaded_game_plays_in_its_thread_or_else_in_the_channel(manage
     sink = ThreadSink(refuse)
     publisher = Publisher(manager, sink, renderer=None, min_interval=0)
     await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, thread=True)
-    await manager.set_message(manager.get(C).id, "lobby", 4242)  # as if /tripoley start had posted it
+    await remember_message(manager, manager.get(C).id, "lobby", 4242)  # as if /tripoley start had posted it
     await manager.add_ai(C, ANN)
     table = manager.get(C)
     await manager.start(C, ANN)

@@ -11,8 +11,8 @@ import discord
 import pytest
 
 from bot import story
-from bot.publisher import Outgoing, hand_message, table_message
-from bot.tables import Seat, Table
+from bot.outgoing import Outgoing, hand_message, table_message
+from bot.tablestate import Seat, Table
 from bot.ui import build_view
 from engine import Game
 from engine.ai import autoplay

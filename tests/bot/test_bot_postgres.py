@@ -9,7 +9,8 @@ import pytest
 
 from bot.bank import Bank
 from bot.errors import OnCooldown
-from bot.storage import POSTGRES, SQLITE, Database, load_migrations
+from bot.sqldialect import POSTGRES, SQLITE
+from bot.storage import Database, load_migrations
 
 
 def test_the_project_sql_is_translated_for_postgresql():

@@ -276,7 +276,7 @@ async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
     before = publisher.uploaded_bytes
     while table.status == "playing" and publisher.uploads == 1:  # moves until the picture changes
         aw = table.awaiting()
-        action = manager._ai_action(table, aw.seat).to_dict()
+        action = manager.play.ai_action(table, aw.seat).to_dict()
         action.pop("seat")
         await manager.act(C, table.seats[aw.seat].user_id, action)
         await publisher.flush()

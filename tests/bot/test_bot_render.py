@@ -8,7 +8,7 @@ import random
 from PIL import Image, ImageChops
 
 import images
-from bot.publisher import picture_view
+from bot.outgoing import picture_view
 from bot.render import compact_png, rendered
 from engine import Game
 from engine.ai import autoplay

@@ -249,7 +249,7 @@ async def test_turn_overdue_after_a_restart_gets_a_grace_period(make_manager, cl
     clock.t = saved_deadline + 600  # the bot was down well past the deadline
     second = make_manager()
     [resumed] = await second.resume()
-    grace = second.resume_grace
+    grace = second.timers.resume_grace
     assert resumed.deadline_kind == "turn" and resumed.deadline == clock.t + grace
     # Not a timeout now, nor a moment before the grace ends.
     assert await second.tick() == []
@@ -275,7 +275,7 @@ async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
 
 
 def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where():
-    from bot.tables import describe_event
+    from bot.tablelog import describe_event
     from engine import Game
 
     game = Game.new("rummoli", ["Ann", "Bob", "Ada (AI)"], seed=3)
@@ -321,7 +321,7 @@ async def test_lobby_chips_and_seats_are_saved_together(manager, bank, db, monke
     async def broken_write(conn, t):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(manager, "_write", broken_write)
+    monkeypatch.setattr(manager.store, "write", broken_write)
     with pytest.raises(RuntimeError):
         if step == "join":
             await manager.join(C, BOB, "bob")
@@ -368,7 +368,7 @@ async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monke
 
 
 def test_secret_cards_stay_out_of_the_public_log():
-    from bot.tables import public_action_text
+    from bot.tablelog import public_action_text
     from engine import Action
 
     names = ["ann"]
@@ -384,7 +384,7 @@ def test_secret_cards_stay_out_of_the_public_log():
 
 def test_a_played_card_is_named_in_the_public_log():
     """A Great Lakes "play" decision puts the card face up: the log says which (it left the hand)."""
-    from bot.tables import public_action_text
+    from bot.tablelog import public_action_text
     from bot.text import card as card_text
     from engine import Action, Game
     from engine.ai import choose_action

@@ -119,7 +119,7 @@ async def test_a_round_message_posted_before_a_restart_is_reused(setup, db, bank
     resumed = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
     await manager.flush_saves()
     table.mat_message_id = table.mat_round = None
-    await manager._save(table)
+    await manager.store.save(table)
     [again] = await resumed.resume()
     sink2 = RecordingSink()
     sink2.found[f"tripoley:{again.id}:{again.round}:"] = posted

@@ -11,8 +11,9 @@ import discord
 from bot.bank import Bank
 from bot.clock import FakeClock
 from bot.controller import Controller
+from bot.outgoing import Outgoing
 from bot.prefs import Prefs
-from bot.publisher import Outgoing, Publisher
+from bot.publisher import Publisher
 from bot.storage import Database
 from bot.tables import TableManager
 
@@ -140,7 +141,7 @@ class RecordingSink:
         self.calls.append(("edit", channel_id, message_id, out))
 
     async def dm(self, user_id: int, out: Outgoing) -> None:
-        from bot.publisher import DMForbidden
+        from bot.outgoing import DMForbidden
 
         if user_id in self.closed_dms:
             raise DMForbidden(user_id)

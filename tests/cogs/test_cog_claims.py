@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.components import mat_components, parse_custom_id
-from bot.tables import STALE_CLAIM
+from bot.components import mat_components
+from bot.refusals import STALE_CLAIM
 from tests.cogs.fakes import FakeInteraction, public_message
 
 G, C = 7, 700
@@ -28,7 +28,7 @@ async def drive_to_human_claim(manager, table, limit=5000):
             continue
         if aw.phase == "claim":
             return aw
-        action = manager._ai_action(table, aw.seat).to_dict()
+        action = manager.play.ai_action(table, aw.seat).to_dict()
         action.pop("seat", None)
         await manager.act(C, table.seats[aw.seat].user_id, action)
     raise AssertionError("no human claim reached")
@@ -39,9 +39,8 @@ def claim_button(table):
 
 
 async def click(stack, user, cid):
-    table_id, round_number, action = parse_custom_id(cid)
     it = FakeInteraction(user, C, G, client=stack, message=public_message())
-    await stack.controller.on_component(it, table_id, round_number, action, [])
+    await stack.controller.on_component(it, cid, [])
     return it
 
 
@@ -105,7 +104,6 @@ async def test_double_click_with_slow_acknowledgements_claims_once(stack):
     table, aw = await rummoli_claim(stack)
     user = table.seats[aw.seat].user_id
     cid = claim_button(table).custom_id
-    table_id, round_number, action = parse_custom_id(cid)
     payouts_before = sum(1 for e in table.game.history if e.get("type") == "payout")
     chips = sum(table.game.stacks) + sum(table.game.mat.values())
     clicks = [FakeInteraction(user, C, G, client=stack, message=public_message()) for _ in range(2)]
@@ -117,7 +115,7 @@ async def test_double_click_with_slow_acknowledgements_claims_once(stack):
             await asyncio.sleep(0.01)
 
         it.response.defer = slow_defer
-    await asyncio.gather(*(stack.controller.on_component(it, table_id, round_number, action, []) for it in clicks))
+    await asyncio.gather(*(stack.controller.on_component(it, cid, []) for it in clicks))
     assert [it.calls[0][0] for it in clicks] == ["defer", "defer"]
     refused = [it for it in clicks if len(it.calls) > 1]
     assert len(refused) == 1
@@ -172,7 +170,7 @@ async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack
             )
             assert claim_button(table).label == "Claim!"
             # The player's own hand view does name it.
-            from bot.publisher import hand_message
+            from bot.outgoing import hand_message
 
             own = hand_message(table, aw.seat, table.game.view(aw.seat))
             assert any(f"Claim {label}" in getattr(c, "label", "") for c in own.components)

@@ -7,8 +7,9 @@ import logging
 import discord
 import pytest
 
+from bot.buttonids import AmountButton
 from bot.controller import GENERIC_FAILURE
-from bot.publisher import hand_message
+from bot.outgoing import hand_message
 from bot.ui import AmountModal, handle_modal_submit
 from cogs.tripoley import Tripoley
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
@@ -68,32 +69,32 @@ async def test_only_one_end_rule(stack, cog):
 async def test_lobby_buttons_then_play_buttons(stack, cog):
     await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=1)
     join = interaction(stack, BOB, name="bob", message=public_message())
-    await stack.controller.on_component(join, 1, 0, "join", [])
+    await stack.controller.on_component(join, "tripoley:1:0:join", [])
     assert join.calls.names() == ["send_message"] and join.calls[0][2]["ephemeral"]
     early = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(early, 1, 0, "start", [])
+    await stack.controller.on_component(early, "tripoley:1:0:start", [])
     assert "Only the host" in early.calls[0][1]
     start = interaction(stack, ANN, message=public_message())
-    await stack.controller.on_component(start, 1, 0, "start", [])
+    await stack.controller.on_component(start, "tripoley:1:0:start", [])
     assert start.calls.names() == ["defer"]
     table = stack.manager.get(C)
     assert table.status == "playing"
     # Lobby buttons are stale now.
     late = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(late, 1, 0, "join", [])
+    await stack.controller.on_component(late, "tripoley:1:0:join", [])
     assert late.calls[0][2]["ephemeral"] and "started" in late.calls[0][1]
     # An old round's button is stale.
     stale = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(stale, 1, table.round + 3, "do.check", [])
+    await stack.controller.on_component(stale, f"tripoley:1:{table.round + 3}:do.check", [])
     assert "earlier round" in stale.calls[0][1]
     # Show my hand: ephemeral, with the private controls.
     hand = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(hand, 1, table.round, "hand", [])
+    await stack.controller.on_component(hand, f"tripoley:1:{table.round}:hand", [])
     name, content, kwargs = hand.calls[0]
     assert name == "send_message" and kwargs["ephemeral"] and "Your hand" in content
     # Unknown table (e.g. a message of a long-gone game).
     gone = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(gone, 99, 1, "hand", [])
+    await stack.controller.on_component(gone, "tripoley:99:1:hand", [])
     assert "closed" in gone.calls[0][1]
 
 
@@ -114,30 +115,30 @@ async def play_until_betting(stack):
 
 async def test_amount_modal_validation_and_ephemeral_hand_edit(stack, cog):
     await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=3)
-    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), 1, 0, "join", [])
-    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), 1, 0, "start", [])
+    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
     table, aw = await play_until_betting(stack)
     user = table.seats[aw.seat].user_id
     other = ANN if user == BOB else BOB
     # The wrong player can't open the modal.
     wrong = interaction(stack, other, message=public_message())
-    await stack.controller.on_component(wrong, 1, table.round, "amt.bet", [])
+    await stack.controller.on_component(wrong, f"tripoley:1:{table.round}:amt.bet", [])
     assert "not your turn" in wrong.calls[0][1].lower()
     # The right one gets a modal with the current bounds.
     opener = interaction(stack, user, message=public_message())
-    await stack.controller.on_component(opener, 1, table.round, "amt.bet", [])
+    await stack.controller.on_component(opener, f"tripoley:1:{table.round}:amt.bet", [])
     modal = opener.calls.last("send_modal")[2]["modal"]
     assert isinstance(modal, AmountModal) and (modal.low, modal.high) == (aw.detail["min"], aw.detail["max"])
     # Out of range and not a number: refused, nothing applied.
     version = table.version
     for raw, expect in [(str(aw.detail["max"] + 1), "between"), ("lots", "not a whole number")]:
         submit = interaction(stack, user, message=public_message())
-        await stack.controller.on_amount(submit, 1, table.round, "bet", raw)
+        await stack.controller.on_amount(submit, AmountButton(1, table.round, "bet"), raw)
         assert expect in submit.calls[0][1] and submit.calls[0][2]["ephemeral"]
     assert table.version == version
     # A valid amount from the private hand view: the hand message is edited in place.
     submit = interaction(stack, user, message=ephemeral_message())
-    await stack.controller.on_amount(submit, 1, table.round, "bet", "1")
+    await stack.controller.on_amount(submit, AmountButton(1, table.round, "bet"), "1")
     assert submit.calls.names() == ["defer", "edit_original_response"]
     assert table.version > version
     seat = table.seat_of(user)
@@ -149,8 +150,8 @@ async def test_modal_submission_is_routed_after_a_restart(stack):
     seen = []
 
     class Ctl:
-        async def on_amount(self, interaction, table_id, round_number, verb, raw):
-            seen.append((table_id, round_number, verb, raw))
+        async def on_amount(self, interaction, button, raw):
+            seen.append((button.table, button.round, button.verb, raw))
 
     it = FakeInteraction(ANN, C, G, client=type("B", (), {"controller": Ctl()})())
     it.type = discord.InteractionType.modal_submit
@@ -187,7 +188,7 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog):
     next_id = view.children[-1].custom_id
     assert next_id.startswith("tripoley:0:0:page.rules.rummoli.")
     page = interaction(stack, message=ephemeral_message())
-    await stack.controller.on_component(page, 0, 0, next_id.split(":", 3)[3], [])
+    await stack.controller.on_component(page, next_id, [])
     assert page.calls[0][0] == "edit_message" and "Page 2/" in page.calls[0][2]["embed"].footer.text
 
     it = interaction(stack)
@@ -211,11 +212,11 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog):
 
 async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     await cog.start.callback(cog, interaction(stack), preset="tripoley")
-    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), 1, 0, "join", [])
+    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
     with pytest.raises(Exception) as err:
         await cog.stop.callback(cog, interaction(stack, 3))
     assert "Manage Server" in str(err.value)
-    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), 1, 0, "start", [])
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
     it = interaction(stack, 3, manage_guild=True)
     await cog.stop.callback(cog, it)
     assert C not in stack.manager.tables
@@ -236,3 +237,10 @@ async def test_turn_pings_per_player_and_server_default(stack, cog):
     it = interaction(stack, BOB)
     await cog.ping.callback(cog, it, "off")
     assert "No more turn pings" in it.calls[0][1] and not await stack.prefs.pings(G, BOB)
+
+
+async def test_a_stale_unknown_button_gets_the_friendly_answer(stack):
+    """An id this version cannot read (e.g. a button of an older version) is answered as stale."""
+    it = interaction(stack)
+    await stack.controller.on_component(it, "tripoley:1:0:fly", [])
+    assert it.calls[0][1] == "That button is no longer in use."

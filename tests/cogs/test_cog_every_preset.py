@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.components import SelectSpec, hand_components, mat_components
-from bot.publisher import hand_message, table_message
+from bot.outgoing import hand_message, table_message
 from bot.text import not_now
 from cogs.tripoley import Tripoley
 from engine import PRESETS, Game
@@ -97,10 +97,14 @@ async def test_preset_playable_through_ui(bot_settings, preset):
         ctl = stack.controller
         start = FakeInteraction(ANN, C, G, client=stack)
         await cog.start.callback(cog, start, preset=preset, rounds=2)
-        await ctl.on_component(FakeInteraction(BOB, C, G, client=stack, message=public_message()), 1, 0, "join", [])
-        await ctl.on_component(FakeInteraction(ANN, C, G, client=stack, message=public_message()), 1, 0, "ai", [])
+        await ctl.on_component(
+            FakeInteraction(BOB, C, G, client=stack, message=public_message()), "tripoley:1:0:join", []
+        )
+        await ctl.on_component(
+            FakeInteraction(ANN, C, G, client=stack, message=public_message()), "tripoley:1:0:ai", []
+        )
         go = FakeInteraction(ANN, C, G, client=stack, message=public_message())
-        await ctl.on_component(go, 1, 0, "start", [])
+        await ctl.on_component(go, "tripoley:1:0:start", [])
         assert go.calls.names() == ["defer"], go.calls
         table = stack.manager.get_by_id(1)
         used = set()
@@ -122,15 +126,15 @@ async def test_preset_playable_through_ui(bot_settings, preset):
             version = table.version
             if isinstance(spec, SelectSpec):
                 values = [v for _, v in spec.options][: spec.min_values]
-                await ctl.on_component(it, table.id, table.round, action, values)
+                await ctl.on_component(it, spec.custom_id, values)
             elif action.startswith("amt."):
-                await ctl.on_component(it, table.id, table.round, action, [])
+                await ctl.on_component(it, spec.custom_id, [])
                 modal = it.calls.last("send_modal")[2]["modal"]
                 texts += [modal.title, modal.amount.label]
                 it = FakeInteraction(user, C, G, client=stack, message=ephemeral_message())
-                await ctl.on_amount(it, table.id, table.round, modal.verb, str(modal.low))
+                await ctl.on_amount(it, modal.button, str(modal.low))
             else:
-                await ctl.on_component(it, table.id, table.round, action, [])
+                await ctl.on_component(it, spec.custom_id, [])
             first = it.calls[0]
             assert first[0] in ("edit_message", "defer"), f"{aw.phase} {action}: refused: {first[1]}"
             assert table.version != version or table.status != "playing"

@@ -8,12 +8,14 @@ from tests.cogs.test_cog_commands import ANN, BOB, C, cog, interaction  # noqa: 
 
 async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):  # noqa: F811 (pytest passes the imported fixture)
     await cog.start.callback(cog, interaction(stack), preset="rummoli", rounds=1)
-    await stack.controller.on_component(interaction(stack, BOB, name="bob", message=public_message()), 1, 0, "join", [])
+    await stack.controller.on_component(
+        interaction(stack, BOB, name="bob", message=public_message()), "tripoley:1:0:join", []
+    )
     refused = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(refused, 1, 0, "pick.house", ["run=6-7-8"])
+    await stack.controller.on_component(refused, "tripoley:1:0:pick.house", ["run=6-7-8"])
     assert refused.calls[0][2]["ephemeral"] and "Only the host" in refused.calls[0][1]
     chosen = interaction(stack, ANN, message=public_message())
-    await stack.controller.on_component(chosen, 1, 0, "pick.house", ["run=6-7-8"])
+    await stack.controller.on_component(chosen, "tripoley:1:0:pick.house", ["run=6-7-8"])
     assert chosen.calls[0][2]["ephemeral"] and chosen.calls[0][1] == "House rule set: Run space: 6-7-8."
     table = stack.manager.get(C)
     assert table.options["run"] == "6-7-8"
@@ -26,13 +28,13 @@ async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):  # 
     next_id = rules.calls[0][2]["view"].children[-1].custom_id
     assert next_id == f"tripoley:0:0:page.rules.table-{table.id}.1"
     page = interaction(stack, BOB, message=public_message())
-    await stack.controller.on_component(page, 0, 0, next_id.split(":", 3)[3], [])
+    await stack.controller.on_component(page, next_id, [])
     assert page.calls[0][0] == "edit_message" and "Page 2/" in page.calls[0][2]["embed"].footer.text
 
-    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), 1, 0, "start", [])
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
     assert table.game.options.run == "6-7-8"
     late = interaction(stack, ANN, message=public_message())
-    await stack.controller.on_component(late, 1, 0, "pick.house", ["run=8-9-10"])
+    await stack.controller.on_component(late, "tripoley:1:0:pick.house", ["run=8-9-10"])
     assert late.calls[0][2]["ephemeral"] and "has started" in late.calls[0][1]
 
     await cog.stop.callback(cog, interaction(stack, ANN))

@@ -86,14 +86,9 @@ def table_message(table: Table) -> Outgoing:
             text.final_text(table), final_components(table), view=view, render="summary", image_name="summary.png"
         )
     view = table.game.view(None)
-    pinged = text.pinged_user(table, view)
-    return Outgoing(
-        text.mat_text(table, view),
-        mat_components(table),
-        view=picture_view(view),
-        render="mat",
-        pings=(pinged,) if pinged else (),
-    )
+    # The player to act is named with a mention but not notified here: the turn ping (bot.turns)
+    # is the one notification, so a new round's post does not notify them twice.
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
 
 
 # What the table message's text tells and its picture need not: whose turn it is (with the

@@ -159,7 +159,7 @@ def name(view: dict, seat: int | None) -> str:
 
 
 def pinged_user(table, view: dict) -> int | None:
-    """The player whose turn the table message announces with a mention (the only one it pings)."""
+    """The player whose turn the table message names with a mention (shown, not notified: see bot.turns)."""
     to_act = view.get("to_act")
     if to_act is None or table.deadline_kind != "turn" or to_act >= len(table.seats):
         return None

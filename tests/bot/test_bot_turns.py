@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.clock import FakeClock
+from bot.outgoing import table_message
 from bot.publisher import Publisher
 from bot.tables import TableManager
 from bot.turns import TurnNotifier
@@ -94,6 +95,20 @@ async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(s
     assert len(seen) > 1
     await settle()
     assert table.status != "playing" or len(pings(sink)) <= 1
+
+
+async def test_the_turn_ping_is_the_only_notification(stack):
+    """The table message names the player to act with a mention but notifies nobody: a new round's
+    post and its turn ping would otherwise notify the same player twice."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+    assert aw is not None
+    user = table.seats[aw.seat].user_id
+    out = table_message(table)
+    assert f"<@{user}>" in out.text and out.pings == ()
+    assert [ping.pings for _, ping in pings(sink)] == [(user,)]
 
 
 async def test_pings_follow_the_players_choice_then_the_servers(stack):

@@ -42,6 +42,7 @@ from typing import Any
 from . import errors, storage
 from .bank import HOUSE, Bank
 from .clock import Clock, SystemClock
+from .keyedlock import KeyedLock
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
@@ -465,7 +466,7 @@ class TableManager:
         self.listeners: list[Listener] = []
         self._wake = asyncio.Event()
         self._busy_due = False  # the last tick skipped a due table whose lock was held
-        self._create_lock = asyncio.Lock()
+        self._create_lock = KeyedLock()  # per channel: openings in other channels go on meanwhile
 
     # -- plumbing -------------------------------------------------------------
 
@@ -696,7 +697,7 @@ class TableManager:
             buy_in = int(info.options.with_overrides(options).start_stack)
         if buy_in < 1:
             raise errors.AmountOutOfRange("The buy-in must be at least 1 chip.")
-        async with self._create_lock:
+        async with self._create_lock.hold(channel_id):
             if channel_id in self.tables:
                 raise errors.TableExists(
                     "A game is already running in this channel. Join it, or start one in another channel."
@@ -825,15 +826,11 @@ class TableManager:
 
     async def add_ai(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
         table = self.get(channel_id)
+        if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see act)
+            self._check_add_ai(table, user_id)
+            await before_apply()
         async with table.lock:
-            if table.status != "lobby":
-                raise errors.WrongPhase("The game has already started.")
-            if table.seat_of(user_id) is None:
-                raise errors.NotSeated("Only players at the table can add AI seats. Join first.")
-            if len(table.seats) >= table.preset_info.max_players:
-                raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
-            if before_apply is not None:
-                await before_apply()
+            self._check_add_ai(table, user_id)
             taken = {s.name for s in table.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
             snapshot = self._snapshot(table)
@@ -851,6 +848,15 @@ class TableManager:
             update = self._update(table, "lobby", message=f"{escape(name)} joins the table.")
         self._notify(update)
         return update
+
+    @staticmethod
+    def _check_add_ai(table: Table, user_id: int) -> None:
+        if table.status != "lobby":
+            raise errors.WrongPhase("The game has already started.")
+        if table.seat_of(user_id) is None:
+            raise errors.NotSeated("Only players at the table can add AI seats. Join first.")
+        if len(table.seats) >= table.preset_info.max_players:
+            raise errors.LobbyFull(f"The table is full ({table.preset_info.max_players} seats).")
 
     @staticmethod
     def _host_in_lobby(table: Table, user_id: int, refusal: str) -> None:
@@ -1008,20 +1014,23 @@ class TableManager:
         return self._update(table, "cancelled", message=reason)
 
     async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
-        """Start the game. ``before_apply``: awaited once the start is known to be allowed, before
-        anything changes (the Discord layer acknowledges the click there)."""
+        """Start the game. ``before_apply``: awaited once the host's click is known to be allowed,
+        before waiting for the table's lock (the Discord layer acknowledges the click there; a
+        refusal that only shows under the lock, e.g. too few players, comes after it)."""
         from engine import Game
 
         table = self.get(channel_id)
+        refusal = "Only the host can start the game."
+        if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see act)
+            self._host_in_lobby(table, user_id, refusal)
+            await before_apply()
         async with table.lock:
-            self._host_in_lobby(table, user_id, "Only the host can start the game.")
-            info = table.preset_info
+            self._host_in_lobby(table, user_id, refusal)
+            info = table.preset_info  # the seats counted after the Add AI clicks queued before this one
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(
                     f"{info.name} needs at least {info.min_players} players. Invite someone or press **Add AI**."
                 )
-            if before_apply is not None:
-                await before_apply()
             table.game = Game.new(
                 table.preset,
                 [s.name for s in table.seats],

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import errors
 from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
 from bot.components import DANGER, ButtonSpec, custom_id
-from bot.controller import guild_of, wants_thread
+from bot.controller import answer_soon, guild_of, send_answer, wants_thread
 from bot.publisher import lobby_message
 from bot.rules import pages_for
 from bot.text import escape
@@ -144,21 +144,25 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             options["game_end"] = ends[0]
         if bet_limit:
             options["bet_limit"] = bet_limit
-        update = await self.manager.create_table(
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            display_name(interaction.user),
-            preset,
-            options,
-            buy_in=buy_in,
-            turn_timeout=turn_timeout,
-            # A table opened inside a thread plays there (threads don't nest).
-            thread=await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread),
-        )
-        table = update.table
-        response = await interaction.response.send_message(**message_kwargs(lobby_message(table)))
-        message_id = getattr(response, "message_id", None)
+
+        async def open_table():
+            return await self.manager.create_table(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                display_name(interaction.user),
+                preset,
+                options,
+                buy_in=buy_in,
+                turn_timeout=turn_timeout,
+                # A table opened inside a thread plays there (threads don't nest).
+                thread=await wants_thread(interaction, self.prefs)
+                and not isinstance(interaction.channel, discord.Thread),
+            )
+
+        # The lobby is the answer; opening it waits for the database (a "thinking…" answer first if that is slow).
+        table = (await answer_soon(interaction, open_table())).table
+        message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
         if message_id:
             await self.manager.set_message(table.id, "lobby", message_id)
 

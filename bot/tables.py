@@ -42,7 +42,7 @@ from typing import Any
 from . import errors, storage
 from .bank import HOUSE, Bank
 from .clock import Clock, SystemClock
-from .keyedlock import KeyedLock
+from .locking import KeyedLock, held_after
 from .prefs import Prefs
 from .settings import Settings
 from .storage import Database
@@ -828,8 +828,7 @@ class TableManager:
         table = self.get(channel_id)
         if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see act)
             self._check_add_ai(table, user_id)
-            await before_apply()
-        async with table.lock:
+        async with held_after(table.lock, before_apply):
             self._check_add_ai(table, user_id)
             taken = {s.name for s in table.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
@@ -1023,8 +1022,7 @@ class TableManager:
         refusal = "Only the host can start the game."
         if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see act)
             self._host_in_lobby(table, user_id, refusal)
-            await before_apply()
-        async with table.lock:
+        async with held_after(table.lock, before_apply):
             self._host_in_lobby(table, user_id, refusal)
             info = table.preset_info  # the seats counted after the Add AI clicks queued before this one
             if len(table.seats) < info.min_players:

@@ -148,30 +148,3 @@ def test_acknowledged_work_leaves_the_interactive_priority():
         return PRIORITY.get()
 
     assert contextvars.copy_context().run(interaction_task) == NORMAL
-
-
-async def test_keyed_lock_serialises_one_key_only():
-    import asyncio
-
-    from bot.keyedlock import KeyedLock
-
-    lock = KeyedLock()
-    order: list[str] = []
-    gate = asyncio.Event()
-
-    async def hold(key: int, name: str, wait: bool) -> None:
-        async with lock.hold(key):
-            order.append(name + " in")
-            if wait:
-                await gate.wait()
-            order.append(name + " out")
-
-    a = asyncio.create_task(hold(1, "a", True))
-    b = asyncio.create_task(hold(1, "b", False))
-    c = asyncio.create_task(hold(2, "c", False))
-    await asyncio.wait_for(c, 1)  # another key: not held up by the first
-    assert order == ["a in", "c in", "c out"] and len(lock) == 1
-    gate.set()
-    await asyncio.gather(a, b)
-    assert order[3:] == ["a out", "b in", "b out"]
-    assert len(lock) == 0  # nothing kept once everyone is done

@@ -500,6 +500,9 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             "TURN_TIMEOUT": "60",
             "CLAIM_TIMEOUT": "2",
             "STARTING_BALANCE": "1000000",
+            # The house funds every AI seat (its default bankroll, 10,000, pays for ~31 seats of 320
+            # chips per server: most tables would stay lobbies, their Start refused).
+            "HOUSE_BANKROLL": "1000000000",
             "LOG_LEVEL": "WARNING",
             # The bot's own receipt → acknowledgement times (bot/ackstats.py), written at shutdown.
             "ACK_STATS_FILE": f"{tmp}/ack-stats.json",
@@ -643,7 +646,11 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
                 f"{'PostgreSQL' if server else 'SQLite'} ==="
             )
-            print(f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)})")
+            playing = sum(1 for t in opened if any(is_mat(m) or is_final(m) for m in t.channel.messages))
+            print(
+                f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)};"
+                f" games dealt at {playing})"
+            )
             print(f"play time               {play_secs:.1f} s; bot alive at the end: {alive}")
             print(
                 f"rounds completed        {rounds}   ({rounds / play_secs * 60:.0f}/min; games finished {games}; "

@@ -269,6 +269,18 @@ def interaction_kind(rec) -> str:
     return ("select " if (rec.data or {}).get("component_type") == 3 else "click ") + action
 
 
+def latency_by_kind(records: list) -> str:
+    """Median and p99 of the acknowledged interactions, by kind, the most frequent first."""
+    kinds: dict[str, list[float]] = {}
+    for r in records:
+        if r.ack_latency is not None and not r.late:
+            kinds.setdefault(interaction_kind(r), []).append(r.ack_latency)
+    return "; ".join(
+        f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
+        for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))
+    )
+
+
 def vm_hwm_mb(pid: int) -> float | None:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -344,26 +356,27 @@ def mat_edit_times(channel, t0: float, t1: float) -> list[float]:
     return out
 
 
-def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: list) -> None:
-    """The bot's own figures (bot/ackstats.py): gateway receipt → ack request started, in the play
-    phase (the bot's perf_counter is the same clock as ours on Linux: CLOCK_MONOTONIC)."""
+def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: list, phase: str = "play") -> None:
+    """The bot's own figures (bot/ackstats.py): gateway receipt → ack request started, in one phase
+    (set-up or play; the bot's perf_counter is the same clock as ours on Linux: CLOCK_MONOTONIC)."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         print("bot-side ack times      n/a (no ACK_STATS_FILE written)")
         return
+    print(f"-- bot side, {phase} phase --")
     rows = [row for row in data.get("samples", []) if t_play <= row[0] <= t_end]
     samples = [(dt / 1000, kind) for at, dt, kind, _ in rows]
     xs = [dt for dt, _ in samples]
     print(
-        f"bot-side ack (play)     receipt → ack sent: median {ms(statistics.median(xs) if xs else None)}"
+        f"bot-side ack ({phase})  receipt → ack sent: median {ms(statistics.median(xs) if xs else None)}"
         f"   p99 {ms(pct(xs, 0.99))}   max {ms(max(xs) if xs else None)}   (n={len(xs)})"
     )
     kinds: dict[str, list[float]] = {}
     for dt, kind in samples:
         kinds.setdefault(kind, []).append(dt)
     print(
-        "  by kind (play)        "
+        f"  by kind ({phase})      "
         + "; ".join(
             f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
             for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))
@@ -376,7 +389,7 @@ def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: li
         by_what.setdefault(what, []).append(dt)
     print(
         f"bot loop steps > 10 ms  n={len(slow)}, {sum(dt for dt, _ in slow) / 1000:.1f} s in all"
-        f" ({sum(dt for dt, _ in slow) / 10 / max(1e-9, t_end - t_play):.1f}% of the play time)"
+        f" ({sum(dt for dt, _ in slow) / 10 / max(1e-9, t_end - t_play):.1f}% of the {phase} time)"
     )
     for what, v in sorted(by_what.items(), key=lambda kv: -sum(kv[1]))[: 12 if verbose else 6]:
         print(f"  {len(v):5d} × max {max(v):6.1f} ms  {what[:150]}")
@@ -487,6 +500,9 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             "TURN_TIMEOUT": "60",
             "CLAIM_TIMEOUT": "2",
             "STARTING_BALANCE": "1000000",
+            # The house funds every AI seat (its default bankroll, 10,000, pays for ~31 seats of 320
+            # chips per server: most tables would stay lobbies, their Start refused).
+            "HOUSE_BANKROLL": "1000000000",
             "LOG_LEVEL": "WARNING",
             # The bot's own receipt → acknowledgement times (bot/ackstats.py), written at shutdown.
             "ACK_STATS_FILE": f"{tmp}/ack-stats.json",
@@ -630,7 +646,11 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
                 f"{'PostgreSQL' if server else 'SQLite'} ==="
             )
-            print(f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)})")
+            playing = sum(1 for t in opened if any(is_mat(m) or is_final(m) for m in t.channel.messages))
+            print(
+                f"tables started          {len(opened)}/{n}   (set-up problems: {len(setup_failed)};"
+                f" games dealt at {playing})"
+            )
             print(f"play time               {play_secs:.1f} s; bot alive at the end: {alive}")
             print(
                 f"rounds completed        {rounds}   ({rounds / play_secs * 60:.0f}/min; games finished {games}; "
@@ -652,17 +672,14 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 f"   p99 {ms(pct(play_acks, 0.99))}   late {late}, unacked {unacked};"
                 f"  p99 counting late acks {ms(pct(with_late, 0.99))}"
             )
-            kinds: dict[str, list[float]] = {}
-            for r in play_inter:
-                if r.ack_latency is not None and not r.late:
-                    kinds.setdefault(interaction_kind(r), []).append(r.ack_latency)
+            setup_inter = dh.interactions()[:n_inter0]
+            setup_acks = [r.ack_latency for r in setup_inter if r.ack_latency is not None and not r.late]
             print(
-                "  by kind (play)        "
-                + "; ".join(
-                    f"{k} n={len(v)} med {ms(statistics.median(v))} p99 {ms(pct(v, 0.99))}"
-                    for k, v in sorted(kinds.items(), key=lambda kv: -len(kv[1]))
-                )
+                f"ack latency (set-up)    median {ms(statistics.median(setup_acks) if setup_acks else None)}"
+                f"   p99 {ms(pct(setup_acks, 0.99))}   max {ms(max(setup_acks) if setup_acks else None)}"
             )
+            print("  by kind (set-up)      " + latency_by_kind(setup_inter))
+            print("  by kind (play)        " + latency_by_kind(play_inter))
             print(
                 f"REST calls per round    {rest_total / rounds:.1f}"
                 if rounds
@@ -738,7 +755,9 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 if p.returncode is None and p.proc is not None:
                     p.proc.kill()
             for p in procs:
-                bot_side(Path(p.env["ACK_STATS_FILE"]), t_play, t_end, args.verbose, play_inter)
+                stats_file = Path(p.env["ACK_STATS_FILE"])
+                bot_side(stats_file, t_open, t_play, args.verbose, dh.interactions()[:n_inter0], "set-up")
+                bot_side(stats_file, t_play, t_end, args.verbose, play_inter)
             balanced, books = await conservation(database)
             print(f"conservation            {books}")
         return 0 if (ok_p99 and ok_edits and ok_rss and ok_bytes and alive and balanced) else 1

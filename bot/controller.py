@@ -13,15 +13,16 @@ refusal is answered ephemerally by :meth:`Controller.report`.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from . import buttonids, errors, story
+from . import buttonids, errors, storage, story
 from .components import log_components
 from .outgoing import Outgoing, hand_message
 from .publisher import Publisher
@@ -33,6 +34,11 @@ from .ui import AmountModal, build_view, message_kwargs
 log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
+
+# Seconds an answer that waits for the database may take before the interaction is acknowledged
+# with a "thinking…" defer (under load a transaction waits behind others; Discord allows 3 s).
+THINKING_AFTER = 0.05
+T = TypeVar("T")
 
 PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
 ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
@@ -60,6 +66,44 @@ async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
         return False
     perms = interaction.app_permissions
     return all(getattr(perms, p) for p in THREAD_PERMISSIONS)
+
+
+async def answer_soon(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """``work``'s result; if it takes longer than :data:`THINKING_AFTER`, the interaction is
+    acknowledged meanwhile with a "thinking…" defer (the answer then fills that message as the first
+    follow-up: see :func:`send_answer`). A refusal raised after that defer removes the loading
+    message, so the refusal is still answered privately (:meth:`Controller.report`)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=THINKING_AFTER)
+    if done:
+        return task.result()
+    await interaction.response.defer(thinking=True)
+    storage.acknowledged()
+    try:
+        return await task
+    except BaseException:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException:
+            log.warning("could not remove a loading message")
+        raise
+
+
+async def send_answer(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+    """Send the public answer (after :func:`answer_soon`: the response, or the follow-up that fills
+    its "thinking…" message); the answer message's id."""
+    if interaction.response.is_done():
+        message = await interaction.followup.send(wait=True, **kwargs)
+        return message.id
+    response = await interaction.response.send_message(**kwargs)
+    storage.acknowledged()
+    return getattr(response, "message_id", None)
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge a click whose answer follows (a deferred update): the work after it waits for no one."""
+    await interaction.response.defer()
+    storage.acknowledged()
 
 
 class Controller:
@@ -226,9 +270,9 @@ class Controller:
             update = await self.manager.leave(channel, user.id)
             await self.reply(interaction, update.message or "You left the table.")
         elif verb == "ai":
-            await self.manager.add_ai(channel, user.id, before_apply=interaction.response.defer)
+            await self.manager.add_ai(channel, user.id, before_apply=lambda: defer(interaction))
         else:
-            await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
+            await self.manager.start(channel, user.id, before_apply=lambda: defer(interaction))
 
     def _detail_for(self, table: Table, user_id: int) -> dict:
         """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
@@ -260,7 +304,7 @@ class Controller:
         async def acknowledge() -> None:
             if private and self.turns is not None:
                 self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
-            await interaction.response.defer()
+            await defer(interaction)
 
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.

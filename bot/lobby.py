@@ -7,11 +7,11 @@ and the in-memory seats are put back when that transaction fails.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
 from . import errors
+from .locking import KeyedLock, held_after
 from .tablestate import BeforeApply, Seat, Table, TableUpdate
 from .text import escape
 
@@ -56,7 +56,7 @@ def restore(table: Table, saved: tuple) -> None:
 class Lobby:
     def __init__(self, manager: TableManager) -> None:
         self.m = manager
-        self._create_lock = asyncio.Lock()
+        self._create_lock = KeyedLock()  # per channel: openings in other channels go on meanwhile
 
     async def create_table(
         self,
@@ -89,7 +89,7 @@ class Lobby:
             buy_in = int(info.options.with_overrides(options).start_stack)
         if buy_in < 1:
             raise errors.AmountOutOfRange(errors.Refusal.BUY_IN_TOO_SMALL)
-        async with self._create_lock:
+        async with self._create_lock.hold(channel_id):
             if channel_id in self.m.tables:
                 raise errors.TableExists(errors.Refusal.CHANNEL_BUSY)
             table = Table(
@@ -204,15 +204,10 @@ class Lobby:
 
     async def add_ai(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
         table = self.m.get(channel_id)
-        async with table.lock:
-            if table.status != "lobby":
-                raise errors.WrongPhase(errors.Refusal.STARTED)
-            if table.seat_of(user_id) is None:
-                raise errors.NotSeated(errors.Refusal.JOIN_BEFORE_AI)
-            if len(table.seats) >= table.preset_info.max_players:
-                raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
-            if before_apply is not None:
-                await before_apply()
+        if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see Play.act)
+            self._check_add_ai(table, user_id)
+        async with held_after(table.lock, before_apply):
+            self._check_add_ai(table, user_id)
             taken = {s.name for s in table.seats}
             name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
             saved = snapshot(table)
@@ -230,6 +225,15 @@ class Lobby:
             update = self.m.update(table, "lobby", message=f"{escape(name)} joins the table.")
         self.m.notify(update)
         return update
+
+    @staticmethod
+    def _check_add_ai(table: Table, user_id: int) -> None:
+        if table.status != "lobby":
+            raise errors.WrongPhase(errors.Refusal.STARTED)
+        if table.seat_of(user_id) is None:
+            raise errors.NotSeated(errors.Refusal.JOIN_BEFORE_AI)
+        if len(table.seats) >= table.preset_info.max_players:
+            raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
 
     @staticmethod
     def _host_in_lobby(table: Table, user_id: int, refusal: errors.Refusal) -> None:
@@ -368,18 +372,19 @@ class Lobby:
         return self.m.update(table, "cancelled", message=reason)
 
     async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
-        """Start the game. ``before_apply``: awaited once the start is known to be allowed, before
-        anything changes (the Discord layer acknowledges the click there)."""
+        """Start the game. ``before_apply``: awaited once the host's click is known to be allowed,
+        before waiting for the table's lock (the Discord layer acknowledges the click there; a
+        refusal that only shows under the lock, e.g. too few players, comes after it)."""
         from engine import Game
 
         table = self.m.get(channel_id)
-        async with table.lock:
+        if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see Play.act)
             self._host_in_lobby(table, user_id, errors.Refusal.HOST_ONLY_START)
-            info = table.preset_info
+        async with held_after(table.lock, before_apply):
+            self._host_in_lobby(table, user_id, errors.Refusal.HOST_ONLY_START)
+            info = table.preset_info  # the seats counted after the Add AI clicks queued before this one
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
-            if before_apply is not None:
-                await before_apply()
             table.game = Game.new(
                 table.preset,
                 [s.name for s in table.seats],

@@ -173,13 +173,25 @@ POSTGRES = PostgresDialect()
 
 
 class SqliteConnection:
-    """aiosqlite's connection, speaking the project's SQL through :data:`SQLITE`."""
+    """aiosqlite's connection, speaking the project's SQL through :data:`SQLITE`.
+
+    A statement and all its rows come back in one trip to the database thread (aiosqlite's cursor
+    takes three: execute, fetch, close; under load each waits for a turn of the busy event loop,
+    and a transaction holds the database, and every transaction queued behind it, meanwhile)."""
 
     def __init__(self, raw: aiosqlite.Connection) -> None:
         self.raw = raw
 
-    def execute(self, sql: str, params=()):
-        return self.raw.execute(SQLITE.sql(sql), params)
+    def execute(self, sql: str, params=()) -> _Pending:
+        return _Pending(self._fetch(sql, params))
+
+    async def _fetch(self, sql: str, params) -> _Rows:
+        query = SQLITE.sql(sql)
+        if not POSTGRES.gives_row_id(query):  # the same test for both dialects
+            return _Rows(list(await self.raw.execute_fetchall(query, params)))
+        # An INSERT read for its cursor's lastrowid: the new row's rowid, returned by the statement.
+        rows = list(await self.raw.execute_fetchall(query + " RETURNING rowid", params))
+        return _Rows([], rows[-1][0] if rows else None)
 
     async def executemany(self, sql: str, rows) -> None:
         await self.raw.executemany(SQLITE.sql(sql), rows)
@@ -190,7 +202,7 @@ class SqliteConnection:
 
 
 class _Rows:
-    """The rows of one PostgreSQL statement, read like an aiosqlite cursor."""
+    """The rows of one statement (either dialect), read like an aiosqlite cursor."""
 
     def __init__(self, rows: list, lastrowid: int | None = None) -> None:
         self._rows = rows

@@ -78,6 +78,13 @@ BACKGROUND = 2
 PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("transaction_priority", default=NORMAL)
 
 
+def acknowledged() -> None:
+    """The current interaction is acknowledged: its further transactions (the move's save, a lobby's
+    chips) no longer go ahead of those that other interactions' acknowledgements wait for (a
+    ``/tripoley start``'s lobby is its answer, sent after its transaction)."""
+    PRIORITY.set(NORMAL)
+
+
 class PriorityLock:
     """An asyncio lock whose waiters are woken lowest priority number first (FIFO within one)."""
 

@@ -13,7 +13,7 @@ from bot import errors
 from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
 from bot.buttonids import ConfirmButton, PageButton, encode
 from bot.components import DANGER, ButtonSpec
-from bot.controller import guild_of, wants_thread
+from bot.controller import answer_soon, guild_of, send_answer, wants_thread
 from bot.messageids import remember_message
 from bot.outgoing import lobby_message
 from bot.rules import pages_for
@@ -146,21 +146,25 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
             options["game_end"] = ends[0]
         if bet_limit:
             options["bet_limit"] = bet_limit
-        update = await self.manager.create_table(
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            display_name(interaction.user),
-            preset,
-            options,
-            buy_in=buy_in,
-            turn_timeout=turn_timeout,
-            # A table opened inside a thread plays there (threads don't nest).
-            thread=await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread),
-        )
-        table = update.table
-        response = await interaction.response.send_message(**message_kwargs(lobby_message(table)))
-        message_id = getattr(response, "message_id", None)
+
+        async def open_table():
+            return await self.manager.create_table(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                display_name(interaction.user),
+                preset,
+                options,
+                buy_in=buy_in,
+                turn_timeout=turn_timeout,
+                # A table opened inside a thread plays there (threads don't nest).
+                thread=await wants_thread(interaction, self.prefs)
+                and not isinstance(interaction.channel, discord.Thread),
+            )
+
+        # The lobby is the answer; opening it waits for the database (a "thinking…" answer first if that is slow).
+        table = (await answer_soon(interaction, open_table())).table
+        message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
         if message_id:
             await remember_message(self.manager, table.id, "lobby", message_id)
 

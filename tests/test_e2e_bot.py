@@ -242,6 +242,9 @@ async def open_table(dh, preset, rounds, channel="general"):
     await (await dh.click("alice", lobby, label="Add AI")).response()
     await (await dh.click("alice", lobby, label="Start")).response()
     await dh.wait_for(lambda: table_message(dh, channel), 8, what="the table message")
+    # Add AI and Start are acknowledged before they apply: the lobby's last edits (paced with the
+    # mat's, one a second) may follow the first mat. Its text names the preset's wild cards.
+    await dh.wait_for(lambda: "game started" in dh.message(lobby.id).content, 8, what="the lobby to close")
     return lobby
 
 

@@ -106,3 +106,45 @@ async def test_checkpoints_in_background_and_single_statement_writes(tmp_path):
         assert (await db.fetchone("PRAGMA wal_autocheckpoint"))[0] == 0
     finally:
         await db.close()
+
+
+async def test_a_statement_and_its_rows_come_back_in_one_trip(tmp_path):
+    """SQLite: execute, fetch and close in one trip to the database thread; an INSERT still gives
+    its new row's id, reads give every row, ``async with`` and ``await`` both work."""
+    db = await Database(str(tmp_path / "t.sqlite3")).connect()
+    trips = 0
+    execute_fetchall = db.conn.raw.execute_fetchall
+
+    async def counted(*args):
+        nonlocal trips
+        trips += 1
+        return await execute_fetchall(*args)
+
+    db.conn.raw.execute_fetchall = counted  # type: ignore[method-assign]
+    try:
+        async with db.transaction() as conn:
+            await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, x INTEGER)")
+            first = await conn.execute("INSERT INTO t (x) VALUES (?)", (7,))
+            second = await conn.execute("INSERT INTO t (x) VALUES (?)", (8,))
+            assert (first.lastrowid, second.lastrowid) == (1, 2)
+            async with conn.execute("UPDATE t SET x = x + 1 WHERE id = ? RETURNING x", (2,)) as cur:
+                assert (await cur.fetchone())[0] == 9
+                assert await cur.fetchone() is None
+            async with conn.execute("SELECT id, x FROM t ORDER BY id") as cur:
+                assert [tuple(r) for r in await cur.fetchall()] == [(1, 7), (2, 9)]
+        assert trips == 5
+    finally:
+        await db.close()
+
+
+def test_acknowledged_work_leaves_the_interactive_priority():
+    import contextvars
+
+    from bot.storage import INTERACTIVE, NORMAL, PRIORITY, acknowledged
+
+    def interaction_task() -> int:
+        PRIORITY.set(INTERACTIVE)  # as for an interaction's task (bot.client)
+        acknowledged()
+        return PRIORITY.get()
+
+    assert contextvars.copy_context().run(interaction_task) == NORMAL

@@ -44,6 +44,15 @@ async def settle(bot):
     await asyncio.sleep(0)
 
 
+async def start_game(dh, bot, lobby):
+    """Start, and wait for the game: the click is acknowledged first, and applied once the Add AI
+    clicks before it are."""
+    await (await dh.click("alice", lobby, label="Start")).response()
+    channel_id = dh.channel("general").id
+    await dh.wait_for(lambda: bot.manager.tables[channel_id].status == "playing", 5, what="the game to start")
+    await settle(bot)
+
+
 async def play_one_move(dh, bot, channel_id, users_by_id):
     """Make the awaited human's move through the fake Discord; returns the phase played."""
     table = bot.manager.tables.get(channel_id)
@@ -118,9 +127,7 @@ async def test_full_game_through_fake_discord(discord_harness, bot_settings):
     dm = await dh.run_command("bob", "general", "tripoley dm", mode="on")
     assert (await dm.message()).ephemeral
     lobby = await open_lobby(dh)
-    start = await dh.click("alice", lobby, label="Start")
-    await start.response()
-    await settle(bot)
+    await start_game(dh, bot, lobby)
     # The lobby message is closed; bob's closed DMs are reported in the channel.
     assert "game started" in dh.message(lobby.id).content
     await dh.wait_for(
@@ -165,8 +172,7 @@ async def test_restart_keeps_buttons_working(discord_harness, bot_settings):
     dh = discord_harness
     bot, run = await start_bot(dh, bot_settings)
     lobby = await open_lobby(dh, rounds=2)
-    await (await dh.click("alice", lobby, label="Start")).response()
-    await settle(bot)
+    await start_game(dh, bot, lobby)
     channel_id = dh.channel("general").id
     table = bot.manager.tables[channel_id]
     round_before = table.round

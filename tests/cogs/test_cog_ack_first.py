@@ -1,0 +1,94 @@
+"""Acknowledged first (issue 10's set-up burst): a slow lobby opening answers "thinking…" and then
+the lobby; a refusal after that is still private; Add AI and Start are acknowledged before the
+table's lock, and what only shows under it is answered once, privately."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import errors
+from bot.controller import THINKING_AFTER
+from tests.cogs.test_cog_e2e_fake_discord import labels, start_bot
+
+SLOW = THINKING_AFTER * 4
+
+
+def slowed(bot, fail: errors.TripoleyError | None = None):
+    """Make opening a table slower than THINKING_AFTER (its transaction waiting behind others)."""
+    create_table = bot.manager.create_table
+
+    async def slow_create_table(*args, **kwargs):
+        await asyncio.sleep(SLOW)
+        if fail is not None:
+            raise fail
+        return await create_table(*args, **kwargs)
+
+    bot.manager.create_table = slow_create_table
+
+
+async def test_slow_lobby_answers_thinking_then_the_lobby(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    slowed(bot)
+    h = await dh.run_command("alice", "general", "tripoley start", preset="tripoley")
+    await h.response()
+    assert h.response_type == 5  # "thinking…", before the table exists
+    assert h.record.ack_latency < SLOW
+    lobby = await h.message()
+    assert "table open" in lobby.content and "Add AI" in labels(lobby) and not lobby.ephemeral
+    table = bot.manager.tables[dh.channel("general").id]
+    await dh.wait_for(lambda: table.lobby_message_id == lobby.id, 5, what="the lobby message remembered")
+    await (await dh.click("alice", lobby, label="Add AI")).response()
+    await dh.wait_for(lambda: len(table.seats) == 2, 5, what="the AI seat")
+
+
+async def test_fast_lobby_is_the_answer_itself(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    h = await dh.run_command("alice", "general", "tripoley start", preset="tripoley")
+    lobby = await h.message()
+    assert h.response_type == 4 and "table open" in lobby.content
+
+
+async def test_refusal_after_thinking_is_private(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    slowed(bot, errors.NotEnoughChips("You need 500 chips but your wallet holds 20."))
+    h = await dh.run_command("alice", "general", "tripoley start", preset="tripoley")
+    refusal = await h.followup()
+    assert refusal.ephemeral and "wallet holds 20" in refusal.content
+    await dh.wait_for(lambda: h.record.original_message.deleted, 5, what="the loading message removed")
+    assert len(h.record.followups) == 1
+    assert not [m for m in dh.channel_messages("general") if not m.ephemeral and not m.deleted]
+    assert dh.channel("general").id not in bot.manager.tables
+
+
+async def test_add_ai_and_start_acknowledged_before_the_tables_lock(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
+    table = bot.manager.tables[dh.channel("general").id]
+    await table.lock.acquire()  # e.g. the lobby's own save under way
+    try:
+        add = await (await dh.click("alice", lobby, label="Add AI")).response(timeout=2)
+        start = await (await dh.click("alice", lobby, label="Start")).response(timeout=2)
+        assert add.response_type == start.response_type == 6  # deferred updates, nothing applied yet
+        assert len(table.seats) == 1 and table.status == "lobby"
+    finally:
+        table.lock.release()
+    # Applied in click order: the AI sits down, then the game starts with it.
+    await dh.wait_for(lambda: table.status == "playing", 5, what="the game to start")
+    assert [s.is_ai for s in table.seats] == [False, True]
+    assert not add.record.followups and not start.record.followups
+
+
+async def test_start_with_too_few_players_is_refused_once_after_the_ack(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
+    h = await dh.click("alice", lobby, label="Start")
+    refusal = await h.followup()
+    assert refusal.ephemeral and "needs at least" in refusal.content
+    await asyncio.sleep(0.1)
+    assert len(h.record.followups) == 1
+    assert bot.manager.tables[dh.channel("general").id].status == "lobby"

@@ -70,6 +70,7 @@ class _Channel:
     close_lobby: list | None = None  # [table, attempts]: the lobby message to close
     last_edit: float = float("-inf")
     failures: int = 0
+    picture_owed: bool = False  # the last edit kept an old picture (drawn too late): the next waits for its own
 
 
 class Publisher:
@@ -82,6 +83,7 @@ class Publisher:
         retry_base: float = 0.5,
         retry_max: float = 15.0,
         min_interval: float = 1.0,
+        picture_wait: float = 0.3,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.manager = manager
@@ -90,6 +92,9 @@ class Publisher:
         self.retry_base = retry_base  # first retry delay after a failed send (doubles up to retry_max)
         self.retry_max = retry_max
         self.min_interval = min_interval  # at most one edit per channel per this many seconds
+        # Seconds an edit of a round's message waits for its new picture before it shows the text
+        # (whose turn it is, the deadline) with the old picture; the picture follows in the next edit.
+        self.picture_wait = picture_wait
         self._monotonic = monotonic
         self._channels: dict[int, _Channel] = {}
         self._workers: dict[int, asyncio.Task] = {}
@@ -303,6 +308,27 @@ class Publisher:
         ch.last_edit = self._monotonic()
         self._shown(message_id, out, digest)
 
+    async def _draw(self, ch: _Channel, table: Table, out: Outgoing, text_first: bool) -> None:
+        """Draw ``out``'s picture. With ``text_first`` (an edit of the round's message) and the
+        render workers busy (every table's picture queues for them), the text goes out after
+        :attr:`picture_wait` with the picture the message shows, and the new picture follows: the
+        channel is published again when it is drawn, and that next edit waits for its own picture
+        (so a busy worker delays the picture by one drawing, never the whose-turn line)."""
+        picture = asyncio.ensure_future(self.images.render(out.render, out.view))
+        if text_first and not ch.picture_owed:
+            done, _ = await asyncio.wait({picture}, timeout=self.picture_wait)
+            if not done:
+                ch.picture_owed = out.keep_image = True
+
+                def show(drawn: asyncio.Future) -> None:
+                    if not drawn.cancelled():
+                        self.publish(table)
+
+                picture.add_done_callback(show)
+                return
+        ch.picture_owed = False
+        out.image, out.alt = await picture
+
     def _shown(self, message_id: int, out: Outgoing, digest: bytes | None) -> None:
         """Remember which picture a message shows now (and count the upload)."""
         if out.keep_image:
@@ -327,8 +353,9 @@ class Publisher:
             if not post and self._edit_wait(ch) > 0:
                 return False
             out = table_message(table)
+            edit_of_round = status == "playing" and not post and table.mat_message_id is not None
         if out.image is None and out.render:
-            out.image, out.alt = await self.images.render(out.render, out.view)
+            await self._draw(ch, table, out, text_first=edit_of_round)
         if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
             await self._start_thread(table)
         if status in ("lobby", "cancelled"):

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from bot.clock import FakeClock
+from bot.outgoing import table_message
 from bot.publisher import Publisher
 from bot.tables import TableManager
 from tests.cogs.fakes import RecordingSink
@@ -282,3 +283,51 @@ async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
         await publisher.flush()
     kind, _, _, out = sink.calls[-1]
     assert publisher.uploads == 2 and out.image and not out.keep_image and publisher.uploaded_bytes > before
+
+
+async def test_a_late_picture_never_holds_up_the_text(db, bank, prefs, settings):
+    """When the render workers are busy, an edit of the round's message shows its text (whose turn
+    it is) with the old picture after ``picture_wait``; the new picture follows in the next edit."""
+    import json
+    import threading
+
+    hold = threading.Event()  # set: a new picture is not drawn until ``drawn`` is released
+    drawn, waiting = threading.Event(), threading.Event()
+
+    def renderer(kind, view):
+        if hold.is_set():
+            waiting.set()
+            drawn.wait(5)
+        return json.dumps(view, sort_keys=True, default=str).encode()  # a picture per distinct view
+
+    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=renderer, min_interval=0, picture_wait=0.05)
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.join(C, BOB, "bob")
+    await manager.start(C, ANN)
+    await publisher.flush()
+    table = manager.get(C)
+    hold.set()
+    while not waiting.is_set():  # moves until one changes the picture (its drawing is held)
+        assert table.status == "playing"
+        calls = len(sink.calls)
+        aw = table.awaiting()
+        action = manager.play.ai_action(table, aw.seat).to_dict()
+        action.pop("seat")
+        await manager.act(C, table.seats[aw.seat].user_id, action)
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if waiting.is_set() and len(sink.calls) > calls:
+                break
+    kind, _, message_id, out = sink.calls[-1]  # sent while the picture is still being drawn
+    assert (kind, message_id) == ("edit", table.mat_message_id) and out.text == table_message(table).text
+    assert out.keep_image and out.image is None
+    uploads = publisher.uploads
+    hold.clear()
+    drawn.set()
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    kind, _, message_id, out = sink.calls[-1]  # the picture followed
+    assert (kind, message_id) == ("edit", table.mat_message_id) and out.image and not out.keep_image
+    assert publisher.uploads == uploads + 1

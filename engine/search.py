@@ -13,8 +13,9 @@ player at every seat. A candidate's score is the mean change of this seat's chip
 mean wins, the Normal choice on ties. The seat never sees the real hidden cards: every world
 is built from its ``Observation`` alone.
 
-The budget is a number of rollouts and a wall-clock cap (whichever ends first, but every
-candidate gets at least one world). Decisions with a single candidate take no search.
+The budget is a number of rollouts and a wall-clock cap (whichever ends first; every candidate
+gets at least one world, and a world cut short by the clock is left out so that every candidate is
+judged on the same worlds). Decisions with a single candidate take no search.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class Budget:
     """How much a Hard decision may search: ``rollouts`` in all, stopping at ``seconds`` (None: no
     clock, for reproducible runs)."""
 
-    rollouts: int = 240
+    rollouts: int = 160
     seconds: float | None = 0.2
 
 
@@ -54,18 +55,25 @@ def search_action(obs: Observation, normal: Action, policy: Policy, rng: random.
     cands = candidates(obs, normal, rng)
     if len(cands) == 1:
         return cands[0]
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    clock = time.perf_counter
+    deadline = None if budget.seconds is None else clock() + budget.seconds
     totals = [0] * len(cands)
     worlds = 0
-    while worlds == 0 or (
-        (worlds + 1) * len(cands) <= budget.rollouts and (deadline is None or time.perf_counter() < deadline)
-    ):
+    while worlds == 0 or (worlds + 1) * len(cands) <= budget.rollouts:
         seed = rng.getrandbits(64)
-        for i, action in enumerate(cands):
-            totals[i] += rollout(obs, action, policy, seed)
+        world = []
+        for action in cands:
+            if worlds and deadline is not None and clock() > deadline:
+                return _best(cands, totals)  # out of time: the worlds played through for every candidate
+            world.append(rollout(obs, action, policy, seed))
+        totals = [t + x for t, x in zip(totals, world)]
         worlds += 1
-    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    return cands[best]
+    return _best(cands, totals)
+
+
+def _best(cands: list[Action], totals: list[int]) -> Action:
+    """The best total (the earlier candidate, so the Normal choice, on ties)."""
+    return cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
 
 
 def rollout(obs: Observation, action: Action, policy: Policy, seed: int) -> int:

@@ -90,6 +90,9 @@ def lobby_components(table) -> list[Component]:
         ButtonSpec(custom_id(table.id, r, "leave"), "Leave", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "ai"), "Add AI", SECONDARY),
         ButtonSpec(custom_id(table.id, r, "start"), "Start", PRIMARY),
+        # the AI's level: "Add AI" above is Normal
+        ButtonSpec(custom_id(table.id, r, "ai.easy"), "Add Easy AI", SECONDARY, row=1),
+        ButtonSpec(custom_id(table.id, r, "ai.hard"), "Add Hard AI", SECONDARY, row=1),
     ]
     house = house_rule_select(table)
     if house is not None:
@@ -118,7 +121,7 @@ def house_rule_select(table) -> SelectSpec | None:
         custom_id(table.id, 0, "pick.house"),
         "House rules (host): switch one…",
         tuple((label, value) for label, value, _ in choices),
-        row=1,
+        row=2,
         descriptions=tuple(text for _, _, text in choices),
     )
 

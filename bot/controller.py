@@ -177,7 +177,8 @@ class Controller:
                 update = await self.manager.leave(channel, user.id)
                 await self.reply(interaction, update.message or "You left the table.")
             elif verb == "ai":
-                await self.manager.add_ai(channel, user.id, before_apply=interaction.response.defer)
+                level = arg or "normal"  # "Add AI" is Normal; "ai.easy", "ai.hard"
+                await self.manager.add_ai(channel, user.id, before_apply=interaction.response.defer, level=level)
             else:
                 await self.manager.start(channel, user.id, before_apply=interaction.response.defer)
             return

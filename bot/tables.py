@@ -40,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from . import errors, storage
+from .aiworker import LEVEL_NAMES, AIPlayers
 from .bank import HOUSE, Bank
 from .clock import Clock, SystemClock
 from .prefs import Prefs
@@ -94,6 +95,7 @@ class Seat:
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # played by AI after too many timeouts, until "I'm back"
     left: bool = False  # left mid-game: AI until the end, cashed out at the end
+    ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
 
     @property
     def is_ai(self) -> bool:
@@ -443,7 +445,6 @@ class TableManager:
         settings: Settings,
         clock: Clock | None = None,
         rng: random.Random | None = None,
-        ai_kind: str = "heuristic",
         save_delay: float = 0.0,
     ) -> None:
         self.db = db
@@ -456,7 +457,7 @@ class TableManager:
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
-        self.ai_kind = ai_kind
+        self.ai = AIPlayers(self.rng)  # the bot gives it a worker process pool for Hard decisions
         self.tables: dict[int, Table] = {}  # by channel id
         self.by_id: dict[int, Table] = {}
         self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread
@@ -779,9 +780,9 @@ class TableManager:
             raise errors.TableExists(busy)
         table = update.table
         message = f"Rematch! You bought in for {table.buy_in} chips."
-        for _ in (s for s in old.seats if s.is_ai):
+        for ai_seat in (s for s in old.seats if s.is_ai):
             try:
-                await self.add_ai(old.channel_id, user_id)
+                await self.add_ai(old.channel_id, user_id, level=ai_seat.ai_level)
             except errors.TripoleyError as exc:  # the house is short, or the lobby changed meanwhile
                 message += f" Not every AI seat came back: {exc.message}"
                 break
@@ -823,8 +824,12 @@ class TableManager:
         self._notify(update)
         return update
 
-    async def add_ai(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
+    async def add_ai(
+        self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None, level: str = "normal"
+    ) -> TableUpdate:
         table = self.get(channel_id)
+        if level not in LEVEL_NAMES:
+            raise errors.TripoleyError("Choose the AI's level: Easy, Normal or Hard.")
         async with table.lock:
             if table.status != "lobby":
                 raise errors.WrongPhase("The game has already started.")
@@ -835,9 +840,12 @@ class TableManager:
             if before_apply is not None:
                 await before_apply()
             taken = {s.name for s in table.seats}
-            name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
+            tag = f"({LEVEL_NAMES[level]} AI)"
+            name = next(
+                (f"{n} {tag}" for n in AI_NAMES if f"{n} {tag}" not in taken), f"Bot {len(table.seats) + 1} {tag}"
+            )
             snapshot = self._snapshot(table)
-            table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
+            table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
             table.add_log(f"{escape(name)} sat down.")
             try:
                 async with self.db.transaction() as conn:
@@ -1177,7 +1185,7 @@ class TableManager:
             if game.awaiting() is None:
                 events += list(game.next_deal())
             else:
-                self._play_auto(table, events)
+                await self._play_auto(table, events)
         table.add_log(reason)
         update = await self._finish(table, events)
         update.message = reason
@@ -1186,18 +1194,22 @@ class TableManager:
     # -- the engine loop --------------------------------------------------------
 
     def _ai_action(self, table: Table, seat: int):
+        """The Normal AI's choice for ``seat`` (what a timed-out player falls back to)."""
         from engine.ai import choose_action
 
-        return choose_action(table.game, seat, kind=self.ai_kind, rng=self.rng)
+        return choose_action(table.game, seat, kind="normal", rng=self.rng)
 
-    def _play_auto(self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)"):
-        """Play one move for the awaited seat: the AI's, or the safe default on a timeout (``note``
-        follows its log line)."""
+    async def _play_auto(self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)"):
+        """Play one move for the awaited seat: its AI's (None: the game moved on meanwhile), or the
+        safe default on a timeout (``note`` follows its log line)."""
         aw = table.game.awaiting()
         if timeout:
             action = safe_default(table.game, aw, lambda: self._ai_action(table, aw.seat))
         else:
-            action = self._ai_action(table, aw.seat)
+            seat = table.seats[aw.seat]
+            action = await self.ai.decide(table.game, aw.seat, seat.ai_level if seat.is_ai else "normal")
+            if action is None:
+                return None
         applied = list(table.game.apply(action))
         events += applied
         line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
@@ -1233,7 +1245,7 @@ class TableManager:
                 # Great Lakes: an AI holder of the next card decides at once, combination or not
                 # (a pause only when it has one would show the table that it has one).
                 if table.ai_pause <= 0 or aw.phase == "michigan-play":
-                    self._play_auto(table, events)
+                    await self._play_auto(table, events)
                     continue
                 if rearm or table.deadline_kind != "ai" or table.deadline_seat != aw.seat:
                     self._set_deadline(table, table.ai_pause, "ai", aw.seat)
@@ -1329,11 +1341,11 @@ class TableManager:
             return update
         if kind == "turn" and not seat.auto and aw.phase == "claim":
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
-            self._play_auto(table, events, timeout=True, note="")
+            await self._play_auto(table, events, timeout=True, note="")
             return await self._advance(table, events)
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
-            self._play_auto(table, events, timeout=True)
+            await self._play_auto(table, events, timeout=True)
             message = f"{escape(seat.name)} ran out of time."
             notices = []
             if seat.timeouts >= self.settings.timeouts_before_ai:
@@ -1345,7 +1357,7 @@ class TableManager:
             update.message = message
             update.notices = notices
             return update
-        self._play_auto(table, events)
+        await self._play_auto(table, events)
         return await self._advance(table, events)
 
     async def _still_member(self, table: Table, seat: Seat) -> bool:

@@ -12,7 +12,9 @@ hand, and a Wanagan pick not yet revealed is asked again (its seat goes back in 
 
 The result depends only on what the seat may know and on ``rng``: permuting the hidden cards of
 the real game gives the same determinised games. It carries no replay record (no real deck), so
-``to_replay`` is not available on it; its RNG is seeded from ``rng``.
+``to_replay`` is not available on it; its RNG is seeded from ``rng`` and its clock is the system's.
+``detach(obs)`` is the observation over such a game with the unseen cards in sorted order: it can
+cross to another process (the bot's AI worker) without carrying anyone's secret.
 """
 
 from __future__ import annotations
@@ -42,13 +44,22 @@ def unseen_cards(obs: Observation) -> list[int]:
     return sorted(pool + r.spare + (r.deck or []))
 
 
-def determinize(obs: Observation, rng: random.Random) -> Game:
-    """A complete game consistent with ``obs``: the seat's view, the hidden cards sampled by ``rng``."""
+def detach(obs: Observation) -> Observation:
+    """The same observation over a stand-in game that holds no secret of another seat (the unseen
+    cards dealt out in sorted order): what may be handed to another process to decide on.
+    ``determinize`` gives the same worlds from it as from ``obs``."""
+    return determinize(obs, None).observe(obs.seat)
+
+
+def determinize(obs: Observation, rng: random.Random | None) -> Game:
+    """A complete game consistent with ``obs``: the seat's view, the hidden cards sampled by ``rng``
+    (None: dealt in sorted order, for ``detach``)."""
     real = obs._game
     r = obs._round
     me = obs.seat
     pool = unseen_cards(obs)
-    rng.shuffle(pool)
+    if rng is not None:
+        rng.shuffle(pool)
     shown = _shown(r)
 
     hands: list[list[int]] = []
@@ -63,8 +74,8 @@ def determinize(obs: Observation, rng: random.Random) -> Game:
     spare, pool = pool[: len(r.spare)], pool[len(r.spare) :]
     deck = pool if r.deck is not None else None
 
-    g = Game(real.preset_key, real.options, real.players, real.clock)
-    g.seed = rng.randrange(2**32)
+    g = Game(real.preset_key, real.options, real.players)
+    g.seed = 0 if rng is None else rng.randrange(2**32)
     g.rng = random.Random(g.seed)
     g.stacks = list(real.stacks)
     g.initial_stacks = list(real.initial_stacks)

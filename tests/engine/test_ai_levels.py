@@ -7,6 +7,7 @@ changes its decision, at many positions of every preset and phase.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -14,8 +15,8 @@ import pytest
 
 from engine import PRESETS, Game
 from engine import cards as C
-from engine.ai import LEVELS, choose_action
-from engine.determinize import determinize, unseen_cards
+from engine.ai import LEVELS, choose_action, decide
+from engine.determinize import detach, determinize, unseen_cards
 from engine.search import Budget, candidates
 
 NO_CLOCK = Budget(rollouts=24, seconds=None)  # reproducible: no wall-clock cap
@@ -74,6 +75,14 @@ def test_hidden_cards_never_change_a_decision(preset: str) -> None:
                 theirs = choose_action(other, aw.seat, level, random.Random(seed), NO_CLOCK)
                 assert mine == theirs, (preset, aw.phase, level)
                 game.check(mine)
+            # what the bot hands its AI worker: the same decision, no other seat's cards on board
+            handed = pickle.loads(pickle.dumps(detach(game.observe(aw.seat))))
+            assert decide(handed, "hard", random.Random(seed), NO_CLOCK) == mine
+            assert all(
+                handed.hand == game.round.hands[aw.seat] if s == aw.seat else sorted(h) == h
+                for s, h in enumerate(handed._round.hands)
+                if s in game.round.active and not game.round.poker.showdown
+            )
             # the worlds searched are the same too
             w1 = determinize(game.observe(aw.seat), random.Random(3))
             w2 = determinize(other.observe(aw.seat), random.Random(3))

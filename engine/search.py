@@ -13,9 +13,9 @@ player at every seat. A candidate's score is the mean change of this seat's chip
 mean wins, the Normal choice on ties. The seat never sees the real hidden cards: every world
 is built from its ``Observation`` alone.
 
-The budget is a number of rollouts and a wall-clock cap (whichever ends first; every candidate
-gets at least one world, and a world cut short by the clock is left out so that every candidate is
-judged on the same worlds). Decisions with a single candidate take no search.
+The budget is a number of rollouts and a wall-clock cap, whichever ends first. A world cut short
+by the clock is left out, so that every candidate is judged on the same worlds (when not even one
+was played through, the Normal choice stands). Decisions with a single candidate take no search.
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ def search_action(obs: Observation, normal: Action, policy: Policy, rng: random.
         seed = rng.getrandbits(64)
         world = []
         for action in cands:
-            if worlds and deadline is not None and clock() > deadline:
-                return _best(cands, totals)  # out of time: the worlds played through for every candidate
+            if deadline is not None and clock() > deadline:  # out of time: judge on the complete worlds
+                return _best(cands, totals) if worlds else normal
             world.append(rollout(obs, action, policy, seed))
         totals = [t + x for t, x in zip(totals, world)]
         worlds += 1

@@ -10,7 +10,9 @@ their owner (everyone saw them). Choices other seats made in secret about their 
 redone for the new ones: a poker five not yet shown becomes the best (or worst) five of the new
 hand, and a Wanagan pick not yet revealed is asked again (its seat goes back in the queue).
 
-The result depends only on what the seat may know and on ``rng``: permuting the hidden cards of
+What the seat could only infer is not used: a seat that could not play the next card in Michigan
+is not made void of it, and the cards it passed in Wanagan go anywhere (they may have been passed
+on since). The result depends only on what the seat may know and on ``rng``: permuting the hidden cards of
 the real game gives the same determinised games. It carries no replay record (no real deck), so
 ``to_replay`` is not available on it; its RNG is seeded from ``rng`` and its clock is the system's.
 ``detach(obs)`` is the observation over such a game with the unseen cards in sorted order: it can

@@ -1,7 +1,7 @@
 """Load benchmark of the Discord bot: N concurrent tables through the local fake Discord.
 
     python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3]
-                                   [--postgres] [--processes 2]
+                                   [--ai-level hard] [--postgres] [--processes 2]
 
 Starts the fake Discord (``tests/fakediscord``) on 127.0.0.1 in this process and ``python -m bot``
 as a subprocess against it (temporary SQLite database, ``AI_PAUSE`` 0.2 s, ``ROUND_PAUSE`` 0.5 s).
@@ -9,7 +9,8 @@ as a subprocess against it (temporary SQLite database, ``AI_PAUSE`` 0.2 s, ``ROU
 binaries must be installed). ``--processes N`` (PostgreSQL): a cluster of N bot processes, one
 shard each (``SHARD_COUNT`` N), the tables spread over N servers, one in each shard.
 Opens ``--tables`` tables, one per channel, each with its own scripted human (distinct users) and
-``--ai`` AI seats, ``rounds: --rounds``; then plays for ``--seconds`` seconds: every scripted human
+``--ai`` AI seats of ``--ai-level`` (Hard: searching in the bot's ``AI_PROCESSES`` workers),
+``rounds: --rounds``; then plays for ``--seconds`` seconds: every scripted human
 reads the table message (like a user: whose turn it is) and, on its turn, answers with a simple
 policy (check / call / keep / pass / play from the public buttons, else "Show my hand" and best
 five, first legal lead, first select options, the lowest amount). A table whose game ends starts a
@@ -68,6 +69,7 @@ TARGET_BYTES_5_ROUNDS = 1_500_000  # pictures uploaded for 5 rounds of a 4-playe
 PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
 HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
 TO_ACT = re.compile(r"⏳ <@(\d+)> to act")
+ADD_AI = {"easy": "Add Easy AI", "normal": "Add AI", "hard": "Add Hard AI"}  # the lobby button of each AI level
 ROUND_HEAD = re.compile(r"^## 🃏 .* — round (\d+)")
 
 
@@ -156,7 +158,7 @@ async def open_table(dh, t: TableRun, args) -> None:
     if "table open" not in (lobby.content or ""):
         raise RuntimeError(f"table {t.index}: no lobby: {lobby.content!r}")
     for _ in range(args.ai):
-        await (await dh.click(t.user, lobby, label="Add AI")).response(timeout=20)
+        await (await dh.click(t.user, lobby, label=ADD_AI[args.ai_level])).response(timeout=20)
     await (await dh.click(t.user, lobby, label="Start")).response(timeout=20)
     t.games_started += 1
 
@@ -509,6 +511,8 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
         }
         if args.render_processes is not None:
             env["RENDER_PROCESSES"] = str(args.render_processes)
+        if args.ai_processes is not None:
+            env["AI_PROCESSES"] = str(args.ai_processes)
         share = -(-n // args.processes)  # channels per server: one server per process's shard
         async with DiscordHarness(humans=names, channels=channels[:share]) as dh:
             members = tuple(u.user for u in dh.users.values())
@@ -642,7 +646,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             print()
             print(
                 f"=== bench_bot_load: {n} tables, {args.seconds:.0f} s of play, preset {args.preset}, "
-                f"1 human + {args.ai} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
+                f"1 human + {args.ai} {args.ai_level} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
                 f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
                 f"{'PostgreSQL' if server else 'SQLite'} ==="
             )
@@ -783,6 +787,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ai-pause", type=float, default=0.2, help="AI_PAUSE for the bot (0.2)")
     p.add_argument("--round-pause", type=float, default=0.5, help="ROUND_PAUSE for the bot (0.5)")
     p.add_argument("--render-processes", type=int, default=None, help="RENDER_PROCESSES for the bot (its default)")
+    p.add_argument("--ai-level", choices=tuple(ADD_AI), default="normal", help="level of the AI seats (normal)")
+    p.add_argument("--ai-processes", type=int, default=None, help="AI_PROCESSES for the bot (its default)")
     p.add_argument("--poll", type=float, default=0.25, help="mean seconds between a human's looks at the table (0.25)")
     p.add_argument("--open-concurrency", type=int, default=10, help="tables being opened at once (10)")
     p.add_argument("--setup-timeout", type=float, default=240.0, help="limit for opening all tables (240 s)")

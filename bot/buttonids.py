@@ -35,6 +35,7 @@ ANY_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>{ACTION_RE})
 PART_RE = re.compile(r"[A-Za-z0-9_\-]+")  # one dot-separated part of an action
 
 LOBBY_VERBS = ("join", "leave", "ai", "start")
+AI_LEVELS = ("easy", "normal", "hard")
 SEAT_VERBS = ("hand", "back", "best")  # Show my hand, I'm back, Best five
 CARD_MENUS = ("choose", "pass_cards", "space", "reveal", "full_house", "straight", "lead")
 
@@ -51,6 +52,7 @@ class BadButtonId(ValueError):
 class LobbyButton:
     table: int
     verb: str  # one of LOBBY_VERBS
+    level: str | None = None  # Add AI's level (one of AI_LEVELS; None: Normal)
 
 
 @dataclass(frozen=True)
@@ -163,10 +165,12 @@ def _action(button: ButtonId) -> tuple[int, int, str]:
             return 0, 0, f"page.{_parts(kind)}.{key}.{_parts(page)}"
         case ConfirmButton(what):
             return 0, 0, f"confirm.{_parts(what)}"
-        case LobbyButton(table, verb):
+        case LobbyButton(table, verb, level):
             if verb not in LOBBY_VERBS:
                 raise ValueError(f"not a lobby button: {verb!r}")
-            return table, 0, verb
+            if level is not None and (verb != "ai" or level not in AI_LEVELS):
+                raise ValueError(f"not an AI level of Add AI: {verb!r} {level!r}")
+            return table, 0, _parts(verb, *([] if level is None else [level]))
         case HouseRuleMenu(table):
             return table, 0, "pick.house"
         case RematchButton(table):
@@ -235,6 +239,8 @@ def decode(custom_id: str) -> ButtonId:
         return ConfirmButton(rest[0])
     if verb in LOBBY_VERBS and not rest:
         return LobbyButton(table, verb)
+    if verb == "ai" and len(rest) == 1 and rest[0] in AI_LEVELS:
+        return LobbyButton(table, verb, rest[0])
     if action == "pick.house":
         return HouseRuleMenu(table)
     if action == "rematch":

@@ -196,6 +196,8 @@ class TripoleyBot(commands.Bot):
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
         self.manager.member_check = self.is_member
+        if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
+            self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
@@ -305,6 +307,8 @@ class TripoleyBot(commands.Bot):
                 log.exception("could not save every table's state before shutdown")
         if self.images is not None:
             self.images.close()
+        if manager is not None:
+            manager.ai.close()
         if self.db is not None:
             await self.db.close()
             self.db = None

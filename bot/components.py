@@ -71,6 +71,9 @@ def lobby_components(table) -> list[Component]:
         ButtonSpec(encode(LobbyButton(table.id, "leave")), "Leave", SECONDARY),
         ButtonSpec(encode(LobbyButton(table.id, "ai")), "Add AI", SECONDARY),
         ButtonSpec(encode(LobbyButton(table.id, "start")), "Start", PRIMARY),
+        # the AI's level: "Add AI" above is Normal
+        ButtonSpec(encode(LobbyButton(table.id, "ai", "easy")), "Add Easy AI", SECONDARY, row=1),
+        ButtonSpec(encode(LobbyButton(table.id, "ai", "hard")), "Add Hard AI", SECONDARY, row=1),
     ]
     house = house_rule_select(table)
     if house is not None:
@@ -99,7 +102,7 @@ def house_rule_select(table) -> SelectSpec | None:
         encode(HouseRuleMenu(table.id)),
         "House rules (host): switch one…",
         tuple((label, value) for label, value, _ in choices),
-        row=1,
+        row=2,
         descriptions=tuple(text for _, _, text in choices),
     )
 

@@ -213,8 +213,8 @@ class Controller:
                 update = await self.manager.set_house_rule(channel, user.id, option, value)
                 await self.reply(interaction, update.message or "House rule set.")
                 return
-            case buttonids.LobbyButton(_, verb):
-                await self._lobby(interaction, table, verb, name)
+            case buttonids.LobbyButton(_, verb, level):
+                await self._lobby(interaction, table, verb, name, level or "normal")
                 return
             case buttonids.LogButton(_, round_number, log_page):  # the log of an earlier round may still be read
                 await self.show_log(interaction, table, round_number, log_page)
@@ -258,8 +258,10 @@ class Controller:
                 raise errors.StaleButton("That button is no longer in use.")
         await self._act(interaction, table, act, button.round, expect)
 
-    async def _lobby(self, interaction: discord.Interaction, table: Table, verb: str, name: str) -> None:
-        """Join, Leave, Add AI, Start."""
+    async def _lobby(
+        self, interaction: discord.Interaction, table: Table, verb: str, name: str, level: str = "normal"
+    ) -> None:
+        """Join, Leave, Add AI (at ``level``), Start."""
         user, channel = interaction.user, table.channel_id
         if table.status != "lobby" and verb != "leave":
             raise errors.StaleButton("This lobby is closed: the game has started.")
@@ -270,7 +272,7 @@ class Controller:
             update = await self.manager.leave(channel, user.id)
             await self.reply(interaction, update.message or "You left the table.")
         elif verb == "ai":
-            await self.manager.add_ai(channel, user.id, before_apply=lambda: defer(interaction))
+            await self.manager.add_ai(channel, user.id, before_apply=lambda: defer(interaction), level=level)
         else:
             await self.manager.start(channel, user.id, before_apply=lambda: defer(interaction))
 

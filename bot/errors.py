@@ -31,6 +31,7 @@ class Refusal(enum.Enum):
     ALREADY_SEATED = enum.auto()
     TABLE_FULL = enum.auto()
     JOIN_BEFORE_AI = enum.auto()
+    UNKNOWN_AI_LEVEL = enum.auto()
     HOST_ONLY_RULES = enum.auto()
     HOST_ONLY_START = enum.auto()
     RULE_NOT_OFFERED = enum.auto()

@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import errors
+from .aiworker import LEVEL_NAMES
 from .locking import KeyedLock, held_after
 from .tablestate import BeforeApply, Seat, Table, TableUpdate
 from .text import escape
@@ -162,9 +163,9 @@ class Lobby:
             raise errors.TableExists(errors.Refusal.REMATCH_CHANNEL_BUSY)
         table = update.table
         message = f"Rematch! You bought in for {table.buy_in} chips."
-        for _ in (s for s in old.seats if s.is_ai):
+        for ai_seat in (s for s in old.seats if s.is_ai):
             try:
-                await self.add_ai(old.channel_id, user_id)
+                await self.add_ai(old.channel_id, user_id, level=ai_seat.ai_level)
             except errors.TripoleyError as exc:  # the house is short, or the lobby changed meanwhile
                 message += f" Not every AI seat came back: {exc.message}"
                 break
@@ -202,16 +203,23 @@ class Lobby:
         self.m.notify(update)
         return update
 
-    async def add_ai(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
+    async def add_ai(
+        self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None, level: str = "normal"
+    ) -> TableUpdate:
         table = self.m.get(channel_id)
+        if level not in LEVEL_NAMES:
+            raise errors.TripoleyError(errors.Refusal.UNKNOWN_AI_LEVEL)
         if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see Play.act)
             self._check_add_ai(table, user_id)
         async with held_after(table.lock, before_apply):
             self._check_add_ai(table, user_id)
             taken = {s.name for s in table.seats}
-            name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in taken), f"AI {len(table.seats) + 1}")
+            tag = f"({LEVEL_NAMES[level]} AI)"
+            name = next(
+                (f"{n} {tag}" for n in AI_NAMES if f"{n} {tag}" not in taken), f"Bot {len(table.seats) + 1} {tag}"
+            )
             saved = snapshot(table)
-            table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in))
+            table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
             table.add_log(f"{escape(name)} sat down.")
             try:
                 async with self.m.store.transaction() as conn:

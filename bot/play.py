@@ -202,7 +202,7 @@ class Play:
             if game.awaiting() is None:
                 events += list(game.next_deal())
             else:
-                self.play_auto(table, events)
+                await self.play_auto(table, events, search=False)  # no Hard search: many moves at once
         table.add_log(reason)
         update = await self.m.results.finish(table, events)
         update.message = reason
@@ -220,18 +220,26 @@ class Play:
     # -- the engine loop --------------------------------------------------------
 
     def ai_action(self, table: Table, seat: int):
+        """The Normal AI's choice for ``seat`` (what a timed-out player falls back to)."""
         from engine.ai import choose_action
 
-        return choose_action(table.game, seat, kind=self.m.ai_kind, rng=self.m.rng)
+        return choose_action(table.game, seat, kind="normal", rng=self.m.rng)
 
-    def play_auto(self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)"):
-        """Play one move for the awaited seat: the AI's, or the safe default on a timeout (``note``
+    async def play_auto(
+        self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)", search: bool = True
+    ):
+        """Play one move for the awaited seat: its AI's at the seat's level (Normal without
+        ``search``; None: the game moved on meanwhile), or the safe default on a timeout (``note``
         follows its log line)."""
         aw = table.game.awaiting()
         if timeout:
             action = safe_default(table.game, aw, lambda: self.ai_action(table, aw.seat))
         else:
-            action = self.ai_action(table, aw.seat)
+            seat = table.seats[aw.seat]
+            level = seat.ai_level if seat.is_ai and search else "normal"
+            action = await self.m.ai.decide(table.game, aw.seat, level)
+            if action is None:
+                return None
         applied = list(table.game.apply(action))
         events += applied
         line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
@@ -267,7 +275,7 @@ class Play:
                 # Great Lakes: an AI holder of the next card decides at once, combination or not
                 # (a pause only when it has one would show the table that it has one).
                 if table.ai_pause <= 0 or aw.phase == "michigan-play":
-                    self.play_auto(table, events)
+                    await self.play_auto(table, events)
                     continue
                 if rearm or table.deadline_kind != "ai" or table.deadline_seat != aw.seat:
                     self.m.timers.set_deadline(table, table.ai_pause, "ai", aw.seat)

@@ -41,6 +41,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.ALREADY_SEATED: lambda: "You're already at this table.",
     Refusal.TABLE_FULL: lambda seats: f"The table is full ({seats} seats).",
     Refusal.JOIN_BEFORE_AI: lambda: "Only players at the table can add AI seats. Join first.",
+    Refusal.UNKNOWN_AI_LEVEL: lambda: "Choose the AI's level: Easy, Normal or Hard.",
     Refusal.HOST_ONLY_RULES: lambda: "Only the host can change the house rules.",
     Refusal.HOST_ONLY_START: lambda: "Only the host can start the game.",
     Refusal.RULE_NOT_OFFERED: lambda: "That house rule isn't offered for this game.",

@@ -98,8 +98,9 @@ def compact_png(png: bytes) -> bytes:
 _worker_renderer: Renderer | None = None
 
 
-def _worker_init(parent_pid: int, niceness: int) -> None:
-    """In the worker: lower its priority (interactions first), exit if the bot dies."""
+def _worker_init(parent_pid: int, niceness: int, draws: bool = True) -> None:
+    """In the worker: lower its priority (interactions first), exit if the bot dies; load the
+    renderers when it ``draws`` (the AI workers of ``bot.aiworker`` do not)."""
     global _worker_renderer
     if niceness:
         try:
@@ -114,7 +115,7 @@ def _worker_init(parent_pid: int, niceness: int) -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-    _worker_renderer = default_renderer()
+    _worker_renderer = default_renderer() if draws else None
 
 
 def _worker_render(kind: str, view: dict) -> Image:
@@ -128,8 +129,11 @@ def _worker_warm() -> bool:
     return _worker_renderer is not None
 
 
-def process_pool(workers: int = 1, niceness: int = 5) -> concurrent.futures.ProcessPoolExecutor | None:
-    """A pool of render worker processes (spawned: the bot's threads and loop are not forked)."""
+def process_pool(
+    workers: int = 1, niceness: int = 5, draws: bool = True
+) -> concurrent.futures.ProcessPoolExecutor | None:
+    """A pool of render worker processes (spawned: the bot's threads and loop are not forked);
+    ``draws=False``: the same niced, parent-watching workers without the renderers (AI decisions)."""
     import multiprocessing
 
     try:
@@ -137,7 +141,7 @@ def process_pool(workers: int = 1, niceness: int = 5) -> concurrent.futures.Proc
             max_workers=max(1, workers),
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_init,
-            initargs=(os.getpid(), niceness),
+            initargs=(os.getpid(), niceness, draws),
         )
         pool.submit(_worker_warm)  # start the worker now, not at the first mat
         return pool

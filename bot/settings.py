@@ -40,6 +40,7 @@ ACCEPTS = {
     "lobby_timeout": "a number of seconds greater than 0",
     "timeouts_before_ai": "a whole number, 1 or more",
     "render_processes": "a whole number from 0 to 16",
+    "ai_processes": "a whole number from 0 to 16",
     "daily_amount": "a whole number of chips, 0 or more",
     "daily_cooldown_hours": "a number of hours greater than 0",
     "relief_amount": "a whole number of chips, 0 or more",
@@ -92,6 +93,8 @@ class Settings(BaseSettings):
 
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
+    # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
+    ai_processes: int = Field(default=1, ge=0, le=16)
 
     # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
     # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).

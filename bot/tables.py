@@ -24,6 +24,7 @@ import random
 from collections.abc import Awaitable, Callable
 
 from . import errors
+from .aiworker import AIPlayers
 from .bank import Bank
 from .clock import Clock, SystemClock
 from .lobby import Lobby
@@ -48,7 +49,6 @@ class TableManager:
         settings: Settings,
         clock: Clock | None = None,
         rng: random.Random | None = None,
-        ai_kind: str = "heuristic",
         save_delay: float = 0.0,
     ) -> None:
         self.store = TableStore(db, save_delay)
@@ -57,7 +57,7 @@ class TableManager:
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
-        self.ai_kind = ai_kind
+        self.ai = AIPlayers(self.rng)  # the bot gives it a worker process pool for Hard decisions
         self.tables: dict[int, Table] = {}  # by channel id
         self.by_id: dict[int, Table] = {}
         self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread

@@ -28,6 +28,7 @@ class Seat:
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # played by AI after too many timeouts, until "I'm back"
     left: bool = False  # left mid-game: AI until the end, cashed out at the end
+    ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
 
     @property
     def is_ai(self) -> bool:

@@ -161,11 +161,11 @@ class Timers:
             return update
         if kind == "turn" and not seat.auto and aw.phase == "claim":
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
-            self.m.play.play_auto(table, events, timeout=True, note="")
+            await self.m.play.play_auto(table, events, timeout=True, note="")
             return await self.m.play.advance(table, events)
         if kind == "turn" and not seat.auto:
             seat.timeouts += 1
-            self.m.play.play_auto(table, events, timeout=True)
+            await self.m.play.play_auto(table, events, timeout=True)
             message = f"{escape(seat.name)} ran out of time."
             notices = []
             if seat.timeouts >= self.m.settings.timeouts_before_ai:
@@ -177,7 +177,7 @@ class Timers:
             update.message = message
             update.notices = notices
             return update
-        self.m.play.play_auto(table, events)
+        await self.m.play.play_auto(table, events)
         return await self.m.play.advance(table, events)
 
     async def _still_member(self, table: Table, seat: Seat) -> bool:

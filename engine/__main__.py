@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, NoReturn
 
+from .ai import LEVELS
 from .options import CHOICES, Options
 from .presets import PRESETS
 from .textview import printable
@@ -169,6 +170,9 @@ def build_parser() -> Parser:
         help=f"rounds before the game ends (default: {preset_game_length()})",
     )
     pp.add_argument("--name", default="you", help="your name at the table (default: %(default)s)")
+    pp.add_argument(
+        "--ai-level", choices=LEVELS, default="normal", help="how strong the AI seats play (default: %(default)s)"
+    )
     pp.add_argument(
         "--save", metavar="FILE", help="write the game as a replay file when it ends or you leave (default: no file)"
     )

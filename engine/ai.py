@@ -1,8 +1,17 @@
-"""AI seats: a random legal player (for tests) and a heuristic player.
+"""AI seats at three levels, and a random legal player (for tests).
 
-Both read only what their seat may know (``Game.observe``: the seat's own cards,
-the public state, and what pays on this mat) and are deterministic given the rng
-they are handed.
+* Normal: a rule-of-thumb heuristic (``_Heuristic``), one rule per decision, corrected where the
+  search showed it erred (it called bets too readily). ``kind="heuristic"`` is the rule of thumb
+  as first written, before that correction: games recorded with it (the save-format tests) play
+  on exactly as they did.
+* Easy: the Normal player making human-like slips: now and then (``EASY_SLIP``) it takes
+  another plausible choice of the same decision (a different lead, bet size, suit, pass ...),
+  drawn from the candidates the search compares.
+* Hard: the search of ``engine.search`` (determinised rollouts played by the Normal player).
+
+All read only what their seat may know (``Game.observe``: the seat's own cards, the public
+state, and what pays on this mat) and are deterministic given the rng they are handed (Hard
+also given a budget without a clock).
 """
 
 from __future__ import annotations
@@ -16,18 +25,50 @@ from .game import Game
 from .hands import evaluate, hand_ranks
 from .model import Action, Awaiting
 from .observation import Observation
+from .search import Budget, candidates, search_action
 from .wanaganplan import NO_WILD, WanaganHand
+
+LEVELS = ("easy", "normal", "hard")
+"""The AI levels players choose from (``choose_action``'s ``kind`` also takes "random", and
+"heuristic": Normal as first written)."""
+EASY_SLIP = 0.3  # how often the Easy player takes another plausible choice than Normal's
 
 # Rough chance that a five-card hand of this category wins a showdown against one opponent.
 _WIN_CHANCE = [0.12, 0.35, 0.55, 0.68, 0.78, 0.83, 0.9, 0.96, 0.99, 1.0]
+# A call wants this many times the pot odds: the Hard search folded most calls the plain pot-odds
+# rule made (a bet at these tables means a strong hand), and with the margin Normal wins 5-7 chips
+# a round more against the old rule (tripoley, rummoli, great-lakes, wanagan; bench/bench_ai.py's deals).
+_CALL_CAUTION = 2.5
 
 
-def choose_action(game: Game, seat: int, kind: str = "heuristic", rng: random.Random | None = None) -> Action:
-    """The action this AI seat takes now (the engine must be waiting for ``seat``)."""
-    obs = game.observe(seat)  # raises ValueError when the seat is not to act
-    rng = rng or random.Random(0)
+def choose_action(
+    game: Game, seat: int, kind: str = "heuristic", rng: random.Random | None = None, budget: Budget | None = None
+) -> Action:
+    """The action this AI seat takes now (the engine must be waiting for ``seat``); ``kind`` is a
+    level of ``LEVELS``, "heuristic" (Normal) or "random"; ``budget`` bounds a Hard search."""
+    return decide(game.observe(seat), kind, rng or random.Random(0), budget)  # observe: ValueError if not to act
+
+
+def decide(obs: Observation, kind: str, rng: random.Random, budget: Budget | None = None) -> Action:
+    """``choose_action`` from the observation alone (what the bot hands its AI worker process)."""
     if kind == "random":
-        return _random_action(seat, obs.legal, obs.detail, rng)
+        return _random_action(obs.seat, obs.legal, obs.detail, rng)
+    if kind not in ("heuristic", *LEVELS):
+        raise ValueError(f"unknown AI level {kind!r}: choose one of {', '.join(LEVELS)}")
+    caution = 1.0 if kind == "heuristic" else _CALL_CAUTION
+    normal = _Heuristic(obs, rng, caution).decide(obs.phase, obs.legal)
+    if kind == "hard":
+        return search_action(obs, normal, normal_action, rng, budget or Budget())
+    if kind == "easy" and rng.random() < EASY_SLIP:
+        others = candidates(obs, normal, rng)[1:]
+        if others:
+            return rng.choice(others)
+    return normal
+
+
+def normal_action(game: Game, seat: int, rng: random.Random) -> Action:
+    """The Normal player's action (the rollout policy of the Hard search)."""
+    obs = game.observe(seat)
     return _Heuristic(obs, rng).decide(obs.phase, obs.legal)
 
 
@@ -72,8 +113,9 @@ def _random_action(seat: int, legal: list[str], d: Mapping[str, Any], rng: rando
 
 
 class _Heuristic:
-    def __init__(self, obs: Observation, rng: random.Random) -> None:
+    def __init__(self, obs: Observation, rng: random.Random, call_caution: float = _CALL_CAUTION) -> None:
         self.obs = obs
+        self.call_caution = call_caution
         self.seat = obs.seat
         self.d = obs.detail
         self.rng = rng
@@ -185,7 +227,7 @@ class _Heuristic:
         if "raise" in legal and hi >= lo and modest and p + jitter > 0.8:
             return self.act("raise", amount=max(lo, min(hi, int(hi * (p - 0.3)))))
         odds = to_call / (pot + to_call)
-        if p + jitter >= odds:
+        if p + jitter >= self.call_caution * odds:
             return self.act("call")
         return self.act("fold")
 

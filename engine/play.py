@@ -1,4 +1,4 @@
-"""``python -m engine play``: a game in the terminal, you in seat 0 against heuristic AI seats.
+"""``python -m engine play``: a game in the terminal, you in seat 0 against AI seats (``--ai-level``).
 
 Reads one line per decision (``bet 5``, ``call``, ``lead 4C``, ``choose best``,
 ``bid 3``, ``name_suit S``...), re-asks with the engine's message when a move is
@@ -238,7 +238,7 @@ class TerminalGame:
         *,
         input_fn: Callable[[str], str] = input,
         out: TextIO = sys.stdout,
-        ai: str = "heuristic",
+        ai: str = "normal",
         echo: bool = False,
         rng: random.Random | None = None,
         colour: bool = False,
@@ -517,6 +517,7 @@ def run(
     symbols: bool = True,
     err: TextIO | None = None,
     save: str | None = None,
+    ai_level: str = "normal",
 ) -> int:
     """Set up and play a game; a bad set-up is one line on ``err`` (default: ``out``), exit code 2."""
     err = err or out
@@ -529,7 +530,9 @@ def run(
         err.write(f"error: {exc}" + (f" (presets: {', '.join(PRESETS)})" if preset not in PRESETS else "") + "\n")
         return 2
     try:
-        return TerminalGame(game, input_fn=input_fn, out=out, echo=echo, colour=colour, symbols=symbols).run()
+        return TerminalGame(
+            game, input_fn=input_fn, out=out, ai=ai_level, echo=echo, colour=colour, symbols=symbols
+        ).run()
     finally:  # finished, quit, end of input or Ctrl-C: the game so far is a replay
         if save:
             save_replay(game, save, out)
@@ -573,4 +576,5 @@ def main(args: Any) -> int:
         symbols=shows_symbols(sys.stdout),
         err=sys.stderr,
         save=args.save,
+        ai_level=args.ai_level,
     )

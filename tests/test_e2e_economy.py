@@ -207,7 +207,7 @@ async def test_rematch_reseats_the_players_and_the_ai(discord_harness, tmp_path)
     await (await dh.click("alice", final, label="Rematch")).response()
     await dh.wait_for(lambda: f"<@{dh.user('alice').id}>" in dh.message(lobby.id).content, 8, what="alice seated")
     text = dh.message(lobby.id).content
-    assert "(AI)" in text and "Tripoley" in text
+    assert "(Normal AI)" in text and "Tripoley" in text  # the AI seat came back, at its level
     held, net = books(tmp_path)
     assert held == net
 

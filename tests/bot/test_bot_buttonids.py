@@ -16,6 +16,7 @@ maybe = st.none() | part
 
 buttons = st.one_of(
     st.builds(B.LobbyButton, ids, st.sampled_from(B.LOBBY_VERBS)),
+    st.builds(B.LobbyButton, ids, st.just("ai"), st.sampled_from(B.AI_LEVELS)),
     st.builds(B.HouseRuleMenu, ids),
     st.builds(B.RematchButton, ids),
     st.builds(B.SeatButton, ids, rounds, st.sampled_from(B.SEAT_VERBS)),
@@ -47,6 +48,7 @@ def test_an_amount_form_carries_its_button(button):
     ("cid", "button"),
     [
         ("tripoley:12:0:join", B.LobbyButton(12, "join")),
+        ("tripoley:12:0:ai.hard", B.LobbyButton(12, "ai", "hard")),
         ("tripoley:12:0:pick.house", B.HouseRuleMenu(12)),
         ("tripoley:12:0:rematch", B.RematchButton(12)),
         ("tripoley:12:3:hand", B.SeatButton(12, 3, "hand")),

@@ -42,7 +42,7 @@ async def test_burst_of_updates_is_coalesced_newest_wins(setup):
     edits = [c for c in sink.calls if c[0] == "edit"]
     # One edit in flight (after the join) + one for the newest state: not six.
     assert len(edits) == 2
-    assert edits[-1][3].text.count("(AI)") == 5
+    assert edits[-1][3].text.count("(Normal AI)") == 5
 
 
 async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
@@ -168,7 +168,7 @@ async def test_newer_state_replaces_a_failing_one(flaky):
     await manager.add_ai(C, ANN)  # …and a newer state comes in while it waits to retry
     await asyncio.wait_for(publisher.flush(), 5)
     edits = [c for c in sink.calls if c[0] == "edit"]
-    assert edits and "(AI)" in edits[-1][3].text and f"<@{BOB}>" in edits[-1][3].text
+    assert edits and "(Normal AI)" in edits[-1][3].text and f"<@{BOB}>" in edits[-1][3].text
     assert len(edits) == 1  # the failed, older state was never shown
 
 

@@ -38,6 +38,8 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
         "tripoley:1:0:leave",
         "tripoley:1:0:ai",
         "tripoley:1:0:start",
+        "tripoley:1:0:ai.easy",
+        "tripoley:1:0:ai.hard",
         "tripoley:1:0:pick.house",
     ]
     assert stack.manager.get(C).lobby_message_id == 4242

@@ -147,6 +147,7 @@ def test_valid_files_replay_as_before():
         (["simulate", "-o", "bet_limit=true"], "option bet_limit must be a whole number"),
         (["simulate", "--preset", "nope"], "unknown preset 'nope'"),
         (["frobnicate"], "invalid choice"),
+        (["play", "--ai-level", "expert"], "invalid choice: 'expert'"),
         ([], "required"),
     ],
 )

@@ -409,3 +409,33 @@ def test_bad_play_arguments_are_one_line_and_exit_2(capsys, argv, says):
     assert rc == 2
     lines = captured.err.splitlines()
     assert len(lines) == 1 and says in lines[0], captured.err
+
+
+def test_the_ai_level_comes_from_the_command_line(monkeypatch):
+    import engine.play as play
+
+    levels: list[str] = []
+    monkeypatch.setattr(play.TerminalGame, "run", lambda self: levels.append(self.ai) or 0)
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert engine_main(["play", "--seed", "2", "--rounds", "1", "--ai-level", "hard"]) == 0
+    assert engine_main(["play", "--seed", "2", "--rounds", "1"]) == 0
+    assert levels == ["hard", "normal"]
+
+
+def test_the_ai_seats_play_at_the_level_chosen(monkeypatch):
+    import engine.play as play
+
+    kinds: list[str] = []
+    real = play.choose_action
+
+    def spy(game, seat, kind="heuristic", rng=None, budget=None):
+        kinds.append(kind)
+        return real(game, seat, kind, rng, budget)
+
+    monkeypatch.setattr(play, "choose_action", spy)
+    game = new_game("tripoley", 3, 2, 1)
+    rng = random.Random(0)
+    out = io.StringIO()
+    read = lambda prompt: real(game, 0, "heuristic", rng).describe()  # noqa: E731
+    assert TerminalGame(game, input_fn=read, out=out, echo=True, ai="hard").run() == 0
+    assert game.finished and "hard" in kinds and set(kinds) <= {"hard", "heuristic"}

@@ -287,6 +287,8 @@ class TripoleyBot(commands.Bot):
         if self._timer is not None:
             self._timer.cancel()
         manager = getattr(self, "manager", None)
+        if manager is not None:
+            manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
         if manager is not None and self.db is not None:
             try:
                 await manager.flush_saves()  # the newest state of every table

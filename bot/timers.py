@@ -12,6 +12,7 @@ deal, lobby expiry) fire at once when past. A turn that runs out plays the safe 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,7 @@ class Timers:
         self.m = manager
         self._wake = asyncio.Event()
         self._busy_due = False  # the last tick skipped a due table whose lock was held
+        self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
@@ -46,7 +48,7 @@ class Timers:
         self._wake.set()
 
     def next_deadline(self) -> float | None:
-        times = [t.deadline for t in self.m.tables.values() if t.deadline is not None]
+        times = [t.deadline for t in self.m.tables.values() if t.deadline is not None and t.id not in self._searching]
         return min(times) if times else None
 
     async def resume(self) -> list[Table]:
@@ -93,46 +95,79 @@ class Timers:
                 except TimeoutError:
                     pass
             try:
-                await self.tick()
+                await self.tick(wait_for_searches=False)
             except Exception:
                 log.exception("table timer failed")
                 await asyncio.sleep(0.5)
 
-    async def tick(self) -> list[TableUpdate]:
-        """Fire every deadline that is due now."""
+    async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
+        """Fire every deadline that is due now, one table at a time. A Hard AI's move searches for
+        a while in a worker process (bot.aiworker): its table fires in a task of its own, so the
+        other tables' timers never wait for it. ``wait_for_searches``: when nothing else was due,
+        wait for one such move and return its update (a caller stepping a test clock sees the game
+        go on); the timer loop (:meth:`run`) does not wait: the move's new deadline wakes it."""
         now = self.m.clock.now()
         updates: list[TableUpdate] = []
         self._busy_due = False
         for table in [t for t in list(self.m.tables.values()) if t.deadline is not None and t.deadline <= now]:
+            if table.id in self._searching:
+                continue
             if table.lock.locked():
                 # A player's click is being handled there: come back to it shortly instead of
                 # holding up every other table's timers.
                 self._busy_due = True
                 continue
+            if self._searches(table):
+                task = asyncio.create_task(self._fire_due(table), name=f"tripoley-search-{table.id}")
+                self._searching[table.id] = task
+                task.add_done_callback(functools.partial(self._searched, table.id))
+                continue
             if updates:
                 await asyncio.sleep(0)  # one table at a time: interactions get through in between
-            async with table.lock:
-                if (
-                    table.deadline is None
-                    or table.deadline > self.m.clock.now()
-                    or table.status
-                    in (
-                        "finished",
-                        "cancelled",
-                    )
-                ):
-                    continue
-                try:
-                    update = await self._fire(table)
-                except Exception:
-                    log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
-                    # Don't spin on a broken table: try again a bit later.
-                    self.set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
-                    continue
+            update = await self._fire_due(table)
             if update is not None:
                 updates.append(update)
-                self.m.notify(update)
+        if wait_for_searches and not updates and self._searching:
+            done, _ = await asyncio.wait(set(self._searching.values()), return_when=asyncio.FIRST_COMPLETED)
+            updates += [update for task in done if (update := task.result()) is not None]
         return updates
+
+    def _searched(self, table_id: int, _: asyncio.Task) -> None:
+        self._searching.pop(table_id, None)
+
+    def _searches(self, table: Table) -> bool:
+        """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
+        if table.deadline_kind != "ai" or table.game is None:
+            return False
+        aw = table.game.awaiting()
+        seat = table.seats[aw.seat] if aw is not None else None
+        return seat is not None and seat.is_ai and seat.ai_level == "hard"
+
+    async def _fire_due(self, table: Table) -> TableUpdate | None:
+        """Fire the table's deadline if it is still due, under its lock; the update, told to the listeners."""
+        async with table.lock:
+            if (
+                table.deadline is None
+                or table.deadline > self.m.clock.now()
+                or table.status in ("finished", "cancelled")
+            ):
+                return None
+            try:
+                update = await self._fire(table)
+            except Exception:
+                log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
+                # Don't spin on a broken table: try again a bit later.
+                self.set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
+                return None
+        if update is not None:
+            self.m.notify(update)
+        return update
+
+    def stop(self) -> None:
+        """Shutdown: the AI moves under way are dropped (nothing was applied; they come due again
+        after a restart)."""
+        for task in list(self._searching.values()):
+            task.cancel()
 
     async def _fire(self, table: Table) -> TableUpdate | None:
         kind = table.deadline_kind

@@ -87,3 +87,52 @@ async def test_a_hard_decision_that_comes_after_the_game_moved_on_is_dropped():
 
     ai._run = slow  # type: ignore[method-assign]
     assert await ai.decide(game, aw.seat, "hard") is None
+
+
+async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, clock):
+    """A Hard AI's move runs in a task of its own: while it searches, the timer fires the other
+    tables' deadlines (here a Normal AI's moves at another table), and the search's move lands after."""
+    import asyncio
+
+    manager = make_manager()
+    searching, release = asyncio.Event(), asyncio.Event()
+    search = manager.ai._run
+
+    async def slow_search(obs, level, seed):
+        searching.set()
+        await release.wait()
+        return await search(obs, level, seed)
+
+    manager.ai._run = slow_search
+    hard, normal = C, C + 1
+    for channel, level in ((hard, "hard"), (normal, "normal")):
+        await manager.create_table(G, channel, ANN + channel, f"p{channel}", "tripoley", buy_in=100)
+        await manager.add_ai(channel, ANN + channel, level=level)
+        await manager.add_ai(channel, ANN + channel, level=level)
+        await manager.start(channel, ANN + channel)
+    waiting, other = manager.get(hard), manager.get(normal)
+    for _ in range(100):  # to a due Hard AI move
+        if waiting.deadline_kind == "ai" and manager.timers._searches(waiting):
+            break
+        clock.t = waiting.deadline
+        await manager.tick()
+    assert manager.timers._searches(waiting)
+    clock.t = max(clock.t, waiting.deadline)
+    await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)  # does not wait for the search
+    await asyncio.wait_for(searching.wait(), 5)
+    decisions = waiting.game.decision_number()
+    moves = 0
+    for _ in range(30):  # the other table goes on meanwhile
+        if other.deadline is None or other.status != "playing":
+            break
+        before = other.game.decision_number()
+        clock.t = max(clock.t, other.deadline)
+        await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)
+        moves += other.game.decision_number() > before
+    assert moves > 0 and waiting.game.decision_number() == decisions
+    release.set()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if waiting.game.decision_number() > decisions:
+            break
+    assert waiting.game.decision_number() > decisions  # the searched move landed

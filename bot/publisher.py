@@ -51,7 +51,7 @@ from .outgoing import (
     settle,
     table_message,
 )
-from .render import ImageService, Renderer
+from .render import ImageService, Renderer, view_key
 from .tables import TableManager
 from .tablestate import Table, TableUpdate
 
@@ -70,7 +70,8 @@ class _Channel:
     close_lobby: list | None = None  # [table, attempts]: the lobby message to close
     last_edit: float = float("-inf")
     failures: int = 0
-    picture_owed: bool = False  # the last edit kept an old picture (drawn too late): the next waits for its own
+    drawing: asyncio.Future | None = None  # the round message's newest picture being drawn (or drawn)
+    drawing_key: bytes | None = None  # the view it is drawn from
 
 
 class Publisher:
@@ -308,26 +309,45 @@ class Publisher:
         ch.last_edit = self._monotonic()
         self._shown(message_id, out, digest)
 
-    async def _draw(self, ch: _Channel, table: Table, out: Outgoing, text_first: bool) -> None:
-        """Draw ``out``'s picture. With ``text_first`` (an edit of the round's message) and the
-        render workers busy (every table's picture queues for them), the text goes out after
-        :attr:`picture_wait` with the picture the message shows, and the new picture follows: the
-        channel is published again when it is drawn, and that next edit waits for its own picture
-        (so a busy worker delays the picture by one drawing, never the whose-turn line)."""
-        picture = asyncio.ensure_future(self.images.render(out.render, out.view))
-        if text_first and not ch.picture_owed:
-            done, _ = await asyncio.wait({picture}, timeout=self.picture_wait)
-            if not done:
-                ch.picture_owed = out.keep_image = True
-
-                def show(drawn: asyncio.Future) -> None:
-                    if not drawn.cancelled():
-                        self.publish(table)
-
-                picture.add_done_callback(show)
+    async def _draw(self, ch: _Channel, table: Table, out: Outgoing, text_first: bool, earlier_ok: bool) -> None:
+        """Draw ``out``'s picture. With ``text_first`` (a round's message) the text never waits
+        for the render workers more than :attr:`picture_wait` (under load every table's pictures
+        queue for them): past that it goes out with the newest picture drawn so far when
+        ``earlier_ok`` (an edit of the round's message; else with the picture it shows, or none
+        for a new round's post), and the channel is published again once the new one is drawn.
+        A channel has at most one picture being drawn, so the queue stays one picture per table
+        and a picture lags the text by at most one drawing."""
+        if not text_first or out.render is None or out.view is None:
+            out.image, out.alt = await self.images.render(out.render, out.view)
+            return
+        key = view_key(out.render, out.view)
+        previous = ch.drawing
+        if previous is not None and previous.done() and ch.drawing_key == key and not previous.cancelled():
+            out.image, out.alt = previous.result()  # drawn from this very view
+            return
+        if previous is None or previous.done():
+            drawing = ch.drawing = asyncio.ensure_future(self.images.render(out.render, out.view))
+            ch.drawing_key = key
+            done, _ = await asyncio.wait({drawing}, timeout=self.picture_wait)
+            if done:
+                out.image, out.alt = drawing.result()
                 return
-        ch.picture_owed = False
-        out.image, out.alt = await picture
+
+            def drawn(picture: asyncio.Future) -> None:  # late: shown once drawn
+                if not picture.cancelled() and ch.drawing is picture:
+                    self.publish(table)
+
+            drawing.add_done_callback(drawn)
+        if (
+            earlier_ok
+            and previous is not None
+            and previous.done()
+            and not previous.cancelled()
+            and previous.result()[0]
+        ):
+            out.image, out.alt = previous.result()  # an earlier state's: the newest drawn so far
+        else:
+            out.keep_image = True
 
     def _shown(self, message_id: int, out: Outgoing, digest: bytes | None) -> None:
         """Remember which picture a message shows now (and count the upload)."""
@@ -353,9 +373,9 @@ class Publisher:
             if not post and self._edit_wait(ch) > 0:
                 return False
             out = table_message(table)
-            edit_of_round = status == "playing" and not post and table.mat_message_id is not None
+            edit_of_round = not post and table.mat_message_id is not None
         if out.image is None and out.render:
-            await self._draw(ch, table, out, text_first=edit_of_round)
+            await self._draw(ch, table, out, text_first=status == "playing", earlier_ok=edit_of_round)
         if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
             await self._start_thread(table)
         if status in ("lobby", "cancelled"):

@@ -511,6 +511,8 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
         }
         if args.render_processes is not None:
             env["RENDER_PROCESSES"] = str(args.render_processes)
+        if args.rest_rate is not None:
+            env["REST_RATE"] = str(args.rest_rate)
         if args.ai_processes is not None:
             env["AI_PROCESSES"] = str(args.ai_processes)
         share = -(-n // args.processes)  # channels per server: one server per process's shard
@@ -787,6 +789,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ai-pause", type=float, default=0.2, help="AI_PAUSE for the bot (0.2)")
     p.add_argument("--round-pause", type=float, default=0.5, help="ROUND_PAUSE for the bot (0.5)")
     p.add_argument("--render-processes", type=int, default=None, help="RENDER_PROCESSES for the bot (its default)")
+    p.add_argument(
+        "--rest-rate",
+        type=float,
+        default=None,
+        help="REST_RATE for the bot (its default, under Discord's global limit)",
+    )
     p.add_argument("--ai-level", choices=tuple(ADD_AI), default="normal", help="level of the AI seats (normal)")
     p.add_argument("--ai-processes", type=int, default=None, help="AI_PROCESSES for the bot (its default)")
     p.add_argument("--poll", type=float, default=0.25, help="mean seconds between a human's looks at the table (0.25)")

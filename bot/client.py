@@ -17,6 +17,7 @@ from . import ackstats, storage
 from .bank import Bank
 from .controller import Controller
 from .outgoing import DMForbidden, MessageGone, Outgoing
+from .pacing import Pacer
 from .prefs import Prefs
 from .publisher import Publisher
 from .render import ImageService, default_renderer, process_pool
@@ -89,25 +90,30 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class DiscordSink:
-    """Sends the publisher's messages through discord.py."""
+    """Sends the publisher's messages through discord.py, paced under Discord's global limit
+    (bot.pacing: interaction answers go around it)."""
 
-    def __init__(self, bot: discord.Client) -> None:
+    def __init__(self, bot: discord.Client, pace: Pacer | None = None) -> None:
         self.bot = bot
+        self.pace = pace or Pacer(0)
 
     def channel(self, channel_id: int):
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
     async def post(self, channel_id: int, out: Outgoing) -> int:
+        await self.pace()
         message = await self.channel(channel_id).send(**message_kwargs(out))
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
+        await self.pace()
         try:
             await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
         except discord.NotFound:
             raise MessageGone(message_id) from None
 
     async def dm(self, user_id: int, out: Outgoing) -> None:
+        await self.pace()
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(**message_kwargs(out))
@@ -115,27 +121,32 @@ class DiscordSink:
             raise DMForbidden(user_id) from None
 
     async def strip(self, channel_id: int, message_id: int) -> None:
+        await self.pace()
         try:
             await self.channel(channel_id).get_partial_message(message_id).edit(view=None)
         except discord.NotFound:
             pass
 
     async def delete(self, channel_id: int, message_id: int) -> None:
+        await self.pace()
         try:
             await self.channel(channel_id).get_partial_message(message_id).delete()
         except discord.NotFound:
             pass
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        await self.pace()
         data = await self.bot.http.start_thread_with_message(
             channel_id, message_id, name=name[:100], auto_archive_duration=1440
         )
         return int(data["id"])
 
     async def archive(self, thread_id: int) -> None:
+        await self.pace()
         await self.bot.http.edit_channel(thread_id, archived=True)
 
     async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        await self.pace()
         found = None
         after = discord.Object(id=after_id) if after_id else None
         async for message in self.channel(channel_id).history(limit=50, after=after):
@@ -148,6 +159,7 @@ class DiscordSink:
         return found
 
     async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        await self.pace()
         await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
 
@@ -202,7 +214,7 @@ class TripoleyBot(commands.Bot):
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
-        self.publisher = Publisher(self.manager, DiscordSink(self), self.images)
+        self.publisher = Publisher(self.manager, DiscordSink(self, Pacer(s.rest_rate)), self.images)
         self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
         self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)

@@ -40,6 +40,7 @@ ACCEPTS = {
     "lobby_timeout": "a number of seconds greater than 0",
     "timeouts_before_ai": "a whole number, 1 or more",
     "render_processes": "a whole number from 0 to 16",
+    "rest_rate": "a number of requests a second (0: no pacing)",
     "ai_processes": "a whole number from 0 to 16",
     "daily_amount": "a whole number of chips, 0 or more",
     "daily_cooldown_hours": "a number of hours greater than 0",
@@ -91,6 +92,9 @@ class Settings(BaseSettings):
     house_bankroll: int = Field(default=10_000, ge=0)
     threads: bool = False
 
+    # The bot's own REST calls a second (bot.pacing; Discord's global limit is 50 unless Discord
+    # raised it for the bot; 0: not paced).
+    rest_rate: float = Field(default=45.0, ge=0)
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
     # Worker processes for the Hard AI's searches (0: threads of the bot's own process).

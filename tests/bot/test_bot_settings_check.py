@@ -30,6 +30,7 @@ def problems(monkeypatch, **env) -> list[str]:
         ("TURN_TIMEOUT", "abc", "a number of seconds greater than 0"),
         ("TURN_TIMEOUT", "-1", "a number of seconds greater than 0"),
         ("RENDER_PROCESSES", "99", "a whole number from 0 to 16"),
+        ("REST_RATE", "-5", "a number of requests a second (0: no pacing)"),
         ("AI_PROCESSES", "-1", "a whole number from 0 to 16"),
         ("DEV_GUILD_ID", "my-server", "a server id"),
         ("DISCORD_API_BASE", "discord.example", "an http(s):// URL"),

@@ -1,0 +1,40 @@
+"""Keeping the bot's own REST calls under Discord's global limit.
+
+Discord lets a bot make about 50 requests a second (interaction answers aside: they are not
+counted). A bot over it gets 429s, and discord.py then holds back every request until the limit
+resets, the acknowledgements of clicks included, which must come within 3 s. The publisher's
+table messages, turn pings, DMs and the like therefore go out through one :class:`Pacer` at a
+steady ``REST_RATE`` (a little under the limit); what waits meanwhile is coalesced by the
+publisher (the newest state of a table wins), so the tables play on and the messages catch up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+
+class Pacer:
+    """``await pacer()`` before a request: at most ``rate`` a second, in the order they came
+    (each takes the next free slot; ``rate`` 0: no pacing)."""
+
+    def __init__(
+        self,
+        rate: float,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        self.rate = rate
+        self._monotonic = monotonic
+        self._sleep = sleep
+        self._next = float("-inf")  # the next free slot
+
+    async def __call__(self) -> None:
+        if self.rate <= 0:
+            return
+        now = self._monotonic()
+        slot = max(now, self._next)
+        self._next = slot + 1 / self.rate
+        if slot > now:
+            await self._sleep(slot - now)

@@ -331,3 +331,46 @@ async def test_a_late_picture_never_holds_up_the_text(db, bank, prefs, settings)
     kind, _, message_id, out = sink.calls[-1]  # the picture followed
     assert (kind, message_id) == ("edit", table.mat_message_id) and out.image and not out.keep_image
     assert publisher.uploads == uploads + 1
+
+
+async def test_a_new_rounds_message_does_not_wait_for_its_picture(db, bank, prefs, settings):
+    """A new round's message is posted at once when its picture is late (without a picture: the
+    old round's would be wrong there), and the picture is added by an edit once drawn."""
+    import json
+    import threading
+
+    hold, drawn = threading.Event(), threading.Event()
+
+    def renderer(kind, view):
+        if hold.is_set():
+            drawn.wait(5)
+        return json.dumps(view, sort_keys=True, default=str).encode()
+
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=renderer, min_interval=0, picture_wait=0.05)
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    await manager.join(C, BOB, "bob")
+    await manager.start(C, ANN)
+    await publisher.flush()
+    table = manager.get(C)
+    while table.deadline_kind != "next-deal":  # to the pause before round 2
+        clock.t = table.deadline
+        await manager.tick()
+        await publisher.flush()
+    hold.set()  # round 2's picture is held
+    clock.t = table.deadline
+    await manager.tick()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if table.mat_round == 2:
+            break
+    kind, _, message_id, out = next(c for c in reversed(sink.calls) if c[0] == "post" and not c[3].embeds)
+    assert message_id == table.mat_message_id and table.mat_round == 2 and out.image is None
+    hold.clear()
+    drawn.set()
+    await asyncio.sleep(0.05)
+    await publisher.flush()
+    kind, _, edited, out = sink.calls[-1]
+    assert (kind, edited) == ("edit", message_id) and out.image and not out.keep_image

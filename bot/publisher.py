@@ -38,14 +38,13 @@ from dataclasses import dataclass, field
 
 from . import story, text
 from .buttonids import table_prefix
+from .handdms import HandDMs
 from .messageids import remember_message, remember_thread
 from .outgoing import (
-    DMForbidden,
     MessageGone,
     Outgoing,
     Sink,
     describe_error,
-    hand_message,
     image_digest,
     retryable,
     settle,
@@ -102,7 +101,7 @@ class Publisher:
         self._tasks: set[asyncio.Task] = set()
         self._lobby_closed: set[int] = set()
         self._archived: set[int] = set()  # threads archived after their game's results
-        self._dm_warned: set[tuple[int, int]] = set()
+        self.hand_dms = HandDMs(manager.prefs, sink, self.images)
         self._pictures: dict[int, bytes] = {}  # message id → digest of the picture it shows
         self.uploads = 0  # pictures uploaded (posts and edits), for the benchmarks
         self.uploaded_bytes = 0
@@ -133,7 +132,7 @@ class Publisher:
                 if seat.user_id is not None and not seat.left
             }
             views = {i: view for i, view in views.items() if view.get("hand")}  # sitting out: nothing to show
-            self._spawn(self._send_hands(table, views))
+            self._spawn(self.hand_dms.send(table, views))
 
     def resume(self, table: Table) -> None:
         """Show a table loaded after a restart. A round message posted just before the restart (its
@@ -528,33 +527,3 @@ class Publisher:
                 return
             log.info("could not remove the buttons of message %s", message_id)
         ch.strips.pop(0)
-
-    # -- hands by DM --------------------------------------------------------------
-    async def _send_hands(self, table: Table, views: dict[int, dict]) -> None:
-        for seat_index, view in views.items():
-            seat = table.seats[seat_index]
-            user_id = seat.user_id
-            assert user_id is not None  # views are only for members' seats
-            try:
-                if not await self.manager.prefs.dm_hands(user_id):
-                    continue
-                out = hand_message(table, seat_index, view)
-                out.components = []  # DMs carry no buttons: play happens in the channel
-                out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
-                out.image, out.alt = await self.images.render("hand", view)
-                await self.sink.dm(user_id, out)
-            except DMForbidden:
-                key = (table.id, user_id)
-                if key not in self._dm_warned:
-                    self._dm_warned.add(key)
-                    try:
-                        await self.sink.notice(
-                            table.mat_channel,
-                            f"<@{user_id}> I couldn't DM you your hand (your DMs are closed to me). "
-                            "Press **Show my hand** on the table message instead.",
-                            user_id,
-                        )
-                    except Exception:
-                        log.exception("could not post the DM notice")
-            except Exception:
-                log.exception("could not DM the hand to a player")

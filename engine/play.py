@@ -27,6 +27,7 @@ from . import rulebook
 from . import screen as SC
 from . import textview as TV
 from .ai import choose_action
+from .commands import parse_command
 from .game import Game
 from .model import Action, Event, IllegalAction
 from .presets import PRESETS, get_preset
@@ -55,16 +56,6 @@ AI_NAMES = [
     "tom",
 ]
 
-SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
-ALIASES = {
-    "name": "name_suit",
-    "suit": "name_suit",
-    "namesuit": "name_suit",
-    "suitbid": "suit_bid",
-    "fullhouse": "full_house",
-    "passcards": "pass_cards",
-    "cornerbet": "corner_bet",
-}
 META = {
     "table": "table",
     "t": "table",
@@ -131,99 +122,6 @@ def shows_symbols(stream: TextIO) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
-
-
-def _card_token(text: str) -> str:
-    t = text.strip().upper()
-    for sym, letter in SYMBOLS.items():
-        t = t.replace(sym, letter)
-    return t
-
-
-def _looks_like_card(text: str) -> bool:
-    from . import cards as C
-
-    try:
-        C.parse(_card_token(text))
-        return True
-    except ValueError:
-        return False
-
-
-def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]) -> Action:
-    """Turn a typed line into an Action for ``seat``.
-
-    ``ValueError`` for a line that cannot be read (the message says how to write it); whether
-    the action is *allowed* is left to the engine (``Game.check``), whose message is shown.
-    """
-    words = text.replace(",", " ").split()
-    if not words:
-        raise ValueError("type an action, e.g. " + " or ".join(f"`{x}`" for x in legal))
-    verb = words[0].lower().replace("-", "_")
-    args = words[1:]
-    verb = ALIASES.get(verb, verb)
-    if verb == "best":
-        if "reveal" in legal or "pass_cards" in legal:
-            return _suggested(seat, legal, detail)
-        verb, args = "choose", ["best"]
-    elif verb not in legal and "lead" in legal and not args and _looks_like_card(verb):
-        verb, args = "lead", [words[0]]  # a bare card leads it
-    if verb == "bid" and "bid" not in legal and "suit_bid" in legal:
-        verb = "suit_bid"
-    if verb not in legal:
-        starts = [x for x in legal if x.startswith(verb)]
-        if len(starts) == 1:
-            verb = starts[0]
-    if verb in ("bid", "suit_bid", "bet", "raise"):
-        amount = None
-        if args:
-            try:
-                amount = int(args[0])
-            except ValueError:
-                raise ValueError(
-                    f"{verb} needs a whole number of chips, e.g. `{verb} {detail.get('min', 1)}`"
-                ) from None
-        return Action(seat=seat, do=verb, amount=amount)
-    if verb == "lead":
-        return Action(seat=seat, do=verb, card=_card_token(args[0]) if args else None)
-    if verb == "choose":
-        if not args or (len(args) == 1 and args[0].lower() == "best"):
-            if not detail.get("best"):
-                raise ValueError("no best five is offered now; name five cards")
-            return Action(seat=seat, do=verb, cards=list(detail["best"]))
-        return Action(seat=seat, do=verb, cards=[_card_token(a) for a in args])
-    if verb == "name_suit":
-        if not args:
-            raise ValueError("name_suit needs a suit: C, D, H or S")
-        return Action(seat=seat, do=verb, suit=_card_token(args[0]))
-    if verb in ("full_house", "straight", "pass_cards"):
-        return Action(seat=seat, do=verb, cards=[_card_token(a) for a in args] or None)
-    if verb == "reveal":
-        space = None
-        picked: list[str] = []
-        for a in args:
-            if _looks_like_card(a) and len(picked) < 5:
-                picked.append(_card_token(a))
-            else:
-                space = a
-        return Action(seat=seat, do=verb, cards=picked or None, space=space)
-    if verb == "corner_bet":
-        ace = next((_card_token(a) for a in args if _looks_like_card(a)), None)
-        amount = next((int(a) for a in args if a.isdigit()), None)
-        return Action(seat=seat, do=verb, ace=ace, amount=amount)
-    if args:
-        raise ValueError(f"`{verb}` takes nothing after it")
-    return Action(seat=seat, do=verb)
-
-
-def _suggested(seat: int, legal: list[str], detail: dict[str, Any]) -> Action:
-    """``best`` in Wanagan: the suggested reveal or pass the prompt showed."""
-    hint = detail.get("suggested")
-    if not hint:
-        raise ValueError("no suggestion is offered now; name the cards")
-    if "reveal" in legal:
-        return Action(seat=seat, do="reveal", cards=list(hint["cards"]), space=hint["space"])
-    return Action(seat=seat, do="pass_cards", cards=list(hint))
 
 
 class TerminalGame:

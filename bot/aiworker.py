@@ -20,14 +20,14 @@ import random
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from engine.ai import choose_action, decide
+from engine.ai import LEVELS, choose_action, decide
 from engine.determinize import detach
 from engine.model import Action
 from engine.observation import Observation
 
 log = logging.getLogger(__name__)
 
-LEVEL_NAMES = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}  # as AI seats show it
+LEVEL_NAMES = {level: level.capitalize() for level in LEVELS}  # as AI seats show it
 
 
 def _worker_decide(obs: Observation, level: str, seed: int) -> Action:

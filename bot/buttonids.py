@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.ai import LEVELS
+
 PREFIX = "tripoley"
 FORM_PREFIX = "tripoley-modal:"
 MAX_LENGTH = 100  # Discord's limit for a custom_id
@@ -35,7 +37,7 @@ ANY_TEMPLATE = rf"{PREFIX}:(?P<table>\d+):(?P<round>\d+):(?P<action>{ACTION_RE})
 PART_RE = re.compile(r"[A-Za-z0-9_\-]+")  # one dot-separated part of an action
 
 LOBBY_VERBS = ("join", "leave", "ai", "start")
-AI_LEVELS = ("easy", "normal", "hard")
+AI_LEVELS = LEVELS  # Add AI's levels: the engine's
 SEAT_VERBS = ("hand", "back", "best")  # Show my hand, I'm back, Best five
 CARD_MENUS = ("choose", "pass_cards", "space", "reveal", "full_house", "straight", "lead")
 

@@ -333,8 +333,8 @@ class Publisher:
                 return
 
             def drawn(picture: asyncio.Future) -> None:  # late: shown once drawn
-                if not picture.cancelled() and ch.drawing is picture:
-                    self.publish(table)
+                if not picture.cancelled() and ch.drawing is picture and table.status == "playing":
+                    self.publish(table)  # (a game over since showed its end with its own picture)
 
             drawing.add_done_callback(drawn)
         if (

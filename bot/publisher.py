@@ -325,7 +325,7 @@ class Publisher:
             out.image, out.alt = previous.result()  # drawn from this very view
             return
         if previous is None or previous.done():
-            drawing = ch.drawing = asyncio.ensure_future(self.images.render(out.render, out.view))
+            drawing = ch.drawing = asyncio.ensure_future(self.images.render(out.render, out.view, key))
             ch.drawing_key = key
             done, _ = await asyncio.wait({drawing}, timeout=self.picture_wait)
             if done:

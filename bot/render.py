@@ -177,13 +177,15 @@ class ImageService:
     def enabled(self) -> bool:
         return self.renderer is not None or self.executor is not None
 
-    async def render(self, kind: str | None, view: dict | None) -> Image:
+    async def render(self, kind: str | None, view: dict | None, key: bytes | None = None) -> Image:
+        """``key``: the view's :func:`view_key`, when the caller has it already."""
         if not self.enabled or kind is None or view is None:
             return None, None
-        try:
-            key = view_key(kind, view)
-        except (TypeError, ValueError):
-            key = None
+        if key is None:
+            try:
+                key = view_key(kind, view)
+            except (TypeError, ValueError):
+                key = None
         if key is not None:
             cached = self._cache.get(key)
             if cached is not None:

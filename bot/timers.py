@@ -84,11 +84,12 @@ class Timers:
     async def run(self) -> None:
         """Fire deadlines as they come due (forever; cancel the task to stop)."""
         while True:
+            # Cleared before looking, never after: a wake-up that comes while we look is kept.
+            self._wake.clear()
             nd = self.next_deadline()
             timeout = None if nd is None else max(0.0, nd - self.m.clock.now())
             if self._busy_due and timeout is not None:
                 timeout = max(timeout, 0.02)  # a due table was busy: retry soon, don't spin
-            self._wake.clear()
             if timeout is None or timeout > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), timeout)
@@ -133,7 +134,11 @@ class Timers:
         return updates
 
     def _searched(self, table_id: int, _: asyncio.Task) -> None:
+        """A Hard AI's move ended (applied, dropped or failed): its table counts for
+        :meth:`next_deadline` again, so the loop must look again. The move set the table's next
+        deadline while it was still marked as searching, when :meth:`run` could not see it."""
         self._searching.pop(table_id, None)
+        self._wake.set()
 
     def _searches(self, table: Table) -> bool:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""

@@ -55,9 +55,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.migrate_db import audits  # noqa: E402
 from bot.settings import database_path  # noqa: E402
-from bot.storage import Database  # noqa: E402
+from bot.storage.copydb import audits  # noqa: E402
+from bot.storage.database import Database  # noqa: E402
 from tests import pgserver  # noqa: E402
 from tests.fakediscord import DiscordHarness  # noqa: E402
 
@@ -359,7 +359,7 @@ def mat_edit_times(channel, t0: float, t1: float) -> list[float]:
 
 
 def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: list, phase: str = "play") -> None:
-    """The bot's own figures (bot/ackstats.py): gateway receipt → ack request started, in one phase
+    """The bot's own figures (bot/discordio/ackstats.py): gateway receipt → ack request started, in one phase
     (set-up or play; the bot's perf_counter is the same clock as ours on Linux: CLOCK_MONOTONIC)."""
     try:
         data = json.loads(path.read_text())
@@ -506,7 +506,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             # chips per server: most tables would stay lobbies, their Start refused).
             "HOUSE_BANKROLL": "1000000000",
             "LOG_LEVEL": "WARNING",
-            # The bot's own receipt → acknowledgement times (bot/ackstats.py), written at shutdown.
+            # The bot's own receipt → acknowledgement times (bot/discordio/ackstats.py), written at shutdown.
             "ACK_STATS_FILE": f"{tmp}/ack-stats.json",
         }
         if args.render_processes is not None:

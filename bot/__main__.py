@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from .settings import SettingsError, load_settings
+    from bot.settings import SettingsError, load_settings
 
     try:
         settings = load_settings()
@@ -77,17 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         return asyncio.run(check(settings, token))
 
-    from .logsetup import setup_logging
+    from bot.logsetup import setup_logging
 
     setup_logging(settings.log_level, [token], settings.log_file)
 
-    from .client import run_bot
+    from bot.discordio.client import run_bot
 
     return run_bot(settings)
 
 
 def backup(settings, path: str) -> int:
-    from .storage import backup as copy_database
+    from bot.storage.database import backup as copy_database
 
     if settings.is_postgres():
         print(
@@ -109,9 +109,9 @@ async def check(settings, token: str) -> int:
     """Each part on one line; every part is tried even when one fails."""
     import discord
 
-    from .client import DiscordUnreachable, log_in_over_http, point_discord_at
-    from .settings import redacted
-    from .storage import Database
+    from bot.discordio.client import DiscordUnreachable, log_in_over_http, point_discord_at
+    from bot.settings import redacted
+    from bot.storage.database import Database
 
     print("settings: ok")
     database = redacted(settings.database_path())
@@ -149,8 +149,8 @@ def database_errors() -> tuple[type[BaseException], ...]:
 
 
 async def migrate_db(source: str, target: str) -> int:
-    from .migrate_db import MigrationRefused, migrate_database
-    from .settings import database_path, redacted
+    from bot.settings import database_path, redacted
+    from bot.storage.copydb import MigrationRefused, migrate_database
 
     try:
         moved = await migrate_database(database_path(source), database_path(target))

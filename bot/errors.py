@@ -5,7 +5,7 @@ Anything raised as a :class:`TripoleyError` is answered ephemerally with its
 apology (never a traceback, never a secret).
 
 The table manager refuses with a :class:`Refusal` (what is refused) and its facts (a seat's
-name, a count…), never with words: the Discord layer words them (:mod:`bot.refusals`), with
+name, a count…), never with words: the Discord layer words them (:mod:`bot.messages.refusals`), with
 its formatting and command names.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 
 class Refusal(enum.Enum):
-    """What the table manager refuses; the facts each needs are in :data:`bot.refusals.WORDS`."""
+    """What the table manager refuses; the facts each needs are in :data:`bot.messages.refusals.WORDS`."""
 
     UNKNOWN_GAME = enum.auto()
     BAD_OPTIONS = enum.auto()
@@ -74,7 +74,7 @@ class TripoleyError(Exception):
     @property
     def message(self) -> str:
         if self._words is None:
-            from .refusals import words
+            from bot.messages.refusals import words
 
             assert self.refusal is not None  # raised without words: with a refusal
             self._words = words(self.refusal, self.facts)

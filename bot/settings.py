@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     house_bankroll: int = Field(default=10_000, ge=0)
     threads: bool = False
 
-    # The bot's own REST calls a second (bot.pacing; Discord's global limit is 50 unless Discord
+    # The bot's own REST calls a second (bot.discordio.pacing; Discord's global limit is 50 unless Discord
     # raised it for the bot; 0: not paced).
     rest_rate: float = Field(default=45.0, ge=0)
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).

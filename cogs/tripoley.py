@@ -10,15 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
-from bot.buttonids import ConfirmButton, PageButton, encode
-from bot.components import DANGER, ButtonSpec
-from bot.controller import answer_soon, guild_of, send_answer, wants_thread
-from bot.messageids import remember_message
-from bot.outgoing import lobby_message
-from bot.rules import pages_for
-from bot.text import escape
-from bot.ui import build_view, message_kwargs
+from bot.discordio.controller import answer_soon, guild_of, send_answer, wants_thread
+from bot.discordio.ui import build_view, message_kwargs
+from bot.economy.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
+from bot.messages.buttonids import ConfirmButton, PageButton, encode
+from bot.messages.components import DANGER, ButtonSpec
+from bot.messages.outgoing import lobby_message
+from bot.messages.rules import pages_for
+from bot.messages.text import escape
+from bot.tables.messageids import remember_message
 
 log = logging.getLogger(__name__)
 

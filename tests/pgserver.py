@@ -162,7 +162,7 @@ class PostgresServer:
 
 
 async def _migrate(url: str) -> None:
-    from bot.storage import Database
+    from bot.storage.database import Database
 
     db = await Database(url).connect()
     await db.close()

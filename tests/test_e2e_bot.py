@@ -11,7 +11,7 @@ import re
 import sqlite3
 import time
 
-from bot.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
+from bot.messages.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
 
 HUMANS = ("alice", "bob")
 SYM = set(SUIT_SYMBOLS.values())
@@ -123,7 +123,7 @@ def check_no_leak(dh, channel, user, hand_text):
 
 
 def is_aside(m):
-    """A turn ping (bot.turns) or a round's results: messages without buttons beside the table's."""
+    """A turn ping (bot.discordio.turns) or a round's results: messages without buttons beside the table's."""
     return not m.components and (" your turn: " in m.content or bool(m.embeds))
 
 

@@ -17,7 +17,7 @@ import re
 import sqlite3
 import time
 
-from bot.text import escape
+from bot.messages.text import escape
 from tests.test_e2e_bot import bot_env, button, finished, game_waiting_for_a_human, open_table, play, table_message
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -86,7 +86,7 @@ def message_text(payload: dict) -> str:
 MEANT = (
     re.compile(r"⏳ <@(\d+)> to act"),
     re.compile(r"^<@(\d+)> I couldn't DM you", re.M),
-    re.compile(r"^<@(\d+)> your turn: ", re.M),  # a turn ping (bot.turns)
+    re.compile(r"^<@(\d+)> your turn: ", re.M),  # a turn ping (bot.discordio.turns)
     re.compile(r"^<@(\d+)> you ran out of time \d+ times in a row", re.M),
 )  # an AI took the seat, DMs closed
 

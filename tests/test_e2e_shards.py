@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import re
 
-from bot.migrate_db import audits
-from bot.storage import Database
+from bot.storage.copydb import audits
+from bot.storage.database import Database
 from tests.test_e2e_bot import bot_env, finished, open_table, play
 
 SHARDS = 2

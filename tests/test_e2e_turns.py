@@ -202,7 +202,7 @@ async def test_missed_turns_hand_the_seat_to_an_ai_and_the_player_is_told(discor
     )
     assert only_mentions(notice, bob)
     assert any("3 times in a row" in m.content for m in dh.dms("alice"))
-    # The table says so too; a claim left to lapse was a pass, not a missed turn (tests/bot/test_bot_turns.py).
+    # The table says so too; a claim left to lapse was a pass, not a missed turn (tests/bot/discordio/test_turns.py).
     text = await whole_log(dh, "alice", table_message(dh, "general"))
     for name in ("Alice", "Bob"):
         lines = [line for line in text.splitlines() if f"› {name} " in line]

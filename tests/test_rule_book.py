@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules import pages_for
+from bot.messages.rules import pages_for
 from engine import rulebook as R
 from engine.options import CHOICES, Options
 from engine.play import TerminalGame, new_game

@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from bot.bank import Bank
-from bot.clock import FakeClock
-from bot.prefs import Prefs
+from bot.economy.bank import Bank
+from bot.economy.prefs import Prefs
 from bot.settings import Settings
-from bot.storage import Database
-from bot.tables import TableManager
+from bot.storage.database import Database
+from bot.tables.clock import FakeClock
+from bot.tables.manager import TableManager
 
 
 @pytest.fixture

@@ -8,14 +8,14 @@ from typing import Any
 
 import discord
 
-from bot.bank import Bank
-from bot.clock import FakeClock
-from bot.controller import Controller
-from bot.outgoing import Outgoing
-from bot.prefs import Prefs
-from bot.publisher import Publisher
-from bot.storage import Database
-from bot.tables import TableManager
+from bot.discordio.controller import Controller
+from bot.discordio.publisher import Publisher
+from bot.economy.bank import Bank
+from bot.economy.prefs import Prefs
+from bot.messages.outgoing import Outgoing
+from bot.storage.database import Database
+from bot.tables.clock import FakeClock
+from bot.tables.manager import TableManager
 
 
 class Calls(list):
@@ -141,7 +141,7 @@ class RecordingSink:
         self.calls.append(("edit", channel_id, message_id, out))
 
     async def dm(self, user_id: int, out: Outgoing) -> None:
-        from bot.outgoing import DMForbidden
+        from bot.messages.outgoing import DMForbidden
 
         if user_id in self.closed_dms:
             raise DMForbidden(user_id)

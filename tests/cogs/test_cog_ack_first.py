@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot import errors
-from bot.controller import THINKING_AFTER
+from bot.discordio.controller import THINKING_AFTER
 from tests.cogs.test_cog_e2e_fake_discord import labels, start_bot
 
 SLOW = THINKING_AFTER * 4

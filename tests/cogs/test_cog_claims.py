@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.components import mat_components
-from bot.refusals import STALE_CLAIM
+from bot.messages.components import mat_components
+from bot.messages.refusals import STALE_CLAIM
 from tests.cogs.fakes import FakeInteraction, public_message
 
 G, C = 7, 700
@@ -170,7 +170,7 @@ async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack
             )
             assert claim_button(table).label == "Claim!"
             # The player's own hand view does name it.
-            from bot.outgoing import hand_message
+            from bot.messages.outgoing import hand_message
 
             own = hand_message(table, aw.seat, table.game.view(aw.seat))
             assert any(f"Claim {label}" in getattr(c, "label", "") for c in own.components)

@@ -7,10 +7,10 @@ import logging
 import discord
 import pytest
 
-from bot.buttonids import AmountButton
-from bot.controller import GENERIC_FAILURE
-from bot.outgoing import hand_message
-from bot.ui import AmountModal, handle_modal_submit
+from bot.discordio.controller import GENERIC_FAILURE
+from bot.discordio.ui import AmountModal, handle_modal_submit
+from bot.messages.buttonids import AmountButton
+from bot.messages.outgoing import hand_message
 from cogs.tripoley import Tripoley
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.client import TripoleyBot
+from bot.discordio.client import TripoleyBot
 from engine.replay import run_replay
 
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from bot.components import SelectSpec, hand_components, mat_components
-from bot.outgoing import hand_message, table_message
-from bot.text import not_now
+from bot.messages.components import SelectSpec, hand_components, mat_components
+from bot.messages.outgoing import hand_message, table_message
+from bot.messages.text import not_now
 from cogs.tripoley import Tripoley
 from engine import PRESETS, Game
 from engine.options import Options

@@ -1,0 +1,383 @@
+"""The bot: a ``commands.Bot`` that wires storage, the table manager and the cogs."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import signal
+
+import aiohttp
+import discord
+import yarl
+from discord.ext import commands
+from discord.types.user import User as UserPayload
+
+from bot.discordio import ackstats
+from bot.discordio.controller import Controller
+from bot.discordio.pacing import Pacer
+from bot.discordio.publisher import Publisher
+from bot.discordio.render import ImageService, default_renderer, process_pool
+from bot.discordio.turns import TurnNotifier
+from bot.discordio.ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
+from bot.economy.bank import Bank
+from bot.economy.prefs import Prefs
+from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
+from bot.settings import Settings
+from bot.storage import database as storage
+from bot.storage.database import Database
+from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.tripoley",)
+SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables.store)
+# The cyclic garbage collector: its full collections walk every live object (200 running games
+# are millions); with the default thresholds they ran every few seconds and stopped the event loop
+# for 100-200 ms each, delaying interactions. So gen 1 and gen 2 run rarely (every ~1 M and ~50 M
+# allocations) and the start-up objects are frozen out of them. Gen 0 stays small: its pause grows
+# with its size (at 20,000 it took 14 ms median, up to 125 ms, under load; at 2,000 about 1.4 ms).
+GC_THRESHOLDS = (2_000, 500, 50)
+HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept open (see TripoleyBot.login)
+# Start-up with Discord unreachable: seconds between attempts to log in (about two minutes in all),
+# then exit 1 and leave restarting to the service manager.
+LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
+LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+
+
+class DiscordUnreachable(Exception):
+    """Discord did not answer (no connection, a timeout, or its servers failing)."""
+
+
+async def log_in_over_http(token: str) -> UserPayload:
+    """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
+
+    Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
+    Discord does not answer."""
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        return await asyncio.wait_for(http.static_login(token), LOGIN_ATTEMPT_TIMEOUT)
+    except TimeoutError:
+        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
+    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+    finally:
+        await http.close()
+
+
+async def wait_for_discord(token: str) -> UserPayload:
+    """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
+    line per failed attempt) while Discord is unreachable."""
+    attempts = len(LOGIN_RETRY_DELAYS) + 1
+    for attempt, delay in enumerate(LOGIN_RETRY_DELAYS, 1):
+        try:
+            return await log_in_over_http(token)
+        except DiscordUnreachable as exc:
+            log.warning(
+                "Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts
+            )
+            await asyncio.sleep(delay)
+    return await log_in_over_http(token)
+
+
+def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Use a REST proxy / local test server instead of discord.com (before login)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+        log.info("REST base: %s", discord.http.Route.BASE)
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+        log.info("gateway: %s", gateway_url)
+
+
+class DiscordSink:
+    """Sends the publisher's messages through discord.py, paced under Discord's global limit
+    (bot.discordio.pacing: interaction answers go around it)."""
+
+    def __init__(self, bot: discord.Client, pace: Pacer | None = None) -> None:
+        self.bot = bot
+        self.pace = pace or Pacer(0)
+
+    def channel(self, channel_id: int):
+        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+
+    async def post(self, channel_id: int, out: Outgoing) -> int:
+        await self.pace()
+        message = await self.channel(channel_id).send(**message_kwargs(out))
+        return message.id
+
+    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
+        await self.pace()
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
+        except discord.NotFound:
+            raise MessageGone(message_id) from None
+
+    async def dm(self, user_id: int, out: Outgoing) -> None:
+        await self.pace()
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(**message_kwargs(out))
+        except discord.Forbidden:
+            raise DMForbidden(user_id) from None
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        await self.pace()
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).edit(view=None)
+        except discord.NotFound:
+            pass
+
+    async def delete(self, channel_id: int, message_id: int) -> None:
+        await self.pace()
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).delete()
+        except discord.NotFound:
+            pass
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        await self.pace()
+        data = await self.bot.http.start_thread_with_message(
+            channel_id, message_id, name=name[:100], auto_archive_duration=1440
+        )
+        return int(data["id"])
+
+    async def archive(self, thread_id: int) -> None:
+        await self.pace()
+        await self.bot.http.edit_channel(thread_id, archived=True)
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        await self.pace()
+        found = None
+        after = discord.Object(id=after_id) if after_id else None
+        async for message in self.channel(channel_id).history(limit=50, after=after):
+            mine = self.bot.user is not None and message.author.id == self.bot.user.id
+            ids = [
+                getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])
+            ]
+            if mine and any(cid.startswith(prefix) for cid in ids):
+                found = message.id  # oldest first: the newest match wins
+        return found
+
+    async def notice(self, channel_id: int, content: str, ping: int) -> None:
+        await self.pace()
+        await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
+
+
+class TripoleyBot(commands.Bot):
+    def __init__(self, settings: Settings, **client_options) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # no privileged intents
+        # Nothing a message says pings anyone unless the message names whom it pings (bot.discordio.ui.pings_only).
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
+        self.settings = settings
+        self.db: Database | None = None
+        self.images: ImageService | None = None
+        self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
+        self._timer: asyncio.Task | None = None
+        self._closing: asyncio.Future | None = None
+        self._synced_guilds: set[int] = set()
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def parse_interaction_create(data, _parse=parse):
+            # discord.py starts the task that handles the interaction inside the parser: it copies
+            # this context, so the database transactions an interaction waits for go ahead of the
+            # timers' and the coalesced saves (bot.storage.database.PRIORITY).
+            token = storage.PRIORITY.set(storage.INTERACTIVE)
+            try:
+                return _parse(data)
+            finally:
+                storage.PRIORITY.reset(token)
+
+        parsers["INTERACTION_CREATE"] = parse_interaction_create
+
+    async def login(self, token: str) -> None:
+        # The interaction acknowledgements share discord.py's connection pool with the mat and hand
+        # uploads. An acknowledgement that finds every open connection busy opens a new one (a TCP,
+        # and on Discord a TLS, handshake on its way: tens of ms); idle connections kept longer than
+        # aiohttp's 15 s default keep the pool as large as recent bursts needed.
+        self.http.connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=HTTP_KEEPALIVE)
+        await super().login(token)
+
+    async def setup_hook(self) -> None:
+        s = self.settings
+        self.db = await Database(s.database_path()).connect()
+        await self.db.checkpoint_in_background()
+        self.bank = Bank(self.db)
+        self.prefs = Prefs(self.db, s)
+        self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
+        self.manager.member_check = self.is_member
+        if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
+            self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
+        renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
+        workers = s.render_processes
+        pool = process_pool(workers) if workers > 0 and renderer is not None else None
+        self.images = ImageService(renderer, pool)
+        self.publisher = Publisher(self.manager, DiscordSink(self, Pacer(s.rest_rate)), self.images)
+        self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
+        self.controller = Controller(self.manager, self.publisher, self.turns)
+        self.add_dynamic_items(TableButton, TableSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.error(self.controller.on_app_command_error)
+        resumed = await self.manager.resume()
+        for table in resumed:
+            self.publisher.resume(table)  # refresh deadlines shown on the messages
+            self.turns.refresh(table)  # the ping of a decision waiting since before the restart
+        self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        if self.handle_sigterm:  # the bot's own process (python -m bot)
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
+            try:
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+            except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
+                pass
+        await self.sync_commands()
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user is still in the server (asked of Discord: the bot has no members intent)."""
+        try:
+            await self.http.get_member(guild_id, user_id)
+        except discord.NotFound:
+            return False
+        return True
+
+    def _on_sigterm(self) -> None:
+        log.info("SIGTERM: closing")
+        asyncio.get_running_loop().create_task(self.close())
+
+    async def sync_commands(self) -> None:
+        s = self.settings
+        if s.dev_guild_id:
+            guild = discord.Object(id=s.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to the dev guild %s", len(synced), s.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s)", len(synced))
+
+    async def _sync_guild(self, guild: discord.abc.Snowflake) -> None:
+        if guild.id in self._synced_guilds:
+            return
+        self._synced_guilds.add(guild.id)
+        try:
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        except Exception as exc:  # a closed session at shutdown, an HTTP error…
+            self._synced_guilds.discard(guild.id)
+            log.warning("could not sync commands to guild %s: %s", guild.id, exc)
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        if self.settings.discord_api_base:
+            # A local test server: guild commands show up at once.
+            for guild in self.guilds:
+                await self._sync_guild(guild)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type == discord.InteractionType.modal_submit:
+            await handle_modal_submit(interaction)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.settings.discord_api_base:
+            await self._sync_guild(guild)
+
+    async def close(self) -> None:
+        """Shut down once: saves flushed, pending messages sent, then the connections closed.
+
+        Every caller (SIGTERM's task, discord.py's runner, tests) waits for the same shutdown; the
+        runner must not end the event loop half-way (that cancelled the rest and left the database
+        threads running, so the process never exited)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._shut_down())
+        await asyncio.shield(self._closing)
+
+    async def _shut_down(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        manager = getattr(self, "manager", None)
+        if manager is not None:
+            manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
+        if manager is not None and self.db is not None:
+            try:
+                await manager.flush_saves()  # the newest state of every table
+            except Exception:
+                log.exception("could not save every table's state before shutdown")
+        try:
+            if getattr(self, "turns", None) is not None:
+                self.turns.close()  # pings are for the moment: a restart sends them again
+            if getattr(self, "publisher", None) is not None:
+                await asyncio.wait_for(self.publisher.flush(), 5)
+        except Exception:
+            log.warning("pending table messages were not all sent before shutdown")
+        await super().close()  # discord.py's runner goes on from here: see run_bot
+        if manager is not None and self.db is not None:
+            try:
+                await manager.flush_saves()  # anything a last message changed (message ids)
+            except Exception:
+                log.exception("could not save every table's state before shutdown")
+        if self.images is not None:
+            self.images.close()
+        if manager is not None:
+            manager.ai.close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
+
+
+class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
+    """The bot as one process of a cluster: discord.py's AutoShardedBot, running the shards
+    SHARD_IDS of SHARD_COUNT (one gateway connection each) and the tables of their servers only."""
+
+    def __init__(self, settings: Settings, **client_options) -> None:
+        shard_ids = settings.shards()
+        if shard_ids is None:
+            raise ValueError("a sharded bot needs SHARD_COUNT to be set")
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=list(shard_ids), **client_options)
+
+
+def make_bot(settings: Settings) -> TripoleyBot:
+    return TripoleyBot(settings) if settings.shard_count is None else ShardedTripoleyBot(settings)
+
+
+def run_bot(settings: Settings) -> int:
+    token = settings.token()
+    assert token
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    bot = make_bot(settings)
+    bot.handle_sigterm = True
+    stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
+    if stats is not None:
+        stats.install(bot)
+
+    async def runner() -> None:
+        await wait_for_discord(token)
+        async with bot:
+            await bot.start(token)
+        await bot.close()  # a shutdown begun elsewhere (SIGTERM) finishes before the loop ends
+
+    try:
+        asyncio.run(runner())
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
+        return 1
+    except DiscordUnreachable as exc:
+        log.error(
+            "Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
+            exc,
+            len(LOGIN_RETRY_DELAYS) + 1,
+        )
+        return 1
+    except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself
+        log.error("the connection to Discord failed (%s)", str(exc) or type(exc).__name__)
+        return 1
+    finally:
+        if stats is not None:
+            stats.write()
+    return 0

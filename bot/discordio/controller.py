@@ -1,0 +1,426 @@
+"""From Discord interactions to the table manager and back.
+
+The controller answers every component and modal interaction: it checks the
+button is current (table still open, same round) and calls the
+:class:`~bot.tables.manager.TableManager`. A move is checked first against the current
+state without waiting for the table's lock (``game.check``: a refusal is answered
+as such), then acknowledged (a deferred update, within a few ms: nothing waits on
+the database, a timer or other tables), then checked again and applied under the
+lock, and saved. A move from a private hand view then edits that view to show the
+hand after the move. The mat message itself is updated by the :class:`~bot.discordio.publisher.Publisher`. Every
+refusal is answered ephemerally by :meth:`Controller.report`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot import errors
+from bot.discordio.publisher import Publisher
+from bot.discordio.turns import TurnNotifier
+from bot.discordio.ui import AmountModal, build_view, message_kwargs
+from bot.messages import buttonids, story
+from bot.messages.components import log_components
+from bot.messages.outgoing import Outgoing, hand_message
+from bot.storage import database as storage
+from bot.tables.manager import TableManager
+from bot.tables.model import Table
+
+log = logging.getLogger(__name__)
+
+GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
+
+# Seconds an answer that waits for the database may take before the interaction is acknowledged
+# with a "thinking…" defer (under load a transaction waits behind others; Discord allows 3 s).
+THINKING_AFTER = 0.05
+T = TypeVar("T")
+
+PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
+ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+def guild_of(interaction: discord.Interaction) -> int:
+    """The server the interaction came from (every Tripoley command is for a server's channel)."""
+    if interaction.guild_id is None:
+        raise errors.NotAllowed("Tripoley is played in a server's channels, not in direct messages.")
+    return interaction.guild_id
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel the interaction came from (a table lives in one)."""
+    if interaction.channel_id is None:
+        raise errors.NoTable("There is no table here: Tripoley is played in a server's channels.")
+    return interaction.channel_id
+
+
+async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
+    """Whether a table opened by this interaction runs in its own thread: the server's setting is
+    on and the bot may start a thread and talk in it here."""
+    if not (await prefs.guild(interaction.guild_id)).threads:
+        return False
+    perms = interaction.app_permissions
+    return all(getattr(perms, p) for p in THREAD_PERMISSIONS)
+
+
+async def answer_soon(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """``work``'s result; if it takes longer than :data:`THINKING_AFTER`, the interaction is
+    acknowledged meanwhile with a "thinking…" defer (the answer then fills that message as the first
+    follow-up: see :func:`send_answer`). A refusal raised after that defer removes the loading
+    message, so the refusal is still answered privately (:meth:`Controller.report`)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=THINKING_AFTER)
+    if done:
+        return task.result()
+    await interaction.response.defer(thinking=True)
+    storage.acknowledged()
+    try:
+        return await task
+    except BaseException:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException:
+            log.warning("could not remove a loading message")
+        raise
+
+
+async def send_answer(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+    """Send the public answer (after :func:`answer_soon`: the response, or the follow-up that fills
+    its "thinking…" message); the answer message's id."""
+    if interaction.response.is_done():
+        message = await interaction.followup.send(wait=True, **kwargs)
+        return message.id
+    response = await interaction.response.send_message(**kwargs)
+    storage.acknowledged()
+    return getattr(response, "message_id", None)
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge a click whose answer follows (a deferred update): the work after it waits for no one."""
+    await interaction.response.defer()
+    storage.acknowledged()
+
+
+class Controller:
+    def __init__(
+        self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None
+    ) -> None:
+        self.manager = manager
+        self.publisher = publisher
+        self.turns = turns
+        self.pages: dict[str, PageHandler] = {}
+        self.confirms: dict[str, ConfirmHandler] = {}  # confirm.<what> buttons (admin reset, forget-me)
+
+    # -- answering -------------------------------------------------------------
+
+    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+        """An ephemeral answer, whether or not the interaction was answered already."""
+        kwargs.setdefault("ephemeral", True)
+        if interaction.response.is_done():
+            await interaction.followup.send(content, **kwargs)
+        else:
+            await interaction.response.send_message(content, **kwargs)
+
+    async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """The central error handler: a friendly ephemeral message, details in the log."""
+        if isinstance(error, (app_commands.CommandInvokeError,)) and error.original is not None:
+            error = error.original
+        if isinstance(error, errors.TripoleyError):
+            message = error.message
+            # Not the message itself: it may name the player's own cards ("you may place …").
+            log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(error).__name__)
+        elif isinstance(error, app_commands.BotMissingPermissions):
+            message = errors.MissingBotPermissions(
+                [errors.permission_label(p) for p in error.missing_permissions]
+            ).message
+        elif isinstance(error, app_commands.MissingPermissions):
+            names = ", ".join(f"**{errors.permission_label(p)}**" for p in error.missing_permissions)
+            message = f"You need the {names} permission for that."
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            message = "Tripoley is played in server channels, not in DMs."
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            message = f"Slow down a little: try again in {error.retry_after:.0f} s."
+        elif isinstance(error, app_commands.CheckFailure):
+            message = "You can't use that command here."
+        elif isinstance(error, discord.Forbidden):
+            log.warning("missing permissions: %s", error)
+            message = errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]).message
+        else:
+            log.error("unhandled error in an interaction", exc_info=(type(error), error, error.__traceback__))
+            message = GENERIC_FAILURE
+        try:
+            await self.reply(interaction, message)
+        except discord.HTTPException:
+            log.warning("could not send the error message to the user")
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await self.report(interaction, error)
+
+    # -- buttons and selects ------------------------------------------------------
+
+    async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        """A click on one of our buttons or selects (``values``: a select's choices)."""
+        try:
+            try:
+                button = buttonids.decode(custom_id)
+            except buttonids.BadButtonId as exc:
+                log.info("%s", exc)
+                what = "menu" if exc.menu else "button"
+                raise errors.StaleButton(f"That {what} is no longer in use.") from None
+            await self._component(interaction, button, values)
+        except Exception as exc:
+            await self.report(interaction, exc)
+
+    def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
+        table = self.manager.get_by_id(table_id)
+        if table is None or interaction.channel_id not in (table.channel_id, table.thread_id):
+            raise errors.StaleButton("This table is closed: that game is over. Start a new one with `/tripoley start`.")
+        return table
+
+    async def _component(self, interaction: discord.Interaction, button: buttonids.ButtonId, values: list[str]) -> None:
+        user = interaction.user
+        name = getattr(user, "display_name", None) or user.name
+        match button:
+            case buttonids.PageButton(kind, key, page):
+                handler = self.pages.get(kind)
+                if handler is None:
+                    raise errors.StaleButton("That page is no longer available.")
+                await handler(interaction, key, page)
+                return
+            case buttonids.ConfirmButton(what):
+                confirm = self.confirms.get(what)
+                if confirm is None:
+                    raise errors.StaleButton("That button is no longer in use.")
+                await confirm(interaction)
+                return
+            case buttonids.RematchButton(table_id):  # on a finished game's last message
+                thread = await wants_thread(interaction, self.manager.prefs)
+                update = await self.manager.rematch(table_id, user.id, name, thread=thread)
+                await self.reply(interaction, update.message or "You're in!")
+                return
+        table = self._table(interaction, button.table)
+        channel = table.channel_id
+        match button:
+            case buttonids.HouseRuleMenu():
+                if table.status != "lobby":
+                    raise errors.StaleButton("This lobby is closed: the game has started.")
+                option, _, value = (values[0] if values else "").partition("=")
+                update = await self.manager.set_house_rule(channel, user.id, option, value)
+                await self.reply(interaction, update.message or "House rule set.")
+                return
+            case buttonids.LobbyButton(_, verb, level):
+                await self._lobby(interaction, table, verb, name, level or "normal")
+                return
+            case buttonids.LogButton(_, round_number, log_page):  # the log of an earlier round may still be read
+                await self.show_log(interaction, table, round_number, log_page)
+                return
+        if button.round != table.round:
+            raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
+        act: dict[str, Any]
+        expect = None
+        match button:
+            case buttonids.SeatButton(_, _, "hand"):
+                await self.show_hand(interaction, table)
+                return
+            case buttonids.SeatButton(_, _, "back"):
+                update = await self.manager.back(channel, user.id)
+                await self.reply(interaction, update.message or "Welcome back!")
+                return
+            case buttonids.SeatButton(_, _, "best"):
+                act = {"do": "choose", "cards": self._detail_for(table, user.id).get("best")}
+            case buttonids.AmountButton():
+                await self._ask_amount(interaction, table, button)
+                return
+            case buttonids.MoveButton(_, _, verb, token):
+                act = {"do": verb}
+                expect = token  # do.claim.<token>: the claim this button was made for
+            case buttonids.SuitButton(_, _, suit):
+                act = {"do": "name_suit", "suit": suit}
+            case buttonids.LeadButton(_, _, card):
+                act = {"do": "lead", "card": card}
+            case buttonids.CardMenu(_, _, "space"):  # Wanagan: pick the space first; the card select then carries it
+                await self._rechoose(interaction, table, values[0] if values else None)
+                return
+            case buttonids.CardMenu(_, _, "choose" | "pass_cards" as kind):
+                act = {"do": kind, "cards": values}
+            case buttonids.CardMenu(_, _, "reveal", space):
+                act = {"do": "reveal", "cards": values, "space": space or ""}
+            case buttonids.CardMenu(_, _, "full_house" | "straight" as kind):
+                act = {"do": kind, "cards": values[0].split("-") if values else []}
+            case buttonids.CardMenu(_, _, "lead"):
+                act = {"do": "lead", "card": values[0] if values else None}
+            case _:
+                raise errors.StaleButton("That button is no longer in use.")
+        await self._act(interaction, table, act, button.round, expect)
+
+    async def _lobby(
+        self, interaction: discord.Interaction, table: Table, verb: str, name: str, level: str = "normal"
+    ) -> None:
+        """Join, Leave, Add AI (at ``level``), Start."""
+        user, channel = interaction.user, table.channel_id
+        if table.status != "lobby" and verb != "leave":
+            raise errors.StaleButton("This lobby is closed: the game has started.")
+        if verb == "join":
+            update = await self.manager.join(channel, user.id, name)
+            await self.reply(interaction, update.message or "You're in!")
+        elif verb == "leave":
+            update = await self.manager.leave(channel, user.id)
+            await self.reply(interaction, update.message or "You left the table.")
+        elif verb == "ai":
+            await self.manager.add_ai(channel, user.id, before_apply=lambda: defer(interaction), level=level)
+        else:
+            await self.manager.start(channel, user.id, before_apply=lambda: defer(interaction))
+
+    def _detail_for(self, table: Table, user_id: int) -> dict:
+        """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
+        aw = table.awaiting()
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise errors.NotSeated(errors.Refusal.NOT_PLAYING)
+        if aw is None:
+            raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
+        if aw.seat != seat:
+            raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=table.seats[aw.seat].name)
+        return aw.detail or {}
+
+    async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
+        self._detail_for(table, interaction.user.id)
+        seat = table.seat_of(interaction.user.id)
+        assert seat is not None  # _detail_for refused anyone without a seat
+        out = hand_message(table, seat, table.game.view(seat), choice)
+        kwargs = message_kwargs(out, edit=True)
+        kwargs.pop("attachments", None)
+        await interaction.response.edit_message(**kwargs)
+
+    async def _act(
+        self, interaction: discord.Interaction, table: Table, act: dict, round_number: int, expect: str | None = None
+    ) -> None:
+        message = interaction.message
+        private = message is not None and message.flags.ephemeral
+
+        async def acknowledge() -> None:
+            if private and self.turns is not None:
+                self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
+            await defer(interaction)
+
+        # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
+        # applied and saved. A private hand view is then edited to show the hand after the move.
+        await self.manager.act(
+            table.channel_id,
+            interaction.user.id,
+            act,
+            round_number,
+            expect=expect,
+            before_apply=acknowledge,
+        )
+        if private:
+            seat = table.seat_of(interaction.user.id)
+            if table.status == "playing" and seat is not None:
+                # Text and picture of the hand after the move (the old picture showed the cards before it).
+                out = hand_message(table, seat, table.game.view(seat))
+                if self.publisher is not None:
+                    out.image, out.alt = await self.publisher.image("hand", out.view)
+                kwargs = message_kwargs(out, edit=True)
+                self._remember_hand_view(interaction, table)
+            else:
+                kwargs = {"content": "The game is over.", "embed": None, "view": None, "attachments": []}
+            try:
+                await interaction.edit_original_response(**kwargs)
+            except discord.HTTPException:
+                # The move stands; only the old view could not be replaced.
+                log.warning("could not update a hand view after a move")
+                await self.reply(interaction, "Done. Press **Show my hand** for your current hand.")
+
+    async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
+        detail = self._detail_for(table, interaction.user.id)
+        aw = table.awaiting()
+        verb = button.verb
+        if verb not in aw.legal:
+            raise errors.WrongPhase(errors.Refusal.NOT_NOW, verb=verb, legal=aw.legal)
+        low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
+        if high < low:
+            raise errors.NotEnoughChips("You don't have enough chips for that.")
+        await interaction.response.send_modal(AmountModal(button, low, high))
+
+    async def on_amount(self, interaction: discord.Interaction, button: buttonids.AmountButton, raw: str) -> None:
+        """An amount form sent (``button``: the button that opened it)."""
+        try:
+            table = self._table(interaction, button.table)
+            if button.round != table.round:
+                raise errors.StaleButton("That round is over; your amount was not used.")
+            try:
+                amount = int(raw.strip())
+            except ValueError:
+                raise errors.AmountOutOfRange(f"“{raw.strip()[:20]}” is not a whole number of chips.") from None
+            detail = self._detail_for(table, interaction.user.id)
+            low, high = int(detail.get("min", 1)), int(detail.get("max", 0))
+            if not low <= amount <= high:
+                raise errors.AmountOutOfRange(
+                    f"The amount must be between {low} and {high} chips; you entered {amount}."
+                )
+            act: dict[str, Any] = {"do": button.verb, "amount": amount}
+            if button.verb == "corner_bet":
+                act["ace"] = button.ace or ""
+            await self._act(interaction, table, act, button.round)
+        except Exception as exc:
+            await self.report(interaction, exc)
+
+    # -- the private hand ------------------------------------------------------------
+
+    async def show_hand(self, interaction: discord.Interaction, table: Table | None = None) -> None:
+        if table is None:
+            table = self.manager.get(channel_of(interaction))
+        table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
+        out = hand_message(table, seat, view)
+        if table.seats[seat].away:
+            out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
+        await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
+        self._remember_hand_view(interaction, table)
+        change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
+        if self.publisher is not None and self.publisher.renderer is not None:
+            png, alt = await self.publisher.image("hand", view)
+            if (
+                change is not None
+                and self.turns is not None
+                and not self.turns.is_latest(table.id, interaction.user.id, change)
+            ):
+                return  # changed meanwhile (a move made from it): its picture came with that change
+            if png:
+                file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
+                try:
+                    await interaction.edit_original_response(attachments=[file])
+                except discord.HTTPException:
+                    log.warning("could not attach the hand image")
+
+    def _remember_hand_view(self, interaction: discord.Interaction, table: Table) -> None:
+        """This interaction's answer is the player's hand view: updated at their next decision."""
+        if self.turns is None:
+            return
+
+        async def edit(out: Outgoing) -> None:
+            await interaction.edit_original_response(**message_kwargs(out, edit=True))
+
+        self.turns.remember_hand_view(table.id, interaction.user.id, edit)
+
+    # -- the round's log -------------------------------------------------------------
+
+    async def show_log(
+        self, interaction: discord.Interaction, table: Table, round_number: int, page: int | None = None
+    ) -> None:
+        """The whole log of the round (and the one before), privately; opens on its newest page."""
+        embed, page, pages = story.log_embed(table, round_number, 10**6 if page is None else page)
+        kwargs: dict[str, Any] = {"embed": discord.Embed.from_dict(embed)}
+        components = log_components(table.id, round_number, page, pages)
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.edit_message(view=build_view(components), **kwargs)
+        elif components:
+            await interaction.response.send_message(ephemeral=True, view=build_view(components), **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=True, **kwargs)

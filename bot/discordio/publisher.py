@@ -1,0 +1,529 @@
+"""Coalesced table messages.
+
+The table manager only calls the synchronous :meth:`Publisher.on_update`, which
+marks the channel as having a newer state to show: nothing is built or drawn per
+action. One worker per channel sends what is due, building the message (text,
+buttons) and rendering its image from the table's state *at send time* (so a
+burst of AI moves costs one message, showing the newest state; images come from
+:class:`~bot.discordio.render.ImageService`: a render process and a cache by view content).
+
+Edits are paced per channel, not per message (Discord limits edits by channel):
+at most one edit of any of the channel's messages (the lobby, the mat, the old
+mat losing its buttons) per ``min_interval`` (1 s). A new round gets a fresh mat
+message (a post, sent at once); the previous one loses its buttons and the lobby
+message is closed in paced edits after it. A pending state that has to wait is
+replaced by any newer one meanwhile (newest wins).
+
+Publishing is fire-and-forget and nothing in the game ever waits on Discord.
+A table with threads on plays in a thread started from its lobby message when
+the game starts (if the thread can't be started, in the channel); the thread is
+archived once the results are posted there.
+
+A send that fails (discord.py gives up after five 429s in a row, a 5xx, a
+network error) is logged and retried with a backoff until it goes through or
+a newer state replaces it, so the channel always ends up showing the latest
+state.
+
+The actual sending goes through a :class:`~bot.messages.outgoing.Sink` (Discord in production, a
+recorder in tests); the messages are built by :mod:`bot.messages.outgoing`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.discordio.handdms import HandDMs
+from bot.discordio.render import ImageService, Renderer, view_key
+from bot.messages import story, text
+from bot.messages.buttonids import table_prefix
+from bot.messages.outgoing import (
+    MessageGone,
+    Outgoing,
+    Sink,
+    describe_error,
+    image_digest,
+    retryable,
+    settle,
+    table_message,
+)
+from bot.tables.manager import TableManager
+from bot.tables.messageids import remember_message, remember_thread
+from bot.tables.model import Table, TableUpdate
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Channel:
+    """What a channel still has to show, and when it was last edited."""
+
+    table: Table | None = None  # a newer state to show (built at send time)
+    final: Table | None = None  # a finished game's last state, still to show when a new table came
+    lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
+    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts, channel]: old mats to strip
+    stories: list[list] = field(default_factory=list)  # [Outgoing, attempts, channel]: round results to post, in order
+    close_lobby: list | None = None  # [table, attempts]: the lobby message to close
+    last_edit: float = float("-inf")
+    failures: int = 0
+    drawing: asyncio.Future | None = None  # the round message's newest picture being drawn (or drawn)
+    drawing_key: bytes | None = None  # the view it is drawn from
+
+
+class Publisher:
+    def __init__(
+        self,
+        manager: TableManager,
+        sink: Sink,
+        renderer: Renderer | ImageService | None = None,
+        *,
+        retry_base: float = 0.5,
+        retry_max: float = 15.0,
+        min_interval: float = 1.0,
+        picture_wait: float = 0.3,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.manager = manager
+        self.sink = sink
+        self.images = renderer if isinstance(renderer, ImageService) else ImageService(renderer)
+        self.retry_base = retry_base  # first retry delay after a failed send (doubles up to retry_max)
+        self.retry_max = retry_max
+        self.min_interval = min_interval  # at most one edit per channel per this many seconds
+        # Seconds an edit of a round's message waits for its new picture before it shows the text
+        # (whose turn it is, the deadline) with the old picture; the picture follows in the next edit.
+        self.picture_wait = picture_wait
+        self._monotonic = monotonic
+        self._channels: dict[int, _Channel] = {}
+        self._workers: dict[int, asyncio.Task] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._lobby_closed: set[int] = set()
+        self._archived: set[int] = set()  # threads archived after their game's results
+        self.hand_dms = HandDMs(manager.prefs, sink, self.images)
+        self._pictures: dict[int, bytes] = {}  # message id → digest of the picture it shows
+        self.uploads = 0  # pictures uploaded (posts and edits), for the benchmarks
+        self.uploaded_bytes = 0
+        self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
+        manager.add_listener(self.on_update)
+
+    @property
+    def renderer(self) -> ImageService | None:
+        """The image service (None when no renderer is configured)."""
+        return self.images if self.images.enabled else None
+
+    async def image(self, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
+        return await self.images.render(kind, view)
+
+    # -- entry point (synchronous, cheap) ---------------------------------------
+
+    def on_update(self, update: TableUpdate) -> None:
+        table = update.table
+        embeds = story.stories(table, update.events, finished=update.kind == "finished")
+        if embeds:
+            channel = self._channels.setdefault(table.channel_id, _Channel())
+            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel] for embed in embeds]
+        self.publish(table)
+        if update.dealt and table.game is not None:
+            views = {
+                i: table.game.view(i)
+                for i, seat in enumerate(table.seats)
+                if seat.user_id is not None and not seat.left
+            }
+            views = {i: view for i, view in views.items() if view.get("hand")}  # sitting out: nothing to show
+            self._spawn(self.hand_dms.send(table, views))
+
+    def resume(self, table: Table) -> None:
+        """Show a table loaded after a restart. A round message posted just before the restart (its
+        id not saved yet) is found and reused rather than posted twice with live buttons."""
+        self._resumed.add(table.id)
+        self.publish(table)
+
+    def publish(self, table: Table) -> None:
+        """Show the table's newest state in its channel (soon; built when it is sent)."""
+        channel = self._channels.get(table.channel_id)
+        if channel is None:
+            channel = self._channels[table.channel_id] = _Channel()
+            if len(self._channels) > 4096:
+                self._prune()
+        old = channel.table
+        if old is not None and old is not table and old.status in ("finished", "cancelled"):
+            channel.final = old  # a new table in the channel: the old one's end is still shown
+        if table.status in ("lobby", "cancelled") and not table.lobby_message_id and channel.lobby_post is None:
+            # The lobby message is posted (not edited) once; built now (cheap: no image), so it
+            # shows the lobby even if the game starts before it goes out.
+            channel.lobby_post = (table, table_message(table))
+        channel.table = table
+        self._wake(table.channel_id)
+
+    def _wake(self, channel_id: int) -> None:
+        worker = self._workers.get(channel_id)
+        if worker is None or worker.done():
+            self._workers[channel_id] = asyncio.create_task(self._drain(channel_id))
+
+    def _prune(self) -> None:
+        """Forget idle channels whose last edit no longer matters for pacing."""
+        now = self._monotonic()
+        for cid, ch in list(self._channels.items()):
+            worker = self._workers.get(cid)
+            idle = (
+                ch.table is None
+                and ch.final is None
+                and ch.lobby_post is None
+                and not ch.strips
+                and not ch.stories
+                and ch.close_lobby is None
+                and (worker is None or worker.done())
+            )
+            if idle and ch.last_edit < now - self.min_interval:
+                del self._channels[cid]
+                self._workers.pop(cid, None)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def flush(self) -> None:
+        """Wait until every pending message is sent (tests, shutdown)."""
+        await settle(lambda: [*self._workers.values(), *self._tasks])
+
+    # -- the per-channel worker --------------------------------------------------
+
+    def _fresh(self, table: Table, status: str, round_number: int) -> bool:
+        """Whether this game state goes to a new message (first mat, or a new round)."""
+        return table.mat_message_id is None or (status == "playing" and table.mat_round != round_number)
+
+    def _needs_post(self, table: Table) -> bool:
+        if table.status in ("lobby", "cancelled"):
+            return not table.lobby_message_id
+        return self._fresh(table, table.status, table.round)  # a new mat message: posted at once
+
+    def _next_job(self, ch: _Channel) -> tuple[str, bool] | None:
+        """The channel's next job and whether it is an edit (paced)."""
+        if ch.lobby_post is not None:
+            return "lobby_post", False
+        if ch.stories:
+            return "story", False  # a round's results, before the next round's mat and the final results
+        if ch.final is not None:
+            return "final", not self._needs_post(ch.final)
+        table = ch.table
+        if (
+            table is not None
+            and table.status not in ("lobby", "cancelled")
+            and table.lobby_message_id
+            and table.id not in self._lobby_closed
+            and ch.close_lobby is None
+        ):
+            ch.close_lobby = [table, 0]  # the game started: close the lobby message once
+        if table is not None and self._needs_post(table):
+            thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
+            if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
+                return "close", True  # due anyway: the lobby closes before the mat appears
+            return "state", False  # else the new mat first, the lobby after it, paced
+        if ch.close_lobby is not None:
+            return "close", True
+        if ch.strips:
+            return "strip", True
+        if table is not None:
+            return "state", True
+        return None
+
+    def _edit_wait(self, ch: _Channel) -> float:
+        if self.min_interval <= 0:
+            return 0.0
+        return ch.last_edit + self.min_interval - self._monotonic()
+
+    async def _drain(self, channel_id: int) -> None:
+        ch = self._channels.get(channel_id)
+        if ch is None:
+            return
+        while True:
+            job = self._next_job(ch)
+            if job is None:
+                return
+            kind, is_edit = job
+            if is_edit:
+                wait = self._edit_wait(ch)
+                if wait > 0:
+                    # Too soon after the channel's last edit: wait, then do what is due by then.
+                    await asyncio.sleep(wait)
+                    continue
+            if kind == "close":
+                await self._close_lobby(channel_id, ch)
+                continue
+            if kind == "strip":
+                await self._strip(channel_id, ch)
+                continue
+            if kind == "lobby_post":
+                await self._post_lobby(channel_id, ch)
+                continue
+            if kind == "story":
+                await self._post_story(channel_id, ch)
+                continue
+            if kind == "final":
+                table, ch.final = ch.final, None
+            else:
+                table, ch.table = ch.table, None
+            assert table is not None  # _next_job names a kind only when its slot is filled
+            try:
+                if not await self._send(ch, table):
+                    # An edit after all (the state changed since): back in the queue, paced.
+                    if kind == "final":
+                        ch.final = table
+                    elif ch.table is None:
+                        ch.table = table
+                    continue
+            except Exception as exc:
+                if not retryable(exc):
+                    ch.failures = 0
+                    log.exception("could not update the table message in channel %s; giving up on it", channel_id)
+                    continue
+                ch.failures += 1
+                delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
+                log.warning(
+                    "could not update the table message in channel %s (attempt %d: %s); retrying in %.1f s",
+                    channel_id,
+                    ch.failures,
+                    describe_error(exc),
+                    delay,
+                )
+                # Retry (with the newest state by then: it is built again).
+                if kind == "final":
+                    ch.final = table
+                elif ch.table is None:
+                    ch.table = table
+                await asyncio.sleep(delay)
+            else:
+                ch.failures = 0
+
+    # -- sending -----------------------------------------------------------------------
+
+    async def _edit(self, ch: _Channel, channel_id: int, message_id: int, out: Outgoing) -> None:
+        digest = image_digest(out.image)
+        if digest is not None and self._pictures.get(message_id) == digest:
+            out.image, out.keep_image = None, True  # the picture shown already: the text only
+        await self.sink.edit(channel_id, message_id, out)
+        ch.last_edit = self._monotonic()
+        self._shown(message_id, out, digest)
+
+    async def _draw(self, ch: _Channel, table: Table, out: Outgoing, text_first: bool, earlier_ok: bool) -> None:
+        """Draw ``out``'s picture. With ``text_first`` (a round's message) the text never waits
+        for the render workers more than :attr:`picture_wait` (under load every table's pictures
+        queue for them): past that it goes out with the newest picture drawn so far when
+        ``earlier_ok`` (an edit of the round's message; else with the picture it shows, or none
+        for a new round's post), and the channel is published again once the new one is drawn.
+        A channel has at most one picture being drawn, so the queue stays one picture per table
+        and a picture lags the text by at most one drawing."""
+        if not text_first or out.render is None or out.view is None:
+            out.image, out.alt = await self.images.render(out.render, out.view)
+            return
+        key = view_key(out.render, out.view)
+        previous = ch.drawing
+        if previous is not None and previous.done() and ch.drawing_key == key and not previous.cancelled():
+            out.image, out.alt = previous.result()  # drawn from this very view
+            return
+        if previous is None or previous.done():
+            drawing = ch.drawing = asyncio.ensure_future(self.images.render(out.render, out.view, key))
+            ch.drawing_key = key
+            done, _ = await asyncio.wait({drawing}, timeout=self.picture_wait)
+            if done:
+                out.image, out.alt = drawing.result()
+                return
+
+            def drawn(picture: asyncio.Future) -> None:  # late: shown once drawn
+                if not picture.cancelled() and ch.drawing is picture and table.status == "playing":
+                    self.publish(table)  # (a game over since showed its end with its own picture)
+
+            drawing.add_done_callback(drawn)
+        if (
+            earlier_ok
+            and previous is not None
+            and previous.done()
+            and not previous.cancelled()
+            and previous.result()[0]
+        ):
+            out.image, out.alt = previous.result()  # an earlier state's: the newest drawn so far
+        else:
+            out.keep_image = True
+
+    def _shown(self, message_id: int, out: Outgoing, digest: bytes | None) -> None:
+        """Remember which picture a message shows now (and count the upload)."""
+        if out.keep_image:
+            return
+        if out.image and digest is not None:
+            self.uploads += 1
+            self.uploaded_bytes += len(out.image)
+            self._pictures[message_id] = digest
+            if len(self._pictures) > 20_000:
+                self._pictures.clear()  # only costs one more upload per message
+        else:
+            self._pictures.pop(message_id, None)
+
+    async def _send(self, ch: _Channel, table: Table) -> bool:
+        """Send the table's newest state; False (nothing sent) if that needs an edit not due yet."""
+        channel = table.channel_id
+        # Built now, from the newest state, under the table's lock (never a state half-way through
+        # a change); the decision post/edit is taken from that same snapshot.
+        async with table.lock:
+            status, round_number = table.status, table.round
+            post = self._needs_post(table)
+            if not post and self._edit_wait(ch) > 0:
+                return False
+            out = table_message(table)
+            edit_of_round = not post and table.mat_message_id is not None
+        if out.image is None and out.render:
+            await self._draw(ch, table, out, text_first=status == "playing", earlier_ok=edit_of_round)
+        if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
+            await self._start_thread(table)
+        if status in ("lobby", "cancelled"):
+            if table.lobby_message_id:
+                try:
+                    await self._edit(ch, channel, table.lobby_message_id, out)
+                    return True
+                except MessageGone:
+                    pass
+            table.lobby_message_id = await self.sink.post(channel, out)
+            self._shown(table.lobby_message_id, out, image_digest(out.image))
+            await remember_message(self.manager, table.id, "lobby", table.lobby_message_id)
+            return True
+        channel = table.mat_channel
+        if table.mat_message_id is not None and not self._fresh(table, status, round_number):
+            try:
+                await self._edit(ch, channel, table.mat_message_id, out)
+                await self._archive_when_over(table, status)
+                return True
+            except MessageGone:
+                pass
+        previous = table.mat_message_id
+        message_id = await self._posted_before_restart(table, previous, round_number)
+        if message_id is not None:
+            await self._edit(ch, channel, message_id, out)
+        else:
+            message_id = await self.sink.post(channel, out)
+            self._shown(message_id, out, image_digest(out.image))
+        table.mat_message_id, table.mat_round = message_id, round_number
+        if previous and previous != message_id:
+            ch.strips.append([previous, 0, channel])
+            self._pictures.pop(previous, None)
+        await remember_message(self.manager, table.id, "mat", message_id, round_number)
+        await self._archive_when_over(table, status)
+        return True
+
+    async def _start_thread(self, table: Table) -> None:
+        """The game's thread, started from the lobby message; without it (no permission, no lobby
+        message, Discord refused) the game plays in the channel."""
+        thread_id = None
+        if table.lobby_message_id:
+            try:
+                thread_id = await self.sink.start_thread(
+                    table.channel_id, table.lobby_message_id, f"{table.preset_info.name} — table {table.id}"
+                )
+            except Exception as exc:
+                log.warning(
+                    "could not start a thread for table %s (%s); playing in the channel", table.id, describe_error(exc)
+                )
+        await remember_thread(self.manager, table, thread_id)
+
+    async def _archive_when_over(self, table: Table, status: str) -> None:
+        """Once the results are in a game's thread, the thread is archived (best effort)."""
+        if status != "finished" or table.thread_id is None or table.thread_id in self._archived:
+            return
+        self._archived.add(table.thread_id)
+        try:
+            await self.sink.archive(table.thread_id)
+        except Exception as exc:
+            log.warning("could not archive the thread of table %s (%s)", table.id, describe_error(exc))
+
+    async def _posted_before_restart(self, table: Table, previous: int | None, round_number: int) -> int | None:
+        """The round message posted for this round before a restart lost its id, if any."""
+        if table.id not in self._resumed:
+            return None
+        self._resumed.discard(table.id)
+        try:
+            return await self.sink.find_message(
+                table.channel_id, previous or table.lobby_message_id, table_prefix(table.id, round_number)
+            )
+        except Exception as exc:
+            log.warning("could not look for the round message of table %s (%s)", table.id, describe_error(exc))
+            return None
+
+    async def _post_lobby(self, channel_id: int, ch: _Channel) -> None:
+        assert ch.lobby_post is not None  # the job is only named while it is pending
+        table, out = ch.lobby_post
+        if table.lobby_message_id:
+            ch.lobby_post = None
+            return
+        try:
+            table.lobby_message_id = await self.sink.post(channel_id, out)
+        except Exception as exc:
+            if not retryable(exc):
+                log.exception("could not post the lobby message in channel %s", channel_id)
+                ch.lobby_post = None
+                return
+            ch.failures += 1
+            delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
+            log.warning(
+                "could not post the lobby message in channel %s (%s); retrying in %.1f s",
+                channel_id,
+                describe_error(exc),
+                delay,
+            )
+            await asyncio.sleep(delay)
+            return
+        ch.failures = 0
+        ch.lobby_post = None
+        await remember_message(self.manager, table.id, "lobby", table.lobby_message_id)
+
+    async def _post_story(self, channel_id: int, ch: _Channel) -> None:
+        """Post the oldest round result waiting (retried a few times, then given up: the log has it)."""
+        out, attempts, where = ch.stories[0]
+        try:
+            await self.sink.post(where, out)
+        except Exception as exc:
+            if retryable(exc) and attempts < 3:
+                ch.stories[0][1] += 1
+                log.warning("could not post a round's results in channel %s (%s)", channel_id, describe_error(exc))
+                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                return
+            log.exception("could not post a round's results in channel %s; giving up on them", channel_id)
+        ch.stories.pop(0)
+
+    async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
+        assert ch.close_lobby is not None  # the job is only named while it is pending
+        table, attempts = ch.close_lobby
+        if table.id in self._lobby_closed or not table.lobby_message_id:
+            ch.close_lobby = None
+            return
+        names = ", ".join(text.escape(s.name) for s in table.seats)
+        where = f"\nPlaying in <#{table.thread_id}>" if table.thread_id else ""
+        closed = Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [])
+        try:
+            await self._edit(ch, channel_id, table.lobby_message_id, closed)
+        except MessageGone:
+            pass
+        except Exception as exc:
+            log.warning("could not close the lobby message of table %s (%s)", table.id, describe_error(exc))
+            if retryable(exc) and attempts < 3:
+                ch.close_lobby = [table, attempts + 1]
+                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                return
+        self._lobby_closed.add(table.id)
+        if len(self._lobby_closed) > 10_000:
+            self._lobby_closed.clear()
+        ch.close_lobby = None
+
+    async def _strip(self, channel_id: int, ch: _Channel) -> None:
+        """The last round's message keeps its text, loses its buttons (best effort, paced)."""
+        message_id, attempts, channel_id = ch.strips[0]
+        try:
+            await self.sink.strip(channel_id, message_id)
+            ch.last_edit = self._monotonic()
+        except Exception as exc:
+            if retryable(exc) and attempts < 2:
+                ch.strips[0][1] += 1
+                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                return
+            log.info("could not remove the buttons of message %s", message_id)
+        ch.strips.pop(0)

@@ -1,0 +1,245 @@
+"""Turn pings, hand views that follow the player, and private notices.
+
+Discord notifies a user for a mention in a *new* message, not for one added to the table message
+by an edit. So when a player at the keyboard must decide, a short new message in the table's
+channel mentions only them: what to do (the words of the phase, never of the cards: the same for
+every decision of a phase, whether the player has a real choice or a single one) and until when.
+It is deleted once the decision is made (by them, by the timer or an AI); a table shows at most
+one. ``/tripoley ping on|off`` (default: the server's setting) turns them off for a player.
+
+The player's last private hand view (from **Show my hand** or a move made in it) is updated to
+each new decision of theirs, with its controls, while Discord still lets it be edited (an
+interaction's answer can be edited for 15 minutes); otherwise the ping tells them to open it.
+
+Notices (:attr:`bot.tables.model.TableUpdate.notices`, e.g. "an AI plays your seat now") go by DM, or
+when the player's DMs are closed, as a short message in the channel that pings only them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.discordio.render import ImageService
+from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, settle
+from bot.messages.text import PROMPTS, timestamp
+from bot.tables.log import decision_token
+from bot.tables.manager import TableManager
+from bot.tables.messageids import remember_message
+from bot.tables.model import Table, TableUpdate
+
+log = logging.getLogger(__name__)
+
+TABLE_MESSAGE_POLL = 0.2  # seconds between looks for the round's table message a ping links to
+HAND_VIEW_LIFETIME = 14 * 60.0  # seconds a hand view stays editable (Discord: 15 minutes; a margin)
+
+HandViewEditor = Callable[[Outgoing], Awaitable[None]]
+
+
+@dataclass
+class _HandView:
+    edit: HandViewEditor
+    opened: float  # monotonic time the interaction was answered
+
+
+def message_link(table: Table) -> str:
+    return f"https://discord.com/channels/{table.guild_id}/{table.mat_channel}/{table.mat_message_id or ''}".rstrip("/")
+
+
+def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str, hand_view_updated: bool) -> str:
+    """The ping: who, what (the phase's words only) and until when."""
+    what = PROMPTS.get(phase or "", "your move")
+    where = (
+        "your hand view is up to date (or press **Show my hand**)"
+        if hand_view_updated
+        else f"press **Show my hand** on the table message <{link}>"
+    )
+    until = f" Time runs out {timestamp(deadline)}." if deadline else ""
+    return f"<@{user_id}> your turn: {what} — {where}.{until}"
+
+
+class TurnNotifier:
+    def __init__(
+        self,
+        manager: TableManager,
+        sink,
+        images: ImageService | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.manager = manager
+        self.sink = sink
+        self.images = images
+        self._monotonic = monotonic
+        self._shown: dict[int, tuple | None] = {}  # table id → the decision its ping (or no ping) is for
+        self._due: dict[int, Table] = {}
+        self._workers: dict[int, asyncio.Task] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._views: dict[tuple[int, int], _HandView] = {}  # (table id, user id) → their last hand view
+        self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
+        manager.add_listener(self.on_update)
+
+    # -- entry points ---------------------------------------------------------------
+
+    def on_update(self, update: TableUpdate) -> None:
+        table = update.table
+        for user_id, text in update.notices:
+            self._spawn(self._tell(table, user_id, text))
+        self._due[table.id] = table
+        worker = self._workers.get(table.id)
+        if worker is None or worker.done():
+            self._workers[table.id] = asyncio.create_task(self._drain(table.id))
+
+    def refresh(self, table: Table) -> None:
+        """Ping (again) for the decision a table waits for, e.g. after a restart."""
+        self.on_update(TableUpdate(table=table, kind="play"))
+
+    def touch(self, table_id: int, user_id: int) -> int:
+        """A player's hand view changes now (a move from it, a new one, an update): the number of this
+        change. An older change still on its way (a picture rendered for it) must not follow it."""
+        key = (table_id, user_id)
+        self._view_changes[key] = number = self._view_changes.get(key, 0) + 1
+        if len(self._view_changes) > 10_000:
+            self._view_changes = {key: number}
+        return number
+
+    def is_latest(self, table_id: int, user_id: int, number: int) -> bool:
+        return self._view_changes.get((table_id, user_id)) == number
+
+    def remember_hand_view(self, table_id: int, user_id: int, edit: HandViewEditor) -> None:
+        """The player's newest hand view, to be updated at their next decision."""
+        self._views[(table_id, user_id)] = _HandView(edit, self._monotonic())
+        if len(self._views) > 10_000:
+            old = self._monotonic() - HAND_VIEW_LIFETIME
+            self._views = {k: v for k, v in self._views.items() if v.opened > old}
+
+    async def flush(self) -> None:
+        """Wait until every ping, deletion and notice is sent (tests, shutdown)."""
+        await settle(lambda: [*self._workers.values(), *self._tasks])
+
+    def close(self) -> None:
+        """Stop at once (shutdown): pings still waiting are dropped, and the one on show is
+        deleted after the restart (its id is saved with the table)."""
+        for task in [*self._workers.values(), *self._tasks]:
+            task.cancel()
+        self._due.clear()
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- pings ----------------------------------------------------------------------------
+
+    @staticmethod
+    def decision(table: Table) -> tuple | None:
+        """The decision a player at the keyboard has to make now (round, decision, seat), or None."""
+        if table.status != "playing" or table.deadline_kind != "turn":
+            return None
+        aw = table.awaiting()
+        if aw is None or aw.seat != table.deadline_seat or table.seats[aw.seat].auto:
+            return None
+        return table.round, decision_token(table.game), aw.seat
+
+    async def _drain(self, table_id: int) -> None:
+        while table_id in self._due:
+            table = self._due.pop(table_id)
+            try:
+                await self._sync(table)
+            except Exception:
+                log.exception("turn ping of table %s failed", table_id)
+
+    def _table_message_shown(self, table: Table) -> bool:
+        """Whether a ping may go out: it links to the round's table message, so that goes first
+        (posted as soon as its picture is drawn), unless the decision's time runs out meanwhile."""
+        return (
+            table.mat_round == table.round
+            or table.status != "playing"
+            or self.decision(table) is None
+            or table.deadline is None
+            or table.deadline <= self.manager.clock.now()
+        )
+
+    async def _sync(self, table: Table) -> None:
+        while not self._table_message_shown(table):
+            await asyncio.sleep(TABLE_MESSAGE_POLL)
+        async with table.lock:  # one consistent state: the decision, its deadline, the hand
+            if not self._table_message_shown(table):  # a new round came while we waited for the lock
+                self._due.setdefault(table.id, table)
+                return
+            key = self.decision(table)
+            if table.id in self._shown and self._shown[table.id] == key:
+                return
+            self._shown[table.id] = key
+            detected = self._monotonic()
+            old, table.ping_message_id = table.ping_message_id, None
+            if key is not None:
+                seat = table.seats[key[2]]
+                view = table.game.view(key[2])
+                hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
+                phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
+        if old:
+            try:
+                await self.sink.delete(table.mat_channel, old)
+            except Exception as exc:
+                log.info("could not delete the turn ping %s (%s)", old, describe_error(exc))
+        if key is None:
+            if table.status != "playing":
+                self._forget(table)
+            return
+        updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
+        if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
+            return
+        text = ping_text(seat.user_id, phase, deadline, link, updated)
+        message_id = await self.sink.post(table.mat_channel, Outgoing(text, pings=(seat.user_id,)))
+        # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
+        await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
+
+    def _forget(self, table: Table) -> None:
+        self._shown.pop(table.id, None)
+        for key in [k for k in self._views if k[0] == table.id]:
+            del self._views[key]
+        for key in [k for k in self._view_changes if k[0] == table.id]:
+            del self._view_changes[key]
+
+    async def _update_hand_view(
+        self, table: Table, key: tuple, user_id: int, hand: Outgoing | None, detected: float
+    ) -> bool:
+        """Show the new decision (``hand``: its hand view) in the player's last hand view, if it can
+        still be edited (a view opened since the decision came shows it already)."""
+        view = self._views.get((table.id, user_id))
+        if hand is None or view is None or self._monotonic() - view.opened > HAND_VIEW_LIFETIME:
+            self._views.pop((table.id, user_id), None)
+            return False
+        if view.opened >= detected:
+            return True
+        if self.images is not None:
+            hand.image, hand.alt = await self.images.render(hand.render, hand.view)
+        if self.decision(table) != key:
+            return False  # decided meanwhile (from that very view, perhaps): its own answer shows the result
+        self.touch(table.id, user_id)
+        try:
+            await view.edit(hand)
+        except Exception as exc:
+            log.info("could not update a hand view (%s)", describe_error(exc))
+            self._views.pop((table.id, user_id), None)
+            return False
+        return True
+
+    # -- notices -------------------------------------------------------------------------------
+
+    async def _tell(self, table: Table, user_id: int, text: str) -> None:
+        """By DM, or (DMs closed) in the channel, pinging only that player."""
+        try:
+            await self.sink.dm(user_id, Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {text}"))
+            return
+        except DMForbidden:
+            pass
+        except Exception as exc:
+            log.info("could not DM a notice (%s)", describe_error(exc))
+        try:
+            await self.sink.post(table.mat_channel, Outgoing(f"<@{user_id}> {text}", pings=(user_id,)))
+        except Exception:
+            log.exception("could not post a notice in channel %s", table.channel_id)

@@ -1,0 +1,204 @@
+"""discord.py components: persistent dynamic items, the amount modal, views from specs.
+
+All buttons and selects are :class:`discord.ui.DynamicItem` s matching the ids of
+:mod:`bot.messages.buttonids`; they are registered once at start-up (``bot.add_dynamic_items``) and
+therefore keep working after a restart. Their callbacks hand the id over to
+``interaction.client.controller``, which decodes it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.messages.buttonids import BUTTON_TEMPLATE, SELECT_TEMPLATE, AmountButton, decode_form, encode_form
+from bot.messages.components import ButtonSpec, Component, SelectSpec
+from bot.messages.outgoing import Outgoing
+
+if TYPE_CHECKING:
+    from bot.discordio.controller import Controller
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def controller_of(interaction: discord.Interaction) -> Controller:
+    """The controller of the bot that received the interaction (always our TripoleyBot, which has one)."""
+    # Interaction.client is typed as discord.Client; the controller is our subclass's attribute.
+    return cast("Controller", interaction.client.controller)  # type: ignore[attr-defined]
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button) -> None:
+        super().__init__(button)
+        self.button_id = button.custom_id or ""
+
+    @classmethod
+    def from_spec(cls, spec: ButtonSpec) -> TableButton:
+        return cls(
+            discord.ui.Button(
+                custom_id=spec.custom_id,
+                label=spec.label,
+                style=STYLES.get(spec.style, discord.ButtonStyle.secondary),
+                row=spec.row,
+                emoji=spec.emoji,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        assert isinstance(item, discord.ui.Button)  # the template is a button's
+        return cls(discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await controller_of(interaction).on_component(interaction, self.button_id, [])
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select) -> None:
+        super().__init__(select)
+        self.select_id = select.custom_id or ""
+
+    @classmethod
+    def from_spec(cls, spec: SelectSpec) -> TableSelect:
+        descriptions = spec.descriptions or (None,) * len(spec.options)
+        options = [
+            discord.SelectOption(label=label, value=value, default=value in spec.defaults, description=text)
+            for (label, value), text in zip(spec.options, descriptions)
+        ]
+        return cls(
+            discord.ui.Select(
+                custom_id=spec.custom_id,
+                placeholder=spec.placeholder,
+                options=options,
+                min_values=spec.min_values,
+                max_values=spec.max_values,
+                row=spec.row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableSelect:
+        assert isinstance(item, discord.ui.Select)  # the template is a select's
+        return cls(
+            discord.ui.Select(
+                custom_id=item.custom_id,
+                placeholder=item.placeholder,
+                options=item.options,
+                min_values=item.min_values,
+                max_values=item.max_values,
+            )
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        await controller_of(interaction).on_component(interaction, self.select_id, values)
+
+
+def build_view(components: Sequence[Component]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for spec in components:
+        if isinstance(spec, SelectSpec):
+            if not spec.options:
+                continue
+            view.add_item(TableSelect.from_spec(spec))
+        else:
+            view.add_item(TableButton.from_spec(spec))
+    return view
+
+
+def pings_only(user_ids) -> discord.AllowedMentions:
+    """Allowed mentions that notify exactly these users: never @everyone, @here or a role."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=uid) for uid in user_ids]
+    )
+
+
+def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
+    """Keyword arguments for send()/edit() from an Outgoing message."""
+    kwargs: dict[str, Any] = {
+        "content": out.clipped(),
+        "view": build_view(out.components) if out.components else None,
+        "allowed_mentions": pings_only(out.pings),
+    }
+    if out.embeds:
+        kwargs["embeds"] = [discord.Embed.from_dict(e) for e in out.embeds]
+    files = []
+    if out.image:
+        files.append(
+            discord.File(io.BytesIO(out.image), filename=out.image_name, description=(out.alt or "")[:1000] or None)
+        )
+    if edit and not (out.keep_image and not files):
+        kwargs["attachments"] = files  # without the key, an edit keeps the picture the message has
+    elif files:
+        kwargs["files"] = files
+    if not edit and kwargs["view"] is None:
+        del kwargs["view"]
+    return kwargs
+
+
+class AmountModal(discord.ui.Modal):
+    """Asks for a bet/raise/bid amount; validated against the current bounds."""
+
+    def __init__(self, button: AmountButton, low: int, high: int, extra: str = "") -> None:
+        title = {"bet": "Bet", "raise": "Raise", "bid": "Bid", "suit_bid": "Bid for the suit"}.get(
+            button.verb, "Corner bet"
+        )
+        super().__init__(title=title, timeout=600, custom_id=encode_form(button))
+        self.button = button
+        self.low, self.high = low, high
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            label=f"Amount ({low}–{high})" + (f" {extra}" if extra else ""),
+            custom_id="amount",
+            placeholder=str(low),
+            min_length=1,
+            max_length=6,
+            required=True,
+        )
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        # Submissions are handled by ``handle_modal_submit`` (from the bot's on_interaction), which
+        # also works for a modal opened before a restart. Nothing to do here.
+        return None
+
+
+def modal_values(data: Mapping[str, Any]) -> dict[str, str]:
+    """custom_id → value of every text input in a modal submission (action rows or labels)."""
+    out: dict[str, str] = {}
+
+    def walk(components):
+        for c in components or []:
+            if "custom_id" in c and "value" in c:
+                out[c["custom_id"]] = c["value"]
+            walk(c.get("components"))
+            if isinstance(c.get("component"), dict):
+                walk([c["component"]])
+
+    walk(data.get("components"))
+    return out
+
+
+async def handle_modal_submit(interaction: discord.Interaction) -> bool:
+    """Route a Tripoley amount modal to the controller; False if it isn't ours."""
+    if interaction.type != discord.InteractionType.modal_submit:
+        return False
+    data: Mapping[str, Any] = interaction.data or {}
+    button = decode_form(str(data.get("custom_id", "")))
+    if button is None:
+        return False
+    raw = modal_values(data).get("amount", "")
+    await controller_of(interaction).on_amount(interaction, button, raw)
+    return True

@@ -1,0 +1,1 @@
+"""The server economy: wallets and the ledger (every chip's movement), and players' preferences."""

@@ -1,0 +1,444 @@
+"""Wallets, the ledger and the house account.
+
+A wallet per user per server (``user_id`` 0 is the server's house account,
+which funds AI seats from a finite bankroll). Every movement is one ledger row;
+balances never go negative (checked in SQL). A row with a ``table_id`` moves
+chips between a wallet and a table; a row without one brings chips into the
+server (a grant: a starting balance, the house's bankroll, daily, relief, an
+admin's grant) or takes them out (a removal: an admin's, a reset, a forgotten
+player's wallet). So for each server, at all times (:meth:`Bank.audit`),
+
+    sum(wallets) + sum(open tables' chips) == grants - removals
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
+from bot.storage.database import Database
+
+HOUSE = 0
+FORGOTTEN = -1  # the user id of ledger rows whose player asked to be forgotten
+WEEK = "week"
+LEADERBOARDS = ("balance", "net", "wins")
+# The ledger kinds of grants that a player claims (their own cooldown each).
+CLAIMS = ("daily", "relief")
+TABLES_OPEN = (
+    "A table is open in this server (a game playing or a lobby holding buy-ins). "
+    "Reset once every table has finished, or stop them first with `/tripoley stop`."
+)
+STILL_SEATED = "You're seated at a table in this server: leave it (or let the game end) first."
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The conservation check: what wallets and tables hold against what came in and went out."""
+
+    granted: int
+    removed: int
+    wallets: int
+    tables: int
+
+    @property
+    def ok(self) -> bool:
+        return self.wallets + self.tables == self.granted - self.removed
+
+
+def week_start(now: float) -> float:
+    """Monday 00:00 UTC of the week ``now`` falls in: "this week" on the leaderboards."""
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return (day - timedelta(days=day.weekday())).timestamp()
+
+
+def duration_text(seconds: float) -> str:
+    """``3 h 5 min``, ``12 min``, ``40 s``: how long until a cooldown ends."""
+    seconds = max(0, int(seconds + 0.999))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return f"{minutes} min"
+    return f"{secs} s"
+
+
+class Bank:
+    def __init__(self, db: Database, clock=time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    # -- helpers usable inside a caller's transaction -------------------------
+
+    async def ensure_wallet(self, conn, guild_id: int, user_id: int, starting: int) -> int:
+        """The wallet's balance; a new wallet is granted ``starting`` chips (the house: its bankroll).
+
+        The wallet stays locked to the end of the caller's transaction (another process sharing
+        a PostgreSQL database waits for it; with SQLite the transaction holds the whole database)."""
+        row = await self._locked_wallet(conn, guild_id, user_id)
+        if row is not None:
+            return int(row[0])
+        starting = max(0, int(starting))
+        async with conn.execute(
+            "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING balance",
+            (guild_id, user_id, starting),
+        ) as cur:
+            created = await cur.fetchone()
+        if created is None:  # another process opened it since we looked: theirs stands
+            return int((await self._locked_wallet(conn, guild_id, user_id))[0])
+        if starting:
+            kind, note = ("house-bankroll", "house bankroll") if user_id == HOUSE else ("grant", "starting balance")
+            await self._ledger(conn, guild_id, user_id, starting, starting, kind, None, note)
+        return starting
+
+    @staticmethod
+    async def _locked_wallet(conn, guild_id: int, user_id: int):
+        async with conn.execute(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ? FOR UPDATE", (guild_id, user_id)
+        ) as cur:
+            return await cur.fetchone()
+
+    async def _ledger(self, conn, guild_id, user_id, delta, balance, kind, table_id, note=None, actor_id=None) -> None:
+        await conn.execute(
+            "INSERT INTO ledger (guild_id, user_id, delta, balance, kind, table_id, created_at, note, actor_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, user_id, delta, balance, kind, table_id, self.clock(), note, actor_id),
+        )
+
+    async def credit(
+        self,
+        conn,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        kind: str,
+        table_id: int | None,
+        note: str | None = None,
+        actor_id: int | None = None,
+    ) -> int:
+        if amount < 0:
+            raise ValueError("credit amount must not be negative")
+        await self.ensure_wallet(conn, guild_id, user_id, 0)
+        async with conn.execute(
+            "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ? RETURNING balance",
+            (amount, guild_id, user_id),
+        ) as cur:
+            balance = int((await cur.fetchone())[0])
+        await self._ledger(conn, guild_id, user_id, amount, balance, kind, table_id, note, actor_id)
+        return balance
+
+    async def debit(
+        self,
+        conn,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        kind: str,
+        table_id: int | None,
+        note: str | None = None,
+        actor_id: int | None = None,
+    ) -> int:
+        if amount < 0:
+            raise ValueError("debit amount must not be negative")
+        async with conn.execute(
+            "UPDATE wallets SET balance = balance - ? WHERE guild_id = ? AND user_id = ? AND balance >= ?"
+            " RETURNING balance",
+            (amount, guild_id, user_id, amount),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            have = await self._balance(conn, guild_id, user_id)
+            raise NotEnoughChips(f"You need {amount} chips but your wallet holds {have}.")
+        balance = int(row[0])
+        await self._ledger(conn, guild_id, user_id, -amount, balance, kind, table_id, note, actor_id)
+        return balance
+
+    async def _balance(self, conn, guild_id: int, user_id: int) -> int:
+        row = await self._locked_wallet(conn, guild_id, user_id)
+        return int(row[0]) if row else 0
+
+    async def _table_chips(self, conn, table_id: int, delta: int) -> None:
+        async with conn.execute(
+            "UPDATE tables SET chips = chips + ? WHERE id = ? AND chips + ? >= 0 RETURNING chips",
+            (delta, table_id, delta),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise RuntimeError(f"table {table_id} cannot move {delta} chips")
+
+    # -- one transaction each -------------------------------------------------
+
+    async def balance(self, guild_id: int, user_id: int, starting: int) -> int:
+        async with self.db.transaction() as conn:
+            return await self.ensure_wallet(conn, guild_id, user_id, starting)
+
+    async def buy_in(self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn=None) -> int:
+        """Wallet → table. Raises :class:`NotEnoughChips`; returns the new balance.
+
+        With ``conn``, runs inside the caller's transaction (so the seat that the chips pay for
+        is saved in the same transaction)."""
+        if conn is None:
+            async with self.db.transaction() as conn:
+                return await self.buy_in(guild_id, user_id, table_id, amount, starting, conn)
+        await self.ensure_wallet(conn, guild_id, user_id, starting)
+        balance = await self.debit(conn, guild_id, user_id, amount, "buy-in", table_id)
+        await self._table_chips(conn, table_id, amount)
+        return balance
+
+    async def house_buy_in(self, guild_id: int, table_id: int, amount: int, bankroll: int, conn=None) -> int:
+        """House → table for an AI seat. The house holds a finite bankroll (``bankroll`` is granted
+        once, when the server's house account is opened): raises :class:`HouseShort` when it can't pay."""
+        if conn is None:
+            async with self.db.transaction() as conn:
+                return await self.house_buy_in(guild_id, table_id, amount, bankroll, conn)
+        have = await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
+        if have < amount:
+            raise HouseShort(
+                f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
+                "An admin can add chips with `/tripoley admin house`, or invite a person instead."
+            )
+        balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
+        await self._table_chips(conn, table_id, amount)
+        return balance
+
+    async def refund(self, guild_id: int, user_id: int, table_id: int, amount: int, conn=None) -> int:
+        """Table → wallet for a seat leaving an unstarted lobby."""
+        if conn is None:
+            async with self.db.transaction() as conn:
+                return await self.refund(guild_id, user_id, table_id, amount, conn)
+        await self._table_chips(conn, table_id, -amount)
+        return await self.credit(conn, guild_id, user_id, amount, "refund", table_id)
+
+    async def cash_out_all(
+        self, conn, guild_id: int, table_id: int, payouts: list[tuple[int, int]], kind: str = "cash-out"
+    ) -> None:
+        """Inside the caller's transaction: every (user_id, amount) → wallet; the table ends empty."""
+        async with conn.execute("SELECT chips FROM tables WHERE id = ?", (table_id,)) as cur:
+            held = int((await cur.fetchone())[0])
+        total = sum(amount for _, amount in payouts)
+        if total != held:
+            raise RuntimeError(f"table {table_id} holds {held} chips but cash-out pays {total}")
+        for user_id, amount in payouts:
+            await self.credit(conn, guild_id, user_id, amount, kind, table_id)
+        await conn.execute("UPDATE tables SET chips = 0 WHERE id = ?", (table_id,))
+
+    # -- grants and removals (no table) -------------------------------------------
+
+    async def claim(
+        self,
+        guild_id: int,
+        user_id: int,
+        kind: str,
+        amount: int,
+        cooldown: float,
+        starting: int,
+        below: int | None = None,
+    ) -> int:
+        """A player's ``daily`` or ``relief`` grant: ``amount`` chips once per ``cooldown`` seconds
+        (``below``: only while the wallet holds fewer chips). Returns the new balance; refusals
+        (:class:`OnCooldown`, :class:`NotAllowed`) change nothing."""
+        if kind not in CLAIMS:
+            raise ValueError(f"unknown claim {kind!r}")
+        async with self.db.transaction() as conn:
+            balance = await self.ensure_wallet(conn, guild_id, user_id, starting)
+            async with conn.execute(
+                "SELECT MAX(created_at) FROM ledger WHERE guild_id = ? AND user_id = ? AND kind = ?",
+                (guild_id, user_id, kind),
+            ) as cur:
+                last = (await cur.fetchone())[0]
+            now = self.clock()
+            if last is not None and now < last + cooldown:
+                raise OnCooldown(
+                    f"You've had your {kind} chips: the next {kind} grant is in "
+                    f"**{duration_text(last + cooldown - now)}**. Your wallet holds {balance} chips.",
+                    last + cooldown,
+                )
+            if below is not None and balance >= below:
+                raise NotAllowed(
+                    f"Relief is for wallets below {below} chips (the smallest buy-in); yours holds {balance}. "
+                    "Try `/tripoley daily`."
+                )
+            if amount <= 0:
+                raise NotAllowed(f"This server has turned the {kind} grant off.")
+            return await self.credit(conn, guild_id, user_id, amount, kind, None, f"{kind} grant")
+
+    async def adjust(self, guild_id: int, user_id: int, amount: int, actor_id: int, starting: int) -> tuple[int, int]:
+        """An admin's grant (``amount`` > 0) or removal (< 0, at most what the wallet holds: a wallet
+        never goes below 0). ``starting``: a new wallet's starting balance (the house: its bankroll).
+        Returns (chips moved, new balance)."""
+        async with self.db.transaction() as conn:
+            balance = await self.ensure_wallet(conn, guild_id, user_id, starting)
+            if amount >= 0:
+                return amount, await self.credit(conn, guild_id, user_id, amount, "admin-grant", None, None, actor_id)
+            taken = min(-amount, balance)
+            new = await self.debit(conn, guild_id, user_id, taken, "admin-removal", None, None, actor_id)
+            return -taken, new
+
+    async def reset(self, guild_id: int, actor_id: int, starting: int, bankroll: int) -> int:
+        """Every wallet of the server back to the starting balance (the house: to its bankroll), each
+        change a ``reset`` row naming the admin. Refused while a table holds chips (a lobby or a
+        game), checked in the same transaction. Returns the number of wallets reset."""
+        async with self.db.transaction() as conn:
+            async with conn.execute(
+                "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
+            ) as cur:
+                if (await cur.fetchone())[0]:
+                    raise NotAllowed(TABLES_OPEN)
+            await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
+            async with conn.execute(
+                "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id FOR UPDATE", (guild_id,)
+            ) as cur:
+                wallets = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
+            for user_id, balance in wallets:
+                target = bankroll if user_id == HOUSE else starting
+                if target == balance:
+                    continue
+                await conn.execute(
+                    "UPDATE wallets SET balance = ? WHERE guild_id = ? AND user_id = ?", (target, guild_id, user_id)
+                )
+                await self._ledger(
+                    conn, guild_id, user_id, target - balance, target, "reset", None, "economy reset", actor_id
+                )
+            return len(wallets)
+
+    async def forget(self, guild_id: int, user_id: int, still_seated: Callable[[], bool]) -> int:
+        """Remove a player's wallet (its chips: a ``forget`` removal) and stats in this server, and
+        anonymise their ledger rows (kept, so the totals still add up) and the names stored with
+        finished games. ``still_seated`` is asked inside the transaction (a join racing this one
+        is either seen or comes after). Returns the chips removed."""
+        if user_id in (HOUSE, FORGOTTEN):
+            raise ValueError("the house cannot be forgotten")
+        async with self.db.transaction() as conn:
+            if still_seated():
+                raise NotAllowed(STILL_SEATED)
+            balance = await self._balance(conn, guild_id, user_id)
+            if balance:
+                await self.debit(conn, guild_id, user_id, balance, "forget", None, "player forgotten")
+            await conn.execute("DELETE FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+            await conn.execute("DELETE FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+            await conn.execute(
+                "UPDATE ledger SET user_id = ? WHERE guild_id = ? AND user_id = ?", (FORGOTTEN, guild_id, user_id)
+            )
+            await conn.execute(
+                "UPDATE ledger SET actor_id = ? WHERE guild_id = ? AND actor_id = ?", (FORGOTTEN, guild_id, user_id)
+            )
+            await forget_in_tables(conn, guild_id, user_id)
+            return balance
+
+    # -- reading --------------------------------------------------------------
+
+    async def audit(self, guild_id: int) -> Audit:
+        flows = await self.db.fetchone(
+            "SELECT COALESCE(SUM(MAX(delta, 0)), 0), COALESCE(SUM(MAX(-delta, 0)), 0) FROM ledger"
+            " WHERE guild_id = ? AND table_id IS NULL",
+            (guild_id,),
+        )
+        wallets = await self.db.fetchone(
+            "SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = ?", (guild_id,)
+        )
+        tables = await self.db.fetchone("SELECT COALESCE(SUM(chips), 0) FROM tables WHERE guild_id = ?", (guild_id,))
+        return Audit(int(flows[0]), int(flows[1]), int(wallets[0]), int(tables[0]))
+
+    async def last_claims(self, guild_id: int, user_id: int) -> dict[str, float]:
+        """When the player last claimed each grant of :data:`CLAIMS`."""
+        rows = await self.db.fetchall(
+            "SELECT kind, MAX(created_at) AS at FROM ledger WHERE guild_id = ? AND user_id = ?"
+            " AND kind IN ('daily', 'relief') GROUP BY kind",
+            (guild_id, user_id),
+        )
+        return {r["kind"]: float(r["at"]) for r in rows}
+
+    def _board_query(self, by: str, period: str | None) -> str:
+        """``SELECT user_id, value`` rows of one leaderboard (parameters: guild id, then the week's
+        start for :data:`WEEK`)."""
+        if by not in LEADERBOARDS:
+            raise ValueError(f"unknown leaderboard {by!r}")
+        if by == "balance":
+            return "SELECT user_id, balance AS value FROM wallets WHERE guild_id = ? AND user_id > 0"
+        if period != WEEK:
+            column = "net" if by == "net" else "wins"
+            return f"SELECT user_id, {column} AS value FROM stats WHERE guild_id = ? AND user_id > 0"
+        # This week: from the results of the games that ended since Monday.
+        field_ = "$.net" if by == "net" else "$.winner"
+        return (
+            f"SELECT json_extract(s.value, '$.user_id') AS user_id, SUM(json_extract(s.value, '{field_}')) AS value"
+            " FROM tables t, json_each(t.result_json, '$.seats') s"
+            " WHERE t.guild_id = ? AND t.status = 'finished' AND t.ended_at >= ?"
+            " AND json_extract(s.value, '$.user_id') > 0 GROUP BY 1"
+        )
+
+    def _board_params(self, guild_id: int, by: str, period: str | None) -> tuple:
+        if by != "balance" and period == WEEK:
+            return (guild_id, week_start(self.clock()))
+        return (guild_id,)
+
+    async def leaderboard(
+        self, guild_id: int, by: str = "balance", offset: int = 0, limit: int = 10, period: str | None = None
+    ) -> list[dict]:
+        """One page of a leaderboard: ``by`` balance, net winnings or games won; ``period``
+        :data:`WEEK` (games ended since Monday 00:00 UTC) or None (all time; balance is always now)."""
+        rows = await self.db.fetchall(
+            f"SELECT user_id, value FROM ({self._board_query(by, period)}) AS board ORDER BY value DESC, user_id LIMIT ? OFFSET ?",
+            (*self._board_params(guild_id, by, period), limit, offset),
+        )
+        return [{"user_id": int(r["user_id"]), "value": int(r["value"])} for r in rows]
+
+    async def leaderboard_size(self, guild_id: int, by: str = "balance", period: str | None = None) -> int:
+        row = await self.db.fetchone(
+            f"SELECT COUNT(*) FROM ({self._board_query(by, period)}) AS board", self._board_params(guild_id, by, period)
+        )
+        return int(row[0])
+
+    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict]:
+        rows = await self.db.fetchall(
+            "SELECT * FROM ledger WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        return [dict(r) for r in rows]
+
+
+FORGOTTEN_NAME = "a former player"
+
+
+async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
+    """Inside the caller's transaction: the player's seat in every closed table of the server
+    loses its name and id (saved seats, the game's players, results, the host), and the log lines
+    naming them are dropped (also at tables they only passed through)."""
+    await conn.execute(
+        "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
+    )
+    async with conn.execute(
+        "SELECT id, state_json, result_json FROM tables WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+        (guild_id,),
+    ) as cur:
+        rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in await cur.fetchall()]
+    names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
+    names.discard(None)
+    names.discard("")
+    for table_id, state, result_json in rows:
+        log = state.get("log") or []
+        kept = [line for line in log if not any(n in line for n in names)]
+        mine = any(s.get("user_id") == user_id for s in state.get("seats") or [])
+        if not mine and len(kept) == len(log):
+            continue
+        state["log"] = kept
+        game = json.loads(state["game"]) if isinstance(state.get("game"), str) else None
+        for index, seat in enumerate(state["seats"]):
+            if seat.get("user_id") == user_id:
+                seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
+                if game is not None and index < len(game.get("players") or []):
+                    game["players"][index] = FORGOTTEN_NAME  # the game's record names its players
+        if game is not None:
+            state["game"] = json.dumps(game, separators=(",", ":"))
+        result = json.loads(result_json) if result_json else None
+        for seat in (result or {}).get("seats") or []:
+            if seat.get("user_id") == user_id:
+                seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
+        await conn.execute(
+            "UPDATE tables SET state_json = ?, result_json = ? WHERE id = ?",
+            (json.dumps(state), json.dumps(result) if result is not None else None, table_id),
+        )

@@ -1,0 +1,292 @@
+"""Buttons and selects as plain data, built from the table state.
+
+Their ids are written by :mod:`bot.messages.buttonids` (one typed codec for building and reading them);
+``bot.discordio.ui`` turns these specs into ``discord.ui`` dynamic items.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.messages.buttonids import (
+    AmountButton,
+    CardMenu,
+    HouseRuleMenu,
+    LeadButton,
+    LobbyButton,
+    LogButton,
+    MoveButton,
+    RematchButton,
+    SeatButton,
+    SuitButton,
+    encode,
+)
+from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, claim_words
+from bot.tables.log import claim_is_public, decision_token
+
+# Verbs that take no argument and may be shown on the public table message.
+PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pass", "claim", "play", "cover", "decline")
+AMOUNT_VERBS = ("bet", "raise", "bid", "suit_bid", "corner_bet")
+
+PRIMARY, SECONDARY, SUCCESS, DANGER = "primary", "secondary", "success", "danger"
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    custom_id: str
+    label: str
+    style: str = SECONDARY
+    row: int = 0
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    custom_id: str
+    placeholder: str
+    options: tuple[tuple[str, str], ...]  # (label, value)
+    min_values: int = 1
+    max_values: int = 1
+    row: int = 0
+    defaults: tuple[str, ...] = field(default=())
+    descriptions: tuple[str, ...] = field(default=())  # one per option, or none
+
+
+Component = ButtonSpec | SelectSpec
+
+
+def verb_style(verb: str) -> str:
+    if verb in ("fold",):
+        return DANGER
+    if verb in ("call", "check", "claim", "keep"):
+        return SUCCESS
+    if verb in AMOUNT_VERBS:
+        return PRIMARY
+    return SECONDARY
+
+
+def lobby_components(table) -> list[Component]:
+    comps: list[Component] = [
+        ButtonSpec(encode(LobbyButton(table.id, "join")), "Join", SUCCESS),
+        ButtonSpec(encode(LobbyButton(table.id, "leave")), "Leave", SECONDARY),
+        ButtonSpec(encode(LobbyButton(table.id, "ai")), "Add AI", SECONDARY),
+        ButtonSpec(encode(LobbyButton(table.id, "start")), "Start", PRIMARY),
+        # the AI's level: "Add AI" above is Normal
+        ButtonSpec(encode(LobbyButton(table.id, "ai", "easy")), "Add Easy AI", SECONDARY, row=1),
+        ButtonSpec(encode(LobbyButton(table.id, "ai", "hard")), "Add Hard AI", SECONDARY, row=1),
+    ]
+    house = house_rule_select(table)
+    if house is not None:
+        comps.append(house)
+    return comps
+
+
+def house_rule_select(table) -> SelectSpec | None:
+    """The host's menu of house rules: every value the table does not play yet, explained."""
+    from engine.rulebook import OPTION_TEXT, house_rules, value_label, value_text
+
+    options = table.preset_info.options.with_overrides(table.options)
+    choices = [
+        (
+            f"{OPTION_TEXT[name].title}: {value_label(name, value)}"[:100],
+            f"{name}={str(value).lower()}",
+            _clip(value_text(name, value), 100),
+        )
+        for name, values in house_rules(table.preset).items()
+        for value in values
+        if value != getattr(options, name)
+    ][:25]
+    if not choices:
+        return None
+    return SelectSpec(
+        encode(HouseRuleMenu(table.id)),
+        "House rules (host): switch one…",
+        tuple((label, value) for label, value, _ in choices),
+        row=2,
+        descriptions=tuple(text for _, _, text in choices),
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def final_components(table) -> list[Component]:
+    """Under a finished game's results: Rematch (the table id names the game to replay)."""
+    return [ButtonSpec(encode(RematchButton(table.id)), "Rematch", SUCCESS, 0, "🔁")]
+
+
+def _verb_label(
+    verb: str, detail: dict, name_space: bool = True, public: bool = False, view: dict | None = None
+) -> str:
+    """``public``: the label is on the shared table message, so it must not name a card still in a hand;
+    ``view``: for the names of the spaces a claim pays."""
+    if verb == "play" and detail.get("card") and not public:
+        return f"Play {card(detail['card'])}"
+    if verb == "cover" and detail.get("amount"):
+        return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
+    if verb == "claim" and detail.get("space") and name_space and view is not None:
+        return f"Claim {claim_words(view, detail)}"[:80]
+    return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
+
+
+def _verb_buttons(
+    table_id: int,
+    r: int,
+    legal: list[str],
+    verbs,
+    row: int,
+    detail: dict | None = None,
+    token: str | None = None,
+    name_space: bool = True,
+    public: bool = False,
+    view: dict | None = None,
+) -> list[ButtonSpec]:
+    """``token``: the claim being decided (see :func:`bot.tables.log.decision_token`); Claim!/Pass carry it."""
+    detail = detail or {}
+    out = []
+    for verb in legal:
+        if verb == "corner_bet":
+            for ace in detail.get("aces", []):
+                out.append(
+                    ButtonSpec(
+                        encode(AmountButton(table_id, r, "corner_bet", ace)), f"Bet on {card(ace)}…", PRIMARY, row
+                    )
+                )
+        elif verb in AMOUNT_VERBS:
+            out.append(ButtonSpec(encode(AmountButton(table_id, r, verb)), ACTION_LABELS.get(verb, verb), PRIMARY, row))
+        elif verb in verbs:
+            claim_token = token if verb in ("claim", "pass") else None
+            out.append(
+                ButtonSpec(
+                    encode(MoveButton(table_id, r, verb, claim_token)),
+                    _verb_label(verb, detail, name_space, public, view),
+                    verb_style(verb),
+                    row,
+                )
+            )
+    return out[:5]
+
+
+def _claim_token(table, aw) -> str | None:
+    return decision_token(table.game) if aw is not None and aw.phase == "claim" else None
+
+
+def mat_components(table) -> list[Component]:
+    """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
+    r = table.round
+    comps: list[Component] = [
+        ButtonSpec(encode(SeatButton(table.id, r, "hand")), "Show my hand", PRIMARY, 0, "🃏"),
+        ButtonSpec(encode(LogButton(table.id, r)), "Log", SECONDARY, 0, "📜"),
+    ]
+    if any(s.away for s in table.seats):
+        comps.append(ButtonSpec(encode(SeatButton(table.id, r, "back")), "I'm back", SUCCESS, 0))
+    aw = table.awaiting()
+    if aw is not None and not table.seats[aw.seat].auto:
+        # A claim right after the deal is for a card still in the hand: don't name it in public.
+        name_space = aw.phase == "claim" and claim_is_public(table.game)
+        comps.extend(
+            _verb_buttons(
+                table.id,
+                r,
+                aw.legal,
+                PUBLIC_VERBS,
+                1,
+                aw.detail,
+                _claim_token(table, aw),
+                name_space=name_space,
+                public=True,
+                view=table.game.view(None) if name_space else None,
+            )
+        )
+        if "name_suit" in aw.legal:
+            for s in (aw.detail or {}).get("suits", "CDHS"):
+                comps.append(
+                    ButtonSpec(encode(SuitButton(table.id, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2)
+                )
+    return comps
+
+
+def _card_select(menu: CardMenu, placeholder: str, pool: list[str], count: int, row: int) -> SelectSpec:
+    pool = list(pool)[:25]
+    n = min(count, len(pool))
+    return SelectSpec(encode(menu), placeholder, tuple((card(c), c) for c in pool), n, n, row)
+
+
+def hand_components(table, seat: int, view: dict, choice: str | None = None) -> list[Component]:
+    """The private controls under "Show my hand", built from ``legal`` and ``detail``.
+
+    ``choice`` is a pending sub-choice (the Wanagan space to declare)."""
+    legal = view.get("legal") or []
+    detail = view.get("detail") or {}
+    r = table.round
+    tid = table.id
+    comps: list[Component] = []
+    if not legal:
+        return comps
+    hand = list(detail.get("cards") or view.get("hand") or [])
+    if "choose" in legal:
+        comps.append(_card_select(CardMenu(tid, r, "choose"), "Pick the five cards of your poker hand", hand, 5, 0))
+        comps.append(ButtonSpec(encode(SeatButton(tid, r, "best")), "Best five", SUCCESS, 1))
+    if "pass_cards" in legal:
+        n = int(detail.get("count", 3))
+        direction = detail.get("direction", "on")
+        comps.append(_card_select(CardMenu(tid, r, "pass_cards"), f"Pick {n} cards to pass {direction}", hand, n, 0))
+    if "reveal" in legal:
+        spaces = list(detail.get("spaces") or [])
+        space = choice if choice is not None and choice in spaces else (spaces[0] if spaces else "")
+        labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
+        comps.append(
+            SelectSpec(
+                encode(CardMenu(tid, r, "space")),
+                "Space to declare",
+                tuple((labels.get(sp, sp), sp) for sp in spaces[:25]),
+                1,
+                1,
+                0,
+                (space,),
+            )
+        )
+        comps.append(
+            _card_select(
+                CardMenu(tid, r, "reveal", space), f"Pick five cards for {labels.get(space, space)}", hand, 5, 1
+            )
+        )
+    for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
+        if combo in legal and detail.get(combo):
+            options = tuple((" ".join(card(c) for c in cards)[:100], "-".join(cards)) for cards in detail[combo][:25])
+            comps.append(
+                SelectSpec(encode(CardMenu(tid, r, combo)), title, options, 1, 1, 0 if combo == "full_house" else 1)
+            )
+    if "lead" in legal:
+        lead_cards = list(detail.get("cards") or [])
+        if 0 < len(lead_cards) <= 5:
+            for c in lead_cards:
+                comps.append(ButtonSpec(encode(LeadButton(tid, r, c)), f"Lead {card(c)}", PRIMARY, 1))
+        elif lead_cards:
+            comps.append(
+                SelectSpec(
+                    encode(CardMenu(tid, r, "lead")),
+                    "Choose the card to lead",
+                    tuple((card(c), c) for c in lead_cards[:25]),
+                    row=0,
+                )
+            )
+    if "name_suit" in legal:
+        for s in detail.get("suits", "CDHS"):
+            comps.append(ButtonSpec(encode(SuitButton(tid, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
+    comps.extend(
+        _verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view)
+    )
+    return comps
+
+
+def log_components(table_id: int, round_number: int, page: int, pages: int) -> list[Component]:
+    """◀ / ▶ under a page of the round's log (the page they open is in the custom_id)."""
+    if pages <= 1:
+        return []
+    older, newer = max(page - 1, 0), min(page + 1, pages - 1)
+    return [
+        ButtonSpec(encode(LogButton(table_id, round_number, older)), "◀ Older", SECONDARY, 0),
+        ButtonSpec(encode(LogButton(table_id, round_number, newer, newer=True)), "Newer ▶", SECONDARY, 0),
+    ]

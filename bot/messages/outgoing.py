@@ -1,0 +1,141 @@
+"""What the bot sends: messages built from a table's state, and the :class:`Sink` they go through.
+
+An :class:`Outgoing` is a message as data (text, components, the view its picture is drawn
+from); the :class:`~bot.discordio.publisher.Publisher` builds one at send time and hands it to the sink
+(Discord in production, a recorder in tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.messages import text
+from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
+from bot.tables.model import Table
+
+MAX_CONTENT = text.MAX_CONTENT
+
+
+class MessageGone(Exception):
+    """The message to edit no longer exists."""
+
+
+class DMForbidden(Exception):
+    """The user does not accept DMs from the bot."""
+
+
+@dataclass
+class Outgoing:
+    text: str
+    components: list[Component] = field(default_factory=list)
+    image: bytes | None = None
+    image_name: str = "mat.png"
+    alt: str | None = None
+    view: dict | None = None  # the public view to render the image from
+    render: str | None = None  # which renderer: mat | hand | summary
+    pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
+    rendered: bool = False  # the image was rendered already (or could not be)
+    embeds: list[dict] = field(default_factory=list)  # discord embed dicts
+    keep_image: bool = False  # an edit that keeps the message's picture as it is (nothing uploaded)
+
+    def clipped(self) -> str:
+        if len(self.text) <= MAX_CONTENT:
+            return self.text
+        return self.text[: MAX_CONTENT - 1] + "…"
+
+
+class Sink(Protocol):
+    async def post(self, channel_id: int, out: Outgoing) -> int: ...
+
+    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None: ...
+
+    async def dm(self, user_id: int, out: Outgoing) -> None: ...
+
+    async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
+
+    async def strip(self, channel_id: int, message_id: int) -> None: ...
+
+    async def delete(self, channel_id: int, message_id: int) -> None: ...
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int: ...
+
+    async def archive(self, thread_id: int) -> None: ...
+
+    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
+        """Our newest message after ``after_id`` with a component whose custom_id starts with ``prefix``."""
+        ...
+
+
+def lobby_message(table: Table) -> Outgoing:
+    return Outgoing(text.lobby_text(table, table.preset_info), lobby_components(table))
+
+
+def table_message(table: Table) -> Outgoing:
+    """The message for a table's current state (lobby, mat, results)."""
+    if table.status == "lobby":
+        return lobby_message(table)
+    if table.status == "cancelled":
+        return Outgoing(text.cancelled_text(table, table.preset_info), [])
+    if table.status == "finished":
+        view = table.game.view(None) if table.game is not None else None
+        return Outgoing(
+            text.final_text(table), final_components(table), view=view, render="summary", image_name="summary.png"
+        )
+    view = table.game.view(None)
+    # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
+    # is the one notification, so a new round's post does not notify them twice.
+    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
+
+
+# What the table message's text tells and its picture need not: whose turn it is (with the
+# deadline), the last poker action and bet, the recent events. Left out of the picture, a move
+# that changes only those edits the text and keeps the picture uploaded before.
+TEXT_ONLY_FIELDS = ("to_act", "events", "standings")
+TEXT_ONLY_POKER_FIELDS = ("last_action", "current_bet")
+
+
+def picture_view(view: dict) -> dict:
+    """The public view the mat picture is drawn from."""
+    shown = {k: v for k, v in view.items() if k not in TEXT_ONLY_FIELDS}
+    if isinstance(view.get("poker"), dict):
+        shown["poker"] = {k: v for k, v in view["poker"].items() if k not in TEXT_ONLY_POKER_FIELDS}
+    return shown
+
+
+def image_digest(png: bytes | None) -> bytes | None:
+    return hashlib.blake2b(png, digest_size=16).digest() if png else None
+
+
+def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
+    return Outgoing(
+        text.hand_text(view, seat),
+        hand_components(table, seat, view, choice),
+        view=view,
+        render="hand",
+        image_name="hand.png",
+    )
+
+
+async def settle(tasks: Callable[[], list[asyncio.Task]]) -> None:
+    """Wait until none of ``tasks()`` runs (those waited for may start new ones)."""
+    while True:
+        busy = [t for t in tasks() if not t.done()]
+        if not busy:
+            return
+        await asyncio.gather(*busy, return_exceptions=True)
+
+
+def retryable(exc: BaseException) -> bool:
+    """Whether sending again may work: rate limits, server errors and network trouble, yes;
+    a request Discord refuses as such (400 bad request, 401, 403 missing access, 404), no."""
+    status = getattr(exc, "status", None)
+    return not (isinstance(status, int) and status in (400, 401, 403, 404))
+
+
+def describe_error(exc: BaseException) -> str:
+    status = getattr(exc, "status", None)
+    return f"{type(exc).__name__} {status}" if status else type(exc).__name__

@@ -1,0 +1,79 @@
+"""The words of the table manager's refusals, for Discord (its formatting, its command names).
+
+The manager raises a :class:`bot.errors.Refusal` with facts (names as typed, counts, the engine's
+reason); :func:`words` turns them into the sentence the player reads. Names are escaped here, so
+whatever a player typed stays text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.errors import Refusal
+from bot.messages.text import escape, in_words, not_now
+
+START = "Start a new one with `/tripoley start`."
+STARTED = "The game has already started."
+STALE_CLAIM = "Already claimed, or too late: that claim is settled, so nothing happened."
+
+
+def _unaffordable(buy_in: int, why: str, opening: bool) -> str:
+    """``opening``: the player opens the table, so a smaller ``buy_in`` option would do."""
+    return f"The buy-in is {buy_in} chips. {why}" + (" Try a smaller `buy_in`." if opening else "")
+
+
+WORDS: dict[Refusal, Callable[..., str]] = {
+    Refusal.UNKNOWN_GAME: lambda game: f"Unknown game `{game}`.",
+    Refusal.BAD_OPTIONS: lambda reason: f"Those options don't work: {in_words(reason)}",
+    Refusal.BUY_IN_TOO_SMALL: lambda: "The buy-in must be at least 1 chip.",
+    Refusal.CHANNEL_BUSY: lambda: (
+        "A game is already running in this channel. Join it, or start one in another channel."
+    ),
+    Refusal.BUY_IN_UNAFFORDABLE: _unaffordable,
+    Refusal.REMATCH_GONE: lambda: f"That game can't be replayed any more. {START}",
+    Refusal.REMATCH_NOT_YOURS: lambda: (
+        "Rematch is for the players of that game. Join the new table with its **Join** button."
+    ),
+    Refusal.REMATCH_CHANNEL_BUSY: lambda: "Another table is open in this channel: join it, or play the rematch later.",
+    Refusal.STARTED_JOIN_NEXT: lambda: "The game has already started; you can join the next one.",
+    Refusal.STARTED: lambda: STARTED,
+    Refusal.ALREADY_SEATED: lambda: "You're already at this table.",
+    Refusal.TABLE_FULL: lambda seats: f"The table is full ({seats} seats).",
+    Refusal.JOIN_BEFORE_AI: lambda: "Only players at the table can add AI seats. Join first.",
+    Refusal.UNKNOWN_AI_LEVEL: lambda: "Choose the AI's level: Easy, Normal or Hard.",
+    Refusal.HOST_ONLY_RULES: lambda: "Only the host can change the house rules.",
+    Refusal.HOST_ONLY_START: lambda: "Only the host can start the game.",
+    Refusal.RULE_NOT_OFFERED: lambda: "That house rule isn't offered for this game.",
+    Refusal.RULE_CLASH: lambda reason: f"That house rule doesn't work with this table: {reason}",
+    Refusal.NOT_AT_TABLE: lambda: "You're not at this table.",
+    Refusal.MEMBER_NOT_SEATED: lambda: "That member isn't seated at any open table in this server.",
+    Refusal.ALREADY_LEFT: lambda: "You've already left this game.",
+    Refusal.TOO_FEW_PLAYERS: lambda game, players: (
+        f"{game} needs at least {players} players. Invite someone or press **Add AI**."
+    ),
+    Refusal.EARLIER_ROUND: lambda: "That button is from an earlier round. Use the newest table message.",
+    Refusal.NOT_STARTED: lambda: "The game hasn't started yet.",
+    Refusal.GAME_OVER: lambda: "That game is over.",
+    Refusal.NOT_PLAYING: lambda: "You're not playing at this table.",
+    Refusal.LEFT_AI_PLAYS: lambda: "You left this game; an AI plays your seat until the end.",
+    Refusal.LEFT_JOIN_NEXT: lambda: "You left this game; you can join the next one.",
+    Refusal.AI_PLAYS_FOR_YOU: lambda: "An AI is playing for you. Press **I'm back** to take your seat again.",
+    Refusal.CLAIM_SETTLED: lambda: STALE_CLAIM,
+    Refusal.NOBODY_TO_ACT: lambda: "Nobody is to act right now: the next round is coming up.",
+    Refusal.NOT_YOUR_TURN: lambda name: f"It's not your turn: waiting for **{escape(name)}**.",
+    Refusal.UNKNOWN_ACTION: lambda: "That action isn't one this game knows.",
+    Refusal.NOT_NOW: not_now,
+    Refusal.ILLEGAL: lambda reason, view: f"Not allowed: {in_words(reason, view)}",
+    Refusal.IN_CONTROL: lambda: "You're already in control of your seat.",
+    Refusal.STOP_NOT_ALLOWED: lambda: "Only the host or someone with **Manage Server** can stop the game.",
+    Refusal.NO_TABLE: lambda: "There's no Tripoley table in this channel. Start one with `/tripoley start`.",
+    Refusal.TABLE_CLOSED: lambda: f"That table is closed already. {START}",
+    Refusal.NO_CARDS_YET: lambda: "The game hasn't started yet: your cards come with the first deal.",
+    Refusal.NO_HAND_TO_SHOW: lambda: "You're not playing at this table, so there's no hand to show.",
+}
+
+
+def words(refusal: Refusal, facts: dict[str, Any]) -> str:
+    """The sentence a player reads for a refusal."""
+    return WORDS[refusal](**facts)

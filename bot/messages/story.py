@@ -1,0 +1,127 @@
+"""The story of a round, for players who looked away: every line of the round's log (the table
+message's **Log** button, private and paged) and, when a round or the game ends, a message with
+every hand that went to showdown and who collected each space and why.
+
+Only public events are told (a showdown's hands are shown to everyone at the table), in the
+words of the table's log (:func:`bot.tables.log.describe_event`), names escaped (Discord text).
+"""
+
+from __future__ import annotations
+
+from bot.messages.text import cards
+from bot.tables.log import describe_event, escaped_view
+from bot.tables.model import Table
+
+EMBED_TEXT = 4000  # an embed description holds 4,096 characters; a page stays under it
+RESULT_COLOUR = 0x2E8B57
+LOG_COLOUR = 0x5865F2
+
+
+def showdown_lines(event: dict, view: dict) -> list[str]:
+    names = {s["seat"]: s["name"] for s in view.get("seats", [])}
+    hands = event.get("hands") or {}
+    return [
+        f"{names.get(int(seat), f'seat {seat}')}: {cards(h.get('cards'))} — {h.get('hand')}"
+        for seat, h in hands.items()
+    ]
+
+
+def result_lines(events: list[dict], view: dict) -> list[str]:
+    """The hands shown down and every payout among ``events``, in order."""
+    lines: list[str] = []
+    for event in events:
+        if event.get("type") == "showdown":
+            lines.append("**Showdown**")
+            lines.extend(showdown_lines(event, view))
+        elif event.get("type") == "payout":
+            line = describe_event(event, view)
+            if line:
+                lines.append(line)
+    return lines
+
+
+def fit(lines: list[str], limit: int = EMBED_TEXT) -> str:
+    """``lines`` joined, the last ones left out (and counted) when they would pass ``limit``."""
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        more = f"… and {len(lines) - i} more: see the **Log** button."
+        if used + len(line) + 1 > limit - len(more) - 1:
+            out.append(more)
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)
+
+
+def result_embed(title: str, lines: list[str]) -> dict:
+    return {"title": title[:256], "description": fit(lines), "colour": RESULT_COLOUR}
+
+
+def _round_events(game, number: int) -> list[dict]:
+    for record in reversed(game.log):
+        events = record.get("events") or []
+        if any(e.get("type") == "round-start" and e.get("round") == number for e in events):
+            return list(events)
+    return []
+
+
+def stories(table: Table, events: list[dict], finished: bool = False) -> list[dict]:
+    """The result embeds due after an update's ``events``: one per round that ended, and the game's
+    last hands (a board clearing, a playoff) when it is over."""
+    game = table.game
+    if game is None:
+        return []
+    view = None
+    out = []
+    last_end = -1
+    for i, event in enumerate(events):
+        if event.get("type") != "round-end":
+            continue
+        last_end = i
+        view = view or escaped_view(game.view(None))
+        number = int(event.get("round") or 0)
+        lines = result_lines(_round_events(game, number), view)
+        if lines:
+            out.append(result_embed(f"Round {number} — who collected what", lines))
+    if finished:
+        view = view or escaped_view(game.view(None))
+        lines = result_lines(events[last_end + 1 :], view)
+        if lines:
+            out.append(result_embed("Game over — the last hands", lines))
+    return out
+
+
+def log_pages(table: Table, round_number: int) -> list[str]:
+    """The log of the round before ``round_number`` and of that round, in pages (oldest first)."""
+    lines: list[str] = []
+    for number in (round_number - 1, round_number):
+        story = table.round_log(number)
+        if story:
+            lines.append(f"**Round {number}**")
+            lines.extend(f"› {line}" for line in story)
+    pages: list[str] = []
+    page: list[str] = []
+    used = 0
+    for line in lines or ["Nothing has happened yet."]:
+        line = line[:EMBED_TEXT]
+        if page and used + len(line) + 1 > EMBED_TEXT:
+            pages.append("\n".join(page))
+            page, used = [], 0
+        page.append(line)
+        used += len(line) + 1
+    pages.append("\n".join(page))
+    return pages
+
+
+def log_embed(table: Table, round_number: int, page: int) -> tuple[dict, int, int]:
+    """The embed of one log page (the last page when ``page`` is past it), that page and the count."""
+    pages = log_pages(table, round_number)
+    page = max(0, min(page, len(pages) - 1))
+    embed = {
+        "title": f"{table.preset_info.name} — the log of round {round_number}",
+        "description": pages[page],
+        "colour": LOG_COLOUR,
+        "footer": {"text": f"Page {page + 1}/{len(pages)}"},
+    }
+    return embed, page, len(pages)

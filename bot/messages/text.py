@@ -1,0 +1,405 @@
+"""Text for Discord messages: the mat, the lobby, a hand, the results.
+
+The text summary is always sent (images come on top when available), so it
+must carry everything a player needs to play.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from bot.messages.rules import lobby_rules_lines
+from engine.cards import SUIT_SYMBOLS
+from engine.textview import second_person, space_label
+
+SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
+
+PHASE_TEXT = {
+    "spare-hand": "the dealer decides about the spare hand",
+    "auction": "auction for the spare hand",
+    "suit-bid": "bidding to name the pay suit",
+    "name-suit": "naming the pay suit",
+    "claim": "claiming a pay card",
+    "corner-bet": "corner-Ace bet",
+    "corner-cover": "covering the corner bet",
+    "poker-choose": "choosing poker hands",
+    "poker-betting": "poker betting",
+    "michigan-lead": "Michigan: a lead",
+    "michigan-play": "Michigan",
+    "wanagan-pass": "passing cards",
+    "wanagan-reveal": "Wanagan reveal",
+    "round-over": "round over",
+    "game-over": "clearing the board",
+    "finished": "game over",
+}
+
+ACTION_LABELS = {
+    "check": "Check",
+    "call": "Call",
+    "fold": "Fold",
+    "bet": "Bet…",
+    "raise": "Raise…",
+    "keep": "Keep my hand",
+    "swap": "Swap blind",
+    "look": "Look at the widow",
+    "auction": "Auction the spare",
+    "bid": "Bid…",
+    "suit_bid": "Bid…",
+    "pass": "Pass",
+    "claim": "Claim!",
+    "choose": "Choose five",
+    "lead": "Lead",
+    "name_suit": "Name suit",
+    "corner_bet": "Corner bet…",
+    "cover": "Cover",
+    "decline": "Decline",
+    "play": "Play",
+}
+
+# Each verb in players' words, for sentences ("You may: check, bet, fold").
+ACTION_WORDS = {
+    "keep": "keep your hand",
+    "swap": "swap blind",
+    "look": "look at the widow",
+    "auction": "auction the spare hand",
+    "suit_bid": "bid for the pay suit",
+    "choose": "choose your poker five",
+    "name_suit": "name the pay suit",
+    "corner_bet": "bet on a corner Ace",
+    "cover": "cover the corner bet",
+    "pass_cards": "pass cards",
+    "reveal": "pick five cards and a space",
+    "full_house": "place a full house",
+    "straight": "place a 5-card straight",
+}
+
+PROMPTS = {
+    "spare-hand": "keep your hand, swap it blind for the spare, or auction the spare",
+    "auction": "bid for the spare hand, or pass",
+    "suit-bid": "bid for the right to name the pay suit, or pass",
+    "name-suit": "name the pay suit",
+    "claim": "claim your pay card before play goes on",
+    "poker-choose": "choose the five cards of your poker hand",
+    "poker-betting": "check, bet, call, raise or fold",
+    "michigan-lead": "lead a card",
+    "michigan-play": "play your card, or place a combination",
+    "wanagan-pass": "pick the cards to pass",
+    "wanagan-reveal": "pick five cards and the space you declare",
+    "corner-bet": "bet on a corner Ace, or decline",
+    "corner-cover": "cover the corner bet, or decline",
+}
+
+
+# Discord shows ``\\X`` as ``X`` for any ASCII punctuation X. These have a meaning there: markdown
+# (``**`` ``__`` ``~~`` ``||`` code, ``# heading``, ``- list``, ``1. list``, ``> quote``, masked
+# ``[links](…)``), mentions (``<@id>``, ``@everyone``), ``https://`` links, ``:emoji:``, ``<t:…>``.
+ESCAPED = frozenset("\\*_~`|>#-+.[]<@:")
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
+
+
+def escape(text: object) -> str:
+    """User-supplied text (a name, a nickname, a label a host typed) as Discord shows it literally:
+    never markdown, a mention, a link or a heading, on one line, and a right-to-left name does not
+    reorder the words around it (it is isolated; explicit direction controls are dropped)."""
+    out = []
+    rtl = False
+    for ch in str(text):
+        if ch in BIDI_CONTROLS:
+            continue
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp"):
+            ch = " "
+        elif unicodedata.bidirectional(ch) in ("R", "AL"):
+            rtl = True
+        out.append("\\" + ch if ch in ESCAPED else ch)
+    body = "".join(out)
+    return f"{FIRST_STRONG_ISOLATE}{body}{POP_ISOLATE}" if rtl else body
+
+
+def card(text: str) -> str:
+    """``TH`` → ``10♥``."""
+    if not text or len(text) < 2:
+        return str(text)
+    rank, suit = text[:-1], text[-1].upper()
+    rank = "10" if rank.upper() in ("T", "10") else rank.upper()
+    return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
+
+
+def cards(texts: list[str] | None) -> str:
+    return " ".join(card(c) for c in (texts or [])) or "—"
+
+
+def hand_by_suit(texts: list[str] | None) -> str:
+    groups: dict[str, list[str]] = {}
+    for c in texts or []:
+        groups.setdefault(c[-1].upper(), []).append(c)
+    lines = [f"{SUIT_SYMBOLS[s]} " + " ".join(card(c)[:-1] for c in groups[s]) for s in "SHDC" if s in groups]
+    return "\n".join(lines) or "(no cards)"
+
+
+def timestamp(epoch: float | None, style: str = "R") -> str:
+    return f"<t:{int(epoch)}:{style}>" if epoch else ""
+
+
+def phase_text(phase: str | None) -> str:
+    return PHASE_TEXT.get(phase or "", phase or "")
+
+
+def name(view: dict, seat: int | None) -> str:
+    """A seat's name, escaped for Discord."""
+    if seat is None:
+        return "?"
+    try:
+        return escape(view["seats"][seat]["name"])
+    except (KeyError, IndexError, TypeError):
+        return f"seat {seat}"
+
+
+def pinged_user(table, view: dict) -> int | None:
+    """The player whose turn the table message names with a mention (shown, not notified: see bot.discordio.turns)."""
+    to_act = view.get("to_act")
+    if to_act is None or table.deadline_kind != "turn" or to_act >= len(table.seats):
+        return None
+    seat = table.seats[to_act]
+    return seat.user_id if seat.user_id and not seat.auto else None
+
+
+def lobby_text(table, info) -> str:
+    lines = [
+        f"## 🃏 {info.name} — table open",
+        info.summary or "",
+        f"Buy-in **{table.buy_in}** chips · seats {len(table.seats)}/{info.max_players}"
+        f" (at least {info.min_players}) · turn timer {int(table.turn_timeout)} s",
+    ]
+    lines += lobby_rules_lines(table.preset, table.options)
+    lines.append("")
+    for i, seat in enumerate(table.seats, 1):
+        host = " 👑" if seat.user_id == table.host_id else ""
+        who = f"<@{seat.user_id}>" if seat.user_id else f"🤖 {escape(seat.name)}"
+        lines.append(f"{i}. {who}{host}")
+    lines.append("")
+    if table.deadline:
+        lines.append(f"Press **Join** to take a seat. The lobby closes {timestamp(table.deadline)} if not started.")
+    return "\n".join(line for line in lines if line is not None)
+
+
+def cancelled_text(table, info) -> str:
+    last = table.log[-1] if table.log else "The table is closed."
+    return f"## 🃏 {info.name} — closed\n{last}"
+
+
+MAX_CONTENT = 2000  # characters in a Discord message
+BOARD_LINE = 400  # a board line (showdown, Michigan sequence) shortened to this when the message is too long
+SHORT_NAME = 12
+
+
+def clip(line: str, size: int) -> str:
+    return line if len(line) <= size else line[: size - 1] + "…"
+
+
+def fit_mat(
+    head: list[str],
+    seats: list[tuple[str, str]],
+    board: list[str],
+    log: list[str],
+    footer: list[str],
+    limit: int = MAX_CONTENT,
+) -> str:
+    """The table message within Discord's limit, whatever the table's size and names: the log is
+    shortened first (it is all under the Log button), then the seat lines (the picture shows every
+    seat) and the board lines; whose turn it is and the deadline (``footer``) always stay.
+    ``seats``: (full line, short line) per seat."""
+    seat_lines = [full for full, _ in seats]
+    log = list(log)
+
+    def compose() -> str:
+        return "\n".join(head + seat_lines + board + (["", *log] if log else []) + ["", *footer])
+
+    text = compose()
+    while len(text) > limit and log:
+        log.pop(0)
+        text = compose()
+    if len(text) > limit:
+        seat_lines = [short for _, short in seats]
+        board = [clip(line, BOARD_LINE) for line in board]
+        text = compose()
+    if len(text) > limit:
+        tail = "\n\n" + "\n".join(footer)
+        text = clip("\n".join(head + seat_lines + board), limit - len(tail)) + tail
+    return text
+
+
+def mat_text(table, view: dict) -> str:
+    """The public table message."""
+    head = [
+        f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
+        f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}",
+    ]
+    to_act = view.get("to_act")
+    seats_out = []
+    for s in view.get("seats", []):
+        i = s["seat"]
+        marks = []
+        if s.get("is_dealer"):
+            marks.append("dealer")
+        if s.get("status") not in (None, "active"):
+            marks.append(s["status"])
+        if i < len(table.seats):
+            seat = table.seats[i]
+            if seat.left:
+                marks.append("left · AI")
+            elif seat.away:
+                marks.append("away · AI")
+        arrow = "▶ " if i == to_act else "　"
+        extra = f" ({', '.join(marks)})" if marks else ""
+        committed = f" · in pot {s['committed']}" if s.get("committed") else ""
+        seats_out.append(
+            (
+                f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
+                f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
+                + (f" ({', '.join(marks)})" if marks else ""),
+            )
+        )
+    board: list[str] = []
+    mat = view.get("mat") or []
+    if mat:
+        board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
+    poker = view.get("poker") or {}
+    if poker.get("showdown"):
+        shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
+        board.append("**Showdown:** " + " | ".join(shows))
+    elif poker.get("last_action"):
+        board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
+    mich = view.get("michigan") or {}
+    if mich.get("sequence"):
+        board.append(f"**Michigan:** {cards(mich['sequence'])}")
+    spare = view.get("spare") or {}
+    if spare.get("auction"):
+        au = spare["auction"]
+        bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
+        board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
+    footer: list[str] = []
+    if to_act is not None and table.deadline_kind in ("turn", "ai"):
+        who = name(view, to_act)
+        pinged = pinged_user(table, view)
+        mention = f"<@{pinged}>" if pinged else f"**{who}**"
+        if table.deadline_kind == "turn":
+            footer.append(
+                f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}"
+            )
+        else:
+            footer.append(f"🤖 {who} is thinking…")
+    elif table.deadline_kind == "next-deal":
+        if table.game.over:  # the rounds are played: what is left clears the board
+            footer.append(f"Clearing the board {timestamp(table.deadline)}.")
+        else:
+            footer.append(f"Next round {timestamp(table.deadline)}.")
+    return fit_mat(head, seats_out, board, [f"› {line}" for line in table.log[-6:]], footer)
+
+
+def final_text(table) -> str:
+    result = table.result or {}
+    lines = [
+        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"
+    ]
+    for i, s in enumerate(result.get("seats", []), 1):
+        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
+        net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
+        who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
+        lines.append(f"{medal} {who} — {s['final']} chips ({net})")
+    lines.append("")
+    lines.extend(f"› {line}" for line in table.log[-3:])
+    lines.append(
+        "Everyone has been cashed out to their wallet. **Rematch** to play again, or `/tripoley start` a new game."
+    )
+    return "\n".join(lines)
+
+
+def hand_text(view: dict, seat: int) -> str:
+    """The private hand message: cards and what the player may do."""
+    lines = [f"**Your hand** (round {view.get('round')}, {len(view.get('hand') or [])} cards):"]
+    lines.append(hand_by_suit(view.get("hand")))
+    poker = view.get("poker") or {}
+    if poker.get("chosen"):
+        lines.append(f"Your poker five: {cards(poker['chosen'])}")
+    me = next((s for s in view.get("seats", []) if s["seat"] == seat), None)
+    if me:
+        lines.append(f"Stack: {me['stack']} chips")
+    legal = view.get("legal")
+    if legal:
+        detail = view.get("detail") or {}
+        prompt = PROMPTS.get(view.get("phase") or "", "your move")
+        lines.append(f"\n**Your turn:** {prompt}.")
+        if detail.get("to_call"):
+            lines.append(f"To call: {detail['to_call']}.")
+        if "min" in detail and "max" in detail and any(a in legal for a in ("bet", "raise", "bid", "suit_bid")):
+            lines.append(f"Amount: {detail['min']}–{detail['max']}.")
+        if detail.get("best"):
+            lines.append(f"Best five: {cards(detail['best'])}")
+        if detail.get("space"):
+            lines.append(f"Your claim: {claim_words(view, detail)}")
+        if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
+            lines.append(f"Careful: {in_words(detail['warning'], view)}.")
+    elif view.get("to_act") is not None:
+        lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
+    return "\n".join(lines)
+
+
+ENGINE_TOKEN = re.compile(r"(?<![\w♣♦♥♠])[\w-]+")
+CARD_CODE = re.compile(r"(?:10|[2-9TJQKA])[CDHS]")
+
+
+def in_words(message: str, view: dict | None = None) -> str:
+    """An engine's refusal in players' words: card codes as cards (``AH`` → ``A♥``), space ids as
+    their labels (``AH2`` → ``A♥ (2nd)``, with ``view``), verbs and option names as words."""
+    spaces = {sp["id"] for sp in (view or {}).get("mat", ())}
+
+    def word(match: re.Match) -> str:
+        token = match.group(0)
+        if view is not None and token in spaces:
+            return space_label(view, token)
+        if CARD_CODE.fullmatch(token):
+            return card(token)
+        return token.replace("_", " ")
+
+    return ENGINE_TOKEN.sub(word, message)
+
+
+def not_now(verb: str, legal) -> str:
+    """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
+
+    def words(v: str) -> str:
+        return ACTION_WORDS.get(v, v.replace("_", " "))
+
+    return f"You can't {words(verb)} now. You may: {', '.join(words(v) for v in legal)}."
+
+
+def you_did(line: str, name: str) -> str:
+    """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
+    own = escape(name)
+    return second_person("you" + line[len(own) :]) if line.startswith(own + " ") else line
+
+
+def claim_words(view: dict, detail: dict) -> str:
+    """What a claim takes, in words: ``A♥ (both A♥ pockets, 6 chips)``, ``K♥ (4 chips)``."""
+    labels = [space_label(view, sp) for sp in detail.get("spaces") or [detail["space"]]]
+    chips = f"{detail.get('chips', 0)} chips"
+    first = re.sub(r" \(.*\)$", "", labels[0])  # "A♥ (2nd)": the second A♥ pocket
+    if len(labels) > 1 and all(re.sub(r" \(.*\)$", "", label) == first for label in labels):
+        return f"{first} (both {first} pockets, {chips})"
+    return f"{' + '.join(labels)} ({chips})"
+
+
+def timed_out_to_ai(name: str, count: int) -> str:
+    """The table's line when a player's seat passes to the AI after ``count`` timeouts in a row."""
+    return f"{escape(name)} timed out {count} times in a row: an AI plays until they press **I'm back**."
+
+
+def ai_takeover_notice(count: int) -> str:
+    """What that player is told (by DM, or a ping in the channel)."""
+    return (
+        f"you ran out of time {count} times in a row, so an AI is playing your seat now."
+        " Press **I'm back** on the table message to play again."
+    )

@@ -1,0 +1,361 @@
+"""Storage: SQLite (the default, one aiosqlite connection, WAL) or PostgreSQL (asyncpg), with
+numbered migrations.
+
+Migrations are ``bot/storage/migrations/NNNN_name.sql``, written for SQLite and applied in order at
+start-up; ``schema_version`` records each applied number. Writes go through
+:meth:`Database.transaction`, which serialises the process's transactions on one connection (two
+coroutines' statements would otherwise interleave inside each other's transactions).
+
+The rest of the bot writes SQL one way, SQLite's (``?`` placeholders, ``INSERT OR IGNORE``,
+``json_extract``/``json_each``), plus ``FOR UPDATE`` on the reads of rows that two processes can
+write (wallets). The dialects (:mod:`bot.storage.dialect`) are the one place that knows the
+differences: each translates statements and migration scripts for its database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import heapq
+import itertools
+import logging
+import os
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from bot.storage.dialect import (
+    CONNECT_TIMEOUT,
+    POSTGRES,
+    SQLITE,
+    PostgresConnection,
+    PostgresDialect,
+    SqliteConnection,
+    SqliteDialect,
+    is_postgres_url,
+    postgres_session,
+)
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    found: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise RuntimeError(f"migration file {path.name} is not named NNNN_name.sql")
+        found.append(Migration(int(match.group(1)), path.name, path.read_text(encoding="utf-8")))
+    versions = [m.version for m in found]
+    if len(set(versions)) != len(versions):
+        raise RuntimeError(f"duplicate migration numbers in {directory}")
+    return found
+
+
+# Transaction priorities (lower first): a save that an interaction's answer waits for goes ahead of
+# other saves, and the coalesced background saves go last.
+INTERACTIVE = 0
+NORMAL = 1
+BACKGROUND = 2
+# The default priority of the transactions of the current task (e.g. INTERACTIVE while an
+# interaction is answered after the move is saved: the game's end, chips and all, goes first too).
+PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("transaction_priority", default=NORMAL)
+
+
+def acknowledged() -> None:
+    """The current interaction is acknowledged: its further transactions (the move's save, a lobby's
+    chips) no longer go ahead of those that other interactions' acknowledgements wait for (a
+    ``/tripoley start``'s lobby is its answer, sent after its transaction)."""
+    PRIORITY.set(NORMAL)
+
+
+class PriorityLock:
+    """An asyncio lock whose waiters are woken lowest priority number first (FIFO within one)."""
+
+    def __init__(self) -> None:
+        self._locked = False
+        self._waiters: list[tuple[int, int, asyncio.Future]] = []
+        self._seq = itertools.count()
+
+    def locked(self) -> bool:
+        return self._locked
+
+    async def acquire(self, priority: int = NORMAL) -> None:
+        if not self._locked and not any(not f.done() for _, _, f in self._waiters):
+            self._locked = True
+            return
+        fut = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (priority, next(self._seq), fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # handed over just as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            _, _, fut = heapq.heappop(self._waiters)
+            if not fut.done():
+                fut.set_result(None)  # ownership goes to that waiter; still locked
+                return
+        self._locked = False
+
+    @asynccontextmanager
+    async def hold(self, priority: int = NORMAL) -> AsyncIterator[None]:
+        await self.acquire(priority)
+        try:
+            yield
+        finally:
+            self.release()
+
+
+# The advisory lock that makes processes starting together apply each migration once.
+MIGRATION_LOCK = 0x7472_6970  # "trip"
+SCHEMA_VERSION_DDL = (
+    "CREATE TABLE IF NOT EXISTS schema_version ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+)
+
+
+class Database:
+    """The bot's database: ``target`` is an SQLite file (``:memory:`` keeps nothing) or a
+    ``postgresql://`` URL."""
+
+    def __init__(self, target: str, migrations_dir: Path = MIGRATIONS_DIR) -> None:
+        self.path = target
+        self.migrations_dir = migrations_dir
+        self.dialect: SqliteDialect | PostgresDialect = POSTGRES if is_postgres_url(target) else SQLITE
+        self._conn: SqliteConnection | PostgresConnection | None = None
+        self._pool = None  # PostgreSQL: the connections that reads outside transactions use
+        self._tx_lock = PriorityLock()
+        self._checkpointer: asyncio.Task | None = None
+        self._ckpt_conn: aiosqlite.Connection | None = None
+
+    @property
+    def conn(self) -> SqliteConnection | PostgresConnection:
+        if self._conn is None:
+            raise RuntimeError("database is not connected")
+        return self._conn
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.dialect is POSTGRES
+
+    async def connect(self) -> Database:
+        if self.is_postgres:
+            import asyncpg
+
+            raw = await asyncpg.connect(self.path, timeout=CONNECT_TIMEOUT)
+            try:
+                await postgres_session(raw)
+                self._pool = await asyncpg.create_pool(
+                    self.path, min_size=1, max_size=4, init=postgres_session, timeout=CONNECT_TIMEOUT
+                )
+            except BaseException:
+                await raw.close()
+                raise
+            self._conn = PostgresConnection(raw)
+        else:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+            raw = await aiosqlite.connect(self.path, isolation_level=None)
+            raw.row_factory = aiosqlite.Row
+            self._conn = SqliteConnection(raw)
+            await raw.execute("PRAGMA journal_mode=WAL")
+            await raw.execute("PRAGMA synchronous=NORMAL")
+            await raw.execute("PRAGMA foreign_keys=ON")
+            await raw.execute("PRAGMA busy_timeout=5000")
+        try:
+            await self.migrate()
+        except BaseException:
+            await self.close()  # a failed migration leaves no connection open
+            raise
+        return self
+
+    async def checkpoint_in_background(self, interval: float = 1.0) -> None:
+        """Move WAL checkpoints off the writing connection: the automatic checkpoint runs inside
+        a COMMIT and writes (and syncs) the database file there, holding up the transaction (and
+        every transaction queued behind it) for 0.1-1 s on a slow disk. A second connection checkpoints
+        every ``interval`` seconds instead (PASSIVE: it never blocks the writer). SQLite only
+        (PostgreSQL's own checkpointer does this)."""
+        if self.is_postgres or self.path == ":memory:" or self._checkpointer is not None:
+            return
+        await self.conn.raw.execute("PRAGMA wal_autocheckpoint=0")
+        self._ckpt_conn = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._ckpt_conn.execute("PRAGMA busy_timeout=5000")
+        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop(self._ckpt_conn, interval))
+
+    @staticmethod
+    async def _checkpoint_loop(ckpt_conn: aiosqlite.Connection, interval: float) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await ckpt_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception as exc:  # noqa: BLE001 - the next one tries again
+                log.warning("WAL checkpoint failed: %s", exc)
+
+    async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+            self._checkpointer = None
+        if self._ckpt_conn is not None:
+            try:
+                await self._ckpt_conn.close()
+            finally:
+                self._ckpt_conn = None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await conn.raw.close()
+
+    async def migrate(self) -> list[int]:
+        """Apply every migration newer than the recorded schema version; return those applied."""
+        applied: list[int] = []
+        async with self._tx_lock.hold():
+            if self.is_postgres:
+                await self._apply_on_postgres(None)
+                for migration in load_migrations(self.migrations_dir):
+                    if await self._apply_on_postgres(migration):
+                        applied.append(migration.version)
+                return applied
+            await self.conn.raw.execute(SCHEMA_VERSION_DDL)
+            current = await self.schema_version()
+            for migration in load_migrations(self.migrations_dir):
+                if migration.version <= current:
+                    continue
+                log.info("applying migration %s", migration.name)
+                # executescript commits implicitly; wrap the script in its own transaction.
+                script = "BEGIN IMMEDIATE;\n" + migration.sql + f"\n;{_recorded(migration)};\nCOMMIT;"
+                try:
+                    await self.conn.raw.executescript(script)
+                except Exception:
+                    if self.conn.in_transaction:
+                        await self.conn.raw.execute("ROLLBACK")
+                    raise
+                applied.append(migration.version)
+        return applied
+
+    async def _apply_on_postgres(self, migration: Migration | None) -> bool:
+        """One migration (None: the schema_version table) in its own transaction, under an advisory
+        lock so that processes starting together apply it once; False if it was applied already."""
+        conn = self.conn
+        assert isinstance(conn, PostgresConnection), "only called on PostgreSQL"
+        raw = conn.raw
+        async with raw.transaction():
+            await raw.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            if migration is None:
+                await raw.execute(POSTGRES.ddl(SCHEMA_VERSION_DDL))
+                return False
+            if await raw.fetchval("SELECT 1 FROM schema_version WHERE version = $1", migration.version):
+                return False
+            log.info("applying migration %s", migration.name)
+            await raw.execute(POSTGRES.ddl(migration.sql) + f"\n;{_recorded(migration)}")
+            return True
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        return int(row[0])
+
+    @asynccontextmanager
+    async def transaction(self, priority: int | None = None) -> AsyncIterator[SqliteConnection | PostgresConnection]:
+        """``BEGIN`` … ``COMMIT`` (``ROLLBACK`` on any exception), one at a time; waiting
+        transactions go lowest ``priority`` first (:data:`INTERACTIVE`, :data:`NORMAL`,
+        :data:`BACKGROUND`; default: :data:`PRIORITY`). SQLite: ``BEGIN IMMEDIATE`` (the whole
+        database is the transaction's). PostgreSQL: read committed, and the rows that another
+        process could write are read ``FOR UPDATE`` (row locks held to the end)."""
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+            conn = self.conn
+            await conn.raw.execute("BEGIN" if self.is_postgres else "BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                await conn.raw.execute("ROLLBACK")
+                raise
+            else:
+                await conn.raw.execute("COMMIT")
+
+    async def execute_alone(self, sql: str, params: tuple = (), priority: int | None = None) -> None:
+        """One statement as its own transaction (autocommit: atomic by itself), in turn with the
+        transactions: one trip to the database thread instead of three (BEGIN, statement, COMMIT),
+        each of which waits for the event loop when it is busy."""
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+            await self.conn.execute(sql, params)
+
+    async def table_columns(self) -> dict[str, list[str]]:
+        """Every data table (not ``schema_version``) and its columns, in order."""
+        names = [row[0] for row in await self.fetchall(self.dialect.TABLES) if row[0] != "schema_version"]
+        return {name: [row[0] for row in await self.fetchall(self.dialect.COLUMNS, (name,))] for name in names}
+
+    async def fetchone(self, sql: str, params: tuple = ()):
+        """One row (or None) of a read outside any transaction (PostgreSQL: on a pooled connection,
+        committed rows only)."""
+        if self._pool is not None:
+            return await self._pool.fetchrow(POSTGRES.sql(sql), *params)
+        async with self.conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+        if self._pool is not None:
+            return list(await self._pool.fetch(POSTGRES.sql(sql), *params))
+        async with self.conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+
+def _recorded(migration: Migration) -> str:
+    return (
+        f"INSERT INTO schema_version (version, name, applied_at) VALUES"
+        f" ({migration.version}, '{migration.name}', {time.time()})"
+    )
+
+
+def backup(source: str, destination: str) -> int:
+    """Copy the SQLite database ``source`` to the new file ``destination``; return its schema version.
+
+    SQLite's online backup API copies one consistent snapshot in a single step, so it is safe while
+    the bot runs and writes (in WAL mode the reader blocks no writer). The copy is a single
+    self-contained file (journal mode DELETE), checked before it is moved into place."""
+    if source == ":memory:":
+        raise ValueError("the database is in memory (sqlite:///:memory:): there is nothing to back up")
+    if not Path(source).is_file():
+        raise ValueError(f"there is no database at {source}")
+    target = Path(destination)
+    if target.exists():
+        raise ValueError(f"{destination} already exists: back up to a new file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".part")
+    partial.unlink(missing_ok=True)
+    try:
+        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as copy:
+            src.execute("PRAGMA busy_timeout=5000")
+            src.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+            (verdict,) = copy.execute("PRAGMA integrity_check").fetchone()
+            if verdict != "ok":
+                raise ValueError(f"the copy failed its integrity check: {verdict}")
+            (version,) = copy.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return int(version)

@@ -1,0 +1,53 @@
+"""The Discord messages that show a table, remembered with its state.
+
+Only the Discord side sets them: the publisher (the lobby and mat messages, the game's thread),
+the turn pings (:mod:`bot.discordio.turns`) and ``/tripoley start`` (its lobby message). They are saved
+with the table's state, so that after a restart its messages are edited rather than posted
+again; the table manager's lobby and play never read them.
+"""
+
+from __future__ import annotations
+
+from bot.tables.manager import TableManager
+from bot.tables.model import Table
+
+
+async def remember_message(
+    manager: TableManager, table_id: int, kind: str, message_id: int | None, round_number: int | None = None
+) -> None:
+    """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
+    or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
+    table = manager.by_id.get(table_id)
+    if table is None:
+        return
+    if kind == "ping":
+        table.ping_message_id = message_id
+        if table.status == "playing":
+            await manager.store.save(table, urgent=False)
+        return
+    if kind != "lobby" and table.status == "playing" and manager.store.save_delay > 0:
+        # A running game: saved with its next coalesced save (no lock, no transaction now: a
+        # player clicking the new mat must not wait for this). Lost in a crash, the resumed
+        # table just posts a new mat message.
+        table.mat_message_id = message_id
+        table.mat_round = round_number
+        await manager.store.save(table, urgent=False)
+        return
+    async with table.lock:
+        if kind == "lobby":
+            table.lobby_message_id = message_id
+        else:
+            table.mat_message_id = message_id
+            table.mat_round = round_number
+        await manager.store.save_state(table)
+
+
+async def remember_thread(manager: TableManager, table: Table, thread_id: int | None) -> None:
+    """The thread a table's game runs in (None: it could not be started; the channel then)."""
+    async with table.lock:
+        table.thread, table.thread_id = thread_id is not None, thread_id
+        if manager.by_id.get(table.id) is not table:
+            return  # over already: its results go to the thread, nothing left to save
+        if thread_id is not None:
+            manager.threads[thread_id] = table
+        await manager.store.save(table)

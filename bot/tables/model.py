@@ -1,0 +1,215 @@
+"""A table's state: its seats, its game, its deadline and log, and how it is saved.
+
+A :class:`Table` is a lobby (seats and buy-ins) and then a running engine ``Game``; the table
+manager (:mod:`bot.tables.manager`) changes it under its ``lock`` and hands a :class:`TableUpdate` to the
+Discord layer. The ids of the Discord messages that show it (lobby, mat, turn ping, thread) are
+saved with it, but only the Discord layer sets them (:mod:`bot.tables.messageids`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.economy.bank import HOUSE
+
+LOG_LINES = 10
+ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
+
+
+@dataclass
+class Seat:
+    name: str
+    user_id: int | None  # None: an AI seat (plays from the house account)
+    stake: int = 0  # chips bought in
+    timeouts: int = 0  # timeouts in a row
+    away: bool = False  # played by AI after too many timeouts, until "I'm back"
+    left: bool = False  # left mid-game: AI until the end, cashed out at the end
+    ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def auto(self) -> bool:
+        """Whether the AI decides for this seat."""
+        return self.user_id is None or self.away or self.left
+
+    @property
+    def account(self) -> int:
+        return HOUSE if self.user_id is None else self.user_id
+
+
+@dataclass
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    preset: str
+    options: dict[str, Any]
+    buy_in: int
+    turn_timeout: float
+    ai_pause: float
+    status: str = "lobby"  # lobby | playing | finished | cancelled
+    seats: list[Seat] = field(default_factory=list)
+    game: Any = None  # engine.Game once started
+    deadline: float | None = None
+    deadline_kind: str | None = None  # lobby | turn | ai | next-deal
+    deadline_seat: int | None = None
+    lobby_message_id: int | None = None
+    mat_message_id: int | None = None
+    mat_round: int | None = None
+    thread: bool = False  # run the game in a thread started from the lobby message
+    thread_id: int | None = None  # that thread, once started
+    rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
+    ping_message_id: int | None = None  # the turn ping on show (bot.discordio.turns), deleted once answered
+    log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
+    round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line (this round and the last)
+    version: int = 0
+    created_at: float = 0.0
+    result: dict[str, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    # -- derived --------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """The round number used in button ids: 0 in the lobby."""
+        if self.game is None:
+            return 0
+        return int(self.game.round_number)
+
+    @property
+    def mat_channel(self) -> int:
+        """Where the game's messages go: its thread, else the channel."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def preset_info(self):
+        from engine.presets import PRESETS
+
+        return PRESETS[self.preset]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    def humans(self) -> list[Seat]:
+        return [s for s in self.seats if s.user_id is not None]
+
+    def awaiting(self):
+        if self.game is None or self.status != "playing":
+            return None
+        return self.game.awaiting()
+
+    def chips_in_play(self) -> int:
+        if self.game is not None:
+            return int(self.game.total_chips())
+        return sum(s.stake for s in self.seats)
+
+    def add_log(self, line: str) -> None:
+        if line:
+            self.log.append(line)
+            del self.log[:-LOG_LINES]
+            story = self.round_logs.setdefault(str(max(self.round, 1)), [])
+            if len(story) < ROUND_LOG_LINES:
+                story.append(line)
+            for key in [k for k in self.round_logs if int(k) < self.round - 1]:
+                del self.round_logs[key]
+
+    def round_log(self, round_number: int) -> list[str]:
+        """Every log line of a round (the current one or the one before it)."""
+        return list(self.round_logs.get(str(round_number), ()))
+
+    def ask_humans(self) -> None:
+        """Great Lakes: a player at the keyboard is asked about every next card they hold (see
+        ``engine.Game.ask_holders``), so being asked never tells the table they could place a
+        combination."""
+        if self.game is not None:
+            self.game.ask_holders = frozenset(i for i, seat in enumerate(self.seats) if not seat.auto)
+
+    # -- persistence ----------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "options": self.options,
+            "buy_in": self.buy_in,
+            "turn_timeout": self.turn_timeout,
+            "ai_pause": self.ai_pause,
+            "seats": [asdict(s) for s in self.seats],
+            "game": self.game.to_json() if self.game is not None else None,
+            "deadline": self.deadline,
+            "deadline_kind": self.deadline_kind,
+            "deadline_seat": self.deadline_seat,
+            "lobby_message_id": self.lobby_message_id,
+            "mat_message_id": self.mat_message_id,
+            "mat_round": self.mat_round,
+            "ping_message_id": self.ping_message_id,
+            "thread": self.thread,
+            "thread_id": self.thread_id,
+            "rematch_of": self.rematch_of,
+            "log": self.log,
+            "round_logs": self.round_logs,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_row(cls, row, clock: Callable[[], float] | None = None) -> Table:
+        state = json.loads(row["state_json"])
+        table = cls(
+            id=int(row["id"]),
+            guild_id=int(row["guild_id"]),
+            channel_id=int(row["channel_id"]),
+            host_id=int(row["host_id"]),
+            preset=row["preset"],
+            options=state.get("options") or {},
+            buy_in=int(state.get("buy_in", 0)),
+            turn_timeout=float(state.get("turn_timeout", 60)),
+            ai_pause=float(state.get("ai_pause", 1)),
+            status=row["status"],
+            seats=[Seat(**s) for s in state.get("seats", [])],
+            deadline=state.get("deadline"),
+            deadline_kind=state.get("deadline_kind"),
+            deadline_seat=state.get("deadline_seat"),
+            lobby_message_id=state.get("lobby_message_id"),
+            mat_message_id=state.get("mat_message_id"),
+            mat_round=state.get("mat_round"),
+            ping_message_id=state.get("ping_message_id"),
+            thread=bool(state.get("thread")),
+            thread_id=state.get("thread_id"),
+            rematch_of=state.get("rematch_of"),
+            log=list(state.get("log") or []),
+            round_logs=dict(state.get("round_logs") or {}),
+            version=int(state.get("version", 0)),
+            created_at=float(row["created_at"]),
+        )
+        if state.get("game"):
+            from engine import Game
+
+            table.game = Game.from_json(state["game"], clock=clock)
+            table.ask_humans()
+        return table
+
+
+@dataclass
+class TableUpdate:
+    """What changed at a table, for the Discord layer to show."""
+
+    table: Table
+    kind: str  # lobby | play | finished | cancelled
+    events: list[dict] = field(default_factory=list)
+    dealt: bool = False  # new hands: DM them to players with DMs on
+    message: str | None = None  # feedback for the player who caused it
+    notices: list[tuple[int, str]] = field(default_factory=list)  # (user id, text) to tell that player privately
+    version: int = 0
+
+
+Listener = Callable[[TableUpdate], None]
+BeforeApply = Callable[[], Awaitable[Any]]

@@ -1,0 +1,232 @@
+"""Timers: every deadline is an absolute time from the injectable clock, saved with its table.
+
+:meth:`Timers.tick` fires the due ones (lobby expiry, turn timeout, AI move, next deal) and
+:meth:`Timers.run` calls it as they come due. After a restart, :meth:`Timers.resume` loads every
+open table and re-arms its deadline. A player's turn whose time ran out (or nearly) while the
+bot was down gets a grace period (``resume_grace``, 15 s) instead of an instant timeout: it only
+counts as a timeout if it runs out again after the restart. Other deadlines (AI moves, the next
+deal, lobby expiry) fire at once when past. A turn that runs out plays the safe default; after
+``timeouts_before_ai`` in a row an AI plays the seat until the player is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from typing import TYPE_CHECKING
+
+from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
+from bot.tables.model import Seat, Table, TableUpdate
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+
+class Timers:
+    resume_grace = 15.0  # seconds a player's overdue turn gets after a restart
+
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+        self._wake = asyncio.Event()
+        self._busy_due = False  # the last tick skipped a due table whose lock was held
+        self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
+
+    def wake(self) -> None:
+        """A deadline changed: :meth:`run` looks again."""
+        self._wake.set()
+
+    def set_deadline(self, table: Table, delay: float | None, kind: str | None = None, seat: int | None = None):
+        if delay is None:
+            table.deadline = table.deadline_kind = table.deadline_seat = None
+        else:
+            table.deadline = self.m.clock.now() + delay
+            table.deadline_kind = kind
+            table.deadline_seat = seat
+        self._wake.set()
+
+    def next_deadline(self) -> float | None:
+        times = [t.deadline for t in self.m.tables.values() if t.deadline is not None and t.id not in self._searching]
+        return min(times) if times else None
+
+    async def resume(self) -> list[Table]:
+        """Load every open table (lobby or playing) of this process's servers from the database
+        (in a cluster, the other processes' tables are theirs: settings.owns_guild)."""
+        rows = await self.m.store.open_tables()
+        resumed = []
+        for row in rows:
+            if not self.m.settings.owns_guild(row["guild_id"]):
+                continue
+            try:
+                table = Table.from_row(row, clock=self.m.clock.now)
+            except Exception:
+                log.exception("could not resume table %s", row["id"])
+                continue
+            self.m.remember(table)
+            if table.status == "playing" and table.deadline is None:
+                # Saved between steps: decide again what we wait for.
+                async with table.lock:
+                    await self.m.play.advance(table, [])
+            elif table.status == "playing" and table.deadline_kind == "turn" and table.deadline is not None:
+                # The player could not act while we were down: no instant timeout.
+                grace = self.m.clock.now() + self.resume_grace
+                if table.deadline < grace:
+                    async with table.lock:
+                        table.deadline = grace
+                        await self.m.store.save(table)
+            resumed.append(table)
+        self._wake.set()
+        log.info("resumed %d table(s)", len(resumed))
+        return resumed
+
+    async def run(self) -> None:
+        """Fire deadlines as they come due (forever; cancel the task to stop)."""
+        while True:
+            # Cleared before looking, never after: a wake-up that comes while we look is kept.
+            self._wake.clear()
+            nd = self.next_deadline()
+            timeout = None if nd is None else max(0.0, nd - self.m.clock.now())
+            if self._busy_due and timeout is not None:
+                timeout = max(timeout, 0.02)  # a due table was busy: retry soon, don't spin
+            if timeout is None or timeout > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+                except TimeoutError:
+                    pass
+            try:
+                await self.tick(wait_for_searches=False)
+            except Exception:
+                log.exception("table timer failed")
+                await asyncio.sleep(0.5)
+
+    async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
+        """Fire every deadline that is due now, one table at a time. A Hard AI's move searches for
+        a while in a worker process (bot.tables.aiworker): its table fires in a task of its own, so the
+        other tables' timers never wait for it. ``wait_for_searches``: when nothing else was due,
+        wait for one such move and return its update (a caller stepping a test clock sees the game
+        go on); the timer loop (:meth:`run`) does not wait: the move's new deadline wakes it."""
+        now = self.m.clock.now()
+        updates: list[TableUpdate] = []
+        self._busy_due = False
+        for table in [t for t in list(self.m.tables.values()) if t.deadline is not None and t.deadline <= now]:
+            if table.id in self._searching:
+                continue
+            if table.lock.locked():
+                # A player's click is being handled there: come back to it shortly instead of
+                # holding up every other table's timers.
+                self._busy_due = True
+                continue
+            if self._searches(table):
+                task = asyncio.create_task(self._fire_due(table), name=f"tripoley-search-{table.id}")
+                self._searching[table.id] = task
+                task.add_done_callback(functools.partial(self._searched, table.id))
+                continue
+            if updates:
+                await asyncio.sleep(0)  # one table at a time: interactions get through in between
+            update = await self._fire_due(table)
+            if update is not None:
+                updates.append(update)
+        if wait_for_searches and not updates and self._searching:
+            done, _ = await asyncio.wait(set(self._searching.values()), return_when=asyncio.FIRST_COMPLETED)
+            updates += [update for task in done if (update := task.result()) is not None]
+        return updates
+
+    def _searched(self, table_id: int, _: asyncio.Task) -> None:
+        """A Hard AI's move ended (applied, dropped or failed): its table counts for
+        :meth:`next_deadline` again, so the loop must look again. The move set the table's next
+        deadline while it was still marked as searching, when :meth:`run` could not see it."""
+        self._searching.pop(table_id, None)
+        self._wake.set()
+
+    def _searches(self, table: Table) -> bool:
+        """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
+        if table.deadline_kind != "ai" or table.game is None:
+            return False
+        aw = table.game.awaiting()
+        seat = table.seats[aw.seat] if aw is not None else None
+        return seat is not None and seat.is_ai and seat.ai_level == "hard"
+
+    async def _fire_due(self, table: Table) -> TableUpdate | None:
+        """Fire the table's deadline if it is still due, under its lock; the update, told to the listeners."""
+        async with table.lock:
+            if (
+                table.deadline is None
+                or table.deadline > self.m.clock.now()
+                or table.status in ("finished", "cancelled")
+            ):
+                return None
+            try:
+                update = await self._fire(table)
+            except Exception:
+                log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
+                # Don't spin on a broken table: try again a bit later.
+                self.set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
+                return None
+        if update is not None:
+            self.m.notify(update)
+        return update
+
+    def stop(self) -> None:
+        """Shutdown: the AI moves under way are dropped (nothing was applied; they come due again
+        after a restart)."""
+        for task in list(self._searching.values()):
+            task.cancel()
+
+    async def _fire(self, table: Table) -> TableUpdate | None:
+        kind = table.deadline_kind
+        if kind == "lobby":
+            return await self.m.lobby.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
+        game = table.game
+        if game is None:
+            self.set_deadline(table, None)
+            return None
+        if kind == "next-deal":
+            if game.awaiting() is None and not game.finished:
+                return await self.m.play.advance(table, list(game.next_deal()))
+            return await self.m.play.advance(table, [])
+        aw = game.awaiting()
+        if aw is None:
+            return await self.m.play.advance(table, [])
+        seat = table.seats[aw.seat]
+        events: list = []
+        if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
+            message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+            ended = await self.m.play.seat_to_ai(table, seat, message)
+            if ended is not None:
+                return ended
+            update = await self.m.play.advance(table, events)
+            update.message = message
+            return update
+        if kind == "turn" and not seat.auto and aw.phase == "claim":
+            # Letting a claim window pass is a pass (a legal choice), not a missed turn.
+            await self.m.play.play_auto(table, events, timeout=True, note="")
+            return await self.m.play.advance(table, events)
+        if kind == "turn" and not seat.auto:
+            seat.timeouts += 1
+            await self.m.play.play_auto(table, events, timeout=True)
+            message = f"{escape(seat.name)} ran out of time."
+            notices = []
+            if seat.timeouts >= self.m.settings.timeouts_before_ai:
+                seat.away = True
+                message = timed_out_to_ai(seat.name, seat.timeouts)
+                table.add_log(message)
+                notices.append((seat.user_id, ai_takeover_notice(seat.timeouts)))
+            update = await self.m.play.advance(table, events)
+            update.message = message
+            update.notices = notices
+            return update
+        await self.m.play.play_auto(table, events)
+        return await self.m.play.advance(table, events)
+
+    async def _still_member(self, table: Table, seat: Seat) -> bool:
+        """Whether the seat's player is still in the server (asked when their timer fires: a member
+        who left would otherwise time out turn after turn)."""
+        if self.m.member_check is None or seat.user_id is None:
+            return True
+        try:
+            return await self.m.member_check(table.guild_id, seat.user_id)
+        except Exception:  # noqa: BLE001 - Discord unreachable: treat as present, the timeout applies
+            log.warning("could not check whether a player is still in server %s", table.guild_id)
+            return True

@@ -1,0 +1,237 @@
+"""Turn pings, claims that lapse, the AI taking over (and telling the player), and Great Lakes'
+secrecy: the channel sees the same whether or not the holder of the next card can place a
+combination."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.discordio.publisher import Publisher
+from bot.discordio.turns import TurnNotifier
+from bot.messages.outgoing import table_message
+from bot.tables.clock import FakeClock
+from bot.tables.manager import TableManager
+from engine import Game
+from tests.cogs.fakes import RecordingSink
+from tests.cogs.test_cog_claims import C, drive_to_human_claim
+from tests.engine.deals import stack_deck
+from tests.engine.test_rulebook_great_lakes import DEAL_A
+
+G = 7
+ANN, BOB, CAT = 1, 2, 3
+
+
+@pytest.fixture
+async def stack(db, bank, prefs, settings):
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0)
+    turns = TurnNotifier(manager, sink)
+
+    async def settle():
+        await publisher.flush()
+        await turns.flush()
+
+    return manager, sink, turns, settle
+
+
+def pings(sink):
+    """The pings posted and not deleted since: [(message id, Outgoing)]."""
+    deleted = {c[2] for c in sink.calls if c[0] == "delete"}
+    return [(c[2], c[3]) for c in sink.calls if c[0] == "post" and " your turn: " in c[3].text and c[2] not in deleted]
+
+
+async def two_humans(manager, preset="tripoley"):
+    await manager.create_table(G, C, ANN, "ann", preset, {"game_end": "rounds:1"})
+    await manager.join(C, BOB, "bob")
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    return manager.get(C)
+
+
+async def to_human_turn(manager, table):
+    """Fire AI deadlines until a human must decide (None: the game is over)."""
+    for _ in range(500):
+        if table.status != "playing":
+            return None
+        aw = table.awaiting()
+        if aw is not None and table.deadline_kind == "turn":
+            return aw
+        manager.clock.t = table.deadline
+        await manager.tick()
+    raise AssertionError("no human turn")
+
+
+async def play_as_the_ai_would(manager, table, aw):
+    """The awaited human's move: the AI's choice, made through the player's own entry point."""
+    action = manager.play.ai_action(table, aw.seat).to_dict()
+    action.pop("seat")
+    await manager.act(C, table.seats[aw.seat].user_id, action)
+
+
+async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(stack):
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    seen = set()
+    for _ in range(12):
+        aw = await to_human_turn(manager, table)
+        await settle()
+        if aw is None:
+            break
+        user = table.seats[aw.seat].user_id
+        shown = pings(sink)
+        assert len(shown) == 1, shown  # at most one per table: the last one is gone
+        message_id, out = shown[0]
+        assert out.pings == (user,) and out.text.startswith(f"<@{user}> your turn: ")
+        assert not set("♠♥♦♣") & set(out.text), out.text  # nothing about the cards
+        assert table.ping_message_id == message_id
+        seen.add(message_id)
+        await play_as_the_ai_would(manager, table, aw)
+        await settle()
+        assert ("delete", C, message_id, None) in sink.calls
+    assert len(seen) > 1
+    await settle()
+    assert table.status != "playing" or len(pings(sink)) <= 1
+
+
+async def test_the_turn_ping_is_the_only_notification(stack):
+    """The table message names the player to act with a mention but notifies nobody: a new round's
+    post and its turn ping would otherwise notify the same player twice."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+    assert aw is not None
+    user = table.seats[aw.seat].user_id
+    out = table_message(table)
+    assert f"<@{user}>" in out.text and out.pings == ()
+    assert [ping.pings for _, ping in pings(sink)] == [(user,)]
+
+
+async def test_pings_follow_the_players_choice_then_the_servers(stack):
+    manager, sink, turns, settle = stack
+    await manager.prefs.update_guild(G, pings=False)
+    await manager.prefs.set_pings(BOB, True)
+    table = await two_humans(manager)
+    pinged = set()
+    turns_of = set()
+    for _ in range(40):
+        aw = await to_human_turn(manager, table)
+        await settle()
+        if aw is None:
+            break
+        pinged |= {out.pings[0] for _, out in pings(sink)}
+        turns_of.add(table.seats[aw.seat].user_id)
+        await play_as_the_ai_would(manager, table, aw)
+    assert turns_of == {ANN, BOB} and pinged == {BOB}  # ann follows the server (off), bob chose on
+
+
+async def test_a_claim_left_to_lapse_is_a_pass_not_a_timeout(stack):
+    manager, sink, turns, settle = stack
+    await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
+    await manager.join(C, BOB, "bob")
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    aw = await drive_to_human_claim(manager, table)
+    seat = table.seats[aw.seat]
+    seat.timeouts = manager.settings.timeouts_before_ai - 1  # one more timeout would hand the seat to an AI
+    manager.clock.t = table.deadline
+    [update] = await manager.tick()
+    assert not seat.away and seat.timeouts == manager.settings.timeouts_before_ai - 1
+    assert not update.notices and update.message is None
+    assert not any("timed out" in line for line in table.log), table.log
+    assert any(e.get("type") == "unclaimed" for e in update.events) or table.awaiting() != aw
+
+
+async def test_the_ai_takes_over_after_missed_turns_and_the_player_is_told(stack):
+    manager, sink, turns, settle = stack
+    sink.closed_dms.add(BOB)
+    table = await two_humans(manager)
+    told = {}
+    for _ in range(400):
+        if table.status != "playing" or all(s.away for s in table.seats if s.user_id):
+            break
+        if await to_human_turn(manager, table) is None:
+            break
+        manager.clock.t = table.deadline
+        for update in await manager.tick():
+            told.update(dict(update.notices))
+    await settle()
+    assert set(told) == {ANN, BOB} and all(s.away for s in table.seats if s.user_id)
+    dms = [c for c in sink.calls if c[0] == "dm" and "an AI is playing your seat" in c[3].text]
+    assert [c[1] for c in dms] == [ANN]  # by DM where DMs are open…
+    public = [c[3] for c in sink.calls if c[0] == "post" and "an AI is playing your seat" in c[3].text]
+    assert (
+        len(public) == 1 and public[0].pings == (BOB,) and public[0].text.startswith(f"<@{BOB}> ")
+    )  # …else pinging only them
+
+
+# -- Great Lakes: the holder of the next card ----------------------------------------------------
+
+WITHOUT_FULL_HOUSE = {
+    **DEAL_A,
+    2: [c if c != "QC" else "2D" for c in DEAL_A[2]],
+    0: [c if c != "2D" else "QC" for c in DEAL_A[0]],
+}
+
+
+async def public_messages_until_the_holder_decides(db, bank, prefs, settings, monkeypatch, hands, channel):
+    """Three humans at Great Lakes, dealt ``hands`` (as seen from the dealer: DEAL_A's seat 1 leads
+    2♥ and runs the hearts to the J♥; seat 2 holds the Q♥). The public messages (text and button
+    labels, message ids and this table's channel left out) until seat 2 is asked about the Q♥."""
+    deal = Game.next_deal
+
+    def stacked(game, deck=None):
+        rotated = {(game.dealer + k) % game.n: cards for k, cards in hands.items()}
+        return deal(game, deck or stack_deck(game.n, rotated, [], game.dealer, game.n_decks))
+
+    monkeypatch.setattr(Game, "next_deal", stacked)
+    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    sink = RecordingSink()
+    publisher, turns = Publisher(manager, sink, renderer=None, min_interval=0), TurnNotifier(manager, sink)
+    await manager.create_table(G, channel, ANN, "ann", "great-lakes", {"game_end": "rounds:1"})
+    await manager.join(channel, BOB, "bob")
+    await manager.join(channel, CAT, "cat")
+    await manager.start(channel, ANN)
+    table = manager.get(channel)
+    leader = (table.game.dealer + 1) % 3
+    await manager.act(channel, table.seats[leader].user_id, {"do": "lead", "card": "2H"})
+    await publisher.flush()
+    await turns.flush()
+    aw = table.awaiting()
+    assert (aw.seat, aw.phase, aw.detail["card"]) == ((table.game.dealer + 2) % 3, "michigan-play", "QH")
+    messages = []
+    for kind, where, _, out in sink.calls:
+        if kind in ("post", "edit") and where == channel:
+            labels = [getattr(c, "label", getattr(c, "placeholder", "")) for c in out.components]
+            messages.append((kind, out.text.replace(str(channel), "#"), labels))
+        elif kind == "delete":
+            messages.append((kind,))
+    await manager.stop(channel, ANN, True)
+    monkeypatch.setattr(Game, "next_deal", deal)
+    return messages, aw
+
+
+async def test_great_lakes_public_messages_same_with_or_without_a_combination(db, bank, prefs, settings, monkeypatch):
+    with_combo, asked = await public_messages_until_the_holder_decides(
+        db, bank, prefs, settings, monkeypatch, DEAL_A, 801
+    )
+    assert asked.legal == ["play", "full_house"]
+    without, forced = await public_messages_until_the_holder_decides(
+        db, bank, prefs, settings, monkeypatch, WITHOUT_FULL_HOUSE, 802
+    )
+    assert forced.legal == ["play"] and forced.detail["forced"] is True
+    assert any(m[0] == "post" and " your turn: " in m[1] for m in with_combo)  # the holder was pinged…
+    # …and the channel cannot tell the two apart. The table messages and the turn pings come from two
+    # independent workers, so only the order within each of the two streams is compared.
+    assert message_streams(with_combo) == message_streams(without)
+
+
+def message_streams(messages: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    """The turn pings (posts and deletes) and the table/lobby messages, each in its own order."""
+    is_ping = [m[0] == "delete" or (m[0] == "post" and " your turn: " in m[1]) for m in messages]
+    return ([m for m, p in zip(messages, is_ping) if p], [m for m, p in zip(messages, is_ping) if not p])

@@ -1,0 +1,47 @@
+"""Typed refusals: the table manager says what it refuses and the facts (never Discord words);
+bot.messages.refusals words every kind, escaping what players typed."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from bot import errors
+from bot.messages.refusals import WORDS, words
+from bot.messages.text import escape
+from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
+
+
+def test_every_refusal_has_words():
+    assert set(WORDS) == set(errors.Refusal)
+    for refusal, say in WORDS.items():
+        facts = {name: "x" for name in inspect.signature(say).parameters}
+        facts.update({k: v for k, v in (("legal", ["check"]), ("view", None), ("opening", True)) if k in facts})
+        assert words(refusal, facts).strip()
+
+
+async def test_the_manager_refuses_with_a_kind_and_facts(manager, clock):
+    table = await lobby(manager, ai=0)
+    with pytest.raises(errors.NotAllowed) as refused:
+        await manager.start(C, BOB)
+    assert refused.value.refusal is errors.Refusal.HOST_ONLY_START and refused.value.facts == {}
+    await manager.start(C, ANN)
+    seat = await drive_to_human(manager, clock, table)
+    other = table.seats[1 - seat].user_id
+    with pytest.raises(errors.NotYourTurn) as refused:
+        await manager.act(C, other, {"do": "check"})
+    # The fact is the name as typed; the words escape it (no formatting from a player's name).
+    assert refused.value.refusal is errors.Refusal.NOT_YOUR_TURN
+    assert refused.value.facts == {"name": table.seats[seat].name}
+    assert refused.value.message == f"It's not your turn: waiting for **{escape(table.seats[seat].name)}**."
+
+
+def test_words_given_as_text_are_shown_as_they_are():
+    refused = errors.NotAllowed("You need **Manage Server**.")
+    assert refused.refusal is None and refused.message == str(refused) == "You need **Manage Server**."
+
+
+def test_names_in_refusals_are_escaped():
+    said = words(errors.Refusal.NOT_YOUR_TURN, {"name": "**bob**"})
+    assert escape("**bob**") != "**bob**" and said == f"It's not your turn: waiting for **{escape('**bob**')}**."

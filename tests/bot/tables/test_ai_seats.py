@@ -1,0 +1,138 @@
+"""AI levels at the tables: chosen in the lobby, kept with the seat, played (Hard off the loop)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot import errors
+from bot.tables.aiworker import AIPlayers
+from engine import Game
+from engine.ai import choose_action
+
+G, C = 1, 500  # guild, channel
+ANN = 11
+
+
+async def test_each_level_sits_down_named_and_is_saved_with_the_seat(make_manager, db):
+    manager = make_manager()
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    for level in ("easy", "normal", "hard"):
+        await manager.add_ai(C, ANN, level=level)
+    table = manager.get(C)
+    assert [s.ai_level for s in table.seats[1:]] == ["easy", "normal", "hard"]
+    assert [s.name.split(" ", 1)[1] for s in table.seats[1:]] == ["(Easy AI)", "(Normal AI)", "(Hard AI)"]
+    with pytest.raises(errors.TripoleyError, match="Easy, Normal or Hard"):
+        await manager.add_ai(C, ANN, level="expert")
+    assert len(table.seats) == 4  # the refusal changed nothing
+    [restored] = await make_manager().resume()
+    assert [s.ai_level for s in restored.seats] == ["normal", "easy", "normal", "hard"]
+
+
+async def test_a_table_saved_before_levels_loads_its_ai_as_normal(make_manager):
+    manager = make_manager()
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.add_ai(C, ANN, level="hard")
+    table = manager.get(C)
+    state = table.to_state()
+    for seat in state["seats"]:
+        del seat["ai_level"]  # as saved before AI levels
+    row = {
+        "id": table.id,
+        "guild_id": G,
+        "channel_id": C,
+        "host_id": ANN,
+        "preset": "tripoley",
+        "status": "lobby",
+        "state_json": json.dumps(state),
+        "created_at": 0.0,
+    }
+    old = type(table).from_row(row)
+    assert [s.ai_level for s in old.seats] == ["normal", "normal"]
+
+
+async def test_a_game_with_hard_ai_seats_plays_to_the_end(make_manager, clock, bank):
+    manager = make_manager()
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.add_ai(C, ANN, level="hard")
+    await manager.add_ai(C, ANN, level="easy")
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    for _ in range(500):  # every deadline fires: the AI seats' moves, ann's timeouts (then her seat's AI)
+        if table.status != "playing":
+            break
+        clock.t = table.deadline
+        await manager.tick()
+    assert table.status == "finished"
+    assert "(Hard AI)" in "\n".join(table.log)
+    audit = await bank.audit(G)
+    assert audit.ok and audit.tables == 0
+
+
+async def test_a_hard_decision_that_comes_after_the_game_moved_on_is_dropped():
+    game = Game.new("tripoley", ["a", "b", "c"], seed=4)
+    game.next_deal()
+    ai = AIPlayers(random.Random(1))
+    aw = game.awaiting()
+    assert aw is not None
+    assert await ai.decide(game, aw.seat, "hard") is not None
+    original = ai._run
+
+    async def slow(*args):
+        action = await original(*args)
+        game.apply(choose_action(game, aw.seat, "normal", random.Random(0)))  # meanwhile the game moves on
+        return action
+
+    ai._run = slow  # type: ignore[method-assign]
+    assert await ai.decide(game, aw.seat, "hard") is None
+
+
+async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, clock):
+    """A Hard AI's move runs in a task of its own: while it searches, the timer fires the other
+    tables' deadlines (here a Normal AI's moves at another table), and the search's move lands after."""
+    import asyncio
+
+    manager = make_manager()
+    searching, release = asyncio.Event(), asyncio.Event()
+    search = manager.ai._run
+
+    async def slow_search(obs, level, seed):
+        searching.set()
+        await release.wait()
+        return await search(obs, level, seed)
+
+    manager.ai._run = slow_search
+    hard, normal = C, C + 1
+    for channel, level in ((hard, "hard"), (normal, "normal")):
+        await manager.create_table(G, channel, ANN + channel, f"p{channel}", "tripoley", buy_in=100)
+        await manager.add_ai(channel, ANN + channel, level=level)
+        await manager.add_ai(channel, ANN + channel, level=level)
+        await manager.start(channel, ANN + channel)
+    waiting, other = manager.get(hard), manager.get(normal)
+    for _ in range(100):  # to a due Hard AI move
+        if waiting.deadline_kind == "ai" and manager.timers._searches(waiting):
+            break
+        clock.t = waiting.deadline
+        await manager.tick()
+    assert manager.timers._searches(waiting)
+    clock.t = max(clock.t, waiting.deadline)
+    await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)  # does not wait for the search
+    await asyncio.wait_for(searching.wait(), 5)
+    decisions = waiting.game.decision_number()
+    moves = 0
+    for _ in range(30):  # the other table goes on meanwhile
+        if other.deadline is None or other.status != "playing":
+            break
+        before = other.game.decision_number()
+        clock.t = max(clock.t, other.deadline)
+        await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)
+        moves += other.game.decision_number() > before
+    assert moves > 0 and waiting.game.decision_number() == decisions
+    release.set()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if waiting.game.decision_number() > decisions:
+            break
+    assert waiting.game.decision_number() > decisions  # the searched move landed

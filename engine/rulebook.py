@@ -35,7 +35,9 @@ _WANAGAN_HANDS = {
 _SPACE_BY_ID = {
     "AH2": "A second pocket for the A♥: the card that takes the A♥ space takes this one too, with the same claim.",
     "6-lead": "The first player in the round to start a sequence with a 6 (their lowest card of that suit) takes it.",
-    "a-2": "The first player who places an Ace and then leads a 2 of the other colour takes it.",
+    "a-2": "The first player who places an Ace, ending the sequence, and then leads a 2 of the other colour takes "
+    "it. Aces placed in a Full House or a 5-Card Straight count: the 2 need only be of the other colour than "
+    "one of the Aces placed in that play, whatever order they were put down in.",
 }
 
 _SPACE_BY_TRIGGER = {

@@ -34,6 +34,7 @@ from .base import (
     draw_text,
     encode,
     fit_font,
+    fit_name,
     font,
     truncate,
     wrap2,
@@ -477,7 +478,7 @@ def mat_alt(view) -> str:
         text += f" Last: {last}."
     people = []
     for i, s in enumerate(seats):
-        p = f"{truncate_plain(seat_name(s, i), 20)} {chips_of(s.get('stack'))}"
+        p = f"{fit_name(seat_name(s, i), 24)} {chips_of(s.get('stack'))}"
         st = status_text(s.get("status"))
         if st:
             p += f" ({st.lower()})"
@@ -493,10 +494,6 @@ def mat_alt(view) -> str:
             plist += add
         text += f" Players: {plist}."
     return text[:1024]
-
-
-def truncate_plain(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "\u2026"
 
 
 # ----------------------------------------------------------------- entry point

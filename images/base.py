@@ -59,6 +59,10 @@ class Rendered:
     when attachments are not allowed.  ``boxes`` lists the laid-out regions
     as ``(name, container_rect, text_rects)`` (used by tests to check that
     nothing overlaps or overflows); rects are ``(x0, y0, x1, y1)``.
+    ``labels`` lists the texts that must stay legible on a phone (each seat's
+    name, stack and card count) as ``(box_name, role, text, ink_rect, baseline)``:
+    what was drawn, its ``textbbox`` and the y of its baseline, so tests measure
+    the letters' height instead of trusting a font size.
     """
 
     png: bytes
@@ -66,6 +70,7 @@ class Rendered:
     width: int = 0
     height: int = 0
     boxes: tuple = field(default=(), compare=False, repr=False)
+    labels: tuple = field(default=(), compare=False, repr=False)
 
 
 @lru_cache(maxsize=64)

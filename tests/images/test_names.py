@@ -9,6 +9,7 @@ from test_render import check_layout, png_size
 
 from images import render_mat, render_showdown, render_summary
 from images.base import fit_name
+from images.mat import mat_layout
 
 HOSTILE = [
     "<@123456789012345678> **bold**",
@@ -32,7 +33,7 @@ def named(view: dict) -> dict:
 def test_hostile_names_keep_the_mat_layout(players):
     view = named(make_view("rummy-royal", players, phase="poker-betting"))
     r = render_mat(view)
-    assert png_size(r.png) == (r.width, r.height) == (1000, 700)
+    assert png_size(r.png) == (r.width, r.height) == mat_layout(players).size
     check_layout(r)
     # Literally (alt text is plain text, not markdown), less the direction override.
     assert (

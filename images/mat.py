@@ -3,7 +3,7 @@
 Layout (1000 wide): up to 6 seats ring the board (1000 x 700), clockwise from
 seat 0 at the bottom right; from 7 seats on, the board is on top and the seats
 sit in a table of 3 columns under it, in seat order, so the picture grows
-taller (1000 x 1132 at 20) instead of the seats shrinking. Seat text is large
+taller (1000 x 1090 at 20) instead of the seats shrinking. Seat text is large
 enough to read where Discord shows the picture about 400 px wide (a phone).
 The board has its pay-card spaces around the edge (corner Aces in the
 corners) and the centre spaces (Kitty/Pot, or the preset's centre) in the
@@ -69,7 +69,7 @@ CENTER_TILE_W, CENTER_TILE_H = 168, 108
 # Seats are drawn for a phone, where Discord shows the picture about 400 px wide: their text is
 # condensed bold at SEAT_FONT px, whose capitals and digits are 23 px tall (9.2 px at 400 wide).
 SEAT_FONT = 31
-SEAT_H = 80
+SEAT_H = 74
 SEAT_MAX_W = 400
 SEAT_PAD = 10
 RING_MAX = 6  # up to 3 seats above the board and 3 below; from 7 seats on, a table under it
@@ -356,8 +356,8 @@ def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
         return rect
 
     name = fit_name(seat_name(seat, i), right - left, f.getlength, " (you)" if you else "")
-    label("name", (left, y0 + 34), name, GOLD if acting else fg)
-    base = y0 + 70  # the second line's baseline
+    label("name", (left, y0 + 31), name, GOLD if acting else fg)
+    base = y0 + 65  # the second line's baseline
     chip = stack_image("red", 3)
     img.paste(chip, (left, base - chip.height), chip)
     stack_end = label("stack", (left + chip.width + 6, base), str(chips_of(seat.get("stack"))), fg)[2]

@@ -46,11 +46,12 @@ def _cases():
 
 
 def _ink_height(img: Image.Image, rect, baseline: int, fill) -> int:
-    """Rows from the label's top to its baseline holding text: pixels nearer the brightest pixel
-    of the label than the seat's ``fill``. Descenders (below the baseline) are not counted."""
+    """Rows from the label's top to its baseline holding text: pixels at least half as far from the
+    seat's ``fill`` as the label's most contrasting pixel. Descenders (below the baseline) do not count."""
     x0, y0, x1, _ = (int(v) for v in rect)
     crop = img.crop((x0, y0, x1 + 1, baseline)).convert("RGB")
-    pixels = list(crop.get_flattened_data())
+    data = crop.tobytes()
+    pixels = [tuple(data[i : i + 3]) for i in range(0, len(data), 3)]
     text = max(pixels, key=lambda p: sum(abs(a - b) for a, b in zip(p, fill)))
     rows = [
         y

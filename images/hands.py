@@ -21,9 +21,9 @@ from .base import (
     draw_text,
     encode,
     fit_font,
+    fit_name,
     font,
     is_card,
-    truncate,
 )
 from .cards import card_height, card_image, outline_image, shade_image
 from .common import chips_of, name_of, phase_text, seat_name
@@ -297,7 +297,14 @@ def render_showdown(view: dict) -> Rendered:
         ftag = font(14)
         tag_w = ftag.getlength(tag) + 10 if tag else 0
         fnt = font(16)
-        draw_text(draw, (x0 + 10, y0 + 7), truncate(name, fnt, cell_w * 0.5 - 10), fnt, GOLD if is_win else WHITE, "la")
+        draw_text(
+            draw,
+            (x0 + 10, y0 + 7),
+            fit_name(name, cell_w * 0.5 - 10, fnt.getlength),
+            fnt,
+            GOLD if is_win else WHITE,
+            "la",
+        )
         hand_name = str(e.get("hand") or "").replace("-", " ")
         hx = x0 + cell_w - 10 - tag_w
         if hand_name:
@@ -350,7 +357,7 @@ def summary_alt(title, rows) -> str:
     parts = []
     for i, r in enumerate(rows, 1):
         net = "" if r["net"] is None else f" ({r['net']:+d})"
-        parts.append(f"{i}. {r['name'][:24]} {r['stack']}{net}")
+        parts.append(f"{i}. {fit_name(r['name'], 24)} {r['stack']}{net}")
     return (f"{title}: final standings. " + "; ".join(parts) + ".")[:1024]
 
 
@@ -380,7 +387,12 @@ def render_summary(view_or_standings) -> Rendered:
         colour = GOLD if i == 0 else WHITE
         draw_text(draw, (cols["rank"], mid), f"{i + 1}.", f16, colour, "rm")
         draw_text(
-            draw, (cols["name"], mid), truncate(r["name"], f16, cols["stack"] - 70 - cols["name"]), f16, colour, "lm"
+            draw,
+            (cols["name"], mid),
+            fit_name(r["name"], cols["stack"] - 70 - cols["name"], f16.getlength),
+            f16,
+            colour,
+            "lm",
         )
         draw_text(draw, (cols["stack"], mid), str(r["stack"]), f16, WHITE, "rm")
         net = r["net"]

@@ -12,20 +12,20 @@ import random
 import sys
 from pathlib import Path
 
-NAMES = [
+NAMES = [  # players as the bot seats them: Discord names, and AI seats named with their level
     "ann",
     "bob",
-    "cat",
+    "Ada (Normal AI)",
     "Maximilian the Magnificent",
     "dee",
     "eve",
     "fay",
-    "gus",
+    "Ramanujan (Hard AI)",
     "hal",
     "ivy",
     "jo",
     "kay",
-    "lou",
+    "Lovelace (Easy AI)",
     "max",
     "ned",
     "oz",
@@ -50,6 +50,11 @@ def _play_until(game, pred, rng, limit=3000):
             continue
         game.apply(choose_action(game, aw.seat, kind="heuristic", rng=rng))
     return None
+
+
+def _michigan_under_way(game, awaiting) -> bool:
+    """The moment the mats are drawn at: three cards into a Michigan run, the board in play."""
+    return len((game.view(None).get("michigan") or {}).get("sequence") or []) >= 3
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -91,13 +96,10 @@ def main(argv: list[str] | None = None) -> int:
             g = Game.new(key, NAMES[:n], seed=11 + n)
             g.next_deal()
             rng = random.Random(n)
-            v = _play_until(g, lambda g, aw: len((g.view(None).get("michigan") or {}).get("sequence") or []) >= 3, rng)
-            if v is None:
+            if _play_until(g, _michigan_under_way, rng) is None:
                 g = Game.new(key, NAMES[:n], seed=11 + n)
                 g.next_deal()
-                awaiting = g.awaiting()
-                v = g.view(awaiting.seat if awaiting else None)
-            save(f"mat-{key}-{n}", render_mat(v))
+            save(f"mat-{key}-{n}", render_mat(g.view(None)))  # the channel's picture: nobody's "(you)"
     # the hand of a player asked to lead, a showdown, a final summary (Cadaco Tripoley)
     g = Game.new("tripoley", NAMES[:4], seed=5)
     g.next_deal()

@@ -262,11 +262,6 @@ def test_any_mix_of_seats_plays_every_preset_to_its_end(mixes, drop_every, round
     asyncio.run(play(mixes, drop_every, rounds, seed))
 
 
-# -- the watchdog ------------------------------------------------------------------------------
-
-C, ANN = 500, 11
-
-
 async def until(condition) -> None:
     """Until ``condition()`` holds (the loop and the searches run meanwhile)."""
 
@@ -275,6 +270,31 @@ async def until(condition) -> None:
             await asyncio.sleep(0.001)
 
     await asyncio.wait_for(poll(), WAIT)
+
+
+# -- the fake clock's waits ---------------------------------------------------------------------
+
+
+async def test_a_wait_on_the_fake_clock_ends_with_its_event_or_its_time():
+    clock, event = FakeClock(), asyncio.Event()
+    timed = asyncio.create_task(clock.wait(event, 5))
+    forever = asyncio.create_task(clock.wait(event, None))
+    await until(lambda: len(clock.waiting) == 2)
+    assert sorted(w.deadline or math.inf for w in clock.waiting) == [clock.now() + 5, math.inf]
+    clock.advance(4.9)
+    await asyncio.sleep(0)
+    assert not timed.done() and len(clock.waiting) == 2
+    clock.advance(0.1)
+    assert [w.deadline for w in clock.waiting] == [None]  # over as soon as the time is up
+    assert await timed is False
+    event.set()
+    assert await forever is True and not clock.waiting
+    assert await clock.wait(event, 1) is True  # set already: no wait
+
+
+# -- the watchdog ------------------------------------------------------------------------------
+
+C, ANN = 500, 11
 
 
 async def to_the_hosts_turn(manager: TableManager, clock: FakeClock) -> Table:

@@ -250,9 +250,12 @@ def test_every_preset_ends_with_a_hard_ai_at_the_table(seats):
         assert run.backs == len(PRESETS)
 
 
-def test_late_hard_decisions_are_dropped_and_the_tables_go_on():
+def test_late_hard_decisions_are_dropped_and_the_tables_go_on(caplog):
+    caplog.set_level(logging.INFO, logger="bot.tables")
     run = asyncio.run(play(every_preset("times-out", "hard", "hard"), drop_every=3, rounds=1))
     assert run.dropped > 0
+    assert caplog.text.count("came after the game moved on; dropped") == run.dropped
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # no move failed, nothing overdue
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

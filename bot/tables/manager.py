@@ -57,7 +57,7 @@ class TableManager:
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
-        self.ai = AIPlayers(self.rng)  # the bot gives it a worker process pool for Hard decisions
+        self.ai = AIPlayers(self.rng, clock=self.clock)  # the bot gives it a worker process pool for Hard decisions
         self.tables: dict[int, Table] = {}  # by channel id
         self.by_id: dict[int, Table] = {}
         self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread

@@ -40,6 +40,7 @@ class AIPlayers:
     def __init__(self, rng: random.Random, executor: concurrent.futures.Executor | None = None) -> None:
         self.rng = rng
         self.executor = executor  # a process pool for Hard decisions (None: threads)
+        self.thinking = 0  # Hard decisions searching or queued for a worker now (the metrics' AI queue)
 
     async def decide(self, game: Any, seat: int, level: str) -> Action | None:
         if level != "hard":
@@ -47,7 +48,11 @@ class AIPlayers:
         token = (game.round_number, game.decision_number())
         obs = detach(game.observe(seat))
         seed = self.rng.getrandbits(64)
-        action = await self._run(obs, level, seed)
+        self.thinking += 1
+        try:
+            action = await self._run(obs, level, seed)
+        finally:
+            self.thinking -= 1
         if (game.round_number, game.decision_number()) != token or game.awaiting() is None:
             log.info("an AI decision came after the game moved on; dropped")
             return None

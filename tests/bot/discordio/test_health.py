@@ -11,6 +11,7 @@ import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 
 import aiohttp
@@ -25,6 +26,7 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.render import ImageService
 from engine import Game
 
+README = Path(__file__).resolve().parents[3] / "bot" / "README.md"
 G = 1  # guild
 ANN = 11
 API = "https://discord.com/api/v10"
@@ -313,6 +315,13 @@ async def test_before_any_acknowledgement_the_quantiles_are_nan(served):
     acks = (await served.metrics())["tripoley_interaction_ack_seconds"]
     assert math.isnan(acks[("tripoley_interaction_ack_seconds", ("quantile", "0.5"))])
     assert acks[("tripoley_interaction_ack_seconds_count",)] == 0
+
+
+async def test_the_operators_guide_explains_every_metric(served):
+    _, text = await served.get("/metrics")
+    served_names = {f.name + ("_total" if f.type == "counter" else "") for f in text_string_to_metric_families(text)}
+    section = README.read_text(encoding="utf-8").split("## Health and metrics")[1].split("\n## ")[0]
+    assert set(re.findall(r"^\| `(tripoley_\w+)", section, re.MULTILINE)) == served_names
 
 
 def test_only_loopback_addresses_stay_on_this_machine():

@@ -15,12 +15,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import aiohttp
+import discord
 import pytest
 import yarl
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.discordio.client import TripoleyBot
-from bot.discordio.health import TIMER_STALE, Health, HealthServer, is_loopback, watchdog
+from bot.discordio.health import TIMER_STALE, Health, HealthServer, gateway_problem, is_loopback, watchdog
 from bot.discordio.metrics import OVERDUE_AFTER, BotCollector, DiscordTraffic, registry_for
 from bot.discordio.pacing import Pacer
 from bot.discordio.render import ImageService
@@ -163,6 +164,26 @@ async def test_unhealthy_without_the_gateway(served, fault, problem):
         served.client.ws.open = False
     status, body = await served.healthz()
     assert status == 503 and body["checks"] == {"database": "ok", "gateway": problem, "timers": "ok"}
+
+
+class TwoShards(discord.AutoShardedClient):
+    """An AutoShardedClient of two shards whose connections are up but those in ``down`` (nothing connects)."""
+
+    down: frozenset[int] = frozenset()
+
+    @property
+    def shards(self):
+        return {i: SimpleNamespace(is_closed=lambda i=i: i in self.down) for i in (0, 1)}
+
+    def is_ready(self) -> bool:
+        return True
+
+
+def test_a_sharded_process_is_connected_when_each_of_its_shards_is():
+    client = TwoShards(intents=discord.Intents.none(), shard_count=2)
+    assert gateway_problem(client) is None
+    client.down = frozenset({1})
+    assert gateway_problem(client) == "disconnected shard(s): 1"
 
 
 async def test_a_stuck_timer_loop_is_unhealthy_and_stops_the_watchdog(served, clock):

@@ -5,10 +5,11 @@
 is alive; 503 otherwise, and the JSON body says which check failed. ``GET /metrics`` gives
 bot.discordio.metrics' figures in the Prometheus text format.
 
-The timer loop is alive while it keeps its word: before it waits it says by when it will look again
-(``Timers.back_by``: the next deadline, or never when nothing is due and no wake-up came), and a tick
-must end within :data:`TIMER_STALE` seconds. An idle bot with no tables is alive; a tick stuck on a
-database that never answers is not.
+The timer loop is alive while its task runs and no tick of it has lasted more than
+:data:`TIMER_STALE` seconds (``Timers.ticking_since``). Its waits need no check: they end by
+themselves (at the next deadline) unless the event loop is wedged, and then nothing answers at all.
+An idle bot with no tables is alive; a tick stuck on a database that never answers is not. Tables
+left waiting past their deadline show in the metrics (``tripoley_tables_overdue``).
 
 The watchdog (:func:`watchdog`) pings systemd while the timer loop is alive. It runs on the event
 loop, so a wedged loop stops the pings as well, and systemd restarts the process. The database and
@@ -38,7 +39,7 @@ from bot.tables.manager import TableManager
 log = logging.getLogger(__name__)
 
 DATABASE_TIMEOUT = 2.0  # seconds the health check waits for ``SELECT 1``
-TIMER_STALE = 10.0  # seconds the timer loop may be late on its word (a slow tick) before it counts as stuck
+TIMER_STALE = 10.0  # seconds one tick of the timer loop may last before the loop counts as stuck
 
 
 class Gateway(Protocol):
@@ -91,12 +92,9 @@ class Health:
             return "not started"
         if task.done():
             return "stopped"
-        back_by = self.manager.timers.back_by
-        if back_by is None:
-            return "not started"
-        late = self.manager.clock.now() - back_by
-        if late > TIMER_STALE:
-            return f"stuck: {late:.0f} s late"
+        since = self.manager.timers.ticking_since
+        if since is not None and self.manager.clock.now() - since > TIMER_STALE:
+            return f"stuck in one step for {self.manager.clock.now() - since:.0f} s"
         return None
 
     async def database_problem(self) -> str | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import math
 from typing import TYPE_CHECKING
 
 from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
@@ -34,9 +33,9 @@ class Timers:
         self._wake = asyncio.Event()
         self._busy_due = False  # the last tick skipped a due table whose lock was held
         self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
-        # The clock time by which :meth:`run` will look again (inf: it waits for a wake-up, nothing
-        # is due; None: not running yet). Later than that, the loop is stuck (bot.discordio.health).
-        self.back_by: float | None = None
+        # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
+        # ends, a tick may hang on what it awaits). A long one is stuck (bot.discordio.health).
+        self.ticking_since: float | None = None
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
@@ -94,13 +93,13 @@ class Timers:
             timeout = None if nd is None else max(0.0, nd - self.m.clock.now())
             if self._busy_due and timeout is not None:
                 timeout = max(timeout, 0.02)  # a due table was busy: retry soon, don't spin
-            self.back_by = math.inf if timeout is None else self.m.clock.now() + timeout
+            self.ticking_since = None
             if timeout is None or timeout > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), timeout)
                 except TimeoutError:
                     pass
-            self.back_by = self.m.clock.now()  # the tick runs now
+            self.ticking_since = self.m.clock.now()
             try:
                 await self.tick(wait_for_searches=False)
             except Exception:

@@ -13,8 +13,8 @@ left waiting past their deadline show in the metrics (``tripoley_tables_overdue`
 
 The watchdog (:func:`watchdog`) pings systemd while the timer loop is alive. It runs on the event
 loop, so a wedged loop stops the pings as well, and systemd restarts the process. The database and
-the gateway are left out of it on purpose: discord.py reconnects by itself, and the database
-reconnects too; a restart would not bring either back sooner.
+the gateway are left out of it on purpose: a restart cannot bring an unreachable database or Discord
+back, and restarts in a loop while they are away would only add start-ups to the outage.
 """
 
 from __future__ import annotations

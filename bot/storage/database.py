@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 
 from bot.storage.dialect import (
     CONNECT_TIMEOUT,
@@ -126,6 +127,25 @@ class PriorityLock:
             self.release()
 
 
+# The drivers' errors (a lost connection, a locked or full SQLite file, a failed statement), counted
+# for the metrics; a refusal that rolls a transaction back is not one.
+DRIVER_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+class ErrorCount:
+    """``async with errors:`` around a database operation counts the driver errors that leave it."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, exc_type, exc, tb) -> None:
+        if isinstance(exc, DRIVER_ERRORS):
+            self.total += 1
+
+
 # The advisory lock that makes processes starting together apply each migration once.
 MIGRATION_LOCK = 0x7472_6970  # "trip"
 SCHEMA_VERSION_DDL = (
@@ -147,6 +167,7 @@ class Database:
         self._tx_lock = PriorityLock()
         self._checkpointer: asyncio.Task | None = None
         self._ckpt_conn: aiosqlite.Connection | None = None
+        self.errors = ErrorCount()  # of every transaction and read (bot.discordio.metrics)
 
     @property
     def conn(self) -> SqliteConnection | PostgresConnection:
@@ -160,8 +181,6 @@ class Database:
 
     async def connect(self) -> Database:
         if self.is_postgres:
-            import asyncpg
-
             raw = await asyncpg.connect(self.path, timeout=CONNECT_TIMEOUT)
             try:
                 await postgres_session(raw)
@@ -284,7 +303,7 @@ class Database:
         :data:`BACKGROUND`; default: :data:`PRIORITY`). SQLite: ``BEGIN IMMEDIATE`` (the whole
         database is the transaction's). PostgreSQL: read committed, and the rows that another
         process could write are read ``FOR UPDATE`` (row locks held to the end)."""
-        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
             conn = self.conn
             await conn.raw.execute("BEGIN" if self.is_postgres else "BEGIN IMMEDIATE")
             try:
@@ -299,7 +318,7 @@ class Database:
         """One statement as its own transaction (autocommit: atomic by itself), in turn with the
         transactions: one trip to the database thread instead of three (BEGIN, statement, COMMIT),
         each of which waits for the event loop when it is busy."""
-        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
             await self.conn.execute(sql, params)
 
     async def table_columns(self) -> dict[str, list[str]]:
@@ -310,16 +329,18 @@ class Database:
     async def fetchone(self, sql: str, params: tuple = ()):
         """One row (or None) of a read outside any transaction (PostgreSQL: on a pooled connection,
         committed rows only)."""
-        if self._pool is not None:
-            return await self._pool.fetchrow(POSTGRES.sql(sql), *params)
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        async with self.errors:
+            if self._pool is not None:
+                return await self._pool.fetchrow(POSTGRES.sql(sql), *params)
+            async with self.conn.execute(sql, params) as cur:
+                return await cur.fetchone()
 
     async def fetchall(self, sql: str, params: tuple = ()) -> list:
-        if self._pool is not None:
-            return list(await self._pool.fetch(POSTGRES.sql(sql), *params))
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        async with self.errors:
+            if self._pool is not None:
+                return list(await self._pool.fetch(POSTGRES.sql(sql), *params))
+            async with self.conn.execute(sql, params) as cur:
+                return list(await cur.fetchall())
 
 
 def _recorded(migration: Migration) -> str:

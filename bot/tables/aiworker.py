@@ -58,6 +58,7 @@ class AIPlayers:
         self.clock = clock or SystemClock()
         self.budget = budget or Budget()
         self.abandoned = 0  # Hard searches given up so far (for the metrics)
+        self.thinking = 0  # Hard decisions searching or queued for a worker now (the metrics' AI queue)
 
     async def decide(self, game: Any, seat: int, level: str) -> Action | None:
         if level != "hard":
@@ -65,7 +66,11 @@ class AIPlayers:
         token = (game.round_number, game.decision_number())
         obs = detach(game.observe(seat))
         seed = self.rng.getrandbits(64)
-        action = await self._within_limit(self._run(obs, level, seed))
+        self.thinking += 1
+        try:
+            action = await self._within_limit(self._run(obs, level, seed))
+        finally:
+            self.thinking -= 1
         if (game.round_number, game.decision_number()) != token or game.awaiting() is None:
             log.info("an AI decision came after the game moved on; dropped")
             return None

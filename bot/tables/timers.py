@@ -46,6 +46,9 @@ class Timers:
         self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
         self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
         self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
+        # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
+        # ends, a tick may hang on what it awaits). A long one is stuck (bot.discordio.health).
+        self.ticking_since: float | None = None
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
@@ -106,7 +109,9 @@ class Timers:
             on_its_own = timeout is None or timeout > self.watchdog_step  # the watchdog's look
             if timeout is None or on_its_own:
                 timeout = self.watchdog_step
+            self.ticking_since = None
             woken = timeout <= 0 or await self.m.clock.wait(self._wake, timeout)
+            self.ticking_since = self.m.clock.now()
             try:
                 self.watch(lost_wake_ups=on_its_own and not woken)
                 await self.tick(wait_for_searches=False)

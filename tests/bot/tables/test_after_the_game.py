@@ -4,13 +4,15 @@ message's words and in the standings picture, and the final message's Rematch, L
 
 from __future__ import annotations
 
+import json
+
 from bot.messages import story
 from bot.messages.components import final_components
 from bot.messages.outgoing import summary_view, table_message
 from bot.messages.text import escape
 from bot.tables.results import hand_rank
 from images import render_summary
-from tests.bot.tables.test_manager import ANN, C, G, lobby
+from tests.bot.tables.test_manager import ANN, BOB, C, G, lobby
 
 
 async def finished_game(manager, clock, rounds: int):
@@ -98,3 +100,15 @@ async def test_a_players_games_one_by_one_and_per_game_of_the_family(manager, cl
         }
     ]
     assert await manager.player_games(G + 1, ANN) == [] and await manager.player_presets(G + 1, ANN) == []
+
+
+async def test_forget_me_takes_the_player_out_of_the_kept_log_and_highlights(manager, clock, bank):
+    table = await finished_game(manager, clock, rounds=2)
+    named = {key: h for key, h in table.result["highlights"].items() if h and h["name"] == "user22"}
+    await bank.forget(G, BOB, lambda: False)
+    _, rounds = await manager.game_log(G, table.id)
+    assert rounds and not any("user22" in line for lines in rounds.values() for line in lines)
+    (game,) = await manager.history(G)
+    for key in named:
+        assert game["result"]["highlights"][key]["name"] == "a former player"
+    assert "user22" not in json.dumps(game["result"])

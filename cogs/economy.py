@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 from discord import app_commands
 
@@ -21,6 +23,8 @@ from cogs.common import (
     require_manage_server,
     smallest_buy_in,
 )
+
+STATS_GAMES = 20  # the games the stats chart follows
 
 
 class EconomyCommands(CommandFamily):
@@ -113,7 +117,29 @@ class EconomyCommands(CommandFamily):
         embed.add_field(name="Pots won", value=str(stats["pots_won"]))
         embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
         embed.add_field(name="Best poker hand", value=stats["best_hand"] or "—")
-        await interaction.response.send_message(embed=embed, ephemeral=user is None)
+        private = user is None
+        await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
+        png, alt = await self._stats_chart(guild_of(interaction), target)
+        if png is None:
+            await interaction.followup.send(embed=embed, ephemeral=private)
+            return
+        embed.set_image(url="attachment://stats.png")
+        chart = discord.File(io.BytesIO(png), filename="stats.png", description=(alt or "")[:1000] or None)
+        await interaction.followup.send(embed=embed, file=chart, ephemeral=private)
+
+    async def _stats_chart(self, guild_id: int, target: discord.abc.User) -> tuple[bytes | None, str | None]:
+        """The chart of ``/tripoley stats`` (images.stats, drawn in the render workers) and its alt
+        text: the player's net chips after each of their last games, their results per game."""
+        games = await self.manager.player_games(guild_id, target.id, STATS_GAMES)
+        presets = await self.manager.player_presets(guild_id, target.id)
+        data = {
+            "name": display_name(target),
+            "games": [{"game": preset_name(g["preset"]), "net": g["net"], "winner": g["winner"]} for g in games],
+            "total_net": sum(p["net"] for p in presets),
+            "by_game": [{**p, "game": preset_name(p["preset"])} for p in presets],
+        }
+        publisher = self.controller.publisher
+        return await publisher.image("stats", data) if publisher is not None else (None, None)
 
     # -- getting back in -------------------------------------------------------------------------
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
-
 import discord
 from discord import app_commands
 
 from bot import errors
 from bot.discordio.controller import answer_soon, channel_of, guild_of, send_answer, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
-from bot.messages.buttonids import PageButton, encode
-from bot.messages.components import ButtonSpec
+from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
 from bot.messages.text import escape
@@ -100,6 +97,24 @@ class TableCommands(CommandFamily):
         update = await self.manager.leave(channel_of(interaction), interaction.user.id)
         await self.controller.reply(interaction, update.message or "You left.")
 
+    @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
+    @app_commands.describe(player="The player to remove")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """In the lobby at once (their buy-in refunded); mid-game after the host confirms with a
+        button, since their seat then goes to an AI until the end (their chips stay theirs)."""
+        table = self.manager.get(channel_of(interaction))
+        seat = self.manager.check_kick(table, interaction.user.id, player.id)
+        if table.status == "lobby":
+            update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
+            await self.controller.reply(interaction, update.message or "Removed.")
+            return
+        await self.controller.reply(
+            interaction,
+            f"Hand **{escape(seat.name)}**'s seat to an AI for the rest of the game? Their chips stay theirs:"
+            " they are cashed out at the end, like a player who left.",
+            view=build_view(kick_confirmation(table.id, player.id, seat.name)),
+        )
+
     @app_commands.command(name="hand", description="Show your cards (only you see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
         await self.controller.show_hand(interaction)
@@ -133,33 +148,22 @@ class TableCommands(CommandFamily):
             )
             if result.get("house_rules"):
                 lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
-            if game.get("has_replay"):
-                buttons.append(
-                    ButtonSpec(
-                        encode(PageButton("replay", "game", game["id"])), f"Replay {number}", row=len(buttons) // 5
-                    )
-                )
+            log, replay = game_buttons(game["id"], number, row=(number - 1) // 2)
+            buttons += [log, replay] if game.get("has_replay") else [log]
         embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
         if buttons:
             embed.set_footer(
-                text="Replay N: the file of game N, every deck and decision (python -m engine replay FILE)"
+                text="Log N: the whole story of game N. Replay N: its file, every deck and decision"
+                " (python -m engine replay FILE)"
             )
             await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def _replay_file(self, interaction: discord.Interaction, key: str, table_id: int) -> None:
-        """A history button: the finished game's replay file, to the one who asked (it shows every
-        hand, which is no secret once the game is over)."""
-        text = await self.manager.replay(guild_of(interaction), table_id)
-        if text is None:
-            raise errors.StaleButton("That game has no replay file (it began before games were kept as replays).")
-        name = f"tripoley-game-{table_id}.json"
-        await interaction.response.send_message(
-            f"The replay of that game: every deck and every decision. Play it back with `python -m engine replay {name}`.",
-            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),
-            ephemeral=True,
-        )
+        """The Replay buttons of ``/tripoley history`` messages posted before they became
+        :class:`~bot.messages.buttonids.ReplayButton` s: the same file."""
+        await self.controller.send_replay(interaction, table_id)
 
     # -- rules ------------------------------------------------------------------------------
 

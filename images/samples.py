@@ -73,10 +73,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+# A player's stats as /tripoley stats reads them from the database (made up: no database here).
+SAMPLE_STATS = {
+    "name": "Ada",
+    "games": [
+        {"game": game, "net": net, "winner": net > 25}
+        for game, net in zip(
+            ["Tripoley (Cadaco)", "Rummoli", "Tripoley (Cadaco)", "Great Lakes"] * 3,
+            [35, -20, 10, -45, 60, 5, -15, 40, 0, -30, 25, 55],
+        )
+    ],
+    "total_net": 150,
+    "by_game": [
+        {"game": "Tripoley (Cadaco)", "games": 9, "wins": 4, "net": 170},
+        {"game": "Rummoli", "games": 5, "wins": 1, "net": -10},
+        {"game": "Great Lakes", "games": 3, "wins": 0, "net": -10},
+    ],
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     from engine import PRESETS, Game
 
-    from . import render_hand, render_mat, render_showdown, render_summary
+    from . import render_hand, render_mat, render_showdown, render_stats, render_summary
 
     out = parse_args(argv).dir
     try:
@@ -116,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     g.next_deal()
     _play_until(g, lambda g, aw: False, random.Random(9), limit=20000)
     save("summary", render_summary(g.view(None)))
+    save("stats", render_stats(SAMPLE_STATS))
     print("wrote", ", ".join(written), "to", out)
     return 0
 

@@ -21,6 +21,10 @@ from .server import INTERACTION_ACK_WINDOW, FakeDiscordServer
 from .state import Attachment, Channel, FakeState, InteractionRecord, Message, User
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# Every wait is for a condition, so a generous bound costs nothing when things go right, and a
+# machine busy with other work (CI beside a CPU-heavy job) only makes a test slower, never red.
+# The bounds the tests name are for a quiet machine; FAKEDISCORD_PATIENCE scales them all.
+PATIENCE = float(os.environ.get("FAKEDISCORD_PATIENCE", "4"))
 
 UserRef = Any  # FakeUser | User | int | str (username)
 ChannelRef = Any  # Channel | int | str (channel name)
@@ -555,8 +559,9 @@ class DiscordHarness:
 
     # -- waiting -----------------------------------------------------------------------
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0, *, what: str = "condition") -> Any:
-        """Re-evaluate `predicate` (sync or async) on every state change until truthy; return its value."""
-        deadline = time.perf_counter() + timeout
+        """Re-evaluate `predicate` (sync or async) on every state change until truthy; return its value
+        (`timeout`, for a quiet machine, is scaled by :data:`PATIENCE`)."""
+        deadline = time.perf_counter() + timeout * PATIENCE
         while True:
             self.check_bots()
             value = predicate()
@@ -566,7 +571,7 @@ class DiscordHarness:
                 return value
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+                raise TimeoutError(f"timed out after {timeout * PATIENCE:g}s waiting for {what}")
             await self.state.wait_changed(min(remaining, 0.05))
 
     async def wait_for_message(

@@ -17,7 +17,7 @@ from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
-from bot.messages.text import escape
+from bot.messages.text import audit_text, escape
 from bot.tables.messageids import remember_message
 
 log = logging.getLogger(__name__)
@@ -566,16 +566,7 @@ class Tripoley(commands.GroupCog, group_name="tripoley", group_description="Play
     @admin.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "The audit")
-        a = await self.manager.audit(interaction.guild_id)
-        held = a["users"] + a["house"] + a["tables"]
-        net = a["granted"] - a["removed"]
-        verdict = "✅ Every chip is accounted for." if a["ok"] else "❌ The books don't balance: please report this."
-        text = (
-            "**Chip audit** — chips only enter through grants and leave through removals.\n"
-            f"Players' wallets {a['users']} + house {a['house']} + on tables {a['tables']} = **{held}**\n"
-            f"Grants {a['granted']} − removals {a['removed']} = **{net}**\n{verdict}"
-        )
-        await self.controller.reply(interaction, text)
+        await self.controller.reply(interaction, audit_text(await self.manager.audit(interaction.guild_id)))
 
     @admin.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:

@@ -71,6 +71,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.TABLE_CLOSED: lambda: f"That table is closed already. {START}",
     Refusal.NO_CARDS_YET: lambda: "The game hasn't started yet: your cards come with the first deal.",
     Refusal.NO_HAND_TO_SHOW: lambda: "You're not playing at this table, so there's no hand to show.",
+    Refusal.DATABASE_BUSY: lambda: "The game's database is busy — try again in a moment.",
 }
 
 

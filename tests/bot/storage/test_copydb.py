@@ -17,7 +17,7 @@ from bot.tables.manager import TableManager
 from tests.bot.economy.test_economy import play_out
 from tests.bot.tables.test_manager import ANN, BOB, C, G, lobby
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def busy_sqlite(path: str, settings, clock) -> None:

@@ -173,6 +173,8 @@ def fault_of(exc: BaseException) -> str | None:
         return LOST
     if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
         return LOST  # a query on a connection that is closed already
+    if isinstance(exc, asyncpg.exceptions.InternalClientError):
+        return LOST  # the client's protocol state broke with the connection ("cannot switch to state")
     if isinstance(exc, asyncpg.TransactionRollbackError):  # serialisation failure, deadlock
         return BUSY
     return None

@@ -69,6 +69,11 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def command_line_settings(args: argparse.Namespace) -> dict[str, str]:
+    """The settings the command line gives, which win over the environment and ``.env``."""
+    return {"shard_ids": args.shards} if getattr(args, "shards", None) is not None else {}
+
+
 def shard_list(text: str) -> str:
     """``--shards``: at least one shard (empty would mean every shard, which it never may)."""
     if not text.strip():
@@ -80,9 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from bot.settings import SettingsError, load_settings
 
-    overrides = {"shard_ids": args.shards} if getattr(args, "shards", None) is not None else {}
     try:
-        settings = load_settings(**overrides)
+        settings = load_settings(**command_line_settings(args))
     except SettingsError as exc:
         print("\n".join(exc.lines), file=sys.stderr)
         print(SETTINGS_HINT, file=sys.stderr)

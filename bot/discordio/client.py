@@ -363,17 +363,19 @@ def make_bot(settings: Settings) -> TripoleyBot:
 def run_bot(settings: Settings) -> int:
     token = settings.token()
     assert token
-    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot = make_bot(settings)
-    bot.handle_sigterm = True
     stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
-    if stats is not None:
-        stats.install(bot)
+    bots: list[TripoleyBot] = []
 
     async def runner() -> None:
         owner = await take_ownership(settings)  # before anything else: one owner of every table
-        owner.on_lost = lambda reason: bot.stop_for(OWNED_ELSEWHERE, reason, save=False)
         try:
+            point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+            bot = make_bot(settings)
+            bots.append(bot)
+            bot.handle_sigterm = True
+            if stats is not None:
+                stats.install(bot)
+            owner.on_lost = lambda reason: bot.stop_for(OWNED_ELSEWHERE, reason, save=False)
             await wait_for_discord(token)
             async with bot:
                 await bot.start(token)
@@ -404,4 +406,4 @@ def run_bot(settings: Settings) -> int:
     finally:
         if stats is not None:
             stats.write()
-    return bot.exit_status
+    return bots[0].exit_status if bots else 0

@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
 
 
+def one_line(exc: BaseException) -> str:
+    """The exception's type and the first line of its message (a quarantined table's reason)."""
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+
+
 def check_loaded(table: Table, chips: int) -> None:
     """Raise :class:`CorruptTable` if a table loaded from its row can't be right."""
     table.preset_info  # noqa: B018 - a game this bot knows (KeyError otherwise)
@@ -87,9 +92,7 @@ class Timers:
                 if table is not None:
                     self.m.forget(table)
                 try:
-                    await quarantine(
-                        self.m.store.db, self.m.bank, int(row["id"]), f"{type(exc).__name__}: {exc}", self.m.clock.now()
-                    )
+                    await quarantine(self.m.store.db, self.m.bank, int(row["id"]), one_line(exc), self.m.clock.now())
                 except DatabaseUnavailable:
                     raise
                 except Exception:

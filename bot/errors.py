@@ -59,6 +59,14 @@ class Refusal(enum.Enum):
     TABLE_CLOSED = enum.auto()
     NO_CARDS_YET = enum.auto()
     NO_HAND_TO_SHOW = enum.auto()
+    HOST_ONLY_KICK = enum.auto()
+    KICK_YOURSELF = enum.auto()
+    KICK_NOT_SEATED = enum.auto()
+    KICK_LEFT_ALREADY = enum.auto()
+    KICK_UNCONFIRMED = enum.auto()
+    VOTE_CLOSED = enum.auto()
+    VOTE_NOT_YOURS = enum.auto()
+    VOTED_ALREADY = enum.auto()
     DATABASE_BUSY = enum.auto()
 
 

@@ -49,6 +49,8 @@ ACCEPTS = {
     "house_bankroll": "a whole number of chips, 0 or more",
     "threads": "true or false",
     "shard_count": "a whole number of shards, 1 or more, or nothing (one process, no sharding)",
+    "health_address": "HOST:PORT to serve /healthz and /metrics on (e.g. 127.0.0.1:9464; port 0: any free"
+    " one), or nothing (not served)",
     "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
     " or nothing (all of them)",
 }
@@ -105,6 +107,9 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: tuple[int, ...] | None = None
 
+    # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).
+    health_address: str | None = None
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _empty_token_is_none(cls, value: object) -> object:
@@ -139,7 +144,13 @@ class Settings(BaseSettings):
         return tuple(sorted(value))
 
     @field_validator(
-        "shard_count", "dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before"
+        "shard_count",
+        "dev_guild_id",
+        "discord_api_base",
+        "discord_gateway_url",
+        "log_file",
+        "health_address",
+        mode="before",
     )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
@@ -174,6 +185,17 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(schemes):
             raise ValueError("not a URL")
         return value
+
+    @field_validator("health_address")
+    @classmethod
+    def _host_and_port(cls, value: str | None) -> str | None:
+        if value is not None:
+            host_and_port(value)
+        return value
+
+    def health_bind(self) -> tuple[str, int] | None:
+        """Where to serve /healthz and /metrics (None: nowhere)."""
+        return None if self.health_address is None else host_and_port(self.health_address)
 
     def database_path(self) -> str:
         """The SQLite file (or ``:memory:``) named by ``DATABASE_URL``, or its PostgreSQL URL."""
@@ -228,6 +250,17 @@ def database_path(url: str) -> str:
     if path == ":memory:":
         return ":memory:"
     return path
+
+
+def host_and_port(address: str) -> tuple[str, int]:
+    """``127.0.0.1:9464`` → ("127.0.0.1", 9464); ``[::1]:9464`` → ("::1", 9464)."""
+    host, colon, port = address.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host:
+        raise ValueError("not HOST:PORT")
+    if not port.isdigit() or int(port) > 65535:
+        raise ValueError("the port is not a number from 0 to 65535")
+    return host, int(port)
 
 
 def unwritable(path: str) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from .ai import LEVELS
 from .options import CHOICES, Options
-from .presets import PRESETS
+from .presets import PRESETS, options_for
 from .textview import printable
 
 #: How the values of the options without a fixed list of choices are written.
@@ -77,7 +77,7 @@ def parse_overrides(items: list[str], preset: str) -> dict[str, str]:
         overrides[key.strip()] = value.strip()
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
-    PRESETS[preset].options.with_overrides(overrides)
+    options_for(PRESETS[preset], overrides)
     return overrides
 
 

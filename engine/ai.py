@@ -25,6 +25,7 @@ from .game import Game
 from .hands import evaluate, hand_ranks
 from .model import Action, Awaiting
 from .observation import Observation
+from .presets import PAY_SUIT
 from .search import Budget, candidates, search_action
 from .wanaganplan import NO_WILD, WanaganHand
 
@@ -170,9 +171,9 @@ class _Heuristic:
         """Chips on the mat this seat could expect to collect per pay suit (cards held)."""
         values = {s: 0 for s in range(4)}
         for sp in self.obs.spaces:
-            if sp.trigger in ("card", "combo") and any("*" in t for t in sp.cards):
+            if sp.follows_pay_suit:
                 for suit in range(4):
-                    need = [C.parse(t.replace("*", C.SUITS[suit])) for t in sp.cards]
+                    need = [C.parse(t.replace(PAY_SUIT, C.SUITS[suit])) for t in sp.cards]
                     if all(c in self.hand for c in need):
                         values[suit] += self.obs.mat[sp.id]
         return values

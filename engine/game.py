@@ -23,7 +23,7 @@ from .phases.clearing import after_interest_hand, showdown_playoff
 from .phases.poker import PokerState
 from .phases.spare import spare_auction_exclusions
 from .phases.wanagan import qualifies
-from .presets import get_preset
+from .presets import get_preset, options_for
 from .saving import game_to_json, read_save, restore
 from .table import INTEREST_ORDER, RoundState, Table
 from .views import game_phase, plain_copy, standings, view
@@ -46,7 +46,7 @@ class Game(Table):
         clock: Callable[[], float] | None = None,
     ) -> Game:
         p = get_preset(preset)
-        opts = p.options.with_overrides(options)
+        opts = options_for(p, options)
         n = len(players)
         if not p.min_players <= n <= p.max_players:
             raise ValueError(f"{p.name} takes {p.min_players} to {p.max_players} players, not {n}")
@@ -326,7 +326,7 @@ class Game(Table):
         kept = {k: getattr(self.options, k) for k in ("game_end", "bet_limit")}
         carried = sum(self.mat.values())
         self.preset_key = new.key
-        self.options = new.options.with_overrides(kept)
+        self.options = options_for(new, kept)
         self.set_mat(empty=True)
         assert self.pot_id is not None
         self.mat[self.pot_id] += carried

@@ -5,16 +5,17 @@ preset is a mat, a round order and a set of options. Adding a variant means
 adding a ``Preset`` here (and at most a new trigger in the round loop).
 
 Space ids are stable: a card space is the card (``10H``, ``AS``; ``*`` in a
-card means "the pay suit" of optional-suit games and is still shown as the
-hearts card id), other spaces are lowercase words (``kitty``, ``pot``,
-``k-q``, ``8-9-10``).
+card means "the pay suit": hearts, unless the players bid to name another, and
+still shown as the hearts card id), other spaces are lowercase words
+(``kitty``, ``pot``, ``k-q``, ``8-9-10``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .cards import SUIT_SYMBOLS
 from .options import Options
 
 # Triggers
@@ -42,12 +43,22 @@ class Space:
     ante: int = 1  # ante multiplier for this space
     hand: str = ""  # HAND: one-pair, two-pair, three-kind, four-kind, full-house, straight, flush, evens-odds
 
+    @property
+    def follows_pay_suit(self) -> bool:
+        """Whether the space's cards are of the pay suit (``*``) rather than printed."""
+        return any(PAY_SUIT in text for text in self.cards)
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "label": self.label, "kind": self.trigger}
 
 
+PAY_SUIT = "*"  # in a space's cards: the pay suit of the round
+UNNAMED_PAY_SUIT = "H"  # the pay suit when nobody names one (no suit bid, or nobody bids)
+SUIT_BID = "suit-bid"  # the round step where the players may bid to name the pay suit
+
+
 # Round orders: names of the steps the round loop runs in turn.
-CADACO_ORDER = ("ante", "deal", "spare", "suit-bid", "paycards", "poker", "michigan", "settle")
+CADACO_ORDER = ("ante", "deal", "spare", SUIT_BID, "paycards", "poker", "michigan", "settle")
 RULEBOOK_ORDER = ("ante", "deal", "spare", "paycards", "michigan", "to-poker", "poker", "settle")
 
 
@@ -64,15 +75,16 @@ class Preset:
     rulebook_setup: bool = False  # cut for the first dealer; 1-4 decks by player count (Rulebook)
 
 
-def _heart_spaces(suit: str = "H") -> tuple[Space, ...]:
-    sym = {"H": "\u2665", "*": ""}[suit]
+def _pay_suit_spaces() -> tuple[Space, ...]:
+    """Cadaco's five pay cards and K-Q, of the pay suit: printed in hearts, and of the named suit
+    when the players bid for it (``optional_suit``). The label names no suit until one is fixed."""
     return (
-        Space("10H", f"10{sym}", CARD, (f"T{suit}",)),
-        Space("JH", f"J{sym}", CARD, (f"J{suit}",)),
-        Space("QH", f"Q{sym}", CARD, (f"Q{suit}",)),
-        Space("KH", f"K{sym}", CARD, (f"K{suit}",)),
-        Space("AH", f"A{sym}", CARD, (f"A{suit}",)),
-        Space("k-q", f"K-Q{sym}", COMBO, (f"Q{suit}", f"K{suit}")),
+        Space("10H", "10", CARD, ("T*",)),
+        Space("JH", "J", CARD, ("J*",)),
+        Space("QH", "Q", CARD, ("Q*",)),
+        Space("KH", "K", CARD, ("K*",)),
+        Space("AH", "A", CARD, ("A*",)),
+        Space("k-q", "K-Q", COMBO, ("Q*", "K*")),
     )
 
 
@@ -84,7 +96,7 @@ def _run_space(ranks: str) -> Space:
 KITTY = Space("kitty", "Kitty", MICHIGAN)
 POT = Space("pot", "Pot", POKER)
 
-TRIPOLEY_SPACES = _heart_spaces() + (_run_space("8-9-10"), KITTY, POT)
+TRIPOLEY_SPACES = _pay_suit_spaces() + (_run_space("8-9-10"), KITTY, POT)
 
 TRIPOLEY_OPTIONS = Options(
     ante="flat:1",
@@ -121,7 +133,7 @@ _add(
     Preset(
         "tripoley-optional-suit",
         "Tripoley, Optional Suit",
-        _heart_spaces("*") + (_run_space("8-9-10"), KITTY, POT),
+        TRIPOLEY_SPACES,
         Options(**{**TRIPOLEY_OPTIONS.to_dict(), "paycards": "play", "optional_suit": True}),
         summary="Cadaco's favourite variation: bid for the right to name the pay suit; pay cards pay when played.",
     )
@@ -354,13 +366,37 @@ def get_preset(key: str) -> Preset:
 
 
 def spaces_for(preset: Preset, options: Options) -> tuple[Space, ...]:
-    """The preset's mat with option-driven spaces (the run's ranks) applied."""
+    """The preset's mat with option-driven spaces applied: the run's ranks, and the pay-suit spaces
+    printed in hearts unless the players bid for the suit (then the round names it)."""
     out = []
     for space in preset.spaces:
         if space.trigger == RUN and space.id != options.run:
             space = _run_space(options.run)
+        elif space.follows_pay_suit and not options.optional_suit:
+            cards = tuple(text.replace(PAY_SUIT, UNNAMED_PAY_SUIT) for text in space.cards)
+            space = replace(space, label=space.label + SUIT_SYMBOLS[UNNAMED_PAY_SUIT], cards=cards)
         out.append(space)
     return tuple(out)
+
+
+def names_pay_suit(preset: Preset) -> bool:
+    """Whether the players of ``preset`` can name the pay suit (``optional_suit``): its round has
+    the suit bid and its mat has pay cards of the pay suit. A mat that prints its pay cards in
+    several suits (Rummoli's four Aces, the Rulebook's mats) has no one suit to replace."""
+    return SUIT_BID in preset.order and any(space.follows_pay_suit for space in preset.spaces)
+
+
+def options_for(preset: Preset, overrides: dict[str, Any] | None) -> Options:
+    """The options a game of ``preset`` plays with ``overrides``: each checked (``ValueError``),
+    and then against the preset's mat, so no option is accepted that the game would ignore."""
+    options = preset.options.with_overrides(overrides)
+    if options.optional_suit and not names_pay_suit(preset):
+        named = ", ".join(key for key, other in PRESETS.items() if names_pay_suit(other))
+        raise ValueError(
+            f"option optional_suit (bidding to name the pay suit) is played only on {named}: "
+            f"{preset.name} has no pay suit to name"
+        )
+    return options
 
 
 # House rules: per preset, the options a table may switch in the lobby and the values offered
@@ -372,10 +408,11 @@ _TABLE_RULES: dict[str, tuple[Any, ...]] = {
     "game_end": ("rounds:5", "rounds:10", "elimination"),
 }
 _CADACO_SPARE = ("none", "exchange-or-sell", "swap-or-auction")
+_SUIT_BID = (False, True)  # Cadaco's Optional Suit on the other hearts mats (``names_pay_suit``)
 HOUSE_RULES: dict[str, dict[str, tuple[Any, ...]]] = {
-    "tripoley": {"paycards": ("deal", "play"), "spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "tripoley": {"paycards": ("deal", "play"), "spare_hand": _CADACO_SPARE, "optional_suit": _SUIT_BID, **_TABLE_RULES},
     "tripoley-optional-suit": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
-    "three-in-one": {"spare_hand": _CADACO_SPARE, **_TABLE_RULES},
+    "three-in-one": {"spare_hand": _CADACO_SPARE, "optional_suit": _SUIT_BID, **_TABLE_RULES},
     "rummoli": {"run": ("8-9-10", "6-7-8"), **_TABLE_RULES},
     **{key: dict(_TABLE_RULES) for key, preset in PRESETS.items() if preset.rulebook_setup and key != "wanagan"},
     "wanagan": {name: values for name, values in _TABLE_RULES.items() if name != "strict_claims"},  # no pay cards

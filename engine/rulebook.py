@@ -35,7 +35,9 @@ _WANAGAN_HANDS = {
 _SPACE_BY_ID = {
     "AH2": "A second pocket for the A♥: the card that takes the A♥ space takes this one too, with the same claim.",
     "6-lead": "The first player in the round to start a sequence with a 6 (their lowest card of that suit) takes it.",
-    "a-2": "The first player who places an Ace and then leads a 2 of the other colour takes it.",
+    "a-2": "The first player who places an Ace, ending the sequence, and then leads a 2 of the other colour takes "
+    "it. Aces placed in a Full House or a 5-Card Straight count: the 2 need only be of the other colour than "
+    "one of the Aces placed in that play, whatever order they were put down in.",
 }
 
 _SPACE_BY_TRIGGER = {
@@ -199,7 +201,7 @@ def house_rules(preset_key: str) -> dict[str, tuple[Any, ...]]:
 
 def _accepted(preset: P.Preset, name: str, value: Any) -> bool:
     try:
-        preset.options.with_overrides({name: value})
+        P.options_for(preset, {name: value})
     except ValueError:
         return False
     return True
@@ -208,7 +210,7 @@ def _accepted(preset: P.Preset, name: str, value: Any) -> bool:
 def house_rule_changes(preset_key: str, overrides: dict[str, Any] | None) -> list[str]:
     """The table's options that differ from the preset, as "Name: value" phrases."""
     preset = P.get_preset(preset_key)
-    options = preset.options.with_overrides(overrides)
+    options = P.options_for(preset, overrides)
     return [
         f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
         for name in option_names()
@@ -334,7 +336,7 @@ def _house_rules_page(preset: P.Preset, options: Options) -> str | None:
 def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None) -> list[str]:
     """The rules of a preset (as a table with ``overrides`` plays it), a few short pages."""
     preset = P.get_preset(preset_key)
-    options = preset.options.with_overrides(overrides)
+    options = P.options_for(preset, overrides)
     pages = [
         _mat_page(preset, options),
         "**A round**\n" + "\n".join(_phase_lines(preset, options)),

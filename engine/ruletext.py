@@ -238,7 +238,8 @@ OPTION_TEXT: dict[str, OptionText] = {
             True: (
                 "bid for the pay suit",
                 "Before play, starting with the dealer, the players bid for the right to "
-                "name the pay suit; the winner puts the bid on the Kitty and names it (hearts if nobody bids).",
+                "name the pay suit; the winner puts the bid on the Kitty and names it (hearts if nobody bids). "
+                "The five pay cards and K-Q are then of that suit, whether they pay at the deal or when played.",
             ),
             False: ("fixed pay cards", "The pay cards are the ones printed on the mat."),
         },
@@ -303,7 +304,9 @@ REASONS: dict[tuple[str, Any], str] = {
     ("run", "8-9-10"): "Every other mat prints 8-9-10 (Rummoli boards with 6-7-8 exist: a house rule).",
     ("ante", "flat:1"): "The boxed games ante one chip a space every round.",
     ("dealer_double_ante", False): "The boxed games have no dealer's double.",
-    ("optional_suit", False): "Elsewhere the pay cards are printed on the mat.",
+    ("optional_suit", False): "Elsewhere the pay cards are printed on the mat. Tripoley as printed and Three in One "
+    "may add the suit bid as a house rule; the mats that print pay cards of several suits, or follow the Rulebook's "
+    "round, do not offer it.",
     ("start_stack", 100): "The boxed rules give no number; 100 chips cover a long losing streak at one chip a space.",
     ("start_stack", 320): "The Rulebook's starting set: 20 × 1, 15 × 5, 10 × 10 and 5 × 25.",
 }
@@ -321,7 +324,9 @@ OTHER_DIFFERENCES: tuple[tuple[str, str], ...] = (
         "Cadaco's variations",
         "Cadaco suggests two: pay cards that pay only when played (variation 1) and the "
         "exchange-or-sale of the dead hand (variation 2). Both are house rules of the Cadaco games, alone or "
-        "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it.",
+        "together; Optional Suit is variation 1 plus the suit auction, as Cadaco describes it. The suit auction is "
+        "a house rule of Tripoley and Three in One too: the named suit takes the place of hearts on every pay card "
+        "and on K-Q, paid at the deal or when played as that table plays pay cards.",
     ),
     (
         "Money cards in the Rulebook's spare hand",

@@ -25,7 +25,7 @@ from .phases.corner import CornerState
 from .phases.michigan import MichiganState, PayTriggers
 from .phases.poker import PokerState
 from .phases.wanagan import WanaganState
-from .presets import CARD, COMBO, LOSERS, MICHIGAN, POKER, RUN, Preset, Space, get_preset, spaces_for
+from .presets import CARD, COMBO, LOSERS, MICHIGAN, PAY_SUIT, POKER, RUN, Preset, Space, get_preset, spaces_for
 
 INTEREST_ORDER = ("deal", "interest-prep", "michigan")  # a board-clearing hand (endgame=michigan-interests)
 
@@ -206,7 +206,7 @@ class Table:
     # ------------------------------------------------------------ the mat's cards
     def space_cards(self, sp: Space) -> list[int]:
         suit = C.SUITS[self.r.pay_suit] if self.r is not None else "H"
-        return [C.parse(t.replace("*", suit)) for t in sp.cards]
+        return [C.parse(t.replace(PAY_SUIT, suit)) for t in sp.cards]
 
     def money_cards(self) -> frozenset[int]:
         """Cards that pay on this mat (Rulebook: such a hand may not be swapped or bought)."""

@@ -2,13 +2,14 @@
 
 ``render_mat(view)``, ``render_hand(view)``, ``render_showdown(view)`` and
 ``render_summary(view_or_standings)`` each return a :class:`Rendered` with
-``png`` bytes and ``alt`` text.  See docs/images.md.
+``png`` bytes and ``alt`` text (and ``render_stats(stats)``, a player's stats chart, from plain
+data: :mod:`images.stats`).  See docs/images.md.
 """
 
 from .base import Rendered
 from .mat import render_mat
 
-__all__ = ["Rendered", "render_mat", "render_hand", "render_showdown", "render_summary"]
+__all__ = ["Rendered", "render_mat", "render_hand", "render_showdown", "render_summary", "render_stats"]
 
 
 def __getattr__(name):  # the other renderers are imported lazily
@@ -16,4 +17,8 @@ def __getattr__(name):  # the other renderers are imported lazily
         from . import hands
 
         return getattr(hands, name)
+    if name == "render_stats":
+        from .stats import render_stats
+
+        return render_stats
     raise AttributeError(name)

@@ -7,8 +7,10 @@ Fonts are the bundled DejaVu faces in ``images/assets`` (free licence, see
 from __future__ import annotations
 
 import io
+import re
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -57,6 +59,10 @@ class Rendered:
     when attachments are not allowed.  ``boxes`` lists the laid-out regions
     as ``(name, container_rect, text_rects)`` (used by tests to check that
     nothing overlaps or overflows); rects are ``(x0, y0, x1, y1)``.
+    ``labels`` lists the texts that must stay legible on a phone (each seat's
+    name, stack and card count) as ``(box_name, role, text, ink_rect, baseline)``:
+    what was drawn, its ``textbbox`` and the y of its baseline, so tests measure
+    the letters' height instead of trusting a font size.
     """
 
     png: bytes
@@ -64,6 +70,7 @@ class Rendered:
     width: int = 0
     height: int = 0
     boxes: tuple = field(default=(), compare=False, repr=False)
+    labels: tuple = field(default=(), compare=False, repr=False)
 
 
 @lru_cache(maxsize=64)
@@ -120,17 +127,44 @@ def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
 
 def truncate(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> str:
     """Cut ``text`` with an ellipsis so it is at most ``max_w`` pixels wide."""
-    text = str(text)
-    if fnt.getlength(text) <= max_w:
+    return cut(str(text), max_w, fnt.getlength)
+
+
+def cut(text: str, limit: float, measure: Callable[[str], float] = len) -> str:
+    """The longest prefix of ``text`` plus "…" that ``measure`` keeps within ``limit`` (pixels, or
+    characters with the default ``len``); ``text`` itself when it fits."""
+    if measure(text) <= limit:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # longest prefix that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if fnt.getlength(text[:mid].rstrip() + "\u2026") <= max_w:
+        if measure(text[:mid].rstrip() + "\u2026") <= limit:
             lo = mid
         else:
             hi = mid - 1
     return (text[:lo].rstrip() + "\u2026") if lo else "\u2026"
+
+
+AI_TAG = re.compile(r" (\([A-Z][a-z]* AI\))$")  # "Ada (Normal AI)": how the bot names its AI seats
+
+
+def fit_name(name: str, limit: float, measure: Callable[[str], float] = len, suffix: str = "") -> str:
+    """``name`` then ``suffix`` (" (you)") within ``limit``, shortened by one rule players can follow:
+    only the player's part loses letters, ending in "…"; an AI seat's level ("(Hard AI)") is always
+    kept whole: "Alexandra Smith (Hard AI)" → "Alexandr… (Hard AI)". The suffix is kept too, unless
+    it alone leaves no room for the "…".
+
+    Only when the level alone leaves no room (a box narrower than any the renderers lay out) is the
+    whole name cut instead."""
+    match = AI_TAG.search(name)
+    player, tag = (name[: match.start()], match.group(0)) if match else (name, "")
+    if measure(player + tag + suffix) <= limit:
+        return player + tag + suffix
+    for kept in dict.fromkeys((tag + suffix, tag)):
+        room = limit - measure(kept)
+        if player and measure("\u2026") <= room:
+            return cut(player, room, measure) + kept
+    return cut(name, limit, measure)
 
 
 def fit_font(text: str, max_w: float, size: int, min_size: int, face: str = "bold"):

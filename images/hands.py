@@ -21,6 +21,7 @@ from .base import (
     draw_text,
     encode,
     fit_font,
+    fit_name,
     font,
     is_card,
     truncate,
@@ -297,7 +298,14 @@ def render_showdown(view: dict) -> Rendered:
         ftag = font(14)
         tag_w = ftag.getlength(tag) + 10 if tag else 0
         fnt = font(16)
-        draw_text(draw, (x0 + 10, y0 + 7), truncate(name, fnt, cell_w * 0.5 - 10), fnt, GOLD if is_win else WHITE, "la")
+        draw_text(
+            draw,
+            (x0 + 10, y0 + 7),
+            fit_name(name, cell_w * 0.5 - 10, fnt.getlength),
+            fnt,
+            GOLD if is_win else WHITE,
+            "la",
+        )
         hand_name = str(e.get("hand") or "").replace("-", " ")
         hx = x0 + cell_w - 10 - tag_w
         if hand_name:
@@ -320,6 +328,8 @@ def render_showdown(view: dict) -> Rendered:
 
 
 def _standings(view_or_standings):
+    """The title, the rows (best first) and the highlights lines of a summary."""
+    highlights: list[str] = []
     if isinstance(view_or_standings, dict):
         rows = view_or_standings.get("standings") or []
         if not rows:
@@ -328,6 +338,7 @@ def _standings(view_or_standings):
                 for i, s in enumerate(view_or_standings.get("seats") or [])
             ]
         title = view_or_standings.get("preset_name") or "Game over"
+        highlights = [str(line) for line in view_or_standings.get("highlights") or []][:3]
     else:
         rows = list(view_or_standings or [])
         title = "Game over"
@@ -340,36 +351,46 @@ def _standings(view_or_standings):
                 "name": seat_name(r, i),
                 "stack": chips_of(r.get("stack")),
                 "net": None if r.get("net") is None else chips_of(r.get("net")),
+                "detail": str(r["detail"]) if r.get("detail") else None,
             }
         )
     out.sort(key=lambda r: -r["stack"])
-    return title, out
+    return title, out, highlights
 
 
-def summary_alt(title, rows) -> str:
+def summary_alt(title, rows, highlights=()) -> str:
     parts = []
     for i, r in enumerate(rows, 1):
         net = "" if r["net"] is None else f" ({r['net']:+d})"
-        parts.append(f"{i}. {r['name'][:24]} {r['stack']}{net}")
-    return (f"{title}: final standings. " + "; ".join(parts) + ".")[:1024]
+        detail = f", {r['detail']}" if r.get("detail") else ""
+        parts.append(f"{i}. {fit_name(r['name'], 24)} {r['stack']}{net}{detail}")
+    told = "".join(f" {line}" for line in highlights)
+    return (f"{title}: final standings. " + "; ".join(parts) + "." + told)[:1024]
 
 
 def render_summary(view_or_standings) -> Rendered:
-    title, rows = _standings(view_or_standings)
+    """The final standings: a row per player (chips, won or lost with a bar, and under the name the
+    pots they won and their best hand), the game's highlights under the title."""
+    title, rows, highlights = _standings(view_or_standings)
     pad = 18
-    row_h = 34
+    detailed = any(r["detail"] for r in rows)
+    row_h = 48 if detailed else 34
     width = 720
-    head_h = 78
+    lines_h = 24 * len(highlights)
+    head_h = 78 + lines_h
     height = head_h + row_h * max(1, len(rows)) + pad
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
     fnt, t = fit_font(f"{title} \u2014 final standings", width - 2 * pad, 22, 14)
     draw_text(draw, (pad, 14), t, fnt, GOLD, "la")
+    for i, line in enumerate(highlights):
+        hf, ht = fit_font(line, width - 2 * pad, 16, 12)
+        draw_text(draw, (pad, 46 + 24 * i), ht, hf, CYAN, "la")
     f13 = font(13)
     cols = {"rank": pad + 30, "name": pad + 46, "stack": 470, "net": 560}
-    draw_text(draw, (cols["name"], 52), "PLAYER", f13, MUTED, "la")
-    draw_text(draw, (cols["stack"], 52), "CHIPS", f13, MUTED, "ra")
-    draw_text(draw, (cols["net"] + 60, 52), "WON / LOST", f13, MUTED, "ra")
+    draw_text(draw, (cols["name"], 52 + lines_h), "PLAYER", f13, MUTED, "la")
+    draw_text(draw, (cols["stack"], 52 + lines_h), "CHIPS", f13, MUTED, "ra")
+    draw_text(draw, (cols["net"] + 60, 52 + lines_h), "WON / LOST", f13, MUTED, "ra")
     maxabs = max([abs(r["net"]) for r in rows if r["net"] is not None] + [1])
     f16 = font(16)
     for i, r in enumerate(rows):
@@ -377,11 +398,13 @@ def render_summary(view_or_standings) -> Rendered:
         if i % 2 == 0:
             draw.rectangle((pad, y, width - pad, y + row_h - 2), fill=PANEL)
         mid = y + row_h / 2 - 1
+        name_y = y + 16 if detailed else mid
         colour = GOLD if i == 0 else WHITE
-        draw_text(draw, (cols["rank"], mid), f"{i + 1}.", f16, colour, "rm")
-        draw_text(
-            draw, (cols["name"], mid), truncate(r["name"], f16, cols["stack"] - 70 - cols["name"]), f16, colour, "lm"
-        )
+        draw_text(draw, (cols["rank"], name_y), f"{i + 1}.", f16, colour, "rm")
+        name_w = cols["stack"] - 70 - cols["name"]
+        draw_text(draw, (cols["name"], name_y), fit_name(r["name"], name_w, f16.getlength), f16, colour, "lm")
+        if r["detail"]:
+            draw_text(draw, (cols["name"], y + 35), truncate(r["detail"], f13, name_w), f13, MUTED, "lm")
         draw_text(draw, (cols["stack"], mid), str(r["stack"]), f16, WHITE, "rm")
         net = r["net"]
         if net is not None:
@@ -399,4 +422,4 @@ def render_summary(view_or_standings) -> Rendered:
             draw.line((zero, y + 4, zero, y + row_h - 6), fill=MUTED)
     if not rows:
         draw_text(draw, (width / 2, head_h + row_h / 2), "no players", f16, MUTED, "mm")
-    return Rendered(png=encode(img), alt=summary_alt(title, rows), width=width, height=height)
+    return Rendered(png=encode(img), alt=summary_alt(title, rows, highlights), width=width, height=height)

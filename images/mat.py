@@ -1,8 +1,11 @@
-"""The mat: the preset's board (spaces with chips) and the seat ring around it.
+"""The mat: the preset's board (spaces with chips) and the seats.
 
-Layout (1000 x 700): seats along the top and bottom edges (and the sides
-from 13 players on), clockwise from seat 0 at the bottom; the board in the
-middle with its pay-card spaces around the edge (corner Aces in the
+Layout (1000 wide): up to 6 seats ring the board (1000 x 700), clockwise from
+seat 0 at the bottom right; from 7 seats on, the board is on top and the seats
+sit in a table of 3 columns under it, in seat order, so the picture grows
+taller (1000 x 1090 at 20) instead of the seats shrinking. Seat text is large
+enough to read where Discord shows the picture about 400 px wide (a phone).
+The board has its pay-card spaces around the edge (corner Aces in the
 corners) and the centre spaces (Kitty/Pot, or the preset's centre) in the
 middle, with the round, ante, phase and the Michigan sequence / poker action.
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -22,6 +26,7 @@ from .base import (
     FELT,
     FELT_DARK,
     GOLD,
+    GREEN_UP,
     INK,
     LIGHT_RED,
     MUTED,
@@ -34,8 +39,8 @@ from .base import (
     draw_text,
     encode,
     fit_font,
+    fit_name,
     font,
-    truncate,
     wrap2,
 )
 from .cards import back_image, card_height, card_image
@@ -53,70 +58,63 @@ from .common import (
     with_pay_suit,
 )
 
-W, H = 1000, 700
+W = 1000  # every mat is this wide; up to RING_MAX seats it is RING_H tall, more seats make it taller
+RING_H = 700
 M = 8  # outer margin
 G = 8  # gap between seats / spaces
 
 TILE_W, TILE_H = 124, 100
 CENTER_TILE_W, CENTER_TILE_H = 168, 108
 
+# Seats are drawn for a phone, where Discord shows the picture about 400 px wide: their text is
+# condensed bold at SEAT_FONT px, whose capitals and digits are 23 px tall (9.2 px at 400 wide).
+SEAT_FONT = 31
+SEAT_H = 74
+SEAT_MAX_W = 400
+SEAT_PAD = 10
+RING_MAX = 6  # up to 3 seats above the board and 3 below; from 7 seats on, a table under it
+TABLE_COLS = 3
+TABLE_BOARD_H = 500
+
 
 # ----------------------------------------------------------------- layout
 
 
-def seat_rects(n: int):
-    """Seat rectangles in seat order (clockwise from the bottom) and the board rect."""
-    n = max(1, n)
-    if n <= 12:
-        bottom = math.ceil(n / 2)
-        top = n - bottom
-        left = right = 0
-        per_row = max(bottom, 1)
-        sw = int(min(210, (W - 2 * M - (per_row - 1) * G) / per_row))
-        sh = 66
-        side_w = 0
-    else:
-        per_row = max(6, math.ceil((n - 8) / 2))  # up to 4 a side, then longer rows
-        top = bottom = per_row
-        rest = n - 2 * per_row
-        left = math.ceil(rest / 2)
-        right = rest - left
-        sw = int((W - 2 * M - (per_row - 1) * G) / per_row)
-        sh = 62
-        side_w = min(sw, 150)
+class Layout(NamedTuple):
+    size: tuple[int, int]
+    seats: list[tuple[int, int, int, int]]  # in seat order
+    board: tuple[int, int, int, int]
+
+
+def _row(count: int, y: int, width: int) -> list[tuple[int, int, int, int]]:
+    """``count`` seat rects of ``width`` centred in equal shares of the picture's width."""
     span = W - 2 * M
+    xs = [int(round(M + (i + 0.5) * span / count - width / 2)) for i in range(count)]
+    return [(x, y, x + width, y + SEAT_H) for x in xs]
 
-    def row(count, y, reverse):
-        rects = []
-        for i in range(count):
-            cx = M + (i + 0.5) * span / count
-            x0 = int(round(cx - sw / 2))
-            rects.append((x0, y, x0 + sw, y + sh))
-        return rects[::-1] if reverse else rects
 
-    col_top = M + sh + G
-    col_bot = H - M - sh - G
+def mat_layout(n: int) -> Layout:
+    """Where the seats and the board go for ``n`` seats.
 
-    def col(count, x, reverse):
-        rects = []
-        avail = col_bot - col_top
-        for i in range(count):
-            cy = col_top + (i + 0.5) * avail / count
-            y0 = int(round(cy - sh / 2))
-            rects.append((x, y0, x + side_w, y0 + sh))
-        return rects[::-1] if reverse else rects
-
-    # clockwise from the bottom: bottom row right→left, left column bottom→top,
-    # top row left→right, right column top→bottom
-    rects = (
-        row(bottom, H - M - sh, reverse=True)
-        + col(left, M, reverse=True)
-        + row(top, M, reverse=False)
-        + col(right, W - M - side_w, reverse=False)
-    )
-    bx0 = M + (side_w + G if left or right else 0)
-    board = (bx0, M + sh + G, W - bx0, H - M - sh - G)
-    return rects[:n], board
+    Up to RING_MAX seats ring the board, clockwise from seat 0 at the bottom right: the bottom row
+    right to left, then the top row left to right. Larger tables get a seat table under the board,
+    TABLE_COLS to a row in seat order (the order of play), so that every seat keeps room for its
+    name and the large type instead of shrinking with the count."""
+    n = max(1, n)
+    if n <= RING_MAX:
+        bottom = math.ceil(n / 2)
+        width = int(min(SEAT_MAX_W, (W - 2 * M - (bottom - 1) * G) / bottom))
+        seats = _row(bottom, RING_H - M - SEAT_H, width)[::-1] + _row(n - bottom, M, width)
+        board = (M, M + SEAT_H + G, W - M, RING_H - M - SEAT_H - G)
+        return Layout((W, RING_H), seats, board)
+    width = int((W - 2 * M - (TABLE_COLS - 1) * G) / TABLE_COLS)
+    board = (M, M, W - M, M + TABLE_BOARD_H)
+    rows = math.ceil(n / TABLE_COLS)
+    seats = []
+    for row in range(rows):
+        seats += _row(TABLE_COLS, board[3] + G + row * (SEAT_H + G), width)
+    height = board[3] + G + rows * (SEAT_H + G) - G + M
+    return Layout((W, height), seats[:n], board)
 
 
 def _spread(count, lo, hi, size):
@@ -194,10 +192,10 @@ def _space_spec(space):
 @lru_cache(maxsize=64)
 def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tuple, center_specs: tuple):
     """Background, board, spaces and their labels.  Returns (image, boxes, geometry)."""
-    seats, board = seat_rects(n_seats)
+    (width, height), seats, board = mat_layout(n_seats)
     ring_r, corner_r, center, (tw, th) = tile_rects(board, len(ring_specs), len(corner_specs))
     ss = 2
-    big = Image.new("RGB", (W * ss, H * ss), BG)
+    big = Image.new("RGB", (width * ss, height * ss), BG)
     d = ImageDraw.Draw(big)
 
     def S(r):
@@ -208,7 +206,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
     d.rounded_rectangle(S(inner), radius=22 * ss, fill=FELT, outline=(200, 170, 90), width=2 * ss)
     for r in ring_r + corner_r:
         d.rounded_rectangle(S(r), radius=10 * ss, fill=FELT_DARK, outline=(214, 190, 120), width=2 * ss)
-    img = big.resize((W, H), Image.Resampling.BOX)
+    img = big.resize((width, height), Image.Resampling.BOX)
     draw = ImageDraw.Draw(img)
     boxes = []
     tiles = []
@@ -262,6 +260,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         tiles.append((sid, r, y, 0, True))
         boxes.append((f"space:{sid}", r, texts))
     geometry = {
+        "size": (width, height),
         "seats": seats,
         "board": board,
         "center": center,
@@ -296,75 +295,88 @@ def _draw_pile(img, draw, r, total, denoms, top, icon_w, big):
     return tb
 
 
-def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
-    x0, y0, x1, y1 = r
-    seat_no = seat.get("seat", i)
-    st_text = status_text(seat.get("status"))
-    inactive = bool(st_text) and st_text != "WENT OUT"
-    acting = to_act is not None and seat_no == to_act
-    fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
-    outline, width = (
-        (GOLD, 3) if acting else (CYAN, 2) if viewer is not None and seat_no == viewer else ((84, 92, 104), 1)
-    )
-    draw.rounded_rectangle(r, radius=10, fill=fill, outline=outline, width=width)
-    texts = []
-    fg = MUTED if inactive else WHITE
-    is_dealer = bool(seat.get("is_dealer")) or (view.get("dealer") is not None and view.get("dealer") == seat_no)
-    pad = 8
-    name_right = x1 - pad
-    if is_dealer:
-        bx = x1 - pad - 20
-        draw.ellipse((bx, y0 + 6, bx + 20, y0 + 26), fill=WHITE, outline=INK)
-        texts.append(draw_text(draw, (bx + 10, y0 + 16), "D", font(12), INK, "mm"))
-        name_right = bx - 4
-    name = seat_name(seat, i)
-    if viewer is not None and seat_no == viewer:
-        name_font = font(17)
-        name = truncate(name, name_font, name_right - x0 - pad - name_font.getlength(" (you)")) + " (you)"
-    name_font = font(17 if y1 - y0 >= 66 else 16)
-    name = truncate(name, name_font, name_right - x0 - pad)
-    texts.append(draw_text(draw, (x0 + pad, y0 + 5), name, name_font, GOLD if acting else fg, "la"))
-    # stack and cards
-    row_y = y0 + (28 if y1 - y0 >= 66 else 25)
-    chip = stack_image("red", 2)
-    img.paste(chip, (x0 + pad, row_y + 1), chip)
-    f15 = font(15)
-    stack_box = draw_text(draw, (x0 + pad + chip.width + 4, row_y), str(chips_of(seat.get("stack"))), f15, fg, "la")
-    texts.append(stack_box)
-    cards = seat.get("cards")
-    if isinstance(cards, list):
-        cards = len(cards)
-    if cards is not None:
-        ctext = str(chips_of(cards))
-        tw_ = f15.getlength(ctext)
-        back = back_image(12)
-        cx = x1 - pad - tw_
-        texts.append(draw_text(draw, (cx, row_y), ctext, f15, fg, "la"))
-        img.paste(back, (int(cx - back.width - 4), row_y), back)
-    # status line
-    f12 = font(12)
+def _status_bits(seat, view, acting: bool, inactive: bool) -> list[tuple[str, tuple]]:
+    """The short words on a seat's second line: to act, its status, its poker bet, cards played."""
     bits = []
     if acting:
         bits.append(("TO ACT", GOLD))
+    st_text = status_text(seat.get("status"))
     if st_text:
-        bits.append((st_text, LIGHT_RED if inactive else (110, 220, 120)))
+        bits.append((st_text, LIGHT_RED if inactive else GREEN_UP))
     committed = chips_of(seat.get("committed"))
     if committed and str(view.get("phase") or "").startswith("poker"):
         bits.append((f"bet {committed}", WHITE))
     played = seat.get("played")
     if isinstance(played, list) and played and not bits:
         bits.append((f"played {len(played)}", MUTED))
-    if bits:
-        x = x0 + pad
-        maxx = x1 - pad
-        for text, colour in bits:
-            avail = maxx - x
-            if avail < 20:
-                break
-            t = truncate(text, f12, avail)
-            texts.append(draw_text(draw, (x, y1 - 4), t, f12, colour, "ld"))
-            x += f12.getlength(t) + 10
-    return (f"seat:{seat_no}", r, texts)
+    return bits
+
+
+def _draw_bits(draw, bits, left: float, right: float, baseline: int) -> list:
+    """``bits`` right-aligned between ``left`` and ``right`` in the largest type (20 down to 14 px)
+    that holds them; the last ones are left out when even 14 px cannot."""
+    while bits:
+        for size in range(20, 13, -1):
+            f = font(size, "cond")
+            widths = [f.getlength(t) for t, _ in bits]
+            total = sum(widths) + 8 * (len(bits) - 1)
+            if total <= right - left:
+                x = right - total
+                boxes = []
+                for (text, colour), w in zip(bits, widths):
+                    boxes.append(draw_text(draw, (x, baseline), text, f, colour, "ls"))
+                    x += w + 8
+                return boxes
+        bits = bits[:-1]
+    return []
+
+
+def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
+    """One seat: its name on the first line; stack, cards, dealer button and status on the second.
+    Returns its box and its labels (name, stack, cards)."""
+    x0, y0, x1, y1 = r
+    box = f"seat:{seat.get('seat', i)}"
+    seat_no = seat.get("seat", i)
+    st_text = status_text(seat.get("status"))
+    inactive = bool(st_text) and st_text != "WENT OUT"
+    acting = to_act is not None and seat_no == to_act
+    you = viewer is not None and seat_no == viewer
+    fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
+    outline, width = (GOLD, 3) if acting else (CYAN, 2) if you else ((84, 92, 104), 1)
+    draw.rounded_rectangle(r, radius=10, fill=fill, outline=outline, width=width)
+    fg = MUTED if inactive else WHITE
+    f = font(SEAT_FONT, "cond")
+    left, right = x0 + SEAT_PAD, x1 - SEAT_PAD
+    texts, labels = [], []
+
+    def label(role, xy, text, colour):
+        rect = draw_text(draw, xy, text, f, colour, "ls")
+        texts.append(rect)
+        labels.append((box, role, text, rect, xy[1]))
+        return rect
+
+    name = fit_name(seat_name(seat, i), right - left, f.getlength, " (you)" if you else "")
+    label("name", (left, y0 + 31), name, GOLD if acting else fg)
+    base = y0 + 65  # the second line's baseline
+    chip = stack_image("red", 3)
+    img.paste(chip, (left, base - chip.height), chip)
+    stack_end = label("stack", (left + chip.width + 6, base), str(chips_of(seat.get("stack"))), fg)[2]
+    x = max(left + chip.width + 6 + f.getlength("8888"), stack_end) + 14  # counts line up down the table
+    cards = seat.get("cards")
+    if isinstance(cards, list):
+        cards = len(cards)
+    if cards is not None:
+        back = back_image(16)
+        img.paste(back, (int(x), base - back.height), back)
+        x = label("cards", (x + back.width + 6, base), str(chips_of(cards)), fg)[2]
+    is_dealer = bool(seat.get("is_dealer")) or (view.get("dealer") is not None and view.get("dealer") == seat_no)
+    if is_dealer:
+        d = 26
+        draw.ellipse((right - d, base - 12 - d / 2, right, base - 12 + d / 2), fill=WHITE, outline=INK)
+        texts.append(draw_text(draw, (right - d / 2, base - 12), "D", font(17), INK, "mm"))
+        right -= d + 8
+    texts += _draw_bits(draw, _status_bits(seat, view, acting, inactive), x + 12, right, base)
+    return (box, r, texts), labels
 
 
 def _strip(img, draw, view, center, y):
@@ -477,7 +489,7 @@ def mat_alt(view) -> str:
         text += f" Last: {last}."
     people = []
     for i, s in enumerate(seats):
-        p = f"{truncate_plain(seat_name(s, i), 20)} {chips_of(s.get('stack'))}"
+        p = f"{fit_name(seat_name(s, i), 24)} {chips_of(s.get('stack'))}"
         st = status_text(s.get("status"))
         if st:
             p += f" ({st.lower()})"
@@ -493,10 +505,6 @@ def mat_alt(view) -> str:
             plist += add
         text += f" Players: {plist}."
     return text[:1024]
-
-
-def truncate_plain(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "\u2026"
 
 
 # ----------------------------------------------------------------- entry point
@@ -547,10 +555,20 @@ def render_mat(view: dict) -> Rendered:
     center_texts += _strip(img, draw, view, center, geo["below_center_y"])
     to_act = view.get("to_act")
     viewer = view.get("viewer")
-    seat_boxes = []
+    seat_boxes, labels = [], []
     for i, (seat, r) in enumerate(zip(seats, geo["seats"])):
-        seat_boxes.append(_seat_block(img, draw, r, seat, i, view, to_act, viewer))
+        seat_box, seat_labels = _seat_block(img, draw, r, seat, i, view, to_act, viewer)
+        seat_boxes.append(seat_box)
+        labels += seat_labels
     all_boxes = [(n, r, tuple(t)) for n, (r, t) in boxes.items()]
     all_boxes.append(("center", center, tuple(center_texts)))
     all_boxes += [(n, r, tuple(t)) for n, r, t in seat_boxes]
-    return Rendered(png=encode(img), alt=mat_alt(view), width=W, height=H, boxes=tuple(all_boxes))
+    width, height = geo["size"]
+    return Rendered(
+        png=encode(img),
+        alt=mat_alt(view),
+        width=width,
+        height=height,
+        boxes=tuple(all_boxes),
+        labels=tuple(labels),
+    )

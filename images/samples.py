@@ -12,20 +12,20 @@ import random
 import sys
 from pathlib import Path
 
-NAMES = [
+NAMES = [  # players as the bot seats them: Discord names, and AI seats named with their level
     "ann",
     "bob",
-    "cat",
+    "Ada (Normal AI)",
     "Maximilian the Magnificent",
     "dee",
     "eve",
     "fay",
-    "gus",
+    "Ramanujan (Hard AI)",
     "hal",
     "ivy",
     "jo",
     "kay",
-    "lou",
+    "Lovelace (Easy AI)",
     "max",
     "ned",
     "oz",
@@ -52,6 +52,11 @@ def _play_until(game, pred, rng, limit=3000):
     return None
 
 
+def _michigan_under_way(game, awaiting) -> bool:
+    """The moment the mats are drawn at: three cards into a Michigan run, the board in play."""
+    return len((game.view(None).get("michigan") or {}).get("sequence") or []) >= 3
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m images.samples",
@@ -68,10 +73,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+# A player's stats as /tripoley stats reads them from the database (made up: no database here).
+SAMPLE_STATS = {
+    "name": "Ada",
+    "games": [
+        {"game": game, "net": net, "winner": net > 25}
+        for game, net in zip(
+            ["Tripoley (Cadaco)", "Rummoli", "Tripoley (Cadaco)", "Great Lakes"] * 3,
+            [35, -20, 10, -45, 60, 5, -15, 40, 0, -30, 25, 55],
+        )
+    ],
+    "total_net": 150,
+    "by_game": [
+        {"game": "Tripoley (Cadaco)", "games": 9, "wins": 4, "net": 170},
+        {"game": "Rummoli", "games": 5, "wins": 1, "net": -10},
+        {"game": "Great Lakes", "games": 3, "wins": 0, "net": -10},
+    ],
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     from engine import PRESETS, Game
 
-    from . import render_hand, render_mat, render_showdown, render_summary
+    from . import render_hand, render_mat, render_showdown, render_stats, render_summary
 
     out = parse_args(argv).dir
     try:
@@ -91,13 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             g = Game.new(key, NAMES[:n], seed=11 + n)
             g.next_deal()
             rng = random.Random(n)
-            v = _play_until(g, lambda g, aw: len((g.view(None).get("michigan") or {}).get("sequence") or []) >= 3, rng)
-            if v is None:
+            if _play_until(g, _michigan_under_way, rng) is None:
                 g = Game.new(key, NAMES[:n], seed=11 + n)
                 g.next_deal()
-                awaiting = g.awaiting()
-                v = g.view(awaiting.seat if awaiting else None)
-            save(f"mat-{key}-{n}", render_mat(v))
+            save(f"mat-{key}-{n}", render_mat(g.view(None)))  # the channel's picture: nobody's "(you)"
     # the hand of a player asked to lead, a showdown, a final summary (Cadaco Tripoley)
     g = Game.new("tripoley", NAMES[:4], seed=5)
     g.next_deal()
@@ -114,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     g.next_deal()
     _play_until(g, lambda g, aw: False, random.Random(9), limit=20000)
     save("summary", render_summary(g.view(None)))
+    save("stats", render_stats(SAMPLE_STATS))
     print("wrote", ", ".join(written), "to", out)
     return 0
 

@@ -14,8 +14,10 @@ import yarl
 from discord.ext import commands
 from discord.types.user import User as UserPayload
 
-from bot.discordio import ackstats
+from bot.discordio import ackstats, sdnotify
 from bot.discordio.controller import Controller
+from bot.discordio.health import Health, HealthServer, watchdog
+from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
 from bot.discordio.pacing import Pacer
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
@@ -172,14 +174,19 @@ class TripoleyBot(commands.Bot):
         intents.guilds = True  # no privileged intents
         # Nothing a message says pings anyone unless the message names whom it pings (bot.discordio.ui.pings_only).
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        traffic = DiscordTraffic()  # the requests and acknowledgements, for the metrics
+        client_options.setdefault("http_trace", traffic.trace)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
+        self.traffic = traffic
         self.db: Database | None = None
         self.images: ImageService | None = None
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self.exit_status = 0  # set by stop_for: python -m bot exits with it
         self._save_at_close = True
         self._timer: asyncio.Task | None = None
+        self.health_server: HealthServer | None = None
+        self._watchdog: asyncio.Task | None = None
         self._closing: asyncio.Future | None = None
         self._synced_guilds: set[int] = set()
         parsers = self._connection.parsers
@@ -191,6 +198,7 @@ class TripoleyBot(commands.Bot):
             # timers' and the coalesced saves (bot.storage.database.PRIORITY).
             token = storage.PRIORITY.set(storage.INTERACTIVE)
             try:
+                traffic.received(int(data["id"]))
                 return _parse(data)
             finally:
                 storage.PRIORITY.reset(token)
@@ -220,7 +228,8 @@ class TripoleyBot(commands.Bot):
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
-        self.publisher = Publisher(self.manager, DiscordSink(self, Pacer(s.rest_rate)), self.images)
+        pacer = Pacer(s.rest_rate)
+        self.publisher = Publisher(self.manager, DiscordSink(self, pacer), self.images)
         self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
         self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)
@@ -232,6 +241,12 @@ class TripoleyBot(commands.Bot):
             self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        self.health = Health(self.manager, self.db, self, lambda: self._timer)
+        bind = s.health_bind()
+        if bind is not None:
+            collector = BotCollector(self.manager, self.db, self.traffic, pacer, self.images)
+            self.health_server = HealthServer(self.health, registry_for(collector), *bind)
+            await self.health_server.start()
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()
             gc.freeze()
@@ -241,6 +256,11 @@ class TripoleyBot(commands.Bot):
             except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
                 pass
         await self.sync_commands()
+        if self.handle_sigterm:  # the process is the service systemd started (Type=notify)
+            interval = sdnotify.watchdog_interval()
+            if interval is not None:
+                self._watchdog = asyncio.create_task(watchdog(self.health, interval), name="tripoley-watchdog")
+            sdnotify.notify("READY=1")
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """Whether the user is still in the server (asked of Discord: the bot has no members intent)."""
@@ -313,6 +333,12 @@ class TripoleyBot(commands.Bot):
         await asyncio.shield(self._closing)
 
     async def _shut_down(self) -> None:
+        if self.handle_sigterm:
+            sdnotify.notify("STOPPING=1")
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        if self.health_server is not None:
+            await self.health_server.stop()
         if self._timer is not None:
             self._timer.cancel()
         manager = getattr(self, "manager", None)

@@ -27,8 +27,9 @@ from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, story
-from bot.messages.components import log_components
+from bot.messages.components import log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, hand_message
+from bot.messages.rules import space_rule
 from bot.storage import database as storage
 from bot.tables.manager import TableManager
 from bot.tables.model import Table
@@ -205,6 +206,12 @@ class Controller:
                 update = await self.manager.rematch(table_id, user.id, name, thread=thread)
                 await self.reply(interaction, update.message or "You're in!")
                 return
+            case buttonids.GameLogButton(table_id, log_page):  # a finished game's (final message, history)
+                await self.show_game_log(interaction, table_id, log_page)
+                return
+            case buttonids.ReplayButton(table_id):
+                await self.send_replay(interaction, table_id)
+                return
         table = self._table(interaction, button.table)
         channel = table.channel_id
         match button:
@@ -220,6 +227,17 @@ class Controller:
                 return
             case buttonids.LogButton(_, round_number, log_page):  # the log of an earlier round may still be read
                 await self.show_log(interaction, table, round_number, log_page)
+                return
+            case buttonids.SpaceRulesButton() | buttonids.SpaceRulesMenu():  # the mat as it is now, any round
+                await self.show_space_rule(interaction, table, values[0] if values else None)
+                return
+            case buttonids.KickButton(_, kicked):  # the host's confirmation (ephemeral)
+                update = await self.manager.host_kick(channel, user.id, kicked, confirmed=True)
+                await interaction.response.edit_message(content=update.message, view=None)
+                return
+            case buttonids.VoteButton(_, round_number, seat):
+                update = await self.manager.vote_ai(channel, user.id, seat, round_number)
+                await self.reply(interaction, update.message or "Your vote counts.")
                 return
         if button.round != table.round:
             raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
@@ -416,9 +434,51 @@ class Controller:
     ) -> None:
         """The whole log of the round (and the one before), privately; opens on its newest page."""
         embed, page, pages = story.log_embed(table, round_number, 10**6 if page is None else page)
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        await self._log_page(interaction, embed, log_components(table.id, round_number, page, pages), ephemeral)
+
+    async def show_game_log(self, interaction: discord.Interaction, table_id: int, page: int | None) -> None:
+        """A finished game's whole log (saved with it), privately: from its first page in a message of
+        its own (``page`` None: the Log button), else that page in the same message (◀ / ▶)."""
+        saved = await self.manager.game_log(guild_of(interaction), table_id)
+        if saved is None:
+            raise errors.StaleButton("That game's log isn't kept in this server.")
+        preset, rounds = saved
+        embed, shown, pages = story.game_log_embed(table_id, preset, rounds, page or 0)
+        await self._log_page(interaction, embed, log_components(table_id, None, shown, pages), paging=page is not None)
+
+    async def send_replay(self, interaction: discord.Interaction, table_id: int) -> None:
+        """A finished game's replay file, to the one who asked (it shows every hand, which is no
+        secret once the game is over)."""
+        text = await self.manager.replay(guild_of(interaction), table_id)
+        if text is None:
+            raise errors.StaleButton("That game has no replay file (it began before games were kept as replays).")
+        name = f"tripoley-game-{table_id}.json"
+        await interaction.response.send_message(
+            f"The replay of that game: every deck and every decision. Play it back with `python -m engine replay {name}`.",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),
+            ephemeral=True,
+        )
+
+    async def show_space_rule(self, interaction: discord.Interaction, table: Table, space: str | None) -> None:
+        """ "What does this space pay?": the menu of the mat's spaces, privately; a space picked
+        in it, answered with its rule in the same message (the words of the terminal's ``help SPACE``)."""
+        if table.status != "playing" or table.game is None:
+            raise errors.StaleButton(
+                errors.Refusal.NOT_STARTED if table.status == "lobby" else errors.Refusal.GAME_OVER
+            )
+        view = build_view([space_rules_select(table)])
+        if space is None:
+            content = "Pick a space of the mat to see what pays it."
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+            return
+        content = space_rule(table.game, space) or "That space isn't on the mat any more: pick another."
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def _log_page(self, interaction: discord.Interaction, embed: dict, components: list, paging: bool) -> None:
+        """A page of a log, privately: a new message, or (``paging``) the same one paged (◀ / ▶)."""
         kwargs: dict[str, Any] = {"embed": discord.Embed.from_dict(embed)}
-        components = log_components(table.id, round_number, page, pages)
-        if interaction.message is not None and interaction.message.flags.ephemeral:
+        if paging:
             await interaction.response.edit_message(view=build_view(components), **kwargs)
         elif components:
             await interaction.response.send_message(ephemeral=True, view=build_view(components), **kwargs)

@@ -29,6 +29,7 @@ class Pacer:
         self._monotonic = monotonic
         self._sleep = sleep
         self._next = float("-inf")  # the next free slot
+        self.waiting = 0  # requests waiting for their slot now (the metrics' pacer queue)
 
     async def __call__(self) -> None:
         if self.rate <= 0:
@@ -37,4 +38,8 @@ class Pacer:
         slot = max(now, self._next)
         self._next = slot + 1 / self.rate
         if slot > now:
-            await self._sleep(slot - now)
+            self.waiting += 1
+            try:
+                await self._sleep(slot - now)
+            finally:
+                self.waiting -= 1

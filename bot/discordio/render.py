@@ -172,6 +172,7 @@ class ImageService:
         self.cache_size = cache_size
         self._cache: OrderedDict[bytes, Image] = OrderedDict()
         self._inflight: dict[bytes, asyncio.Future] = {}
+        self.rendering = 0  # pictures being drawn or queued for a worker now (the metrics' render queue)
 
     @property
     def enabled(self) -> bool:
@@ -212,6 +213,7 @@ class ImageService:
                 self._inflight.pop(key, None)
 
     async def _render(self, kind: str, view: dict) -> Image:
+        self.rendering += 1
         try:
             if self.executor is not None:
                 try:
@@ -229,6 +231,8 @@ class ImageService:
         except Exception:
             log.exception("rendering the %s image failed", kind)
             return None, None
+        finally:
+            self.rendering -= 1
 
     def close(self) -> None:
         if self.executor is not None:

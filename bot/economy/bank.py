@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
+from bot.messages.text import escape
 from bot.storage.database import Database
 
 HOUSE = 0
@@ -424,13 +425,21 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
     names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
     names.discard(None)
     names.discard("")
+    names |= {escape(n) for n in names}  # the log's lines name players as Discord text
+
+    def unnamed(lines: list[str]) -> list[str]:
+        return [line for line in lines if not any(n in line for n in names)]
+
     for table_id, state, result_json in rows:
         log = state.get("log") or []
-        kept = [line for line in log if not any(n in line for n in names)]
+        kept = unnamed(log)
+        stories = state.get("round_logs") or {}
+        kept_stories = {number: unnamed(lines) for number, lines in stories.items()}
         mine = any(s.get("user_id") == user_id for s in state.get("seats") or [])
-        if not mine and len(kept) == len(log):
+        if not mine and len(kept) == len(log) and kept_stories == stories:
             continue
         state["log"] = kept
+        state["round_logs"] = kept_stories
         game = json.loads(state["game"]) if isinstance(state.get("game"), str) else None
         for index, seat in enumerate(state["seats"]):
             if seat.get("user_id") == user_id:
@@ -440,9 +449,14 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         if game is not None:
             state["game"] = json.dumps(game, separators=(",", ":"))
         result = json.loads(result_json) if result_json else None
+        forgotten_seats = set()
         for seat in (result or {}).get("seats") or []:
             if seat.get("user_id") == user_id:
                 seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
+                forgotten_seats.add(seat.get("seat"))
+        for highlight in ((result or {}).get("highlights") or {}).values():
+            if highlight and highlight.get("seat") in forgotten_seats:
+                highlight["name"] = FORGOTTEN_NAME
         await conn.execute(
             "UPDATE tables SET state_json = ?, result_json = ? WHERE id = ?",
             (json.dumps(state), json.dumps(result) if result is not None else None, table_id),

@@ -8,8 +8,11 @@ belong to no table (the pages of a list, an admin's confirmation) write ``0:0`` 
 is only the wire format of messages already posted, never a table id in the types below.
 
 Actions: ``join`` ``leave`` ``ai`` ``start`` and the select ``pick.house`` (lobby);
-``rematch`` (a finished game); ``hand`` ``back`` ``best`` ``log`` / ``log.<page>`` /
-``log.<page>.next`` (table); ``do.<verb>`` (a claim's ``do.claim.<token>`` / ``do.pass.<token>``:
+``rematch``, ``replay`` and ``gamelog`` / ``gamelog.<page>`` / ``gamelog.<page>.next`` (a finished
+game: also under ``/tripoley history``); ``hand`` ``back`` ``best`` ``log`` / ``log.<page>`` /
+``log.<page>.next`` (table); ``spaces`` and its select ``pick.spacerule`` (a space's rule);
+``vote.<seat>`` (an absent player's seat to the AI); ``kick.<user>`` (the host confirms a
+removal); ``do.<verb>`` (a claim's ``do.claim.<token>`` / ``do.pass.<token>``:
 see :func:`bot.tables.log.decision_token`); ``amt.<verb>`` / ``amt.corner_bet.<ace>`` (asks an
 amount); ``suit.<S>``; ``lead.<card>``; the selects ``pick.<kind>`` (``pick.reveal.<space>``);
 ``page.<list>.<key>.<page>``; ``confirm.<what>``. An amount form (a modal) is
@@ -65,6 +68,53 @@ class HouseRuleMenu:
 @dataclass(frozen=True)
 class RematchButton:
     table: int  # the finished game to play again
+
+
+@dataclass(frozen=True)
+class GameLogButton:
+    """A finished game's whole log (its final message, ``/tripoley history``)."""
+
+    table: int
+    page: int | None = None  # None: the first page
+    newer: bool = False  # the "Newer ▶" button (its id differs from "◀ Older" on the same page)
+
+
+@dataclass(frozen=True)
+class ReplayButton:
+    """A finished game's replay file."""
+
+    table: int
+
+
+@dataclass(frozen=True)
+class SpaceRulesButton:
+    """ "What does this space pay?": opens the menu of the mat's spaces."""
+
+    table: int
+    round: int
+
+
+@dataclass(frozen=True)
+class SpaceRulesMenu:
+    table: int
+    round: int
+
+
+@dataclass(frozen=True)
+class VoteButton:
+    """A vote to hand an absent player's seat to the AI."""
+
+    table: int
+    round: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class KickButton:
+    """The host confirms removing a player mid-game."""
+
+    table: int
+    user: int
 
 
 @dataclass(frozen=True)
@@ -140,6 +190,12 @@ TableId = (
     LobbyButton
     | HouseRuleMenu
     | RematchButton
+    | GameLogButton
+    | ReplayButton
+    | SpaceRulesButton
+    | SpaceRulesMenu
+    | VoteButton
+    | KickButton
     | SeatButton
     | LogButton
     | MoveButton
@@ -177,6 +233,22 @@ def _action(button: ButtonId) -> tuple[int, int, str]:
             return table, 0, "pick.house"
         case RematchButton(table):
             return table, 0, "rematch"
+        case GameLogButton(table, page, newer):
+            if page is None:
+                if newer:
+                    raise ValueError("the first game log page has no 'newer' button")
+                return table, 0, "gamelog"
+            return table, 0, _parts("gamelog", page, *(["next"] if newer else []))
+        case ReplayButton(table):
+            return table, 0, "replay"
+        case SpaceRulesButton(table, round_number):
+            return table, round_number, "spaces"
+        case SpaceRulesMenu(table, round_number):
+            return table, round_number, "pick.spacerule"
+        case VoteButton(table, round_number, seat):
+            return table, round_number, _parts("vote", seat)
+        case KickButton(table, user):
+            return table, 0, _parts("kick", user)
         case SeatButton(table, round_number, verb):
             if verb not in SEAT_VERBS:
                 raise ValueError(f"not a seat button: {verb!r}")
@@ -247,6 +319,17 @@ def decode(custom_id: str) -> ButtonId:
         return HouseRuleMenu(table)
     if action == "rematch":
         return RematchButton(table)
+    if action == "replay":
+        return ReplayButton(table)
+    if verb == "gamelog" and len(rest) <= 2:
+        page = int(rest[0]) if rest and rest[0].isdigit() else None
+        return GameLogButton(table, page, page is not None and rest[1:] == ["next"])
+    if action == "spaces":
+        return SpaceRulesButton(table, round_number)
+    if action == "pick.spacerule":
+        return SpaceRulesMenu(table, round_number)
+    if verb in ("vote", "kick") and len(rest) == 1 and rest[0].isdigit():
+        return VoteButton(table, round_number, int(rest[0])) if verb == "vote" else KickButton(table, int(rest[0]))
     if verb in SEAT_VERBS and not rest:
         return SeatButton(table, round_number, verb)
     if verb == "log":

@@ -11,18 +11,25 @@ from dataclasses import dataclass, field
 from bot.messages.buttonids import (
     AmountButton,
     CardMenu,
+    GameLogButton,
     HouseRuleMenu,
+    KickButton,
     LeadButton,
     LobbyButton,
     LogButton,
     MoveButton,
     RematchButton,
+    ReplayButton,
     SeatButton,
+    SpaceRulesButton,
+    SpaceRulesMenu,
     SuitButton,
+    VoteButton,
     encode,
 )
 from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, claim_words
 from bot.tables.log import claim_is_public, decision_token
+from bot.tables.moderation import vote_open, votes_needed
 
 # Verbs that take no argument and may be shown on the public table message.
 PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pass", "claim", "play", "cover", "decline")
@@ -112,8 +119,39 @@ def _clip(text: str, limit: int) -> str:
 
 
 def final_components(table) -> list[Component]:
-    """Under a finished game's results: Rematch (the table id names the game to replay)."""
-    return [ButtonSpec(encode(RematchButton(table.id)), "Rematch", SUCCESS, 0, "🔁")]
+    """Under a finished game's results: Rematch (the table id names the game to play again), the
+    whole game's Log and its Replay file (both read from the saved game, so they outlive a restart)."""
+    return [
+        ButtonSpec(encode(RematchButton(table.id)), "Rematch", SUCCESS, 0, "🔁"),
+        *game_buttons(table.id),
+    ]
+
+
+def game_buttons(table_id: int, number: int | None = None, row: int = 0) -> list[ButtonSpec]:
+    """Log and Replay of a finished game (``number``: its place in a list, "Log 3")."""
+    tail = "" if number is None else f" {number}"
+    return [
+        ButtonSpec(encode(GameLogButton(table_id)), f"Log{tail}", SECONDARY, row, "📜" if number is None else None),
+        ButtonSpec(encode(ReplayButton(table_id)), f"Replay{tail}", SECONDARY, row, "💾" if number is None else None),
+    ]
+
+
+def kick_confirmation(table_id: int, user_id: int, name: str) -> list[Component]:
+    """The host's one button to confirm an AI takes a player's seat mid-game."""
+    return [ButtonSpec(encode(KickButton(table_id, user_id)), f"Yes: an AI plays {name}'s seat"[:80], DANGER)]
+
+
+def space_rules_select(table) -> SelectSpec:
+    """The mat's spaces (at most 25), each with the start of its rule; picking one answers its whole rule."""
+    from bot.messages.rules import space_rules
+
+    rules = space_rules(table.game)[:25]
+    return SelectSpec(
+        encode(SpaceRulesMenu(table.id, table.round)),
+        "What does this space pay?",
+        tuple((label[:100], space) for space, label, _ in rules),
+        descriptions=tuple(_clip(text, 100) for _, _, text in rules),
+    )
 
 
 def _verb_label(
@@ -178,9 +216,11 @@ def mat_components(table) -> list[Component]:
     comps: list[Component] = [
         ButtonSpec(encode(SeatButton(table.id, r, "hand")), "Show my hand", PRIMARY, 0, "🃏"),
         ButtonSpec(encode(LogButton(table.id, r)), "Log", SECONDARY, 0, "📜"),
+        ButtonSpec(encode(SpaceRulesButton(table.id, r)), "What pays?", SECONDARY, 0, "❔"),
     ]
     if any(s.away for s in table.seats):
         comps.append(ButtonSpec(encode(SeatButton(table.id, r, "back")), "I'm back", SUCCESS, 0))
+    comps.extend(vote_buttons(table))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
@@ -205,6 +245,17 @@ def mat_components(table) -> list[Component]:
                     ButtonSpec(encode(SuitButton(table.id, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2)
                 )
     return comps
+
+
+def vote_buttons(table) -> list[ButtonSpec]:
+    """ "Vote: AI for <name> (votes/needed)" for each player who missed their last turn (at most 5, a row)."""
+    out: list[ButtonSpec] = []
+    for i, seat in enumerate(table.seats):
+        if vote_open(seat) and len(out) < 5:
+            count = f" ({len(seat.votes)}/{votes_needed(table, i)})"
+            label = f"Vote: AI for {_clip(seat.name, 80 - len('Vote: AI for ') - len(count))}{count}"
+            out.append(ButtonSpec(encode(VoteButton(table.id, table.round, i)), label, DANGER, 3))
+    return out
 
 
 def _card_select(menu: CardMenu, placeholder: str, pool: list[str], count: int, row: int) -> SelectSpec:
@@ -281,12 +332,18 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
     return comps
 
 
-def log_components(table_id: int, round_number: int, page: int, pages: int) -> list[Component]:
-    """◀ / ▶ under a page of the round's log (the page they open is in the custom_id)."""
+def log_components(table_id: int, round_number: int | None, page: int, pages: int) -> list[Component]:
+    """◀ / ▶ under a page of the round's log, or (``round_number`` None) of a finished game's whole
+    log (the page they open is in the custom_id)."""
     if pages <= 1:
         return []
     older, newer = max(page - 1, 0), min(page + 1, pages - 1)
+    buttons: tuple[GameLogButton, GameLogButton] | tuple[LogButton, LogButton]
+    if round_number is None:
+        buttons = (GameLogButton(table_id, older), GameLogButton(table_id, newer, newer=True))
+    else:
+        buttons = (LogButton(table_id, round_number, older), LogButton(table_id, round_number, newer, newer=True))
     return [
-        ButtonSpec(encode(LogButton(table_id, round_number, older)), "◀ Older", SECONDARY, 0),
-        ButtonSpec(encode(LogButton(table_id, round_number, newer, newer=True)), "Newer ▶", SECONDARY, 0),
+        ButtonSpec(encode(buttons[0]), "◀ Older", SECONDARY, 0),
+        ButtonSpec(encode(buttons[1]), "Newer ▶", SECONDARY, 0),
     ]

@@ -81,14 +81,38 @@ def table_message(table: Table) -> Outgoing:
     if table.status == "cancelled":
         return Outgoing(text.cancelled_text(table, table.preset_info), [])
     if table.status == "finished":
-        view = table.game.view(None) if table.game is not None else None
         return Outgoing(
-            text.final_text(table), final_components(table), view=view, render="summary", image_name="summary.png"
+            text.final_text(table),
+            final_components(table),
+            view=summary_view(table),
+            render="summary",
+            image_name="summary.png",
         )
     view = table.game.view(None)
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
     # is the one notification, so a new round's post does not notify them twice.
     return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
+
+
+def summary_view(table: Table) -> dict | None:
+    """What the standings picture is drawn from: each player's chips, net, pots won and best hand,
+    and the game's highlights in words (the results; the game's view for results without them)."""
+    result = table.result
+    if not result:
+        return table.game.view(None) if table.game is not None else None
+    return {
+        "preset_name": result.get("preset_name", table.preset),
+        "standings": [
+            {
+                "name": s["name"],
+                "stack": s["final"],
+                "net": s["net"],
+                "detail": text.player_result(s) if "pots_won" in s else None,
+            }
+            for s in result.get("seats", [])
+        ],
+        "highlights": text.highlight_lines(result, discord=False),
+    }
 
 
 # What the table message's text tells and its picture need not: whose turn it is (with the

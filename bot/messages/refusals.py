@@ -71,6 +71,16 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.TABLE_CLOSED: lambda: f"That table is closed already. {START}",
     Refusal.NO_CARDS_YET: lambda: "The game hasn't started yet: your cards come with the first deal.",
     Refusal.NO_HAND_TO_SHOW: lambda: "You're not playing at this table, so there's no hand to show.",
+    Refusal.HOST_ONLY_KICK: lambda: "Only the table's host can remove a player from it.",
+    Refusal.KICK_YOURSELF: lambda: "You can't remove yourself: use `/tripoley leave`.",
+    Refusal.KICK_NOT_SEATED: lambda: "That member isn't playing at this table.",
+    Refusal.KICK_LEFT_ALREADY: lambda name: f"An AI plays **{escape(name)}**'s seat already.",
+    Refusal.KICK_UNCONFIRMED: lambda name: (
+        f"The game is on: confirm first that an AI should play **{escape(name)}**'s seat."
+    ),
+    Refusal.VOTE_CLOSED: lambda: "That vote is closed: the player is back, or an AI plays their seat already.",
+    Refusal.VOTE_NOT_YOURS: lambda: "Only the other players still at the table can vote on this seat.",
+    Refusal.VOTED_ALREADY: lambda: "You've voted already: each player's vote counts once.",
     Refusal.DATABASE_BUSY: lambda: "The game's database is busy — try again in a moment.",
 }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.presets import get_preset
-from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, value_label
+from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, space_text, value_label
 
 HOW_TO_PLAY_HERE = (
     "**Playing on Discord**\n"
@@ -54,3 +54,17 @@ def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
     changes = house_rule_changes(preset_key, options)
     lines.append("Changed from the printed game: " + "; ".join(changes) if changes else "Played as printed.")
     return lines
+
+
+def space_rules(game) -> list[tuple[str, str, str]]:
+    """Every space of the game's mat as it is played now (its preset and house rules): (id, label,
+    what pays it), the words of the terminal's ``help SPACE``."""
+    return [(space.id, space.label, space_text(space, game.options)) for space in game.spaces]
+
+
+def space_rule(game, space_id: str) -> str | None:
+    """One space's rule as ``**label**: what pays it``; None when the mat has no such space (any more)."""
+    for space, label, text in space_rules(game):
+        if space == space_id:
+            return f"**{label}**: {text}"
+    return None

@@ -94,9 +94,14 @@ def stories(table: Table, events: list[dict], finished: bool = False) -> list[di
 
 def log_pages(table: Table, round_number: int) -> list[str]:
     """The log of the round before ``round_number`` and of that round, in pages (oldest first)."""
+    return _paged({str(n): table.round_log(n) for n in (round_number - 1, round_number)})
+
+
+def _paged(rounds: dict[str, list[str]]) -> list[str]:
+    """Rounds' log lines (round number → lines) under a heading each, in pages of an embed."""
     lines: list[str] = []
-    for number in (round_number - 1, round_number):
-        story = table.round_log(number)
+    for number in sorted(rounds, key=int):
+        story = rounds[number]
         if story:
             lines.append(f"**Round {number}**")
             lines.extend(f"› {line}" for line in story)
@@ -120,6 +125,23 @@ def log_embed(table: Table, round_number: int, page: int) -> tuple[dict, int, in
     page = max(0, min(page, len(pages) - 1))
     embed = {
         "title": f"{table.preset_info.name} — the log of round {round_number}",
+        "description": pages[page],
+        "colour": LOG_COLOUR,
+        "footer": {"text": f"Page {page + 1}/{len(pages)}"},
+    }
+    return embed, page, len(pages)
+
+
+def game_log_embed(table_id: int, preset: str, rounds: dict[str, list[str]], page: int) -> tuple[dict, int, int]:
+    """A finished game's whole log (``rounds``: round number → lines, as saved with the game), one
+    page of it (the last when ``page`` is past it), that page and the count."""
+    from engine.presets import PRESETS
+
+    pages = _paged(rounds)
+    page = max(0, min(page, len(pages) - 1))
+    name = PRESETS[preset].name if preset in PRESETS else preset
+    embed = {
+        "title": f"{name} — the whole game's log (game {table_id})"[:256],
         "description": pages[page],
         "colour": LOG_COLOUR,
         "footer": {"text": f"Page {page + 1}/{len(pages)}"},

@@ -300,21 +300,62 @@ def mat_text(table, view: dict) -> str:
 
 
 def final_text(table) -> str:
+    """The results: every player's chips, net and game (pots won, best hand), the game's highlights,
+    the last lines of the log. Within Discord's limit at any table size: the log lines go first,
+    then each player's pots and best hand (the standings picture shows them too)."""
     result = table.result or {}
-    lines = [
+    head = [
         f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"
     ]
+    standings, details = [], []
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
         who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
-        lines.append(f"{medal} {who} — {s['final']} chips ({net})")
-    lines.append("")
-    lines.extend(f"› {line}" for line in table.log[-3:])
-    lines.append(
-        "Everyone has been cashed out to their wallet. **Rematch** to play again, or `/tripoley start` a new game."
-    )
-    return "\n".join(lines)
+        standings.append(f"{medal} {who} — {s['final']} chips ({net})")
+        details.append(f" · {escape(player_result(s))}" if "pots_won" in s else "")
+    highlights = highlight_lines(result)
+    footer = [
+        "Everyone has been cashed out to their wallet. **Rematch** to play again, **Log** for the whole game,"
+        " **Replay** for its file, or `/tripoley start` a new game."
+    ]
+    log = [f"› {line}" for line in table.log[-3:]]
+
+    def compose(with_details: bool) -> str:
+        seats = [line + (extra if with_details else "") for line, extra in zip(standings, details)]
+        return "\n".join(head + seats + ([""] + highlights if highlights else []) + [""] + log + footer)
+
+    text = compose(True)
+    while len(text) > MAX_CONTENT and log:
+        log.pop(0)
+        text = compose(True)
+    return text if len(text) <= MAX_CONTENT else compose(False)
+
+
+def highlight_lines(result: dict, discord: bool = True) -> list[str]:
+    """The game's biggest pot and best hand in words: Discord text (names escaped), or plain
+    (``discord=False``: for the standings picture)."""
+    highlights = result.get("highlights") or {}
+    who, bold = (escape, lambda x: f"**{x}**") if discord else (str, str)
+    lines = []
+    pot = highlights.get("biggest_pot")
+    if pot:
+        where = f" from {pot['space']}" if pot.get("space") else ""
+        when = f" in round {pot['round']}" if pot.get("round") else ""
+        lines.append(f"Biggest pot: {bold(pot['amount'])} chips to {who(pot['name'])}{where}{when}.")
+    best = highlights.get("best_hand")
+    if best:
+        lines.append(f"Best hand: {who(best['name'])}'s {bold(best['hand'])}.")
+    return [("💰 " if line.startswith("Biggest") else "🃏 ") + line for line in lines] if discord else lines
+
+
+def player_result(seat: dict) -> str:
+    """One player's game beyond their chips: pots won, best hand shown down (plain text)."""
+    pots = int(seat.get("pots_won") or 0)
+    parts = [f"{pots} pot{'s' if pots != 1 else ''} won"]
+    if seat.get("best_hand"):
+        parts.append(f"best hand {seat['best_hand']}")
+    return ", ".join(parts)
 
 
 def hand_text(view: dict, seat: int) -> str:

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import aiosqlite
+import asyncpg
 
 from bot.errors import CommitOutcomeUnknown, DatabaseUnavailable
 from bot.storage.dialect import (
@@ -145,6 +146,25 @@ class PriorityLock:
             self.release()
 
 
+# The drivers' errors (a lost connection, a locked or full SQLite file, a failed statement), counted
+# for the metrics; a refusal that rolls a transaction back is not one.
+DRIVER_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+class ErrorCount:
+    """``async with errors:`` around a database operation counts the driver errors that leave it."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, exc_type, exc, tb) -> None:
+        if isinstance(exc, DRIVER_ERRORS):
+            self.total += 1
+
+
 # What a database fault means for the connection that met it.
 BUSY = "busy"  # locked, full, a serialisation failure: try again on the same connection
 LOST = "lost"  # the connection is gone (a restart, a failover, an I/O error): reopen it
@@ -158,8 +178,6 @@ def fault_of(exc: BaseException) -> str | None:
     if isinstance(exc, sqlite3.OperationalError):
         code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
         return BUSY if code in _SQLITE_BUSY else LOST if code in _SQLITE_LOST else None
-    import asyncpg
-
     if isinstance(
         exc,
         (
@@ -206,7 +224,7 @@ class Database:
         self._tx_lock = PriorityLock()
         self._checkpointer: asyncio.Task | None = None
         self._ckpt_conn: aiosqlite.Connection | None = None
-        self.faults = 0  # database faults met (each retry counts), for the operator's figures
+        self.errors = ErrorCount()  # driver errors of transactions and reads, faults retried too (metrics)
         # Called (with the reason) when a COMMIT's outcome could not be learnt: see the module doc.
         self.on_outcome_unknown: Callable[[str], None] | None = None
 
@@ -222,8 +240,6 @@ class Database:
 
     async def connect(self) -> Database:
         if self.is_postgres:
-            import asyncpg
-
             self._conn = await self._open()
             try:
                 self._pool = await asyncpg.create_pool(
@@ -246,8 +262,6 @@ class Database:
     async def _open(self) -> SqliteConnection | PostgresConnection:
         """A new write connection, its session set up."""
         if self.is_postgres:
-            import asyncpg
-
             pg = await asyncpg.connect(self.path, timeout=CONNECT_TIMEOUT)
             try:
                 await postgres_session(pg)
@@ -284,7 +298,7 @@ class Database:
         """Note a fault of the write connection: its kind (None: not a database fault)."""
         fault = fault_of(exc)
         if fault is not None:
-            self.faults += 1
+            self.errors.total += 1
         if fault == LOST:
             self._lost = True
         return fault
@@ -409,7 +423,7 @@ class Database:
         :data:`BACKGROUND`; default: :data:`PRIORITY`). SQLite: ``BEGIN IMMEDIATE`` (the whole
         database is the transaction's). PostgreSQL: read committed, and the rows that another
         process could write are read ``FOR UPDATE`` (row locks held to the end)."""
-        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
             conn = await self._retrying(self._begin, "begin a transaction")
             try:
                 yield conn
@@ -520,7 +534,7 @@ class Database:
         async def attempt() -> None:
             await (await self._writer()).execute(sql, params)
 
-        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority):
+        async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
             await self._retrying(attempt, "a statement")
 
     async def table_columns(self) -> dict[str, list[str]]:
@@ -555,7 +569,8 @@ class Database:
             async with self.conn.execute(sql, params) as cur:
                 return list(await cur.fetchall())
 
-        return await self._retrying(attempt, "a read")
+        async with self.errors:  # (a fault retried is counted where it is met)
+            return await self._retrying(attempt, "a read")
 
 
 async def _close_quietly(conn: SqliteConnection | PostgresConnection) -> None:

@@ -7,6 +7,7 @@ and the in-memory seats are put back when that transaction fails.
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,17 @@ AI_NAMES = [
     "Ramanujan",
     "Shannon",
 ]
+
+
+def ai_seat_name(table: Table, level: str) -> str:
+    """A name of its own for a new AI seat, its level shown: the first of :data:`AI_NAMES` that no
+    seat at the table goes by (no other AI, whatever its level, and no player's display name), so
+    the log tells the AIs apart ("Ada (Hard AI)", "Babbage (Normal AI)")."""
+    tag = f"({LEVEL_NAMES[level]} AI)"
+    taken = {s.name.casefold() for s in table.seats}
+    taken |= {s.name.rsplit(" (", 1)[0].casefold() for s in table.seats if s.is_ai}
+    names = itertools.chain(AI_NAMES, (f"Bot {i}" for i in itertools.count(1)))
+    return next(f"{n} {tag}" for n in names if n.casefold() not in taken and f"{n} {tag}".casefold() not in taken)
 
 
 def snapshot(table: Table) -> tuple:
@@ -213,11 +225,7 @@ class Lobby:
             self._check_add_ai(table, user_id)
         async with held_after(table.lock, before_apply):
             self._check_add_ai(table, user_id)
-            taken = {s.name for s in table.seats}
-            tag = f"({LEVEL_NAMES[level]} AI)"
-            name = next(
-                (f"{n} {tag}" for n in AI_NAMES if f"{n} {tag}" not in taken), f"Bot {len(table.seats) + 1} {tag}"
-            )
+            name = ai_seat_name(table, level)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
             table.add_log(f"{escape(name)} sat down.")

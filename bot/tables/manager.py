@@ -11,6 +11,7 @@ open tables (by channel, id and thread) and composes the parts that do the work:
 
 - :class:`~bot.tables.lobby.Lobby` (bot/tables/lobby.py): open, join, leave, add AI, house rules, start, Rematch;
 - :class:`~bot.tables.play.Play` (bot/tables/play.py): moves, AI moves, safe defaults, stopping a game;
+- :class:`~bot.tables.moderation.Moderation` (bot/tables/moderation.py): the host removes a player, the table votes an absent one's seat to the AI;
 - :class:`~bot.tables.timers.Timers` (bot/tables/timers.py): deadlines as absolute times, resumed after a restart;
 - :class:`~bot.tables.results.Results` (bot/tables/results.py): the end of a game, results, the audit;
 - :class:`~bot.tables.store.TableStore` (bot/tables/store.py): every SQL statement about tables, their
@@ -32,6 +33,7 @@ from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.lobby import Lobby
 from bot.tables.model import Listener, Table, TableUpdate
+from bot.tables.moderation import Moderation
 from bot.tables.play import Play
 from bot.tables.results import Results
 from bot.tables.store import TableStore
@@ -57,7 +59,7 @@ class TableManager:
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
-        self.ai = AIPlayers(self.rng)  # the bot gives it a worker process pool for Hard decisions
+        self.ai = AIPlayers(self.rng, clock=self.clock)  # the bot gives it a worker process pool for Hard decisions
         self.tables: dict[int, Table] = {}  # by channel id
         self.by_id: dict[int, Table] = {}
         self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread
@@ -68,6 +70,7 @@ class TableManager:
         self.play = Play(self)
         self.timers = Timers(self)
         self.results = Results(self)
+        self.moderation = Moderation(self)
         # The entry points, part by part.
         self.create_table = self.lobby.create_table
         self.rematch = self.lobby.rematch
@@ -79,6 +82,9 @@ class TableManager:
         self.start = self.lobby.start
         self.act = self.play.act
         self.back = self.play.back
+        self.host_kick = self.moderation.host_kick
+        self.check_kick = self.moderation.check_kick
+        self.vote_ai = self.moderation.vote_ai
         self.stop = self.play.stop
         self.resume = self.timers.resume
         self.run = self.timers.run
@@ -89,6 +95,9 @@ class TableManager:
         self.stats = self.store.stats
         self.history = self.store.history
         self.replay = self.store.replay
+        self.game_log = self.store.game_log
+        self.player_games = self.store.player_games
+        self.player_presets = self.store.player_presets
 
     # -- the open tables and their listeners --------------------------------------------
 

@@ -18,6 +18,9 @@ from bot.economy.bank import HOUSE
 
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
+# The whole game's story (kept with the finished game: the final message's Log): past this many
+# lines the oldest rounds are dropped, so a saved table stays small however long the game runs.
+GAME_LOG_LINES = 20_000
 
 
 @dataclass
@@ -29,6 +32,7 @@ class Seat:
     away: bool = False  # played by AI after too many timeouts, until "I'm back"
     left: bool = False  # left mid-game: AI until the end, cashed out at the end
     ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
+    votes: list[int] = field(default_factory=list)  # who voted to hand this absent player's seat to the AI
 
     @property
     def is_ai(self) -> bool:
@@ -69,7 +73,7 @@ class Table:
     rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
     ping_message_id: int | None = None  # the turn ping on show (bot.discordio.turns), deleted once answered
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
-    round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line (this round and the last)
+    round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
     version: int = 0
     created_at: float = 0.0
     result: dict[str, Any] | None = None
@@ -121,11 +125,11 @@ class Table:
             story = self.round_logs.setdefault(str(max(self.round, 1)), [])
             if len(story) < ROUND_LOG_LINES:
                 story.append(line)
-            for key in [k for k in self.round_logs if int(k) < self.round - 1]:
-                del self.round_logs[key]
+                if sum(len(lines) for lines in self.round_logs.values()) > GAME_LOG_LINES:
+                    del self.round_logs[min(self.round_logs, key=int)]
 
     def round_log(self, round_number: int) -> list[str]:
-        """Every log line of a round (the current one or the one before it)."""
+        """Every log line of a round."""
         return list(self.round_logs.get(str(round_number), ()))
 
     def ask_humans(self) -> None:

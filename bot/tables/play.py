@@ -148,7 +148,7 @@ class Play:
                 raise errors.TripoleyError(
                     errors.Refusal.ILLEGAL, reason=str(exc), view=table.game.view(index)
                 ) from None
-            seat.timeouts = 0
+            seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
             line = public_action_text([s.name for s in table.seats], act, events, phase)
             table.add_log(line)
             update = await self.advance(table, events, urgent=True)
@@ -169,7 +169,7 @@ class Play:
             if not seat.away:
                 raise errors.TripoleyError(errors.Refusal.IN_CONTROL)
             seat.away = False
-            seat.timeouts = 0
+            seat.timeouts, seat.votes = 0, []
             table.add_log(f"{escape(seat.name)} is back.")
             await self.advance(table, [], rearm=False, urgent=True)
             update = self.m.update(table, "play", message="Welcome back! Your seat is yours again.")

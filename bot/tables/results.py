@@ -98,6 +98,7 @@ class Results:
                     if 0 <= seat < len(best) and hand_rank(name) > best[seat][0]:
                         best[seat] = (hand_rank(name), str(name))
         top = max(stacks) if stacks else 0
+        highlights = self._highlights(table, history, best)
         seats = []
         for i, seat in enumerate(table.seats):
             seats.append(
@@ -122,7 +123,37 @@ class Results:
             "house_rules": house_rule_changes(table.preset, table.options),
             "rounds": table.round,
             "seats": sorted(seats, key=lambda s: -s["final"]),
+            "highlights": highlights,
         }
+
+    @staticmethod
+    def _highlights(table: Table, history: list, best: list[tuple[int, str | None]]) -> dict[str, Any]:
+        """The game's biggest pot (its largest single payout: who, how much, from which space, in
+        which round; the earliest of equal ones) and its best hand shown down (the strongest; the
+        first seat of equal ones), each None when the game had none."""
+        from engine.textview import space_label
+
+        view = table.game.view(None)
+        names = [seat.name for seat in table.seats]
+        biggest = None
+        round_number = 0
+        for event in history:
+            kind = event.get("type")
+            if kind == "round-start":
+                round_number = int(event.get("round") or round_number)
+            elif kind == "payout" and isinstance(event.get("seat"), int) and 0 <= event["seat"] < len(names):
+                amount = int(event.get("amount") or 0)
+                if amount > 0 and (biggest is None or amount > biggest["amount"]):
+                    biggest = {
+                        "seat": event["seat"],
+                        "name": names[event["seat"]],
+                        "amount": amount,
+                        "space": space_label(view, str(event.get("space", ""))),
+                        "round": round_number,
+                    }
+        rank, seat = max(((r, i) for i, (r, _) in enumerate(best)), key=lambda x: (x[0], -x[1]), default=(-1, 0))
+        best_hand = {"seat": seat, "name": names[seat], "hand": best[seat][1]} if rank >= 0 else None
+        return {"biggest_pot": biggest, "best_hand": best_hand}
 
     # -- what is kept -----------------------------------------------------------------
 

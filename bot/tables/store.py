@@ -261,6 +261,62 @@ class TableStore:
         )
         return {**dict(row), "favourite": favourite[0] if favourite else None}
 
+    async def player_games(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        """The player's last finished games in the server, oldest first: each game's id, preset,
+        end time and their chips at the end (``final``), ``net`` and whether they won."""
+        rows = await self.db.fetchall(
+            "SELECT t.id, t.preset, t.ended_at, json_extract(s.value, '$.final') AS final,"
+            " json_extract(s.value, '$.net') AS net, json_extract(s.value, '$.winner') AS winner"
+            " FROM tables t, json_each(t.result_json, '$.seats') s"
+            " WHERE t.guild_id = ? AND t.status = 'finished' AND json_extract(s.value, '$.user_id') = ?"
+            " ORDER BY t.ended_at DESC, t.id DESC LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        games = [
+            {
+                "id": int(row["id"]),
+                "preset": row["preset"],
+                "ended_at": row["ended_at"],
+                "final": int(row["final"] or 0),
+                "net": int(row["net"] or 0),
+                "winner": bool(row["winner"]),
+            }
+            for row in rows
+        ]
+        return games[::-1]
+
+    async def player_presets(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+        """The player's results per game of the family (every finished game in the server): games,
+        wins and net chips by preset, the most played first."""
+        rows = await self.db.fetchall(
+            "SELECT t.preset, COUNT(*) AS games, SUM(json_extract(s.value, '$.winner')) AS wins,"
+            " SUM(json_extract(s.value, '$.net')) AS net"
+            " FROM tables t, json_each(t.result_json, '$.seats') s"
+            " WHERE t.guild_id = ? AND t.status = 'finished' AND json_extract(s.value, '$.user_id') = ?"
+            " GROUP BY t.preset ORDER BY COUNT(*) DESC, t.preset",
+            (guild_id, user_id),
+        )
+        return [
+            {
+                "preset": row["preset"],
+                "games": int(row["games"]),
+                "wins": int(row["wins"] or 0),
+                "net": int(row["net"] or 0),
+            }
+            for row in rows
+        ]
+
+    async def game_log(self, guild_id: int, table_id: int) -> tuple[str, dict[str, list[str]]] | None:
+        """A finished game of this server: its preset and its whole log, round by round (saved with
+        its last state); None: no such game."""
+        row = await self.db.fetchone(
+            "SELECT preset, state_json FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'",
+            (table_id, guild_id),
+        )
+        if row is None:
+            return None
+        return row["preset"], dict(json.loads(row["state_json"]).get("round_logs") or {})
+
     async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
         """The server's last finished games, newest first, with their results."""
         rows = await self.db.fetchall(

@@ -7,6 +7,14 @@ bot was down gets a grace period (``resume_grace``, 15 s) instead of an instant 
 counts as a timeout if it runs out again after the restart. Other deadlines (AI moves, the next
 deal, lobby expiry) fire at once when past. A turn that runs out plays the safe default; after
 ``timeouts_before_ai`` in a row an AI plays the seat until the player is back.
+
+The loop waits through the manager's clock (``Clock.wait``: wall time in production, a test's
+hand-driven time under :class:`~bot.tables.clock.FakeClock`), and never longer than
+``watchdog_step``: a deadline nobody woke it for is still fired within a step. That look is the
+watchdog: such a lost wake-up, and any deadline overdue by more than ``overdue_after`` (a table
+whose lock is held that long), is logged as a warning with the table's id and counted
+(``overdue_total``, ``overdue_now()``). A Hard search that never answers is given up by
+:class:`~bot.tables.aiworker.AIPlayers` (the seat plays the Normal AI's move).
 """
 
 from __future__ import annotations
@@ -48,12 +56,20 @@ def check_loaded(table: Table, chips: int) -> None:
 
 class Timers:
     resume_grace = 15.0  # seconds a player's overdue turn gets after a restart
+    busy_retry = 0.02  # seconds before a due table whose lock was held is looked at again
+    watchdog_step = 1.0  # the loop looks at least this often, whatever it waits for
+    overdue_after = 3.0  # seconds past its deadline that make a table overdue (a warning)
 
     def __init__(self, manager: TableManager) -> None:
         self.m = manager
         self._wake = asyncio.Event()
         self._busy_due = False  # the last tick skipped a due table whose lock was held
         self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
+        self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
+        self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
+        # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
+        # ends, a tick may hang on what it awaits). A long one is stuck (bot.discordio.health).
+        self.ticking_since: float | None = None
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
@@ -126,17 +142,61 @@ class Timers:
             nd = self.next_deadline()
             timeout = None if nd is None else max(0.0, nd - self.m.clock.now())
             if self._busy_due and timeout is not None:
-                timeout = max(timeout, 0.02)  # a due table was busy: retry soon, don't spin
-            if timeout is None or timeout > 0:
-                try:
-                    await asyncio.wait_for(self._wake.wait(), timeout)
-                except TimeoutError:
-                    pass
+                timeout = max(timeout, self.busy_retry)  # a due table was busy: retry soon, don't spin
+            on_its_own = timeout is None or timeout > self.watchdog_step  # the watchdog's look
+            if timeout is None or on_its_own:
+                timeout = self.watchdog_step
+            self.ticking_since = None
+            woken = timeout <= 0 or await self.m.clock.wait(self._wake, timeout)
+            self.ticking_since = self.m.clock.now()
             try:
+                self.watch(lost_wake_ups=on_its_own and not woken)
                 await self.tick(wait_for_searches=False)
             except Exception:
                 log.exception("table timer failed")
-                await asyncio.sleep(0.5)
+                await self.m.clock.wait(asyncio.Event(), 0.5)
+
+    def idle(self) -> bool:
+        """Whether the loop has nothing under way: no Hard AI's move searching, no wake-up pending
+        (a caller stepping a test clock waits for this before it moves the time)."""
+        return not self._searching and not self._wake.is_set()
+
+    def watch(self, lost_wake_ups: bool = False) -> None:
+        """The watchdog: warn about, and count, every table whose deadline is overdue by more than
+        ``overdue_after`` (no Hard search under way there), and with ``lost_wake_ups`` (the loop
+        looked on its own, woken by nothing, though it waited for no earlier deadline) any due one
+        whose lock is free: nothing woke the loop for it. :meth:`tick` then fires them."""
+        now = self.m.clock.now()
+        for table in list(self.m.tables.values()):
+            deadline = table.deadline
+            if deadline is None or deadline > now or table.id in self._searching:
+                continue
+            late = now - deadline
+            if late <= self.overdue_after and not (lost_wake_ups and not table.lock.locked()):
+                continue
+            if self._warned.get(table.id) == deadline:
+                continue
+            self._warned[table.id] = deadline
+            self.overdue_total += 1
+            if table.lock.locked():
+                why = "its lock is held: fired once it is free"
+            elif lost_wake_ups:
+                why = "nothing woke the timer loop: fired now"
+            else:
+                why = "the timer loop was held up: fired now"
+            log.warning("table %s: its %s deadline is %.1f s overdue; %s", table.id, table.deadline_kind, late, why)
+        for table_id in [i for i in self._warned if i not in self.m.by_id]:
+            del self._warned[table_id]
+
+    def overdue_now(self) -> int:
+        """How many open tables are overdue now (more than ``overdue_after`` past their deadline,
+        no Hard search under way there)."""
+        now = self.m.clock.now()
+        return sum(
+            1
+            for t in self.m.tables.values()
+            if t.deadline is not None and now - t.deadline > self.overdue_after and t.id not in self._searching
+        )
 
     async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
         """Fire every deadline that is due now, one table at a time. A Hard AI's move searches for

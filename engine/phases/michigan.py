@@ -164,12 +164,23 @@ def place(game: Table, seat: int, card: int, how: str) -> None:
         m.out = seat
 
 
+def aces_ending_sequence(m: MichiganState, seat: int) -> list[int]:
+    """The Aces ``seat`` placed in the move that ended the sequence just played (Great Lakes A-2).
+
+    Nothing follows an Ace and a Full House stops the sequence, so every Ace of a sequence is
+    in its last move: when ``seat`` placed the sequence's last card, the sequence's Aces are the
+    Aces of that move, one alone or several inside a Full House, whatever their order."""
+    if not m.seq or m.played_by[-1] != seat:
+        return []
+    return [c for c in m.seq if c >> 2 == C.ACE]
+
+
 def lead_pays(game: Table, seat: int, card: int) -> list[tuple[str, str]]:
-    """(space, reason) of the lead spaces that leading ``card`` now would pay ``seat``."""
+    """(space, reason) of the lead spaces that leading ``card`` now would pay ``seat`` (asked
+    before the lead starts a new sequence: A-2 looks at the sequence just ended)."""
     if not game.triggers.lead_pays:
         return []
     m = game.round.michigan
-    prev = (m.played[-1], m.played_by[-1]) if m.played else None
     out = []
     for sid, kind, rank in game.triggers.lead_pays:
         if kind == LEAD and card >> 2 == rank:
@@ -177,10 +188,7 @@ def lead_pays(game: Table, seat: int, card: int) -> list[tuple[str, str]]:
         elif (
             kind == ACE_TWO
             and card >> 2 == C.TWO
-            and prev is not None
-            and prev[1] == seat
-            and prev[0] >> 2 == C.ACE
-            and C.is_red(prev[0]) != C.is_red(card)
+            and any(C.is_red(ace) != C.is_red(card) for ace in aces_ending_sequence(m, seat))
         ):
             out.append((sid, "ace then two"))
     return out
@@ -265,9 +273,9 @@ class Michigan(Phase):
 
     def lead(self, game: Table, seat: int, card: int) -> None:
         m = game.round.michigan
+        pays = lead_pays(game, seat, card)  # before the new sequence replaces the one just ended
         m.seq = []
         m.passes = 0
-        pays = lead_pays(game, seat, card)
         place(game, seat, card, "lead")
         for sid, reason in pays:
             pay_or_claim(game, sid, [seat], reason)

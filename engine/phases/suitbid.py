@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
 from ..model import Action, IllegalAction
+from ..presets import SUIT_BID, UNNAMED_PAY_SUIT
 from .auction import Sold, check_bid, open_auction, take_bid
 from .base import Phase
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 
 class SuitBid(Phase):
-    steps = ("suit-bid",)
+    steps = (SUIT_BID,)
     decisions: ClassVar[tuple[str, ...]] = ("suit-bid", "name-suit")
 
     def start(self, game: Table, step: str) -> bool:
@@ -43,7 +44,7 @@ class SuitBid(Phase):
 
     def sold(self, game: Table, sold: Sold) -> bool:
         if sold.winner is None:
-            game.emit("suit", suit="H", reason="nobody bid")
+            game.emit("suit", suit=UNNAMED_PAY_SUIT, reason="nobody bid")
             return True
         assert game.kitty_id is not None
         game.to_space(sold.winner, game.kitty_id, sold.price, "suit bid")

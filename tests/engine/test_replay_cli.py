@@ -1,4 +1,4 @@
-"""``python -m engine replay FILE`` (shared/spec/REPLAY.md) on handcrafted games, worked out by hand."""
+"""``python -m engine replay FILE`` (docs/replay.md) on handcrafted games, worked out by hand."""
 
 from __future__ import annotations
 
@@ -430,7 +430,7 @@ def test_replay_cli_reproduces_a_recorded_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("rounds", [2, 7])
 def test_without_game_end_the_files_rounds_are_the_game(rounds: int) -> None:
-    """RULES.md sets no default game end: the preset's own default (5 rounds) never cuts a file's rounds
+    """The rules set no default game end: the preset's own default (5 rounds) never cuts a file's rounds
     short, and a file that includes the board clearing ends after its last round."""
     data, game = record_game("tripoley", 3, 11, "heuristic", rounds=rounds)
     del data["options"]

@@ -16,11 +16,11 @@ from engine.replay import outcome, run_replay
 HOUSE_RULES = {  # options a table may vary, mixed into some games
     "tripoley": [
         {},
-        {"spare_hand": "exchange-or-sell", "endgame": "michigan-interests"},
+        {"spare_hand": "exchange-or-sell", "endgame": "michigan-interests", "optional_suit": True},
         {"spare_hand": "swap-or-auction", "paycards": "play"},
     ],
     "tripoley-optional-suit": [{}, {"spare_hand": "exchange-or-sell"}],
-    "three-in-one": [{}, {"bet_limit_scope": "total", "bet_limit": 6}],
+    "three-in-one": [{}, {"bet_limit_scope": "total", "bet_limit": 6, "optional_suit": True}],
     "rummoli": [{}, {"run": "6-7-8"}],
     "tripoley-rulebook": [{}, {"endgame": "michigan-interests"}],
 }

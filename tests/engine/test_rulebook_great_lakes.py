@@ -8,6 +8,8 @@ stacks start at 320 - 9 = 311 (seat 0: 302).
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from engine import IllegalAction
@@ -213,3 +215,96 @@ def test_two_decks_the_first_holder_clockwise_from_the_last_player_plays_a_dupli
     assert seq[i + 1] == (3, "3H")
     assert sum(1 for s, c in seq if c == "3H") <= 2
     assert g.total_chips() == 6 * 320
+
+
+# ---------------------------------------------------------------- A-2 after a combination play
+# Seat 1 runs the diamonds 2..K; the A♦ after the K♦ is seat 2's, who may place a Full House onto
+# the K♦. The sequence stops at the K♦ (red): seat 2 leads black, the 2♠ or the 5♣.
+DEAL_FH = {
+    1: H("2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 3C"),
+    2: H("KC KH AC AD AH AS 2S 5C 3H 4H 6H 7H 8H"),
+}
+# As DEAL_FH, but after its Full House seat 2 holds no black card: the lead passes to seat 0.
+DEAL_FH_RED = {
+    1: DEAL_FH[1],
+    2: H("KC AD AH AS 2H 3H 4H 5H 6H 7H 8H 9H TH"),
+    0: H("2S 3S 4S"),
+}
+
+
+def a2_paid(g) -> list[tuple[str, int, int]]:
+    return [p for p in payouts(g) if p[0] == "a-2"]
+
+
+def onto_king_of_diamonds(deal: dict[int, list[str]], full_house: list[str]):
+    """Seat 1 leads the 2♦ and runs to the K♦; seat 2 places ``full_house`` onto it."""
+    g = new_game("great-lakes", 3, hands=deal)
+    if g.awaiting().phase == "spare-hand":
+        act(g, 0, "keep")
+    act(g, 1, "lead", card="2D")
+    act(g, 2, "full_house", cards=full_house)
+    stop = [e for e in g.log[-1]["events"] if e["type"] == "stop"][-1]
+    assert (stop["seat"], stop["card"], stop.get("reason")) == (2, "KD", "full house")
+    return g
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(["KC", "AD", "AH", "AS"])), ids="-".join)
+def test_a2_counts_every_ace_of_a_full_house_whatever_the_order_of_its_cards(order):
+    g = onto_king_of_diamonds(DEAL_FH, list(order))
+    aw = g.awaiting()
+    assert (aw.seat, aw.detail["cards"], aw.detail["requirement"]["colour"]) == (2, ["5C", "2S"], "black")
+    act(g, 2, "lead", card="2S")
+    assert a2_paid(g) == [("a-2", 2, 4)], "the 2♠ is of the other colour than the A♦ and the A♥ placed with it"
+
+
+def test_a2_not_paid_when_the_2_has_the_colour_of_every_ace_of_the_full_house():
+    g = onto_king_of_diamonds(DEAL_FH, ["AS", "KH", "AC", "KC"])  # three Kings, the two black Aces
+    act(g, 2, "lead", card="2S")
+    assert a2_paid(g) == [] and g.mat["a-2"] == 4
+
+
+def test_a2_not_paid_for_a_lead_that_is_not_a_2_after_the_full_house():
+    g = onto_king_of_diamonds(DEAL_FH, ["KC", "AD", "AH", "AS"])
+    act(g, 2, "lead", card="5C")
+    assert plays(g)[-1] == (2, "5C") and a2_paid(g) == []
+
+
+def test_a2_not_paid_for_a_2_led_by_another_player_after_the_full_house():
+    g = onto_king_of_diamonds(DEAL_FH_RED, ["KC", "AD", "AH", "AS"])
+    # Seat 2 holds only red cards and cannot lead black: seat 0 leads the 2♠.
+    assert [e["seat"] for e in g.log[-1]["events"] if e["type"] == "cannot-lead"] == [2]
+    aw = g.awaiting()
+    assert (aw.seat, aw.detail["cards"]) == (0, ["2C", "2S"])
+    act(g, 0, "lead", card="2S")
+    assert (0, "2S") in plays(g) and a2_paid(g) == []
+
+
+def test_a2_after_a_five_card_straight_ending_in_an_ace():
+    # Seat 1 runs the hearts 2..10; seat 2, holding the J♥, places J♥ Q♣ K♠ A♣. Nothing follows
+    # the A♣: seat 2 leads red, and its only red suit is diamonds, from the 2♦.
+    deal = {
+        1: H("2H 3H 4H 5H 6H 7H 8H 9H TH 3C 4C 5C 7C"),
+        2: H("JH QC KS AC 2D 3D 4D 5D 6D 7D 8D 9D JD"),
+    }
+    g = new_game("great-lakes", 3, hands=deal)
+    if g.awaiting().phase == "spare-hand":
+        act(g, 0, "keep")
+    act(g, 1, "lead", card="2H")
+    aw = g.awaiting()
+    assert (aw.seat, aw.detail["straight"]) == (2, [["JH", "QC", "KS", "AC"]])
+    act(g, 2, "straight", cards=["AC", "KS", "QC"])
+    placed = plays(g)
+    i = placed.index((2, "JH"))
+    assert placed[i : i + 5] == [(2, "JH"), (2, "QC"), (2, "KS"), (2, "AC"), (2, "2D")], "the 2♦ at once"
+    assert a2_paid(g) == [("a-2", 2, 4)]
+
+
+def test_a2_after_a_single_ace_then_not_after_a_later_sequence():
+    # Seat 1 runs the diamonds 3..A, leads its only black card, the 2♣, and is paid; the space is
+    # then empty, so only the first such lead collects.
+    g = new_game("great-lakes", 3, hands={1: H("3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2C")})
+    if g.awaiting().phase == "spare-hand":
+        act(g, 0, "keep")
+    act(g, 1, "lead", card="3D")
+    assert plays(g)[11:13] == [(1, "AD"), (1, "2C")]
+    assert a2_paid(g) == [("a-2", 1, 4)]

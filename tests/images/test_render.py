@@ -11,6 +11,7 @@ from PIL import Image
 
 from images import Rendered, render_hand, render_mat, render_showdown, render_summary
 from images.base import rect_inside, rects_intersect
+from images.mat import mat_layout
 
 MAT_BUDGET = 300 * 1024
 
@@ -50,7 +51,8 @@ def test_mat_every_preset_and_size(preset, players):
     view = make_view(preset, players, phase="michigan-play")
     r = render_mat(view)
     assert r.png.startswith(b"\x89PNG")
-    assert png_size(r.png) == (r.width, r.height) == (1000, 700)
+    assert png_size(r.png) == (r.width, r.height) == mat_layout(players).size
+    assert r.width == 1000 and (r.height == 700 if players <= 6 else 700 < r.height <= 1100)
     assert len(r.png) <= MAT_BUDGET
     assert 0 < len(r.alt) <= 1024
     check_layout(r)

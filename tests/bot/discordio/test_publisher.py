@@ -72,9 +72,13 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
     assert results[:2] == ["Round 1 — who collected what", "Round 2 — who collected what"], results
     assert set(results[2:]) <= {"Game over — the last hands"}
     final = sink.calls[-1]
-    # No game controls are left: only Rematch.
+    # No game controls are left: only Rematch, the whole game's Log and its Replay.
     assert final[0] == "edit" and "game over" in final[3].text
-    assert [c.custom_id for c in final[3].components] == [f"tripoley:{table.id}:0:rematch"]
+    assert [c.custom_id for c in final[3].components] == [
+        f"tripoley:{table.id}:0:rematch",
+        f"tripoley:{table.id}:0:gamelog",
+        f"tripoley:{table.id}:0:replay",
+    ]
 
 
 async def test_hands_by_dm_and_closed_dms_reported_once(setup):

@@ -117,3 +117,23 @@ def test_log_pages_hold_the_whole_round():
         discord.Embed.from_dict(story.log_embed(table, table.round, 99)[0]).footer.text
         == f"Page {len(pages)}/{len(pages)}"
     )
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_table_tools_stay_within_discord_limits(preset):
+    """Every seat has missed a turn (a vote button each: at most one row of them), the space-rules
+    menu lists the whole mat, the host's confirmation names the longest name."""
+    from bot.messages.components import kick_confirmation, space_rules_select
+
+    table = big_table(preset)
+    table.game.next_deal()
+    aw = table.game.awaiting()
+    table.deadline, table.deadline_kind, table.deadline_seat = DEADLINE, "turn", aw.seat
+    for seat in table.seats:
+        seat.timeouts, seat.votes = 1, [1, 2, 3]
+    out = table_message(table)
+    check(out)
+    votes = [c for c in out.components if c.label.startswith("Vote: AI for ")]
+    assert len(votes) == 5 and all(c.label.endswith(")") for c in votes)
+    check(Outgoing("Pick a space of the mat to see what pays it.", [space_rules_select(table)]))
+    check(Outgoing("Hand it to an AI?", kick_confirmation(table.id, 10**19, NAME + "xx")))

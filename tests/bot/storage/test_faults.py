@@ -55,7 +55,7 @@ async def test_sqlite_locked_by_another_program_waits_then_writes(sqlite_db, tmp
     other.execute("BEGIN IMMEDIATE")  # holds the write lock
     asyncio.get_running_loop().call_later(0.3, other.execute, "COMMIT")
     await open_wallet(sqlite_db, 7, 50)  # BEGIN is busy, retried until the lock is released
-    assert await wallet(sqlite_db, 7) == 50 and sqlite_db.faults > 0
+    assert await wallet(sqlite_db, 7) == 50 and sqlite_db.errors.total > 0
     other.close()
 
 
@@ -152,7 +152,7 @@ async def test_postgres_killed_connections_are_reopened(pg_db):
     await open_wallet(pg_db, 1, 10)
     await terminate_backends(pg_db)
     await open_wallet(pg_db, 2, 20)  # the write connection: BEGIN failed, reopened, retried
-    assert pg_db.faults >= 1
+    assert pg_db.errors.total >= 1
     assert await wallet(pg_db, 1) == 10  # the pool's connections too
     await pg_db.execute_alone("UPDATE wallets SET balance = 12 WHERE user_id = 1")
     await terminate_backends(pg_db)
@@ -165,7 +165,7 @@ async def test_postgres_restart_a_transaction_waits_for_the_server(restartable_p
     try:
         writing = asyncio.ensure_future(open_wallet(pg_db, 2, 20))
         reading = asyncio.ensure_future(wallet(pg_db, 1))
-        await wait_for(lambda: pg_db.faults >= 2)  # both met the server away and are retrying
+        await wait_for(lambda: pg_db.errors.total >= 2)  # both met the server away and are retrying
         assert not writing.done() and not reading.done()
     finally:
         restartable_postgres.resume()

@@ -104,6 +104,7 @@ async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, 
         return await search(obs, level, seed)
 
     manager.ai._run = slow_search
+    manager.ai.search_limit = float("inf")  # the other table's turns take minutes of the test clock
     hard, normal = C, C + 1
     for channel, level in ((hard, "hard"), (normal, "normal")):
         await manager.create_table(G, channel, ANN + channel, f"p{channel}", "tripoley", buy_in=100)
@@ -136,3 +137,40 @@ async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, 
         if waiting.game.decision_number() > decisions:
             break
     assert waiting.game.decision_number() > decisions  # the searched move landed
+
+
+async def test_every_ai_seat_at_a_table_has_a_name_of_its_own(make_manager):
+    """Many AI seats of every level (more than there are AI names): all different, their level
+    shown, none taking a player's display name; the Hard one is not a second "Ada"."""
+    manager = make_manager()
+    await manager.create_table(G, C, ANN, "Babbage", "michigan-rummy", {"game_end": "rounds:1"}, buy_in=10)
+    await manager.join(C, ANN + 1, "ada")
+    table = manager.get(C)
+    levels = ["hard", "normal", "easy"] * 6
+    for level in levels:
+        await manager.add_ai(C, ANN, level=level)
+    names = [s.name for s in table.seats[2:]]
+    bases = [name.rsplit(" (", 1)[0].casefold() for name in names]
+    assert len(set(bases)) == len(bases) == len(levels)
+    assert not {"ada", "babbage"} & set(bases)
+    assert names[:3] == ["Curie (Hard AI)", "Dijkstra (Normal AI)", "Euler (Easy AI)"]
+    assert names[-1] == "Bot 1 (Easy AI)"  # past the last of the names
+    [restored] = await make_manager().resume()
+    assert [s.name for s in restored.seats] == [s.name for s in table.seats]  # saved with the seat
+
+
+async def test_a_table_saved_with_two_adas_loads_as_it_was_and_seats_a_new_name(make_manager):
+    """Tables saved before AI seats had names of their own keep theirs; the next AI gets a free one."""
+    manager = make_manager()
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.add_ai(C, ANN, level="hard")
+    await manager.add_ai(C, ANN, level="normal")
+    table = manager.get(C)
+    table.seats[2].name = "Ada (Normal AI)"  # as named before: every AI was Ada
+    await manager.store.save(table)
+    manager.forget(table)
+    again = make_manager()
+    [old] = await again.resume()
+    assert [s.name for s in old.seats] == ["ann", "Ada (Hard AI)", "Ada (Normal AI)"]
+    await again.add_ai(C, ANN, level="easy")
+    assert old.seats[-1].name == "Babbage (Easy AI)"

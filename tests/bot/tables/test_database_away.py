@@ -149,7 +149,7 @@ async def test_a_click_during_a_short_restart_waits_and_is_applied_once(stack, o
         joining = asyncio.ensure_future(manager.join(C, BOB, "bob"))
 
         async def retrying() -> bool:
-            return db.faults > 0 and not joining.done()
+            return db.errors.total > 0 and not joining.done()
 
         await eventually(retrying)
     finally:

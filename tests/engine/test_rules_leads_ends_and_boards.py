@@ -278,7 +278,7 @@ def test_game_end_by_elimination():
 def test_elimination_the_player_out_takes_no_part_in_clearing_the_board():
     """Seat 1 (9 chips) antes its last chips and wins nothing; J♥ lies in the spare, so its space keeps 2
     chips. One player is left: seat 1 is eliminated in that round, and the board clearing is dealt to
-    seat 0 alone, who takes the J♥ chips (RULES.md §5: "the game ends when one player is left")."""
+    seat 0 alone, who takes the J♥ chips (docs/rules.md: "the game ends when one player is left")."""
     seat1 = [r + "C" for r in "23456789"] + [r + "D" for r in "23456789"] + ["2S", "3S"]
     seat0 = [c for c in HEARTS if c != "JH"] + ["TS", "JS", "QS", "KS", "AS"]
     g = new_game_swapping(

@@ -1,4 +1,4 @@
-"""Rules that were implemented but not pinned by any test, each by a concrete deal.
+"""Rules pinned deal by deal: the spare hand, Rummoli's boards, the optional suit, nobody able to lead, who holds a card first, Rummy Royal's corner.
 
 Three players, dealer seat 0 unless said: the deal goes seat 1, seat 2, seat 0, spare.
 Cadaco/Rummoli presets: everyone starts with 100 and antes 1 per space (9 spaces, 13 in
@@ -7,7 +7,7 @@ and 2 for the dealer, so with three players a space starts with 4 chips (302 / 3
 
 ``SORTED_DECK`` (2C 2D 2H 2S 3C ...) deals one whole suit to each of the four slots when
 three seats are dealt in: clubs to the dealer's left, then diamonds, hearts, and spades
-to the spare hand (card *i* goes to slot *i* mod 4: RULES.md §1, docs/replay.md §1).
+to the spare hand (card *i* goes to slot *i* mod 4: docs/rules.md and docs/replay.md §1).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ RUMMOLI_RUN_SPARE = cards("JC QC KC AC 7D 8D 9D TD JD QD KD AD 2S")
 
 @pytest.mark.parametrize("run,space,completer", [("6-7-8", "6-7-8", 1), ("8-9-10", "8-9-10", 2)])
 def test_rummoli_run_option_pays_whoever_places_the_top_card_right_after_the_other_two(run, space, completer):
-    """Rummoli: "8-9-10 All One Suite or 6-7-8 All One Suite" (RULES.md §4 `rummoli`, option `run`);
+    """Rummoli: "8-9-10 All One Suite or 6-7-8 All One Suite" (docs/rules.md, `rummoli`, option `run`);
     paycards=play: the run pays whoever places its top card right after the other two, regardless of
     who placed them; with 6-7-8 there is no 8-9-10 space at all."""
     g = new_game("rummoli", hands=RUMMOLI_RUN_DEAL, spare=RUMMOLI_RUN_SPARE, options={"run": run})
@@ -92,7 +92,7 @@ def test_rummoli_run_option_pays_whoever_places_the_top_card_right_after_the_oth
 
 # ---------------------------------------------------------------- 2. rummoli-rulebook money spaces
 def test_rummoli_rulebook_money_spaces_10s_a_k_diamonds_and_7_8_9_pay_when_placed():
-    """RULES.md §4 `rummoli-rulebook`: 10♠, J♦, Q♣, K♥, A♠, A-K♦ (A♦ right after K♦), 7-8-9 one suit
+    """docs/rules.md, `rummoli-rulebook`: 10♠, J♦, Q♣, K♥, A♠, A-K♦ (A♦ right after K♦), 7-8-9 one suit
     (the 9 completing it), Poker Pot, Rummoli (centre). The Rulebook: "regardless of who placed the
     K of diamonds" / "the 7 or 8". No 8-9-10 space: 8♠ 9♠ 10♠ in a row pays only the 10♠."""
     g = new_game(
@@ -153,7 +153,7 @@ def test_rummoli_rulebook_a_led_9_or_a_led_ace_of_diamonds_completes_nothing():
 
 # ---------------------------------------------------------------- 3. Optional Suit, nobody bids
 def test_optional_suit_nobody_bids_hearts_stay_the_pay_suit():
-    """Cadaco "Optional Suit" (RULES.md §4); rules-decisions.md: if nobody bids, hearts stay the pay
+    """Cadaco "Optional Suit" (docs/rules.md); rules-decisions.md: if nobody bids, hearts stay the pay
     suit (event `suit`, reason "nobody bid"), nothing goes on the Kitty, nobody is asked to name a suit.
     The clubs run (8C-9C-10C) pays only the any-suit 8-9-10; the hearts pay."""
     g = new_game_swapping(
@@ -204,7 +204,7 @@ def test_optional_suit_nobody_bids_hearts_stay_the_pay_suit():
 
 # ---------------------------------------------------------------- 4. lowest count, a tie
 def test_all_stuck_lowest_count_tie_splits_the_centre_and_the_remainder_stays():
-    """RULES.md §4 Rulebook: if nobody can lead at all, the lowest total face value in hand wins the
+    """docs/rules.md, Rulebook: if nobody can lead at all, the lowest total face value in hand wins the
     centre (2-10 face, J/Q/K 10, A 11); §1: a split that does not divide leaves the remainder on the
     space (on a Rulebook mat it then moves to the poker space with the other leftovers, §4).
 
@@ -258,7 +258,7 @@ def test_all_stuck_lowest_count_tie_splits_the_centre_and_the_remainder_stays():
 
 # ---------------------------------------------------------------- 5. spare_hand=none
 def test_spare_hand_none_deals_the_spare_but_asks_nothing():
-    """RULES.md §1: every deal has a spare hand receiving its card right after the dealer's (decided);
+    """docs/rules.md: every deal has a spare hand receiving its card right after the dealer's (decided);
     `spare_hand=none` (§3, no preset uses it) leaves out only the spare-hand step: no keep/swap/auction,
     the dealer plays as dealt. The spades 8-9-10 in the spare pays nobody."""
     g = Game.new("tripoley", ["a", "b", "c"], options={"spare_hand": "none"}, dealer=0, seed=1)
@@ -343,7 +343,7 @@ LOW_BLACK_RED = cards("2C 2C 3C 3C 4C 4C 2D 2D 3D 3D 2S 2S 3S 3S")
     ],
 )
 def test_two_decks_a_money_card_held_twice_is_placed_by_the_first_holder_from_the_last_player(hands, placer, other):
-    """RULES.md §1 (decided): two players hold X: the first holder clockwise from the player who acted
+    """docs/rules.md (decided): two players hold X: the first holder clockwise from the player who acted
     last plays it; rules-decisions.md: starting with that player. Six players, two decks (7 per
     space). Seat 1 leads its lowest heart, Q♥: the K♥ is placed by seat 1 itself when it holds one,
     else by seat 3 (before seat 5); K♥ and K-Q♥ pay that seat; both A♥ are in the spare."""
@@ -396,7 +396,7 @@ def _rummy_royal_corner(hands: dict, covers: set[int]) -> Game:
 
 
 def test_two_decks_corner_ace_goes_by_the_first_holder_only():
-    """Rummy Royal (RULES.md §4): after the spare-hand step the holder of the Ace takes the corner if
+    """Rummy Royal (docs/rules.md): after the spare-hand step the holder of the Ace takes the corner if
     they bet on it. Both A♠ are held, by seats 2 and 4; seat 4 covered, seat 2 did not: seat 2 is the
     first holder clockwise, so the corner stays (10 chips) although seat 4 holds an A♠ it backed."""
     g = _rummy_royal_corner({0: RR_DEALER, 2: ["AS"], 4: ["AS"]}, covers={4})

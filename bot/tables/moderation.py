@@ -1,0 +1,116 @@
+"""The table's own moderation: the host removes a player, the players vote an absent one's seat to the AI.
+
+No admin is needed for either. The host removes a player from the lobby at once (their buy-in
+refunded) or, once confirmed, mid-game (an AI plays the seat to the end and they are cashed out
+then, like a player who left: :meth:`bot.tables.lobby.Lobby._leave`). A player who missed a turn
+can have their seat handed to the AI by a majority of the other players still at the keyboard;
+it is theirs again when they press **I'm back**, as after three missed turns. The vote closes
+when they act (:meth:`bot.tables.play.Play.act` clears it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot import errors
+from bot.messages.text import escape
+from bot.tables.model import Seat, Table, TableUpdate
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+
+
+def voters(table: Table, target: int) -> list[int]:
+    """Who may vote on seat ``target``: the other players still at the keyboard (not left, not away)."""
+    return [
+        seat.user_id for i, seat in enumerate(table.seats) if i != target and seat.user_id is not None and not seat.auto
+    ]
+
+
+def votes_needed(table: Table, target: int) -> int:
+    """A majority of :func:`voters`: more than half of them."""
+    return len(voters(table, target)) // 2 + 1
+
+
+def vote_open(seat: Seat) -> bool:
+    """Whether the table may vote on this seat: a player at the keyboard who missed their last turn."""
+    return seat.user_id is not None and not seat.auto and seat.timeouts > 0
+
+
+class Moderation:
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+
+    def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
+        """The seat the host may remove (raised: why not). Also checked again under the lock."""
+        if table.status not in ("lobby", "playing"):
+            raise errors.NoTable(errors.Refusal.TABLE_CLOSED)
+        if host_id != table.host_id:
+            raise errors.NotAllowed(errors.Refusal.HOST_ONLY_KICK)
+        if user_id == host_id:
+            raise errors.NotAllowed(errors.Refusal.KICK_YOURSELF)
+        index = table.seat_of(user_id)
+        if index is None:
+            raise errors.NotSeated(errors.Refusal.KICK_NOT_SEATED)
+        seat = table.seats[index]
+        if seat.left:
+            raise errors.TripoleyError(errors.Refusal.KICK_LEFT_ALREADY, name=seat.name)
+        return seat
+
+    async def host_kick(self, channel_id: int, host_id: int, user_id: int, confirmed: bool = False) -> TableUpdate:
+        """The host removes a player: from the lobby at once (refunded); mid-game only ``confirmed``
+        (the Discord layer asks first), their seat then played by an AI, their chips still theirs."""
+        table = self.m.get(channel_id)
+        async with table.lock:
+            self.m.still_open(table)
+            seat = self.check_kick(table, host_id, user_id)
+            if table.status == "playing" and not confirmed:
+                raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
+            table.add_log(f"The host removed {escape(seat.name)} from the table.")
+            lobby = table.status == "lobby"
+            update = await self.m.lobby._leave(table, user_id, kicked=True)
+            update.notices = [(user_id, KICKED_FROM_LOBBY.format(chips=seat.stake) if lobby else KICKED_FROM_GAME)]
+        self.m.notify(update)
+        return update
+
+    async def vote_ai(self, channel_id: int, user_id: int, target: int, round_number: int) -> TableUpdate:
+        """A vote to hand seat ``target`` to the AI; at a majority of :func:`voters` it is done."""
+        table = self.m.get(channel_id)
+        async with table.lock:
+            self.m.still_open(table)
+            if table.status != "playing" or round_number != table.round:
+                raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
+            if not 0 <= target < len(table.seats):
+                raise errors.StaleButton(errors.Refusal.VOTE_CLOSED)
+            seat = table.seats[target]
+            if not vote_open(seat):
+                raise errors.StaleButton(errors.Refusal.VOTE_CLOSED)
+            if user_id not in voters(table, target):
+                raise errors.NotAllowed(errors.Refusal.VOTE_NOT_YOURS)
+            if user_id in seat.votes:
+                raise errors.TripoleyError(errors.Refusal.VOTED_ALREADY)
+            seat.votes = [v for v in seat.votes if v in voters(table, target)] + [user_id]
+            needed = votes_needed(table, target)
+            if len(seat.votes) < needed:
+                await self.m.store.save(table, urgent=True)
+                update = self.m.update(
+                    table, "play", message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
+                )
+            else:
+                seat.away, seat.votes = True, []
+                line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
+                table.add_log(line)
+                update = await self.m.play.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
+                update.message = line
+                assert seat.user_id is not None  # vote_open: a player's seat
+                update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
+        self.m.notify(update)
+        return update
+
+
+KICKED_FROM_LOBBY = "the host removed you from the table; your {chips} chips are back in your wallet."
+KICKED_FROM_GAME = "the host handed your seat to an AI; your chips stay yours and you're cashed out at the end."
+VOTED_AWAY_NOTICE = (
+    "the other players voted an AI into your seat while you were away."
+    " Press **I'm back** on the table message to play again."
+)

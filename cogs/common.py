@@ -1,0 +1,95 @@
+"""What the ``/tripoley`` command families share: their services, choices, pagers, checks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.discordio.ui import build_view
+from bot.messages.buttonids import ConfirmButton, PageButton, encode
+from bot.messages.components import DANGER, ButtonSpec
+
+if TYPE_CHECKING:
+    from bot.discordio.client import TripoleyBot
+    from bot.discordio.controller import Controller
+    from bot.economy.bank import Bank
+    from bot.economy.prefs import Prefs
+    from bot.tables.manager import TableManager
+
+REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
+LEADERBOARD_PAGE = 10
+
+
+def preset_choices() -> list[app_commands.Choice[str]]:
+    from engine.presets import PRESETS
+
+    return [app_commands.Choice(name=p.name[:100], value=key) for key, p in list(PRESETS.items())[:25]]
+
+
+def preset_name(key: str) -> str:
+    from engine.presets import PRESETS
+
+    preset = PRESETS.get(key)
+    return preset.name if preset else key
+
+
+def pager(kind: str, key: str, page: int, pages: int) -> discord.ui.View | None:
+    """Prev/Next buttons whose custom_ids carry the page: stateless, so they survive restarts."""
+    if pages <= 1:
+        return None
+    specs = [
+        ButtonSpec(encode(PageButton(kind, key, max(page - 1, 0))), "◀ Prev"),
+        ButtonSpec(encode(PageButton(kind, key, min(page + 1, pages - 1))), "Next ▶"),
+    ]
+    if specs[0].custom_id == specs[1].custom_id:  # custom_ids must be unique in a message
+        specs = specs[:1]
+    return build_view(specs)
+
+
+def check_bot_permissions(interaction: discord.Interaction) -> None:
+    perms = interaction.app_permissions
+    if perms.value == 0:  # not reported (e.g. a test server): rely on Forbidden at send time
+        return
+    missing = [p for p in REQUIRED_PERMISSIONS if not getattr(perms, p)]
+    if missing:
+        raise errors.MissingBotPermissions([errors.permission_label(p) for p in missing])
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def require_manage_server(interaction: discord.Interaction, what: str) -> None:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    if not (perms and perms.manage_guild):
+        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
+
+
+def smallest_buy_in() -> int:
+    """The smallest default buy-in of any game: a wallet below it can't join a default table."""
+    from engine.presets import PRESETS
+
+    return min(int(p.options.start_stack) for p in PRESETS.values())
+
+
+def confirm_view(what: str, label: str) -> discord.ui.View:
+    """One red button; its click is routed to the cog's handler for ``what`` (see Controller.confirms)."""
+    return build_view([ButtonSpec(encode(ConfirmButton(what)), label, DANGER)])
+
+
+LEADERBOARD_TITLES = {"balance": "balance", "net": "net winnings", "wins": "games won"}
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class CommandFamily(commands.Cog):
+    """The services a family of commands uses (the cog that composes the families sets them)."""
+
+    bot: TripoleyBot
+    manager: TableManager
+    bank: Bank
+    prefs: Prefs
+    controller: Controller

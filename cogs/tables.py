@@ -1,0 +1,301 @@
+"""``/tripoley`` commands about tables: open, join, leave, your hand, stop, rules, history, DMs and pings, server settings."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot import errors
+from bot.discordio.controller import answer_soon, channel_of, guild_of, send_answer, wants_thread
+from bot.discordio.ui import build_view, message_kwargs
+from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
+from bot.messages.outgoing import lobby_message
+from bot.messages.rules import pages_for
+from bot.messages.text import escape
+from bot.tables.messageids import remember_message
+from cogs.common import (
+    CommandFamily,
+    check_bot_permissions,
+    display_name,
+    pager,
+    preset_choices,
+    preset_name,
+    require_manage_server,
+    smallest_buy_in,
+)
+
+
+class TableCommands(CommandFamily):
+    """The table's commands (composed into the ``/tripoley`` cog)."""
+
+    # -- the table -------------------------------------------------------------------
+
+    @app_commands.command(name="start", description="Open a Tripoley table in this channel")
+    @app_commands.describe(
+        preset="Which game (default: the server's default)",
+        rounds="Play this many rounds",
+        minutes="Play for this many minutes (the last round is finished)",
+        elimination="Play until one player has chips left",
+        buy_in="Chips each player brings to the table",
+        bet_limit="Largest bet or raise in poker",
+        turn_timeout="Seconds per decision",
+    )
+    @app_commands.choices(preset=preset_choices())
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        preset: str | None = None,
+        rounds: app_commands.Range[int, 1, 100] | None = None,
+        minutes: app_commands.Range[int, 1, 600] | None = None,
+        elimination: bool = False,
+        buy_in: app_commands.Range[int, 1, 1000000] | None = None,
+        bet_limit: app_commands.Range[int, 1, 100000] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
+    ) -> None:
+        check_bot_permissions(interaction)
+        ends = [
+            x
+            for x in (rounds and f"rounds:{rounds}", minutes and f"minutes:{minutes}", elimination and "elimination")
+            if x
+        ]
+        if len(ends) > 1:
+            raise errors.TripoleyError("Pick one way to end the game: `rounds`, `minutes` or `elimination`.")
+        options: dict = {}
+        if ends:
+            options["game_end"] = ends[0]
+        if bet_limit:
+            options["bet_limit"] = bet_limit
+
+        async def open_table():
+            return await self.manager.create_table(
+                guild_of(interaction),
+                channel_of(interaction),
+                interaction.user.id,
+                display_name(interaction.user),
+                preset,
+                options,
+                buy_in=buy_in,
+                turn_timeout=turn_timeout,
+                # A table opened inside a thread plays there (threads don't nest).
+                thread=await wants_thread(interaction, self.prefs)
+                and not isinstance(interaction.channel, discord.Thread),
+            )
+
+        # The lobby is the answer; opening it waits for the database (a "thinking…" answer first if that is slow).
+        table = (await answer_soon(interaction, open_table())).table
+        message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
+        if message_id:
+            await remember_message(self.manager, table.id, "lobby", message_id)
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        update = await self.manager.join(channel_of(interaction), interaction.user.id, display_name(interaction.user))
+        await self.controller.reply(interaction, update.message or "You're in!")
+
+    @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        update = await self.manager.leave(channel_of(interaction), interaction.user.id)
+        await self.controller.reply(interaction, update.message or "You left.")
+
+    @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
+    @app_commands.describe(player="The player to remove")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """In the lobby at once (their buy-in refunded); mid-game after the host confirms with a
+        button, since their seat then goes to an AI until the end (their chips stay theirs)."""
+        table = self.manager.get(channel_of(interaction))
+        seat = self.manager.check_kick(table, interaction.user.id, player.id)
+        if table.status == "lobby":
+            update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
+            await self.controller.reply(interaction, update.message or "Removed.")
+            return
+        await self.controller.reply(
+            interaction,
+            f"Hand **{escape(seat.name)}**'s seat to an AI for the rest of the game? Their chips stay theirs:"
+            " they are cashed out at the end, like a player who left.",
+            view=build_view(kick_confirmation(table.id, player.id, seat.name)),
+        )
+
+    @app_commands.command(name="hand", description="Show your cards (only you see them)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.controller.show_hand(interaction)
+
+    @app_commands.command(name="stop", description="End the game and cash everyone out (host or Manage Server)")
+    async def stop(self, interaction: discord.Interaction) -> None:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        can_manage = bool(perms and perms.manage_guild)
+        update = await self.manager.stop(
+            channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
+        )
+        await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
+
+    @app_commands.command(name="history", description="Recent games in this server and their results")
+    async def history(self, interaction: discord.Interaction) -> None:
+        games = await self.manager.history(guild_of(interaction), 10)
+        if not games:
+            await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
+            return
+        lines: list[str] = []
+        buttons: list[ButtonSpec] = []
+        for number, game in enumerate(games, start=1):
+            result = game["result"] or {}
+            seats = result.get("seats") or []
+            podium = ", ".join(
+                f"{escape(s['name'])} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
+            )
+            when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
+            lines.append(
+                f"{number}. **{escape(result.get('preset_name', game['preset']))}** in <#{game['channel_id']}> {when}: {podium}"
+            )
+            if result.get("house_rules"):
+                lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
+            log, replay = game_buttons(game["id"], number, row=(number - 1) // 2)
+            buttons += [log, replay] if game.get("has_replay") else [log]
+        embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
+        if buttons:
+            embed.set_footer(
+                text="Log N: the whole story of game N. Replay N: its file, every deck and decision"
+                " (python -m engine replay FILE)"
+            )
+            await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    async def _replay_file(self, interaction: discord.Interaction, key: str, table_id: int) -> None:
+        """The Replay buttons of ``/tripoley history`` messages posted before they became
+        :class:`~bot.messages.buttonids.ReplayButton` s: the same file."""
+        await self.controller.send_replay(interaction, table_id)
+
+    # -- rules ------------------------------------------------------------------------------
+
+    @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
+    @app_commands.choices(preset=preset_choices())
+    async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
+        table = self.manager.tables.get(channel_of(interaction))
+        if preset is None and table is not None:
+            key = f"table-{table.id}"
+        else:
+            key = preset or (await self.prefs.guild(guild_of(interaction))).default_preset
+        embed, view = self._rules(key, 0)
+        kwargs = {"embed": embed, "ephemeral": True}
+        if view is not None:
+            kwargs["view"] = view
+        await interaction.response.send_message(**kwargs)
+
+    def _rules(self, key: str, page: int):
+        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them."""
+        if key.startswith("table-"):
+            table = self.manager.get_by_id(int(key.removeprefix("table-")))
+            if table is None:
+                raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
+            preset, pages = table.preset, pages_for(table.preset, table.options)
+        else:
+            preset, pages = key, pages_for(key)
+        page = max(0, min(page, len(pages) - 1))
+        embed = discord.Embed(
+            title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000
+        )
+        embed.set_footer(text=f"Page {page + 1}/{len(pages)}")
+        return embed, pager("rules", key, page, len(pages))
+
+    async def _rules_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
+        embed, view = self._rules(key, page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    # -- preferences and settings ---------------------------------------------------------------
+
+    @app_commands.command(name="dm", description="Get your hand by DM at every deal")
+    @app_commands.choices(
+        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+    )
+    async def dm(self, interaction: discord.Interaction, mode: str) -> None:
+        on = mode == "on"
+        await self.prefs.set_dm_hands(interaction.user.id, on)
+        if not on:
+            await self.controller.reply(interaction, "No more hand DMs: use **Show my hand** on the table message.")
+            return
+        # Checked now, not at the next deal: a short test DM.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await interaction.user.send(
+                "👋 This is Tripoley checking that I can DM you: your hand will come here at every deal."
+            )
+        except discord.HTTPException:
+            text = (
+                "I couldn't DM you: your DMs are closed to me. Allow direct messages from this server's members "
+                "(Privacy Settings) and your hands will come by DM; until then use **Show my hand**."
+            )
+        else:
+            text = "I sent you a test DM: you'll get your hand there at every deal."
+        await self.controller.reply(interaction, text)
+
+    @app_commands.command(name="ping", description="Be pinged when it's your turn")
+    @app_commands.choices(
+        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+    )
+    async def ping(self, interaction: discord.Interaction, mode: str) -> None:
+        on = mode == "on"
+        await self.prefs.set_pings(interaction.user.id, on)
+        if on:
+            text = "I'll ping you when it's your turn (a short message, deleted once you've played)."
+        else:
+            text = "No more turn pings: watch the table message for ⏳ and your name."
+        await self.controller.reply(interaction, text)
+
+    @app_commands.command(name="settings", description="Server defaults (Manage Server)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        default_preset="The game /tripoley start opens by default",
+        starting_balance="Chips in a new player's wallet",
+        turn_timeout="Seconds per decision",
+        ai_pause="Seconds an AI waits before acting",
+        daily_amount="Chips /tripoley daily grants (0: off)",
+        daily_cooldown_hours="Hours between two daily grants",
+        relief_amount="Chips /tripoley relief grants to a wallet below the smallest buy-in (0: off)",
+        relief_cooldown_hours="Hours between two relief grants",
+        threads="Run each table in its own thread",
+        pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
+    )
+    @app_commands.choices(default_preset=preset_choices())
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        default_preset: str | None = None,
+        starting_balance: app_commands.Range[int, 0, 10000000] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
+        ai_pause: app_commands.Range[float, 0.0, 30.0] | None = None,
+        daily_amount: app_commands.Range[int, 0, 10000000] | None = None,
+        daily_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        relief_amount: app_commands.Range[int, 0, 10000000] | None = None,
+        relief_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        threads: bool | None = None,
+        pings: bool | None = None,
+    ) -> None:
+        changes = dict(
+            default_preset=default_preset,
+            starting_balance=starting_balance,
+            turn_timeout=turn_timeout,
+            ai_pause=ai_pause,
+            daily_amount=daily_amount,
+            daily_cooldown_hours=daily_cooldown_hours,
+            relief_amount=relief_amount,
+            relief_cooldown_hours=relief_cooldown_hours,
+            threads=threads,
+            pings=pings,
+        )
+        if any(v is not None for v in changes.values()):
+            require_manage_server(interaction, "Changing the settings")
+            config = await self.prefs.update_guild(guild_of(interaction), **changes)
+        else:
+            config = await self.prefs.guild(guild_of(interaction))
+        text = (
+            f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
+            f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
+            f"AI pause: {config.ai_pause:g} s\n"
+            f"Daily grant: {config.daily_amount} chips every {config.daily_cooldown_hours:g} h\n"
+            f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
+            f"for wallets below {smallest_buy_in()} chips\n"
+            f"Tables in threads: {'on' if config.threads else 'off'}\n"
+            f"Turn pings: {'on' if config.pings else 'off'} by default\n"
+            f"House bankroll of a new server: {self.bot.settings.house_bankroll} chips (see `/tripoley admin house`)"
+        )
+        await self.controller.reply(interaction, text)

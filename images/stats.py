@@ -1,0 +1,154 @@
+"""A player's stats as a picture: their chips over their last games and their results per game.
+
+Pure: drawn from plain data (the bot reads it from the database), never from a game. ``stats``:
+
+- ``name``: the player's name;
+- ``games``: their last finished games, oldest first, each ``{"game": name, "net": chips won or
+  lost, "winner": bool}``;
+- ``total_net``: their net over every game they finished (the line ends there);
+- ``by_game``: per game of the family, ``{"game": name, "games": n, "wins": n, "net": chips}``.
+
+The line is their net winnings over all their games as it stood after each of the last games;
+each point is green after a game they won chips in, red after one they lost chips in.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from .base import (
+    BG,
+    GOLD,
+    GREEN_UP,
+    MUTED,
+    PANEL,
+    RED_DOWN,
+    WHITE,
+    Rendered,
+    draw_text,
+    encode,
+    fit_font,
+    font,
+    truncate,
+)
+
+WIDTH = 720
+PAD = 18
+CHART_TOP, CHART_H = 64, 200
+LEFT = 86  # the chart's left edge (the axis labels are left of it)
+ROW_H = 28
+
+
+def running_totals(games: list[dict], total_net: int) -> list[int]:
+    """The net over all games after each of ``games`` (oldest first), ending at ``total_net``."""
+    out = []
+    after = total_net
+    for game in reversed(games):
+        out.append(after)
+        after -= int(game.get("net") or 0)
+    return out[::-1]
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def stats_alt(stats: dict) -> str:
+    """The picture in words: the line's start, end, lowest and highest, and every game's results."""
+    name = str(stats.get("name") or "This player")
+    games = list(stats.get("games") or [])
+    parts = []
+    if len(games) == 1:
+        points = running_totals(games, int(stats.get("total_net") or 0))
+        outcome = "won it" if games[0].get("winner") else "did not win it"
+        parts.append(f"{name}'s net chips after their last game: {signed(points[0])}; they {outcome}.")
+    elif games:
+        points = running_totals(games, int(stats.get("total_net") or 0))
+        wins = sum(1 for g in games if g.get("winner"))
+        parts.append(
+            f"{name}'s net chips after each of the last {len(games)} games: from {signed(points[0])} to"
+            f" {signed(points[-1])} (lowest {signed(min(points))}, highest {signed(max(points))}); won {wins} of them."
+        )
+    else:
+        parts.append(f"{name} has no finished games yet.")
+    families = [
+        f"{f['game']} {f['games']} game{'s' if f['games'] != 1 else ''}, {f['wins']} win{'s' if f['wins'] != 1 else ''},"
+        f" {signed(int(f['net']))}"
+        for f in stats.get("by_game") or []
+    ]
+    if families:
+        parts.append("By game: " + "; ".join(families) + ".")
+    return " ".join(parts)[:1024]
+
+
+def render_stats(stats: dict) -> Rendered:
+    games = list(stats.get("games") or [])
+    families = list(stats.get("by_game") or [])[:12]
+    height = CHART_TOP + CHART_H + 56 + (ROW_H * len(families) + 30 if families else 0) + PAD
+    img = Image.new("RGB", (WIDTH, height), BG)
+    draw = ImageDraw.Draw(img)
+    name = str(stats.get("name") or "Player")
+    count = f"the last {len(games)} games" if len(games) != 1 else "the last game"
+    title_font, title = fit_font(f"{name} \u2014 net chips over {count}", WIDTH - 2 * PAD, 22, 14)
+    draw_text(draw, (PAD, 16), title, title_font, GOLD, "la")
+    f13, f16 = font(13), font(16)
+    right, bottom = WIDTH - PAD - 10, CHART_TOP + CHART_H
+    draw.rectangle((PAD, CHART_TOP - 10, WIDTH - PAD, bottom + 34), fill=PANEL)
+    if not games:
+        draw_text(draw, (WIDTH / 2, CHART_TOP + CHART_H / 2), "No finished games yet", f16, MUTED, "mm")
+    else:
+        points = running_totals(games, int(stats.get("total_net") or 0))
+        low, high = min(points + [0]), max(points + [0])
+        span = max(high - low, 1)
+
+        def y_of(value: int) -> float:
+            return bottom - (value - low) / span * CHART_H
+
+        step = (right - LEFT) / max(len(points) - 1, 1)
+        xs = [LEFT + i * step if len(points) > 1 else (LEFT + right) / 2 for i in range(len(points))]
+        zero = y_of(0)
+        draw.line((LEFT, zero, right, zero), fill=MUTED, width=1)
+        for value in sorted({low, 0, high}):
+            draw_text(draw, (LEFT - 8, y_of(value)), signed(value), f13, MUTED, "rm")
+        line = [(x, y_of(v)) for x, v in zip(xs, points)]
+        if len(line) > 1:
+            draw.line(line, fill=WHITE, width=3)
+        for (x, y), game in zip(line, games):
+            net = int(game.get("net") or 0)
+            colour = GREEN_UP if net > 0 else RED_DOWN if net < 0 else MUTED
+            draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=colour, outline=GOLD if game.get("winner") else colour)
+        draw_text(draw, (LEFT, bottom + 18), "oldest", f13, MUTED, "lm")
+        draw_text(draw, (right, bottom + 18), "newest", f13, MUTED, "rm")
+    if families:
+        top = bottom + 56
+        cols = {"game": PAD + 10, "games": 400, "wins": 480, "net": 580}
+        for key, label in (("games", "GAMES"), ("wins", "WINS"), ("net", "NET")):
+            draw_text(draw, (cols[key], top), label, f13, MUTED, "ra")
+        draw_text(draw, (cols["game"], top), "GAME", f13, MUTED, "la")
+        worst = max([abs(int(f["net"])) for f in families] + [1])
+        for i, family in enumerate(families):
+            y = top + 28 + i * ROW_H
+            if i % 2 == 0:
+                draw.rectangle((PAD, y - ROW_H / 2, WIDTH - PAD, y + ROW_H / 2 - 2), fill=PANEL)
+            game_name = truncate(str(family["game"]), f16, cols["games"] - 60 - cols["game"])
+            draw_text(draw, (cols["game"], y), game_name, f16, WHITE, "lm")
+            draw_text(draw, (cols["games"], y), str(family["games"]), f16, WHITE, "rm")
+            draw_text(draw, (cols["wins"], y), str(family["wins"]), f16, WHITE, "rm")
+            net = int(family["net"])
+            colour = GREEN_UP if net > 0 else RED_DOWN if net < 0 else MUTED
+            draw_text(draw, (cols["net"], y), signed(net), f16, colour, "rm")
+            lo, hi = cols["net"] + 20, WIDTH - PAD - 8
+            middle, half = (lo + hi) // 2, (hi - lo) // 2
+            bar = max(2, int(abs(net) / worst * half)) if net else 0
+            if net:
+                draw.rectangle(
+                    (
+                        min(middle, middle + bar * (1 if net > 0 else -1)),
+                        y - 6,
+                        max(middle, middle + bar * (1 if net > 0 else -1)),
+                        y + 6,
+                    ),
+                    fill=colour,
+                )
+            draw.line((middle, y - 10, middle, y + 10), fill=MUTED)
+    return Rendered(png=encode(img), alt=stats_alt(stats), width=WIDTH, height=height)

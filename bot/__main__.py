@@ -1,5 +1,5 @@
-"""``python -m bot``: run the Discord bot, check its set-up, back up its database or move it to
-another (SQLite to PostgreSQL).
+"""``python -m bot``: run the Discord bot, check its set-up, back up its database, move it to
+another (SQLite to PostgreSQL) or repair a quarantined table (bot.tables.quarantine).
 
 The settings are checked before anything starts: each bad one is one line naming it and what it
 accepts, and the exit status is 2 (as for a bad command line)."""
@@ -33,12 +33,19 @@ FAILED = 1  # exit status: the database or Discord failed
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [run | check | backup PATH | migrate-db FROM TO]",
+        usage="python -m bot [-h] [run [--shards N,...] | check | backup PATH | migrate-db FROM TO | repair TABLE_ID]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
     )
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
+    run = commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
+    run.add_argument(
+        "--shards",
+        type=shard_list,
+        metavar="N,...",
+        help="the shards this process runs (as SHARD_IDS, which it overrides; the cluster's systemd template"
+        " passes its instance number here, where no environment file can change it)",
+    )
     commands.add_parser(
         "check",
         help="check the settings, open the database (applying its migrations) and log in over HTTP"
@@ -53,7 +60,25 @@ def parser() -> argparse.ArgumentParser:
     )
     move.add_argument("source", metavar="FROM", help="a database URL as DATABASE_URL takes (sqlite:///bot.sqlite3)")
     move.add_argument("target", metavar="TO", help="a database URL (postgresql://user:password@host/database)")
+    repair = commands.add_parser(
+        "repair",
+        help="give a quarantined table's frozen chips back to the wallets that paid them (the ledger says"
+        " who); safe while the bot runs",
+    )
+    repair.add_argument("table_id", metavar="TABLE_ID", type=int, help="the table's id (the audit lists them)")
     return p
+
+
+def command_line_settings(args: argparse.Namespace) -> dict[str, str]:
+    """The settings the command line gives, which win over the environment and ``.env``."""
+    return {"shard_ids": args.shards} if getattr(args, "shards", None) is not None else {}
+
+
+def shard_list(text: str) -> str:
+    """``--shards``: at least one shard (empty would mean every shard, which it never may)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("name at least one shard (e.g. --shards 3)")
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.settings import SettingsError, load_settings
 
     try:
-        settings = load_settings()
+        settings = load_settings(**command_line_settings(args))
     except SettingsError as exc:
         print("\n".join(exc.lines), file=sys.stderr)
         print(SETTINGS_HINT, file=sys.stderr)
@@ -70,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         return backup(settings, args.path)
     if args.command == "migrate-db":
         return asyncio.run(migrate_db(args.source, args.target))
+    if args.command == "repair":
+        return asyncio.run(repair(settings, args.table_id))
     token = settings.token()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -146,6 +173,26 @@ def database_errors() -> tuple[type[BaseException], ...]:
     import asyncpg
 
     return (OSError, sqlite3.Error, RuntimeError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+async def repair(settings, table_id: int) -> int:
+    from bot.economy.bank import Bank
+    from bot.storage.database import Database
+    from bot.tables.quarantine import repair as repair_table
+
+    try:
+        db = await Database(settings.database_path()).connect()
+    except database_errors() as exc:
+        print(f"repair: cannot open the database: {exc}", file=sys.stderr)
+        return FAILED
+    try:
+        print(await repair_table(db, Bank(db), table_id))
+    except ValueError as exc:
+        print(f"repair: {exc}", file=sys.stderr)
+        return FAILED
+    finally:
+        await db.close()
+    return 0
 
 
 async def migrate_db(source: str, target: str) -> int:

@@ -67,6 +67,7 @@ class Refusal(enum.Enum):
     VOTE_CLOSED = enum.auto()
     VOTE_NOT_YOURS = enum.auto()
     VOTED_ALREADY = enum.auto()
+    DATABASE_BUSY = enum.auto()
 
 
 class TripoleyError(Exception):
@@ -162,3 +163,18 @@ class OnCooldown(TripoleyError):
 
 class HouseShort(NotEnoughChips):
     """The house bankroll cannot fund an AI seat."""
+
+
+class DatabaseUnavailable(TripoleyError):
+    """The database did not answer (it restarted, is locked or full) for as long as the bot
+    retries: the work was not done (a transaction that failed before its commit is rolled back),
+    and the player is asked to try again in a moment."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(Refusal.DATABASE_BUSY)
+        self.detail = detail  # for the log: what failed and why
+
+
+class CommitOutcomeUnknown(DatabaseUnavailable):
+    """A transaction's COMMIT was sent but its answer lost, and the database stayed away too long
+    to ask whether it was applied: the process can no longer tell its memory from the truth."""

@@ -10,7 +10,7 @@ from discord import app_commands
 from bot import errors
 from bot.discordio.controller import channel_of, guild_of
 from bot.economy.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
-from bot.messages.text import escape
+from bot.messages.text import audit_text, escape
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
@@ -244,16 +244,7 @@ class EconomyCommands(CommandFamily):
     @admin.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "The audit")
-        a = await self.manager.audit(guild_of(interaction))
-        held = a["users"] + a["house"] + a["tables"]
-        net = a["granted"] - a["removed"]
-        verdict = "✅ Every chip is accounted for." if a["ok"] else "❌ The books don't balance: please report this."
-        text = (
-            "**Chip audit** — chips only enter through grants and leave through removals.\n"
-            f"Players' wallets {a['users']} + house {a['house']} + on tables {a['tables']} = **{held}**\n"
-            f"Grants {a['granted']} − removals {a['removed']} = **{net}**\n{verdict}"
-        )
-        await self.controller.reply(interaction, text)
+        await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
 
     @admin.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:

@@ -66,7 +66,8 @@ def free_port() -> int:
 
 class PostgresServer:
     """One server: :meth:`start`, :meth:`new_database` (an empty database, or a copy of the
-    migrated template), :meth:`stop`."""
+    migrated template), :meth:`stop`; :meth:`halt` and :meth:`resume` stop and start the server
+    itself in between (its data kept, as a restart or a failover does)."""
 
     def __init__(self) -> None:
         self.bin = bin_dir()
@@ -87,30 +88,41 @@ class PostgresServer:
         data = self.folder / "data"
         try:
             self._run("initdb", "-D", str(data), "-U", SERVER_USER, "-A", "trust", "-E", "UTF8", "--locale=C")
-            # Throwaway data: no fsync. Sockets in our folder (the system's may not exist).
-            options = (
-                f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
-                " -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
-            )
-            self._run(
-                "pg_ctl",
-                "-D",
-                str(data),
-                "-l",
-                str(self.folder / "server.log"),
-                "-o",
-                options,
-                "-w",
-                "-t",
-                "60",
-                "start",
-            )
+            self.resume()
         except (subprocess.SubprocessError, OSError) as exc:
             log = self.log_tail()
             self.stop()
             detail = getattr(exc, "stderr", "") or ""
             raise RuntimeError(f"PostgreSQL did not start: {exc}\n{detail}\n{log}") from None
         return self
+
+    def resume(self) -> None:
+        """Start the server on its data folder (at :meth:`start`, and again after :meth:`halt`)."""
+        assert self.folder is not None
+        # Throwaway data: no fsync. Sockets in our folder (the system's may not exist).
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder}"
+            " -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
+        )
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.folder / "data"),
+            "-l",
+            str(self.folder / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server, its data kept: ``fast`` as a restart does (clients are disconnected,
+        the server shuts down cleanly), ``immediate`` as a crash."""
+        assert self.folder is not None
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", mode, "-w", "stop")
 
     def log_tail(self) -> str:
         path = self.folder / "server.log" if self.folder else None

@@ -6,6 +6,8 @@ import configparser
 import shlex
 from pathlib import Path
 
+import pytest
+
 from bot.__main__ import parser
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
@@ -56,8 +58,102 @@ def test_the_cluster_template_runs_one_shard_per_instance():
     service = unit("tripoley-bot@.service", strict=False)["Service"]
     assert service["User"] not in ("", "root") and service["Restart"] == "on-failure"
     assert service["RestartPreventExitStatus"] == "2" and service["KillSignal"] == "SIGTERM"
-    assert service["Environment"] == "SHARD_IDS=%i"
-    assert bot_arguments(service["ExecStart"]) == []
+    assert bot_arguments(service["ExecStart"]) == ["run", "--shards", "%i"]
+
+
+def service_lines(text: str) -> list[tuple[str, str]]:
+    """The [Service] section's assignments in order, a key given several times kept each time."""
+    section, out = None, []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif section == "[Service]" and line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            out.append((key, value))
+    return out
+
+
+def read_environment_file(text: str) -> dict[str, str]:
+    """systemd's reading of an environment file: KEY=VALUE lines, # comments, blank lines."""
+    out = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", ";")):
+            key, _, value = line.partition("=")
+            out[key.strip()] = value.strip().strip('"')
+    return out
+
+
+def as_systemd_runs(unit_text: str, instance: str, files: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The environment and the bot's arguments of ``unit@instance`` as systemd composes them: every
+    Environment= first, then every EnvironmentFile= in order, whose settings override Environment=
+    (and a later one an earlier one; ``-``: optional), then the command line."""
+    lines = [(key, value.replace("%i", instance)) for key, value in service_lines(unit_text)]
+    environment: dict[str, str] = {}
+    for key, value in lines:
+        if key == "Environment":
+            name, _, setting = value.partition("=")
+            environment[name] = setting
+    for key, value in lines:
+        if key == "EnvironmentFile":
+            optional, path = value.startswith("-"), value.lstrip("-")
+            if path in files:
+                environment.update(read_environment_file(files[path]))
+            else:
+                assert optional, f"systemd refuses to start: {path} is missing"
+    (exec_start,) = [value for key, value in lines if key == "ExecStart"]
+    return environment, bot_arguments(exec_start)
+
+
+def settings_as_systemd_runs(monkeypatch, tmp_path, unit_text: str, instance: str, files: dict[str, str]):
+    """The settings ``python -m bot`` reads under the unit (the same steps as bot.__main__.main)."""
+    from bot.__main__ import command_line_settings
+    from bot.settings import Settings, load_settings
+
+    environment, arguments = as_systemd_runs(unit_text, instance, files)
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)  # no .env here
+    return load_settings(**command_line_settings(parser().parse_args(arguments)))
+
+
+def cluster_env() -> str:
+    """/etc/tripoley-bot/env as bot/README.md says to make it: .env.example, edited for a cluster."""
+    text = (Path(__file__).resolve().parents[1] / ".env.example").read_text()
+    text = text.replace(
+        "DATABASE_URL=sqlite:///tripoley.sqlite3", "DATABASE_URL=postgresql://tripoley@db-host/tripoley"
+    )
+    return text.replace("\nSHARD_COUNT=\n", "\nSHARD_COUNT=4\n")
+
+
+def test_no_environment_file_turns_an_instance_into_every_shard(monkeypatch, tmp_path):
+    template = (DEPLOY / "tripoley-bot@.service").read_text()
+    env = cluster_env()
+    assert "\nSHARD_IDS=\n" in env  # empty: every shard, for a process outside the template
+    for instance in ("0", "3"):
+        settings = settings_as_systemd_runs(monkeypatch, tmp_path, template, instance, {"/etc/tripoley-bot/env": env})
+        assert settings.shards() == (int(instance),)
+    # Nor the instance's own file.
+    own = {"/etc/tripoley-bot/env": env, "/etc/tripoley-bot/shard-2.env": "SHARD_IDS=\nLOG_LEVEL=DEBUG\n"}
+    settings = settings_as_systemd_runs(monkeypatch, tmp_path, template, "2", own)
+    assert settings.shards() == (2,) and settings.log_level == "DEBUG"
+    # What the template did before: Environment=SHARD_IDS=%i, which the file's SHARD_IDS= overrode.
+    old = template.replace(
+        "ExecStart=/opt/tripoley-bot/.venv/bin/python -m bot run --shards %i",
+        "ExecStart=/opt/tripoley-bot/.venv/bin/python -m bot",
+    )
+    old = old.replace("[Service]\n", "[Service]\nEnvironment=SHARD_IDS=%i\n")
+    settings = settings_as_systemd_runs(monkeypatch, tmp_path, old, "3", {"/etc/tripoley-bot/env": env})
+    assert settings.shards() == (0, 1, 2, 3)
+
+
+def test_an_empty_shard_list_on_the_command_line_is_refused(capsys):
+    with pytest.raises(SystemExit) as exited:
+        parser().parse_args(["run", "--shards", ""])
+    assert exited.value.code == 2 and "name at least one shard" in capsys.readouterr().err
 
 
 def test_both_units_are_watched_and_wait_long_enough_for_the_start():

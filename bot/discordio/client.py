@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import signal
+import sys
 
 import aiohttp
 import discord
@@ -28,6 +29,7 @@ from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
+from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_ownership
 from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -180,6 +182,8 @@ class TripoleyBot(commands.Bot):
         self.db: Database | None = None
         self.images: ImageService | None = None
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
+        self.exit_status = 0  # set by stop_for: python -m bot exits with it
+        self._save_at_close = True
         self._timer: asyncio.Task | None = None
         self.health_server: HealthServer | None = None
         self._watchdog: asyncio.Task | None = None
@@ -212,6 +216,7 @@ class TripoleyBot(commands.Bot):
     async def setup_hook(self) -> None:
         s = self.settings
         self.db = await Database(s.database_path()).connect()
+        self.db.on_outcome_unknown = lambda reason: self.stop_for(1, reason)
         await self.db.checkpoint_in_background()
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
@@ -264,6 +269,17 @@ class TripoleyBot(commands.Bot):
         except discord.NotFound:
             return False
         return True
+
+    def stop_for(self, status: int, reason: str, save: bool = True) -> None:
+        """Stop the process with exit ``status`` (the first reason wins): a database that can no
+        longer tell whether a commit was applied (1: the restart reloads the truth), or ownership
+        taken by another process (2; ``save`` False: the tables are that process's now)."""
+        if self.exit_status:
+            return
+        log.critical("stopping: %s", reason)
+        self.exit_status = status
+        self._save_at_close = save
+        asyncio.get_running_loop().create_task(self.close())
 
     def _on_sigterm(self) -> None:
         log.info("SIGTERM: closing")
@@ -328,7 +344,7 @@ class TripoleyBot(commands.Bot):
         manager = getattr(self, "manager", None)
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
-        if manager is not None and self.db is not None:
+        if manager is not None and self.db is not None and self._save_at_close:
             try:
                 await manager.flush_saves()  # the newest state of every table
             except Exception:
@@ -341,7 +357,7 @@ class TripoleyBot(commands.Bot):
         except Exception:
             log.warning("pending table messages were not all sent before shutdown")
         await super().close()  # discord.py's runner goes on from here: see run_bot
-        if manager is not None and self.db is not None:
+        if manager is not None and self.db is not None and self._save_at_close:
             try:
                 await manager.flush_saves()  # anything a last message changed (message ids)
             except Exception:
@@ -373,21 +389,31 @@ def make_bot(settings: Settings) -> TripoleyBot:
 def run_bot(settings: Settings) -> int:
     token = settings.token()
     assert token
-    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot = make_bot(settings)
-    bot.handle_sigterm = True
     stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
-    if stats is not None:
-        stats.install(bot)
+    bots: list[TripoleyBot] = []
 
     async def runner() -> None:
-        await wait_for_discord(token)
-        async with bot:
-            await bot.start(token)
-        await bot.close()  # a shutdown begun elsewhere (SIGTERM) finishes before the loop ends
+        owner = await take_ownership(settings)  # before anything else: one owner of every table
+        try:
+            point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+            bot = make_bot(settings)
+            bots.append(bot)
+            bot.handle_sigterm = True
+            if stats is not None:
+                stats.install(bot)
+            owner.on_lost = lambda reason: bot.stop_for(OWNED_ELSEWHERE, reason, save=False)
+            await wait_for_discord(token)
+            async with bot:
+                await bot.start(token)
+            await bot.close()  # a shutdown begun elsewhere (SIGTERM) finishes before the loop ends
+        finally:
+            await owner.release()
 
     try:
         asyncio.run(runner())
+    except OwnershipRefused as exc:
+        print(exc, file=sys.stderr)
+        return OWNED_ELSEWHERE
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
@@ -406,4 +432,4 @@ def run_bot(settings: Settings) -> int:
     finally:
         if stats is not None:
             stats.write()
-    return 0
+    return bots[0].exit_status if bots else 0

@@ -43,11 +43,12 @@ class Audit:
     granted: int
     removed: int
     wallets: int
-    tables: int
+    tables: int  # chips on the open and closed tables (closed ones hold none), not quarantined ones
+    frozen: int = 0  # chips on quarantined tables (bot.tables.quarantine): accounted for, not in play
 
     @property
     def ok(self) -> bool:
-        return self.wallets + self.tables == self.granted - self.removed
+        return self.wallets + self.tables + self.frozen == self.granted - self.removed
 
 
 def week_start(now: float) -> float:
@@ -341,8 +342,12 @@ class Bank:
         wallets = await self.db.fetchone(
             "SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = ?", (guild_id,)
         )
-        tables = await self.db.fetchone("SELECT COALESCE(SUM(chips), 0) FROM tables WHERE guild_id = ?", (guild_id,))
-        return Audit(int(flows[0]), int(flows[1]), int(wallets[0]), int(tables[0]))
+        tables = await self.db.fetchone(
+            "SELECT COALESCE(SUM(CASE WHEN status = 'quarantined' THEN 0 ELSE chips END), 0),"
+            " COALESCE(SUM(CASE WHEN status = 'quarantined' THEN chips ELSE 0 END), 0) FROM tables WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return Audit(int(flows[0]), int(flows[1]), int(wallets[0]), int(tables[0]), int(tables[1]))
 
     async def last_claims(self, guild_id: int, user_id: int) -> dict[str, float]:
         """When the player last claimed each grant of :data:`CLAIMS`."""

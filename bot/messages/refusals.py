@@ -81,6 +81,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.VOTE_CLOSED: lambda: "That vote is closed: the player is back, or an AI plays their seat already.",
     Refusal.VOTE_NOT_YOURS: lambda: "Only the other players still at the table can vote on this seat.",
     Refusal.VOTED_ALREADY: lambda: "You've voted already: each player's vote counts once.",
+    Refusal.DATABASE_BUSY: lambda: "The game's database is busy — try again in a moment.",
 }
 
 

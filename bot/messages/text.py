@@ -444,3 +444,35 @@ def ai_takeover_notice(count: int) -> str:
         f"you ran out of time {count} times in a row, so an AI is playing your seat now."
         " Press **I'm back** on the table message to play again."
     )
+
+
+def audit_text(audit: dict) -> str:
+    """``/tripoley admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
+    (bot.tables.quarantine) are listed apart: their chips returned, or frozen until an operator
+    repairs them."""
+    held = audit["users"] + audit["house"] + audit["tables"] + audit["frozen"]
+    net = audit["granted"] - audit["removed"]
+    frozen = f" + frozen {audit['frozen']}" if audit["frozen"] else ""
+    lines = [
+        "**Chip audit** — chips only enter through grants and leave through removals.",
+        f"Players' wallets {audit['users']} + house {audit['house']} + on tables {audit['tables']}{frozen} = **{held}**",
+        f"Grants {audit['granted']} − removals {audit['removed']} = **{net}**",
+    ]
+    quarantined = audit["quarantined"]
+    if quarantined:
+        lines.append("Quarantined tables (their saved state could not be loaded; they are closed):")
+        for q in quarantined:
+            held_there = f"**{q['chips']} chips frozen**" if q["chips"] else "chips returned to the players"
+            lines.append(f"- table {q['id']} in <#{q['channel_id']}>: {held_there}")
+    stuck = [q["id"] for q in quarantined if q["chips"]]
+    if not audit["ok"]:
+        lines.append("❌ The books don't balance: please report this.")
+    elif stuck:
+        ids = ", ".join(map(str, stuck))
+        lines.append(
+            f"⚠️ Every chip is accounted for, but {audit['frozen']} are frozen at quarantined table(s) {ids}: "
+            f"the bot's operator returns them with `python -m bot repair TABLE_ID`."
+        )
+    else:
+        lines.append("✅ Every chip is accounted for.")
+    return "\n".join(lines)

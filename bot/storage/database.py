@@ -10,6 +10,22 @@ The rest of the bot writes SQL one way, SQLite's (``?`` placeholders, ``INSERT O
 ``json_extract``/``json_each``), plus ``FOR UPDATE`` on the reads of rows that two processes can
 write (wallets). The dialects (:mod:`bot.storage.dialect`) are the one place that knows the
 differences: each translates statements and migration scripts for its database.
+
+When the database goes away (PostgreSQL restarts or fails over; SQLite is locked by another
+program, its disk is full or fails), the connection is reopened and the work that is safe to
+repeat is retried with backoff for up to :attr:`Database.retry_for` seconds, then given up with
+:class:`bot.errors.DatabaseUnavailable` (the player reads "try again in a moment"):
+
+- reads, and :meth:`Database.execute_alone` (its statements must be idempotent: a statement whose
+  connection broke may have been applied, and runs again);
+- a transaction's ``BEGIN`` (nothing is done yet). A transaction that fails after it, before its
+  ``COMMIT``, is rolled back by the database and raised as ``DatabaseUnavailable``: the caller
+  (who put its in-memory changes back) is never replayed blindly;
+- a ``COMMIT`` whose answer is lost (PostgreSQL): the transaction's id, taken before the commit,
+  is looked up once the database is back (``txid_status``): committed counts as done, aborted as
+  failed. If the database stays away longer than :attr:`Database.outcome_wait`, nobody can tell:
+  :class:`bot.errors.CommitOutcomeUnknown`, and :attr:`Database.on_outcome_unknown` (the bot
+  stops, so that its restart reloads every table from the database, which holds the truth).
 """
 
 from __future__ import annotations
@@ -23,14 +39,16 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 import asyncpg
 
+from bot.errors import CommitOutcomeUnknown, DatabaseUnavailable
 from bot.storage.dialect import (
     CONNECT_TIMEOUT,
     POSTGRES,
@@ -44,6 +62,7 @@ from bot.storage.dialect import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
@@ -146,6 +165,39 @@ class ErrorCount:
             self.total += 1
 
 
+# What a database fault means for the connection that met it.
+BUSY = "busy"  # locked, full, a serialisation failure: try again on the same connection
+LOST = "lost"  # the connection is gone (a restart, a failover, an I/O error): reopen it
+_SQLITE_BUSY = {5, 6, 13}  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL
+_SQLITE_LOST = {10, 14, 15}  # SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL
+
+
+def fault_of(exc: BaseException) -> str | None:
+    """:data:`BUSY` or :data:`LOST` for a fault of the database that trying again may cure; None
+    for anything else (a bug, a constraint: trying again would fail the same way)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        return BUSY if code in _SQLITE_BUSY else LOST if code in _SQLITE_LOST else None
+    if isinstance(
+        exc,
+        (
+            asyncpg.PostgresConnectionError,  # class 08: the connection failed or does not exist
+            asyncpg.OperatorInterventionError,  # 57P0x: shut down, crashed, starting up
+            asyncpg.TooManyConnectionsError,
+            OSError,  # refused, reset, unreachable
+            TimeoutError,  # connecting took too long
+        ),
+    ):
+        return LOST
+    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
+        return LOST  # a query on a connection that is closed already
+    if isinstance(exc, asyncpg.exceptions.InternalClientError):
+        return LOST  # the client's protocol state broke with the connection ("cannot switch to state")
+    if isinstance(exc, asyncpg.TransactionRollbackError):  # serialisation failure, deadlock
+        return BUSY
+    return None
+
+
 # The advisory lock that makes processes starting together apply each migration once.
 MIGRATION_LOCK = 0x7472_6970  # "trip"
 SCHEMA_VERSION_DDL = (
@@ -158,16 +210,23 @@ class Database:
     """The bot's database: ``target`` is an SQLite file (``:memory:`` keeps nothing) or a
     ``postgresql://`` URL."""
 
+    retry_for = 10.0  # seconds the work that is safe to repeat is retried before DatabaseUnavailable
+    outcome_wait = 60.0  # seconds a lost COMMIT's outcome is asked for before CommitOutcomeUnknown
+    busy_timeout_ms = 5000  # SQLite: how long a statement waits for another program's lock
+
     def __init__(self, target: str, migrations_dir: Path = MIGRATIONS_DIR) -> None:
         self.path = target
         self.migrations_dir = migrations_dir
         self.dialect: SqliteDialect | PostgresDialect = POSTGRES if is_postgres_url(target) else SQLITE
         self._conn: SqliteConnection | PostgresConnection | None = None
+        self._lost = False  # the write connection met a LOST fault: reopened before its next use
         self._pool = None  # PostgreSQL: the connections that reads outside transactions use
         self._tx_lock = PriorityLock()
         self._checkpointer: asyncio.Task | None = None
         self._ckpt_conn: aiosqlite.Connection | None = None
-        self.errors = ErrorCount()  # of every transaction and read (bot.discordio.metrics)
+        self.errors = ErrorCount()  # driver errors of transactions and reads, faults retried too (metrics)
+        # Called (with the reason) when a COMMIT's outcome could not be learnt: see the module doc.
+        self.on_outcome_unknown: Callable[[str], None] | None = None
 
     @property
     def conn(self) -> SqliteConnection | PostgresConnection:
@@ -181,33 +240,87 @@ class Database:
 
     async def connect(self) -> Database:
         if self.is_postgres:
-            raw = await asyncpg.connect(self.path, timeout=CONNECT_TIMEOUT)
+            self._conn = await self._open()
             try:
-                await postgres_session(raw)
                 self._pool = await asyncpg.create_pool(
                     self.path, min_size=1, max_size=4, init=postgres_session, timeout=CONNECT_TIMEOUT
                 )
             except BaseException:
-                await raw.close()
+                await self.close()
                 raise
-            self._conn = PostgresConnection(raw)
         else:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: we issue BEGIN/COMMIT ourselves.
-            raw = await aiosqlite.connect(self.path, isolation_level=None)
-            raw.row_factory = aiosqlite.Row
-            self._conn = SqliteConnection(raw)
-            await raw.execute("PRAGMA journal_mode=WAL")
-            await raw.execute("PRAGMA synchronous=NORMAL")
-            await raw.execute("PRAGMA foreign_keys=ON")
-            await raw.execute("PRAGMA busy_timeout=5000")
+            self._conn = await self._open()
         try:
             await self.migrate()
         except BaseException:
             await self.close()  # a failed migration leaves no connection open
             raise
         return self
+
+    async def _open(self) -> SqliteConnection | PostgresConnection:
+        """A new write connection, its session set up."""
+        if self.is_postgres:
+            pg = await asyncpg.connect(self.path, timeout=CONNECT_TIMEOUT)
+            try:
+                await postgres_session(pg)
+            except BaseException:
+                pg.terminate()
+                raise
+            return PostgresConnection(pg)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+        raw = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            raw.row_factory = aiosqlite.Row
+            await raw.execute("PRAGMA journal_mode=WAL")
+            await raw.execute("PRAGMA synchronous=NORMAL")
+            await raw.execute("PRAGMA foreign_keys=ON")
+            await raw.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
+        except BaseException:
+            await raw.close()
+            raise
+        return SqliteConnection(raw)
+
+    async def _writer(self) -> SqliteConnection | PostgresConnection:
+        """The write connection (under the transaction lock), reopened first if it was lost. The
+        old one is closed after the new one is in place: a read under way on it (SQLite) ends first."""
+        if self._conn is None:
+            raise RuntimeError("database is not connected")
+        if self._lost:
+            new = await self._open()
+            old, self._conn, self._lost = self._conn, new, False
+            log.warning("reopened the connection to the database")
+            await _close_quietly(old)
+        return self._conn
+
+    def _met(self, exc: BaseException) -> str | None:
+        """Note a fault of the write connection: its kind (None: not a database fault)."""
+        fault = fault_of(exc)
+        if fault is not None:
+            self.errors.total += 1
+        if fault == LOST:
+            self._lost = True
+        return fault
+
+    async def _retrying(self, attempt: Callable[[], Awaitable[T]], what: str) -> T:
+        """``attempt()``, tried again with backoff after database faults for up to :attr:`retry_for`
+        seconds; then :class:`DatabaseUnavailable`. Only for work that is safe to repeat."""
+        give_up = time.monotonic() + self.retry_for
+        delay = 0.05
+        while True:
+            try:
+                return await attempt()
+            except Exception as exc:
+                fault = self._met(exc)
+                if fault is None:
+                    raise
+                if time.monotonic() + delay > give_up:
+                    log.error("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
+                    raise DatabaseUnavailable(f"{what}: {exc}") from exc
+                log.warning("database fault (%s, %s): %s; trying again in %.2f s", what, fault, exc, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
 
     async def checkpoint_in_background(self, interval: float = 1.0) -> None:
         """Move WAL checkpoints off the writing connection: the automatic checkpoint runs inside
@@ -246,7 +359,11 @@ class Database:
             await pool.close()
         if self._conn is not None:
             conn, self._conn = self._conn, None
-            await conn.raw.close()
+            if self._lost:
+                self._lost = False
+                await _close_quietly(conn)
+            else:
+                await conn.raw.close()
 
     async def migrate(self) -> list[int]:
         """Apply every migration newer than the recorded schema version; return those applied."""
@@ -290,6 +407,9 @@ class Database:
                 return False
             log.info("applying migration %s", migration.name)
             await raw.execute(POSTGRES.ddl(migration.sql) + f"\n;{_recorded(migration)}")
+            # A table the migration rebuilt got its rows back with their ids: its identity follows.
+            for (table,) in await raw.fetch(POSTGRES.sql(POSTGRES.ID_TABLES)):
+                await raw.execute(POSTGRES.after_copy(table, ["id"]))
             return True
 
     async def schema_version(self) -> int:
@@ -304,22 +424,118 @@ class Database:
         database is the transaction's). PostgreSQL: read committed, and the rows that another
         process could write are read ``FOR UPDATE`` (row locks held to the end)."""
         async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
-            conn = self.conn
-            await conn.raw.execute("BEGIN" if self.is_postgres else "BEGIN IMMEDIATE")
+            conn = await self._retrying(self._begin, "begin a transaction")
             try:
                 yield conn
-            except BaseException:
-                await conn.raw.execute("ROLLBACK")
+            except BaseException as exc:
+                await self._roll_back(conn)
+                if isinstance(exc, Exception) and self._met(exc) is not None:
+                    raise DatabaseUnavailable(f"transaction: {exc}") from exc
                 raise
-            else:
+            await self._commit(conn)
+
+    async def _begin(self) -> SqliteConnection | PostgresConnection:
+        conn = await self._writer()
+        await conn.raw.execute("BEGIN" if self.is_postgres else "BEGIN IMMEDIATE")
+        return conn
+
+    async def _roll_back(self, conn: SqliteConnection | PostgresConnection) -> None:
+        """ROLLBACK, if the transaction is still open (SQLite rolls back by itself after a full disk
+        or an I/O error; a lost PostgreSQL connection took its transaction with it)."""
+        if conn is not self._conn or (isinstance(conn, PostgresConnection) and conn.raw.is_closed()):
+            return
+        if not conn.in_transaction:
+            return
+        try:
+            await conn.raw.execute("ROLLBACK")
+        except Exception as exc:  # noqa: BLE001 - the connection is unusable: reopened before its next use
+            log.warning("ROLLBACK failed (%s); the connection is reopened", exc)
+            self._lost = True
+
+    async def _commit(self, conn: SqliteConnection | PostgresConnection) -> None:
+        """COMMIT; a lost answer is resolved (see the module doc), a failure raised as
+        :class:`DatabaseUnavailable` once the transaction is known not to be applied."""
+        if isinstance(conn, PostgresConnection):
+            return await self._commit_postgres(conn)
+        give_up = time.monotonic() + self.retry_for
+        while True:
+            try:
                 await conn.raw.execute("COMMIT")
+                return
+            except Exception as exc:
+                fault = self._met(exc)
+                # SQLite keeps a transaction whose COMMIT was busy open (it may be committed
+                # again); any other failure rolled it back.
+                if fault == BUSY and conn.in_transaction and time.monotonic() < give_up:
+                    await asyncio.sleep(0.05)
+                    continue
+                await self._roll_back(conn)
+                if fault is None:
+                    raise
+                raise DatabaseUnavailable(f"commit: {exc}") from exc
+
+    async def _commit_postgres(self, conn: PostgresConnection) -> None:
+        try:
+            xid = await conn.raw.fetchval("SELECT txid_current_if_assigned()")  # None: it wrote nothing
+        except Exception as exc:
+            await self._roll_back(conn)
+            if self._met(exc) is None:
+                raise
+            raise DatabaseUnavailable(f"commit: {exc}") from exc
+        try:
+            await conn.raw.execute("COMMIT")
+            return
+        except Exception as exc:
+            fault = self._met(exc)
+            if fault is None:
+                raise
+            if xid is None:
+                return  # it wrote nothing: its reads stand, nothing is lost
+            if fault == BUSY:  # refused: rolled back
+                raise DatabaseUnavailable(f"commit: {exc}") from exc
+            lost = exc
+        status = await self._outcome(int(xid))
+        if status == "committed":
+            log.warning("a COMMIT's answer was lost (%s); the transaction was applied", lost)
+            return
+        if status == "aborted":
+            raise DatabaseUnavailable(f"commit: {lost}") from lost
+        reason = f"the outcome of transaction {xid}'s COMMIT is unknown ({lost}): the database stayed away"
+        log.critical("%s", reason)
+        if self.on_outcome_unknown is not None:
+            self.on_outcome_unknown(reason)
+        raise CommitOutcomeUnknown(reason) from lost
+
+    async def _outcome(self, xid: int) -> str | None:
+        """Whether the transaction ``xid`` committed ("committed", "aborted"; None: unknown), asked
+        on a reopened connection for up to :attr:`outcome_wait` seconds."""
+        give_up = time.monotonic() + self.outcome_wait
+        while time.monotonic() < give_up:
+            try:
+                conn = await self._writer()
+                assert isinstance(conn, PostgresConnection)
+                status = await conn.raw.fetchval("SELECT txid_status($1)", xid)
+                if status in ("committed", "aborted"):
+                    return status
+                if status is None:
+                    return None  # too old to be known (cannot be, moments after)
+            except Exception as exc:
+                if self._met(exc) is None:
+                    raise
+            await asyncio.sleep(0.25)
+        return None
 
     async def execute_alone(self, sql: str, params: tuple = (), priority: int | None = None) -> None:
         """One statement as its own transaction (autocommit: atomic by itself), in turn with the
         transactions: one trip to the database thread instead of three (BEGIN, statement, COMMIT),
-        each of which waits for the event loop when it is busy."""
+        each of which waits for the event loop when it is busy. The statement must be idempotent:
+        after a database fault it is sent again (it may have been applied the first time)."""
+
+        async def attempt() -> None:
+            await (await self._writer()).execute(sql, params)
+
         async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
-            await self.conn.execute(sql, params)
+            await self._retrying(attempt, "a statement")
 
     async def table_columns(self) -> dict[str, list[str]]:
         """Every data table (not ``schema_version``) and its columns, in order."""
@@ -329,18 +545,43 @@ class Database:
     async def fetchone(self, sql: str, params: tuple = ()):
         """One row (or None) of a read outside any transaction (PostgreSQL: on a pooled connection,
         committed rows only)."""
-        async with self.errors:
-            if self._pool is not None:
-                return await self._pool.fetchrow(POSTGRES.sql(sql), *params)
-            async with self.conn.execute(sql, params) as cur:
-                return await cur.fetchone()
+        rows = await self._read(sql, params, one=True)
+        return rows[0] if rows else None
 
     async def fetchall(self, sql: str, params: tuple = ()) -> list:
-        async with self.errors:
+        return await self._read(sql, params, one=False)
+
+    async def _read(self, sql: str, params: tuple, one: bool) -> list:
+        """A read's rows, retried after database faults (reads are safe to repeat)."""
+
+        async def attempt() -> list:
             if self._pool is not None:
-                return list(await self._pool.fetch(POSTGRES.sql(sql), *params))
+                query = POSTGRES.sql(sql)
+                if one:
+                    row = await self._pool.fetchrow(query, *params)
+                    return [] if row is None else [row]
+                return list(await self._pool.fetch(query, *params))
+            if self._lost and not self._tx_lock.locked():
+                # SQLite reads share the write connection: reopen it first (when the lock is
+                # held, its holder reopens it: this read may be part of its transaction).
+                async with self._tx_lock.hold(INTERACTIVE):
+                    await self._writer()
             async with self.conn.execute(sql, params) as cur:
                 return list(await cur.fetchall())
+
+        async with self.errors:  # (a fault retried is counted where it is met)
+            return await self._retrying(attempt, "a read")
+
+
+async def _close_quietly(conn: SqliteConnection | PostgresConnection) -> None:
+    """Close a connection that met a fault (closing it may fail the same way)."""
+    try:
+        if isinstance(conn, PostgresConnection):
+            conn.raw.terminate()
+        else:
+            await conn.raw.close()
+    except Exception as exc:  # noqa: BLE001 - it is dropped either way
+        log.info("closing a broken database connection: %s", exc)
 
 
 def _recorded(migration: Migration) -> str:

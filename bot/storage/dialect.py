@@ -107,6 +107,9 @@ class PostgresDialect:
         return text
 
     TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+    ID_TABLES = (
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'id'"
+    )
     COLUMNS = (
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
         " AND table_name = ? ORDER BY ordinal_position"
@@ -114,12 +117,14 @@ class PostgresDialect:
 
     @staticmethod
     def after_copy(table: str, columns: list[str]) -> str | None:
-        """Rows copied with their ids: move the identity past them (else the next insert reuses one)."""
+        """Rows copied with their ids (a database moved here, or a table that a migration rebuilt):
+        move the identity past them, else the next insert reuses one. Never backwards."""
         if "id" not in columns:
             return None
         return (
-            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), MAX(id)) FROM {table}"
-            f" HAVING MAX(id) IS NOT NULL AND pg_get_serial_sequence('{table}', 'id') IS NOT NULL"
+            f"SELECT setval(s.seq, m.top) FROM (SELECT pg_get_serial_sequence('{table}', 'id') AS seq) s,"
+            f" (SELECT MAX(id) AS top FROM {table}) m WHERE s.seq IS NOT NULL AND m.top IS NOT NULL"
+            " AND m.top > COALESCE(pg_sequence_last_value(s.seq::regclass), 0)"
         )
 
     @classmethod

@@ -401,6 +401,8 @@ class Lobby:
             info = table.preset_info  # the seats counted after the Add AI clicks queued before this one
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
+            # Before anything changes in memory: if the database is away, the lobby stays as it was.
+            await self.m.store.mark_started(table, self.m.clock.now())
             table.game = Game.new(
                 table.preset,
                 [s.name for s in table.seats],
@@ -411,7 +413,6 @@ class Lobby:
             )
             table.ask_humans()
             table.status = "playing"
-            await self.m.store.mark_started(table, self.m.clock.now())
             table.add_log(f"{info.name} begins with {len(table.seats)} players.")
             events = list(table.game.next_deal())
             update = await self.m.play.advance(table, events, urgent=True)  # status "playing" with its game

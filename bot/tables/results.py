@@ -7,7 +7,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.economy.bank import HOUSE
+from bot.errors import DatabaseUnavailable
 from bot.tables.model import Table, TableUpdate
+from bot.tables.timers import DATABASE_RETRY
 
 if TYPE_CHECKING:
     from bot.tables.manager import TableManager
@@ -43,9 +45,13 @@ class Results:
         self.m.play.log_events(table, events[logged:])
         now = self.m.clock.now()
         self.m.store.discard(table)  # this transaction writes the newest state
-        async with self.m.store.transaction() as conn:
-            await self.m.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
-            await self.m.store.finish(conn, table, results, replay, now)
+        try:
+            async with self.m.store.transaction() as conn:
+                await self.m.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
+                await self.m.store.finish(conn, table, results, replay, now)
+        except DatabaseUnavailable:
+            self.m.timers.set_deadline(table, DATABASE_RETRY, "finish")  # the timers cash out again soon
+            raise
         # Only once everyone is cashed out: if that failed, the table stays open and its next
         # deadline tries again, rather than a finished table holding chips nobody gets back.
         table.status = "finished"
@@ -152,8 +158,10 @@ class Results:
     # -- what is kept -----------------------------------------------------------------
 
     async def audit(self, guild_id: int) -> dict[str, Any]:
-        """Chips of users + house + tables (stacks and mats) against grants - removals; ``ok`` when
-        they agree and every open table's engine holds exactly the chips the database says it holds."""
+        """Chips of users + house + tables (stacks and mats) + frozen (quarantined tables) against
+        grants - removals; ``ok`` when they agree and every open table's engine holds exactly the
+        chips the database says it holds. ``quarantined``: those tables, apart (see
+        :func:`bot.messages.text.audit_text`)."""
         audit = await self.m.bank.audit(guild_id)
         house = await self.m.store.house_balance(guild_id)
         mismatched = []
@@ -170,6 +178,8 @@ class Results:
             "users": audit.wallets - house,
             "house": house,
             "tables": audit.tables,
+            "frozen": audit.frozen,
+            "quarantined": await self.m.store.quarantined_tables(guild_id),
             "on_mats": on_mats,
             "mismatched_tables": mismatched,
             "ok": audit.ok and not mismatched,

@@ -9,6 +9,11 @@ writes them all, e.g. at shutdown). A state that waits for a human (their turn),
 move whose answer shows its result, and the start of a game are written at once
 (``urgent``), before anyone is told about them. A crash therefore loses at most a few seconds
 of AI moves, never chips and never a move a player was shown.
+
+When the database is away for longer than it retries (:mod:`bot.storage.database`), a state
+save that failed is kept and written by the coalesced saves as soon as it answers again (every
+``RETRY_DELAY`` seconds at least): a save is never dropped, and the game goes on in memory
+meanwhile (chips move only in transactions, which are refused while it is away).
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import time
 from typing import Any
 
 from bot.economy.bank import HOUSE
+from bot.errors import DatabaseUnavailable
 from bot.storage import database as storage
 from bot.storage.database import Database
 from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
+RETRY_DELAY = 1.0  # seconds between two tries of saves that failed while the database was away
 
 
 class TableStore:
@@ -61,22 +68,33 @@ class TableStore:
                     priority,
                 )
                 table.version += 1
-            except BaseException:
-                if self.save_delay > 0 and table.status == "playing":
-                    self._dirty.setdefault(table.id, table)  # the coalesced saves try again
+            except BaseException as exc:
+                if table.status != "playing" or table.game is None:
+                    raise  # a lobby's state is saved with its chips, in transactions
+                self._dirty.setdefault(table.id, table)  # the coalesced saves try again
+                self._start_saver()
+                if isinstance(exc, DatabaseUnavailable):
+                    log.warning("table %s: its state is saved once the database answers (%s)", table.id, exc.detail)
+                    return
                 raise
             return
         table.version += 1
         self._dirty.setdefault(table.id, table)
+        self._start_saver()
+
+    def _start_saver(self) -> None:
         if self._saver_task is None or self._saver_task.done():
             self._saver_task = asyncio.get_running_loop().create_task(self._saver())
 
     async def _saver(self) -> None:
-        """Write the coalesced states, ``save_delay`` after the first of them changed."""
+        """Write the coalesced states, ``save_delay`` after the first of them changed (and again
+        every :data:`RETRY_DELAY` seconds while the database is away: nothing is dropped)."""
         while self._dirty:
-            await asyncio.sleep(self.save_delay)
+            await asyncio.sleep(self.save_delay if self.save_delay > 0 else RETRY_DELAY)
             try:
                 await self.flush()
+            except DatabaseUnavailable as exc:
+                log.warning("saving %d table state(s) waits for the database (%s)", len(self._dirty), exc.detail)
             except Exception:
                 log.exception("saving table states failed; retrying")
 
@@ -106,8 +124,13 @@ class TableStore:
                 await asyncio.sleep(0)
                 async with self.db.transaction(storage.BACKGROUND) as conn:
                     rows = [(text, t.id) for t, version, text in encoded if t.version == version]
-                    # A table finished (or stopped) meanwhile was saved with its chips: never overwrite it.
-                    await conn.executemany("UPDATE tables SET state_json = ? WHERE id = ? AND status = 'playing'", rows)
+                    # A table finished (or stopped) meanwhile was saved with its chips: never overwrite
+                    # it. A lobby row is a game whose start was saved here (its save failed).
+                    await conn.executemany(
+                        "UPDATE tables SET state_json = ?, status = 'playing' WHERE id = ?"
+                        " AND status IN ('lobby', 'playing')",
+                        rows,
+                    )
             except BaseException:
                 for t in batch:
                     self._dirty.setdefault(t.id, t)
@@ -206,6 +229,18 @@ class TableStore:
             "SELECT id, chips FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
         )
         return {int(row["id"]): int(row["chips"]) for row in rows}
+
+    async def quarantined_tables(self, guild_id: int) -> list[dict[str, Any]]:
+        """The server's quarantined tables (bot.tables.quarantine): id, channel, chips still frozen, why."""
+        rows = await self.db.fetchall(
+            "SELECT id, channel_id, chips, quarantine_reason FROM tables WHERE guild_id = ? AND status = 'quarantined'"
+            " ORDER BY id",
+            (guild_id,),
+        )
+        return [
+            {"id": int(r["id"]), "channel_id": int(r["channel_id"]), "chips": int(r["chips"]), "reason": r[3]}
+            for r in rows
+        ]
 
     async def house_balance(self, guild_id: int) -> int:
         row = await self.db.fetchone(

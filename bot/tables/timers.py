@@ -24,13 +24,34 @@ import functools
 import logging
 from typing import TYPE_CHECKING
 
+from bot.errors import DatabaseUnavailable
 from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
 from bot.tables.model import Seat, Table, TableUpdate
+from bot.tables.quarantine import CorruptTable, quarantine
 
 if TYPE_CHECKING:
     from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
+DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
+
+
+def one_line(exc: BaseException) -> str:
+    """The exception's type and the first line of its message (a quarantined table's reason)."""
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+
+
+def check_loaded(table: Table, chips: int) -> None:
+    """Raise :class:`CorruptTable` if a table loaded from its row can't be right."""
+    table.preset_info  # noqa: B018 - a game this bot knows (KeyError otherwise)
+    if not table.humans() or table.buy_in < 1:
+        raise CorruptTable("no player is seated, or no buy-in is saved")
+    if table.status == "playing" and (table.game is None or len(table.game.stacks) != len(table.seats)):
+        raise CorruptTable("a game is playing but its saved game is missing or has other seats")
+    if table.status == "lobby" and table.game is not None:
+        raise CorruptTable("a lobby holds a game")
+    if table.chips_in_play() != chips:
+        raise CorruptTable(f"it holds {table.chips_in_play()} chips but its row says {chips}")
 
 
 class Timers:
@@ -69,33 +90,49 @@ class Timers:
 
     async def resume(self) -> list[Table]:
         """Load every open table (lobby or playing) of this process's servers from the database
-        (in a cluster, the other processes' tables are theirs: settings.owns_guild)."""
+        (in a cluster, the other processes' tables are theirs: settings.owns_guild). Each table on
+        its own: one that can't be loaded, or fails as it resumes, is quarantined
+        (:mod:`bot.tables.quarantine`) and the others resume. An unavailable database is raised."""
         rows = await self.m.store.open_tables()
         resumed = []
         for row in rows:
             if not self.m.settings.owns_guild(row["guild_id"]):
                 continue
             try:
-                table = Table.from_row(row, clock=self.m.clock.now)
-            except Exception:
-                log.exception("could not resume table %s", row["id"])
-                continue
-            self.m.remember(table)
-            if table.status == "playing" and table.deadline is None:
-                # Saved between steps: decide again what we wait for.
-                async with table.lock:
-                    await self.m.play.advance(table, [])
-            elif table.status == "playing" and table.deadline_kind == "turn" and table.deadline is not None:
-                # The player could not act while we were down: no instant timeout.
-                grace = self.m.clock.now() + self.resume_grace
-                if table.deadline < grace:
-                    async with table.lock:
-                        table.deadline = grace
-                        await self.m.store.save(table)
-            resumed.append(table)
+                resumed.append(await self._resume_one(row))
+            except DatabaseUnavailable:
+                raise
+            except Exception as exc:
+                log.exception("table %s cannot be resumed: it is quarantined", row["id"])
+                table = self.m.by_id.get(int(row["id"]))
+                if table is not None:
+                    self.m.forget(table)
+                try:
+                    await quarantine(self.m.store.db, self.m.bank, int(row["id"]), one_line(exc), self.m.clock.now())
+                except DatabaseUnavailable:
+                    raise
+                except Exception:
+                    log.exception("table %s could not be quarantined; it is left as it is", row["id"])
         self._wake.set()
         log.info("resumed %d table(s)", len(resumed))
         return resumed
+
+    async def _resume_one(self, row) -> Table:
+        table = Table.from_row(row, clock=self.m.clock.now)
+        check_loaded(table, int(row["chips"]))
+        self.m.remember(table)
+        if table.status == "playing" and table.deadline is None:
+            # Saved between steps: decide again what we wait for.
+            async with table.lock:
+                await self.m.play.advance(table, [])
+        elif table.status == "playing" and table.deadline_kind == "turn" and table.deadline is not None:
+            # The player could not act while we were down: no instant timeout.
+            grace = self.m.clock.now() + self.resume_grace
+            if table.deadline < grace:
+                async with table.lock:
+                    table.deadline = grace
+                    await self.m.store.save(table)
+        return table
 
     async def run(self) -> None:
         """Fire deadlines as they come due (forever; cancel the task to stop)."""
@@ -219,6 +256,13 @@ class Timers:
                 return None
             try:
                 update = await self._fire(table)
+            except DatabaseUnavailable as exc:
+                # The database is away: the transaction was not applied; try again soon.
+                log.warning(
+                    "deadline %s at table %s waits for the database (%s)", table.deadline_kind, table.id, exc.detail
+                )
+                self.set_deadline(table, DATABASE_RETRY, table.deadline_kind, table.deadline_seat)
+                return None
             except Exception:
                 log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
                 # Don't spin on a broken table: try again a bit later.

@@ -34,6 +34,22 @@ def database_url(request, settings) -> str:
     return request.getfixturevalue("postgres_server").new_database()
 
 
+@pytest.fixture(scope="module")
+def restartable_postgres():
+    """A PostgreSQL server of the module's own, which its tests may stop and start again
+    (``halt``/``resume``, as a restart or a failover does); skipped where none can run."""
+    from tests import pgserver
+
+    reason = pgserver.unavailable()
+    if reason:
+        if pgserver.in_ci():
+            pytest.fail(f"CI runs the PostgreSQL tests, but {reason}")
+        pytest.skip(reason)
+    server = pgserver.PostgresServer().start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 async def db(database_url):
     database = await Database(database_url).connect()

@@ -14,7 +14,11 @@ players and the house, a reset, a kick, a player forgotten), and crashes:
 * in the middle of an operation, right before or right after one of its database writes
   (:class:`Killable` stops the process there, deterministically).
 
-Then a new manager resumes from the database and play goes on with it.
+Then a new manager resumes from the database and play goes on with it. The database itself
+fails too: its connections are killed (PostgreSQL) or hit an I/O error (SQLite), or another
+program holds SQLite's write lock for a moment, before an operation, which must go through all
+the same (reopened, retried); and a crash can leave a table's saved row broken (``{}``, invalid
+JSON, a game that is not one), which the restart quarantines, its chips back in the wallets.
 
 After every step: the bank's and the manager's audits are ok, the open tables in memory are
 exactly the open tables in the database, every open table's chips (lobby stakes, or stacks +
@@ -32,10 +36,12 @@ import asyncio
 import json
 import logging
 import random
+import sqlite3
 from collections import Counter
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 
+import asyncpg
 import pytest
 
 from bot import errors
@@ -114,6 +120,25 @@ class Killable:
         await self._point("before")
         await self._db.execute_alone(sql, params, priority)
         await self._point("after")
+
+
+class BeginFailsOnce:
+    """SQLite's connection, whose next BEGIN fails with an I/O error (the database reopens it)."""
+
+    def __init__(self, raw) -> None:
+        self._raw = raw
+        self.failed = False
+
+    def __getattr__(self, name):
+        return getattr(self._raw, name)
+
+    async def execute(self, sql, *args):
+        if not self.failed and sql.startswith("BEGIN"):
+            self.failed = True
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode = 10  # SQLITE_IOERR
+            raise error
+        return await self._raw.execute(sql, *args)
 
 
 class Chaos:
@@ -733,6 +758,61 @@ class Chaos:
         await self.manager.flush_saves()
         self.n["flushes"] += 1
 
+    # -- the database fails -------------------------------------------------------------
+
+    async def op_db_fault(self):
+        """The database fails just before an operation, which goes through all the same."""
+        if self.db.is_postgres:
+            fault = "connections killed"
+            killer = await asyncpg.connect(self.db.path)
+            try:
+                await killer.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await killer.close()
+        elif self.rng.random() < 0.5:
+            fault = "I/O error"
+            self.db.conn.raw = BeginFailsOnce(self.db.conn.raw)
+        else:
+            fault = "locked by another program"
+            await self.db.conn.raw.execute("PRAGMA busy_timeout=10")  # gives up at once, then retried
+            other = sqlite3.connect(self.db.path, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.rng.uniform(0.02, 0.2), lambda: (other.execute("COMMIT"), other.close()))
+        self.n[f"db fault: {fault}"] += 1
+        name = self.rng.choice(["move", "join", "add_ai", "start", "time", "daily", "grant", "leave", "flush"])
+        await getattr(self, f"op_{name}")()
+        self.n[f"db fault, then {name}"] += 1
+
+    async def op_corrupt(self):
+        """SIGKILL, and a table's saved row is broken on restart: it is quarantined, its chips
+        back in the wallets that paid them; every other table resumes."""
+        if not self.manager.tables:
+            return await self.op_create()
+        victim = self.rng.choice(self.tables())
+        old = self.manager
+        if old.store._saver_task is not None:
+            old.store._saver_task.cancel()
+            await asyncio.gather(old.store._saver_task, return_exceptions=True)
+        row = await self.db.fetchone("SELECT state_json FROM tables WHERE id = ?", (victim.id,))
+        kind = self.rng.choice(["{}", "invalid JSON", "not a game"])
+        broken = {"{}": "{}", "invalid JSON": row[0][: len(row[0]) // 2]}.get(kind)
+        if broken is None:
+            broken = json.dumps({**json.loads(row[0]), "game": json.dumps({"deck": "no"})})
+        await self.db.execute_alone("UPDATE tables SET state_json = ? WHERE id = ?", (broken, victim.id))
+        others = [r["id"] for r in await self.manager.store.open_tables() if r["id"] != victim.id]
+        self.manager = self.new_manager()
+        resumed = await self.manager.resume()
+        assert sorted(t.id for t in resumed) == sorted(others), "a healthy table did not resume"
+        status = await self.db.fetchone("SELECT status, chips FROM tables WHERE id = ?", (victim.id,))
+        assert tuple(status) == ("quarantined", 0), (kind, tuple(status))
+        self.floor.pop(victim.id, None)
+        self.caplog.clear()  # the quarantine is logged as an error, by design
+        self.n[f"quarantined a table saved as {kind}"] += 1
+
     # -- crashes ----------------------------------------------------------------------
 
     async def crash(self, touched: int | None = None, mid: bool = False, wild: bool = False):
@@ -901,6 +981,8 @@ class Chaos:
         ("reset", 1),
         ("kick", 2),
         ("forget", 1),
+        ("db_fault", 4),
+        ("corrupt", 1),
     )
 
     async def run(self, steps: int) -> None:
@@ -972,6 +1054,8 @@ async def test_chaos_no_chip_is_created_or_lost(seed, make_manager, clock, db, b
     assert n["crashes between steps"] + n["crashes mid-operation"] >= 2, dict(n)
     # The economy's steps ran too (grants and removals among them, and they were checked like the rest).
     assert n["ok daily"] + n["ok grant"] >= 3 and n["op kick"] + n["op forget"] + n["op reset"] >= 2, dict(n)
+    # The database failed before operations, which went through all the same.
+    assert sum(v for k, v in n.items() if k.startswith("db fault: ")) >= 3, dict(n)
     # Only a game without board clearing (endgame "none") may end with chips on the mat (the house takes them).
     assert all(options.get("endgame") == "none" for _, _, options, _ in chaos.leftover), chaos.leftover
     TOTALS.update(n)

@@ -154,3 +154,13 @@ class OnCooldown(TripoleyError):
 
 class HouseShort(NotEnoughChips):
     """The house bankroll cannot fund an AI seat."""
+
+
+class RepeatedGrant(NotAllowed):
+    """An admin's grant or removal repeats their same change to the same wallet made moments ago
+    (:data:`bot.economy.bank.REPEAT_WINDOW`); ``row_id``: that change's ledger row, which a
+    confirmed repeat names (only a change after it counts as a repeat again)."""
+
+    def __init__(self, message: str, row_id: int) -> None:
+        super().__init__(message)
+        self.row_id = row_id

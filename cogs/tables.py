@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
+from bot.discordio.admin import require_manage_server
 from bot.discordio.controller import answer_soon, channel_of, guild_of, send_answer, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
 from bot.messages.buttonids import PageButton, encode
@@ -23,7 +24,6 @@ from cogs.common import (
     pager,
     preset_choices,
     preset_name,
-    require_manage_server,
     smallest_buy_in,
 )
 

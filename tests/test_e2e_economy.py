@@ -164,8 +164,10 @@ async def test_admin_grant_under_discord_errors_is_applied_once_and_always_shown
     await asyncio.gather(first.response(), second.response())
     await dh.wait_for(lambda: len(grants()) == 2, 10, what="the confirmed grant")
     await dh.wait_for(
-        lambda: "You granted 300 chips" in dh.message(repeated.id).content
-        or "holds 1600" in dh.message(repeated.id).content,
+        lambda: (
+            "You granted 300 chips" in dh.message(repeated.id).content
+            or "holds 1600" in dh.message(repeated.id).content
+        ),
         10,
         what="the confirmation's result",
     )

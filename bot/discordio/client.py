@@ -19,7 +19,14 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.turns import TurnNotifier
-from bot.discordio.ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
+from bot.discordio.ui import (
+    TableButton,
+    TableSelect,
+    handle_modal_submit,
+    handle_unrouted_component,
+    message_kwargs,
+    pings_only,
+)
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
@@ -281,6 +288,8 @@ class TripoleyBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:
             await handle_modal_submit(interaction)
+        elif interaction.type == discord.InteractionType.component:
+            await handle_unrouted_component(interaction)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         if self.settings.discord_api_base:

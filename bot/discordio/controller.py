@@ -218,6 +218,11 @@ class Controller:
         except Exception as exc:
             await self.report(interaction, exc)
 
+    async def refuse_unreadable(self, interaction: discord.Interaction, custom_id: str, kind: str) -> None:
+        """A component or form of ours whose id can't be read (``kind``: button, menu or form)."""
+        log.info("unreadable %s id %r", kind, custom_id[: buttonids.MAX_LENGTH])
+        await self.report(interaction, errors.StaleButton(f"That {kind} is no longer in use."))
+
     def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = self.manager.get_by_id(table_id)
         if table is None or interaction.channel_id not in (table.channel_id, table.thread_id):

@@ -29,7 +29,7 @@ from bot.discordio.ui import (
 )
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
-from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
+from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
@@ -128,12 +128,28 @@ class DiscordSink:
         except discord.Forbidden:
             raise DMForbidden(user_id) from None
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
         await self.pace()
+        changes: dict = {"view": None} if content is None else {"view": None, "content": content}
         try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(view=None)
+            await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
         except discord.NotFound:
             pass
+
+    async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
+        await self.pace()
+        found = []
+        async for message in self.channel(channel_id).history(limit=100):  # newest first
+            if since_id is not None and message.id <= since_id:
+                break
+            if self.bot.user is not None and message.author.id == self.bot.user.id:
+                ids = tuple(
+                    getattr(c, "custom_id", None) or ""
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                )
+                found.append(SentMessage(message.id, message.content, ids))
+        return found[::-1]
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         await self.pace()

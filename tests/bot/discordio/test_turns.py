@@ -4,6 +4,7 @@ combination."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.messages.outgoing import table_message
+from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from engine import Game
@@ -235,3 +237,66 @@ def message_streams(messages: list[tuple]) -> tuple[list[tuple], list[tuple]]:
     """The turn pings (posts and deletes) and the table/lobby messages, each in its own order."""
     is_ping = [m[0] == "delete" or (m[0] == "post" and " your turn: " in m[1]) for m in messages]
     return ([m for m, p in zip(messages, is_ping) if p], [m for m, p in zip(messages, is_ping) if not p])
+
+
+async def restarted(db, bank, prefs, settings, sink):
+    """A new process on the same database and channel (the sink keeps what the channel shows):
+    the tables resumed, shown and pinged again as the bot does at start-up."""
+    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(6))
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0)
+    turns = TurnNotifier(manager, sink)
+    (table,) = await manager.resume()
+    return manager, publisher, turns, table
+
+
+async def test_after_a_kill_one_ping_stands_for_the_turn(stack, db, bank, prefs, settings):
+    """SIGKILL right after a ping was posted (its id not saved yet): the restarted bot deletes it
+    before it pings for the turn, so one ping stands, not two."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    assert await to_human_turn(manager, table) is not None
+    await settle()
+    ((lost, _),) = pings(sink)
+    await db.execute_alone(  # the kill: the ping's id never reached the database
+        "UPDATE tables SET state_json = ? WHERE id = ?",
+        (json.dumps({**table.to_state(), "ping_message_id": None}), table.id),
+    )
+    turns.close()
+    manager2, publisher2, turns2, table2 = await restarted(db, bank, prefs, settings, sink)
+    assert table2.ping_message_id is None
+    publisher2.resume(table2)
+    turns2.refresh(table2)
+    await publisher2.flush()
+    await turns2.flush()
+    ((standing, out),) = pings(sink)
+    assert standing != lost and ("delete", C, lost, None) in sink.calls
+    assert out.pings == (table2.seats[table2.awaiting().seat].user_id,)
+
+
+async def test_after_a_restart_earlier_rounds_messages_are_closed(stack, db, bank, prefs, settings):
+    """Each round's message, once the round is over, shows no "⏳ … to act" and no buttons; one whose
+    closing was lost to a restart is closed by the restarted bot."""
+    manager, sink, turns, settle = stack
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:3"})
+    await manager.join(C, BOB, "bob")
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    while table.round < 2:
+        aw = await to_human_turn(manager, table)
+        await play_as_the_ai_would(manager, table, aw)
+    assert await to_human_turn(manager, table) is not None
+    await settle()
+    first = next(c[2] for c in sink.calls if c[0] == "post" and "— round 1" in c[3].text)
+    closed = [c for c in sink.calls if c[0] == "strip" and c[2] == first]
+    assert closed and "⏳" not in closed[-1][3] and closed[-1][3].endswith(ROUND_OVER)
+    sink.calls = [c for c in sink.calls if c[0] != "strip"]  # the kill: round 1's closing never happened
+    turns.close()
+    manager2, publisher2, turns2, table2 = await restarted(db, bank, prefs, settings, sink)
+    publisher2.resume(table2)
+    await publisher2.flush()
+    shown = {m.id: m for m in await sink.recent_messages(C, None)}
+    assert not shown[first].custom_ids and "⏳" not in shown[first].content
+    assert shown[first].content.endswith(ROUND_OVER) and "— round 1" in shown[first].content
+    current = shown[table2.mat_message_id]
+    assert current.custom_ids and "⏳" in current.content  # the round being played is left as it is

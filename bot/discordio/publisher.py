@@ -107,6 +107,9 @@ class Publisher:
         self.uploads = 0  # pictures uploaded (posts and edits), for the benchmarks
         self.uploaded_bytes = 0
         self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
+        # Tables loaded after a restart whose message still shows the state from before it: their
+        # state goes first, before the other edits of the channel (closing the lobby, old rounds).
+        self._stale: set[int] = set()
         manager.add_listener(self.on_update)
 
     @property
@@ -140,6 +143,7 @@ class Publisher:
         id not saved yet) is found and reused rather than posted twice with live buttons, and the
         messages of its other rounds still showing buttons (their closing was lost) are closed."""
         self._resumed.add(table.id)
+        self._stale.add(table.id)
         self.publish(table)
         if table.status == "playing":
             self._spawn(self._close_other_rounds(table))
@@ -239,6 +243,8 @@ class Publisher:
             and ch.close_lobby is None
         ):
             ch.close_lobby = [table, 0]  # the game started: close the lobby message once
+        if table is not None and table.id in self._stale:
+            return "state", not self._needs_post(table)  # the turn players see must be the resumed one
         if table is not None and self._needs_post(table):
             thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
             if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
@@ -319,6 +325,7 @@ class Publisher:
                 await asyncio.sleep(delay)
             else:
                 ch.failures = 0
+                self._stale.discard(table.id)
 
     # -- sending -----------------------------------------------------------------------
 

@@ -63,10 +63,14 @@ class TableStore:
                 table.version += 1
             except BaseException:
                 if self.save_delay > 0 and table.status == "playing":
-                    self._dirty.setdefault(table.id, table)  # the coalesced saves try again
+                    self._queue(table)  # the coalesced saves try again
                 raise
             return
         table.version += 1
+        self._queue(table)
+
+    def _queue(self, table: Table) -> None:
+        """The table's newest state is written by the coalesced saves (:meth:`_saver`, started if idle)."""
         self._dirty.setdefault(table.id, table)
         if self._saver_task is None or self._saver_task.done():
             self._saver_task = asyncio.get_running_loop().create_task(self._saver())

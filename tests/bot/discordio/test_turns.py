@@ -239,11 +239,11 @@ def message_streams(messages: list[tuple]) -> tuple[list[tuple], list[tuple]]:
     return ([m for m, p in zip(messages, is_ping) if p], [m for m, p in zip(messages, is_ping) if not p])
 
 
-async def restarted(db, bank, prefs, settings, sink):
-    """A new process on the same database and channel (the sink keeps what the channel shows):
-    the tables resumed, shown and pinged again as the bot does at start-up."""
+async def restarted(db, bank, prefs, settings, sink, min_interval=0.0):
+    """A new process on the same database and channel (the sink keeps what the channel shows),
+    its table resumed."""
     manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(6))
-    publisher = Publisher(manager, sink, renderer=None, min_interval=0)
+    publisher = Publisher(manager, sink, renderer=None, min_interval=min_interval)
     turns = TurnNotifier(manager, sink)
     (table,) = await manager.resume()
     return manager, publisher, turns, table
@@ -300,3 +300,53 @@ async def test_after_a_restart_earlier_rounds_messages_are_closed(stack, db, ban
     assert shown[first].content.endswith(ROUND_OVER) and "— round 1" in shown[first].content
     current = shown[table2.mat_message_id]
     assert current.custom_ids and "⏳" in current.content  # the round being played is left as it is
+
+
+async def test_a_failed_save_still_shows_the_turn_the_hands_show(stack, monkeypatch):
+    """The database gone (a PostgreSQL restart) while a turn times out or a player moves: the change
+    stands in memory, so the table message must show it too. It kept the turn before, and the table
+    message and the players' hands disagreed on whose turn it was."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+
+    async def gone(*args, **kwargs):
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(manager.store.db, "execute_alone", gone)
+
+    async def shown_now() -> str:
+        await settle()
+        return {m.id: m for m in await sink.recent_messages(C, None)}[table.mat_message_id].content
+
+    before = await shown_now()
+    manager.clock.t = table.deadline  # the turn times out: its save fails
+    await manager.tick()
+    assert await shown_now() == table_message(table).clipped() != before
+    aw = await to_human_turn(manager, table)
+    if aw is not None:
+        before = await shown_now()
+        with pytest.raises(ConnectionError):
+            await play_as_the_ai_would(manager, table, aw)
+        assert await shown_now() == table_message(table).clipped() != before
+
+
+async def test_after_a_restart_the_table_message_shows_the_resumed_turn_first(stack, db, bank, prefs, settings):
+    """A move saved but never shown (the kill came first): the restarted bot's first edit brings the
+    table message to the resumed turn, before the paced edits it also owes the channel (closing the
+    lobby again): until then the message and the hands disagreed on whose turn it was."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+    manager.listeners.clear()  # the kill: what follows is saved, never shown
+    await play_as_the_ai_would(manager, table, aw)
+    turns.close()
+    start = len(sink.calls)
+    manager2, publisher2, turns2, table2 = await restarted(db, bank, prefs, settings, sink, min_interval=1.0)
+    publisher2.resume(table2)
+    await publisher2.flush()
+    edits = [c for c in sink.calls[start:] if c[0] in ("edit", "strip")]
+    assert edits[0][2] == table2.mat_message_id and edits[0][3].text == table_message(table2).text
+    assert any(c[2] == table2.lobby_message_id for c in edits[1:])  # the lobby's edit came after

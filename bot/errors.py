@@ -178,3 +178,13 @@ class DatabaseUnavailable(TripoleyError):
 class CommitOutcomeUnknown(DatabaseUnavailable):
     """A transaction's COMMIT was sent but its answer lost, and the database stayed away too long
     to ask whether it was applied: the process can no longer tell its memory from the truth."""
+
+
+class RepeatedGrant(NotAllowed):
+    """An admin's grant or removal repeats their same change to the same wallet made moments ago
+    (:data:`bot.economy.bank.REPEAT_WINDOW`); ``row_id``: that change's ledger row, which a
+    confirmed repeat names (only a change after it counts as a repeat again)."""
+
+    def __init__(self, message: str, row_id: int) -> None:
+        super().__init__(message)
+        self.row_id = row_id

@@ -22,33 +22,38 @@ SQLITE_FORMS = (
 )
 POSTGRES_FORM = "postgresql://user:password@host:5432/database"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+# Sane maxima. Chips: far below PostgreSQL's BIGINT (about 9.2e18), so that sums over every wallet
+# and table of a server fit too. Seconds and hours: finite (inf and nan are refused by these bounds).
+MAX_CHIPS = 1_000_000_000
+MAX_SNOWFLAKE = 2**63 - 1  # a Discord id
+DAY = 86_400.0
 
 # What each setting accepts, for the one-line error about it (a setting missing here gets pydantic's words).
 ACCEPTS = {
     "database_url": f"an SQLite database: {SQLITE_FORMS}; or a PostgreSQL one: {POSTGRES_FORM}",
-    "dev_guild_id": "a server id (a number), or nothing",
+    "dev_guild_id": "a server id (a number from 1 to 2^63 - 1), or nothing",
     "log_level": " / ".join(LOG_LEVELS),
     "log_file": "a file the bot may write its log to, or nothing (log to standard error)",
     "discord_api_base": "an http(s):// URL, or nothing (discord.com)",
     "discord_gateway_url": "a ws(s):// URL, or nothing (discord.com)",
     "default_preset": "one of " + ", ".join(PRESETS),
-    "starting_balance": "a whole number of chips, 0 or more",
-    "turn_timeout": "a number of seconds greater than 0",
-    "ai_pause": "a number of seconds, 0 or more",
-    "round_pause": "a number of seconds, 0 or more",
-    "claim_timeout": "a number of seconds greater than 0",
-    "lobby_timeout": "a number of seconds greater than 0",
-    "timeouts_before_ai": "a whole number, 1 or more",
+    "starting_balance": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
+    "turn_timeout": "a number of seconds greater than 0, at most 86400 (a day)",
+    "ai_pause": "a number of seconds from 0 to 60",
+    "round_pause": "a number of seconds from 0 to 3600",
+    "claim_timeout": "a number of seconds greater than 0, at most 3600",
+    "lobby_timeout": "a number of seconds greater than 0, at most 604800 (a week)",
+    "timeouts_before_ai": "a whole number from 1 to 100",
     "render_processes": "a whole number from 0 to 16",
-    "rest_rate": "a number of requests a second (0: no pacing)",
+    "rest_rate": "a number of requests a second from 0 (no pacing) to 10000",
     "ai_processes": "a whole number from 0 to 16",
-    "daily_amount": "a whole number of chips, 0 or more",
-    "daily_cooldown_hours": "a number of hours greater than 0",
-    "relief_amount": "a whole number of chips, 0 or more",
-    "relief_cooldown_hours": "a number of hours greater than 0",
-    "house_bankroll": "a whole number of chips, 0 or more",
+    "daily_amount": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
+    "daily_cooldown_hours": "a number of hours greater than 0, at most 8760 (a year)",
+    "relief_amount": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
+    "relief_cooldown_hours": "a number of hours greater than 0, at most 8760 (a year)",
+    "house_bankroll": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
     "threads": "true or false",
-    "shard_count": "a whole number of shards, 1 or more, or nothing (one process, no sharding)",
+    "shard_count": "a whole number of shards from 1 to 10000, or nothing (one process, no sharding)",
     "health_address": "HOST:PORT to serve /healthz and /metrics on (e.g. 127.0.0.1:9464; port 0: any free"
     " one), or nothing (not served)",
     "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
@@ -70,7 +75,7 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr | None = None
     database_url: str = "sqlite:///tripoley.sqlite3"
-    dev_guild_id: int | None = None
+    dev_guild_id: int | None = Field(default=None, ge=1, le=MAX_SNOWFLAKE)
     log_level: str = "INFO"
     log_file: str | None = None
     discord_api_base: str | None = None
@@ -78,25 +83,25 @@ class Settings(BaseSettings):
 
     # Play defaults (a server's /tripoley settings override the first four).
     default_preset: str = "tripoley"
-    starting_balance: int = Field(default=1000, ge=0)
-    turn_timeout: float = Field(default=60.0, gt=0)
-    ai_pause: float = Field(default=1.5, ge=0)
-    round_pause: float = Field(default=4.0, ge=0)
-    claim_timeout: float = Field(default=8.0, gt=0)
-    lobby_timeout: float = Field(default=900.0, gt=0)
-    timeouts_before_ai: int = Field(default=3, ge=1)
+    starting_balance: int = Field(default=1000, ge=0, le=MAX_CHIPS)
+    turn_timeout: float = Field(default=60.0, gt=0, le=DAY)
+    ai_pause: float = Field(default=1.5, ge=0, le=60)
+    round_pause: float = Field(default=4.0, ge=0, le=3600)
+    claim_timeout: float = Field(default=8.0, gt=0, le=3600)
+    lobby_timeout: float = Field(default=900.0, gt=0, le=7 * DAY)
+    timeouts_before_ai: int = Field(default=3, ge=1, le=100)
 
     # The server economy (a server's /tripoley settings overrides these but the house bankroll).
-    daily_amount: int = Field(default=100, ge=0)
-    daily_cooldown_hours: float = Field(default=20.0, gt=0)
-    relief_amount: int = Field(default=200, ge=0)
-    relief_cooldown_hours: float = Field(default=24.0, gt=0)
-    house_bankroll: int = Field(default=10_000, ge=0)
+    daily_amount: int = Field(default=100, ge=0, le=MAX_CHIPS)
+    daily_cooldown_hours: float = Field(default=20.0, gt=0, le=8760)
+    relief_amount: int = Field(default=200, ge=0, le=MAX_CHIPS)
+    relief_cooldown_hours: float = Field(default=24.0, gt=0, le=8760)
+    house_bankroll: int = Field(default=10_000, ge=0, le=MAX_CHIPS)
     threads: bool = False
 
     # The bot's own REST calls a second (bot.discordio.pacing; Discord's global limit is 50 unless Discord
     # raised it for the bot; 0: not paced).
-    rest_rate: float = Field(default=45.0, ge=0)
+    rest_rate: float = Field(default=45.0, ge=0, le=10_000)
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
     # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
@@ -104,7 +109,7 @@ class Settings(BaseSettings):
 
     # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
     # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
-    shard_count: int | None = Field(default=None, ge=1)
+    shard_count: int | None = Field(default=None, ge=1, le=10_000)
     shard_ids: tuple[int, ...] | None = None
 
     # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).

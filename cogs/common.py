@@ -14,6 +14,7 @@ from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 
 if TYPE_CHECKING:
+    from bot.discordio.admin import AdminTools
     from bot.discordio.client import TripoleyBot
     from bot.discordio.controller import Controller
     from bot.economy.bank import Bank
@@ -63,12 +64,6 @@ def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
-def require_manage_server(interaction: discord.Interaction, what: str) -> None:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    if not (perms and perms.manage_guild):
-        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
-
-
 def smallest_buy_in() -> int:
     """The smallest default buy-in of any game: a wallet below it can't join a default table."""
     from engine.presets import PRESETS
@@ -82,7 +77,6 @@ def confirm_view(what: str, label: str) -> discord.ui.View:
 
 
 LEADERBOARD_TITLES = {"balance": "balance", "net": "net winnings", "wins": "games won"}
-NO_PINGS = discord.AllowedMentions.none()
 
 
 class CommandFamily(commands.Cog):
@@ -93,3 +87,4 @@ class CommandFamily(commands.Cog):
     bank: Bank
     prefs: Prefs
     controller: Controller
+    admin_tools: AdminTools

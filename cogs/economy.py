@@ -8,19 +8,18 @@ import discord
 from discord import app_commands
 
 from bot import errors
+from bot.discordio.admin import require_manage_server
 from bot.discordio.controller import channel_of, guild_of
-from bot.economy.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
+from bot.economy.bank import HOUSE, STILL_SEATED, WEEK, duration_text
 from bot.messages.text import audit_text, escape
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
-    NO_PINGS,
     CommandFamily,
     confirm_view,
     display_name,
     pager,
     preset_name,
-    require_manage_server,
     smallest_buy_in,
 )
 
@@ -186,7 +185,9 @@ class EconomyCommands(CommandFamily):
             raise errors.NotAllowed(STILL_SEATED)
         await interaction.response.send_message(
             "This deletes your wallet (its chips are gone for good), your stats and your name from this "
-            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. Sure?",
+            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. If you play "
+            "here again you start at 0 chips, and your daily and relief cooldowns carry on: all that is kept "
+            "for that is a keyed hash of your id (see PRIVACY.md). Sure?",
             view=confirm_view("forget", "Forget me"),
             ephemeral=True,
         )
@@ -217,14 +218,7 @@ class EconomyCommands(CommandFamily):
         require_manage_server(interaction, "Granting chips")
         if user.bot:
             raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley admin house`.")
-        config = await self.prefs.guild(guild_of(interaction))
-        moved, balance = await self.bank.adjust(
-            guild_of(interaction), user.id, amount, interaction.user.id, config.starting_balance
-        )
-        verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
-        await self.controller.reply(
-            interaction, f"{verb} <@{user.id}>; their wallet holds {balance}.", allowed_mentions=NO_PINGS
-        )
+        await self.admin_tools.adjust(interaction, user.id, amount)
 
     @admin.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
     @app_commands.describe(amount="Chips to add to the house (negative to remove)")
@@ -232,13 +226,11 @@ class EconomyCommands(CommandFamily):
         self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
     ) -> None:
         require_manage_server(interaction, "The house bankroll")
-        bankroll = self.bot.settings.house_bankroll
-        if amount is None:
-            balance = await self.bank.balance(guild_of(interaction), HOUSE, bankroll)
-            text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
-        else:
-            moved, balance = await self.bank.adjust(guild_of(interaction), HOUSE, amount, interaction.user.id, bankroll)
-            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
+        if amount is not None:
+            await self.admin_tools.adjust(interaction, HOUSE, amount)
+            return
+        balance = await self.bank.balance(guild_of(interaction), HOUSE, self.bot.settings.house_bankroll)
+        text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
         await self.controller.reply(interaction, text)
 
     @admin.command(name="audit", description="Check that every chip is accounted for")
@@ -255,29 +247,11 @@ class EconomyCommands(CommandFamily):
     @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
         require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(guild_of(interaction))
+        self.admin_tools.refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
             f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
             f"to {self.bot.settings.house_bankroll}. Sure?",
             view=confirm_view("reset", "Reset the economy"),
             ephemeral=True,
-        )
-
-    def _refuse_while_open(self, guild_id: int) -> None:
-        """Before the confirmation is shown (the reset itself checks again, in its transaction)."""
-        if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
-            raise errors.NotAllowed(TABLES_OPEN)
-
-    async def _confirm_reset(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(guild_of(interaction))
-        config = await self.prefs.guild(guild_of(interaction))
-        count = await self.bank.reset(
-            guild_of(interaction), interaction.user.id, config.starting_balance, self.bot.settings.house_bankroll
-        )
-        await interaction.response.edit_message(
-            content=f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
-            f"(the house to {self.bot.settings.house_bankroll}).",
-            view=None,
         )

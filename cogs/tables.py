@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
+from bot.discordio.admin import require_manage_server
 from bot.discordio.controller import answer_soon, channel_of, guild_of, send_answer, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
@@ -20,7 +21,6 @@ from cogs.common import (
     pager,
     preset_choices,
     preset_name,
-    require_manage_server,
     smallest_buy_in,
 )
 
@@ -182,14 +182,20 @@ class TableCommands(CommandFamily):
         await interaction.response.send_message(**kwargs)
 
     def _rules(self, key: str, page: int):
-        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them."""
+        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them (a key of
+        neither kind, e.g. a game this version no longer has, is refused as a page no longer in use)."""
+        from engine.presets import PRESETS
+
         if key.startswith("table-"):
-            table = self.manager.get_by_id(int(key.removeprefix("table-")))
+            table_id = key.removeprefix("table-")
+            table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
                 raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
             preset, pages = table.preset, pages_for(table.preset, table.options)
-        else:
+        elif key in PRESETS:
             preset, pages = key, pages_for(key)
+        else:
+            raise errors.StaleButton("Those rules are no longer available. `/tripoley rules` shows every game's rules.")
         page = max(0, min(page, len(pages) - 1))
         embed = discord.Embed(
             title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000

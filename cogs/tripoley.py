@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discordio.admin import AdminTools
 from cogs.economy import EconomyCommands
 from cogs.tables import TableCommands
 
@@ -28,9 +29,11 @@ class Tripoley(
         self.bank = bot.bank
         self.prefs = bot.prefs
         self.controller = bot.controller
+        self.admin_tools = AdminTools(bot.manager)
         self.controller.pages["rules"] = self._rules_page
         self.controller.pages["board"] = self._board_page
-        self.controller.confirms["reset"] = self._confirm_reset
+        self.controller.confirms["reset"] = self.admin_tools.reset
+        self.controller.confirms["adjust"] = self.admin_tools.confirm_adjust
         self.controller.confirms["forget"] = self._confirm_forget
         self.controller.pages["replay"] = self._replay_file
         super().__init__()

@@ -5,6 +5,7 @@ the leaderboards; after each, wallets + house + tables = grants - removals."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
@@ -93,8 +94,8 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
         )
     granted = await say(dh, "owner", "tripoley admin grant", user="bob", amount=500)
     assert "Granted **500** chips to" in granted.content and "holds 1500" in granted.content
-    answer = dh.rest_calls("POST /interactions/*")[-1].json
-    assert answer["data"]["allowed_mentions"]["parse"] == [] and not answer["data"]["allowed_mentions"].get("users")
+    answer = dh.rest_calls("PATCH /webhooks/*")[-1].json  # acknowledged first, the result edited in
+    assert answer["allowed_mentions"]["parse"] == [] and not answer["allowed_mentions"].get("users")
     house = await say(dh, "owner", "tripoley admin house")
     assert "The house holds **250** chips" in house.content
     # The house funds one AI seat of 200, then refuses the next: no chips from nowhere.
@@ -133,6 +134,49 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     )
 
 
+async def test_admin_grant_under_discord_errors_is_applied_once_and_always_shown(discord_harness, tmp_path):
+    """Acknowledged first: when Discord fails the acknowledgement nothing is granted (the admin sees it
+    fail and tries again); when it fails the result, the result is sent again until it shows. The same
+    grant made again moments later asks first, and its confirmation applies once, even clicked twice."""
+    dh = discord_harness
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    bob = dh.user("bob").id
+
+    def grants():
+        return query(tmp_path, "SELECT delta FROM ledger WHERE kind = 'admin-grant' AND user_id = ?", (bob,))
+
+    await say(dh, "bob", "tripoley balance")  # a wallet of 1000
+    dh.faults.rate_limit("POST /interactions/*", count=5, retry_after=0.05)  # discord.py gives up after five
+    failed = await say(dh, "owner", "tripoley admin grant", user="bob", amount=300)
+    assert "Something went wrong" in failed.content and grants() == []
+    dh.faults.rate_limit("PATCH /webhooks/*", count=5, retry_after=0.05)
+    granted = await (await dh.run_command("owner", "general", "tripoley admin grant", user="bob", amount=300)).message(
+        timeout=15
+    )
+    assert "Granted **300** chips to" in granted.content and "holds 1300" in granted.content, granted.content
+    assert grants() == [(300,)]
+    repeated = await say(dh, "owner", "tripoley admin grant", user="bob", amount=300)
+    assert "You granted 300 chips to this wallet" in repeated.content and "Nothing changed" in repeated.content
+    assert repeated.ephemeral and button(repeated, "Do it again") and grants() == [(300,)]
+    first, second = await asyncio.gather(
+        dh.click("owner", repeated, label="Do it again"), dh.click("owner", repeated, label="Do it again")
+    )
+    await asyncio.gather(first.response(), second.response())
+    await dh.wait_for(lambda: len(grants()) == 2, 10, what="the confirmed grant")
+    await dh.wait_for(
+        lambda: (
+            "You granted 300 chips" in dh.message(repeated.id).content
+            or "holds 1600" in dh.message(repeated.id).content
+        ),
+        10,
+        what="the confirmation's result",
+    )
+    assert grants() == [(300,), (300,)]
+    assert query(tmp_path, "SELECT balance FROM wallets WHERE user_id = ?", (bob,))[0][0] == 1600
+    held, net = books(tmp_path)
+    assert held == net
+
+
 async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, tmp_path):
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
@@ -157,6 +201,16 @@ async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, t
     assert "hasn't finished a game here yet" in stats.content
     held, net = books(tmp_path)
     assert held == net
+    # Back after forget-me: no new starting balance, however often (it would mint chips).
+    for _ in range(2):
+        back = await say(dh, "bob", "tripoley balance")
+        assert "Your wallet: **0** chips." in back.content, back.content
+        ask = await say(dh, "bob", "tripoley forget-me")
+        assert "start at 0 chips" in ask.content
+        await (await dh.click("bob", ask, label="Forget me")).message()
+    assert query(tmp_path, "SELECT COUNT(*) FROM forgotten_players")[0][0] == 1
+    assert str(bob) not in json.dumps(query(tmp_path, "SELECT * FROM forgotten_players"))
+    assert books(tmp_path)[0] == books(tmp_path)[1]
 
 
 async def test_kick_from_a_lobby_and_mid_game(discord_harness, tmp_path):

@@ -22,10 +22,17 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.turns import TurnNotifier
-from bot.discordio.ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
+from bot.discordio.ui import (
+    TableButton,
+    TableSelect,
+    handle_modal_submit,
+    handle_unrouted_component,
+    message_kwargs,
+    pings_only,
+)
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
-from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
+from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
@@ -125,12 +132,28 @@ class DiscordSink:
         except discord.Forbidden:
             raise DMForbidden(user_id) from None
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
         await self.pace()
+        changes: dict = {"view": None} if content is None else {"view": None, "content": content}
         try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(view=None)
+            await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
         except discord.NotFound:
             pass
+
+    async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
+        await self.pace()
+        found = []
+        async for message in self.channel(channel_id).history(limit=100):  # newest first
+            if since_id is not None and message.id <= since_id:
+                break
+            if self.bot.user is not None and message.author.id == self.bot.user.id:
+                ids = tuple(
+                    getattr(c, "custom_id", None) or ""
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                )
+                found.append(SentMessage(message.id, message.content, ids))
+        return found[::-1]
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         await self.pace()
@@ -317,6 +340,8 @@ class TripoleyBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:
             await handle_modal_submit(interaction)
+        elif interaction.type == discord.InteractionType.component:
+            await handle_unrouted_component(interaction)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         if self.settings.discord_api_base:

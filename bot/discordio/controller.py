@@ -14,6 +14,7 @@ refusal is answered ephemerally by :meth:`Controller.report`.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, story
 from bot.messages.components import log_components, space_rules_select
-from bot.messages.outgoing import Outgoing, hand_message
+from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
 from bot.messages.rules import space_rule
 from bot.storage import database as storage
 from bot.tables.manager import TableManager
@@ -41,10 +42,13 @@ GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please t
 # Seconds an answer that waits for the database may take before the interaction is acknowledged
 # with a "thinking…" defer (under load a transaction waits behind others; Discord allows 3 s).
 THINKING_AFTER = 0.05
+# Seconds between further attempts to show a result whose work is done (an admin's grant) once
+# discord.py gave up on its own retries of 429s and 5xx: the admin must see what was done.
+RESULT_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0)
 T = TypeVar("T")
 
 PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
-ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
+ConfirmHandler = Callable[..., Awaitable[None]]  # (interaction, *the button's args)
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 
@@ -101,6 +105,42 @@ async def send_answer(interaction: discord.Interaction, **kwargs: Any) -> int | 
     response = await interaction.response.send_message(**kwargs)
     storage.acknowledged()
     return getattr(response, "message_id", None)
+
+
+async def acknowledge_then(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[dict[str, Any]]], *, update: bool = False
+) -> None:
+    """Acknowledge first (a private "thinking…" answer; ``update``: a deferred update of the clicked
+    message), then do ``work``, then show its result (message keyword arguments) in that answer
+    (:func:`show_result`). If the acknowledgement fails, the work is not done: the user sees the
+    interaction fail and may simply try again. A refusal from the work is shown the same way."""
+    if update:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    storage.acknowledged()
+    try:
+        result = await work()
+    except errors.TripoleyError as exc:
+        log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(exc).__name__)
+        result = {"content": exc.message, "view": None}
+    await show_result(interaction, result)
+
+
+async def show_result(interaction: discord.Interaction, result: dict[str, Any]) -> None:
+    """Edit the acknowledged answer to ``result``, trying again (:data:`RESULT_RETRY_DELAYS`) while
+    Discord fails: an edit, so an attempt that did reach Discord shows it once all the same. Given up
+    on (logged with the result) only when Discord refuses it as such, e.g. an expired token."""
+    for delay in (*RESULT_RETRY_DELAYS, None):
+        try:
+            await interaction.edit_original_response(**result)
+            return
+        except discord.HTTPException as exc:
+            if delay is None or not retryable(exc):
+                log.error("could not show a result (%s): %s", describe_error(exc), result.get("content"))
+                return
+            log.warning("could not show a result (%s); trying again in %g s", describe_error(exc), delay)
+            await asyncio.sleep(delay)
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -179,6 +219,11 @@ class Controller:
         except Exception as exc:
             await self.report(interaction, exc)
 
+    async def refuse_unreadable(self, interaction: discord.Interaction, custom_id: str, kind: str) -> None:
+        """A component or form of ours whose id can't be read (``kind``: button, menu or form)."""
+        log.info("unreadable %s id %r", kind, custom_id[: buttonids.MAX_LENGTH])
+        await self.report(interaction, errors.StaleButton(f"That {kind} is no longer in use."))
+
     def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = self.manager.get_by_id(table_id)
         if table is None or interaction.channel_id not in (table.channel_id, table.thread_id):
@@ -195,11 +240,15 @@ class Controller:
                     raise errors.StaleButton("That page is no longer available.")
                 await handler(interaction, key, page)
                 return
-            case buttonids.ConfirmButton(what):
+            case buttonids.ConfirmButton(what, args):
                 confirm = self.confirms.get(what)
-                if confirm is None:
-                    raise errors.StaleButton("That button is no longer in use.")
-                await confirm(interaction)
+                try:
+                    if confirm is None:
+                        raise TypeError(what)
+                    inspect.signature(confirm).bind(interaction, *args)
+                except TypeError:  # no such confirmation, or not with these arguments, in this version
+                    raise errors.StaleButton("That button is no longer in use.") from None
+                await confirm(interaction, *args)
                 return
             case buttonids.RematchButton(table_id):  # on a finished game's last message
                 thread = await wants_thread(interaction, self.manager.prefs)

@@ -185,6 +185,18 @@ def lobby_text(table, info) -> str:
     return "\n".join(line for line in lines if line is not None)
 
 
+# The lines of a round's table message that only hold while the round is played.
+LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
+ROUND_OVER = "✅ This round is over."
+
+
+def closed_round_text(content: str) -> str:
+    """An earlier round's table message, closed: its text without whose turn it was (nor when the
+    next deal comes), and a line that says the round is over."""
+    lines = [line for line in content.split("\n") if not line.startswith(LIVE_LINES) and line != ROUND_OVER]
+    return "\n".join([*lines, ROUND_OVER])
+
+
 def cancelled_text(table, info) -> str:
     last = table.log[-1] if table.log else "The table is closed."
     return f"## 🃏 {info.name} — closed\n{last}"

@@ -111,6 +111,14 @@ class TableManager:
             except Exception:
                 log.exception("table listener failed")
 
+    def changed_unsaved(self, table: Table) -> None:
+        """A change applied to the table in memory whose save failed (the database went away, e.g. a
+        PostgreSQL restart): the listeners are told all the same, so the table message shows the
+        turn the players' hands show (it kept the one before: the two disagreed). The coalesced
+        saves write the state once the database is back."""
+        if table.status == "playing" and self.by_id.get(table.id) is table:
+            self.notify(self.update(table, "play"))
+
     def forget(self, table: Table) -> None:
         self.store.discard(table)
         if self.tables.get(table.channel_id) is table:

@@ -190,9 +190,15 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
             if b:
                 return await dh.click(user, tm, custom_id=b["custom_id"])
         hand = await open_hand(dh, channel, user, tm)
-        assert hand is not None and my_turn(hand), (
-            f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}"
-        )
+        if hand is None or not my_turn(hand):
+            # The table message may be behind the game (its edits are paced; a claim window closed by
+            # its timer meanwhile): then it catches up. One that goes on naming this player while their
+            # own hand says otherwise is the mismatch this checks (wait_change times out).
+            try:
+                await wait_change(dh, channel, (tm.id, tm.content, state_key(dh, channel)[2]))
+            except TimeoutError:
+                raise AssertionError(f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}") from None
+            return None
     if "place a combination" in (my_turn(hand) or ""):  # michigan-play
         play_button = button(hand, "Play ")
         michigan_play = play_button["label"].removeprefix("Play ")
@@ -307,6 +313,8 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 await wait_change(dh, channel, before)
                 continue
         h = await move(dh, channel, user, tm, stats)
+        if h is None:  # the table message was behind the game and has caught up: look again
+            continue
         await h.response()
         stats["moves"] += 1
         try:

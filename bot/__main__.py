@@ -11,6 +11,8 @@ import asyncio
 import sqlite3
 import sys
 
+from bot import __version__
+
 NO_TOKEN = """\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
 
@@ -33,10 +35,11 @@ FAILED = 1  # exit status: the database or Discord failed
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [run | check | backup PATH | migrate-db FROM TO]",
+        usage="python -m bot [-h] [--version] [run | check | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
     commands.add_parser(

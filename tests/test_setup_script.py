@@ -14,7 +14,7 @@ import sysconfig
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COPIED = ("pyproject.toml", "README.md", "scripts", "engine", "images", "bot", "cogs")
+COPIED = ("pyproject.toml", "README.md", "LICENSE", "scripts", "engine", "images", "bot", "cogs")
 # Every way pip could reach a package: no config file (it holds find-links and extra indexes
 # here), no index, an index URL nothing answers, no find-links.
 NO_INDEX = {

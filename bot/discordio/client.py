@@ -13,6 +13,7 @@ import yarl
 from discord.ext import commands
 from discord.types.user import User as UserPayload
 
+from bot import __version__
 from bot.discordio import ackstats
 from bot.discordio.controller import Controller
 from bot.discordio.pacing import Pacer
@@ -347,6 +348,7 @@ def make_bot(settings: Settings) -> TripoleyBot:
 def run_bot(settings: Settings) -> int:
     token = settings.token()
     assert token
+    log.info("Tripoley Bot %s starting (discord.py %s)", __version__, discord.__version__)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     bot = make_bot(settings)
     bot.handle_sigterm = True

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot import __version__ as bot_version
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -73,6 +75,7 @@ def test_discord_unreachable_is_retried_then_one_line(tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"Tripoley Bot {bot_version} starting" in done.stderr.splitlines()[0], done.stderr
     mine = [line for line in done.stderr.splitlines() if "Discord is unreachable" in line]
     assert len(mine) == 3, done.stderr
     assert "trying again in 0.05 s (attempt 1 of 3)" in mine[0] and "trying again in 0.1 s (attempt 2 of 3)" in mine[1]

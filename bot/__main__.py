@@ -30,12 +30,13 @@ Just want to see the game? Play it in your terminal, no Discord needed:
 SETTINGS_HINT = "Settings come from the environment and from .env in the working directory; .env.example explains each."
 BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse uses 2 too)
 FAILED = 1  # exit status: the database or Discord failed
+NO_TOKEN_SET = 1  # exit status of has-token: no token
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [--version] [run | check | backup PATH | migrate-db FROM TO]",
+        usage="python -m bot [-h] [--version] [run | check | has-token | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
     )
@@ -46,6 +47,11 @@ def parser() -> argparse.ArgumentParser:
         "check",
         help="check the settings, open the database (applying its migrations) and log in over HTTP"
         " (no gateway), then exit without starting",
+    )
+    commands.add_parser(
+        "has-token",
+        help="exit 0 when DISCORD_TOKEN is set (in the environment or .env, read as the bot reads it),"
+        " 1 when it is not (scripts/run.sh asks this to choose between the bot and the terminal game)",
     )
     backup = commands.add_parser("backup", help="copy the database to a new file; safe while the bot runs")
     backup.add_argument("path", metavar="PATH", help="the new file to write (it must not exist yet)")
@@ -61,6 +67,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "has-token":
+        return has_token()
     from bot.settings import SettingsError, load_settings
 
     try:
@@ -87,6 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     from bot.discordio.client import run_bot
 
     return run_bot(settings)
+
+
+def has_token() -> int:
+    """Only the token is read: whatever else is wrong, the bot itself reports it when it starts."""
+    from bot.settings import TokenSettings, unreadable_env
+
+    try:
+        found = TokenSettings().token()
+    except (UnicodeDecodeError, OSError) as exc:
+        print(unreadable_env(exc), file=sys.stderr)
+        return BAD_SETTINGS
+    print("DISCORD_TOKEN is set" if found else "DISCORD_TOKEN is not set")
+    return 0 if found else NO_TOKEN_SET
 
 
 def backup(settings, path: str) -> int:

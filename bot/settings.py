@@ -62,11 +62,27 @@ class SettingsError(ValueError):
         self.lines = lines
 
 
-class Settings(BaseSettings):
+class TokenSettings(BaseSettings):
+    """The token alone, read from the same places by the same rules as every setting
+    (``python -m bot has-token`` asks it, so scripts/run.sh decides as the bot would)."""
+
     # An empty value (``TURN_TIMEOUT=`` as in .env.example) means the default.
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _empty_token_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    def token(self) -> str | None:
+        return self.discord_token.get_secret_value() if self.discord_token else None
+
+
+class Settings(TokenSettings):
     database_url: str = "sqlite:///tripoley.sqlite3"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -104,13 +120,6 @@ class Settings(BaseSettings):
     # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
     shard_count: int | None = Field(default=None, ge=1)
     shard_ids: tuple[int, ...] | None = None
-
-    @field_validator("discord_token", mode="before")
-    @classmethod
-    def _empty_token_is_none(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -194,9 +203,6 @@ class Settings(BaseSettings):
         if shards is None or self.shard_count is None:
             return True
         return (guild_id >> 22) % self.shard_count in shards
-
-    def token(self) -> str | None:
-        return self.discord_token.get_secret_value() if self.discord_token else None
 
 
 def is_postgres_url(url: str) -> bool:
@@ -287,12 +293,16 @@ def error_line(name: str, value: object, reason: str) -> str:
     return f"{name.upper()}{shown(name, value)}: {reason}{accepts}."
 
 
+def unreadable_env(exc: Exception) -> str:
+    return f".env: cannot be read as UTF-8 text ({exc})."
+
+
 def load_settings(**overrides) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
         settings = Settings(**overrides)
     except (UnicodeDecodeError, OSError) as exc:
-        raise SettingsError([f".env: cannot be read as UTF-8 text ({exc})."]) from None
+        raise SettingsError([unreadable_env(exc)]) from None
     except ValidationError as exc:
         lines = []
         for error in exc.errors():

@@ -31,7 +31,7 @@ def bot(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
 def test_help_prints_usage_and_starts_nothing(tmp_path):
     done = bot(["--help"], tmp_path, clean_env())
     assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot")
-    for command in ("run", "check", "backup", "migrate-db"):
+    for command in ("run", "check", "has-token", "backup", "migrate-db"):
         assert command in done.stdout
     assert list(tmp_path.iterdir()) == []
 

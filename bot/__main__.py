@@ -2,7 +2,8 @@
 another (SQLite to PostgreSQL).
 
 The settings are checked before anything starts: each bad one is one line naming it and what it
-accepts, and the exit status is 2 (as for a bad command line)."""
+accepts, and the exit status is 2 (as for a bad command line). So is the installed discord.py
+(bot.discordio.selftest): one line and exit 2 when an internal the bot relies on is missing."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ Just want to see the game? Play it in your terminal, no Discord needed:
     python -m engine play
 """
 SETTINGS_HINT = "Settings come from the environment and from .env in the working directory; .env.example explains each."
-BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse uses 2 too)
+BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse too), or a discord.py lacking what the bot needs
 FAILED = 1  # exit status: the database or Discord failed
 NO_TOKEN_SET = 1  # exit status of has-token: no token
 
@@ -38,7 +39,8 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         usage="python -m bot [-h] [--version] [run | check | has-token | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
-        epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
+        epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments"
+        " (or a discord.py that lacks what the bot relies on).",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -81,6 +83,12 @@ def main(argv: list[str] | None = None) -> int:
         return backup(settings, args.path)
     if args.command == "migrate-db":
         return asyncio.run(migrate_db(args.source, args.target))
+    from bot.discordio import selftest
+
+    broken = selftest.problem()
+    if broken:
+        print(broken, file=sys.stderr)
+        return BAD_SETTINGS
     token = settings.token()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -138,6 +146,7 @@ async def check(settings, token: str) -> int:
     from bot.storage.database import Database
 
     print("settings: ok")
+    print(f"discord.py: ok, {discord.__version__} with every internal the bot relies on")
     database = redacted(settings.database_path())
     status = 0
     try:

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Make .venv ready, from this repo's own files, only when needed (no .venv, a .venv made by another
-# Python, or pyproject.toml changed since the last install):
-#   bash scripts/setup.sh          the runtime only: what the bot and the terminal game need (run.sh, production)
-#   bash scripts/setup.sh test     the runtime and the test tools: pytest, hypothesis, ruff, mypy (test.sh)
+# Python, or pyproject.toml or a lock file changed since the last install):
+#   bash scripts/setup.sh          the runtime only: what the bot and the terminal game need (run.sh, production),
+#                                  the exact versions and hashes of requirements.lock
+#   bash scripts/setup.sh test     the runtime and the test tools: pytest, hypothesis, ruff, mypy (test.sh),
+#                                  from requirements-test.lock (the same runtime pins)
+# Then the project itself, without its dependencies (they all came from the lock; scripts/lock.sh makes
+# the lock files again).
 # The stamp is written after a successful install only, so once one install has succeeded the README's
 # two commands work with no package index (offline). A test set-up includes the runtime. This script
 # never calls the system's package manager (test.sh installs PostgreSQL for the tests, when asked).
@@ -12,8 +16,8 @@ python="${PYTHON:-python3}"
 stamp_file=.venv/.setup-stamp
 mode="${1:-runtime}"
 case "$mode" in
-  runtime) extras="" ;;
-  test) extras="[test]" ;;
+  runtime) lock=requirements.lock ;;
+  test) lock=requirements-test.lock ;;
   *)
     echo "setup: unknown set-up '$mode': say runtime (the default) or test." >&2
     exit 2
@@ -39,8 +43,9 @@ fi
 # The stamp: the Python, the hash of what decides the install, and the set-up it made (runtime or test).
 installed_from=$("$python" -c '
 import hashlib, platform
-with open("pyproject.toml", "rb") as f:
-    print(platform.python_implementation(), platform.python_version(), "pyproject.toml", hashlib.sha256(f.read()).hexdigest())
+files = ("pyproject.toml", "requirements.lock", "requirements-test.lock")
+digest = hashlib.sha256(b"".join(hashlib.sha256(open(name, "rb").read()).digest() for name in files)).hexdigest()
+print(platform.python_implementation(), platform.python_version(), *files, digest)
 ')
 if [ -f "$stamp_file" ]; then
   stamp=$(cat "$stamp_file")
@@ -56,5 +61,6 @@ if [ ! -x .venv/bin/python ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
 fi
 rm -f "$stamp_file"
-.venv/bin/python -m pip install --quiet -e ".$extras"
+.venv/bin/python -m pip install --quiet --require-hashes -r "$lock"
+.venv/bin/python -m pip install --quiet --no-deps -e .
 echo "$installed_from $mode" > "$stamp_file"

@@ -19,7 +19,18 @@ from pathlib import Path
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-COPIED = ("pyproject.toml", "README.md", "LICENSE", "scripts", "engine", "images", "bot", "cogs")
+COPIED = (
+    "pyproject.toml",
+    "requirements.lock",
+    "requirements-test.lock",
+    "README.md",
+    "LICENSE",
+    "scripts",
+    "engine",
+    "images",
+    "bot",
+    "cogs",
+)
 # Every way pip could reach a package: no config file (it holds find-links and extra indexes
 # here), no index, an index URL nothing answers, no find-links.
 NO_INDEX = {

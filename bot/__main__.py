@@ -37,7 +37,7 @@ NO_TOKEN_SET = 1  # exit status of has-token: no token
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [--version] [run | check | has-token | backup PATH | migrate-db FROM TO]",
+        usage="python -m bot [-h] [--version] [run | check | sync | has-token | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments"
         " (or a discord.py that lacks what the bot relies on).",
@@ -49,6 +49,11 @@ def parser() -> argparse.ArgumentParser:
         "check",
         help="check the settings, open the database (applying its migrations) and log in over HTTP"
         " (no gateway), then exit without starting",
+    )
+    commands.add_parser(
+        "sync",
+        help="sync the slash commands to Discord now (globally, or to DEV_GUILD_ID), then exit; the bot itself"
+        " syncs at start only when its commands changed",
     )
     commands.add_parser(
         "has-token",
@@ -95,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         return BAD_SETTINGS
     if args.command == "check":
         return asyncio.run(check(settings, token))
+    if args.command == "sync":
+        return asyncio.run(sync(settings, token))
 
     from bot.logsetup import setup_logging
 
@@ -172,6 +179,31 @@ async def check(settings, token: str) -> int:
         print(f"discord: unreachable ({exc})", file=sys.stderr)
         status = FAILED
     return status
+
+
+async def sync(settings, token: str) -> int:
+    import discord
+
+    from bot.discordio.client import DiscordUnreachable, point_discord_at, sync_commands_once
+
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        count = await sync_commands_once(settings, token)
+    except discord.LoginFailure:
+        print("sync: the token was refused (401); reset it in the developer portal", file=sys.stderr)
+        return FAILED
+    except DiscordUnreachable as exc:
+        print(f"sync: Discord is unreachable ({exc})", file=sys.stderr)
+        return FAILED
+    except discord.HTTPException as exc:
+        print(f"sync: Discord refused the commands ({exc})", file=sys.stderr)
+        return FAILED
+    except database_errors() as exc:
+        print(f"sync: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    where = f"to the dev server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
+    print(f"synced {count} command(s) {where} (a global change can take up to an hour to show everywhere)")
+    return 0
 
 
 def database_errors() -> tuple[type[BaseException], ...]:

@@ -90,7 +90,7 @@ class Settings(TokenSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    # Play defaults (a server's /tripoley settings override the first four).
+    # Play defaults (a server's /tripoley-admin settings override the first four).
     default_preset: str = "tripoley"
     starting_balance: int = Field(default=1000, ge=0)
     turn_timeout: float = Field(default=60.0, gt=0)
@@ -100,7 +100,7 @@ class Settings(TokenSettings):
     lobby_timeout: float = Field(default=900.0, gt=0)
     timeouts_before_ai: int = Field(default=3, ge=1)
 
-    # The server economy (a server's /tripoley settings overrides these but the house bankroll).
+    # The server economy (a server's /tripoley-admin settings overrides these but the house bankroll).
     daily_amount: int = Field(default=100, ge=0)
     daily_cooldown_hours: float = Field(default=20.0, gt=0)
     relief_amount: int = Field(default=200, ge=0)

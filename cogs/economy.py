@@ -1,4 +1,5 @@
-"""``/tripoley`` commands about chips and records: balance, leaderboard, stats, daily and relief, forget-me, admin tools."""
+"""``/tripoley`` commands about chips and records: balance, leaderboard, stats, daily and relief, forget-me
+(the admins' tools are in :mod:`cogs.admin`)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,16 @@ from discord import app_commands
 
 from bot import errors
 from bot.discordio.controller import channel_of, guild_of
-from bot.economy.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
+from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.messages.text import escape
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
-    NO_PINGS,
     CommandFamily,
     confirm_view,
     display_name,
     pager,
     preset_name,
-    require_manage_server,
     smallest_buy_in,
 )
 
@@ -170,97 +169,4 @@ class EconomyCommands(CommandFamily):
         removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
         await interaction.response.edit_message(
             content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
-        )
-
-    # -- admin tools (Manage Server) ---------------------------------------------------------------
-
-    admin = app_commands.Group(
-        name="admin",
-        description="Server economy tools (Manage Server)",
-        default_permissions=discord.Permissions(manage_guild=True),
-    )
-
-    @admin.command(name="grant", description="Give chips to a member (negative: take them; never below 0)")
-    @app_commands.describe(user="Whose wallet", amount="Chips to add (negative to remove)")
-    async def admin_grant(
-        self,
-        interaction: discord.Interaction,
-        user: discord.User,
-        amount: app_commands.Range[int, -10_000_000, 10_000_000],
-    ) -> None:
-        require_manage_server(interaction, "Granting chips")
-        if user.bot:
-            raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley admin house`.")
-        config = await self.prefs.guild(guild_of(interaction))
-        moved, balance = await self.bank.adjust(
-            guild_of(interaction), user.id, amount, interaction.user.id, config.starting_balance
-        )
-        verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
-        await self.controller.reply(
-            interaction, f"{verb} <@{user.id}>; their wallet holds {balance}.", allowed_mentions=NO_PINGS
-        )
-
-    @admin.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
-    @app_commands.describe(amount="Chips to add to the house (negative to remove)")
-    async def admin_house(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
-    ) -> None:
-        require_manage_server(interaction, "The house bankroll")
-        bankroll = self.bot.settings.house_bankroll
-        if amount is None:
-            balance = await self.bank.balance(guild_of(interaction), HOUSE, bankroll)
-            text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
-        else:
-            moved, balance = await self.bank.adjust(guild_of(interaction), HOUSE, amount, interaction.user.id, bankroll)
-            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
-        await self.controller.reply(interaction, text)
-
-    @admin.command(name="audit", description="Check that every chip is accounted for")
-    async def admin_audit(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "The audit")
-        a = await self.manager.audit(guild_of(interaction))
-        held = a["users"] + a["house"] + a["tables"]
-        net = a["granted"] - a["removed"]
-        verdict = "✅ Every chip is accounted for." if a["ok"] else "❌ The books don't balance: please report this."
-        text = (
-            "**Chip audit** — chips only enter through grants and leave through removals.\n"
-            f"Players' wallets {a['users']} + house {a['house']} + on tables {a['tables']} = **{held}**\n"
-            f"Grants {a['granted']} − removals {a['removed']} = **{net}**\n{verdict}"
-        )
-        await self.controller.reply(interaction, text)
-
-    @admin.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
-    async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        require_manage_server(interaction, "Kicking a player")
-        updates = await self.manager.kick(guild_of(interaction), user.id, display_name(interaction.user))
-        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
-
-    @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
-    async def admin_reset(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(guild_of(interaction))
-        config = await self.prefs.guild(guild_of(interaction))
-        await interaction.response.send_message(
-            f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
-            f"to {self.bot.settings.house_bankroll}. Sure?",
-            view=confirm_view("reset", "Reset the economy"),
-            ephemeral=True,
-        )
-
-    def _refuse_while_open(self, guild_id: int) -> None:
-        """Before the confirmation is shown (the reset itself checks again, in its transaction)."""
-        if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
-            raise errors.NotAllowed(TABLES_OPEN)
-
-    async def _confirm_reset(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(guild_of(interaction))
-        config = await self.prefs.guild(guild_of(interaction))
-        count = await self.bank.reset(
-            guild_of(interaction), interaction.user.id, config.starting_balance, self.bot.settings.house_bankroll
-        )
-        await interaction.response.edit_message(
-            content=f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
-            f"(the house to {self.bot.settings.house_bankroll}).",
-            view=None,
         )

@@ -14,7 +14,7 @@ from discord.ext import commands
 from discord.types.user import User as UserPayload
 
 from bot import __version__
-from bot.discordio import ackstats
+from bot.discordio import ackstats, commandsync
 from bot.discordio.controller import Controller
 from bot.discordio.pacing import Pacer
 from bot.discordio.publisher import Publisher
@@ -31,7 +31,7 @@ from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tripoley",)
+EXTENSIONS = ("cogs.tripoley", "cogs.admin")
 SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables.store)
 # The cyclic garbage collector: its full collections walk every live object (200 running games
 # are millions); with the default thresholds they ran every few seconds and stopped the event loop
@@ -179,6 +179,8 @@ class TripoleyBot(commands.Bot):
         self._timer: asyncio.Task | None = None
         self._closing: asyncio.Future | None = None
         self._synced_guilds: set[int] = set()
+        self.sync_only = False  # python -m bot sync: set up the commands, sync them, serve nothing
+        self.synced = 0  # how many commands the last sync sent
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
@@ -223,6 +225,9 @@ class TripoleyBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(self.controller.on_app_command_error)
+        if self.sync_only:
+            self.synced = await commandsync.sync(self)
+            return
         resumed = await self.manager.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
@@ -236,7 +241,7 @@ class TripoleyBot(commands.Bot):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
             except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
                 pass
-        await self.sync_commands()
+        await commandsync.sync_if_changed(self)
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """Whether the user is still in the server (asked of Discord: the bot has no members intent)."""
@@ -249,17 +254,6 @@ class TripoleyBot(commands.Bot):
     def _on_sigterm(self) -> None:
         log.info("SIGTERM: closing")
         asyncio.get_running_loop().create_task(self.close())
-
-    async def sync_commands(self) -> None:
-        s = self.settings
-        if s.dev_guild_id:
-            guild = discord.Object(id=s.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to the dev guild %s", len(synced), s.dev_guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global command(s)", len(synced))
 
     async def _sync_guild(self, guild: discord.abc.Snowflake) -> None:
         if guild.id in self._synced_guilds:
@@ -343,6 +337,22 @@ class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
 
 def make_bot(settings: Settings) -> TripoleyBot:
     return TripoleyBot(settings) if settings.shard_count is None else ShardedTripoleyBot(settings)
+
+
+async def sync_commands_once(settings: Settings, token: str) -> int:
+    """``python -m bot sync``: log in over HTTP, build the command tree as the bot would, sync it
+    (whatever was synced before) and record it; no gateway, no tables served. The number synced."""
+    bot = make_bot(settings.model_copy(update={"render_processes": 0, "ai_processes": 0}))
+    bot.sync_only = True
+    try:
+        await asyncio.wait_for(bot.login(token), LOGIN_ATTEMPT_TIMEOUT)
+    except TimeoutError:
+        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
+    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+    finally:
+        await bot.close()
+    return bot.synced
 
 
 def run_bot(settings: Settings) -> int:

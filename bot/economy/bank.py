@@ -199,7 +199,7 @@ class Bank:
         if have < amount:
             raise HouseShort(
                 f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
-                "An admin can add chips with `/tripoley admin house`, or invite a person instead."
+                "An admin can add chips with `/tripoley-admin house`, or invite a person instead."
             )
         balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
         await self._table_chips(conn, table_id, amount)

@@ -102,8 +102,8 @@ async def test_check_validates_database_and_token_then_exits(discord_harness, tm
     env = dh.bot_env(DATABASE_URL=f"sqlite:///{tmp_path}/data/t.sqlite3")
     rc, out, err = await run_bot_command(["check"], tmp_path, env)
     assert rc == 0, err
-    settings, database, discord = out.splitlines()
-    assert settings == "settings: ok"
+    settings, library, database, discord = out.splitlines()
+    assert settings == "settings: ok" and library.startswith("discord.py: ok")
     assert database.startswith("database: ok") and "schema version" in database
     assert discord.startswith("discord: ok, logged in as")
     with sqlite3.connect(tmp_path / "data" / "t.sqlite3") as db:  # migrated
@@ -152,7 +152,7 @@ async def test_check_opens_a_postgresql_database_without_showing_its_password(
     env = discord_harness.bot_env(DATABASE_URL=url)
     rc, out, err = await run_bot_command(["check"], tmp_path, env)
     assert rc == 0, err
-    database = out.splitlines()[1]
+    database = out.splitlines()[2]
     assert database.startswith("database: ok, postgresql://…@127.0.0.1") and "schema version" in database
     assert "s3cret" not in out + err
     closed = f"postgresql://postgres:s3cret@127.0.0.1:{free_port()}/nothing"

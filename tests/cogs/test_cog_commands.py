@@ -7,10 +7,12 @@ import logging
 import discord
 import pytest
 
+from bot import errors
 from bot.discordio.controller import GENERIC_FAILURE
 from bot.discordio.ui import AmountModal, handle_modal_submit
 from bot.messages.buttonids import AmountButton
 from bot.messages.outgoing import hand_message
+from cogs.admin import Admin
 from cogs.tripoley import Tripoley
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
 
@@ -21,6 +23,11 @@ ANN, BOB = 1, 2
 @pytest.fixture
 def cog(stack):
     return Tripoley(stack)
+
+
+@pytest.fixture
+def admin(stack):
+    return Admin(stack)
 
 
 def interaction(stack, user=ANN, **kw):
@@ -52,13 +59,41 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     assert "already running" in again.calls.last("send_message")[1]
 
 
-async def test_missing_bot_permission_is_named(stack, cog):
-    perms = discord.Permissions(view_channel=True, send_messages=True)  # no Attach Files
+TABLE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+)
+THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True, manage_threads=True)
+
+
+@pytest.mark.parametrize(
+    "lacking",
+    ["view_channel", "send_messages", "embed_links", "attach_files", "read_message_history"],
+)
+async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
+    perms = discord.Permissions(TABLE_PERMISSIONS.value)
+    setattr(perms, lacking, False)
     it = interaction(stack, permissions=perms.value)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, it, preset="tripoley")
     await stack.controller.report(it, err.value)
-    assert "**Attach Files**" in it.calls.last("send_message")[1]
+    answer = it.calls.last("send_message")
+    assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
+    assert answer[1].count("**") == 2, "only the missing one is named"
+    assert C not in stack.manager.tables
+
+
+async def test_tables_in_threads_need_the_thread_permissions(stack, cog, admin):
+    await admin.settings.callback(admin, interaction(stack, manage_guild=True), threads=True)
+    it = interaction(stack, permissions=TABLE_PERMISSIONS.value)
+    with pytest.raises(Exception) as err:
+        await cog.start.callback(cog, it, preset="tripoley")
+    message = str(err.value)
+    for name in ("Create Public Threads", "Send Messages in Threads", "Manage Threads"):
+        assert f"**{name}**" in message
+    assert "threads:False" in message and C not in stack.manager.tables
+    it = interaction(stack, permissions=TABLE_PERMISSIONS.value | THREAD_PERMISSIONS.value)
+    await cog.start.callback(cog, it, preset="tripoley")
+    assert stack.manager.get(C).thread
 
 
 async def test_only_one_end_rule(stack, cog):
@@ -173,7 +208,7 @@ async def test_unexpected_errors_are_logged_not_shown(stack, caplog):
     assert "database exploded" in caplog.text
 
 
-async def test_balance_stats_history_rules_dm_settings(stack, cog):
+async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     it = interaction(stack)
     await cog.balance.callback(cog, it)
     assert "1000" in it.calls[0][1]
@@ -199,12 +234,19 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog):
 
     it = interaction(stack)
     with pytest.raises(Exception) as err:
-        await cog.settings.callback(cog, it, None, 50, None, None)
+        await admin.settings.callback(admin, it, None, 50, None, None)
     assert "Manage Server" in str(err.value)
     it = interaction(stack, manage_guild=True)
-    await cog.settings.callback(cog, it, None, 50, 30, 0.5)
+    await admin.settings.callback(admin, it, None, 50, 30, 0.5)
     assert "Starting balance: 50" in it.calls[0][1]
     assert (await stack.prefs.guild(G)).turn_timeout == 30
+    it = interaction(stack, BOB)  # everyone may see them
+    await cog.settings.callback(cog, it)
+    assert (
+        it.calls[0][2]["ephemeral"]
+        and "Starting balance: 50" in it.calls[0][1]
+        and "Turn timer: 30 s" in it.calls[0][1]
+    )
 
     it = interaction(stack, BOB)
     await cog.leaderboard.callback(cog, it, "balance")
@@ -226,10 +268,10 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     assert audit.ok and audit.tables == 0
 
 
-async def test_turn_pings_per_player_and_server_default(stack, cog):
+async def test_turn_pings_per_player_and_server_default(stack, cog, admin):
     assert await stack.prefs.pings(G, ANN)  # on unless the server or the player says otherwise
     it = interaction(stack, manage_guild=True)
-    await cog.settings.callback(cog, it, pings=False)
+    await admin.settings.callback(admin, it, pings=False)
     assert "Turn pings: off by default" in it.calls[0][1]
     assert not await stack.prefs.pings(G, ANN)
     it = interaction(stack)

@@ -21,7 +21,7 @@ from bot.messages.buttonids import PageButton, encode
 from bot.messages.components import ButtonSpec
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
-from bot.messages.text import escape
+from bot.messages.text import HELP_TEXT, escape
 from bot.tables.messageids import remember_message
 from cogs.common import (
     CommandFamily,
@@ -167,6 +167,10 @@ class TableCommands(CommandFamily):
         )
 
     # -- rules ------------------------------------------------------------------------------
+
+    @app_commands.command(name="help", description="How to play, in a few lines, and the commands that matter")
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        await self.controller.reply(interaction, HELP_TEXT)
 
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())

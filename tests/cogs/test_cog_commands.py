@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 import pytest
@@ -288,3 +289,18 @@ async def test_a_stale_unknown_button_gets_the_friendly_answer(stack):
     it = interaction(stack)
     await stack.controller.on_component(it, "tripoley:1:0:fly", [])
     assert it.calls[0][1] == "That button is no longer in use."
+
+
+async def test_help_answers_privately_naming_only_commands_that_exist(stack, cog, admin):
+    it = interaction(stack, BOB)
+    await cog.show_help.callback(cog, it)
+    name, content, kwargs = it.calls[0]
+    assert name == "send_message" and kwargs["ephemeral"] and len(content) <= 2000
+    assert content.startswith("**How to play Tripoley**") and "Show my hand" in content
+    named = set(re.findall(r"`/tripoley (\S+?)[` ]", content))
+    subcommands = {c.name for c in cog.walk_app_commands()}
+    assert {"start", "join", "hand", "rules", "balance"} <= named <= subcommands, named - subcommands
+    tools = re.search(r"`/tripoley-admin` \(([^)]+)\)", content)
+    assert tools is not None and set(tools.group(1).split(", ")) == {c.name for c in admin.walk_app_commands()} - {
+        "tripoley-admin"
+    }

@@ -37,7 +37,7 @@ NO_TOKEN_SET = 1  # exit status of has-token: no token
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [--version] [run | check | sync | has-token | backup PATH | migrate-db FROM TO]",
+        usage="python -m bot [-h] [--version] [run | check | sync | has-token | forget USER_ID | prune | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments"
         " (or a discord.py that lacks what the bot relies on).",
@@ -59,6 +59,19 @@ def parser() -> argparse.ArgumentParser:
         "has-token",
         help="exit 0 when DISCORD_TOKEN is set (in the environment or .env, read as the bot reads it),"
         " 1 when it is not (scripts/run.sh asks this to choose between the bot and the terminal game)",
+    )
+    forget = commands.add_parser(
+        "forget",
+        help="forget a user in every server (a deletion request): their wallets (the chips leave each server),"
+        " stats, names in finished games and preferences; ledger rows stay, anonymised; refused while they are"
+        " seated at an open table",
+    )
+    forget.add_argument("user_id", metavar="USER_ID", type=int, help="the user's Discord id (a number)")
+    commands.add_parser(
+        "prune",
+        help="apply the retention settings now (the bot does at start and daily): delete finished games older"
+        " than RETENTION_DAYS, anonymise ledger rows as old, purge servers that removed the bot"
+        " REMOVED_SERVER_DAYS ago",
     )
     backup = commands.add_parser("backup", help="copy the database to a new file; safe while the bot runs")
     backup.add_argument("path", metavar="PATH", help="the new file to write (it must not exist yet)")
@@ -88,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         return backup(settings, args.path)
     if args.command == "migrate-db":
         return asyncio.run(migrate_db(args.source, args.target))
+    if args.command == "forget":
+        return asyncio.run(forget(settings, args.user_id))
+    if args.command == "prune":
+        return asyncio.run(prune(settings))
     from bot.discordio import selftest
 
     broken = selftest.problem()
@@ -211,6 +228,64 @@ def database_errors() -> tuple[type[BaseException], ...]:
     import asyncpg
 
     return (OSError, sqlite3.Error, RuntimeError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+async def forget(settings, user_id: int) -> int:
+    """An operator's answer to a deletion request: the user forgotten everywhere, each server balanced."""
+    from bot import errors
+    from bot.economy import privacy
+    from bot.economy.bank import Bank
+    from bot.storage.database import Database
+
+    if user_id <= 0:
+        print(f"forget: {user_id} is not a user id (a Discord id is a positive number)", file=sys.stderr)
+        return BAD_SETTINGS
+    try:
+        db = await Database(settings.database_path()).connect()
+    except database_errors() as exc:
+        print(f"forget: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    try:
+        removed = await privacy.forget_everywhere(Bank(db), user_id, lambda guild_id: False)
+    except errors.NotAllowed:
+        print(
+            f"forget: user {user_id} is seated at an open table; run this again once that game has ended",
+            file=sys.stderr,
+        )
+        return FAILED
+    finally:
+        await db.close()
+    print(
+        f"forgot user {user_id} in {len(removed)} server(s): {sum(removed.values())} chip(s) removed from"
+        " their wallets, stats and names in finished games deleted, ledger rows anonymised, preferences deleted"
+    )
+    return 0
+
+
+async def prune(settings) -> int:
+    import time
+
+    from bot.economy import privacy
+    from bot.storage.database import Database
+
+    try:
+        db = await Database(settings.database_path()).connect()
+    except database_errors() as exc:
+        print(f"prune: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    try:
+        pruned, purged = await privacy.retain(db, settings, time.time())
+    finally:
+        await db.close()
+    if pruned is None:
+        print("prune: RETENTION_DAYS is not set, so finished games are kept")
+    else:
+        print(
+            f"prune: {pruned.games} finished game(s) older than {settings.retention_days:g} days deleted,"
+            f" {pruned.ledger_rows} ledger row(s) anonymised"
+        )
+    print(f"prune: {len(purged)} server(s) that removed the bot over {settings.removed_server_days:g} days ago purged")
+    return 0
 
 
 async def migrate_db(source: str, target: str) -> int:

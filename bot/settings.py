@@ -48,6 +48,8 @@ ACCEPTS = {
     "relief_cooldown_hours": "a number of hours greater than 0",
     "house_bankroll": "a whole number of chips, 0 or more",
     "threads": "true or false",
+    "retention_days": "a number of days, 31 or more, or nothing (keep finished games for ever)",
+    "removed_server_days": "a number of days, 0 or more",
     "shard_count": "a whole number of shards, 1 or more, or nothing (one process, no sharding)",
     "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
     " or nothing (all of them)",
@@ -116,6 +118,13 @@ class Settings(TokenSettings):
     # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
     ai_processes: int = Field(default=1, ge=0, le=16)
 
+    # Retention (PRIVACY.md): finished games (state, results, replay) are deleted, and ledger rows
+    # anonymised, RETENTION_DAYS after they ended (nothing: kept for ever; at least 31, so the
+    # grants' cooldowns, up to 30 days, still read their ledger rows). A server that removes the bot
+    # has its data purged REMOVED_SERVER_DAYS later, unless the bot is added back meanwhile.
+    retention_days: float | None = Field(default=None, ge=31)
+    removed_server_days: float = Field(default=30.0, ge=0)
+
     # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
     # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
     shard_count: int | None = Field(default=None, ge=1)
@@ -148,7 +157,13 @@ class Settings(TokenSettings):
         return tuple(sorted(value))
 
     @field_validator(
-        "shard_count", "dev_guild_id", "discord_api_base", "discord_gateway_url", "log_file", mode="before"
+        "shard_count",
+        "dev_guild_id",
+        "discord_api_base",
+        "discord_gateway_url",
+        "log_file",
+        "retention_days",
+        mode="before",
     )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
@@ -196,6 +211,12 @@ class Settings(TokenSettings):
         if self.shard_count is None:
             return None
         return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    def runs_shard_zero(self) -> bool:
+        """Whether this process does the cluster's once-only work (command sync, retention): the only
+        process, or the one running shard 0."""
+        shards = self.shards()
+        return shards is None or 0 in shards
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""

@@ -9,6 +9,7 @@ from discord import app_commands
 from bot import errors
 from bot.discordio.controller import channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
+from bot.economy.privacy import forget_everywhere
 from bot.messages.text import escape
 from cogs.common import (
     LEADERBOARD_PAGE,
@@ -154,14 +155,33 @@ class EconomyCommands(CommandFamily):
     # -- your data ------------------------------------------------------------------------------
 
     @app_commands.command(name="forget-me", description="Delete your wallet, stats and name from this server")
-    async def forget_me(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(everywhere="Forget me in every server where the bot keeps something about me")
+    async def forget_me(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
         if self.manager.seated(guild_of(interaction), interaction.user.id):
             raise errors.NotAllowed(STILL_SEATED)
+        if everywhere:
+            await interaction.response.send_message(
+                "This deletes, in **every** server where you played: your wallets (their chips are gone for good), "
+                "your stats and your name from the games; and your DM and ping preferences. Ledger rows stay, "
+                "anonymised, so each server's totals still add up. Sure?",
+                view=confirm_view("forget-everywhere", "Forget me everywhere"),
+                ephemeral=True,
+            )
+            return
         await interaction.response.send_message(
             "This deletes your wallet (its chips are gone for good), your stats and your name from this "
             "server's games. Ledger rows stay, anonymised, so the server's totals still add up. Sure?",
             view=confirm_view("forget", "Forget me"),
             ephemeral=True,
+        )
+
+    async def _confirm_forget_everywhere(self, interaction: discord.Interaction) -> None:
+        user_id = interaction.user.id
+        removed = await forget_everywhere(self.bank, user_id, lambda guild_id: self.manager.seated(guild_id, user_id))
+        await interaction.response.edit_message(
+            content=f"Done: you are forgotten in {len(removed)} server(s) ({sum(removed.values())} chips removed "
+            "from your wallets), and your preferences are deleted.",
+            view=None,
         )
 
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:

@@ -31,6 +31,7 @@ class Tripoley(
         self.controller.pages["rules"] = self._rules_page
         self.controller.pages["board"] = self._board_page
         self.controller.confirms["forget"] = self._confirm_forget
+        self.controller.confirms["forget-everywhere"] = self._confirm_forget_everywhere
         self.controller.pages["replay"] = self._replay_file
         super().__init__()
 

@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import signal
+import time
 
 import aiohttp
 import discord
@@ -21,6 +22,7 @@ from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
+from bot.economy import privacy
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
@@ -44,6 +46,7 @@ HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept ope
 # then exit 1 and leave restarting to the service manager.
 LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
 LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
 
 
 class DiscordUnreachable(Exception):
@@ -177,6 +180,7 @@ class TripoleyBot(commands.Bot):
         self.images: ImageService | None = None
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self._timer: asyncio.Task | None = None
+        self._retention: asyncio.Task | None = None
         self._closing: asyncio.Future | None = None
         self._synced_guilds: set[int] = set()
         self.sync_only = False  # python -m bot sync: set up the commands, sync them, serve nothing
@@ -233,6 +237,8 @@ class TripoleyBot(commands.Bot):
             self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        if s.runs_shard_zero():  # once for the whole cluster
+            self._retention = asyncio.create_task(self._apply_retention(), name="tripoley-retention")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()
             gc.freeze()
@@ -250,6 +256,24 @@ class TripoleyBot(commands.Bot):
         except discord.NotFound:
             return False
         return True
+
+    async def _apply_retention(self) -> None:
+        """The retention rules, at start and then daily: old finished games pruned, departed servers purged."""
+        while self.db is not None:
+            try:
+                pruned, purged = await privacy.retain(self.db, self.settings, time.time())
+            except Exception:
+                log.exception("the retention rules could not be applied; trying again tomorrow")
+            else:
+                if pruned is not None and (pruned.games or pruned.ledger_rows):
+                    log.info(
+                        "retention: %d old game(s) deleted, %d ledger row(s) anonymised",
+                        pruned.games,
+                        pruned.ledger_rows,
+                    )
+                if purged:
+                    log.info("retention: the data of %d server(s) that removed the bot purged", len(purged))
+            await asyncio.sleep(RETENTION_EVERY)
 
     def _on_sigterm(self) -> None:
         log.info("SIGTERM: closing")
@@ -278,8 +302,18 @@ class TripoleyBot(commands.Bot):
             await handle_modal_submit(interaction)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.db is not None:
+            await privacy.clear_departed(self.db, guild.id)  # back before its data was purged: kept
         if self.settings.discord_api_base:
             await self._sync_guild(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its data is purged REMOVED_SERVER_DAYS from now (PRIVACY.md)."""
+        if self.db is not None:
+            await privacy.mark_departed(self.db, guild.id, time.time())
+            log.info(
+                "removed from guild %s: its data is purged in %g day(s)", guild.id, self.settings.removed_server_days
+            )
 
     async def close(self) -> None:
         """Shut down once: saves flushed, pending messages sent, then the connections closed.
@@ -294,6 +328,8 @@ class TripoleyBot(commands.Bot):
     async def _shut_down(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._retention is not None:
+            self._retention.cancel()
         manager = getattr(self, "manager", None)
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart

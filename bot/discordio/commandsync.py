@@ -44,8 +44,7 @@ def tree_hash(bot: TripoleyBot) -> str:
 
 def syncs_at_start(bot: TripoleyBot) -> bool:
     """One process of a cluster decides: the one running shard 0."""
-    shards = bot.settings.shards()
-    return shards is None or 0 in shards
+    return bot.settings.runs_shard_zero()
 
 
 async def stored_hash(bot: TripoleyBot) -> str | None:

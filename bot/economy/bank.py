@@ -412,20 +412,27 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
     )
     async with conn.execute(
-        "SELECT id, state_json, result_json FROM tables WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+        "SELECT id, state_json, result_json, replay_json FROM tables"
+        " WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
         (guild_id,),
     ) as cur:
-        rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in await cur.fetchall()]
+        fetched = await cur.fetchall()
+    replays = {r["id"]: r["replay_json"] for r in fetched}
+    rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in fetched]
     names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
     names.discard(None)
     names.discard("")
     for table_id, state, result_json in rows:
         log = state.get("log") or []
         kept = [line for line in log if not any(n in line for n in names)]
+        rounds = state.get("round_logs") or {}  # the Log button's earlier rounds
+        kept_rounds = {k: [line for line in lines if not any(n in line for n in names)] for k, lines in rounds.items()}
         mine = any(s.get("user_id") == user_id for s in state.get("seats") or [])
-        if not mine and len(kept) == len(log):
+        if not mine and len(kept) == len(log) and kept_rounds == rounds:
             continue
         state["log"] = kept
+        if rounds:
+            state["round_logs"] = kept_rounds
         game = json.loads(state["game"]) if isinstance(state.get("game"), str) else None
         for index, seat in enumerate(state["seats"]):
             if seat.get("user_id") == user_id:
@@ -438,7 +445,15 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         for seat in (result or {}).get("seats") or []:
             if seat.get("user_id") == user_id:
                 seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
+        replay = json.loads(replays[table_id]) if replays.get(table_id) else None
+        if replay is not None and game is not None:  # the replay file names the players as the game does
+            replay["players"] = list(game.get("players") or replay.get("players") or [])
         await conn.execute(
-            "UPDATE tables SET state_json = ?, result_json = ? WHERE id = ?",
-            (json.dumps(state), json.dumps(result) if result is not None else None, table_id),
+            "UPDATE tables SET state_json = ?, result_json = ?, replay_json = ? WHERE id = ?",
+            (
+                json.dumps(state),
+                json.dumps(result) if result is not None else None,
+                json.dumps(replay) if replay is not None else None,
+                table_id,
+            ),
         )

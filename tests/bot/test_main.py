@@ -163,6 +163,32 @@ async def test_check_opens_a_postgresql_database_without_showing_its_password(
     assert rc == 1 and "pg_dump" in err
 
 
+async def test_forget_and_prune_for_operators(tmp_path):
+    from bot.economy.bank import Bank
+    from bot.storage.database import Database
+
+    url = f"sqlite:///{tmp_path}/t.sqlite3"
+    db = await Database(str(tmp_path / "t.sqlite3")).connect()
+    try:
+        for guild_id in (1, 2):
+            await Bank(db).balance(guild_id, 11, 1000)
+        await Bank(db).balance(1, 22, 1000)
+    finally:
+        await db.close()
+    env = clean_env(DATABASE_URL=url)
+    done = bot(["forget", "11"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("forgot user 11 in 2 server(s): 2000 chip(s) removed")
+    with sqlite3.connect(tmp_path / "t.sqlite3") as conn:
+        assert conn.execute("SELECT user_id FROM wallets").fetchall() == [(22,)]
+    bad = bot(["forget", "0"], tmp_path, env)
+    assert bad.returncode == 2 and "not a user id" in bad.stderr
+    kept = bot(["prune"], tmp_path, env)
+    assert kept.returncode == 0 and "RETENTION_DAYS is not set" in kept.stdout, kept.stderr
+    pruned = bot(["prune"], tmp_path, {**env, "RETENTION_DAYS": "31"})
+    assert pruned.returncode == 0 and "0 finished game(s) older than 31 days deleted" in pruned.stdout
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

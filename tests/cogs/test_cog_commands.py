@@ -304,3 +304,19 @@ async def test_help_answers_privately_naming_only_commands_that_exist(stack, cog
     assert tools is not None and set(tools.group(1).split(", ")) == {c.name for c in admin.walk_app_commands()} - {
         "tripoley-admin"
     }
+
+
+async def test_forget_me_everywhere_after_a_confirmation(stack, cog):
+    await stack.bank.balance(G, ANN, 1000)
+    await stack.bank.balance(G + 1, ANN, 300)  # another server where ANN played
+    it = interaction(stack)
+    await cog.forget_me.callback(cog, it, everywhere=True)
+    name, content, kwargs = it.calls[0]
+    assert name == "send_message" and kwargs["ephemeral"] and "**every** server" in content
+    [button] = kwargs["view"].children
+    assert await stack.bank.balance(G + 1, ANN, 0) == 300  # nothing forgotten before the click
+    click = interaction(stack, message=ephemeral_message())
+    await stack.controller.on_component(click, button.custom_id, [])
+    assert click.calls[0][0] == "edit_message" and "forgotten in 2 server(s) (1300 chips removed" in click.calls[0][1]
+    rows = await stack.db.fetchall("SELECT guild_id FROM wallets WHERE user_id = ?", (ANN,))
+    assert rows == [] and (await stack.bank.audit(G + 1)).ok

@@ -134,11 +134,13 @@ class LobbyFull(TripoleyError):
 
 
 class MissingBotPermissions(TripoleyError):
-    def __init__(self, permissions: list[str]) -> None:
+    def __init__(self, permissions: list[str], threads: bool = False) -> None:
         names = ", ".join(f"**{p}**" for p in permissions)
+        plural = "s" if len(permissions) > 1 else ""
+        hint = " (or turn tables in threads off: `/tripoley-admin settings threads:False`)" if threads else ""
         super().__init__(
-            f"I'm missing the {names} permission{'s' if len(permissions) > 1 else ''} in this channel. "
-            "Ask a server admin to grant it, then try again."
+            f"I'm missing the {names} permission{plural} here. Ask a server admin to grant "
+            f"{'them' if plural else 'it'} to me in this channel{hint}, then try again."
         )
         self.permissions = permissions
 
@@ -149,6 +151,7 @@ def permission_label(name: str) -> str:
         "embed_links": "Embed Links",
         "attach_files": "Attach Files",
         "send_messages_in_threads": "Send Messages in Threads",
+        "view_channel": "View Channels",
     }
     return special.get(name, name.replace("_", " ").title())
 

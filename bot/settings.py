@@ -53,6 +53,8 @@ ACCEPTS = {
     "relief_cooldown_hours": "a number of hours greater than 0, at most 8760 (a year)",
     "house_bankroll": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
     "threads": "true or false",
+    "retention_days": "a number of days from 31 to 36500, or nothing (keep finished games for ever)",
+    "removed_server_days": "a number of days from 0 to 36500",
     "shard_count": "a whole number of shards from 1 to 10000, or nothing (one process, no sharding)",
     "health_address": "HOST:PORT to serve /healthz and /metrics on (e.g. 127.0.0.1:9464; port 0: any free"
     " one), or nothing (not served)",
@@ -69,11 +71,27 @@ class SettingsError(ValueError):
         self.lines = lines
 
 
-class Settings(BaseSettings):
+class TokenSettings(BaseSettings):
+    """The token alone, read from the same places by the same rules as every setting
+    (``python -m bot has-token`` asks it, so scripts/run.sh decides as the bot would)."""
+
     # An empty value (``TURN_TIMEOUT=`` as in .env.example) means the default.
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _empty_token_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    def token(self) -> str | None:
+        return self.discord_token.get_secret_value() if self.discord_token else None
+
+
+class Settings(TokenSettings):
     database_url: str = "sqlite:///tripoley.sqlite3"
     dev_guild_id: int | None = Field(default=None, ge=1, le=MAX_SNOWFLAKE)
     log_level: str = "INFO"
@@ -81,7 +99,7 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    # Play defaults (a server's /tripoley settings override the first four).
+    # Play defaults (a server's /tripoley-admin settings override the first four).
     default_preset: str = "tripoley"
     starting_balance: int = Field(default=1000, ge=0, le=MAX_CHIPS)
     turn_timeout: float = Field(default=60.0, gt=0, le=DAY)
@@ -91,7 +109,7 @@ class Settings(BaseSettings):
     lobby_timeout: float = Field(default=900.0, gt=0, le=7 * DAY)
     timeouts_before_ai: int = Field(default=3, ge=1, le=100)
 
-    # The server economy (a server's /tripoley settings overrides these but the house bankroll).
+    # The server economy (a server's /tripoley-admin settings overrides these but the house bankroll).
     daily_amount: int = Field(default=100, ge=0, le=MAX_CHIPS)
     daily_cooldown_hours: float = Field(default=20.0, gt=0, le=8760)
     relief_amount: int = Field(default=200, ge=0, le=MAX_CHIPS)
@@ -107,6 +125,13 @@ class Settings(BaseSettings):
     # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
     ai_processes: int = Field(default=1, ge=0, le=16)
 
+    # Retention (PRIVACY.md): finished games (state, results, replay) are deleted, and ledger rows
+    # anonymised, RETENTION_DAYS after they ended (nothing: kept for ever; at least 31, so the
+    # grants' cooldowns, up to 30 days, still read their ledger rows). A server that removes the bot
+    # has its data purged REMOVED_SERVER_DAYS later, unless the bot is added back meanwhile.
+    retention_days: float | None = Field(default=None, ge=31, le=36_500)
+    removed_server_days: float = Field(default=30.0, ge=0, le=36_500)
+
     # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
     # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
     shard_count: int | None = Field(default=None, ge=1, le=10_000)
@@ -114,13 +139,6 @@ class Settings(BaseSettings):
 
     # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).
     health_address: str | None = None
-
-    @field_validator("discord_token", mode="before")
-    @classmethod
-    def _empty_token_is_none(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -155,6 +173,7 @@ class Settings(BaseSettings):
         "discord_gateway_url",
         "log_file",
         "health_address",
+        "retention_days",
         mode="before",
     )
     @classmethod
@@ -215,15 +234,18 @@ class Settings(BaseSettings):
             return None
         return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
 
+    def runs_shard_zero(self) -> bool:
+        """Whether this process does the cluster's once-only work (command sync, retention): the only
+        process, or the one running shard 0."""
+        shards = self.shards()
+        return shards is None or 0 in shards
+
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""
         shards = self.shards()
         if shards is None or self.shard_count is None:
             return True
         return (guild_id >> 22) % self.shard_count in shards
-
-    def token(self) -> str | None:
-        return self.discord_token.get_secret_value() if self.discord_token else None
 
 
 def is_postgres_url(url: str) -> bool:
@@ -325,12 +347,16 @@ def error_line(name: str, value: object, reason: str) -> str:
     return f"{name.upper()}{shown(name, value)}: {reason}{accepts}."
 
 
+def unreadable_env(exc: Exception) -> str:
+    return f".env: cannot be read as UTF-8 text ({exc})."
+
+
 def load_settings(**overrides) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
         settings = Settings(**overrides)
     except (UnicodeDecodeError, OSError) as exc:
-        raise SettingsError([f".env: cannot be read as UTF-8 text ({exc})."]) from None
+        raise SettingsError([unreadable_env(exc)]) from None
     except ValidationError as exc:
         lines = []
         for error in exc.errors():

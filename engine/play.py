@@ -27,7 +27,7 @@ from . import rulebook
 from . import screen as SC
 from . import textview as TV
 from .ai import choose_action
-from .commands import parse_command
+from .commands import CARD_SYNTAX, CARD_VERBS, parse_command
 from .game import Game
 from .model import Action, Event, IllegalAction
 from .presets import PRESETS, get_preset
@@ -68,6 +68,22 @@ META = {
     "q": "quit",
     "rules": "rules",
 }
+
+
+#: Said at the first lead when the rules leave the player no choice in Michigan.
+MICHIGAN_BY_RULE = (
+    "Michigan plays itself at this table: its rules make every lead the lowest card allowed and every"
+    " follow is forced, so you are asked only when two cards tie for a lead (`rules michigan`)."
+)
+
+
+def michigan_plays_itself(game: Game) -> bool:
+    """Whether every Michigan lead is fixed by the options (the lowest card allowed, not a choice)."""
+    options = game.options
+    return options.first_lead != "lowest-of-chosen-suit" and options.after_stop in (
+        "lowest-other-suit",
+        "low-opposite-colour",
+    )
 
 
 class QuitGame(Exception):
@@ -164,6 +180,8 @@ class TerminalGame:
             else None
         )
         self.hand_before: list[str] = []  # the player's hand before the last action (to show passed cards)
+        self.told_cards = False  # how to type a card: said before the first decision that takes cards
+        self.told_michigan = False  # that the rules play Michigan here: said at the first lead
 
     def say(self, text: str = "") -> None:
         if not self.symbols:
@@ -183,6 +201,10 @@ class TerminalGame:
         extra = [e for e in game.game_events[self.seen_game_events :] if id(e) not in returned]
         self.seen_game_events = len(game.game_events)
         told = [dict(e) for e in extra] + [dict(e) for e in events]
+        if not self.told_michigan and any(e["type"] == "play" and e.get("how") == "lead" for e in told):
+            self.told_michigan = True
+            if michigan_plays_itself(game):
+                self.say(MICHIGAN_BY_RULE)
         for line in TV.describe_events(told, view, group_forced=True):
             self.say("  " + line)
         for e in told:
@@ -250,8 +272,8 @@ class TerminalGame:
         if game.options.strict_claims:
             self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
         self.say(
-            "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules, "
-            "`table` to see the table, `quit` to leave."
+            "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules"
+            " (in sections), `table` to see the table, `quit` to leave."
         )
         try:
             while not game.finished:
@@ -277,11 +299,34 @@ class TerminalGame:
         self.say(SC.render_standings(game.standings()))
         return 0
 
-    def rules_answer(self, space: str) -> str:
-        """``rules``: the rule pages of this game; ``help SPACE``: what pays that space."""
+    def rules_answer(self, which: str) -> str:
+        """``rules``: the sections of this game's rules; ``rules N`` or ``rules WORD`` (a word of its
+        title): one section; ``rules all``: every section (the whole rule book is long for a screen)."""
         game = self.game
-        if not space.strip():
+        pages = rulebook.rule_pages(game.preset_key, game.options.to_dict())
+        titles = [rulebook.page_title(page) for page in pages]
+        wanted = which.strip().lower()
+        if wanted == "all":
             return rulebook.plain_pages(game.preset_key, game.options)
+        if not wanted:
+            lines = [f"The rules of {game.preset.name}, in {len(pages)} sections:"]
+            lines += [f"  {number}. {title}" for number, title in enumerate(titles, 1)]
+            lines.append(
+                f"Type `rules 1` … `rules {len(pages)}` (or a word of the title: `rules poker`), `rules all` for all."
+            )
+            return "\n".join(lines)
+        found = [
+            i
+            for i, title in enumerate(titles)
+            if wanted == str(i + 1) or wanted in title.lower().replace("(", " ").replace(")", " ").split()
+        ]
+        if len(found) != 1:
+            return f"Cannot read that: no section {which.strip()!r}; the sections are 1 to {len(pages)}: {', '.join(titles)}."
+        return pages[found[0]].replace("**", "")
+
+    def space_answer(self, space: str) -> str:
+        """``help SPACE``: what pays that space."""
+        game = self.game
         try:
             return rulebook.space_help(game.preset_key, game.options, space.strip())
         except ValueError as exc:
@@ -347,9 +392,9 @@ class TerminalGame:
         if name == "table":
             self.say(SC.render_view(self.game.view(HUMAN), events=True))
         elif name == "rules":
-            self.say(self.rules_answer(""))
-        elif name == "help" and args:
             self.say(self.rules_answer(" ".join(args)))
+        elif name == "help" and args:
+            self.say(self.space_answer(" ".join(args)))
         elif name == "help":
             self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
 
@@ -358,6 +403,9 @@ class TerminalGame:
         view = self.human_view()
         self.say("")
         self.say(SC.render_view(view))
+        if not self.told_cards and CARD_VERBS & set(view.get("legal") or []):
+            self.told_cards = True
+            self.say(f"How to type cards: {CARD_SYNTAX}.")
         self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
         while True:
             line = self.input_fn("> ")

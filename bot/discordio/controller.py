@@ -49,7 +49,11 @@ T = TypeVar("T")
 
 PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
 ConfirmHandler = Callable[..., Awaitable[None]]  # (interaction, *the button's args)
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+# Every permission the bot uses where a table plays: read the channel (and its history: a restart
+# finds its messages again), post its messages with their embeds and pictures.
+TABLE_PERMISSIONS = ("view_channel", "embed_links", "attach_files", "read_message_history")
+# A table in a thread of its own: start the thread, post in it, archive it when the game ends.
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "manage_threads")
 
 
 def guild_of(interaction: discord.Interaction) -> int:
@@ -67,12 +71,28 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 
 async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
-    """Whether a table opened by this interaction runs in its own thread: the server's setting is
-    on and the bot may start a thread and talk in it here."""
-    if not (await prefs.guild(interaction.guild_id)).threads:
-        return False
+    """Whether a table opened by this interaction runs in its own thread: the server's setting
+    (:func:`check_bot_permissions` then asks for the thread's permissions too)."""
+    return bool((await prefs.guild(interaction.guild_id)).threads)
+
+
+def required_permissions(interaction: discord.Interaction, new_thread: bool) -> tuple[str, ...]:
+    """What the bot needs here: posting in a thread is its own permission, and so are the thread's."""
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    posting = "send_messages_in_threads" if in_thread else "send_messages"
+    needed = (*TABLE_PERMISSIONS, posting, *(THREAD_PERMISSIONS if new_thread else ()))
+    return tuple(dict.fromkeys(needed))
+
+
+def check_bot_permissions(interaction: discord.Interaction, new_thread: bool = False) -> None:
+    """Refuse, naming every missing permission, before a table is opened where the bot could not run it
+    (a missing one would otherwise fail later, half-way, without a word to the host)."""
     perms = interaction.app_permissions
-    return all(getattr(perms, p) for p in THREAD_PERMISSIONS)
+    if perms.value == 0:  # not reported (e.g. a test server): rely on Forbidden at send time
+        return
+    missing = [p for p in required_permissions(interaction, new_thread) if not getattr(perms, p)]
+    if missing:
+        raise errors.MissingBotPermissions([errors.permission_label(p) for p in missing], new_thread)
 
 
 async def answer_soon(interaction: discord.Interaction, work: Awaitable[T]) -> T:
@@ -252,6 +272,7 @@ class Controller:
                 return
             case buttonids.RematchButton(table_id):  # on a finished game's last message
                 thread = await wants_thread(interaction, self.manager.prefs)
+                check_bot_permissions(interaction, thread)
                 update = await self.manager.rematch(table_id, user.id, name, thread=thread)
                 await self.reply(interaction, update.message or "You're in!")
                 return

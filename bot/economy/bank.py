@@ -271,7 +271,7 @@ class Bank:
         if have < amount:
             raise HouseShort(
                 f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
-                "An admin can add chips with `/tripoley admin house`, or invite a person instead."
+                "An admin can add chips with `/tripoley-admin house`, or invite a person instead."
             )
         balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
         await self._table_chips(conn, table_id, amount)
@@ -521,10 +521,13 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
     )
     async with conn.execute(
-        "SELECT id, state_json, result_json FROM tables WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+        "SELECT id, state_json, result_json, replay_json FROM tables"
+        " WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
         (guild_id,),
     ) as cur:
-        rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in await cur.fetchall()]
+        fetched = await cur.fetchall()
+    replays = {r["id"]: r["replay_json"] for r in fetched}
+    rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in fetched]
     names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
     names.discard(None)
     names.discard("")
@@ -560,7 +563,15 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         for highlight in ((result or {}).get("highlights") or {}).values():
             if highlight and highlight.get("seat") in forgotten_seats:
                 highlight["name"] = FORGOTTEN_NAME
+        replay = json.loads(replays[table_id]) if replays.get(table_id) else None
+        if replay is not None and game is not None:  # the replay file names the players as the game does
+            replay["players"] = list(game.get("players") or replay.get("players") or [])
         await conn.execute(
-            "UPDATE tables SET state_json = ?, result_json = ? WHERE id = ?",
-            (json.dumps(state), json.dumps(result) if result is not None else None, table_id),
+            "UPDATE tables SET state_json = ?, result_json = ?, replay_json = ? WHERE id = ?",
+            (
+                json.dumps(state),
+                json.dumps(result) if result is not None else None,
+                json.dumps(replay) if replay is not None else None,
+                table_id,
+            ),
         )

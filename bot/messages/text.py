@@ -15,6 +15,22 @@ from engine.textview import second_person, space_label
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
+# /tripoley help: how to play in a few lines, and the commands that matter (every one is checked to exist).
+HELP_TEXT = """\
+**How to play Tripoley**
+1. `/tripoley start` opens a table in this channel. Friends press **Join**; the host can **Add AI** seats, pick house rules, then **Start**.
+2. Each round everyone antes a chip on every space of the mat. Cards on the mat pay whoever holds (or plays) them; a hand of poker wins the **Pot**; then Michigan: a card is led, the next cards of its suit follow, and the first player out of cards takes the **Kitty**.
+3. Your cards: **Show my hand** on the table message (only you see it), or `/tripoley dm on` to get them by DM at every deal. When it is your turn you are pinged, and your choices are buttons.
+4. Chips come from your wallet in this server and go back to it at the end.
+
+**Commands that matter**
+`/tripoley start` · `/tripoley join` · `/tripoley leave` · `/tripoley hand`: the table
+`/tripoley rules`: the rules of any game, or of this table with its house rules
+`/tripoley balance` · `/tripoley daily` · `/tripoley relief` · `/tripoley leaderboard` · `/tripoley stats`: chips and records
+`/tripoley history`: recent games and their replays · `/tripoley ping`: turn pings on or off
+`/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
+Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings)."""
+
 PHASE_TEXT = {
     "spare-hand": "the dealer decides about the spare hand",
     "auction": "auction for the spare hand",
@@ -459,7 +475,7 @@ def ai_takeover_notice(count: int) -> str:
 
 
 def audit_text(audit: dict) -> str:
-    """``/tripoley admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
+    """``/tripoley-admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
     (bot.tables.quarantine) are listed apart: their chips returned, or frozen until an operator
     repairs them."""
     held = audit["users"] + audit["house"] + audit["tables"] + audit["frozen"]

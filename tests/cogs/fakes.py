@@ -97,6 +97,7 @@ class FakeInteraction:
             bot=False,
         )
         self.channel_id = channel_id
+        self.channel = None  # a text channel not in the client's cache (discord.py's Interaction.channel)
         self.guild_id = guild_id
         self.message = message
         self.app_permissions = discord.Permissions(permissions)

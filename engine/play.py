@@ -23,13 +23,16 @@ from rich.console import Console
 from rich.text import Text
 
 from . import cards as C
+from . import events as ev
 from . import rulebook
 from . import screen as SC
 from . import textview as TV
 from .ai import choose_action
 from .commands import CARD_SYNTAX, CARD_VERBS, parse_command
+from .events import Event
 from .game import Game
-from .model import Action, Event, IllegalAction
+from .model import Action, IllegalAction
+from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
 
 HUMAN = 0
@@ -200,24 +203,24 @@ class TerminalGame:
         returned = {id(e) for e in events}
         extra = [e for e in game.game_events[self.seen_game_events :] if id(e) not in returned]
         self.seen_game_events = len(game.game_events)
-        told = [dict(e) for e in extra] + [dict(e) for e in events]
-        if not self.told_michigan and any(e["type"] == "play" and e.get("how") == "lead" for e in told):
+        told = extra + list(events)
+        if not self.told_michigan and any(isinstance(e, ev.Play) and e.how == "lead" for e in told):
             self.told_michigan = True
             if michigan_plays_itself(game):
                 self.say(MICHIGAN_BY_RULE)
         for line in TV.describe_events(told, view, group_forced=True):
             self.say("  " + line)
         for e in told:
-            if e["type"] == "auction" and e.get("kind") != "suit":
+            if isinstance(e, ev.Auction) and e.kind != "suit":
                 self.say_auction_skips(view)
-            if e["type"] == "pass-cards":
-                self.say_received(view, e["direction"])
-            if e["type"] == "to_space" and e.get("reason") == "corner bet":
-                self.say_cover_skips(view, e["seat"], e["amount"])
-            if e["type"] == "deal" and e.get("spare"):
+            if isinstance(e, ev.PassCards):
+                self.say_received(view, e.direction)
+            if isinstance(e, ev.ToSpace) and e.reason == "corner bet":
+                self.say_cover_skips(view, e.seat, e.amount)
+            if isinstance(e, ev.Deal) and e.spare:
                 self.say_spare_unused(view, told)
         self.hand_before = list(view.get("hand") or [])
-        if any(e.get("type") == "round-end" for e in events) and game.log:
+        if any(isinstance(e, ev.RoundEnd) for e in events) and game.log:
             self.say(SC.render_round_result(game.log[-1], view, game.round_number))
 
     def say_auction_skips(self, view: dict[str, Any]) -> None:
@@ -229,10 +232,12 @@ class TerminalGame:
                 + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
             )
 
-    def say_spare_unused(self, view: dict[str, Any], told: list[dict[str, Any]]) -> None:
+    def say_spare_unused(self, view: dict[str, Any], told: list[Event]) -> None:
         """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
         leaves it out (the dealer's hand holds a money card, and every other hand holds one too)."""
-        asked = view["phase"] == "spare-hand" or any(e["type"] in ("keep", "swap", "auction") for e in told)
+        asked = view["phase"] == PhaseName.SPARE_HAND or any(
+            isinstance(e, (ev.Keep, ev.Swap, ev.Auction)) for e in told
+        )
         if self.game.options.spare_hand == "rulebook" and not asked:
             self.say(
                 f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
@@ -356,7 +361,7 @@ class TerminalGame:
         game = self.game
         legal = view.get("legal") or []
         if (
-            view.get("phase") != "spare-hand"
+            view.get("phase") != PhaseName.SPARE_HAND
             or game.options.spare_hand != "rulebook"
             or (view.get("detail") or {}).get("stage") != "decide"
         ):

@@ -11,6 +11,7 @@ import unicodedata
 
 from bot.messages.rules import lobby_rules_lines
 from engine.cards import SUIT_SYMBOLS
+from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
@@ -31,24 +32,8 @@ HELP_TEXT = """\
 `/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
 Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings)."""
 
-PHASE_TEXT = {
-    "spare-hand": "the dealer decides about the spare hand",
-    "auction": "auction for the spare hand",
-    "suit-bid": "bidding to name the pay suit",
-    "name-suit": "naming the pay suit",
-    "claim": "claiming a pay card",
-    "corner-bet": "corner-Ace bet",
-    "corner-cover": "covering the corner bet",
-    "poker-choose": "choosing poker hands",
-    "poker-betting": "poker betting",
-    "michigan-lead": "Michigan: a lead",
-    "michigan-play": "Michigan",
-    "wanagan-pass": "passing cards",
-    "wanagan-reveal": "Wanagan reveal",
-    "round-over": "round over",
-    "game-over": "clearing the board",
-    "finished": "game over",
-}
+# Where the table stands, in each phase (the engine's one table of phase words).
+PHASE_TEXT: dict[str, str] = {name: text.status for name, text in PHASE_TEXTS.items()}
 
 ACTION_LABELS = {
     "check": "Check",
@@ -90,21 +75,8 @@ ACTION_WORDS = {
     "straight": "place a 5-card straight",
 }
 
-PROMPTS = {
-    "spare-hand": "keep your hand, swap it blind for the spare, or auction the spare",
-    "auction": "bid for the spare hand, or pass",
-    "suit-bid": "bid for the right to name the pay suit, or pass",
-    "name-suit": "name the pay suit",
-    "claim": "claim your pay card before play goes on",
-    "poker-choose": "choose the five cards of your poker hand",
-    "poker-betting": "check, bet, call, raise or fold",
-    "michigan-lead": "lead a card",
-    "michigan-play": "play your card, or place a combination",
-    "wanagan-pass": "pick the cards to pass",
-    "wanagan-reveal": "pick five cards and the space you declare",
-    "corner-bet": "bet on a corner Ace, or decline",
-    "corner-cover": "cover the corner bet, or decline",
-}
+# What the seat to act is asked, in each decision.
+PROMPTS: dict[str, str] = {name: text.prompt for name, text in PHASE_TEXTS.items() if text.prompt}
 
 
 # Discord shows ``\\X`` as ``X`` for any ASCII punctuation X. These have a meaning there: markdown

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.economy.bank import HOUSE
+from engine.events import Event
 
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
@@ -208,7 +209,7 @@ class TableUpdate:
 
     table: Table
     kind: str  # lobby | play | finished | cancelled
-    events: list[dict] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # what the engine emitted meanwhile
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
     notices: list[tuple[int, str]] = field(default_factory=list)  # (user id, text) to tell that player privately

@@ -15,6 +15,7 @@ from bot.messages.text import escape, you_did
 from bot.storage import database as storage
 from bot.tables.log import LOGGED_EVENTS, decision_token, describe_event, escaped_view, public_action_text
 from bot.tables.model import BeforeApply, Seat, Table, TableUpdate
+from engine.events import Deal
 
 if TYPE_CHECKING:
     from bot.tables.manager import TableManager
@@ -258,7 +259,7 @@ class Play:
         is shown to them, so it must survive a crash); otherwise it is coalesced."""
         game = table.game
         table.ask_humans()
-        dealt = any(e.get("type") == "deal" for e in events)
+        dealt = any(isinstance(e, Deal) for e in events)
         logged = 0  # events told in the log so far (a round's lines go to that round's story)
         for _ in range(10_000):
             if game.finished:
@@ -270,7 +271,7 @@ class Play:
                     self.log_events(table, events[logged:])
                     logged = len(events)
                     new = list(game.next_deal())
-                    dealt = dealt or any(e.get("type") == "deal" for e in new)
+                    dealt = dealt or any(isinstance(e, Deal) for e in new)
                     events += new
                     continue
                 self.m.timers.set_deadline(table, pause, "next-deal")
@@ -299,12 +300,12 @@ class Play:
         return self.m.update(
             table,
             "play",
-            events=[dict(e) for e in events],
+            events=list(events),
             dealt=dealt,
         )
 
     def log_events(self, table: Table, events: list) -> None:
-        if not any(e.get("type") in LOGGED_EVENTS for e in events):
+        if not any(isinstance(e, LOGGED_EVENTS) for e in events):
             return
         view = escaped_view(table.game.view(None))  # public: names, space labels, pay suit
         for event in events:

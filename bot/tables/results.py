@@ -63,7 +63,7 @@ class Results:
                 "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
             )
         self.m.forget(table)
-        return self.m.update(table, "finished", events=[dict(e) for e in events], message="Game over.")
+        return self.m.update(table, "finished", events=list(events), message="Game over.")
 
     @staticmethod
     def _replay_json(table: Table) -> str | None:

@@ -126,7 +126,7 @@ def test_forced_plays_are_grouped_with_their_lead_and_stop():
         {"type": "play", "seat": 1, "card": "TC", "how": "follow"},
         {"type": "payout", "space": "8-9-10", "seat": 1, "amount": 6, "reason": "placed"},
         {"type": "stop", "seat": 1, "card": "TC"},
-        {"type": "cannot-lead", "seat": 1},
+        {"type": "cannot-lead", "seat": 1, "paid": 0},
     ]
     assert TV.describe_events(events, view, group_forced=True) == [
         "cat leads 4♣, then 6 forced plays: cat 5♣, ann 6♣ 7♣, bob 8♣, ann 9♣, bob 10♣ (+6 from 8-9-10); "

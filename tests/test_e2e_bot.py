@@ -12,6 +12,7 @@ import sqlite3
 import time
 
 from bot.messages.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
+from tests.fakediscord.harness import PATIENCE
 
 HUMANS = ("alice", "bob")
 SYM = set(SUIT_SYMBOLS.values())
@@ -150,8 +151,12 @@ COMBOS = ("pick.full_house", "pick.straight")
 
 
 async def open_hand(dh, channel, user, tm):
-    """`user`'s private hand view from the table message's "Show my hand" (checked for leaks), or None."""
-    h = await dh.click(user, tm, label="Show my hand")
+    """`user`'s private hand view from the table message's "Show my hand" (checked for leaks), or None
+    (also when the message no longer has the button: the game ended meanwhile)."""
+    try:
+        h = await dh.click(user, tm, label="Show my hand")
+    except LookupError:
+        return None
     hand = await h.message()
     assert hand.ephemeral, hand.content
     if "Your hand" not in hand.content:
@@ -331,7 +336,7 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
 
 async def hand_changed(dh, channel, user, tm, hand, timeout=5):
     """Wait until `user`'s hand view differs from `hand` (a public move is answered before it is applied)."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout * PATIENCE
     while time.monotonic() < deadline:
         if finished(dh, channel):
             return

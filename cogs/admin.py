@@ -2,8 +2,9 @@
 
 A top-level group of its own, because Discord applies ``default_member_permissions`` to top-level
 commands only: members without **Manage Server** don't see it, and a server's owner can show it to
-other roles or hide it in Server Settings → Integrations. Each command still checks Manage Server
-when it runs (``require_manage_server``).
+other roles or hide it in Server Settings → Integrations. Each command still checks when it runs
+(``require_admin``): Manage Server, or the role the server named with ``/tripoley-admin settings
+admin_role`` (so a "game master" role can be handed the tools without Manage Server).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.discordio.admin import AdminTools, require_manage_server
+from bot.discordio.admin import AdminTools, require_admin, require_manage_server
 from bot.discordio.controller import guild_of
 from bot.economy.bank import HOUSE
 from bot.messages.text import audit_text
@@ -55,7 +56,7 @@ class Admin(
         user: discord.User,
         amount: app_commands.Range[int, -10_000_000, 10_000_000],
     ) -> None:
-        require_manage_server(interaction, "Granting chips")
+        await require_admin(interaction, self.prefs, "Granting chips")
         if user.bot:
             raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley-admin house`.")
         await self.admin_tools.adjust(interaction, user.id, amount)
@@ -65,7 +66,7 @@ class Admin(
     async def admin_house(
         self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
     ) -> None:
-        require_manage_server(interaction, "The house bankroll")
+        await require_admin(interaction, self.prefs, "The house bankroll")
         if amount is not None:
             await self.admin_tools.adjust(interaction, HOUSE, amount)
             return
@@ -75,18 +76,18 @@ class Admin(
 
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "The audit")
+        await require_admin(interaction, self.prefs, "The audit")
         await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        require_manage_server(interaction, "Kicking a player")
+        await require_admin(interaction, self.prefs, "Kicking a player")
         updates = await self.manager.kick(guild_of(interaction), user.id, display_name(interaction.user))
         await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
 
     @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "Resetting the economy")
+        await require_admin(interaction, self.prefs, "Resetting the economy")
         self.admin_tools.refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
@@ -108,6 +109,8 @@ class Admin(
         relief_cooldown_hours="Hours between two relief grants",
         threads="Run each table in its own thread",
         pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
+        admin_role="A role whose members may use /tripoley-admin too (Manage Server only)",
+        no_admin_role="Only Manage Server may use /tripoley-admin again (Manage Server only)",
     )
     @app_commands.choices(default_preset=preset_choices())
     async def settings(
@@ -123,6 +126,8 @@ class Admin(
         relief_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
         threads: bool | None = None,
         pings: bool | None = None,
+        admin_role: discord.Role | None = None,
+        no_admin_role: bool = False,
     ) -> None:
         changes = dict(
             default_preset=default_preset,
@@ -136,9 +141,19 @@ class Admin(
             threads=threads,
             pings=pings,
         )
-        if any(v is not None for v in changes.values()):
-            require_manage_server(interaction, "Changing the settings")
-            config = await self.prefs.update_guild(guild_of(interaction), **changes)
+        if admin_role is not None or no_admin_role:
+            # Who may administer is the server managers' choice alone, not a delegated admin's.
+            require_manage_server(interaction, "Choosing the admin role")
+            if admin_role is not None and no_admin_role:
+                raise errors.TripoleyError("Give `admin_role` or `no_admin_role`, not both.")
+        if any(v is not None for v in changes.values()) or admin_role is not None or no_admin_role:
+            await require_admin(interaction, self.prefs, "Changing the settings")
+            config = await self.prefs.update_guild(
+                guild_of(interaction),
+                clear=("admin_role",) if no_admin_role else (),
+                admin_role=admin_role.id if admin_role is not None else None,
+                **changes,
+            )
         else:
             config = await self.prefs.guild(guild_of(interaction))
         await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))

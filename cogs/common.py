@@ -70,6 +70,7 @@ def settings_text(config: GuildConfig, house_bankroll: int) -> str:
         f"for wallets below {smallest_buy_in()} chips\n"
         f"Tables in threads: {'on' if config.threads else 'off'}\n"
         f"Turn pings: {'on' if config.pings else 'off'} by default\n"
+        f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
         f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)"
     )
 

@@ -18,6 +18,7 @@ from bot import errors
 from bot.discordio.controller import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE, TABLES_OPEN
+from bot.economy.prefs import Prefs
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.tables.manager import TableManager
@@ -25,10 +26,27 @@ from bot.tables.manager import TableManager
 NO_PINGS = discord.AllowedMentions.none()
 
 
-def require_manage_server(interaction: discord.Interaction, what: str) -> None:
+def manages_server(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction.user, "guild_permissions", None)
-    if not (perms and perms.manage_guild):
+    return bool(perms and perms.manage_guild)
+
+
+def require_manage_server(interaction: discord.Interaction, what: str) -> None:
+    if not manages_server(interaction):
         raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
+
+
+async def require_admin(interaction: discord.Interaction, prefs: Prefs, what: str) -> None:
+    """The run-time check of every ``/tripoley-admin`` tool: **Manage Server**, or the server's
+    Tripoley admin role (``/tripoley-admin settings admin_role``). Discord decides who may *see* the
+    commands (their default permission, and the roles the owner adds in Integrations); this is what
+    lets such a role use them too, and no one else even if a stale command slipped through."""
+    if manages_server(interaction):
+        return
+    role = (await prefs.guild(guild_of(interaction))).admin_role
+    roles = getattr(interaction.user, "roles", None) or []
+    if role is None or not any(r.id == role for r in roles):
+        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission or this server's Tripoley admin role.")
 
 
 class AdminTools:
@@ -40,7 +58,9 @@ class AdminTools:
     ) -> None:
         """Add ``amount`` chips to a wallet (negative: take them; the house's: ``user_id`` 0).
         ``after``: the ledger row of the change the admin confirmed repeating."""
-        require_manage_server(interaction, "The house bankroll" if user_id == HOUSE else "Granting chips")
+        await require_admin(
+            interaction, self.manager.prefs, "The house bankroll" if user_id == HOUSE else "Granting chips"
+        )
         await acknowledge_then(interaction, lambda: self._adjusted(interaction, user_id, amount, after))
 
     async def confirm_adjust(self, interaction: discord.Interaction, user_id: str, amount: str, after: str) -> None:
@@ -80,7 +100,7 @@ class AdminTools:
     async def reset(self, interaction: discord.Interaction) -> None:
         """The reset's confirmation clicked: every wallet back to the starting balance (a second
         click resets to the same balances: nothing more moves)."""
-        require_manage_server(interaction, "Resetting the economy")
+        await require_admin(interaction, self.manager.prefs, "Resetting the economy")
         self.refuse_while_open(guild_of(interaction))
 
         async def work() -> dict[str, Any]:

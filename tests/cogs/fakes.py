@@ -77,6 +77,7 @@ class FakeInteraction:
         manage_guild: bool = False,
         client=None,
         dms_open: bool = True,
+        roles: tuple[int, ...] = (),
     ) -> None:
         self.calls = Calls()
 
@@ -93,6 +94,7 @@ class FakeInteraction:
             name=name or f"user{user_id}",
             display_name=name or f"user{user_id}",
             guild_permissions=discord.Permissions(manage_guild=manage_guild),
+            roles=[SimpleNamespace(id=role) for role in roles],
             send=send,
             bot=False,
         )

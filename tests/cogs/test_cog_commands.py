@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from types import SimpleNamespace
 
 import discord
 import pytest
@@ -253,6 +254,39 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     await cog.leaderboard.callback(cog, it, "balance")
     embed = it.calls[0][2]["embed"]
     assert "<@1>" in embed.description
+
+
+async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):
+    """Manage Server names a "game master" role; its members use /tripoley-admin, others still can't,
+    and only Manage Server chooses (or clears) the role."""
+    game_master, other_role = 77, 78
+    gm = interaction(stack, BOB, roles=(game_master,))
+    with pytest.raises(errors.NotAllowed, match="admin role"):
+        await admin.admin_audit.callback(admin, gm)
+    owner = interaction(stack, manage_guild=True)
+    await admin.settings.callback(admin, owner, admin_role=SimpleNamespace(id=game_master))
+    assert f"the role <@&{game_master}>" in owner.calls[0][1]
+    assert (await stack.prefs.guild(G)).admin_role == game_master
+
+    gm = interaction(stack, BOB, roles=(game_master,))
+    await admin.admin_audit.callback(admin, gm)
+    assert "Chip audit" in gm.calls.last("send_message")[1]
+    gm = interaction(stack, BOB, roles=(game_master,))
+    await admin.settings.callback(admin, gm, None, 50)  # the defaults, yes
+    assert (await stack.prefs.guild(G)).starting_balance == 50
+    for attempt in ({"admin_role": SimpleNamespace(id=other_role)}, {"no_admin_role": True}):
+        gm = interaction(stack, BOB, roles=(game_master,))
+        with pytest.raises(errors.NotAllowed, match="Manage Server"):
+            await admin.settings.callback(admin, gm, **attempt)  # who administers: no
+    outsider = interaction(stack, 3, roles=(other_role,))
+    with pytest.raises(errors.NotAllowed):
+        await admin.admin_house.callback(admin, outsider, 100)
+
+    owner = interaction(stack, manage_guild=True)
+    await admin.settings.callback(admin, owner, no_admin_role=True)
+    assert (await stack.prefs.guild(G)).admin_role is None and "Manage Server only" in owner.calls[0][1]
+    with pytest.raises(errors.NotAllowed):
+        await admin.admin_audit.callback(admin, interaction(stack, BOB, roles=(game_master,)))
 
 
 async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):

@@ -40,7 +40,8 @@ ACCEPTS = {
     "lobby_timeout": "a number of seconds greater than 0",
     "timeouts_before_ai": "a whole number, 1 or more",
     "render_processes": "a whole number from 0 to 16",
-    "rest_rate": "a number of requests a second (0: no pacing)",
+    "rest_rate": "a number of requests a second, at most TOKEN_RATE_LIMIT (0: no pacing, for a local test server)",
+    "token_rate_limit": "a number of requests a second greater than 0",
     "ai_processes": "a whole number from 0 to 16",
     "daily_amount": "a whole number of chips, 0 or more",
     "daily_cooldown_hours": "a number of hours greater than 0",
@@ -92,9 +93,12 @@ class Settings(BaseSettings):
     house_bankroll: int = Field(default=10_000, ge=0)
     threads: bool = False
 
-    # The bot's own REST calls a second (bot.discordio.pacing; Discord's global limit is 50 unless Discord
-    # raised it for the bot; 0: not paced).
+    # The bot's own REST calls a second, for the whole bot token (bot.discordio.pacing): a cluster's
+    # processes share it by their shards (rest_share). 0: not paced (a local test server only).
     rest_rate: float = Field(default=45.0, ge=0)
+    # Discord's global limit for the bot token, shared by all its shards and processes (50 unless
+    # Discord raised it for the bot): REST_RATE may not exceed it.
+    token_rate_limit: float = Field(default=50.0, gt=0)
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
     # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
@@ -187,6 +191,14 @@ class Settings(BaseSettings):
         if self.shard_count is None:
             return None
         return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    def rest_share(self) -> float:
+        """This process's share of ``REST_RATE``: the token's budget split by shards, so that the
+        processes of a cluster (each running its SHARD_IDS of SHARD_COUNT) stay under it together."""
+        shards = self.shards()
+        if shards is None or self.shard_count is None:
+            return self.rest_rate
+        return self.rest_rate * len(shards) / self.shard_count
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""
@@ -287,6 +299,20 @@ def error_line(name: str, value: object, reason: str) -> str:
     return f"{name.upper()}{shown(name, value)}: {reason}{accepts}."
 
 
+def rest_rate_problem(settings: Settings) -> str | None:
+    """Why ``REST_RATE`` would break the bot token's global limit, or None. Discord counts every
+    process of a cluster against the one token, so the rate is the token's, split by shards
+    (:meth:`Settings.rest_share`)."""
+    if settings.rest_rate > settings.token_rate_limit:
+        return (
+            f"more than the bot token's global limit of {settings.token_rate_limit:g} requests a second"
+            " (TOKEN_RATE_LIMIT), which every process of a cluster shares"
+        )
+    if settings.rest_rate == 0 and not settings.discord_api_base:
+        return "0 (no pacing) would break Discord's global limit; it is for a local test server (DISCORD_API_BASE)"
+    return None
+
+
 def load_settings(**overrides) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
@@ -325,6 +351,9 @@ def load_settings(**overrides) -> Settings:
                 " processes, which needs a PostgreSQL DATABASE_URL",
             )
         )
+    rate_problem = rest_rate_problem(settings)
+    if rate_problem:
+        lines.append(error_line("rest_rate", f"{settings.rest_rate:g}", rate_problem))
     log_file_problem = settings.log_file and unwritable(settings.log_file)
     if log_file_problem:
         lines.append(error_line("log_file", settings.log_file, log_file_problem))

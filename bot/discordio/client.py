@@ -215,7 +215,10 @@ class TripoleyBot(commands.Bot):
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
-        self.publisher = Publisher(self.manager, DiscordSink(self, Pacer(s.rest_rate)), self.images)
+        rate = s.rest_share()
+        if s.shard_count is not None:
+            log.info("REST budget: %g requests a second, this process's share of REST_RATE %g", rate, s.rest_rate)
+        self.publisher = Publisher(self.manager, DiscordSink(self, Pacer(rate)), self.images)
         self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
         self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)

@@ -4,8 +4,12 @@ Discord lets a bot make about 50 requests a second (interaction answers aside: t
 counted). A bot over it gets 429s, and discord.py then holds back every request until the limit
 resets, the acknowledgements of clicks included, which must come within 3 s. The publisher's
 table messages, turn pings, DMs and the like therefore go out through one :class:`Pacer` at a
-steady ``REST_RATE`` (a little under the limit); what waits meanwhile is coalesced by the
-publisher (the newest state of a table wins), so the tables play on and the messages catch up.
+steady rate (a little under the limit); what waits meanwhile is coalesced by the publisher (the
+newest state of a table wins), so the tables play on and the messages catch up.
+
+The limit is the bot token's, shared by every shard and process of a cluster: a process paces at
+its share of ``REST_RATE`` (:meth:`bot.settings.Settings.rest_share`: by the shards it runs), so
+the processes together stay under it.
 """
 
 from __future__ import annotations

@@ -406,11 +406,17 @@ class DiscordHarness:
         extra_guilds: Sequence[str] = (),
         bot_name: str = "TripoleyBot",
         token: str = "fake",
-        realistic_rate_limits: bool = False,
+        realistic_rate_limits: bool = True,
+        route_limit_scale: int = 1,
         ack_window: float = INTERACTION_ACK_WINDOW,
     ) -> None:
         self.state = FakeState(bot_name=bot_name, token=token)
         self.server = FakeDiscordServer(self.state, realistic_rate_limits=realistic_rate_limits, ack_window=ack_window)
+        # Tests of fast games may allow more per route (the global limit stays Discord's).
+        self.server.rate_limit_windows = {
+            route: (count * route_limit_scale, window)
+            for route, (count, window) in self.server.rate_limit_windows.items()
+        }
         self.faults = self.server.faults
         self.users: dict[str, FakeUser] = {}
         for name in humans:

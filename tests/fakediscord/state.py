@@ -579,6 +579,7 @@ class RestCall:
     duration: float = 0.0
     json: Any = None  # the JSON body (or payload_json of a multipart body)
     injected: str | None = None  # "429", "403", "delay" when a fault was injected
+    counted: bool = True  # against the bot token's global limit (False: an interaction endpoint)
 
 
 @dataclass(eq=False)

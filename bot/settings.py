@@ -37,6 +37,7 @@ ACCEPTS = {
     "ai_pause": "a number of seconds, 0 or more",
     "round_pause": "a number of seconds, 0 or more",
     "claim_timeout": "a number of seconds greater than 0",
+    "ping_delay": "a number of seconds, 0 or more",
     "lobby_timeout": "a number of seconds greater than 0",
     "timeouts_before_ai": "a whole number, 1 or more",
     "render_processes": "a whole number from 0 to 16",
@@ -84,6 +85,8 @@ class Settings(BaseSettings):
     claim_timeout: float = Field(default=8.0, gt=0)
     lobby_timeout: float = Field(default=900.0, gt=0)
     timeouts_before_ai: int = Field(default=3, ge=1)
+    # Seconds a turn ping waits for the player to decide without it (then it is not sent at all).
+    ping_delay: float = Field(default=5.0, ge=0)
 
     # The server economy (a server's /tripoley settings overrides these but the house bankroll).
     daily_amount: int = Field(default=100, ge=0)

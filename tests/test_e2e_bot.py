@@ -26,6 +26,7 @@ def bot_env(tmp_path, **extra):
         "AI_PAUSE": "0",
         "ROUND_PAUSE": "0",
         "CLAIM_TIMEOUT": "1",
+        "PING_DELAY": "0",
         "LOG_LEVEL": "WARNING",
     }
     env.update(extra)

@@ -219,7 +219,9 @@ class TripoleyBot(commands.Bot):
         if s.shard_count is not None:
             log.info("REST budget: %g requests a second, this process's share of REST_RATE %g", rate, s.rest_rate)
         self.publisher = Publisher(self.manager, DiscordSink(self, Pacer(rate)), self.images)
-        self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
+        self.turns = TurnNotifier(
+            self.manager, self.publisher.sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
+        )
         self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:

@@ -6,6 +6,7 @@ anything starts: each bad one becomes one line naming it and what it accepts.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -104,8 +105,9 @@ class Settings(BaseSettings):
     token_rate_limit: float = Field(default=50.0, gt=0)
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
-    # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
-    ai_processes: int = Field(default=1, ge=0, le=16)
+    # Worker processes for the Hard AI's searches (0: threads of the bot's own process); by default
+    # one per core but the one the bot's event loop needs (default_ai_processes).
+    ai_processes: int = Field(default_factory=lambda: default_ai_processes(), ge=0, le=16)
 
     # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
     # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
@@ -212,6 +214,21 @@ class Settings(BaseSettings):
 
     def token(self) -> str | None:
         return self.discord_token.get_secret_value() if self.discord_token else None
+
+
+MOST_DEFAULT_AI_PROCESSES = 8
+
+
+def default_ai_processes(cores: int | None = None) -> int:
+    """AI workers where the cores allow: every core this process may use but one (the bot's
+    event loop), at least one, at most :data:`MOST_DEFAULT_AI_PROCESSES` (niced below the bot:
+    on a busy machine a search waits, a click does not)."""
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # pragma: no cover - not Linux
+            cores = os.cpu_count() or 1
+    return max(1, min(MOST_DEFAULT_AI_PROCESSES, cores - 1))
 
 
 def is_postgres_url(url: str) -> bool:

@@ -211,6 +211,7 @@ class TripoleyBot(commands.Bot):
         self.manager.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
             self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
+            self.manager.ai.workers = s.ai_processes
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None

@@ -16,12 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
+
+WINDOW = 1.0  # seconds: Discord counts the global limit per second
 
 
 class Pacer:
     """``await pacer()`` before a request: at most ``rate`` a second, in the order they came
-    (each takes the next free slot; ``rate`` 0: no pacing)."""
+    (each takes the next free slot; ``rate`` 0: no pacing).
+
+    Slots alone are not enough: when the event loop is busy, requests whose slots passed meanwhile
+    wake up together and go out in a bunch, and Discord counts requests as they arrive. So a
+    request also waits until fewer than ``rate`` went out in the last :data:`WINDOW` (by the times
+    they really went)."""
 
     def __init__(
         self,
@@ -33,6 +41,7 @@ class Pacer:
         self._monotonic = monotonic
         self._sleep = sleep
         self._next = float("-inf")  # the next free slot
+        self._sent: deque[float] = deque()  # when the requests of the last window went
 
     async def __call__(self) -> None:
         if self.rate <= 0:
@@ -42,3 +51,12 @@ class Pacer:
         self._next = slot + 1 / self.rate
         if slot > now:
             await self._sleep(slot - now)
+        most = max(1, int(self.rate * WINDOW))
+        while True:
+            now = self._monotonic()
+            while self._sent and self._sent[0] <= now - WINDOW:
+                self._sent.popleft()
+            if len(self._sent) < most:
+                self._sent.append(now)
+                return
+            await self._sleep(self._sent[0] + WINDOW - now)

@@ -44,3 +44,32 @@ async def test_rate_zero_does_not_pace():
     for _ in range(10):
         await pace()
     assert clock.slept == []
+
+
+class SleepingClock(Clock):
+    """Time passes only while the pacer sleeps; ``stall`` makes every sleep end late (a busy loop)."""
+
+    def __init__(self, stall: float = 0.0) -> None:
+        super().__init__()
+        self.stall = stall
+        self.sent: list[float] = []
+
+    async def sleep(self, seconds: float) -> None:
+        await super().sleep(seconds)
+        self.t += seconds + self.stall
+
+
+async def test_late_wake_ups_never_bunch_over_the_rate_in_any_second():
+    """With every wake-up 0.3 s late, slots pile up; the requests still go out at most `rate` in
+    any window of one second, by the times they really went."""
+    clock = SleepingClock(stall=0.3)
+    pace = Pacer(10, clock.monotonic, clock.sleep)
+
+    async def request() -> None:
+        await pace()
+        clock.sent.append(clock.t)
+
+    await asyncio.gather(*(request() for _ in range(60)))
+    sent = sorted(clock.sent)
+    assert len(sent) == 60
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(sent, sent[10:])), sent  # the 11th after any is a second later

@@ -254,11 +254,11 @@ async def one_refused(dh, h1, h2):
     acknowledgement or (both passed the check made before acknowledging) by a follow-up after it."""
     await asyncio.gather(h1.response(), h2.response())
 
-    def refusals():
+    def refusals():  # (an accepted click may carry public follow-ups later: turn pings, results)
         return [
             h.original if h.response_type == 4 else h.followups[0]
             for h in (h1, h2)
-            if h.response_type == 4 or h.followups
+            if h.response_type == 4 or (h.followups and h.followups[0].ephemeral)
         ]
 
     await dh.wait_for(lambda: refusals() or None, 3, what="the second click's refusal")

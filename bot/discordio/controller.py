@@ -406,9 +406,8 @@ class Controller:
         out = hand_message(table, seat, view)
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
-        await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
-        self._remember_hand_view(interaction, table)
-        self._carry(interaction, table, original=False)  # its @original is the hand view: follow-ups only
+        edit = await self._open_hand_view(interaction, table, out)
+        self._remember_hand_view(interaction, table, edit)
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
@@ -421,19 +420,43 @@ class Controller:
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
                 try:
-                    await interaction.edit_original_response(attachments=[file])
+                    await edit(attachments=[file])
                 except discord.HTTPException:
                     log.warning("could not attach the hand image")
 
-    def _remember_hand_view(self, interaction: discord.Interaction, table: Table) -> None:
-        """This interaction's answer is the player's hand view: updated at their next decision."""
+    async def _open_hand_view(
+        self, interaction: discord.Interaction, table: Table, out: Outgoing
+    ) -> Callable[..., Awaitable[Any]]:
+        """Answer with the private hand view; how to edit it later. A click on the table message is
+        acknowledged as a deferred update and the view comes as an ephemeral follow-up: the table
+        message is then the click's ``@original``, and carries the table's next updates outside
+        Discord's global limit (bot.discordio.carriers). A command answers with the view itself."""
+        message = interaction.message
+        if self.publisher is None or message is None or message.flags.ephemeral:
+            await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
+            return interaction.edit_original_response
+        await defer(interaction)
+        sent = await interaction.followup.send(ephemeral=True, wait=True, **message_kwargs(out))
+        self._carry(interaction, table, original=True)  # after the view: the click's own answer first
+
+        async def edit(**kwargs: Any) -> Any:
+            return await interaction.followup.edit_message(sent.id, **kwargs)
+
+        return edit
+
+    def _remember_hand_view(
+        self, interaction: discord.Interaction, table: Table, edit: Callable[..., Awaitable[Any]] | None = None
+    ) -> None:
+        """This interaction's answer (or ``edit``'s message) is the player's hand view: updated at
+        their next decision."""
         if self.turns is None:
             return
+        edit_view = edit or interaction.edit_original_response
 
-        async def edit(out: Outgoing) -> None:
-            await interaction.edit_original_response(**message_kwargs(out, edit=True))
+        async def update(out: Outgoing) -> None:
+            await edit_view(**message_kwargs(out, edit=True))
 
-        self.turns.remember_hand_view(table.id, interaction.user.id, edit)
+        self.turns.remember_hand_view(table.id, interaction.user.id, update)
 
     # -- the round's log -------------------------------------------------------------
 

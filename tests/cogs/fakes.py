@@ -59,9 +59,18 @@ class FakeResponse:
 class FakeFollowup:
     def __init__(self, calls: Calls) -> None:
         self.calls = calls
+        self.next_id = 6000
 
-    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+    async def send(self, content: str | None = None, **kwargs: Any):
         self.calls.append(("followup", content, kwargs))
+        self.next_id += 1
+        return SimpleNamespace(id=self.next_id)
+
+    async def edit_message(self, message_id: int, **kwargs: Any) -> None:
+        self.calls.append(("followup_edit", kwargs.get("content"), dict(kwargs, message_id=message_id)))
+
+    async def delete_message(self, message_id: int) -> None:
+        self.calls.append(("followup_delete", None, {"message_id": message_id}))
 
 
 class FakeInteraction:

@@ -146,14 +146,16 @@ class InteractionHandle:
                 timeout,
                 what=f"the deferred answer to {rec!r}",
             )
-        # 6: deferred update: wait for an edit of the clicked message or a followup
+        # 6: deferred update: wait for the click's first followup (its answer: later ones may be
+        # anything the bot sends through the interaction) or an edit of the clicked message made
+        # through this interaction (or, for a private message, by anyone: only its own clicks can).
         acked = rec.acked_at or 0.0
         src = rec.source_message
 
         def result():
             if rec.followups:
-                return rec.followups[-1]
-            if src is not None and src.edits and src.edits[-1].monotonic >= acked:
+                return rec.followups[0]
+            if src is not None and any(e.monotonic >= acked and (e.by == rec.id or src.ephemeral) for e in src.edits):
                 return src
             return None
 

@@ -675,14 +675,14 @@ class FakeDiscordServer:
             self._dispatch_message_event("MESSAGE_CREATE", msg)
         return msg
 
-    async def _edit(self, msg: Message, payload: dict, files: list, *, via: str) -> Message:
+    async def _edit(self, msg: Message, payload: dict, files: list, *, via: str, by: int | None = None) -> Message:
         payload = payload or {}
         validate_message(payload, files, creating=False)
         atts = self._make_attachments(msg.channel_id, payload, files, msg.attachments, ephemeral=msg.ephemeral)
         changes = self._apply_message_payload(msg, payload, atts)
         if msg.loading:
             changes["flags"] = changes.get("flags", msg.flags) & ~S.FLAG_LOADING
-        self.state.edit_message(msg, changes, via=via)
+        self.state.edit_message(msg, changes, via=via, by=by)
         if not msg.ephemeral:
             self._dispatch_message_event("MESSAGE_UPDATE", msg)
         return msg
@@ -912,7 +912,7 @@ class FakeDiscordServer:
             rec.original_message = rec.source_message
             if rtype == 7:
                 msg = await self._edit(
-                    rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7"
+                    rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7", by=rec.id
                 )
         elif rtype == 8:
             if rec.type != 4:
@@ -944,7 +944,9 @@ class FakeDiscordServer:
         orig = rec.original_message
         if rec.response_type == 5 and orig is not None and orig.loading and not orig.deleted:
             # Like Discord: the first followup after a "thinking" defer fills the loading message.
-            msg = await self._edit(orig, payload, files, via="POST /webhooks/{webhook_id}/{webhook_token} (deferred)")
+            msg = await self._edit(
+                orig, payload, files, via="POST /webhooks/{webhook_id}/{webhook_token} (deferred)", by=rec.id
+            )
             rec.followups.append(msg)
         else:
             ephemeral = bool(int(payload.get("flags") or 0) & S.FLAG_EPHEMERAL)
@@ -969,7 +971,9 @@ class FakeDiscordServer:
         rec = self._interaction_for_webhook(request)
         msg = self._webhook_message(rec, request)
         payload, files = await self._read_body(request)
-        await self._edit(msg, payload, files, via="PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+        await self._edit(
+            msg, payload, files, via="PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", by=rec.id
+        )
         return json_response(msg.payload())
 
     async def h_webhook_delete(self, request: web.Request) -> web.Response:

@@ -99,7 +99,7 @@ class Settings(BaseSettings):
 
     # The bot's own REST calls a second, for the whole bot token (bot.discordio.pacing): a cluster's
     # processes share it by their shards (rest_share). 0: not paced (a local test server only).
-    rest_rate: float = Field(default=45.0, ge=0)
+    rest_rate: float = Field(default=40.0, ge=0)
     # Discord's global limit for the bot token, shared by all its shards and processes (50 unless
     # Discord raised it for the bot): REST_RATE may not exceed it.
     token_rate_limit: float = Field(default=50.0, gt=0)

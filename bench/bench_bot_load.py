@@ -1,17 +1,20 @@
 """Load benchmark of the Discord bot: N concurrent tables through the local fake Discord.
 
-    python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3]
-                                   [--ai-level hard] [--postgres] [--processes 2]
+    python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3] [--humans 1]
+                                   [--think 3] [--ai-level hard] [--postgres] [--processes 2]
 
 Starts the fake Discord (``tests/fakediscord``) on 127.0.0.1 in this process and ``python -m bot``
 as a subprocess against it (temporary SQLite database, ``AI_PAUSE`` 0.2 s, ``ROUND_PAUSE`` 0.5 s).
 ``--postgres``: a throwaway PostgreSQL server instead (``tests/pgserver.py``: initdb + pg_ctl; its
 binaries must be installed). ``--processes N`` (PostgreSQL): a cluster of N bot processes, one
 shard each (``SHARD_COUNT`` N), the tables spread over N servers, one in each shard.
-Opens ``--tables`` tables, one per channel, each with its own scripted human (distinct users) and
-``--ai`` AI seats of ``--ai-level`` (Hard: searching in the bot's ``AI_PROCESSES`` workers),
-``rounds: --rounds``; then plays for ``--seconds`` seconds: every scripted human
-reads the table message (like a user: whose turn it is) and, on its turn, answers with a simple
+The fake Discord enforces Discord's rate limits (the global limit per bot token, interaction
+endpoints exempt, per-route buckets): a bot that breaks one gets 429s, and the bench prints FAIL.
+Opens ``--tables`` tables, one per channel, each with ``--humans`` scripted humans of its own
+(distinct users) and ``--ai`` AI seats of ``--ai-level`` (Hard: searching in the bot's
+``AI_PROCESSES`` workers), ``rounds: --rounds``; then plays for ``--seconds`` seconds: every
+scripted human reads the table message (like a user: whose turn it is) and, on its turn, thinks
+``--think`` seconds (give or take half; 0: full speed) and answers with a simple
 policy (check / call / keep / pass / play from the public buttons, else "Show my hand" and best
 five, first legal lead, first select options, the lowest amount). A table whose game ends starts a
 new one, so the load stays at N tables. Then the bot is stopped (SIGTERM, SIGKILL after 5 s) and
@@ -19,13 +22,17 @@ the script prints:
 
 * tables, games and rounds completed;
 * interaction → acknowledgement latency (``dh.ack_stats()``): median and p99, whole run and play phase;
-* REST calls of the bot per completed round;
+* REST calls of the bot per completed round; the requests counted against the token's global
+  limit and the exempt ones (interaction endpoints) per human decision and per round, and the
+  counted ones a second (mean, and the most in any second: every process together); 429s;
+* the time from a move to the table message showing it (p50 / p95);
 * mat edits per channel per second: mean over the play phase, and the max count in any 1 s window;
 * the bot process's peak RSS (``VmHWM`` from ``/proc/PID/status``);
 * pictures uploaded to the channels (posts and edits with a file) and their bytes, per round, and
   how many repeated the picture their channel had just been sent (an upload per visible change: 0);
-* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB,
-  ≤ 1.5 MB of pictures per 5 rounds of a 4-player game);
+* the targets next to them (p99 ≤ 100 ms, ≤ 1 paced mat edit/s per channel, ≤ 300 MB,
+  ≤ 1.5 MB of pictures per 5 rounds of a 4-player game, ≤ 1 counted request per human decision,
+  the move shown within 1.5 s at p95, no 429);
 * the conservation check over the whole database at the end (no chip created or lost).
 
 The fake Discord and the scripted users share this process's event loop: its own loop lag is printed

@@ -23,7 +23,8 @@ async def setup(db, bank, prefs, settings):
     clock = FakeClock()
     manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
-    publisher = Publisher(manager, sink, renderer=None, min_interval=0)  # pacing: see test_lobby_edits_are_paced…
+    # Pacing: see test_lobby_edits_are_paced… and test_carried_edits_are_spaced….
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0, carry_interval=0)
     return manager, sink, publisher, clock
 
 

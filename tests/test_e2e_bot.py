@@ -175,6 +175,11 @@ def table_agrees(dh, tm, user, hand):
     return to_act(dh, tm) == user and phase is not None and PROMPTS.get(phase) == my_turn(hand)
 
 
+class StaleTable(AssertionError):
+    """The table message read was behind the game: an edit built before the last move can land
+    after it (the newest state follows), so its "to act" was no longer true."""
+
+
 async def move(dh, channel, user, tm, stats=None, hand=None):
     """Make one legal move for `user`; returns the handle that made it. From the table message `tm`'s
     public buttons, else from the hand view (`hand`, or opened from `tm`).
@@ -189,9 +194,8 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
             if b:
                 return await dh.click(user, tm, custom_id=b["custom_id"])
         hand = await open_hand(dh, channel, user, tm)
-        assert hand is not None and my_turn(hand), (
-            f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}"
-        )
+        if hand is None or not my_turn(hand):
+            raise StaleTable(f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}")
     if "place a combination" in (my_turn(hand) or ""):  # michigan-play
         play_button = button(hand, "Play ")
         michigan_play = play_button["label"].removeprefix("Play ")
@@ -305,7 +309,17 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 stats["moves"] += 1
                 await wait_change(dh, channel, before)
                 continue
-        h = await move(dh, channel, user, tm, stats)
+        try:
+            h = await move(dh, channel, user, tm, stats)
+        except StaleTable:
+            stats["stale"] = stats.get("stale", 0) + 1
+            if stats["stale"] > 20:
+                raise
+            try:
+                await wait_change(dh, channel, state_key(dh, channel), 3)
+            except (TimeoutError, AssertionError):
+                pass
+            continue
         await h.response()
         stats["moves"] += 1
         try:

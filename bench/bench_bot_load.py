@@ -1,17 +1,20 @@
 """Load benchmark of the Discord bot: N concurrent tables through the local fake Discord.
 
-    python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3]
-                                   [--ai-level hard] [--postgres] [--processes 2]
+    python bench/bench_bot_load.py [--tables 200] [--seconds 60] [--rounds 3] [--ai 3] [--humans 1]
+                                   [--think 3] [--ai-level hard] [--postgres] [--processes 2]
 
 Starts the fake Discord (``tests/fakediscord``) on 127.0.0.1 in this process and ``python -m bot``
 as a subprocess against it (temporary SQLite database, ``AI_PAUSE`` 0.2 s, ``ROUND_PAUSE`` 0.5 s).
 ``--postgres``: a throwaway PostgreSQL server instead (``tests/pgserver.py``: initdb + pg_ctl; its
 binaries must be installed). ``--processes N`` (PostgreSQL): a cluster of N bot processes, one
 shard each (``SHARD_COUNT`` N), the tables spread over N servers, one in each shard.
-Opens ``--tables`` tables, one per channel, each with its own scripted human (distinct users) and
-``--ai`` AI seats of ``--ai-level`` (Hard: searching in the bot's ``AI_PROCESSES`` workers),
-``rounds: --rounds``; then plays for ``--seconds`` seconds: every scripted human
-reads the table message (like a user: whose turn it is) and, on its turn, answers with a simple
+The fake Discord enforces Discord's rate limits (the global limit per bot token, interaction
+endpoints exempt, per-route buckets): a bot that breaks one gets 429s, and the bench prints FAIL.
+Opens ``--tables`` tables, one per channel, each with ``--humans`` scripted humans of its own
+(distinct users) and ``--ai`` AI seats of ``--ai-level`` (Hard: searching in the bot's
+``AI_PROCESSES`` workers), ``rounds: --rounds``; then plays for ``--seconds`` seconds: every
+scripted human reads the table message (like a user: whose turn it is) and, on its turn, thinks
+``--think`` seconds (give or take half; 0: full speed) and answers with a simple
 policy (check / call / keep / pass / play from the public buttons, else "Show my hand" and best
 five, first legal lead, first select options, the lowest amount). A table whose game ends starts a
 new one, so the load stays at N tables. Then the bot is stopped (SIGTERM, SIGKILL after 5 s) and
@@ -19,13 +22,17 @@ the script prints:
 
 * tables, games and rounds completed;
 * interaction → acknowledgement latency (``dh.ack_stats()``): median and p99, whole run and play phase;
-* REST calls of the bot per completed round;
+* REST calls of the bot per completed round; the requests counted against the token's global
+  limit and the exempt ones (interaction endpoints) per human decision and per round, and the
+  counted ones a second (mean, and the most in any second: every process together); 429s;
+* the time from a move to the table message showing it (p50 / p95);
 * mat edits per channel per second: mean over the play phase, and the max count in any 1 s window;
 * the bot process's peak RSS (``VmHWM`` from ``/proc/PID/status``);
 * pictures uploaded to the channels (posts and edits with a file) and their bytes, per round, and
   how many repeated the picture their channel had just been sent (an upload per visible change: 0);
-* the targets next to them (p99 ≤ 100 ms at 200 tables, ≤ 1 mat edit/s per channel, ≤ 300 MB,
-  ≤ 1.5 MB of pictures per 5 rounds of a 4-player game);
+* the targets next to them (p99 ≤ 100 ms, ≤ 1 paced mat edit/s per channel, ≤ 300 MB,
+  ≤ 1.5 MB of pictures per 5 rounds of a 4-player game, ≤ 1 counted request per human decision,
+  the move shown within 1.5 s at p95, no 429);
 * the conservation check over the whole database at the end (no chip created or lost).
 
 The fake Discord and the scripted users share this process's event loop: its own loop lag is printed
@@ -65,6 +72,9 @@ TARGET_P99 = 0.100  # seconds, at 200 tables
 TARGET_EDITS = 1.0  # mat edits per second per channel
 TARGET_RSS_MB = 300.0
 TARGET_BYTES_5_ROUNDS = 1_500_000  # pictures uploaded for 5 rounds of a 4-player game
+TARGET_COUNTED_PER_DECISION = 1.0  # requests counted against the token's global limit, per human decision
+TARGET_SHOWN_P95 = 1.5  # seconds from a move to the table message showing it, p95
+TOKEN_BUDGET = 50  # Discord's global limit: requests a second per bot token, every process together
 
 PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
 HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
@@ -118,13 +128,18 @@ def table_message(channel):
 class TableRun:
     index: int
     channel: object
-    user: object  # FakeUser
+    users: list  # FakeUser: the table's humans, the first one hosts
     games_started: int = 0
     games_finished: int = 0
     moves: int = 0
     stuck: int = 0
     errors: list[str] = field(default_factory=list)
     finished_ids: set = field(default_factory=set)
+    shown: list = field(default_factory=list)  # (move dispatched at, table message id, its content then)
+
+    @property
+    def user(self):
+        return self.users[0]
 
     def note(self, text: str) -> None:
         if len(self.errors) < 5:
@@ -157,49 +172,47 @@ async def open_table(dh, t: TableRun, args) -> None:
     lobby = await h.message(timeout=20)
     if "table open" not in (lobby.content or ""):
         raise RuntimeError(f"table {t.index}: no lobby: {lobby.content!r}")
+    for guest in t.users[1:]:
+        await (await dh.click(guest, lobby, label="Join")).response(timeout=20)
     for _ in range(args.ai):
         await (await dh.click(t.user, lobby, label=ADD_AI[args.ai_level])).response(timeout=20)
     await (await dh.click(t.user, lobby, label="Start")).response(timeout=20)
     t.games_started += 1
 
 
-async def move(dh, t: TableRun, tm) -> bool:
-    """One legal move from the table message `tm` (simple policy); False if it was not our turn after all."""
+async def move(dh, user, tm):
+    """One legal move from the table message `tm` (simple policy): the interaction that made it,
+    or None if it was not our turn after all."""
     for label in PREFER:
         b = button(tm, label)
         if b:
-            await (await dh.click(t.user, tm, custom_id=b["custom_id"])).response()
-            return True
-    hand = await (await dh.click(t.user, tm, label="Show my hand")).message(timeout=10)
+            return await (await dh.click(user, tm, custom_id=b["custom_id"])).response()
+    hand = await (await dh.click(user, tm, label="Show my hand")).message(timeout=10)
     if not hand.ephemeral:
         raise RuntimeError("Show my hand did not answer privately")
     if "**Your turn:**" not in (hand.content or ""):
-        return False  # the table message was behind: not our turn any more
+        return None  # the table message was behind: not our turn any more
     for b in buttons(hand):
         label = b.get("label") or ""
         if label == "Best five" or label.startswith(HAND_PREFIX):
-            await (await dh.click(t.user, hand, custom_id=b["custom_id"])).response()
-            return True
+            return await (await dh.click(user, hand, custom_id=b["custom_id"])).response()
     for s in selects(hand):
         cid = s["custom_id"]
         if cid.endswith(("pick.full_house", "pick.straight", "pick.space")):
             continue
         n = s.get("min_values", 1) or 1
-        await (await dh.select(t.user, hand, cid, [o["value"] for o in s["options"][:n]])).response()
-        return True
+        return await (await dh.select(user, hand, cid, [o["value"] for o in s["options"][:n]])).response()
     for b in buttons(hand):
         if ":suit." in b.get("custom_id", ""):
-            await (await dh.click(t.user, hand, custom_id=b["custom_id"])).response()
-            return True
+            return await (await dh.click(user, hand, custom_id=b["custom_id"])).response()
     for b in buttons(hand):
         if ":amt." in b.get("custom_id", ""):
-            h = await dh.click(t.user, hand, custom_id=b["custom_id"])
+            h = await dh.click(user, hand, custom_id=b["custom_id"])
             await h.response()
             if h.modal is None:
                 raise RuntimeError(f"no modal for {b.get('label')}")
             low = re.search(r"Amount:\s*(\d+)", hand.content or "")
-            await (await dh.submit_modal(t.user, h, {"amount": low.group(1) if low else "1"})).response()
-            return True
+            return await (await dh.submit_modal(user, h, {"amount": low.group(1) if low else "1"})).response()
     raise RuntimeError(f"no move found in the hand:\n{hand.content}")
 
 
@@ -210,10 +223,12 @@ def state_key(channel):
     return (tm.id if tm else None, len(tm.edits) if tm else 0)
 
 
-async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> None:
-    """The scripted human: act on our turn, start a new game when one ends, until the deadline."""
-    uid = str(t.user.id)
-    rng = random.Random(t.index)
+async def play_table(dh, t: TableRun, user, args, deadline: float, poll: float) -> None:
+    """One scripted human of the table: act on our turn (after thinking ``--think`` seconds, give
+    or take half), the host starts a new game when one ends, until the deadline."""
+    uid = str(user.id)
+    host = user is t.users[0]
+    rng = random.Random(user.id)
     acted_on = None  # state key at which we last acted
     acted_at = 0.0
     while time.perf_counter() < deadline:
@@ -221,6 +236,8 @@ async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> Non
         ch = t.channel
         newest = next((m for m in reversed(ch.messages[-RECENT:]) if is_mat(m) or is_final(m)), None)
         final = newest if newest is not None and is_final(newest) else None
+        if final is not None and not host:
+            continue
         if final is not None and final.id not in t.finished_ids:
             t.finished_ids.add(final.id)
             t.games_finished += 1
@@ -247,9 +264,16 @@ async def play_table(dh, t: TableRun, args, deadline: float, poll: float) -> Non
                 )
                 acted_on = None  # try again
             continue
+        if args.think:
+            await asyncio.sleep(args.think * (0.5 + rng.random()))
+            tm = table_message(ch)
+            if tm is None or state_key(ch) != key:
+                continue  # the table moved on while we thought (a timeout): look again
         try:
-            if await move(dh, t, tm):
+            made = await move(dh, user, tm)
+            if made is not None:
                 t.moves += 1
+                t.shown.append((made.record.dispatched_at, tm.id, tm.content))
         except Exception as exc:  # noqa: BLE001 - a failed move is reported, play goes on
             t.note(f"move: {type(exc).__name__}: {str(exc)[:200]}")
         acted_on, acted_at = key, time.perf_counter()
@@ -348,13 +372,39 @@ def rounds_completed(channel) -> int:
 
 
 def mat_edit_times(channel, t0: float, t1: float) -> list[float]:
+    """When the round messages were edited in the channel (paced by the bot to one a second; the
+    edits through clicks have buckets of their own and are not counted here)."""
     out = []
     for m in channel.messages:
         if m.ephemeral:
             continue
         for e in m.edits:
-            if t0 <= e.monotonic <= t1 and ROUND_HEAD.match((e.before or {}).get("content") or ""):
+            if (
+                t0 <= e.monotonic <= t1
+                and e.via.startswith("PATCH /channels/")
+                and ROUND_HEAD.match((e.before or {}).get("content") or "")
+            ):
                 out.append(e.monotonic)
+    return out
+
+
+def move_to_shown(dh, tables: list[TableRun]) -> list[float]:
+    """Seconds from each move (its interaction sent) to the table message showing a later state:
+    the first change of that message's text after the move, or a newer table message."""
+    out = []
+    for t in tables:
+        later = sorted(
+            m.created_monotonic
+            for m in t.channel.messages
+            if not m.ephemeral and (is_mat(m) or is_final(m)) and t.shown and m.created_monotonic > t.shown[0][0]
+        )
+        for at, message_id, content in t.shown:
+            msg = dh.state.messages.get(message_id)
+            times = [e.monotonic for e in msg.edits if e.monotonic > at and (e.after or {}).get("content") != content]
+            newer = later[bisect.bisect_right(later, at)] if bisect.bisect_right(later, at) < len(later) else None
+            first = min([x for x in (*times[:1], newer) if x is not None], default=None)
+            if first is not None:
+                out.append(first - at)
     return out
 
 
@@ -474,7 +524,7 @@ async def start_bots(dh: DiscordHarness, env: dict, tmp: str, processes: int) ->
 
 async def run(args) -> int:
     n = args.tables
-    names = [f"player{i:03d}" for i in range(n)]
+    names = [f"player{i:04d}" for i in range(n * args.humans)]
     channels = [f"table-{i:03d}" for i in range(n)]
     lag: list[float] = []
     stop_lag = asyncio.Event()
@@ -537,7 +587,11 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 f" opening {n} tables…",
                 flush=True,
             )
-            tables = [TableRun(i, dh.channel(channels[i]), dh.user(names[i])) for i in range(n)]
+            h = args.humans
+            tables = [
+                TableRun(i, dh.channel(channels[i]), [dh.user(name) for name in names[i * h : (i + 1) * h]])
+                for i in range(n)
+            ]
 
             # Set-up: bounded concurrency, bounded time.
             sem = asyncio.Semaphore(args.open_concurrency)
@@ -600,7 +654,12 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                     if v is not None:
                         peak_rss = v
 
-            players = [asyncio.create_task(play_table(dh, t, args, deadline, args.poll)) for t in opened]
+            limits0 = dict(dh.server.limit_counts)
+            players = [
+                asyncio.create_task(play_table(dh, t, user, args, deadline, args.poll))
+                for t in opened
+                for user in t.users
+            ]
             sampler = asyncio.create_task(rss_sampler())
             await asyncio.wait(players + [sampler], timeout=args.seconds + 30)
             for task in players + [sampler]:
@@ -648,7 +707,8 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             print()
             print(
                 f"=== bench_bot_load: {n} tables, {args.seconds:.0f} s of play, preset {args.preset}, "
-                f"1 human + {args.ai} {args.ai_level} AI per table, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
+                f"{args.humans} human(s) + {args.ai} {args.ai_level} AI per table"
+                f"{f' (thinking ~{args.think:g} s)' if args.think else ' (full speed)'}, rounds {args.rounds}, AI_PAUSE {args.ai_pause}, "
                 f"ROUND_PAUSE {args.round_pause}, {args.processes} process(es) over "
                 f"{'PostgreSQL' if server else 'SQLite'} ==="
             )
@@ -694,6 +754,36 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             )
             top = ", ".join(f"{k} {v}" for k, v in rest_routes.most_common(5))
             print(f"  top routes            {top}")
+            counted = [c for c in rest_play if c.counted]
+            exempt = rest_total - len(counted)
+            per_decision = len(counted) / moves if moves else None
+            print(
+                f"counted requests        {len(counted)} ({len(counted) / play_secs:.1f}/s, all processes; max in any"
+                f" 1 s window {max_in_window([c.at for c in counted])}, token budget {TOKEN_BUDGET}/s);"
+                f" per human decision {per_decision:.2f}"
+                + (f", per round {len(counted) / rounds:.1f}" if rounds else "")
+                if per_decision is not None
+                else "counted requests        n/a (no human decision)",
+                f"  target ≤ {TARGET_COUNTED_PER_DECISION:g} per decision",
+            )
+            top_counted = ", ".join(f"{k} {v}" for k, v in Counter(c.route for c in counted).most_common(4))
+            print(f"  counted routes        {top_counted}")
+            if moves:
+                print(
+                    f"exempt requests         {exempt} (interaction endpoints: {rest_cb} callbacks, the rest follow-ups"
+                    f" and @original edits); per human decision {exempt / moves:.2f}"
+                    + (f", per round {exempt / rounds:.1f}" if rounds else "")
+                )
+            limits = {k: dh.server.limit_counts[k] - limits0.get(k, 0) for k in ("global_429", "route_429")}
+            print(
+                f"429s                    global {limits['global_429']}, per route {limits['route_429']} in play;"
+                f" whole run: global {dh.server.limit_counts['global_429']}, per route {dh.server.limit_counts['route_429']}"
+            )
+            to_shown = move_to_shown(dh, opened)
+            print(
+                f"move → table message    p50 {ms(pct(to_shown, 0.5))}   p95 {ms(pct(to_shown, 0.95))}   (n={len(to_shown)})"
+                f"   target p95 ≤ {TARGET_SHOWN_P95 * 1000:.0f} ms"
+            )
             if rounds:
                 per_round = pictures["bytes"] / rounds
                 print(
@@ -741,10 +831,20 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             ok_bytes = (
                 bool(rounds) and pictures["bytes"] / rounds * 5 <= TARGET_BYTES_5_ROUNDS and not pictures["repeats"]
             )
+            ok_counted = per_decision is not None and per_decision <= TARGET_COUNTED_PER_DECISION
+            ok_shown = bool(to_shown) and pct(to_shown, 0.95) <= TARGET_SHOWN_P95
+            ok_limits = not dh.server.limit_counts["global_429"] and not dh.server.limit_counts["route_429"]
+
+            def mark(ok: bool) -> str:
+                return "OK" if ok else "MISSED"
+
             print(
-                f"targets                 p99 {'OK' if ok_p99 else 'MISSED'} · mat edits {'OK' if ok_edits else 'MISSED'}"
-                f" · memory {'OK' if ok_rss else 'MISSED'} · picture bytes {'OK' if ok_bytes else 'MISSED'}"
+                f"targets                 p99 {mark(ok_p99)} · mat edits {mark(ok_edits)} · memory {mark(ok_rss)}"
+                f" · picture bytes {mark(ok_bytes)} · counted/decision {mark(ok_counted)}"
+                f" · move shown p95 {mark(ok_shown)} · Discord's limits {mark(ok_limits)}"
             )
+            if not ok_limits:
+                print(f"FAIL: the bot broke Discord's rate limits ({dict(dh.server.limit_counts)})")
             if args.verbose:
                 ch = tables[0].channel
                 print(f"-- public messages of #{ch.name} (first line, edits, created at +s) --")
@@ -766,7 +866,8 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                 bot_side(stats_file, t_play, t_end, args.verbose, play_inter)
             balanced, books = await conservation(database)
             print(f"conservation            {books}")
-        return 0 if (ok_p99 and ok_edits and ok_rss and ok_bytes and alive and balanced) else 1
+        met = ok_p99 and ok_edits and ok_rss and ok_bytes and ok_counted and ok_shown and ok_limits
+        return 0 if (met and alive and balanced) else 1
 
 
 def sum_over(measure, pids: list[int]) -> float | None:
@@ -785,6 +886,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=60.0, help="seconds of play after the set-up (60)")
     p.add_argument("--rounds", type=int, default=3, help="rounds per game (3)")
     p.add_argument("--ai", type=int, default=3, help="AI seats per table (3)")
+    p.add_argument("--humans", type=int, default=1, help="scripted humans per table (1)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="human pace: mean seconds a scripted human thinks before each decision, give or take half (0: full speed)",
+    )
     p.add_argument("--preset", default="tripoley")
     p.add_argument("--ai-pause", type=float, default=0.2, help="AI_PAUSE for the bot (0.2)")
     p.add_argument("--round-pause", type=float, default=0.5, help="ROUND_PAUSE for the bot (0.5)")
@@ -813,8 +921,8 @@ def main(argv: list[str] | None = None) -> int:
         help="bot processes, one shard each, over PostgreSQL (1; more implies --postgres)",
     )
     args = p.parse_args(argv)
-    if not (1 <= args.tables <= 1000 and 1 <= args.seconds <= 1800 and 1 <= args.ai <= 8):
-        p.error("--tables 1..1000, --seconds 1..1800, --ai 1..8")
+    if not (1 <= args.tables <= 1000 and 1 <= args.seconds <= 1800 and 0 <= args.ai <= 8 and 1 <= args.humans <= 8):
+        p.error("--tables 1..1000, --seconds 1..1800, --ai 0..8, --humans 1..8")
     return asyncio.run(run(args))
 
 

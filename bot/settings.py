@@ -6,6 +6,7 @@ anything starts: each bad one becomes one line naming it and what it accepts.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -45,7 +46,9 @@ ACCEPTS = {
     "lobby_timeout": "a number of seconds greater than 0, at most 604800 (a week)",
     "timeouts_before_ai": "a whole number from 1 to 100",
     "render_processes": "a whole number from 0 to 16",
-    "rest_rate": "a number of requests a second from 0 (no pacing) to 10000",
+    "ping_delay": "a number of seconds from 0 to 600",
+    "rest_rate": "a number of requests a second, at most TOKEN_RATE_LIMIT (0: no pacing, for a local test server)",
+    "token_rate_limit": "a number of requests a second greater than 0, at most 10000",
     "ai_processes": "a whole number from 0 to 16",
     "daily_amount": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
     "daily_cooldown_hours": "a number of hours greater than 0, at most 8760 (a year)",
@@ -108,6 +111,8 @@ class Settings(TokenSettings):
     claim_timeout: float = Field(default=8.0, gt=0, le=3600)
     lobby_timeout: float = Field(default=900.0, gt=0, le=7 * DAY)
     timeouts_before_ai: int = Field(default=3, ge=1, le=100)
+    # Seconds a turn ping waits for the player to decide without it (then it is not sent at all).
+    ping_delay: float = Field(default=5.0, ge=0, le=600)
 
     # The server economy (a server's /tripoley-admin settings overrides these but the house bankroll).
     daily_amount: int = Field(default=100, ge=0, le=MAX_CHIPS)
@@ -117,13 +122,17 @@ class Settings(TokenSettings):
     house_bankroll: int = Field(default=10_000, ge=0, le=MAX_CHIPS)
     threads: bool = False
 
-    # The bot's own REST calls a second (bot.discordio.pacing; Discord's global limit is 50 unless Discord
-    # raised it for the bot; 0: not paced).
-    rest_rate: float = Field(default=45.0, ge=0, le=10_000)
+    # The bot's own REST calls a second, for the whole bot token (bot.discordio.pacing): a cluster's
+    # processes share it by their shards (rest_share). 0: not paced (a local test server only).
+    rest_rate: float = Field(default=40.0, ge=0, le=10_000)
+    # Discord's global limit for the bot token, shared by all its shards and processes (50 unless
+    # Discord raised it for the bot): REST_RATE may not exceed it.
+    token_rate_limit: float = Field(default=50.0, gt=0, le=10_000)
     # Capacity: worker processes drawing the images (0: threads of the bot's own process).
     render_processes: int = Field(default=1, ge=0, le=16)
-    # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
-    ai_processes: int = Field(default=1, ge=0, le=16)
+    # Worker processes for the Hard AI's searches (0: threads of the bot's own process); by default
+    # one per core but the one the bot's event loop needs (default_ai_processes).
+    ai_processes: int = Field(default_factory=lambda: default_ai_processes(), ge=0, le=16)
 
     # Retention (PRIVACY.md): finished games (state, results, replay) are deleted, and ledger rows
     # anonymised, RETENTION_DAYS after they ended (nothing: kept for ever; at least 31, so the
@@ -240,12 +249,35 @@ class Settings(TokenSettings):
         shards = self.shards()
         return shards is None or 0 in shards
 
+    def rest_share(self) -> float:
+        """This process's share of ``REST_RATE``: the token's budget split by shards, so that the
+        processes of a cluster (each running its SHARD_IDS of SHARD_COUNT) stay under it together."""
+        shards = self.shards()
+        if shards is None or self.shard_count is None:
+            return self.rest_rate
+        return self.rest_rate * len(shards) / self.shard_count
+
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""
         shards = self.shards()
         if shards is None or self.shard_count is None:
             return True
         return (guild_id >> 22) % self.shard_count in shards
+
+
+MOST_DEFAULT_AI_PROCESSES = 8
+
+
+def default_ai_processes(cores: int | None = None) -> int:
+    """AI workers where the cores allow: every core this process may use but one (the bot's
+    event loop), at least one, at most :data:`MOST_DEFAULT_AI_PROCESSES` (niced below the bot:
+    on a busy machine a search waits, a click does not)."""
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # pragma: no cover - not Linux
+            cores = os.cpu_count() or 1
+    return max(1, min(MOST_DEFAULT_AI_PROCESSES, cores - 1))
 
 
 def is_postgres_url(url: str) -> bool:
@@ -351,6 +383,20 @@ def unreadable_env(exc: Exception) -> str:
     return f".env: cannot be read as UTF-8 text ({exc})."
 
 
+def rest_rate_problem(settings: Settings) -> str | None:
+    """Why ``REST_RATE`` would break the bot token's global limit, or None. Discord counts every
+    process of a cluster against the one token, so the rate is the token's, split by shards
+    (:meth:`Settings.rest_share`)."""
+    if settings.rest_rate > settings.token_rate_limit:
+        return (
+            f"more than the bot token's global limit of {settings.token_rate_limit:g} requests a second"
+            " (TOKEN_RATE_LIMIT), which every process of a cluster shares"
+        )
+    if settings.rest_rate == 0 and not settings.discord_api_base:
+        return "0 (no pacing) would break Discord's global limit; it is for a local test server (DISCORD_API_BASE)"
+    return None
+
+
 def load_settings(**overrides) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
@@ -389,6 +435,9 @@ def load_settings(**overrides) -> Settings:
                 " processes, which needs a PostgreSQL DATABASE_URL",
             )
         )
+    rate_problem = rest_rate_problem(settings)
+    if rate_problem:
+        lines.append(error_line("rest_rate", f"{settings.rest_rate:g}", rate_problem))
     log_file_problem = settings.log_file and unwritable(settings.log_file)
     if log_file_problem:
         lines.append(error_line("log_file", settings.log_file, log_file_problem))

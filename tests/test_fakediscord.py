@@ -343,6 +343,58 @@ async def test_realistic_rate_limits_slow_the_bot_down_without_losing_messages()
         assert [c.status for c in calls].count(200) == 5
 
 
+async def test_the_global_limit_is_per_token_and_interaction_endpoints_are_exempt(dh, demo):
+    """Counted routes share one window per bot token (across connections); the interaction
+    webhook is exempt. A request over the limit is a global 429 with Discord's headers, counted."""
+    h = await dh.run_command("alice", "general", "demo start", preset="tripoley")
+    await h.message()
+    dh.server.global_limit = (3, 60.0)  # small and long: no timing involved
+    dh.server.rate_limit_windows["PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"] = (5, 60.0)
+    dh.server._global_hits.clear()  # the bot's start-up requests: a window of our own
+    counted0, exempt0 = dh.server.limit_counts["counted"], dh.server.limit_counts["exempt"]
+    ch = dh.channel("general")
+    auth = {"Authorization": "Bot fake"}
+    original = f"{dh.api_base}/webhooks/{dh.state.application_id}/{h.token}/messages/@original"
+    async with aiohttp.ClientSession() as s, aiohttp.ClientSession() as other:
+        for i in range(3):  # two connections, one token: one window
+            session = s if i % 2 else other
+            async with session.post(
+                f"{dh.api_base}/channels/{ch.id}/messages", json={"content": "x"}, headers=auth
+            ) as r:
+                assert r.status == 200
+        for _ in range(6):  # the interaction webhook is not bound to the global limit
+            async with s.patch(original, json={"content": "edited"}) as r:
+                assert r.status == 200 or r.headers.get("X-RateLimit-Global") is None
+        async with s.get(f"{dh.api_base}/users/@me", headers=auth) as r:
+            assert r.status == 429 and r.headers["X-RateLimit-Global"] == "true"
+            body = await r.json()
+            assert body["global"] is True and body["retry_after"] > 0
+    counts = dh.server.limit_counts
+    assert counts["counted"] - counted0 == 4 and counts["exempt"] - exempt0 == 6
+    assert counts["global_429"] == 1
+    assert counts["route_429"] == 1  # the 6th @original edit: the interaction webhook's own bucket
+    counts["global_429"] = 0  # made on purpose here: the fixture's check is for the bot
+
+
+async def test_a_route_limit_answers_429_with_its_bucket_headers(dh):
+    dh.server.rate_limit_windows["POST /channels/{channel_id}/messages"] = (2, 60.0)
+    ch, other = dh.channel("general"), dh.channel("tripoley")
+    auth = {"Authorization": "Bot fake"}
+    async with aiohttp.ClientSession() as s:
+        statuses = []
+        for channel in (ch, ch, other, ch):  # a bucket per channel
+            async with s.post(
+                f"{dh.api_base}/channels/{channel.id}/messages", json={"content": "x"}, headers=auth
+            ) as r:
+                statuses.append(r.status)
+                if r.status == 429:
+                    assert "X-RateLimit-Global" not in r.headers
+                    assert r.headers["X-RateLimit-Limit"] == "2" and r.headers["X-RateLimit-Remaining"] == "0"
+                    assert float(r.headers["X-RateLimit-Reset-After"]) > 0
+    assert statuses == [200, 200, 200, 429]
+    assert dh.server.limit_counts["route_429"] == 1 and dh.server.limit_counts["global_429"] == 0
+
+
 # -- raw REST behaviour ----------------------------------------------------------------------
 
 

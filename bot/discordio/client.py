@@ -254,13 +254,19 @@ class TripoleyBot(commands.Bot):
         self.manager.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
             self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
+            self.manager.ai.workers = s.ai_processes
         renderer = await asyncio.to_thread(default_renderer)  # imports Pillow: off the event loop
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
-        pacer = Pacer(s.rest_rate)
+        rate = s.rest_share()
+        if s.shard_count is not None:
+            log.info("REST budget: %g requests a second, this process's share of REST_RATE %g", rate, s.rest_rate)
+        pacer = Pacer(rate)
         self.publisher = Publisher(self.manager, DiscordSink(self, pacer), self.images)
-        self.turns = TurnNotifier(self.manager, self.publisher.sink, self.images)
+        self.turns = TurnNotifier(
+            self.manager, self.publisher.sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
+        )
         self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:

@@ -7,7 +7,10 @@ state without waiting for the table's lock (``game.check``: a refusal is answere
 as such), then acknowledged (a deferred update, within a few ms: nothing waits on
 the database, a timer or other tables), then checked again and applied under the
 lock, and saved. A move from a private hand view then edits that view to show the
-hand after the move. The mat message itself is updated by the :class:`~bot.discordio.publisher.Publisher`. Every
+hand after the move. The mat message itself is updated by the :class:`~bot.discordio.publisher.Publisher`,
+through the click when it was made on that message: a click on a public message of a table is
+remembered as a carrier (:mod:`bot.discordio.carriers`), so the updates it causes, the turn pings
+and round results after it ride on the interaction, outside Discord's global limit. Every
 refusal is answered ephemerally by :meth:`Controller.report`.
 """
 
@@ -24,6 +27,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
+from bot.discordio.carriers import InteractionCarrier
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
@@ -362,9 +366,27 @@ class Controller:
             update = await self.manager.leave(channel, user.id)
             await self.reply(interaction, update.message or "You left the table.")
         elif verb == "ai":
-            await self.manager.add_ai(channel, user.id, before_apply=lambda: defer(interaction), level=level)
+            await self.manager.add_ai(
+                channel, user.id, before_apply=lambda: self._defer_carrying(interaction, table), level=level
+            )
         else:
-            await self.manager.start(channel, user.id, before_apply=lambda: defer(interaction))
+            await self.manager.start(channel, user.id, before_apply=lambda: self._defer_carrying(interaction, table))
+
+    async def _defer_carrying(self, interaction: discord.Interaction, table: Table) -> None:
+        """A deferred update of a click on a public message: that message, its ``@original``, is
+        then edited through it (and the table's follow-ups go through it)."""
+        await defer(interaction)
+        self._carry(interaction, table, original=True)
+
+    def _carry(self, interaction: discord.Interaction, table: Table, *, original: bool) -> None:
+        """Remember a click on a public message of the table as the carrier of its next updates
+        (``original``: the interaction's ``@original`` is that message: a deferred update)."""
+        message = interaction.message
+        if self.publisher is None or message is None or message.flags.ephemeral or interaction.channel_id is None:
+            return  # a private view's follow-ups would answer a message the others cannot see
+        self.publisher.carriers.remember(
+            table.id, interaction.channel_id, InteractionCarrier(interaction), message.id if original else None
+        )
 
     def _detail_for(self, table: Table, user_id: int) -> dict:
         """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
@@ -394,9 +416,12 @@ class Controller:
         private = message is not None and message.flags.ephemeral
 
         async def acknowledge() -> None:
-            if private and self.turns is not None:
-                self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
-            await defer(interaction)
+            if private:
+                if self.turns is not None:
+                    self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
+                await defer(interaction)
+            else:
+                await self._defer_carrying(interaction, table)  # the table message shows the move through it
 
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
@@ -469,8 +494,8 @@ class Controller:
         out = hand_message(table, seat, view)
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
-        await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
-        self._remember_hand_view(interaction, table)
+        edit = await self._open_hand_view(interaction, table, out)
+        self._remember_hand_view(interaction, table, edit)
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
             png, alt = await self.publisher.image("hand", view)
@@ -483,19 +508,43 @@ class Controller:
             if png:
                 file = discord.File(io.BytesIO(png), filename="hand.png", description=(alt or "")[:1000] or None)
                 try:
-                    await interaction.edit_original_response(attachments=[file])
+                    await edit(attachments=[file])
                 except discord.HTTPException:
                     log.warning("could not attach the hand image")
 
-    def _remember_hand_view(self, interaction: discord.Interaction, table: Table) -> None:
-        """This interaction's answer is the player's hand view: updated at their next decision."""
+    async def _open_hand_view(
+        self, interaction: discord.Interaction, table: Table, out: Outgoing
+    ) -> Callable[..., Awaitable[Any]]:
+        """Answer with the private hand view; how to edit it later. A click on the table message is
+        acknowledged as a deferred update and the view comes as an ephemeral follow-up: the table
+        message is then the click's ``@original``, and carries the table's next updates outside
+        Discord's global limit (bot.discordio.carriers). A command answers with the view itself."""
+        message = interaction.message
+        if self.publisher is None or message is None or message.flags.ephemeral:
+            await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
+            return interaction.edit_original_response
+        await defer(interaction)
+        sent = await interaction.followup.send(ephemeral=True, wait=True, **message_kwargs(out))
+        self._carry(interaction, table, original=True)  # after the view: the click's own answer first
+
+        async def edit(**kwargs: Any) -> Any:
+            return await interaction.followup.edit_message(sent.id, **kwargs)
+
+        return edit
+
+    def _remember_hand_view(
+        self, interaction: discord.Interaction, table: Table, edit: Callable[..., Awaitable[Any]] | None = None
+    ) -> None:
+        """This interaction's answer (or ``edit``'s message) is the player's hand view: updated at
+        their next decision."""
         if self.turns is None:
             return
+        edit_view = edit or interaction.edit_original_response
 
-        async def edit(out: Outgoing) -> None:
-            await interaction.edit_original_response(**message_kwargs(out, edit=True))
+        async def update(out: Outgoing) -> None:
+            await edit_view(**message_kwargs(out, edit=True))
 
-        self.turns.remember_hand_view(table.id, interaction.user.id, edit)
+        self.turns.remember_hand_view(table.id, interaction.user.id, update)
 
     # -- the round's log -------------------------------------------------------------
 

@@ -4,20 +4,32 @@ Discord lets a bot make about 50 requests a second (interaction answers aside: t
 counted). A bot over it gets 429s, and discord.py then holds back every request until the limit
 resets, the acknowledgements of clicks included, which must come within 3 s. The publisher's
 table messages, turn pings, DMs and the like therefore go out through one :class:`Pacer` at a
-steady ``REST_RATE`` (a little under the limit); what waits meanwhile is coalesced by the
-publisher (the newest state of a table wins), so the tables play on and the messages catch up.
+steady rate (a little under the limit); what waits meanwhile is coalesced by the publisher (the
+newest state of a table wins), so the tables play on and the messages catch up.
+
+The limit is the bot token's, shared by every shard and process of a cluster: a process paces at
+its share of ``REST_RATE`` (:meth:`bot.settings.Settings.rest_share`: by the shards it runs), so
+the processes together stay under it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
+
+WINDOW = 1.0  # seconds: Discord counts the global limit per second
 
 
 class Pacer:
     """``await pacer()`` before a request: at most ``rate`` a second, in the order they came
-    (each takes the next free slot; ``rate`` 0: no pacing)."""
+    (each takes the next free slot; ``rate`` 0: no pacing).
+
+    Slots alone are not enough: when the event loop is busy, requests whose slots passed meanwhile
+    wake up together and go out in a bunch, and Discord counts requests as they arrive. So a
+    request also waits until fewer than ``rate`` went out in the last :data:`WINDOW` (by the times
+    they really went)."""
 
     def __init__(
         self,
@@ -30,6 +42,7 @@ class Pacer:
         self._sleep = sleep
         self._next = float("-inf")  # the next free slot
         self.waiting = 0  # requests waiting for their slot now (the metrics' pacer queue)
+        self._sent: deque[float] = deque()  # when the requests of the last window went
 
     async def __call__(self) -> None:
         if self.rate <= 0:
@@ -41,5 +54,18 @@ class Pacer:
             self.waiting += 1
             try:
                 await self._sleep(slot - now)
+            finally:
+                self.waiting -= 1
+        most = max(1, int(self.rate * WINDOW))
+        while True:
+            now = self._monotonic()
+            while self._sent and self._sent[0] <= now - WINDOW:
+                self._sent.popleft()
+            if len(self._sent) < most:
+                self._sent.append(now)
+                return
+            self.waiting += 1
+            try:
+                await self._sleep(self._sent[0] + WINDOW - now)
             finally:
                 self.waiting -= 1

@@ -14,6 +14,14 @@ message (a post, sent at once); the previous one loses its buttons and the lobby
 message is closed in paced edits after it. A pending state that has to wait is
 replaced by any newer one meanwhile (newest wins).
 
+A message a player clicked recently is edited through that click instead
+(:mod:`bot.discordio.carriers`: the interaction's ``@original``, not counted
+against Discord's global limit, and in a bucket of its own, so at most one
+such edit per ``carry_interval``). Whichever way it goes, an edit shows the
+newest state, so a click's consequence and the AI moves after it never cost a
+carried edit and a channel edit for the same state. Round results are posted
+as follow-ups of the table's freshest click when there is one.
+
 Publishing is fire-and-forget and nothing in the game ever waits on Discord.
 A table with threads on plays in a thread started from its lobby message when
 the game starts (if the thread can't be started, in the channel); the thread is
@@ -33,9 +41,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 
+from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.handdms import HandDMs
 from bot.discordio.render import ImageService, Renderer, view_key
 from bot.messages import story, text
@@ -65,9 +75,12 @@ class _Channel:
     final: Table | None = None  # a finished game's last state, still to show when a new table came
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
     strips: list[list] = field(default_factory=list)  # [message id, attempts, channel, closed text]: old mats to close
-    stories: list[list] = field(default_factory=list)  # [Outgoing, attempts, channel]: round results to post, in order
+    stories: list[list] = field(
+        default_factory=list
+    )  # [Outgoing, attempts, channel, table id]: round results, in order
     close_lobby: list | None = None  # [table, attempts]: the lobby message to close
     last_edit: float = float("-inf")
+    last_carried: float = float("-inf")  # the last edit through a click (carriers)
     failures: int = 0
     drawing: asyncio.Future | None = None  # the round message's newest picture being drawn (or drawn)
     drawing_key: bytes | None = None  # the view it is drawn from
@@ -83,8 +96,10 @@ class Publisher:
         retry_base: float = 0.5,
         retry_max: float = 15.0,
         min_interval: float = 1.0,
+        carry_interval: float = 0.5,
         picture_wait: float = 0.3,
         monotonic: Callable[[], float] = time.monotonic,
+        carriers: Carriers | None = None,
     ) -> None:
         self.manager = manager
         self.sink = sink
@@ -92,6 +107,9 @@ class Publisher:
         self.retry_base = retry_base  # first retry delay after a failed send (doubles up to retry_max)
         self.retry_max = retry_max
         self.min_interval = min_interval  # at most one edit per channel per this many seconds
+        self.carry_interval = carry_interval  # at most one edit through clicks per channel per this many seconds
+        self.carriers = carriers if carriers is not None else Carriers(monotonic)
+        self.carried = 0  # requests sent through interactions (not counted by Discord), for the benchmarks
         # Seconds an edit of a round's message waits for its new picture before it shows the text
         # (whose turn it is, the deadline) with the old picture; the picture follows in the next edit.
         self.picture_wait = picture_wait
@@ -127,7 +145,7 @@ class Publisher:
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
         if embeds:
             channel = self._channels.setdefault(table.channel_id, _Channel())
-            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel] for embed in embeds]
+            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel, table.id] for embed in embeds]
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -226,14 +244,19 @@ class Publisher:
             return not table.lobby_message_id
         return self._fresh(table, table.status, table.round)  # a new mat message: posted at once
 
-    def _next_job(self, ch: _Channel) -> tuple[str, bool] | None:
-        """The channel's next job and whether it is an edit (paced)."""
+    @staticmethod
+    def _shown_in(table: Table) -> int | None:
+        """The message an edit of the table's state changes."""
+        return table.lobby_message_id if table.status in ("lobby", "cancelled") else table.mat_message_id
+
+    def _next_job(self, ch: _Channel) -> tuple[str, bool, int | None] | None:
+        """The channel's next job, whether it is an edit (paced) and of which message."""
         if ch.lobby_post is not None:
-            return "lobby_post", False
+            return "lobby_post", False, None
         if ch.stories:
-            return "story", False  # a round's results, before the next round's mat and the final results
+            return "story", False, None  # a round's results, before the next round's mat and the final results
         if ch.final is not None:
-            return "final", not self._needs_post(ch.final)
+            return "final", not self._needs_post(ch.final), ch.final.mat_message_id
         table = ch.table
         if (
             table is not None
@@ -244,24 +267,32 @@ class Publisher:
         ):
             ch.close_lobby = [table, 0]  # the game started: close the lobby message once
         if table is not None and table.id in self._stale:
-            return "state", not self._needs_post(table)  # the turn players see must be the resumed one
+            # The turn players see must be the resumed one.
+            return "state", not self._needs_post(table), None if self._needs_post(table) else self._shown_in(table)
         if table is not None and self._needs_post(table):
             thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
-            if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
-                return "close", True  # due anyway: the lobby closes before the mat appears
-            return "state", False  # else the new mat first, the lobby after it, paced
+            lobby = table.lobby_message_id
+            if ch.close_lobby is not None and self._edit_wait(ch, lobby) <= 0 and not thread_due:
+                return "close", True, lobby  # due anyway: the lobby closes before the mat appears
+            return "state", False, None  # else the new mat first, the lobby after it, paced
         if ch.close_lobby is not None:
-            return "close", True
+            return "close", True, ch.close_lobby[0].lobby_message_id
         if ch.strips:
-            return "strip", True
+            return "strip", True, ch.strips[0][0]
         if table is not None:
-            return "state", True
+            return "state", True, self._shown_in(table)
         return None
 
-    def _edit_wait(self, ch: _Channel) -> float:
-        if self.min_interval <= 0:
+    def _edit_wait(self, ch: _Channel, message_id: int | None = None) -> float:
+        """Seconds before an edit of ``message_id`` is due: through a click (one per
+        ``carry_interval``) when a live one carries it, else a channel edit (``min_interval``)."""
+        if self.carriers.for_message(message_id) is not None:
+            last, interval = ch.last_carried, self.carry_interval
+        else:
+            last, interval = ch.last_edit, self.min_interval
+        if interval <= 0:
             return 0.0
-        return ch.last_edit + self.min_interval - self._monotonic()
+        return last + interval - self._monotonic()
 
     async def _drain(self, channel_id: int) -> None:
         ch = self._channels.get(channel_id)
@@ -271,9 +302,9 @@ class Publisher:
             job = self._next_job(ch)
             if job is None:
                 return
-            kind, is_edit = job
+            kind, is_edit, target = job
             if is_edit:
-                wait = self._edit_wait(ch)
+                wait = self._edit_wait(ch, target)
                 if wait > 0:
                     # Too soon after the channel's last edit: wait, then do what is due by then.
                     await asyncio.sleep(wait)
@@ -330,12 +361,37 @@ class Publisher:
     # -- sending -----------------------------------------------------------------------
 
     async def _edit(self, ch: _Channel, channel_id: int, message_id: int, out: Outgoing) -> None:
+        """Edit a message: through a live click on it if there is one, else a (paced) channel edit."""
         digest = image_digest(out.image)
         if digest is not None and self._pictures.get(message_id) == digest:
             out.image, out.keep_image = None, True  # the picture shown already: the text only
-        await self.sink.edit(channel_id, message_id, out)
-        ch.last_edit = self._monotonic()
+        fresh = self.carriers.for_message(message_id)
+        if fresh is None or not await self._carry(ch, fresh, lambda: fresh.carrier.edit_original(out)):
+            await self._channel_edit_due(ch)
+            await self.sink.edit(channel_id, message_id, out)
+            ch.last_edit = self._monotonic()
         self._shown(message_id, out, digest)
+
+    async def _carry(self, ch: _Channel, fresh: Fresh, send: Callable[[], Awaitable[object]]) -> bool:
+        """Send through a click; False when that failed (its token dead, say: it is forgotten, and
+        the caller sends it the usual way)."""
+        try:
+            await send()
+        except MessageGone:
+            raise
+        except Exception as exc:
+            log.info("could not send through an interaction (%s); sending in the channel", describe_error(exc))
+            self.carriers.forget(fresh)
+            return False
+        ch.last_carried = self._monotonic()
+        self.carried += 1
+        return True
+
+    async def _channel_edit_due(self, ch: _Channel) -> None:
+        """Wait until a channel edit is due (after a carried edit fell through to one)."""
+        wait = self._edit_wait(ch)
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def _draw(self, ch: _Channel, table: Table, out: Outgoing, text_first: bool, earlier_ok: bool) -> None:
         """Draw ``out``'s picture. With ``text_first`` (a round's message) the text never waits
@@ -401,7 +457,7 @@ class Publisher:
         async with table.lock:
             status, round_number = table.status, table.round
             post = self._needs_post(table)
-            if not post and self._edit_wait(ch) > 0:
+            if not post and self._edit_wait(ch, self._shown_in(table)) > 0:
                 return False
             out = table_message(table)
             edit_of_round = not post and table.mat_message_id is not None
@@ -510,10 +566,13 @@ class Publisher:
         await remember_message(self.manager, table.id, "lobby", table.lobby_message_id)
 
     async def _post_story(self, channel_id: int, ch: _Channel) -> None:
-        """Post the oldest round result waiting (retried a few times, then given up: the log has it)."""
-        out, attempts, where = ch.stories[0]
+        """Post the oldest round result waiting, as a follow-up of the table's freshest click when
+        there is one (retried a few times, then given up: the log has it)."""
+        out, attempts, where, table_id = ch.stories[0]
+        fresh = self.carriers.freshest(table_id, where)
         try:
-            await self.sink.post(where, out)
+            if fresh is None or not await self._carry(ch, fresh, lambda: fresh.carrier.send(out)):
+                await self.sink.post(where, out)
         except Exception as exc:
             if retryable(exc) and attempts < 3:
                 ch.stories[0][1] += 1
@@ -548,11 +607,15 @@ class Publisher:
         ch.close_lobby = None
 
     async def _strip(self, channel_id: int, ch: _Channel) -> None:
-        """The last round's message loses its buttons and whose turn it was (best effort, paced)."""
+        """The last round's message loses its buttons and whose turn it was (best effort, paced;
+        through a click on it while one is fresh)."""
         message_id, attempts, channel_id, closed = ch.strips[0]
+        fresh = self.carriers.for_message(message_id)
         try:
-            await self.sink.strip(channel_id, message_id, closed)
-            ch.last_edit = self._monotonic()
+            if fresh is None or not await self._carry(ch, fresh, partial(fresh.carrier.strip_original, closed)):
+                await self._channel_edit_due(ch)
+                await self.sink.strip(channel_id, message_id, closed)
+                ch.last_edit = self._monotonic()
         except Exception as exc:
             if retryable(exc) and attempts < 2:
                 ch.strips[0][1] += 1

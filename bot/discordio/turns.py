@@ -7,6 +7,12 @@ every decision of a phase, whether the player has a real choice or a single one)
 It is deleted once the decision is made (by them, by the timer or an AI); a table shows at most
 one. ``/tripoley ping on|off`` (default: the server's setting) turns them off for a player.
 
+A ping waits ``PING_DELAY`` seconds (the same for every decision, whatever the cards) and is not
+sent at all when the player decides first: fast players need none. It goes out as a follow-up of
+the table's freshest click (:mod:`bot.discordio.carriers`), and is deleted through the same
+webhook, outside Discord's global limit; only a table nobody clicked for 14 minutes pays for its
+ping with a channel message.
+
 The player's last private hand view (from **Show my hand** or a move made in it) is updated to
 each new decision of theirs, with its controls, while Discord still lets it be edited (an
 interaction's answer can be edited for 15 minutes); otherwise the ping tells them to open it.
@@ -23,6 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.render import ImageService
 from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, settle
 from bot.messages.text import PROMPTS, timestamp
@@ -69,11 +76,18 @@ class TurnNotifier:
         sink,
         images: ImageService | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        *,
+        carriers: Carriers | None = None,
+        ping_delay: float = 0.0,
     ) -> None:
         self.manager = manager
         self.sink = sink
         self.images = images
         self._monotonic = monotonic
+        self.carriers = carriers if carriers is not None else Carriers(monotonic)
+        self.ping_delay = ping_delay  # seconds a ping waits for the player to decide without it
+        self._changed: dict[int, asyncio.Event] = {}  # table id → set at each update (wakes a waiting ping)
+        self._ping_via: dict[int, Fresh] = {}  # ping message id → the interaction that posted it
         self._shown: dict[int, tuple | None] = {}  # table id → the decision its ping (or no ping) is for
         self._due: dict[int, Table] = {}
         self._workers: dict[int, asyncio.Task] = {}
@@ -89,6 +103,9 @@ class TurnNotifier:
         table = update.table
         for user_id, text in update.notices:
             self._spawn(self._tell(table, user_id, text))
+        changed = self._changed.get(table.id)
+        if changed is not None:
+            changed.set()
         self._due[table.id] = table
         worker = self._workers.get(table.id)
         if worker is None or worker.done():
@@ -190,10 +207,7 @@ class TurnNotifier:
             self._resumed.discard(table.id)
             stale += [m for m in await self._pings_shown(table) if m not in stale]
         for message_id in stale:
-            try:
-                await self.sink.delete(table.mat_channel, message_id)
-            except Exception as exc:
-                log.info("could not delete the turn ping %s (%s)", message_id, describe_error(exc))
+            await self._delete_ping(table, message_id)
         if key is None:
             if table.status != "playing":
                 self._forget(table)
@@ -201,8 +215,10 @@ class TurnNotifier:
         updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
         if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
             return
+        if await self._decided_within(table, key, self.ping_delay):
+            return  # fast enough to need no ping
         text = ping_text(seat.user_id, phase, deadline, link, updated)
-        message_id = await self.sink.post(table.mat_channel, Outgoing(text, pings=(seat.user_id,)))
+        message_id = await self._post_ping(table, Outgoing(text, pings=(seat.user_id,)))
         # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
         await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
 
@@ -217,8 +233,55 @@ class TurnNotifier:
             return []
         return [m.id for m in shown if not m.custom_ids and m.content.startswith("<@") and PING_MARK in m.content]
 
+    async def _decided_within(self, table: Table, key: tuple, delay: float) -> bool:
+        """Whether the decision ``key`` is made within ``delay`` seconds (woken by each update)."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + delay
+        changed = self._changed.setdefault(table.id, asyncio.Event())
+        while self.decision(table) == key:
+            left = until - loop.time()
+            if left <= 0:
+                return False
+            changed.clear()
+            try:
+                await asyncio.wait_for(changed.wait(), left)
+            except TimeoutError:
+                pass
+        return True
+
+    async def _post_ping(self, table: Table, out: Outgoing) -> int:
+        """A follow-up of the table's freshest click (not counted by Discord), else a channel message."""
+        fresh = self.carriers.freshest(table.id, table.mat_channel)
+        if fresh is not None:
+            try:
+                message_id = await fresh.carrier.send(out)
+            except Exception as exc:
+                log.info("could not ping through an interaction (%s); pinging in the channel", describe_error(exc))
+                self.carriers.forget(fresh)
+            else:
+                self._ping_via[message_id] = fresh
+                if len(self._ping_via) > 10_000:
+                    self._ping_via = {k: v for k, v in self._ping_via.items() if self.carriers.alive(v)}
+                return message_id
+        return await self.sink.post(table.mat_channel, out)
+
+    async def _delete_ping(self, table: Table, message_id: int) -> None:
+        """Through the webhook that posted it while it lives, else in the channel (best effort)."""
+        fresh = self._ping_via.pop(message_id, None)
+        if fresh is not None and self.carriers.alive(fresh):
+            try:
+                await fresh.carrier.delete(message_id)
+                return
+            except Exception as exc:
+                log.info("could not delete a turn ping through its interaction (%s)", describe_error(exc))
+        try:
+            await self.sink.delete(table.mat_channel, message_id)
+        except Exception as exc:
+            log.info("could not delete the turn ping %s (%s)", message_id, describe_error(exc))
+
     def _forget(self, table: Table) -> None:
         self._shown.pop(table.id, None)
+        self._changed.pop(table.id, None)
         for key in [k for k in self._views if k[0] == table.id]:
             del self._views[key]
         for key in [k for k in self._view_changes if k[0] == table.id]:

@@ -30,7 +30,10 @@ def problems(monkeypatch, **env) -> list[str]:
         ("TURN_TIMEOUT", "abc", "a number of seconds greater than 0"),
         ("TURN_TIMEOUT", "-1", "a number of seconds greater than 0"),
         ("RENDER_PROCESSES", "99", "a whole number from 0 to 16"),
-        ("REST_RATE", "-5", "a number of requests a second from 0 (no pacing)"),
+        ("REST_RATE", "-5", "a number of requests a second"),
+        ("REST_RATE", "60", "more than the bot token's global limit of 50 requests a second"),
+        ("REST_RATE", "0", "0 (no pacing) would break Discord's global limit"),
+        ("TOKEN_RATE_LIMIT", "0", "a number of requests a second greater than 0"),
         ("AI_PROCESSES", "-1", "a whole number from 0 to 16"),
         ("DEV_GUILD_ID", "my-server", "a server id"),
         ("DISCORD_API_BASE", "discord.example", "an http(s):// URL"),
@@ -129,3 +132,35 @@ def test_database_urls():
     for refused in ("tripoley.sqlite3", "sqlite://", "sqlite:///", "mysql://x/y", "file:///x.db"):
         with pytest.raises(ValueError):
             database_path(refused)
+
+
+def test_a_raised_token_limit_allows_a_higher_rest_rate(monkeypatch):
+    monkeypatch.setenv("TOKEN_RATE_LIMIT", "500")
+    monkeypatch.setenv("REST_RATE", "450")
+    assert load_settings(_env_file=None).rest_share() == 450
+
+
+def test_no_pacing_is_accepted_against_a_local_server(monkeypatch):
+    monkeypatch.setenv("REST_RATE", "0")
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:9/api/v10")
+    assert load_settings(_env_file=None).rest_share() == 0
+
+
+@pytest.mark.parametrize(
+    "shard_ids, share",
+    [("", 40.0), ("0", 10.0), ("1,3", 20.0), ("0,1,2,3", 40.0)],
+)
+def test_a_process_paces_at_its_shards_share_of_the_tokens_budget(shard_ids, share):
+    from bot.settings import Settings
+
+    settings = Settings(_env_file=None, rest_rate=40, shard_count=4, shard_ids=shard_ids or None)
+    assert settings.rest_share() == share
+
+
+def test_the_shares_of_a_cluster_add_up_to_rest_rate():
+    """However the shards are split among processes, their rates together are REST_RATE."""
+    from bot.settings import Settings
+
+    split = ["0,5", "1", "2,3,4", "6,7"]
+    rates = [Settings(_env_file=None, rest_rate=45, shard_count=8, shard_ids=ids).rest_share() for ids in split]
+    assert sum(rates) == pytest.approx(45)

@@ -59,9 +59,18 @@ class FakeResponse:
 class FakeFollowup:
     def __init__(self, calls: Calls) -> None:
         self.calls = calls
+        self.next_id = 6000
 
-    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+    async def send(self, content: str | None = None, **kwargs: Any):
         self.calls.append(("followup", content, kwargs))
+        self.next_id += 1
+        return SimpleNamespace(id=self.next_id)
+
+    async def edit_message(self, message_id: int, **kwargs: Any) -> None:
+        self.calls.append(("followup_edit", kwargs.get("content"), dict(kwargs, message_id=message_id)))
+
+    async def delete_message(self, message_id: int) -> None:
+        self.calls.append(("followup_delete", None, {"message_id": message_id}))
 
 
 class FakeInteraction:
@@ -181,6 +190,44 @@ class RecordingSink:
     async def delete(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("delete", channel_id, message_id, None))
         self.gone.add(message_id)
+
+
+class DeadToken(Exception):
+    """Shaped like the 401 Discord answers on an interaction webhook whose token expired."""
+
+    status = 401
+
+
+class FakeCarrier:
+    """An acknowledged interaction (bot.discordio.carriers.Carrier) that records what it carried;
+    ``dead`` makes every call fail like an expired token."""
+
+    def __init__(self, calls: list, *, dead: bool = False) -> None:
+        self.calls = calls  # shared with a RecordingSink, to see the order of everything sent
+        self.dead = dead
+        self.next_id = 9000
+
+    def _use(self) -> None:
+        if self.dead:
+            raise DeadToken()
+
+    async def edit_original(self, out: Outgoing) -> None:
+        self._use()
+        self.calls.append(("carried_edit", id(self), None, out))
+
+    async def strip_original(self, content: str | None = None) -> None:
+        self._use()
+        self.calls.append(("carried_strip", id(self), None, content))
+
+    async def send(self, out: Outgoing) -> int:
+        self._use()
+        self.next_id += 1
+        self.calls.append(("followup", id(self), self.next_id, out))
+        return self.next_id
+
+    async def delete(self, message_id: int) -> None:
+        self._use()
+        self.calls.append(("followup_delete", id(self), message_id, None))
 
 
 async def make_stack(settings, clock: FakeClock | None = None):

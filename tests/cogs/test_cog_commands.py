@@ -126,11 +126,14 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
     stale = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(stale, f"tripoley:1:{table.round + 3}:do.check", [])
     assert "earlier round" in stale.calls[0][1]
-    # Show my hand: ephemeral, with the private controls.
+    # Show my hand: ephemeral, with the private controls; a click on the table message is a
+    # deferred update (the table message then carries the table's updates) and the view a follow-up.
     hand = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(hand, f"tripoley:1:{table.round}:hand", [])
-    name, content, kwargs = hand.calls[0]
-    assert name == "send_message" and kwargs["ephemeral"] and "Your hand" in content
+    assert hand.calls.names()[:2] == ["defer", "followup"]
+    _, content, kwargs = hand.calls[1]
+    assert kwargs["ephemeral"] and "Your hand" in content
+    assert stack.publisher.carriers.for_message(public_message().id) is not None
     # Unknown table (e.g. a message of a long-gone game).
     gone = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(gone, "tripoley:99:1:hand", [])

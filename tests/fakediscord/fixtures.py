@@ -13,7 +13,10 @@ from .harness import DiscordHarness
 @pytest.fixture
 async def discord_harness():
     """A started fake Discord (127.0.0.1, free port) with a guild, #general, #tripoley and
-    users alice, bob, carol, dave. Stops every bot it started and the server at teardown."""
-    async with DiscordHarness() as dh:
+    users alice, bob, carol, dave, enforcing Discord's global rate limit (and its per-route ones,
+    five times as generous: the tests play games far faster than people). Stops every bot it
+    started and the server at teardown; a bot that broke the token's global limit fails the test."""
+    async with DiscordHarness(route_limit_scale=5) as dh:
         yield dh
     assert not dh.server.errors, f"the fake Discord itself crashed: {dh.server.errors}"
+    assert not dh.server.limit_counts["global_429"], f"the bot broke Discord's global limit: {dh.server.limit_counts}"

@@ -150,14 +150,16 @@ class InteractionHandle:
                 timeout,
                 what=f"the deferred answer to {rec!r}",
             )
-        # 6: deferred update: wait for an edit of the clicked message or a followup
+        # 6: deferred update: wait for the click's first followup (its answer: later ones may be
+        # anything the bot sends through the interaction) or an edit of the clicked message made
+        # through this interaction (or, for a private message, by anyone: only its own clicks can).
         acked = rec.acked_at or 0.0
         src = rec.source_message
 
         def result():
             if rec.followups:
-                return rec.followups[-1]
-            if src is not None and src.edits and src.edits[-1].monotonic >= acked:
+                return rec.followups[0]
+            if src is not None and any(e.monotonic >= acked and (e.by == rec.id or src.ephemeral) for e in src.edits):
                 return src
             return None
 
@@ -410,11 +412,17 @@ class DiscordHarness:
         extra_guilds: Sequence[str] = (),
         bot_name: str = "TripoleyBot",
         token: str = "fake",
-        realistic_rate_limits: bool = False,
+        realistic_rate_limits: bool = True,
+        route_limit_scale: int = 1,
         ack_window: float = INTERACTION_ACK_WINDOW,
     ) -> None:
         self.state = FakeState(bot_name=bot_name, token=token)
         self.server = FakeDiscordServer(self.state, realistic_rate_limits=realistic_rate_limits, ack_window=ack_window)
+        # Tests of fast games may allow more per route (the global limit stays Discord's).
+        self.server.rate_limit_windows = {
+            route: (count * route_limit_scale, window)
+            for route, (count, window) in self.server.rate_limit_windows.items()
+        }
         self.faults = self.server.faults
         self.users: dict[str, FakeUser] = {}
         for name in humans:

@@ -6,6 +6,7 @@ Binds 127.0.0.1 on a free port only. The real, unmodified discord.py client talk
 from __future__ import annotations
 
 import asyncio
+import collections
 import fnmatch
 import hashlib
 import json
@@ -31,6 +32,22 @@ API_PREFIX = "/api/v10"
 ARRIVED = web.RequestKey("arrived", float)
 CALL = web.RequestKey("call", RestCall)
 HEARTBEAT_INTERVAL_MS = 41250
+# Discord's rate limits as the fake enforces them (``realistic_rate_limits``). The global limit is
+# per bot token, across every connection and process using it, for every route but the
+# interaction endpoints (the callback, and the interaction webhook: follow-ups, ``@original`` and
+# follow-up edits and deletes), which Discord does not bind to it. Per-route limits are buckets per
+# route and major parameter (channel, guild, webhook + token), with the values Discord's headers
+# show in practice (it publishes none): "pattern" -> (requests, window in seconds).
+GLOBAL_LIMIT = (50, 1.0)
+ROUTE_LIMITS: dict[str, tuple[int, float]] = {
+    "POST /channels/{channel_id}/messages": (5, 5.0),
+    "PATCH /channels/{channel_id}/messages/{message_id}": (5, 5.0),
+    "DELETE /channels/{channel_id}/messages/{message_id}": (5, 1.0),
+    "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": (5, 2.0),
+    "DELETE /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": (5, 2.0),
+    "POST /webhooks/{webhook_id}/{webhook_token}": (5, 2.0),
+    "*": (50, 1.0),
+}
 INTERACTION_ACK_WINDOW = 3.0  # seconds: Discord's rule
 INTERACTION_TOKEN_TTL = 15 * 60.0  # seconds
 
@@ -260,19 +277,13 @@ class FakeDiscordServer:
         self.faults = Faults(self)
         self.ack_window = ack_window
         self.token_ttl = token_ttl
+        # Discord's limits, enforced with realistic_rate_limits (counted either way: limit_counts).
         self.realistic_rate_limits = realistic_rate_limits
-        self.rate_limit_windows: dict[str, tuple[int, float]] = {
-            # pattern -> (limit, window seconds); used only with realistic_rate_limits
-            "POST /channels/{channel_id}/messages": (5, 5.0),
-            "PATCH /channels/{channel_id}/messages/{message_id}": (5, 5.0),
-            "DELETE /channels/{channel_id}/messages/{message_id}": (5, 1.0),
-            "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}": (5, 2.0),
-            "POST /webhooks/{webhook_id}/{webhook_token}": (5, 2.0),
-            "*": (50, 1.0),
-        }
-        self.global_limit: tuple[int, float] = (50, 1.0)
+        self.rate_limit_windows: dict[str, tuple[int, float]] = dict(ROUTE_LIMITS)
+        self.global_limit: tuple[int, float] = GLOBAL_LIMIT
         self._buckets: dict[str, list[float]] = {}
-        self._global_hits: list[float] = []
+        self._global_hits: dict[str, collections.deque[float]] = {}  # per bot token (Authorization)
+        self.limit_counts: collections.Counter[str] = collections.Counter()
         self.sessions: dict[str, GatewaySession] = {}
         self.connections: list[GatewayConnection] = []
         self.gateway_log: list[tuple[float, str, Any]] = []  # (time, "recv"/"send", op or event name)
@@ -395,6 +406,8 @@ class FakeDiscordServer:
         self.state.rest_log.append(call)
         request[CALL] = call
         bucket = self._bucket_key(template, request)
+        call.counted = not self._exempt(template, request)
+        self.limit_counts["counted" if call.counted else "exempt"] += 1
         try:
             delay = self.faults._take("delay", request.method, template, rpath)
             if delay:
@@ -409,7 +422,9 @@ class FakeDiscordServer:
                 if fail:
                     call.injected = str(fail.status)
                     raise ApiError(fail.status, fail.code, fail.message)
-                limited = self._check_realistic_limits(route, bucket) if self.realistic_rate_limits else None
+                limited = (
+                    self._check_realistic_limits(route, bucket, request, call) if self.realistic_rate_limits else None
+                )
                 if limited is not None:
                     call.injected = "429-real"
                     resp = limited
@@ -438,6 +453,19 @@ class FakeDiscordServer:
             return True
         return request.headers.get("Authorization") == f"Bot {self.state.token}"
 
+    def _exempt(self, template: str, request: web.Request) -> bool:
+        """Whether Discord leaves this request out of the global limit: an interaction endpoint
+        (the callback, or the application's webhook with a live interaction's token)."""
+        if template.startswith("/interactions/"):
+            return True
+        if not template.startswith("/webhooks/{webhook_id}/{webhook_token}"):
+            return False
+        mi = request.match_info
+        return (
+            mi.get("webhook_id") == str(self.state.application_id)
+            and mi.get("webhook_token") in self.state.interactions_by_token
+        )
+
     def _bucket_key(self, template: str, request: web.Request) -> str:
         mi = request.match_info
         major = "+".join(str(mi.get(k)) for k in ("channel_id", "guild_id", "webhook_id", "webhook_token") if mi.get(k))
@@ -452,9 +480,10 @@ class FakeDiscordServer:
     ) -> dict:
         if self.realistic_rate_limits:
             limit, window = self._limit_for(bucket.split(":", 1)[0])
-            hits = self._buckets.get(bucket, [])
+            now = time.monotonic()
+            hits = [t for t in self._buckets.get(bucket, []) if t > now - window]
             remaining = max(0, limit - len(hits))
-            reset_after = max(0.001, (hits[0] + window - time.monotonic()) if hits else window)
+            reset_after = max(0.001, (hits[0] + window - now) if hits else window)
         return {
             "X-RateLimit-Limit": str(limit),
             "X-RateLimit-Remaining": str(remaining),
@@ -463,7 +492,7 @@ class FakeDiscordServer:
             "X-RateLimit-Bucket": self._bucket_hash(bucket),
         }
 
-    def _429(self, retry_after: float, is_global: bool, scope: str, bucket: str) -> web.Response:
+    def _429(self, retry_after: float, is_global: bool, scope: str, bucket: str, limit: int = 5) -> web.Response:
         headers = {
             "Retry-After": str(max(1, int(retry_after + 0.999))),
             "X-RateLimit-Scope": scope,
@@ -471,7 +500,7 @@ class FakeDiscordServer:
         if is_global:
             headers["X-RateLimit-Global"] = "true"
         else:
-            headers.update(self._ratelimit_headers(bucket, limit=5, remaining=0, reset_after=retry_after))
+            headers.update(self._ratelimit_headers(bucket, limit=limit, remaining=0, reset_after=retry_after))
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         if is_global:
             body["code"] = 0
@@ -483,22 +512,33 @@ class FakeDiscordServer:
                 return lw
         return self.rate_limit_windows.get("*", (50, 1.0))
 
-    def _check_realistic_limits(self, route: str, bucket: str) -> web.Response | None:
+    def _check_realistic_limits(
+        self, route: str, bucket: str, request: web.Request, call: RestCall
+    ) -> web.Response | None:
+        """A 429 like Discord's when this request breaks a limit (counted in ``limit_counts``:
+        ``global_429`` / ``route_429``), else None (the request is counted in its windows)."""
         if route.startswith("POST /interactions/"):
-            return None  # interaction callbacks are not rate-limited
+            return None  # interaction callbacks: neither global nor per-route limited here
         now = time.monotonic()
-        glimit, gwin = self.global_limit
-        self._global_hits = [t for t in self._global_hits if t > now - gwin]
-        if len(self._global_hits) >= glimit:
-            return self._429(self._global_hits[0] + gwin - now, True, "global", bucket)
+        hits_global = None
+        if call.counted:
+            glimit, gwin = self.global_limit
+            hits_global = self._global_hits.setdefault(request.headers.get("Authorization", ""), collections.deque())
+            while hits_global and hits_global[0] <= now - gwin:
+                hits_global.popleft()
+            if len(hits_global) >= glimit:
+                self.limit_counts["global_429"] += 1
+                return self._429(max(0.001, hits_global[0] + gwin - now), True, "global", bucket)
         limit, window = self._limit_for(route)
         hits = [t for t in self._buckets.get(bucket, []) if t > now - window]
         if len(hits) >= limit:
             self._buckets[bucket] = hits
-            return self._429(max(0.001, hits[0] + window - now), False, "user", bucket)
+            self.limit_counts["route_429"] += 1
+            return self._429(max(0.001, hits[0] + window - now), False, "user", bucket, limit)
         hits.append(now)
         self._buckets[bucket] = hits
-        self._global_hits.append(now)
+        if hits_global is not None:
+            hits_global.append(now)
         return None
 
     # -- helpers -------------------------------------------------------------------
@@ -635,14 +675,14 @@ class FakeDiscordServer:
             self._dispatch_message_event("MESSAGE_CREATE", msg)
         return msg
 
-    async def _edit(self, msg: Message, payload: dict, files: list, *, via: str) -> Message:
+    async def _edit(self, msg: Message, payload: dict, files: list, *, via: str, by: int | None = None) -> Message:
         payload = payload or {}
         validate_message(payload, files, creating=False)
         atts = self._make_attachments(msg.channel_id, payload, files, msg.attachments, ephemeral=msg.ephemeral)
         changes = self._apply_message_payload(msg, payload, atts)
         if msg.loading:
             changes["flags"] = changes.get("flags", msg.flags) & ~S.FLAG_LOADING
-        self.state.edit_message(msg, changes, via=via)
+        self.state.edit_message(msg, changes, via=via, by=by)
         if not msg.ephemeral:
             self._dispatch_message_event("MESSAGE_UPDATE", msg)
         return msg
@@ -872,7 +912,7 @@ class FakeDiscordServer:
             rec.original_message = rec.source_message
             if rtype == 7:
                 msg = await self._edit(
-                    rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7"
+                    rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7", by=rec.id
                 )
         elif rtype == 8:
             if rec.type != 4:
@@ -904,7 +944,9 @@ class FakeDiscordServer:
         orig = rec.original_message
         if rec.response_type == 5 and orig is not None and orig.loading and not orig.deleted:
             # Like Discord: the first followup after a "thinking" defer fills the loading message.
-            msg = await self._edit(orig, payload, files, via="POST /webhooks/{webhook_id}/{webhook_token} (deferred)")
+            msg = await self._edit(
+                orig, payload, files, via="POST /webhooks/{webhook_id}/{webhook_token} (deferred)", by=rec.id
+            )
             rec.followups.append(msg)
         else:
             ephemeral = bool(int(payload.get("flags") or 0) & S.FLAG_EPHEMERAL)
@@ -929,7 +971,9 @@ class FakeDiscordServer:
         rec = self._interaction_for_webhook(request)
         msg = self._webhook_message(rec, request)
         payload, files = await self._read_body(request)
-        await self._edit(msg, payload, files, via="PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+        await self._edit(
+            msg, payload, files, via="PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", by=rec.id
+        )
         return json_response(msg.payload())
 
     async def h_webhook_delete(self, request: web.Request) -> web.Response:

@@ -399,6 +399,7 @@ class MessageEdit:
     before: dict
     after: dict
     via: str  # the REST route that made the edit (or "interaction callback 7")
+    by: int | None = None  # the interaction whose callback or webhook made it
 
 
 @dataclass(eq=False)
@@ -580,6 +581,7 @@ class RestCall:
     duration: float = 0.0
     json: Any = None  # the JSON body (or payload_json of a multipart body)
     injected: str | None = None  # "429", "403", "delay" when a fault was injected
+    counted: bool = True  # against the bot token's global limit (False: an interaction endpoint)
 
 
 @dataclass(eq=False)
@@ -808,13 +810,15 @@ class FakeState:
         self.touch()
         return msg
 
-    def edit_message(self, msg: Message, changes: dict, *, via: str) -> None:
+    def edit_message(self, msg: Message, changes: dict, *, via: str, by: int | None = None) -> None:
         before = msg.snapshot()
         for k, v in changes.items():
             setattr(msg, k, v)
         msg.edited_at = now_utc()
         msg.edits.append(
-            MessageEdit(at=msg.edited_at, monotonic=time.perf_counter(), before=before, after=msg.snapshot(), via=via)
+            MessageEdit(
+                at=msg.edited_at, monotonic=time.perf_counter(), before=before, after=msg.snapshot(), via=via, by=by
+            )
         )
         self.touch()
 

@@ -111,7 +111,13 @@ async def served(make_manager, db):
     client = FakeGateway()
     traffic = DiscordTraffic(perf=FakePerf())
     gate = asyncio.Event()
-    pacer = Pacer(1.0, monotonic=lambda: 0.0, sleep=lambda _: gate.wait())
+    elapsed = [0.0]  # the pacer's clock: it moves on by what the pacer slept, once the gate opens
+
+    async def sleep(seconds: float) -> None:
+        await gate.wait()
+        elapsed[0] += seconds
+
+    pacer = Pacer(1.0, monotonic=lambda: elapsed[0], sleep=sleep)
     images = ImageService(None)
     s = Served(manager, db, client, traffic, pacer, images, gate, server=None)  # type: ignore[arg-type]
     health = Health(manager, db, client, lambda: s.timer)

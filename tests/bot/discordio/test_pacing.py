@@ -44,3 +44,51 @@ async def test_rate_zero_does_not_pace():
     for _ in range(10):
         await pace()
     assert clock.slept == []
+
+
+class StalledLoop:
+    """A clock whose sleepers wake only when the test moves time on (as a busy event loop wakes
+    them late, all together)."""
+
+    def __init__(self) -> None:
+        self.t = 100.0
+        self.sleepers: list[tuple[float, asyncio.Future]] = []
+
+    def monotonic(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        woken = asyncio.get_running_loop().create_future()
+        self.sleepers.append((self.t + seconds, woken))
+        await woken
+
+    async def advance_to(self, t: float) -> None:
+        self.t = t
+        due = [(at, f) for at, f in self.sleepers if at <= t]
+        self.sleepers = [(at, f) for at, f in self.sleepers if at > t]
+        for _, woken in due:
+            woken.set_result(None)
+        for _ in range(5):
+            await asyncio.sleep(0)  # let the woken requests run
+
+
+async def test_late_wake_ups_never_bunch_over_the_rate_in_any_second():
+    """The loop stalls 1.5 s while requests wait for their slots; when it resumes, the requests
+    whose slots passed do not all go at once: at most `rate` in any second, by when they went."""
+    clock = StalledLoop()
+    pace = Pacer(10, clock.monotonic, clock.sleep)
+    sent: list[float] = []
+
+    async def request() -> None:
+        await pace()
+        sent.append(clock.t)
+
+    tasks = [asyncio.ensure_future(request()) for _ in range(30)]
+    await asyncio.sleep(0)
+    await clock.advance_to(101.5)  # the stall: 15 slots went by
+    for step in range(1, 100):
+        if all(t.done() for t in tasks):
+            break
+        await clock.advance_to(101.5 + step * 0.05)
+    assert len(sent) == 30
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(sent, sent[10:])), sent  # the 11th after any: a second later

@@ -12,7 +12,7 @@ from bot.discordio.publisher import Publisher
 from bot.messages.outgoing import table_message
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
-from tests.cogs.fakes import RecordingSink
+from tests.cogs.fakes import FakeCarrier, RecordingSink
 
 G, C = 3, 900
 ANN, BOB = 31, 32
@@ -23,7 +23,8 @@ async def setup(db, bank, prefs, settings):
     clock = FakeClock()
     manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
-    publisher = Publisher(manager, sink, renderer=None, min_interval=0)  # pacing: see test_lobby_edits_are_paced…
+    # Pacing: see test_lobby_edits_are_paced… and test_carried_edits_are_spaced….
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0, carry_interval=0)
     return manager, sink, publisher, clock
 
 
@@ -378,3 +379,111 @@ async def test_a_new_rounds_message_does_not_wait_for_its_picture(db, bank, pref
     await publisher.flush()
     kind, _, edited, out = sink.calls[-1]
     assert (kind, edited) == ("edit", message_id) and out.image and not out.keep_image
+
+
+async def started_game(manager, publisher):
+    """A two-player game with its first table message posted."""
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    await manager.join(C, BOB, "bob")
+    await manager.start(C, ANN)
+    await publisher.flush()
+    return manager.get(C)
+
+
+async def next_change(manager, publisher, table, clock):
+    """Let the timer move the game on once (the player to act times out), then send what is due."""
+    clock.t = table.deadline
+    await manager.tick()
+    await publisher.flush()
+
+
+async def test_a_click_on_the_table_message_carries_its_edits(setup):
+    """While a click on the table message lives, the message's newest state goes through it (not
+    counted by Discord): no channel edit of that message at all."""
+    manager, sink, publisher, clock = setup
+    table = await started_game(manager, publisher)
+    mat = table.mat_message_id
+    carrier = FakeCarrier(sink.calls)
+    publisher.carriers.remember(table.id, C, carrier, mat)
+    before = len(sink.calls)
+    for _ in range(3):
+        await next_change(manager, publisher, table, clock)
+        if table.mat_message_id != mat:
+            break
+    sent = sink.calls[before:]
+    carried = [c for c in sent if c[0] == "carried_edit"]
+    assert carried
+    if table.mat_message_id == mat:
+        assert carried[-1][3].text == table_message(table).text  # the newest state
+    assert not [c for c in sent if c[0] == "edit" and c[2] == mat]
+    assert publisher.carried == len([c for c in sent if c[0].startswith("carried") or c[0] == "followup"])
+
+
+async def test_a_dead_carrier_falls_back_to_one_channel_edit_and_is_forgotten(setup):
+    manager, sink, publisher, clock = setup
+    table = await started_game(manager, publisher)
+    mat = table.mat_message_id
+    publisher.carriers.remember(table.id, C, FakeCarrier(sink.calls, dead=True), mat)
+    before = len(sink.calls)
+    await next_change(manager, publisher, table, clock)
+    edits = [c for c in sink.calls[before:] if c[0] == "edit" and c[2] == mat]
+    assert len(edits) == 1 and edits[0][3].text == table_message(table).text
+    assert publisher.carriers.for_message(mat) is None and publisher.carried == 0
+
+
+async def test_an_expired_click_carries_nothing(db, bank, prefs, settings):
+    """Interaction tokens live 15 minutes: an older click is not used."""
+    now = [0.0]
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0, monotonic=lambda: now[0])
+    table = await started_game(manager, publisher)
+    publisher.carriers.remember(table.id, C, FakeCarrier(sink.calls), table.mat_message_id)
+    now[0] = 15 * 60.0
+    before = len(sink.calls)
+    await next_change(manager, publisher, table, clock)
+    assert not [c for c in sink.calls[before:] if c[0].startswith("carried")]
+    assert [c for c in sink.calls[before:] if c[0] == "edit"]
+
+
+async def test_round_results_are_follow_ups_and_the_old_message_is_stripped_through_its_click(setup):
+    """At the end of a round: the results go out as a follow-up of the table's freshest click, the
+    round's message loses its buttons through the click made on it; only the new round's message
+    is a channel post."""
+    manager, sink, publisher, clock = setup
+    table = await started_game(manager, publisher)
+    first = table.mat_message_id
+    carrier = FakeCarrier(sink.calls)
+    publisher.carriers.remember(table.id, C, carrier, first)
+    before = len(sink.calls)
+    for _ in range(3000):
+        if table.mat_message_id != first:
+            break
+        await next_change(manager, publisher, table, clock)
+    await publisher.flush()
+    sent = sink.calls[before:]
+    results = [c for c in sent if c[0] == "followup" and c[3].embeds]
+    assert results and results[0][3].embeds[0]["title"] == "Round 1 — who collected what"
+    assert not [c for c in sent if c[0] == "post" and c[3].embeds]
+    strips = [c for c in sent if c[0] == "carried_strip" and c[1] == id(carrier)]  # closed, through the click
+    assert strips and "This round is over" in strips[0][3] and not [c for c in sent if c[0] == "strip"]
+    assert [c[0] for c in sent if c[0] == "post"] == ["post"]  # round 2's message
+
+
+async def test_carried_edits_are_spaced_by_carry_interval(db, bank, prefs, settings):
+    """Edits through a click have a bucket of their own: at most one per carry_interval, newest state."""
+    now = [100.0]
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0, carry_interval=0.5, monotonic=lambda: now[0])
+    table = await started_game(manager, publisher)
+    publisher.carriers.remember(table.id, C, FakeCarrier(sink.calls), table.mat_message_id)
+    await next_change(manager, publisher, table, clock)
+    assert len([c for c in sink.calls if c[0] == "carried_edit"]) == 1
+    ch = publisher._channels[C]
+    assert publisher._edit_wait(ch, table.mat_message_id) == pytest.approx(0.5)  # the click's bucket
+    assert publisher._edit_wait(ch, None) <= 0  # a channel edit: its own bucket (min_interval 0 here)
+    now[0] += 0.5
+    assert publisher._edit_wait(ch, table.mat_message_id) <= 0

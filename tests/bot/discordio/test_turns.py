@@ -4,6 +4,7 @@ combination."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -16,7 +17,7 @@ from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from engine import Game
-from tests.cogs.fakes import RecordingSink
+from tests.cogs.fakes import FakeCarrier, RecordingSink
 from tests.cogs.test_cog_claims import C, drive_to_human_claim
 from tests.engine.deals import stack_deck
 from tests.engine.test_rulebook_great_lakes import DEAL_A
@@ -350,3 +351,49 @@ async def test_after_a_restart_the_table_message_shows_the_resumed_turn_first(st
     edits = [c for c in sink.calls[start:] if c[0] in ("edit", "strip")]
     assert edits[0][2] == table2.mat_message_id and edits[0][3].text == table_message(table2).text
     assert any(c[2] == table2.lobby_message_id for c in edits[1:])  # the lobby's edit came after
+
+
+async def test_a_ping_is_a_follow_up_of_the_tables_freshest_click_and_deleted_through_it(stack):
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    old, fresh = FakeCarrier(sink.calls), FakeCarrier(sink.calls)
+    turns.carriers.remember(table.id, C, old)
+    turns.carriers.remember(table.id, C, fresh)  # the newer click wins
+    aw = await to_human_turn(manager, table)
+    await settle()
+    (ping,) = [c for c in sink.calls if c[0] == "followup"]
+    assert ping[1] == id(fresh) and ping[3].pings == (table.seats[aw.seat].user_id,)
+    assert not pings(sink)  # nothing posted in the channel
+    await play_as_the_ai_would(manager, table, aw)
+    await settle()
+    assert ("followup_delete", id(fresh), ping[2], None) in sink.calls
+    assert not [c for c in sink.calls if c[0] == "delete" and c[2] == ping[2]]
+
+
+async def test_a_ping_falls_back_to_the_channel_when_the_click_is_dead(stack):
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    dead = FakeCarrier(sink.calls, dead=True)
+    turns.carriers.remember(table.id, C, dead)
+    await to_human_turn(manager, table)
+    await settle()
+    assert len(pings(sink)) == 1 and turns.carriers.freshest(table.id, C) is None
+
+
+async def test_a_player_who_decides_within_the_ping_delay_is_not_pinged(stack):
+    """The delay is the same for every decision; a decision made within it sends no ping at all."""
+    manager, sink, turns, settle = stack
+    turns.ping_delay = 3600.0
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await asyncio.sleep(0)  # the ping's worker starts waiting
+    await play_as_the_ai_would(manager, table, aw)  # the player decides: the wait ends at once
+    nxt = await to_human_turn(manager, table)
+    if nxt is not None:
+        turns.ping_delay = 0.01  # the next decision: not made in time, pinged after the delay
+    await asyncio.wait_for(settle(), 30)
+    posted = [c for c in sink.calls if c[0] == "post" and " your turn: " in c[3].text]
+    if nxt is None:
+        assert posted == []
+    else:
+        assert [c[3].pings for c in posted] == [(table.seats[nxt.seat].user_id,)]

@@ -131,7 +131,9 @@ async def kill_lock_connection(url: str) -> None:
     killer = await asyncpg.connect(url)
     try:
         await killer.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1",
+            # With a timeout, pg_terminate_backend waits until the backend is gone (its locks with it),
+            # so whoever takes the lock next finds it free.
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1",
             ownership.OWNER_LOCK,
         )
     finally:

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from bot import errors
-from bot.tables.aiworker import AIPlayers
+from bot.tables.aiworker import FULL_BUDGET, LEAST_SECONDS, MAX_QUEUE_WAIT, AIPlayers, adapted_budget
 from engine import Game
 from engine.ai import choose_action
+from engine.search import Budget
 
 G, C = 1, 500  # guild, channel
 ANN = 11
@@ -98,10 +99,10 @@ async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, 
     searching, release = asyncio.Event(), asyncio.Event()
     search = manager.ai._run
 
-    async def slow_search(obs, level, seed):
+    async def slow_search(*args):
         searching.set()
         await release.wait()
-        return await search(obs, level, seed)
+        return await search(*args)
 
     manager.ai._run = slow_search
     manager.ai.search_limit = float("inf")  # the other table's turns take minutes of the test clock
@@ -174,3 +175,53 @@ async def test_a_table_saved_with_two_adas_loads_as_it_was_and_seats_a_new_name(
     assert [s.name for s in old.seats] == ["ann", "Ada (Hard AI)", "Ada (Normal AI)"]
     await again.add_ai(C, ANN, level="easy")
     assert old.seats[-1].name == "Babbage (Easy AI)"
+
+
+def test_the_search_budget_shrinks_as_the_queue_grows():
+    """Full while the work waiting leaves room for it within a second, less after, never nothing."""
+    full = FULL_BUDGET
+    assert adapted_budget(0.0, 1) == full
+    assert adapted_budget(0.8, 1) == full  # 0.8 s queued + 0.2 s: just fits
+    shorter = adapted_budget(0.9, 1)
+    assert shorter.seconds == pytest.approx(0.1) and shorter.rollouts == full.rollouts // 2
+    least = adapted_budget(50.0, 1)
+    assert least.seconds == LEAST_SECONDS and least.rollouts >= 1
+    assert adapted_budget(1.6, 2) == adapted_budget(0.8, 1)  # the queue is shared by the workers
+    unclocked = Budget(rollouts=40, seconds=None)  # reproducible runs: never cut
+    assert adapted_budget(50.0, 1, unclocked) == unclocked
+
+
+async def test_a_burst_of_hard_decisions_gets_budgets_that_keep_each_wait_near_a_second():
+    """Decisions queued at once: each is given a budget from the queue before it, so the budgets
+    of those ahead of any decision add up to about a second per worker at most."""
+    import asyncio
+
+    game = Game.new("tripoley", ["a", "b", "c"], seed=4)
+    game.next_deal()
+    seat = game.awaiting().seat
+    ai = AIPlayers(random.Random(1), workers=2)
+    ai.executor = object()  # a pool of two (its searches are held below)
+    budgets, release, all_in = [], asyncio.Event(), asyncio.Event()
+
+    async def held(obs, level, seed, budget):
+        budgets.append(budget)
+        if len(budgets) == 40:
+            all_in.set()
+        await release.wait()
+        return choose_action(game, seat, "normal", random.Random(0))
+
+    ai._run = held  # type: ignore[method-assign]
+    tasks = [asyncio.ensure_future(ai.decide(game, seat, "hard")) for _ in range(40)]
+    await asyncio.wait_for(all_in.wait(), 10)
+    ahead = 0.0  # seconds of search queued before each decision, per worker
+    for budget in budgets:
+        if ahead + FULL_BUDGET.seconds <= MAX_QUEUE_WAIT:
+            assert budget == FULL_BUDGET
+        else:
+            assert budget.seconds < FULL_BUDGET.seconds
+        ahead += budget.seconds / 2
+    assert budgets[-1].seconds == LEAST_SECONDS
+    assert ahead <= MAX_QUEUE_WAIT + 40 * LEAST_SECONDS / 2  # the last one waits about a second
+    release.set()
+    await asyncio.gather(*tasks)
+    assert ai.backlog == pytest.approx(0.0)  # every search accounted for once done

@@ -29,6 +29,7 @@ from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, story
 from bot.messages.components import log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, hand_message
+from bot.messages.refusals import say
 from bot.messages.rules import space_rule
 from bot.storage import database as storage
 from bot.tables.manager import TableManager
@@ -134,13 +135,11 @@ class Controller:
         if isinstance(error, (app_commands.CommandInvokeError,)) and error.original is not None:
             error = error.original
         if isinstance(error, errors.TripoleyError):
-            message = error.message
+            message = say(error)
             # Not the message itself: it may name the player's own cards ("you may place …").
             log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(error).__name__)
         elif isinstance(error, app_commands.BotMissingPermissions):
-            message = errors.MissingBotPermissions(
-                [errors.permission_label(p) for p in error.missing_permissions]
-            ).message
+            message = say(errors.MissingBotPermissions([errors.permission_label(p) for p in error.missing_permissions]))
         elif isinstance(error, app_commands.MissingPermissions):
             names = ", ".join(f"**{errors.permission_label(p)}**" for p in error.missing_permissions)
             message = f"You need the {names} permission for that."
@@ -152,7 +151,7 @@ class Controller:
             message = "You can't use that command here."
         elif isinstance(error, discord.Forbidden):
             log.warning("missing permissions: %s", error)
-            message = errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]).message
+            message = say(errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]))
         else:
             log.error("unhandled error in an interaction", exc_info=(type(error), error, error.__traceback__))
             message = GENERIC_FAILURE
@@ -204,7 +203,10 @@ class Controller:
             case buttonids.RematchButton(table_id):  # on a finished game's last message
                 thread = await wants_thread(interaction, self.manager.prefs)
                 update = await self.manager.rematch(table_id, user.id, name, thread=thread)
-                await self.reply(interaction, update.message or "You're in!")
+                answer = update.message or "You're in!"
+                if update.refused is not None:
+                    answer += f" Not every AI seat came back: {say(update.refused)}"
+                await self.reply(interaction, answer)
                 return
             case buttonids.GameLogButton(table_id, log_page):  # a finished game's (final message, history)
                 await self.show_game_log(interaction, table_id, log_page)
@@ -330,8 +332,8 @@ class Controller:
 
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
-        await self.manager.act(
-            table.channel_id,
+        await self.manager.play.act(
+            table,  # the one the button's id names
             interaction.user.id,
             act,
             round_number,

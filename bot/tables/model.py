@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bot.economy.bank import HOUSE
+from bot.errors import TripoleyError
 
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
@@ -211,8 +212,14 @@ class TableUpdate:
     events: list[dict] = field(default_factory=list)
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
+    refused: TripoleyError | None = None  # a part of it that was refused (Rematch: an AI seat), worded where shown
     notices: list[tuple[int, str]] = field(default_factory=list)  # (user id, text) to tell that player privately
     version: int = 0
+
+    @classmethod
+    def of(cls, table: Table, kind: str, **kw: Any) -> TableUpdate:
+        """The update for the table as it is now (its current version)."""
+        return cls(table=table, kind=kind, version=table.version, **kw)
 
 
 Listener = Callable[[TableUpdate], None]

@@ -67,7 +67,7 @@ async def to_human_turn(manager, table):
 
 async def play_as_the_ai_would(manager, table, aw):
     """The awaited human's move: the AI's choice, made through the player's own entry point."""
-    action = manager.play.ai_action(table, aw.seat).to_dict()
+    action = manager.flow.ai_action(table, aw.seat).to_dict()
     action.pop("seat")
     await manager.act(C, table.seats[aw.seat].user_id, action)
 

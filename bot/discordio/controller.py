@@ -314,7 +314,7 @@ class Controller:
         self._detail_for(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
         assert seat is not None  # _detail_for refused anyone without a seat
-        out = hand_message(table, seat, table.game.view(seat), choice)
+        out = hand_message(table, seat, table.running_game.view(seat), choice)
         kwargs = message_kwargs(out, edit=True)
         kwargs.pop("attachments", None)
         await interaction.response.edit_message(**kwargs)
@@ -344,7 +344,7 @@ class Controller:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
                 # Text and picture of the hand after the move (the old picture showed the cards before it).
-                out = hand_message(table, seat, table.game.view(seat))
+                out = hand_message(table, seat, table.running_game.view(seat))
                 if self.publisher is not None:
                     out.image, out.alt = await self.publisher.image("hand", out.view)
                 kwargs = message_kwargs(out, edit=True)

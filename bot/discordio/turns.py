@@ -29,7 +29,7 @@ from bot.messages.text import PROMPTS, timestamp
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
 from bot.tables.messageids import remember_message
-from bot.tables.model import Table, TableUpdate
+from bot.tables.model import Table, TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ class TurnNotifier:
 
     def refresh(self, table: Table) -> None:
         """Ping (again) for the decision a table waits for, e.g. after a restart."""
-        self.on_update(TableUpdate(table=table, kind="play"))
+        self.on_update(TableUpdate(table=table, kind=UpdateKind.PLAY))
 
     def touch(self, table_id: int, user_id: int) -> int:
         """A player's hand view changes now (a move from it, a new one, an update): the number of this
@@ -177,7 +177,7 @@ class TurnNotifier:
             old, table.ping_message_id = table.ping_message_id, None
             if key is not None:
                 seat = table.seats[key[2]]
-                view = table.game.view(key[2])
+                view = table.running_game.view(key[2])
                 hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
         if old:

@@ -28,7 +28,7 @@ from bot.storage import database as storage
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock
 from bot.tables.log import LOGGED_EVENTS, describe_event, escaped_view, public_action_text
-from bot.tables.model import Seat, Table, TableUpdate
+from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.results import game_results
 from bot.tables.store import TableStore
@@ -84,7 +84,7 @@ def replay_json(table: Table) -> str | None:
     """The finished game as a replay file's text; None for a game begun before games were kept
     as replays (its early decks are not known)."""
     try:
-        return json.dumps(table.game.to_replay())
+        return json.dumps(table.running_game.to_replay())
     except ValueError as exc:
         log.info("table %s has no replay: %s", table.id, exc)
         return None
@@ -116,7 +116,9 @@ class Flow:
         """A deadline changed: the timer loop looks again."""
         self.deadlines_changed.set()
 
-    def set_deadline(self, table: Table, delay: float | None, kind: str | None = None, seat: int | None = None) -> None:
+    def set_deadline(
+        self, table: Table, delay: float | None, kind: DeadlineKind | None = None, seat: int | None = None
+    ) -> None:
         if delay is None:
             table.deadline = table.deadline_kind = table.deadline_seat = None
         else:
@@ -131,7 +133,7 @@ class Flow:
         """The Normal AI's choice for ``seat`` (what a timed-out player falls back to)."""
         from engine.ai import choose_action
 
-        return choose_action(table.game, seat, kind="normal", rng=self.rng)
+        return choose_action(table.running_game, seat, kind="normal", rng=self.rng)
 
     async def play_auto(
         self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)", search: bool = True
@@ -139,16 +141,18 @@ class Flow:
         """Play one move for the awaited seat: its AI's at the seat's level (Normal without
         ``search``; None: the game moved on meanwhile), or the safe default on a timeout (``note``
         follows its log line)."""
-        aw = table.game.awaiting()
+        game = table.running_game
+        aw = game.awaiting()
+        assert aw is not None  # called when a seat is to act
         if timeout:
-            action = safe_default(table.game, aw, lambda: self.ai_action(table, aw.seat))
+            action = safe_default(game, aw, lambda: self.ai_action(table, aw.seat))
         else:
             seat = table.seats[aw.seat]
             level = seat.ai_level if seat.is_ai and search else "normal"
-            action = await self.ai.decide(table.game, aw.seat, level)
+            action = await self.ai.decide(game, aw.seat, level)
             if action is None:
                 return None
-        applied = list(table.game.apply(action))
+        applied = list(table.running_game.apply(action))
         events += applied
         line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
         table.add_log(line + (note if timeout else ""))
@@ -159,7 +163,7 @@ class Flow:
 
         The save is immediate when ``urgent`` or when the table now waits for a human (their turn
         is shown to them, so it must survive a crash); otherwise it is coalesced."""
-        game = table.game
+        game = table.running_game
         table.ask_humans()
         dealt = any(e.get("type") == "deal" for e in events)
         logged = 0  # events told in the log so far (a round's lines go to that round's story)
@@ -176,7 +180,7 @@ class Flow:
                     dealt = dealt or any(e.get("type") == "deal" for e in new)
                     events += new
                     continue
-                self.set_deadline(table, pause, "next-deal")
+                self.set_deadline(table, pause, DeadlineKind.NEXT_DEAL)
                 break
             seat = table.seats[aw.seat]
             if seat.auto:
@@ -185,26 +189,26 @@ class Flow:
                 if table.ai_pause <= 0 or aw.phase == "michigan-play":
                     await self.play_auto(table, events)
                     continue
-                if rearm or table.deadline_kind != "ai" or table.deadline_seat != aw.seat:
-                    self.set_deadline(table, table.ai_pause, "ai", aw.seat)
+                if rearm or table.deadline_kind != DeadlineKind.AI or table.deadline_seat != aw.seat:
+                    self.set_deadline(table, table.ai_pause, DeadlineKind.AI, aw.seat)
                 break
             timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
-            if rearm or table.deadline_kind != "turn" or table.deadline_seat != aw.seat:
-                self.set_deadline(table, timeout, "turn", aw.seat)
+            if rearm or table.deadline_kind != DeadlineKind.TURN or table.deadline_seat != aw.seat:
+                self.set_deadline(table, timeout, DeadlineKind.TURN, aw.seat)
             break
         self.log_events(table, events[logged:])
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
         await self.store.save(
             table,
-            urgent=urgent or table.deadline_kind == "turn",
+            urgent=urgent or table.deadline_kind == DeadlineKind.TURN,
             priority=storage.INTERACTIVE if urgent else storage.NORMAL,
         )
-        return TableUpdate.of(table, "play", events=[dict(e) for e in events], dealt=dealt)
+        return TableUpdate.of(table, UpdateKind.PLAY, events=[dict(e) for e in events], dealt=dealt)
 
     def log_events(self, table: Table, events: list) -> None:
         if not any(e.get("type") in LOGGED_EVENTS for e in events):
             return
-        view = escaped_view(table.game.view(None))  # public: names, space labels, pay suit
+        view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
         for event in events:
             line = describe_event(event, view)
             if line:
@@ -213,7 +217,7 @@ class Flow:
     # -- the end of a game or a lobby ---------------------------------------------------
 
     async def stop_game(self, table: Table, reason: str) -> TableUpdate:
-        game = table.game
+        game = table.running_game
         events = list(game.end_now())
         guard = 0
         # Play the board clearing out (it can take a whole Michigan hand or more): stopping early
@@ -247,16 +251,16 @@ class Flow:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
             await self.store.cancel(conn, table, self.clock.now())
         # Only once the refunds are committed: a failure leaves the lobby open (and its timer armed).
-        table.status = "cancelled"
+        table.status = TableStatus.CANCELLED
         self.set_deadline(table, None)
         table.version += 1
         self.registry.forget(table)
-        return TableUpdate.of(table, "cancelled", message=reason)
+        return TableUpdate.of(table, UpdateKind.CANCELLED, message=reason)
 
     async def finish(self, table: Table, events: list, logged: int = 0) -> TableUpdate:
         """The game is over: everyone cashed out, results recorded. ``events[:logged]`` are in the
         log already."""
-        game = table.game
+        game = table.running_game
         stacks = list(game.stacks)
         on_mat = sum(game.mat.values()) if isinstance(game.mat, dict) else 0
         held = sum(stacks) + on_mat
@@ -275,11 +279,11 @@ class Flow:
                 await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
                 await self.store.finish(conn, table, results, replay, now)
         except DatabaseUnavailable:
-            self.set_deadline(table, DATABASE_RETRY, "finish")  # the timers cash out again soon
+            self.set_deadline(table, DATABASE_RETRY, DeadlineKind.FINISH)  # the timers cash out again soon
             raise
         # Only once everyone is cashed out: if that failed, the table stays open and its next
         # deadline tries again, rather than a finished table holding chips nobody gets back.
-        table.status = "finished"
+        table.status = TableStatus.FINISHED
         table.result = results
         self.set_deadline(table, None)
         table.version += 1
@@ -288,4 +292,4 @@ class Flow:
                 "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
             )
         self.registry.forget(table)
-        return TableUpdate.of(table, "finished", events=[dict(e) for e in events], message="Game over.")
+        return TableUpdate.of(table, UpdateKind.FINISHED, events=[dict(e) for e in events], message="Game over.")

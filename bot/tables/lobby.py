@@ -21,7 +21,7 @@ from bot.tables.aiworker import LEVEL_NAMES
 from bot.tables.clock import Clock
 from bot.tables.flow import Flow
 from bot.tables.locking import KeyedLock, held_after
-from bot.tables.model import BeforeApply, Seat, Table, TableUpdate
+from bot.tables.model import BeforeApply, DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
 
@@ -150,7 +150,7 @@ class Lobby:
                     table.id = await self.store.insert(conn, table)
                     await self.bank.buy_in(guild_id, host_id, table.id, buy_in, config.starting_balance, conn=conn)
                     table.deadline = self.clock.now() + self.settings.lobby_timeout
-                    table.deadline_kind, table.deadline_seat = "lobby", None
+                    table.deadline_kind, table.deadline_seat = DeadlineKind.LOBBY, None
                     await self.store.write(conn, table)
             except errors.NotEnoughChips as exc:
                 raise errors.NotEnoughChips(
@@ -158,7 +158,7 @@ class Lobby:
                 ) from None
             self.flow.wake()
             self.registry.remember(table)
-        return TableUpdate.of(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
+        return TableUpdate.of(table, UpdateKind.LOBBY, message=f"Table open: you bought in for {buy_in} chips.")
 
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
         """Rematch: the first player of a finished game to click opens a lobby in its channel with the
@@ -204,7 +204,7 @@ class Lobby:
                 refused = exc
                 break
         update = TableUpdate.of(
-            table, "lobby", message=f"Rematch! You bought in for {table.buy_in} chips.", refused=refused
+            table, UpdateKind.LOBBY, message=f"Rematch! You bought in for {table.buy_in} chips.", refused=refused
         )
         self.registry.notify(update)
         return update
@@ -212,7 +212,7 @@ class Lobby:
     async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
         table = self.registry.get(channel_id)
         async with table.lock:
-            if table.status != "lobby":
+            if table.status != TableStatus.LOBBY:
                 raise errors.WrongPhase(errors.Refusal.STARTED_JOIN_NEXT)
             if table.seat_of(user_id) is not None:
                 raise errors.TripoleyError(errors.Refusal.ALREADY_SEATED)
@@ -235,7 +235,7 @@ class Lobby:
                         errors.Refusal.BUY_IN_UNAFFORDABLE, buy_in=table.buy_in, why=exc, opening=False
                     ) from None
                 raise
-            update = TableUpdate.of(table, "lobby", message=f"You're in! Bought in for {table.buy_in} chips.")
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"You're in! Bought in for {table.buy_in} chips.")
         self.registry.notify(update)
         return update
 
@@ -262,13 +262,13 @@ class Lobby:
             except BaseException:
                 restore(table, saved)
                 raise
-            update = TableUpdate.of(table, "lobby", message=f"{escape(name)} joins the table.")
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"{escape(name)} joins the table.")
         self.registry.notify(update)
         return update
 
     @staticmethod
     def _check_add_ai(table: Table, user_id: int) -> None:
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             raise errors.WrongPhase(errors.Refusal.STARTED)
         if table.seat_of(user_id) is None:
             raise errors.NotSeated(errors.Refusal.JOIN_BEFORE_AI)
@@ -278,7 +278,7 @@ class Lobby:
     @staticmethod
     def _host_in_lobby(table: Table, user_id: int, refusal: errors.Refusal) -> None:
         """Refuse a host's lobby action once the game has started, or to anyone but the host."""
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             raise errors.WrongPhase(errors.Refusal.STARTED)
         if user_id != table.host_id:
             raise errors.NotAllowed(refusal)
@@ -314,7 +314,7 @@ class Lobby:
                 restore(table, saved)
                 table.options = before
                 raise
-            update = TableUpdate.of(table, "lobby", message=f"House rule set: {phrase}.")
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"House rule set: {phrase}.")
         self.registry.notify(update)
         return update
 
@@ -353,7 +353,7 @@ class Lobby:
         if index is None:
             raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
         seat = table.seats[index]
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             if not [s for s in table.humans() if s.user_id != user_id]:
                 # The last human: close the table, every stake (theirs too) back in one go.
                 table.add_log(f"{escape(seat.name)} left.")
@@ -378,7 +378,7 @@ class Lobby:
                 if kicked
                 else f"You left; {seat.stake} chips are back in your wallet."
             )
-            return TableUpdate.of(table, "lobby", message=message)
+            return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
         ended = await self.flow.seat_to_ai(
@@ -392,7 +392,7 @@ class Lobby:
             if kicked
             else "You left the game: an AI plays your seat and you're cashed out at the end."
         )
-        return TableUpdate.of(table, "play", message=message)
+        return TableUpdate.of(table, UpdateKind.PLAY, message=message)
 
     async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
         """Start the game. ``before_apply``: awaited once the host's click is known to be allowed,
@@ -419,9 +419,9 @@ class Lobby:
                 clock=self.clock.now,
             )
             table.ask_humans()
-            table.status = "playing"
+            table.status = TableStatus.PLAYING
             table.add_log(f"{info.name} begins with {len(table.seats)} players.")
-            events = list(table.game.next_deal())
+            events = list(table.running_game.next_deal())
             update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
             update.message = "The game is on!"
         self.registry.notify(update)

@@ -36,7 +36,7 @@ from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.flow import Flow
 from bot.tables.lobby import Lobby
-from bot.tables.model import BeforeApply, Listener, Seat, Table, TableUpdate
+from bot.tables.model import BeforeApply, Listener, Seat, Table, TableStatus, TableUpdate
 from bot.tables.moderation import Moderation
 from bot.tables.play import Play
 from bot.tables.registry import Registry
@@ -115,12 +115,12 @@ class TableManager:
 
     def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict]:
         table = self.get(channel_id)
-        if table.status != "playing":
+        if table.status != TableStatus.PLAYING:
             raise errors.WrongPhase(errors.Refusal.NO_CARDS_YET)
         index = table.seat_of(user_id)
         if index is None:
             raise errors.NotSeated(errors.Refusal.NO_HAND_TO_SHOW)
-        return table, index, table.game.view(index)
+        return table, index, table.running_game.view(index)
 
     # -- the lobby ----------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ registry and saved through its store, like any other change.
 from __future__ import annotations
 
 from bot.tables.manager import TableManager
-from bot.tables.model import Table
+from bot.tables.model import Table, TableStatus
 
 
 async def remember_message(
@@ -23,10 +23,10 @@ async def remember_message(
         return
     if kind == "ping":
         table.ping_message_id = message_id
-        if table.status == "playing":
+        if table.status == TableStatus.PLAYING:
             await manager.store.save(table, urgent=False)
         return
-    if kind != "lobby" and table.status == "playing" and manager.store.save_delay > 0:
+    if kind != "lobby" and table.status == TableStatus.PLAYING and manager.store.save_delay > 0:
         # A running game: saved with its next coalesced save (no lock, no transaction now: a
         # player clicking the new mat must not wait for this). Lost in a crash, the resumed
         # table just posts a new mat message.

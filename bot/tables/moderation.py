@@ -14,7 +14,7 @@ from bot import errors
 from bot.messages.text import escape
 from bot.tables.flow import Flow
 from bot.tables.lobby import Lobby
-from bot.tables.model import Seat, Table, TableUpdate
+from bot.tables.model import Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
 
@@ -45,7 +45,7 @@ class Moderation:
 
     def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
         """The seat the host may remove (raised: why not). Also checked again under the lock."""
-        if table.status not in ("lobby", "playing"):
+        if table.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
             raise errors.NoTable(errors.Refusal.TABLE_CLOSED)
         if host_id != table.host_id:
             raise errors.NotAllowed(errors.Refusal.HOST_ONLY_KICK)
@@ -66,10 +66,10 @@ class Moderation:
         async with table.lock:
             self.registry.still_open(table)
             seat = self.check_kick(table, host_id, user_id)
-            if table.status == "playing" and not confirmed:
+            if table.status == TableStatus.PLAYING and not confirmed:
                 raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
             table.add_log(f"The host removed {escape(seat.name)} from the table.")
-            lobby = table.status == "lobby"
+            lobby = table.status == TableStatus.LOBBY
             update = await self.lobby.leave_seat(table, user_id, kicked=True)
             update.notices = [(user_id, KICKED_FROM_LOBBY.format(chips=seat.stake) if lobby else KICKED_FROM_GAME)]
         self.registry.notify(update)
@@ -80,7 +80,7 @@ class Moderation:
         table = self.registry.get(channel_id)
         async with table.lock:
             self.registry.still_open(table)
-            if table.status != "playing" or round_number != table.round:
+            if table.status != TableStatus.PLAYING or round_number != table.round:
                 raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
             if not 0 <= target < len(table.seats):
                 raise errors.StaleButton(errors.Refusal.VOTE_CLOSED)
@@ -96,7 +96,7 @@ class Moderation:
             if len(seat.votes) < needed:
                 await self.store.save(table, urgent=True)
                 update = TableUpdate.of(
-                    table, "play", message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
+                    table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
                 )
             else:
                 seat.away, seat.votes = True, []

@@ -13,7 +13,7 @@ from bot import errors
 from bot.messages.text import escape, you_did
 from bot.tables.flow import Flow
 from bot.tables.log import decision_token, public_action_text
-from bot.tables.model import BeforeApply, Table, TableUpdate
+from bot.tables.model import BeforeApply, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from engine import Action, IllegalAction
 
@@ -32,8 +32,10 @@ class Play:
         same check answers a click before its acknowledgement and applies it under the lock."""
         if round_number is not None and round_number != table.round:
             raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
-        if table.status != "playing":
-            raise errors.WrongPhase(errors.Refusal.NOT_STARTED if table.status == "lobby" else errors.Refusal.GAME_OVER)
+        if table.status != TableStatus.PLAYING:
+            raise errors.WrongPhase(
+                errors.Refusal.NOT_STARTED if table.status == TableStatus.LOBBY else errors.Refusal.GAME_OVER
+            )
         index = table.seat_of(user_id)
         if index is None:
             raise errors.NotSeated(errors.Refusal.NOT_PLAYING)
@@ -42,7 +44,7 @@ class Play:
             raise errors.NotAllowed(errors.Refusal.LEFT_AI_PLAYS)
         if seat.away:
             raise errors.NotAllowed(errors.Refusal.AI_PLAYS_FOR_YOU)
-        aw = table.game.awaiting()
+        aw = table.running_game.awaiting()
         if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.game) != expect):
             raise errors.StaleButton(errors.Refusal.CLAIM_SETTLED)
         if aw is None:
@@ -56,9 +58,11 @@ class Play:
         if act.do not in aw.legal:
             raise errors.WrongPhase(errors.Refusal.NOT_NOW, verb=act.do, legal=aw.legal)
         try:
-            table.game.check(act)
+            table.running_game.check(act)
         except IllegalAction as exc:
-            raise errors.TripoleyError(errors.Refusal.ILLEGAL, reason=str(exc), view=table.game.view(index)) from None
+            raise errors.TripoleyError(
+                errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
+            ) from None
         return index, act
 
     async def act(
@@ -90,12 +94,14 @@ class Play:
         async with table.lock:
             index, act = self.check_move(table, user_id, action, round_number, expect)
             seat = table.seats[index]
-            phase = table.game.awaiting().phase
+            aw = table.running_game.awaiting()
+            assert aw is not None  # check_move found the seat to act
+            phase = aw.phase
             try:
-                events = list(table.game.apply(act))
+                events = list(table.running_game.apply(act))
             except IllegalAction as exc:
                 raise errors.TripoleyError(
-                    errors.Refusal.ILLEGAL, reason=str(exc), view=table.game.view(index)
+                    errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
                 ) from None
             seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
             line = public_action_text([s.name for s in table.seats], act, events, phase)
@@ -110,7 +116,7 @@ class Play:
         table = self.registry.get(channel_id)
         async with table.lock:
             index = table.seat_of(user_id)
-            if index is None or table.status != "playing":
+            if index is None or table.status != TableStatus.PLAYING:
                 raise errors.NotSeated(errors.Refusal.NOT_PLAYING)
             seat = table.seats[index]
             if seat.left:
@@ -121,7 +127,7 @@ class Play:
             seat.timeouts, seat.votes = 0, []
             table.add_log(f"{escape(seat.name)} is back.")
             await self.flow.advance(table, [], rearm=False, urgent=True)
-            update = TableUpdate.of(table, "play", message="Welcome back! Your seat is yours again.")
+            update = TableUpdate.of(table, UpdateKind.PLAY, message="Welcome back! Your seat is yours again.")
         self.registry.notify(update)
         return update
 
@@ -134,7 +140,7 @@ class Play:
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed(errors.Refusal.STOP_NOT_ALLOWED)
             who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
-            if table.status == "lobby":
+            if table.status == TableStatus.LOBBY:
                 update = await self.flow.cancel(table, f"{who} closed the table; buy-ins are refunded.")
             else:
                 update = await self.flow.stop_game(table, f"{who} stopped the game; everyone is cashed out.")

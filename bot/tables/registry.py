@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from bot import errors
-from bot.tables.model import Listener, Table, TableUpdate
+from bot.tables.model import Listener, Table, TableStatus, TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -104,10 +104,13 @@ class Registry:
 
     def is_open(self, table: Table) -> bool:
         """Whether the table is still open here (neither over nor forgotten meanwhile)."""
-        return table.status in ("lobby", "playing") and self._by_id.get(table.id) is table
+        return table.status in (TableStatus.LOBBY, TableStatus.PLAYING) and self._by_id.get(table.id) is table
 
     def still_open(self, table: Table) -> None:
         """Under the table's lock: refuse if the table closed while we waited for it (a double
         click, the lobby timer, the game's end)."""
-        if table.status not in ("lobby", "playing") or self._by_channel.get(table.channel_id) is not table:
+        if (
+            table.status not in (TableStatus.LOBBY, TableStatus.PLAYING)
+            or self._by_channel.get(table.channel_id) is not table
+        ):
             raise errors.NoTable(errors.Refusal.TABLE_CLOSED)

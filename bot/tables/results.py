@@ -81,7 +81,7 @@ def game_highlights(table: Table, history: list, best: list[tuple[int, str | Non
     first seat of equal ones), each None when the game had none."""
     from engine.textview import space_label
 
-    view = table.game.view(None)
+    view = table.running_game.view(None)
     names = [seat.name for seat in table.seats]
     biggest = None
     round_number = 0

@@ -28,7 +28,7 @@ from bot.economy.bank import HOUSE
 from bot.errors import DatabaseUnavailable
 from bot.storage import database as storage
 from bot.storage.database import Database
-from bot.tables.model import Table
+from bot.tables.model import Table, TableStatus
 
 log = logging.getLogger(__name__)
 RETRY_DELAY = 1.0  # seconds between two tries of saves that failed while the database was away
@@ -69,7 +69,7 @@ class TableStore:
                 )
                 table.version += 1
             except BaseException as exc:
-                if table.status != "playing" or table.game is None:
+                if table.status != TableStatus.PLAYING or table.game is None:
                     raise  # a lobby's state is saved with its chips, in transactions
                 self._dirty.setdefault(table.id, table)  # the coalesced saves try again
                 self._start_saver()
@@ -114,7 +114,7 @@ class TableStore:
                 encoded = []
                 began = time.perf_counter()
                 for i, t in enumerate(batch):
-                    if t.status == "playing" and t.game is not None:
+                    if t.status == TableStatus.PLAYING and t.game is not None:
                         encoded.append((t, t.version, json.dumps(t.to_state())))
                     if time.perf_counter() - began > 0.004:  # a short turn of the loop: the rest next
                         for rest in batch[i + 1 :]:

@@ -30,7 +30,7 @@ from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
 from bot.settings import Settings
 from bot.tables.clock import Clock
 from bot.tables.flow import DATABASE_RETRY, Flow
-from bot.tables.model import Seat, Table, TableUpdate
+from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
@@ -48,9 +48,11 @@ def check_loaded(table: Table, chips: int) -> None:
     table.preset_info  # noqa: B018 - a game this bot knows (KeyError otherwise)
     if not table.humans() or table.buy_in < 1:
         raise CorruptTable("no player is seated, or no buy-in is saved")
-    if table.status == "playing" and (table.game is None or len(table.game.stacks) != len(table.seats)):
+    if table.status == TableStatus.PLAYING and (
+        table.game is None or len(table.running_game.stacks) != len(table.seats)
+    ):
         raise CorruptTable("a game is playing but its saved game is missing or has other seats")
-    if table.status == "lobby" and table.game is not None:
+    if table.status == TableStatus.LOBBY and table.game is not None:
         raise CorruptTable("a lobby holds a game")
     if table.chips_in_play() != chips:
         raise CorruptTable(f"it holds {table.chips_in_play()} chips but its row says {chips}")
@@ -124,11 +126,15 @@ class Timers:
         table = Table.from_row(row, clock=self.clock.now)
         check_loaded(table, int(row["chips"]))
         self.registry.remember(table)
-        if table.status == "playing" and table.deadline is None:
+        if table.status == TableStatus.PLAYING and table.deadline is None:
             # Saved between steps: decide again what we wait for.
             async with table.lock:
                 await self.flow.advance(table, [])
-        elif table.status == "playing" and table.deadline_kind == "turn" and table.deadline is not None:
+        elif (
+            table.status == TableStatus.PLAYING
+            and table.deadline_kind == DeadlineKind.TURN
+            and table.deadline is not None
+        ):
             # The player could not act while we were down: no instant timeout.
             grace = self.clock.now() + self.resume_grace
             if table.deadline < grace:
@@ -242,16 +248,20 @@ class Timers:
 
     def _searches(self, table: Table) -> bool:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
-        if table.deadline_kind != "ai" or table.game is None:
+        if table.deadline_kind != DeadlineKind.AI or table.game is None:
             return False
-        aw = table.game.awaiting()
+        aw = table.running_game.awaiting()
         seat = table.seats[aw.seat] if aw is not None else None
         return seat is not None and seat.is_ai and seat.ai_level == "hard"
 
     async def _fire_due(self, table: Table) -> TableUpdate | None:
         """Fire the table's deadline if it is still due, under its lock; the update, told to the listeners."""
         async with table.lock:
-            if table.deadline is None or table.deadline > self.clock.now() or table.status in ("finished", "cancelled"):
+            if (
+                table.deadline is None
+                or table.deadline > self.clock.now()
+                or table.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
+            ):
                 return None
             try:
                 update = await self._fire(table)
@@ -279,13 +289,13 @@ class Timers:
 
     async def _fire(self, table: Table) -> TableUpdate | None:
         kind = table.deadline_kind
-        if kind == "lobby":
+        if kind == DeadlineKind.LOBBY:
             return await self.flow.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
-        game = table.game
+        game = table.running_game
         if game is None:
             self.flow.set_deadline(table, None)
             return None
-        if kind == "next-deal":
+        if kind == DeadlineKind.NEXT_DEAL:
             if game.awaiting() is None and not game.finished:
                 return await self.flow.advance(table, list(game.next_deal()))
             return await self.flow.advance(table, [])
@@ -294,7 +304,7 @@ class Timers:
             return await self.flow.advance(table, [])
         seat = table.seats[aw.seat]
         events: list = []
-        if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
+        if kind == DeadlineKind.TURN and not seat.auto and not await self._still_member(table, seat):
             message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
             ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
@@ -302,11 +312,11 @@ class Timers:
             update = await self.flow.advance(table, events)
             update.message = message
             return update
-        if kind == "turn" and not seat.auto and aw.phase == "claim":
+        if kind == DeadlineKind.TURN and not seat.auto and aw.phase == "claim":
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
             await self.flow.play_auto(table, events, timeout=True, note="")
             return await self.flow.advance(table, events)
-        if kind == "turn" and not seat.auto:
+        if kind == DeadlineKind.TURN and not seat.auto:
             seat.timeouts += 1
             await self.flow.play_auto(table, events, timeout=True)
             message = f"{escape(seat.name)} ran out of time."
@@ -315,6 +325,7 @@ class Timers:
                 seat.away = True
                 message = timed_out_to_ai(seat.name, seat.timeouts)
                 table.add_log(message)
+                assert seat.user_id is not None  # a player's turn (not seat.auto)
                 notices.append((seat.user_id, ai_takeover_notice(seat.timeouts)))
             update = await self.flow.advance(table, events)
             update.message = message

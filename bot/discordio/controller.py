@@ -361,6 +361,7 @@ class Controller:
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
         detail = self._detail_for(table, interaction.user.id)
         aw = table.awaiting()
+        assert aw is not None  # _detail_for refused otherwise
         verb = button.verb
         if verb not in aw.legal:
             raise errors.WrongPhase(errors.Refusal.NOT_NOW, verb=verb, legal=aw.legal)

@@ -141,7 +141,7 @@ class TurnNotifier:
         aw = table.awaiting()
         if aw is None or aw.seat != table.deadline_seat or table.seats[aw.seat].auto:
             return None
-        return table.round, decision_token(table.game), aw.seat
+        return table.round, decision_token(table.running_game), aw.seat
 
     async def _drain(self, table_id: int) -> None:
         while table_id in self._due:

@@ -19,7 +19,6 @@ import json
 import logging
 import random
 from collections.abc import Callable
-from typing import Any
 
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
@@ -32,6 +31,7 @@ from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.registry import Registry
 from bot.tables.results import game_results
 from bot.tables.store import TableStore
+from engine import Action, Awaiting, Event, Game
 
 log = logging.getLogger(__name__)
 DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
@@ -43,11 +43,9 @@ def card_rank(card: str) -> int:
     return rank_of(parse(card))
 
 
-def safe_default(game, aw, ai_choice: Callable[[], Any]):
+def safe_default(game: Game, aw: Awaiting, ai_choice: Callable[[], Action]) -> Action:
     """The action played for a seat that ran out of time (RULES: check or fold, best five,
     the forced or lowest lead, no bid). Falls back to the AI's choice when none applies."""
-    from engine import Action
-
     legal = list(aw.legal)
     detail = aw.detail or {}
     candidates: list[Action] = []
@@ -129,21 +127,27 @@ class Flow:
 
     # -- the engine loop ----------------------------------------------------------------
 
-    def ai_action(self, table: Table, seat: int):
+    def ai_action(self, table: Table, seat: int) -> Action:
         """The Normal AI's choice for ``seat`` (what a timed-out player falls back to)."""
         from engine.ai import choose_action
 
         return choose_action(table.running_game, seat, kind="normal", rng=self.rng)
 
     async def play_auto(
-        self, table: Table, events: list, timeout: bool = False, note: str = " (timed out)", search: bool = True
-    ):
+        self,
+        table: Table,
+        events: list[Event],
+        timeout: bool = False,
+        note: str = " (timed out)",
+        search: bool = True,
+    ) -> Action | None:
         """Play one move for the awaited seat: its AI's at the seat's level (Normal without
         ``search``; None: the game moved on meanwhile), or the safe default on a timeout (``note``
         follows its log line)."""
         game = table.running_game
         aw = game.awaiting()
         assert aw is not None  # called when a seat is to act
+        action: Action | None
         if timeout:
             action = safe_default(game, aw, lambda: self.ai_action(table, aw.seat))
         else:
@@ -152,13 +156,13 @@ class Flow:
             action = await self.ai.decide(game, aw.seat, level)
             if action is None:
                 return None
-        applied = list(table.running_game.apply(action))
+        applied = list(game.apply(action))
         events += applied
         line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
         table.add_log(line + (note if timeout else ""))
         return action
 
-    async def advance(self, table: Table, events: list, rearm: bool = True, urgent: bool = False) -> TableUpdate:
+    async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:
         """After a change: run whatever needs no waiting, set the next deadline, save.
 
         The save is immediate when ``urgent`` or when the table now waits for a human (their turn
@@ -205,7 +209,7 @@ class Flow:
         )
         return TableUpdate.of(table, UpdateKind.PLAY, events=[dict(e) for e in events], dealt=dealt)
 
-    def log_events(self, table: Table, events: list) -> None:
+    def log_events(self, table: Table, events: list[Event]) -> None:
         if not any(e.get("type") in LOGGED_EVENTS for e in events):
             return
         view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
@@ -257,7 +261,7 @@ class Flow:
         self.registry.forget(table)
         return TableUpdate.of(table, UpdateKind.CANCELLED, message=reason)
 
-    async def finish(self, table: Table, events: list, logged: int = 0) -> TableUpdate:
+    async def finish(self, table: Table, events: list[Event], logged: int = 0) -> TableUpdate:
         """The game is over: everyone cashed out, results recorded. ``events[:logged]`` are in the
         log already."""
         game = table.running_game

@@ -59,11 +59,14 @@ def ai_seat_name(table: Table, level: str) -> str:
     return next(f"{n} {tag}" for n in names if n.casefold() not in taken and f"{n} {tag}".casefold() not in taken)
 
 
-def snapshot(table: Table) -> tuple:
+Snapshot = tuple[list[Seat], list[str], int]  # a lobby's seats, log and host
+
+
+def snapshot(table: Table) -> Snapshot:
     return list(table.seats), list(table.log), table.host_id
 
 
-def restore(table: Table, saved: tuple) -> None:
+def restore(table: Table, saved: Snapshot) -> None:
     """Undo in-memory lobby changes whose transaction failed (the database rolled back)."""
     seats, lines, host = saved
     table.seats[:] = seats

@@ -113,7 +113,7 @@ class TableManager:
     def member_check(self, check: Callable[[int, int], Awaitable[bool]] | None) -> None:
         self.timers.member_check = check
 
-    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict]:
+    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict[str, Any]]:
         table = self.get(channel_id)
         if table.status != TableStatus.PLAYING:
             raise errors.WrongPhase(errors.Refusal.NO_CARDS_YET)

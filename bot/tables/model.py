@@ -17,7 +17,8 @@ from typing import Any
 
 from bot.economy.bank import HOUSE
 from bot.errors import TripoleyError
-from engine import Game
+from bot.storage.dialect import Row
+from engine import Awaiting, Game
 from engine.presets import PRESETS, Preset
 
 LOG_LINES = 10
@@ -145,7 +146,7 @@ class Table:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if s.user_id is not None]
 
-    def awaiting(self):
+    def awaiting(self) -> Awaiting | None:
         if self.game is None or self.status != TableStatus.PLAYING:
             return None
         return self.game.awaiting()
@@ -202,7 +203,7 @@ class Table:
         }
 
     @classmethod
-    def from_row(cls, row, clock: Callable[[], float] | None = None) -> Table:
+    def from_row(cls, row: Row, clock: Callable[[], float] | None = None) -> Table:
         state = json.loads(row["state_json"])
         table = cls(
             id=int(row["id"]),
@@ -243,7 +244,7 @@ class TableUpdate:
 
     table: Table
     kind: UpdateKind
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # the engine's events, as plain dicts
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
     refused: TripoleyError | None = None  # a part of it that was refused (Rematch: an AI seat), worded where shown

@@ -45,7 +45,7 @@ class Play:
         if seat.away:
             raise errors.NotAllowed(errors.Refusal.AI_PLAYS_FOR_YOU)
         aw = table.running_game.awaiting()
-        if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.game) != expect):
+        if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.running_game) != expect):
             raise errors.StaleButton(errors.Refusal.CLAIM_SETTLED)
         if aw is None:
             raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)

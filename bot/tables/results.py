@@ -13,6 +13,7 @@ from bot.economy.bank import Bank
 from bot.tables.model import Table
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
+from engine import Event
 
 
 def hand_rank(name: str | None) -> int:
@@ -22,7 +23,7 @@ def hand_rank(name: str | None) -> int:
     return name_strength(name)
 
 
-def game_results(table: Table, stacks: list[int], events: list) -> dict[str, Any]:
+def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[str, Any]:
     """A finished game's results: each seat's stake, final stack, pots won and best hand, its highlights."""
     history = list(getattr(table.game, "history", []) or []) or list(events)
     pots = [0] * len(table.seats)
@@ -75,7 +76,7 @@ def game_results(table: Table, stacks: list[int], events: list) -> dict[str, Any
     }
 
 
-def game_highlights(table: Table, history: list, best: list[tuple[int, str | None]]) -> dict[str, Any]:
+def game_highlights(table: Table, history: list[Event], best: list[tuple[int, str | None]]) -> dict[str, Any]:
     """The game's biggest pot (its largest single payout: who, how much, from which space, in
     which round; the earliest of equal ones) and its best hand shown down (the strongest; the
     first seat of equal ones), each None when the game had none."""

@@ -22,12 +22,14 @@ import asyncio
 import json
 import logging
 import time
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.economy.bank import HOUSE
 from bot.errors import DatabaseUnavailable
 from bot.storage import database as storage
 from bot.storage.database import Database
+from bot.storage.dialect import Connection, Row
 from bot.tables.model import Table, TableStatus
 
 log = logging.getLogger(__name__)
@@ -40,9 +42,9 @@ class TableStore:
         self.save_delay = save_delay  # > 0: coalesce the saves of AI moves (see the module doc)
         self.save_batch = 8  # tables per coalesced-save transaction
         self._dirty: dict[int, Table] = {}  # table id → table whose newest state is not saved yet
-        self._saver_task: asyncio.Task | None = None
+        self._saver_task: asyncio.Task[None] | None = None
 
-    def transaction(self, priority: int | None = None):
+    def transaction(self, priority: int | None = None) -> AbstractAsyncContextManager[Connection]:
         """A transaction on the bot's database (chips and a table's state written together)."""
         return self.db.transaction(priority)
 
@@ -137,7 +139,7 @@ class TableStore:
                 raise
             await asyncio.sleep(0)  # let interactions through between batches
 
-    async def write(self, conn, table: Table) -> None:
+    async def write(self, conn: Connection, table: Table) -> None:
         """Save the table's state inside the caller's transaction."""
         table.version += 1
         await conn.execute(
@@ -152,13 +154,14 @@ class TableStore:
                 "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
             )
 
-    async def insert(self, conn, table: Table) -> int:
+    async def insert(self, conn: Connection, table: Table) -> int:
         """A new lobby's row (its state follows with :meth:`write`); its id."""
         cur = await conn.execute(
             "INSERT INTO tables (guild_id, channel_id, host_id, preset, status, chips, state_json, created_at)"
             " VALUES (?, ?, ?, ?, 'lobby', 0, '{}', ?)",
             (table.guild_id, table.channel_id, table.host_id, table.preset, table.created_at),
         )
+        assert cur.lastrowid is not None  # an INSERT gives its row's id
         return int(cur.lastrowid)
 
     async def mark_started(self, table: Table, when: float) -> None:
@@ -170,14 +173,16 @@ class TableStore:
         """The state a closed table is saved with: no deadline left."""
         return json.dumps({**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None})
 
-    async def cancel(self, conn, table: Table, when: float) -> None:
+    async def cancel(self, conn: Connection, table: Table, when: float) -> None:
         """Inside the caller's transaction (with the refunds): the lobby is closed."""
         await conn.execute(
             "UPDATE tables SET status = 'cancelled', state_json = ?, ended_at = ? WHERE id = ?",
             (self.closing_state(table), when, table.id),
         )
 
-    async def finish(self, conn, table: Table, results: dict[str, Any], replay: str | None, when: float) -> None:
+    async def finish(
+        self, conn: Connection, table: Table, results: dict[str, Any], replay: str | None, when: float
+    ) -> None:
         """Inside the caller's transaction (with the cash-outs): the game is over, its results and
         replay kept, every player's stats counted."""
         await self._record_stats(conn, table.guild_id, results)
@@ -187,7 +192,7 @@ class TableStore:
             (self.closing_state(table), json.dumps(results), replay, when, table.id),
         )
 
-    async def _record_stats(self, conn, guild_id: int, results: dict[str, Any]) -> None:
+    async def _record_stats(self, conn: Connection, guild_id: int, results: dict[str, Any]) -> None:
         for entry in results["seats"]:
             if entry["user_id"] is None:
                 continue
@@ -215,11 +220,11 @@ class TableStore:
 
     # -- reading ------------------------------------------------------------------------
 
-    async def open_tables(self) -> list:
+    async def open_tables(self) -> list[Row]:
         """Every open table's row (lobby or playing), oldest first."""
         return await self.db.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
 
-    async def finished_table(self, table_id: int):
+    async def finished_table(self, table_id: int) -> Row:
         """A finished table's row, or None."""
         return await self.db.fetchone("SELECT * FROM tables WHERE id = ? AND status = 'finished'", (table_id,))
 

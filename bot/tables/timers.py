@@ -28,12 +28,14 @@ from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
 from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
 from bot.settings import Settings
+from bot.storage.dialect import Row
 from bot.tables.clock import Clock
 from bot.tables.flow import DATABASE_RETRY, Flow
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
+from engine import Event
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +79,7 @@ class Timers:
         # Whether a user is still a member of a server (the Discord side asks Discord); None: assume so.
         self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self._busy_due = False  # the last tick skipped a due table whose lock was held
-        self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
+        self._searching: dict[int, asyncio.Task[TableUpdate | None]] = {}  # table id → its Hard AI's move, under way
         self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
         self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
         # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
@@ -122,7 +124,7 @@ class Timers:
         log.info("resumed %d table(s)", len(resumed))
         return resumed
 
-    async def _resume_one(self, row) -> Table:
+    async def _resume_one(self, row: Row) -> Table:
         table = Table.from_row(row, clock=self.clock.now)
         check_loaded(table, int(row["chips"]))
         self.registry.remember(table)
@@ -239,7 +241,7 @@ class Timers:
             updates += [update for task in done if (update := task.result()) is not None]
         return updates
 
-    def _searched(self, table_id: int, _: asyncio.Task) -> None:
+    def _searched(self, table_id: int, _: asyncio.Task[TableUpdate | None]) -> None:
         """A Hard AI's move ended (applied, dropped or failed): its table counts for
         :meth:`next_deadline` again, so the loop must look again. The move set the table's next
         deadline while it was still marked as searching, when :meth:`run` could not see it."""
@@ -303,7 +305,7 @@ class Timers:
         if aw is None:
             return await self.flow.advance(table, [])
         seat = table.seats[aw.seat]
-        events: list = []
+        events: list[Event] = []
         if kind == DeadlineKind.TURN and not seat.auto and not await self._still_member(table, seat):
             message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
             ended = await self.flow.seat_to_ai(table, seat, message)

@@ -31,6 +31,7 @@ recorder in tests); the messages are built by :mod:`bot.messages.outgoing`.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import time
 from collections.abc import Callable
@@ -58,15 +59,53 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
+class Job(enum.Enum):
+    """What a channel's worker does next (:meth:`Publisher._next_job`)."""
+
+    LOBBY_POST = enum.auto()  # post a lobby's first message
+    STORY = enum.auto()  # post a round's results
+    FINAL = enum.auto()  # show a finished game's last state (a new table came meanwhile)
+    CLOSE = enum.auto()  # close the lobby message of a game that started
+    STRIP = enum.auto()  # take the buttons off an earlier round's message
+    STATE = enum.auto()  # show the table's newest state
+
+
+@dataclass
+class _Story:
+    """A round's results to post, and the tries so far."""
+
+    out: Outgoing
+    channel_id: int
+    attempts: int = 0
+
+
+@dataclass
+class _Strip:
+    """An earlier round's message whose buttons go, and the tries so far."""
+
+    message_id: int
+    channel_id: int
+    attempts: int = 0
+
+
+@dataclass
+class _LobbyClose:
+    """The lobby message of a started game to close, and the tries so far."""
+
+    table: Table
+    attempts: int = 0
+
+
+@dataclass
 class _Channel:
     """What a channel still has to show, and when it was last edited."""
 
     table: Table | None = None  # a newer state to show (built at send time)
     final: Table | None = None  # a finished game's last state, still to show when a new table came
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
-    strips: list[list[int]] = field(default_factory=list)  # [message id, attempts, channel]: old mats to strip
-    stories: list[list] = field(default_factory=list)  # [Outgoing, attempts, channel]: round results to post, in order
-    close_lobby: list | None = None  # [table, attempts]: the lobby message to close
+    strips: list[_Strip] = field(default_factory=list)  # old mats to strip
+    stories: list[_Story] = field(default_factory=list)  # round results to post, in order
+    close_lobby: _LobbyClose | None = None  # the lobby message to close
     last_edit: float = float("-inf")
     failures: int = 0
     drawing: asyncio.Future | None = None  # the round message's newest picture being drawn (or drawn)
@@ -123,7 +162,7 @@ class Publisher:
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
         if embeds:
             channel = self._channels.setdefault(table.channel_id, _Channel())
-            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel] for embed in embeds]
+            channel.stories += [_Story(Outgoing("", embeds=[embed]), table.mat_channel) for embed in embeds]
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -200,14 +239,14 @@ class Publisher:
             return not table.lobby_message_id
         return self._fresh(table, table.status, table.round)  # a new mat message: posted at once
 
-    def _next_job(self, ch: _Channel) -> tuple[str, bool] | None:
+    def _next_job(self, ch: _Channel) -> tuple[Job, bool] | None:
         """The channel's next job and whether it is an edit (paced)."""
         if ch.lobby_post is not None:
-            return "lobby_post", False
+            return Job.LOBBY_POST, False
         if ch.stories:
-            return "story", False  # a round's results, before the next round's mat and the final results
+            return Job.STORY, False  # a round's results, before the next round's mat and the final results
         if ch.final is not None:
-            return "final", not self._needs_post(ch.final)
+            return Job.FINAL, not self._needs_post(ch.final)
         table = ch.table
         if (
             table is not None
@@ -216,18 +255,18 @@ class Publisher:
             and table.id not in self._lobby_closed
             and ch.close_lobby is None
         ):
-            ch.close_lobby = [table, 0]  # the game started: close the lobby message once
+            ch.close_lobby = _LobbyClose(table)  # the game started: close the lobby message once
         if table is not None and self._needs_post(table):
             thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
             if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
-                return "close", True  # due anyway: the lobby closes before the mat appears
-            return "state", False  # else the new mat first, the lobby after it, paced
+                return Job.CLOSE, True  # due anyway: the lobby closes before the mat appears
+            return Job.STATE, False  # else the new mat first, the lobby after it, paced
         if ch.close_lobby is not None:
-            return "close", True
+            return Job.CLOSE, True
         if ch.strips:
-            return "strip", True
+            return Job.STRIP, True
         if table is not None:
-            return "state", True
+            return Job.STATE, True
         return None
 
     def _edit_wait(self, ch: _Channel) -> float:
@@ -250,19 +289,19 @@ class Publisher:
                     # Too soon after the channel's last edit: wait, then do what is due by then.
                     await asyncio.sleep(wait)
                     continue
-            if kind == "close":
+            if kind is Job.CLOSE:
                 await self._close_lobby(channel_id, ch)
                 continue
-            if kind == "strip":
+            if kind is Job.STRIP:
                 await self._strip(channel_id, ch)
                 continue
-            if kind == "lobby_post":
+            if kind is Job.LOBBY_POST:
                 await self._post_lobby(channel_id, ch)
                 continue
-            if kind == "story":
+            if kind is Job.STORY:
                 await self._post_story(channel_id, ch)
                 continue
-            if kind == "final":
+            if kind is Job.FINAL:
                 table, ch.final = ch.final, None
             else:
                 table, ch.table = ch.table, None
@@ -270,7 +309,7 @@ class Publisher:
             try:
                 if not await self._send(ch, table):
                     # An edit after all (the state changed since): back in the queue, paced.
-                    if kind == "final":
+                    if kind is Job.FINAL:
                         ch.final = table
                     elif ch.table is None:
                         ch.table = table
@@ -290,7 +329,7 @@ class Publisher:
                     delay,
                 )
                 # Retry (with the newest state by then: it is built again).
-                if kind == "final":
+                if kind is Job.FINAL:
                     ch.final = table
                 elif ch.table is None:
                     ch.table = table
@@ -405,7 +444,7 @@ class Publisher:
             self._shown(message_id, out, image_digest(out.image))
         table.mat_message_id, table.mat_round = message_id, round_number
         if previous and previous != message_id:
-            ch.strips.append([previous, 0, channel])
+            ch.strips.append(_Strip(previous, channel))
             self._pictures.pop(previous, None)
         await remember_message(self.manager, table.id, "mat", message_id, round_number)
         await self._archive_when_over(table, status)
@@ -478,21 +517,21 @@ class Publisher:
 
     async def _post_story(self, channel_id: int, ch: _Channel) -> None:
         """Post the oldest round result waiting (retried a few times, then given up: the log has it)."""
-        out, attempts, where = ch.stories[0]
+        pending = ch.stories[0]
         try:
-            await self.sink.post(where, out)
+            await self.sink.post(pending.channel_id, pending.out)
         except Exception as exc:
-            if retryable(exc) and attempts < 3:
-                ch.stories[0][1] += 1
+            if retryable(exc) and pending.attempts < 3:
+                pending.attempts += 1
                 log.warning("could not post a round's results in channel %s (%s)", channel_id, describe_error(exc))
-                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                await asyncio.sleep(min(self.retry_base * 2 ** (pending.attempts - 1), self.retry_max))
                 return
             log.exception("could not post a round's results in channel %s; giving up on them", channel_id)
         ch.stories.pop(0)
 
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
         assert ch.close_lobby is not None  # the job is only named while it is pending
-        table, attempts = ch.close_lobby
+        table, attempts = ch.close_lobby.table, ch.close_lobby.attempts
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
             return
@@ -506,7 +545,7 @@ class Publisher:
         except Exception as exc:
             log.warning("could not close the lobby message of table %s (%s)", table.id, describe_error(exc))
             if retryable(exc) and attempts < 3:
-                ch.close_lobby = [table, attempts + 1]
+                ch.close_lobby.attempts += 1
                 await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
                 return
         self._lobby_closed.add(table.id)
@@ -516,13 +555,14 @@ class Publisher:
 
     async def _strip(self, channel_id: int, ch: _Channel) -> None:
         """The last round's message keeps its text, loses its buttons (best effort, paced)."""
-        message_id, attempts, channel_id = ch.strips[0]
+        pending = ch.strips[0]
+        message_id, attempts = pending.message_id, pending.attempts
         try:
-            await self.sink.strip(channel_id, message_id)
+            await self.sink.strip(pending.channel_id, message_id)
             ch.last_edit = self._monotonic()
         except Exception as exc:
             if retryable(exc) and attempts < 2:
-                ch.strips[0][1] += 1
+                pending.attempts += 1
                 await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
                 return
             log.info("could not remove the buttons of message %s", message_id)

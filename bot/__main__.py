@@ -2,7 +2,8 @@
 another (SQLite to PostgreSQL) or repair a quarantined table (bot.tables.quarantine).
 
 The settings are checked before anything starts: each bad one is one line naming it and what it
-accepts, and the exit status is 2 (as for a bad command line)."""
+accepts, and the exit status is 2 (as for a bad command line). So is the installed discord.py
+(bot.discordio.selftest): one line and exit 2 when an internal the bot relies on is missing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+
+from bot import __version__
 
 NO_TOKEN = """\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
@@ -26,17 +29,20 @@ Just want to see the game? Play it in your terminal, no Discord needed:
     python -m engine play
 """
 SETTINGS_HINT = "Settings come from the environment and from .env in the working directory; .env.example explains each."
-BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse uses 2 too)
+BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse too), or a discord.py lacking what the bot needs
 FAILED = 1  # exit status: the database or Discord failed
+NO_TOKEN_SET = 1  # exit status of has-token: no token
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [run [--shards N,...] | check | backup PATH | migrate-db FROM TO | repair TABLE_ID]",
+        usage="python -m bot [-h] [--version] [run [--shards N,...] | check | sync | has-token | forget USER_ID | prune | repair TABLE_ID | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
-        epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments.",
+        epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments"
+        " (or a discord.py that lacks what the bot relies on).",
     )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = p.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
     run.add_argument(
@@ -50,6 +56,29 @@ def parser() -> argparse.ArgumentParser:
         "check",
         help="check the settings, open the database (applying its migrations) and log in over HTTP"
         " (no gateway), then exit without starting",
+    )
+    commands.add_parser(
+        "sync",
+        help="sync the slash commands to Discord now (globally, or to DEV_GUILD_ID), then exit; the bot itself"
+        " syncs at start only when its commands changed",
+    )
+    commands.add_parser(
+        "has-token",
+        help="exit 0 when DISCORD_TOKEN is set (in the environment or .env, read as the bot reads it),"
+        " 1 when it is not (scripts/run.sh asks this to choose between the bot and the terminal game)",
+    )
+    forget = commands.add_parser(
+        "forget",
+        help="forget a user in every server (a deletion request): their wallets (the chips leave each server),"
+        " stats, names in finished games and preferences; ledger rows stay, anonymised; refused while they are"
+        " seated at an open table",
+    )
+    forget.add_argument("user_id", metavar="USER_ID", type=int, help="the user's Discord id (a number)")
+    commands.add_parser(
+        "prune",
+        help="apply the retention settings now (the bot does at start and daily): delete finished games older"
+        " than RETENTION_DAYS, anonymise ledger rows as old, purge servers that removed the bot"
+        " REMOVED_SERVER_DAYS ago",
     )
     backup = commands.add_parser("backup", help="copy the database to a new file; safe while the bot runs")
     backup.add_argument("path", metavar="PATH", help="the new file to write (it must not exist yet)")
@@ -83,6 +112,8 @@ def shard_list(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "has-token":
+        return has_token()
     from bot.settings import SettingsError, load_settings
 
     try:
@@ -97,12 +128,24 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(migrate_db(args.source, args.target))
     if args.command == "repair":
         return asyncio.run(repair(settings, args.table_id))
+    if args.command == "forget":
+        return asyncio.run(forget(settings, args.user_id))
+    if args.command == "prune":
+        return asyncio.run(prune(settings))
+    from bot.discordio import selftest
+
+    broken = selftest.problem()
+    if broken:
+        print(broken, file=sys.stderr)
+        return BAD_SETTINGS
     token = settings.token()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
         return BAD_SETTINGS
     if args.command == "check":
         return asyncio.run(check(settings, token))
+    if args.command == "sync":
+        return asyncio.run(sync(settings, token))
 
     from bot.logsetup import setup_logging
 
@@ -111,6 +154,19 @@ def main(argv: list[str] | None = None) -> int:
     from bot.discordio.client import run_bot
 
     return run_bot(settings)
+
+
+def has_token() -> int:
+    """Only the token is read: whatever else is wrong, the bot itself reports it when it starts."""
+    from bot.settings import TokenSettings, unreadable_env
+
+    try:
+        found = TokenSettings().token()
+    except (UnicodeDecodeError, OSError) as exc:
+        print(unreadable_env(exc), file=sys.stderr)
+        return BAD_SETTINGS
+    print("DISCORD_TOKEN is set" if found else "DISCORD_TOKEN is not set")
+    return 0 if found else NO_TOKEN_SET
 
 
 def backup(settings, path: str) -> int:
@@ -141,6 +197,7 @@ async def check(settings, token: str) -> int:
     from bot.storage.database import Database
 
     print("settings: ok")
+    print(f"discord.py: ok, {discord.__version__} with every internal the bot relies on")
     database = redacted(settings.database_path())
     status = 0
     try:
@@ -168,11 +225,94 @@ async def check(settings, token: str) -> int:
     return status
 
 
+async def sync(settings, token: str) -> int:
+    import discord
+
+    from bot.discordio.client import DiscordUnreachable, point_discord_at, sync_commands_once
+
+    point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    try:
+        count = await sync_commands_once(settings, token)
+    except discord.LoginFailure:
+        print("sync: the token was refused (401); reset it in the developer portal", file=sys.stderr)
+        return FAILED
+    except DiscordUnreachable as exc:
+        print(f"sync: Discord is unreachable ({exc})", file=sys.stderr)
+        return FAILED
+    except discord.HTTPException as exc:
+        print(f"sync: Discord refused the commands ({exc})", file=sys.stderr)
+        return FAILED
+    except database_errors() as exc:
+        print(f"sync: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    where = f"to the dev server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
+    print(f"synced {count} command(s) {where} (a global change can take up to an hour to show everywhere)")
+    return 0
+
+
 def database_errors() -> tuple[type[BaseException], ...]:
     """What a database that can't be opened or used raises (SQLite's or PostgreSQL's)."""
     import asyncpg
 
     return (OSError, sqlite3.Error, RuntimeError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+async def forget(settings, user_id: int) -> int:
+    """An operator's answer to a deletion request: the user forgotten everywhere, each server balanced."""
+    from bot import errors
+    from bot.economy import privacy
+    from bot.economy.bank import Bank
+    from bot.storage.database import Database
+
+    if user_id <= 0:
+        print(f"forget: {user_id} is not a user id (a Discord id is a positive number)", file=sys.stderr)
+        return BAD_SETTINGS
+    try:
+        db = await Database(settings.database_path()).connect()
+    except database_errors() as exc:
+        print(f"forget: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    try:
+        removed = await privacy.forget_everywhere(Bank(db), user_id, lambda guild_id: False)
+    except errors.NotAllowed:
+        print(
+            f"forget: user {user_id} is seated at an open table; run this again once that game has ended",
+            file=sys.stderr,
+        )
+        return FAILED
+    finally:
+        await db.close()
+    print(
+        f"forgot user {user_id} in {len(removed)} server(s): {sum(removed.values())} chip(s) removed from"
+        " their wallets, stats and names in finished games deleted, ledger rows anonymised, preferences deleted"
+    )
+    return 0
+
+
+async def prune(settings) -> int:
+    import time
+
+    from bot.economy import privacy
+    from bot.storage.database import Database
+
+    try:
+        db = await Database(settings.database_path()).connect()
+    except database_errors() as exc:
+        print(f"prune: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    try:
+        pruned, purged = await privacy.retain(db, settings, time.time())
+    finally:
+        await db.close()
+    if pruned is None:
+        print("prune: RETENTION_DAYS is not set, so finished games are kept")
+    else:
+        print(
+            f"prune: {pruned.games} finished game(s) older than {settings.retention_days:g} days deleted,"
+            f" {pruned.ledger_rows} ledger row(s) anonymised"
+        )
+    print(f"prune: {len(purged)} server(s) that removed the bot over {settings.removed_server_days:g} days ago purged")
+    return 0
 
 
 async def repair(settings, table_id: int) -> int:

@@ -130,11 +130,13 @@ class LobbyFull(TripoleyError):
 
 
 class MissingBotPermissions(TripoleyError):
-    def __init__(self, permissions: list[str]) -> None:
+    def __init__(self, permissions: list[str], threads: bool = False) -> None:
         names = ", ".join(f"**{p}**" for p in permissions)
+        plural = "s" if len(permissions) > 1 else ""
+        hint = " (or turn tables in threads off: `/tripoley-admin settings threads:False`)" if threads else ""
         super().__init__(
-            f"I'm missing the {names} permission{'s' if len(permissions) > 1 else ''} in this channel. "
-            "Ask a server admin to grant it, then try again."
+            f"I'm missing the {names} permission{plural} here. Ask a server admin to grant "
+            f"{'them' if plural else 'it'} to me in this channel{hint}, then try again."
         )
         self.permissions = permissions
 
@@ -145,6 +147,7 @@ def permission_label(name: str) -> str:
         "embed_links": "Embed Links",
         "attach_files": "Attach Files",
         "send_messages_in_threads": "Send Messages in Threads",
+        "view_channel": "View Channels",
     }
     return special.get(name, name.replace("_", " ").title())
 
@@ -174,3 +177,13 @@ class DatabaseUnavailable(TripoleyError):
 class CommitOutcomeUnknown(DatabaseUnavailable):
     """A transaction's COMMIT was sent but its answer lost, and the database stayed away too long
     to ask whether it was applied: the process can no longer tell its memory from the truth."""
+
+
+class RepeatedGrant(NotAllowed):
+    """An admin's grant or removal repeats their same change to the same wallet made moments ago
+    (:data:`bot.economy.bank.REPEAT_WINDOW`); ``row_id``: that change's ledger row, which a
+    confirmed repeat names (only a change after it counts as a repeat again)."""
+
+    def __init__(self, message: str, row_id: int) -> None:
+        super().__init__(message)
+        self.row_id = row_id

@@ -22,33 +22,40 @@ SQLITE_FORMS = (
 )
 POSTGRES_FORM = "postgresql://user:password@host:5432/database"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+# Sane maxima. Chips: far below PostgreSQL's BIGINT (about 9.2e18), so that sums over every wallet
+# and table of a server fit too. Seconds and hours: finite (inf and nan are refused by these bounds).
+MAX_CHIPS = 1_000_000_000
+MAX_SNOWFLAKE = 2**63 - 1  # a Discord id
+DAY = 86_400.0
 
 # What each setting accepts, for the one-line error about it (a setting missing here gets pydantic's words).
 ACCEPTS = {
     "database_url": f"an SQLite database: {SQLITE_FORMS}; or a PostgreSQL one: {POSTGRES_FORM}",
-    "dev_guild_id": "a server id (a number), or nothing",
+    "dev_guild_id": "a server id (a number from 1 to 2^63 - 1), or nothing",
     "log_level": " / ".join(LOG_LEVELS),
     "log_file": "a file the bot may write its log to, or nothing (log to standard error)",
     "discord_api_base": "an http(s):// URL, or nothing (discord.com)",
     "discord_gateway_url": "a ws(s):// URL, or nothing (discord.com)",
     "default_preset": "one of " + ", ".join(PRESETS),
-    "starting_balance": "a whole number of chips, 0 or more",
-    "turn_timeout": "a number of seconds greater than 0",
-    "ai_pause": "a number of seconds, 0 or more",
-    "round_pause": "a number of seconds, 0 or more",
-    "claim_timeout": "a number of seconds greater than 0",
-    "lobby_timeout": "a number of seconds greater than 0",
-    "timeouts_before_ai": "a whole number, 1 or more",
+    "starting_balance": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
+    "turn_timeout": "a number of seconds greater than 0, at most 86400 (a day)",
+    "ai_pause": "a number of seconds from 0 to 60",
+    "round_pause": "a number of seconds from 0 to 3600",
+    "claim_timeout": "a number of seconds greater than 0, at most 3600",
+    "lobby_timeout": "a number of seconds greater than 0, at most 604800 (a week)",
+    "timeouts_before_ai": "a whole number from 1 to 100",
     "render_processes": "a whole number from 0 to 16",
-    "rest_rate": "a number of requests a second (0: no pacing)",
+    "rest_rate": "a number of requests a second from 0 (no pacing) to 10000",
     "ai_processes": "a whole number from 0 to 16",
-    "daily_amount": "a whole number of chips, 0 or more",
-    "daily_cooldown_hours": "a number of hours greater than 0",
-    "relief_amount": "a whole number of chips, 0 or more",
-    "relief_cooldown_hours": "a number of hours greater than 0",
-    "house_bankroll": "a whole number of chips, 0 or more",
+    "daily_amount": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
+    "daily_cooldown_hours": "a number of hours greater than 0, at most 8760 (a year)",
+    "relief_amount": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
+    "relief_cooldown_hours": "a number of hours greater than 0, at most 8760 (a year)",
+    "house_bankroll": f"a whole number of chips from 0 to {MAX_CHIPS:_}",
     "threads": "true or false",
-    "shard_count": "a whole number of shards, 1 or more, or nothing (one process, no sharding)",
+    "retention_days": "a number of days from 31 to 36500, or nothing (keep finished games for ever)",
+    "removed_server_days": "a number of days from 0 to 36500",
+    "shard_count": "a whole number of shards from 1 to 10000, or nothing (one process, no sharding)",
     "health_address": "HOST:PORT to serve /healthz and /metrics on (e.g. 127.0.0.1:9464; port 0: any free"
     " one), or nothing (not served)",
     "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
@@ -64,51 +71,14 @@ class SettingsError(ValueError):
         self.lines = lines
 
 
-class Settings(BaseSettings):
+class TokenSettings(BaseSettings):
+    """The token alone, read from the same places by the same rules as every setting
+    (``python -m bot has-token`` asks it, so scripts/run.sh decides as the bot would)."""
+
     # An empty value (``TURN_TIMEOUT=`` as in .env.example) means the default.
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
-    database_url: str = "sqlite:///tripoley.sqlite3"
-    dev_guild_id: int | None = None
-    log_level: str = "INFO"
-    log_file: str | None = None
-    discord_api_base: str | None = None
-    discord_gateway_url: str | None = None
-
-    # Play defaults (a server's /tripoley settings override the first four).
-    default_preset: str = "tripoley"
-    starting_balance: int = Field(default=1000, ge=0)
-    turn_timeout: float = Field(default=60.0, gt=0)
-    ai_pause: float = Field(default=1.5, ge=0)
-    round_pause: float = Field(default=4.0, ge=0)
-    claim_timeout: float = Field(default=8.0, gt=0)
-    lobby_timeout: float = Field(default=900.0, gt=0)
-    timeouts_before_ai: int = Field(default=3, ge=1)
-
-    # The server economy (a server's /tripoley settings overrides these but the house bankroll).
-    daily_amount: int = Field(default=100, ge=0)
-    daily_cooldown_hours: float = Field(default=20.0, gt=0)
-    relief_amount: int = Field(default=200, ge=0)
-    relief_cooldown_hours: float = Field(default=24.0, gt=0)
-    house_bankroll: int = Field(default=10_000, ge=0)
-    threads: bool = False
-
-    # The bot's own REST calls a second (bot.discordio.pacing; Discord's global limit is 50 unless Discord
-    # raised it for the bot; 0: not paced).
-    rest_rate: float = Field(default=45.0, ge=0)
-    # Capacity: worker processes drawing the images (0: threads of the bot's own process).
-    render_processes: int = Field(default=1, ge=0, le=16)
-    # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
-    ai_processes: int = Field(default=1, ge=0, le=16)
-
-    # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
-    # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
-    shard_count: int | None = Field(default=None, ge=1)
-    shard_ids: tuple[int, ...] | None = None
-
-    # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).
-    health_address: str | None = None
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -116,6 +86,59 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+    def token(self) -> str | None:
+        return self.discord_token.get_secret_value() if self.discord_token else None
+
+
+class Settings(TokenSettings):
+    database_url: str = "sqlite:///tripoley.sqlite3"
+    dev_guild_id: int | None = Field(default=None, ge=1, le=MAX_SNOWFLAKE)
+    log_level: str = "INFO"
+    log_file: str | None = None
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+
+    # Play defaults (a server's /tripoley-admin settings override the first four).
+    default_preset: str = "tripoley"
+    starting_balance: int = Field(default=1000, ge=0, le=MAX_CHIPS)
+    turn_timeout: float = Field(default=60.0, gt=0, le=DAY)
+    ai_pause: float = Field(default=1.5, ge=0, le=60)
+    round_pause: float = Field(default=4.0, ge=0, le=3600)
+    claim_timeout: float = Field(default=8.0, gt=0, le=3600)
+    lobby_timeout: float = Field(default=900.0, gt=0, le=7 * DAY)
+    timeouts_before_ai: int = Field(default=3, ge=1, le=100)
+
+    # The server economy (a server's /tripoley-admin settings overrides these but the house bankroll).
+    daily_amount: int = Field(default=100, ge=0, le=MAX_CHIPS)
+    daily_cooldown_hours: float = Field(default=20.0, gt=0, le=8760)
+    relief_amount: int = Field(default=200, ge=0, le=MAX_CHIPS)
+    relief_cooldown_hours: float = Field(default=24.0, gt=0, le=8760)
+    house_bankroll: int = Field(default=10_000, ge=0, le=MAX_CHIPS)
+    threads: bool = False
+
+    # The bot's own REST calls a second (bot.discordio.pacing; Discord's global limit is 50 unless Discord
+    # raised it for the bot; 0: not paced).
+    rest_rate: float = Field(default=45.0, ge=0, le=10_000)
+    # Capacity: worker processes drawing the images (0: threads of the bot's own process).
+    render_processes: int = Field(default=1, ge=0, le=16)
+    # Worker processes for the Hard AI's searches (0: threads of the bot's own process).
+    ai_processes: int = Field(default=1, ge=0, le=16)
+
+    # Retention (PRIVACY.md): finished games (state, results, replay) are deleted, and ledger rows
+    # anonymised, RETENTION_DAYS after they ended (nothing: kept for ever; at least 31, so the
+    # grants' cooldowns, up to 30 days, still read their ledger rows). A server that removes the bot
+    # has its data purged REMOVED_SERVER_DAYS later, unless the bot is added back meanwhile.
+    retention_days: float | None = Field(default=None, ge=31, le=36_500)
+    removed_server_days: float = Field(default=30.0, ge=0, le=36_500)
+
+    # A cluster: the bot's servers are split into SHARD_COUNT shards (a server's shard is
+    # (server id >> 22) % SHARD_COUNT); this process runs SHARD_IDS of them (all when empty).
+    shard_count: int | None = Field(default=None, ge=1, le=10_000)
+    shard_ids: tuple[int, ...] | None = None
+
+    # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).
+    health_address: str | None = None
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -150,6 +173,7 @@ class Settings(BaseSettings):
         "discord_gateway_url",
         "log_file",
         "health_address",
+        "retention_days",
         mode="before",
     )
     @classmethod
@@ -210,15 +234,18 @@ class Settings(BaseSettings):
             return None
         return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
 
+    def runs_shard_zero(self) -> bool:
+        """Whether this process does the cluster's once-only work (command sync, retention): the only
+        process, or the one running shard 0."""
+        shards = self.shards()
+        return shards is None or 0 in shards
+
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the server's tables are this process's to resume, time and save."""
         shards = self.shards()
         if shards is None or self.shard_count is None:
             return True
         return (guild_id >> 22) % self.shard_count in shards
-
-    def token(self) -> str | None:
-        return self.discord_token.get_secret_value() if self.discord_token else None
 
 
 def is_postgres_url(url: str) -> bool:
@@ -320,12 +347,16 @@ def error_line(name: str, value: object, reason: str) -> str:
     return f"{name.upper()}{shown(name, value)}: {reason}{accepts}."
 
 
+def unreadable_env(exc: Exception) -> str:
+    return f".env: cannot be read as UTF-8 text ({exc})."
+
+
 def load_settings(**overrides) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
         settings = Settings(**overrides)
     except (UnicodeDecodeError, OSError) as exc:
-        raise SettingsError([f".env: cannot be read as UTF-8 text ({exc})."]) from None
+        raise SettingsError([unreadable_env(exc)]) from None
     except ValidationError as exc:
         lines = []
         for error in exc.errors():

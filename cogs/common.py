@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
 from bot.discordio.ui import build_view
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
@@ -17,10 +16,9 @@ if TYPE_CHECKING:
     from bot.discordio.client import TripoleyBot
     from bot.discordio.controller import Controller
     from bot.economy.bank import Bank
-    from bot.economy.prefs import Prefs
+    from bot.economy.prefs import GuildConfig, Prefs
     from bot.tables.manager import TableManager
 
-REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "attach_files")
 LEADERBOARD_PAGE = 10
 
 
@@ -50,23 +48,8 @@ def pager(kind: str, key: str, page: int, pages: int) -> discord.ui.View | None:
     return build_view(specs)
 
 
-def check_bot_permissions(interaction: discord.Interaction) -> None:
-    perms = interaction.app_permissions
-    if perms.value == 0:  # not reported (e.g. a test server): rely on Forbidden at send time
-        return
-    missing = [p for p in REQUIRED_PERMISSIONS if not getattr(perms, p)]
-    if missing:
-        raise errors.MissingBotPermissions([errors.permission_label(p) for p in missing])
-
-
 def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
-
-
-def require_manage_server(interaction: discord.Interaction, what: str) -> None:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    if not (perms and perms.manage_guild):
-        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
 
 
 def smallest_buy_in() -> int:
@@ -76,13 +59,28 @@ def smallest_buy_in() -> int:
     return min(int(p.options.start_stack) for p in PRESETS.values())
 
 
+def settings_text(config: GuildConfig, house_bankroll: int) -> str:
+    """The server's settings as ``/tripoley settings`` shows them (and ``/tripoley-admin settings`` after a change)."""
+    return (
+        f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
+        f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
+        f"AI pause: {config.ai_pause:g} s\n"
+        f"Daily grant: {config.daily_amount} chips every {config.daily_cooldown_hours:g} h\n"
+        f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
+        f"for wallets below {smallest_buy_in()} chips\n"
+        f"Tables in threads: {'on' if config.threads else 'off'}\n"
+        f"Turn pings: {'on' if config.pings else 'off'} by default\n"
+        f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
+        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)"
+    )
+
+
 def confirm_view(what: str, label: str) -> discord.ui.View:
     """One red button; its click is routed to the cog's handler for ``what`` (see Controller.confirms)."""
     return build_view([ButtonSpec(encode(ConfirmButton(what)), label, DANGER)])
 
 
 LEADERBOARD_TITLES = {"balance": "balance", "net": "net winnings", "wins": "games won"}
-NO_PINGS = discord.AllowedMentions.none()
 
 
 class CommandFamily(commands.Cog):
@@ -93,3 +91,10 @@ class CommandFamily(commands.Cog):
     bank: Bank
     prefs: Prefs
     controller: Controller
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Tables, wallets and records belong to a server: a command from a DM is refused in words
+        (the tree's error handler answers it, once)."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True

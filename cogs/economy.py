@@ -1,4 +1,5 @@
-"""``/tripoley`` commands about chips and records: balance, leaderboard, stats, daily and relief, forget-me, admin tools."""
+"""``/tripoley`` commands about chips and records: balance, leaderboard, stats, daily and relief, forget-me
+(the admins' tools are in :mod:`cogs.admin`)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,17 @@ from discord import app_commands
 
 from bot import errors
 from bot.discordio.controller import channel_of, guild_of
-from bot.economy.bank import HOUSE, STILL_SEATED, TABLES_OPEN, WEEK, duration_text
-from bot.messages.text import audit_text, escape
+from bot.economy.bank import STILL_SEATED, WEEK, duration_text
+from bot.economy.privacy import forget_everywhere
+from bot.messages.text import escape
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
-    NO_PINGS,
     CommandFamily,
     confirm_view,
     display_name,
     pager,
     preset_name,
-    require_manage_server,
     smallest_buy_in,
 )
 
@@ -181,14 +181,35 @@ class EconomyCommands(CommandFamily):
     # -- your data ------------------------------------------------------------------------------
 
     @app_commands.command(name="forget-me", description="Delete your wallet, stats and name from this server")
-    async def forget_me(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(everywhere="Forget me in every server where the bot keeps something about me")
+    async def forget_me(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
         if self.manager.seated(guild_of(interaction), interaction.user.id):
             raise errors.NotAllowed(STILL_SEATED)
+        if everywhere:
+            await interaction.response.send_message(
+                "This deletes, in **every** server where you played: your wallets (their chips are gone for good), "
+                "your stats and your name from the games; and your DM and ping preferences. Ledger rows stay, "
+                "anonymised, so each server's totals still add up. Sure?",
+                view=confirm_view("forget-everywhere", "Forget me everywhere"),
+                ephemeral=True,
+            )
+            return
         await interaction.response.send_message(
             "This deletes your wallet (its chips are gone for good), your stats and your name from this "
-            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. Sure?",
+            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. If you play "
+            "here again you start at 0 chips, and your daily and relief cooldowns carry on: all that is kept "
+            "for that is a keyed hash of your id (see PRIVACY.md). Sure?",
             view=confirm_view("forget", "Forget me"),
             ephemeral=True,
+        )
+
+    async def _confirm_forget_everywhere(self, interaction: discord.Interaction) -> None:
+        user_id = interaction.user.id
+        removed = await forget_everywhere(self.bank, user_id, lambda guild_id: self.manager.seated(guild_id, user_id))
+        await interaction.response.edit_message(
+            content=f"Done: you are forgotten in {len(removed)} server(s) ({sum(removed.values())} chips removed "
+            "from your wallets), and your preferences are deleted.",
+            view=None,
         )
 
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:
@@ -196,88 +217,4 @@ class EconomyCommands(CommandFamily):
         removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
         await interaction.response.edit_message(
             content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
-        )
-
-    # -- admin tools (Manage Server) ---------------------------------------------------------------
-
-    admin = app_commands.Group(
-        name="admin",
-        description="Server economy tools (Manage Server)",
-        default_permissions=discord.Permissions(manage_guild=True),
-    )
-
-    @admin.command(name="grant", description="Give chips to a member (negative: take them; never below 0)")
-    @app_commands.describe(user="Whose wallet", amount="Chips to add (negative to remove)")
-    async def admin_grant(
-        self,
-        interaction: discord.Interaction,
-        user: discord.User,
-        amount: app_commands.Range[int, -10_000_000, 10_000_000],
-    ) -> None:
-        require_manage_server(interaction, "Granting chips")
-        if user.bot:
-            raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley admin house`.")
-        config = await self.prefs.guild(guild_of(interaction))
-        moved, balance = await self.bank.adjust(
-            guild_of(interaction), user.id, amount, interaction.user.id, config.starting_balance
-        )
-        verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
-        await self.controller.reply(
-            interaction, f"{verb} <@{user.id}>; their wallet holds {balance}.", allowed_mentions=NO_PINGS
-        )
-
-    @admin.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
-    @app_commands.describe(amount="Chips to add to the house (negative to remove)")
-    async def admin_house(
-        self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
-    ) -> None:
-        require_manage_server(interaction, "The house bankroll")
-        bankroll = self.bot.settings.house_bankroll
-        if amount is None:
-            balance = await self.bank.balance(guild_of(interaction), HOUSE, bankroll)
-            text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
-        else:
-            moved, balance = await self.bank.adjust(guild_of(interaction), HOUSE, amount, interaction.user.id, bankroll)
-            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
-        await self.controller.reply(interaction, text)
-
-    @admin.command(name="audit", description="Check that every chip is accounted for")
-    async def admin_audit(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "The audit")
-        await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
-
-    @admin.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
-    async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        require_manage_server(interaction, "Kicking a player")
-        updates = await self.manager.kick(guild_of(interaction), user.id, display_name(interaction.user))
-        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
-
-    @admin.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
-    async def admin_reset(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(guild_of(interaction))
-        config = await self.prefs.guild(guild_of(interaction))
-        await interaction.response.send_message(
-            f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
-            f"to {self.bot.settings.house_bankroll}. Sure?",
-            view=confirm_view("reset", "Reset the economy"),
-            ephemeral=True,
-        )
-
-    def _refuse_while_open(self, guild_id: int) -> None:
-        """Before the confirmation is shown (the reset itself checks again, in its transaction)."""
-        if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
-            raise errors.NotAllowed(TABLES_OPEN)
-
-    async def _confirm_reset(self, interaction: discord.Interaction) -> None:
-        require_manage_server(interaction, "Resetting the economy")
-        self._refuse_while_open(guild_of(interaction))
-        config = await self.prefs.guild(guild_of(interaction))
-        count = await self.bank.reset(
-            guild_of(interaction), interaction.user.id, config.starting_balance, self.bot.settings.house_bankroll
-        )
-        await interaction.response.edit_message(
-            content=f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
-            f"(the house to {self.bot.settings.house_bankroll}).",
-            view=None,
         )

@@ -1,4 +1,4 @@
-"""``/tripoley`` commands about tables: open, join, leave, your hand, stop, rules, history, DMs and pings, server settings."""
+"""``/tripoley`` commands about tables: open, join, leave, your hand, stop, rules, history, DMs and pings, the server's settings."""
 
 from __future__ import annotations
 
@@ -6,22 +6,27 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.controller import answer_soon, channel_of, guild_of, send_answer, wants_thread
+from bot.discordio.controller import (
+    answer_soon,
+    channel_of,
+    check_bot_permissions,
+    guild_of,
+    send_answer,
+    wants_thread,
+)
 from bot.discordio.ui import build_view, message_kwargs
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
-from bot.messages.text import escape
+from bot.messages.text import HELP_TEXT, escape
 from bot.tables.messageids import remember_message
 from cogs.common import (
     CommandFamily,
-    check_bot_permissions,
     display_name,
     pager,
     preset_choices,
     preset_name,
-    require_manage_server,
-    smallest_buy_in,
+    settings_text,
 )
 
 
@@ -52,7 +57,6 @@ class TableCommands(CommandFamily):
         bet_limit: app_commands.Range[int, 1, 100000] | None = None,
         turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
     ) -> None:
-        check_bot_permissions(interaction)
         ends = [
             x
             for x in (rounds and f"rounds:{rounds}", minutes and f"minutes:{minutes}", elimination and "elimination")
@@ -67,6 +71,9 @@ class TableCommands(CommandFamily):
             options["bet_limit"] = bet_limit
 
         async def open_table():
+            # A table opened inside a thread plays there (threads don't nest).
+            thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
+            check_bot_permissions(interaction, thread)
             return await self.manager.create_table(
                 guild_of(interaction),
                 channel_of(interaction),
@@ -76,9 +83,7 @@ class TableCommands(CommandFamily):
                 options,
                 buy_in=buy_in,
                 turn_timeout=turn_timeout,
-                # A table opened inside a thread plays there (threads don't nest).
-                thread=await wants_thread(interaction, self.prefs)
-                and not isinstance(interaction.channel, discord.Thread),
+                thread=thread,
             )
 
         # The lobby is the answer; opening it waits for the database (a "thinking…" answer first if that is slow).
@@ -167,6 +172,10 @@ class TableCommands(CommandFamily):
 
     # -- rules ------------------------------------------------------------------------------
 
+    @app_commands.command(name="help", description="How to play, in a few lines, and the commands that matter")
+    async def show_help(self, interaction: discord.Interaction) -> None:
+        await self.controller.reply(interaction, HELP_TEXT)
+
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
@@ -182,14 +191,20 @@ class TableCommands(CommandFamily):
         await interaction.response.send_message(**kwargs)
 
     def _rules(self, key: str, page: int):
-        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them."""
+        """``key``: a preset, or ``table-<id>`` for the rules as that table plays them (a key of
+        neither kind, e.g. a game this version no longer has, is refused as a page no longer in use)."""
+        from engine.presets import PRESETS
+
         if key.startswith("table-"):
-            table = self.manager.get_by_id(int(key.removeprefix("table-")))
+            table_id = key.removeprefix("table-")
+            table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
                 raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
             preset, pages = table.preset, pages_for(table.preset, table.options)
-        else:
+        elif key in PRESETS:
             preset, pages = key, pages_for(key)
+        else:
+            raise errors.StaleButton("Those rules are no longer available. `/tripoley rules` shows every game's rules.")
         page = max(0, min(page, len(pages) - 1))
         embed = discord.Embed(
             title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000
@@ -241,61 +256,9 @@ class TableCommands(CommandFamily):
             text = "No more turn pings: watch the table message for ⏳ and your name."
         await self.controller.reply(interaction, text)
 
-    @app_commands.command(name="settings", description="Server defaults (Manage Server)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(
-        default_preset="The game /tripoley start opens by default",
-        starting_balance="Chips in a new player's wallet",
-        turn_timeout="Seconds per decision",
-        ai_pause="Seconds an AI waits before acting",
-        daily_amount="Chips /tripoley daily grants (0: off)",
-        daily_cooldown_hours="Hours between two daily grants",
-        relief_amount="Chips /tripoley relief grants to a wallet below the smallest buy-in (0: off)",
-        relief_cooldown_hours="Hours between two relief grants",
-        threads="Run each table in its own thread",
-        pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
+    @app_commands.command(
+        name="settings", description="The server's defaults (admins change them: /tripoley-admin settings)"
     )
-    @app_commands.choices(default_preset=preset_choices())
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        default_preset: str | None = None,
-        starting_balance: app_commands.Range[int, 0, 10000000] | None = None,
-        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
-        ai_pause: app_commands.Range[float, 0.0, 30.0] | None = None,
-        daily_amount: app_commands.Range[int, 0, 10000000] | None = None,
-        daily_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
-        relief_amount: app_commands.Range[int, 0, 10000000] | None = None,
-        relief_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
-        threads: bool | None = None,
-        pings: bool | None = None,
-    ) -> None:
-        changes = dict(
-            default_preset=default_preset,
-            starting_balance=starting_balance,
-            turn_timeout=turn_timeout,
-            ai_pause=ai_pause,
-            daily_amount=daily_amount,
-            daily_cooldown_hours=daily_cooldown_hours,
-            relief_amount=relief_amount,
-            relief_cooldown_hours=relief_cooldown_hours,
-            threads=threads,
-            pings=pings,
-        )
-        if any(v is not None for v in changes.values()):
-            require_manage_server(interaction, "Changing the settings")
-            config = await self.prefs.update_guild(guild_of(interaction), **changes)
-        else:
-            config = await self.prefs.guild(guild_of(interaction))
-        text = (
-            f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
-            f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
-            f"AI pause: {config.ai_pause:g} s\n"
-            f"Daily grant: {config.daily_amount} chips every {config.daily_cooldown_hours:g} h\n"
-            f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
-            f"for wallets below {smallest_buy_in()} chips\n"
-            f"Tables in threads: {'on' if config.threads else 'off'}\n"
-            f"Turn pings: {'on' if config.pings else 'off'} by default\n"
-            f"House bankroll of a new server: {self.bot.settings.house_bankroll} chips (see `/tripoley admin house`)"
-        )
-        await self.controller.reply(interaction, text)
+    async def settings(self, interaction: discord.Interaction) -> None:
+        config = await self.prefs.guild(guild_of(interaction))
+        await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))

@@ -1,12 +1,12 @@
 """``/tripoley …`` slash commands: a thin layer over the table manager, bank and prefs.
 
 The commands come in families, one module each (:mod:`cogs.tables`, :mod:`cogs.economy`); this cog
-composes them into the one ``/tripoley`` group and hands them the bot's services.
+composes them into the one ``/tripoley`` group and hands them the bot's services. The admins' tools
+are a top-level group of their own, ``/tripoley-admin`` (:mod:`cogs.admin`).
 """
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -30,17 +30,10 @@ class Tripoley(
         self.controller = bot.controller
         self.controller.pages["rules"] = self._rules_page
         self.controller.pages["board"] = self._board_page
-        self.controller.confirms["reset"] = self._confirm_reset
         self.controller.confirms["forget"] = self._confirm_forget
+        self.controller.confirms["forget-everywhere"] = self._confirm_forget_everywhere
         self.controller.pages["replay"] = self._replay_file
         super().__init__()
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Tables, wallets and records belong to a server: a command from a DM is refused in words
-        (the tree's error handler answers it, once)."""
-        if interaction.guild_id is None:
-            raise app_commands.NoPrivateMessage()
-        return True
 
 
 async def setup(bot) -> None:

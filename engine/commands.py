@@ -14,6 +14,14 @@ from . import cards as C
 from .model import Action
 
 SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+#: How a card is typed: told before the player's first decision that takes cards, and after a card
+#: that cannot be read (written so that no example reads as another card once shown with symbols).
+CARD_SYNTAX = (
+    "a card is its rank (2-9, T or 10, J, Q, K, A) then its suit (C, D, H, S, or \u2663 \u2666 \u2665 \u2660):"
+    " `th` or `10h` is 10\u2665, `qs` is Q\u2660; cards are separated by spaces"
+)
+#: The moves that take cards.
+CARD_VERBS = frozenset({"choose", "lead", "full_house", "straight", "pass_cards", "reveal", "corner_bet"})
 ALIASES = {
     "name": "name_suit",
     "suit": "name_suit",
@@ -30,6 +38,16 @@ def _card_token(text: str) -> str:
     for sym, letter in SYMBOLS.items():
         t = t.replace(sym, letter)
     return t
+
+
+def _card(text: str) -> str:
+    """A typed card as the engine writes it; ``ValueError`` saying how to type one."""
+    token = _card_token(text)
+    try:
+        C.parse(token)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a card: {CARD_SYNTAX}") from None
+    return token
 
 
 def _looks_like_card(text: str) -> bool:
@@ -75,19 +93,19 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
                 ) from None
         return Action(seat=seat, do=verb, amount=amount)
     if verb == "lead":
-        return Action(seat=seat, do=verb, card=_card_token(args[0]) if args else None)
+        return Action(seat=seat, do=verb, card=_card(args[0]) if args else None)
     if verb == "choose":
         if not args or (len(args) == 1 and args[0].lower() == "best"):
             if not detail.get("best"):
                 raise ValueError("no best five is offered now; name five cards")
             return Action(seat=seat, do=verb, cards=list(detail["best"]))
-        return Action(seat=seat, do=verb, cards=[_card_token(a) for a in args])
+        return Action(seat=seat, do=verb, cards=[_card(a) for a in args])
     if verb == "name_suit":
         if not args:
             raise ValueError("name_suit needs a suit: C, D, H or S")
         return Action(seat=seat, do=verb, suit=_card_token(args[0]))
     if verb in ("full_house", "straight", "pass_cards"):
-        return Action(seat=seat, do=verb, cards=[_card_token(a) for a in args] or None)
+        return Action(seat=seat, do=verb, cards=[_card(a) for a in args] or None)
     if verb == "reveal":
         space = None
         picked: list[str] = []

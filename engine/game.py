@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from . import cards as C
-from .events import event
-from .model import Action, Awaiting, Event, IllegalAction
+from . import events as ev
+from .events import EndReason, Event
+from .model import Action, Awaiting, IllegalAction
 from .observation import Observation
 from .options import Options
 from .phases import DECISION, STEP
@@ -82,7 +83,7 @@ class Game(Table):
         while True:
             deck = C.shuffled_deck(self.rng)
             cut = {s: deck[i] for i, s in enumerate(contenders)}
-            self.game_events.append(event("cut", cards={str(s): C.to_str(c) for s, c in cut.items()}))
+            self.game_events.append(ev.Cut(cards={str(s): C.to_str(c) for s, c in cut.items()}))
             best = max(C.rank_of(c) for c in cut.values())
             contenders = [s for s in contenders if C.rank_of(cut[s]) == best]
             if len(contenders) == 1:
@@ -201,16 +202,16 @@ class Game(Table):
         if len(active) < 2:
             self._note_end("too-few-players")
             self.over = True
-            self.game_events.append(event("game-end", reason="fewer than two players can pay the ante"))
+            self.game_events.append(ev.GameEnd(reason=EndReason.TOO_FEW))
             if not self._board_clear_pending():
                 self.finished = True
             return []
         self.round_number = number
         self.dealer = dealer
         r = self._new_round(number, dealer, self.options.ante_for_round(number), active, dealer_mult, deck, None)
-        self.emit("round-start", round=number, dealer=dealer, ante=r.ante)
+        self.emit(ev.RoundStart(round=number, dealer=dealer, ante=r.ante))
         for s in sitting:
-            self.emit("sit-out", seat=s)
+            self.emit(ev.SitOut(seat=s))
         self._advance()
         return list(r.events)
 
@@ -241,7 +242,7 @@ class Game(Table):
                 active.append(s)
             elif elimination:
                 self.eliminated[s] = True
-                self.game_events.append(event("eliminated", seat=s))
+                self.game_events.append(ev.Eliminated(seat=s))
             else:
                 sitting.append(s)
         return dealer, active, sitting, dealer_mult
@@ -254,7 +255,7 @@ class Game(Table):
         deck = self.shuffled_or_checked(deck)
         active = [s for s in ((self.dealer + k) % self.n for k in range(1, self.n + 1)) if not self.eliminated[s]]
         r = self._new_round(self.round_number, self.dealer, 0, active, 1, deck, {})
-        self.emit("playoff-hand", method="michigan-interests")
+        self.emit(ev.PlayoffHand(method="michigan-interests"))
         if len(active) == 1:  # the last player standing: the board is theirs
             r.step = len(INTEREST_ORDER)
             for sid in self.mat:
@@ -278,14 +279,14 @@ class Game(Table):
 
     def _after_round(self) -> None:
         r = self.round
-        self.emit("round-end", round=r.number, stacks=list(self.stacks))
+        self.emit(ev.RoundEnd(round=r.number, stacks=list(self.stacks)))
         self.dealer = self.left_of(r.dealer)
         kind, amount = self.options.game_end_rule()
         if kind == "rounds" and self.round_number >= amount:
-            self._game_over("round limit")
+            self._game_over(EndReason.ROUND_LIMIT)
         elif kind == "minutes" and self.clock() - self.started_at >= amount * 60:
             self._note_end("time-limit")
-            self._game_over("time limit")
+            self._game_over(EndReason.TIME_LIMIT)
         elif kind == "elimination":
             nxt = self.round_number + 1
             able = [
@@ -297,12 +298,12 @@ class Game(Table):
                 for s in range(self.n):  # the others are out: they take no part in clearing the board
                     if able and s not in able and not self.eliminated[s]:
                         self.eliminated[s] = True
-                        self.emit("eliminated", seat=s)
-                self._game_over("one player left")
+                        self.emit(ev.Eliminated(seat=s))
+                self._game_over(EndReason.ONE_LEFT)
 
-    def _game_over(self, reason: str) -> None:
+    def _game_over(self, reason: EndReason) -> None:
         self.over = True
-        self.emit("game-end", reason=reason)
+        self.emit(ev.GameEnd(reason=reason))
         if not self._board_clear_pending():
             self.finished = True
 
@@ -332,7 +333,7 @@ class Game(Table):
         self.mat[self.pot_id] += carried
         if self.record is not None:
             self.record["switches"].append({"before_round": self.round_number + 1, "preset": new.key})
-        e = event("switch-preset", preset=new.key, carried=carried, to_space=self.pot_id)
+        e = ev.SwitchPreset(preset=new.key, carried=carried, to_space=self.pot_id)
         self.game_events.append(e)
         return [e]
 
@@ -345,12 +346,12 @@ class Game(Table):
             self.r.wait = None
             self.r.auction = None
             self.r.claims = []
-            events.append(self.emit("abandoned", round=self.r.number))
+            events.append(self.emit(ev.Abandoned(round=self.r.number)))
         self._note_end("host-stop")
         self.over = True
-        e = event("game-end", reason="stopped by the host")
-        self.game_events.append(e)
-        events.append(e)
+        end = ev.GameEnd(reason=EndReason.HOST_STOP)
+        self.game_events.append(end)
+        events.append(end)
         if not self._board_clear_pending():
             self.finished = True
         return events

@@ -1,4 +1,4 @@
-"""The records that cross the engine's edge: actions in, events and waits out."""
+"""The records that cross the engine's edge: actions in, waits out (events: ``engine.events``)."""
 
 from __future__ import annotations
 
@@ -54,22 +54,6 @@ class Action(BaseModel):
         if self.space:
             parts.append(f"on {self.space}")
         return " ".join(parts)
-
-
-class Event(dict[str, Any]):
-    """A record of something that happened: ``{"type": "payout", "space": "AH", "seat": 2, "amount": 3}``.
-
-    A dict so it serialises as it is and costs little to make in a hot loop.
-    """
-
-    __slots__ = ()
-
-    @property
-    def type(self) -> str:
-        return str(self["type"])
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self)
 
 
 @dataclass

@@ -23,13 +23,16 @@ from rich.console import Console
 from rich.text import Text
 
 from . import cards as C
+from . import events as ev
 from . import rulebook
 from . import screen as SC
 from . import textview as TV
 from .ai import choose_action
-from .commands import parse_command
+from .commands import CARD_SYNTAX, CARD_VERBS, parse_command
+from .events import Event
 from .game import Game
-from .model import Action, Event, IllegalAction
+from .model import Action, IllegalAction
+from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
 
 HUMAN = 0
@@ -68,6 +71,22 @@ META = {
     "q": "quit",
     "rules": "rules",
 }
+
+
+#: Said at the first lead when the rules leave the player no choice in Michigan.
+MICHIGAN_BY_RULE = (
+    "Michigan plays itself at this table: its rules make every lead the lowest card allowed and every"
+    " follow is forced, so you are asked only when two cards tie for a lead (`rules michigan`)."
+)
+
+
+def michigan_plays_itself(game: Game) -> bool:
+    """Whether every Michigan lead is fixed by the options (the lowest card allowed, not a choice)."""
+    options = game.options
+    return options.first_lead != "lowest-of-chosen-suit" and options.after_stop in (
+        "lowest-other-suit",
+        "low-opposite-colour",
+    )
 
 
 class QuitGame(Exception):
@@ -164,6 +183,8 @@ class TerminalGame:
             else None
         )
         self.hand_before: list[str] = []  # the player's hand before the last action (to show passed cards)
+        self.told_cards = False  # how to type a card: said before the first decision that takes cards
+        self.told_michigan = False  # that the rules play Michigan here: said at the first lead
 
     def say(self, text: str = "") -> None:
         if not self.symbols:
@@ -182,20 +203,24 @@ class TerminalGame:
         returned = {id(e) for e in events}
         extra = [e for e in game.game_events[self.seen_game_events :] if id(e) not in returned]
         self.seen_game_events = len(game.game_events)
-        told = [dict(e) for e in extra] + [dict(e) for e in events]
+        told = extra + list(events)
+        if not self.told_michigan and any(isinstance(e, ev.Play) and e.how == "lead" for e in told):
+            self.told_michigan = True
+            if michigan_plays_itself(game):
+                self.say(MICHIGAN_BY_RULE)
         for line in TV.describe_events(told, view, group_forced=True):
             self.say("  " + line)
         for e in told:
-            if e["type"] == "auction" and e.get("kind") != "suit":
+            if isinstance(e, ev.Auction) and e.kind != "suit":
                 self.say_auction_skips(view)
-            if e["type"] == "pass-cards":
-                self.say_received(view, e["direction"])
-            if e["type"] == "to_space" and e.get("reason") == "corner bet":
-                self.say_cover_skips(view, e["seat"], e["amount"])
-            if e["type"] == "deal" and e.get("spare"):
+            if isinstance(e, ev.PassCards):
+                self.say_received(view, e.direction)
+            if isinstance(e, ev.ToSpace) and e.reason == "corner bet":
+                self.say_cover_skips(view, e.seat, e.amount)
+            if isinstance(e, ev.Deal) and e.spare:
                 self.say_spare_unused(view, told)
         self.hand_before = list(view.get("hand") or [])
-        if any(e.get("type") == "round-end" for e in events) and game.log:
+        if any(isinstance(e, ev.RoundEnd) for e in events) and game.log:
             self.say(SC.render_round_result(game.log[-1], view, game.round_number))
 
     def say_auction_skips(self, view: dict[str, Any]) -> None:
@@ -207,10 +232,12 @@ class TerminalGame:
                 + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
             )
 
-    def say_spare_unused(self, view: dict[str, Any], told: list[dict[str, Any]]) -> None:
+    def say_spare_unused(self, view: dict[str, Any], told: list[Event]) -> None:
         """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
         leaves it out (the dealer's hand holds a money card, and every other hand holds one too)."""
-        asked = view["phase"] == "spare-hand" or any(e["type"] in ("keep", "swap", "auction") for e in told)
+        asked = view["phase"] == PhaseName.SPARE_HAND or any(
+            isinstance(e, (ev.Keep, ev.Swap, ev.Auction)) for e in told
+        )
         if self.game.options.spare_hand == "rulebook" and not asked:
             self.say(
                 f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
@@ -250,8 +277,8 @@ class TerminalGame:
         if game.options.strict_claims:
             self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
         self.say(
-            "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules, "
-            "`table` to see the table, `quit` to leave."
+            "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules"
+            " (in sections), `table` to see the table, `quit` to leave."
         )
         try:
             while not game.finished:
@@ -277,11 +304,34 @@ class TerminalGame:
         self.say(SC.render_standings(game.standings()))
         return 0
 
-    def rules_answer(self, space: str) -> str:
-        """``rules``: the rule pages of this game; ``help SPACE``: what pays that space."""
+    def rules_answer(self, which: str) -> str:
+        """``rules``: the sections of this game's rules; ``rules N`` or ``rules WORD`` (a word of its
+        title): one section; ``rules all``: every section (the whole rule book is long for a screen)."""
         game = self.game
-        if not space.strip():
+        pages = rulebook.rule_pages(game.preset_key, game.options.to_dict())
+        titles = [rulebook.page_title(page) for page in pages]
+        wanted = which.strip().lower()
+        if wanted == "all":
             return rulebook.plain_pages(game.preset_key, game.options)
+        if not wanted:
+            lines = [f"The rules of {game.preset.name}, in {len(pages)} sections:"]
+            lines += [f"  {number}. {title}" for number, title in enumerate(titles, 1)]
+            lines.append(
+                f"Type `rules 1` … `rules {len(pages)}` (or a word of the title: `rules poker`), `rules all` for all."
+            )
+            return "\n".join(lines)
+        found = [
+            i
+            for i, title in enumerate(titles)
+            if wanted == str(i + 1) or wanted in title.lower().replace("(", " ").replace(")", " ").split()
+        ]
+        if len(found) != 1:
+            return f"Cannot read that: no section {which.strip()!r}; the sections are 1 to {len(pages)}: {', '.join(titles)}."
+        return pages[found[0]].replace("**", "")
+
+    def space_answer(self, space: str) -> str:
+        """``help SPACE``: what pays that space."""
+        game = self.game
         try:
             return rulebook.space_help(game.preset_key, game.options, space.strip())
         except ValueError as exc:
@@ -311,7 +361,7 @@ class TerminalGame:
         game = self.game
         legal = view.get("legal") or []
         if (
-            view.get("phase") != "spare-hand"
+            view.get("phase") != PhaseName.SPARE_HAND
             or game.options.spare_hand != "rulebook"
             or (view.get("detail") or {}).get("stage") != "decide"
         ):
@@ -347,9 +397,9 @@ class TerminalGame:
         if name == "table":
             self.say(SC.render_view(self.game.view(HUMAN), events=True))
         elif name == "rules":
-            self.say(self.rules_answer(""))
-        elif name == "help" and args:
             self.say(self.rules_answer(" ".join(args)))
+        elif name == "help" and args:
+            self.say(self.space_answer(" ".join(args)))
         elif name == "help":
             self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
 
@@ -358,6 +408,9 @@ class TerminalGame:
         view = self.human_view()
         self.say("")
         self.say(SC.render_view(view))
+        if not self.told_cards and CARD_VERBS & set(view.get("legal") or []):
+            self.told_cards = True
+            self.say(f"How to type cards: {CARD_SYNTAX}.")
         self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
         while True:
             line = self.input_fn("> ")

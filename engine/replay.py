@@ -8,8 +8,9 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .events import Event
 from .game import Game
-from .model import Action, Event, IllegalAction
+from .model import Action, IllegalAction
 from .presets import PRESETS
 from .textview import printable
 
@@ -104,7 +105,7 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             returned = {id(e) for e in events}
             raised = [e for e in game.game_events[traced_game_events:] if id(e) not in returned]
             for e in [*raised, *events]:
-                trace.write(json.dumps(e, separators=(",", ":")) + "\n")
+                trace.write(json.dumps(e.to_dict(), separators=(",", ":")) + "\n")
         traced_game_events = len(game.game_events)
 
     emit([])
@@ -182,7 +183,7 @@ def outcome(game: Game) -> dict[str, Any]:
                 "payouts": list(rec["payouts"]),
                 "poker": rec["poker"],
                 "michigan": rec["michigan"],
-                "events": [dict(e) for e in rec["events"]],
+                "events": [e.to_dict() for e in rec["events"]],
             }
         )
     out: dict[str, Any] = {
@@ -197,7 +198,7 @@ def outcome(game: Game) -> dict[str, Any]:
             "dealer": rec["dealer"],
             "payouts": list(rec["payouts"]),
             "michigan": rec["michigan"],
-            "events": [dict(e) for e in rec["events"]],
+            "events": [e.to_dict() for e in rec["events"]],
         }
         for rec in game.log
         if rec.get("playoff")
@@ -205,7 +206,7 @@ def outcome(game: Game) -> dict[str, Any]:
     if game.playoff_result is not None or hands:
         out["playoff"] = {**(game.playoff_result or {}), **({"hands": hands} if hands else {})}
     if game.game_events:
-        out["events"] = [dict(e) for e in game.game_events]
+        out["events"] = [e.to_dict() for e in game.game_events]
     return out
 
 

@@ -350,6 +350,16 @@ def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None) -> list
     return pages
 
 
+def page_title(page: str) -> str:
+    """A rule page's heading: its first line that is a bold title alone, else its first bold words."""
+    lines = page.splitlines()
+    for line in lines:
+        if line.startswith("**") and line.endswith("**") and line.count("**") == 2:
+            return line.strip("*")
+    first = lines[0] if lines else ""
+    return first.split("**")[1] if first.startswith("**") else first
+
+
 def space_help(preset_key: str, options: Options, name: str) -> str:
     """``help SPACE`` in the terminal: one space explained (``ValueError`` naming the spaces if unknown)."""
     space = find_space(P.get_preset(preset_key), options, name)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
-from .model import Event, SavedGame
+from .events import Event
+from .model import SavedGame
 from .options import Options
 from .phases.auction import AuctionState
 from .phases.claims import Claim, Share
@@ -45,9 +46,11 @@ STATE_FIELDS = (
 
 def game_to_json(game: Table) -> str:
     state: dict[str, Any] = {k: getattr(game, k) for k in STATE_FIELDS}
+    state["log"] = [{**rec, "events": [e.to_dict() for e in rec["events"]]} for rec in game.log]
+    state["game_events"] = [e.to_dict() for e in game.game_events]
     version, internal, gauss = game.rng.getstate()
     state["rng"] = [version, list(internal), gauss]
-    state["round"] = asdict(game.r) if game.r is not None else None
+    state["round"] = asdict(replace(game.r, events=[], payouts=[])) if game.r is not None else None
     if game.r is not None:
         # the round's events and payouts are shared with the last log record: store them once
         state["round"]["events"] = None
@@ -73,8 +76,8 @@ def restore(game: Table, state: dict[str, Any]) -> None:
     """Put a (migrated) saved state into a freshly made game of the same preset and players."""
     for k in STATE_FIELDS:
         setattr(game, k, copy.deepcopy(state.get(k)))  # ("record" is missing from saves made before replays were kept)
-    game.log = [{**rec, "events": [Event(e) for e in rec["events"]]} for rec in game.log]
-    game.game_events = [Event(e) for e in game.game_events]
+    game.log = [{**rec, "events": [Event.from_dict(e) for e in rec["events"]]} for rec in game.log]
+    game.game_events = [Event.from_dict(e) for e in game.game_events]
     version, internal, gauss = state["rng"]
     game.rng = random.Random()
     game.rng.setstate((version, tuple(internal), gauss))

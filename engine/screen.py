@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import cards as C
-from .textview import SUIT_WORDS, card, cards, describe_events, name_of, sorted_hand, space_label
+from .textview import SUIT_WORDS, card, cards, describe_events, name_of, plain_message, sorted_hand, space_label
 
 
 # ---------------------------------------------------------------- blocks of the table
@@ -229,7 +229,7 @@ def render_prompt(view: dict[str, Any]) -> str:
     lines += ["  " + line for line in legal_lines(view)]
     warning = (view.get("detail") or {}).get("warning")
     if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
-        lines.append(f"  Careful: {warning}.")
+        lines.append(f"  Careful: {plain_message(warning)}.")
     lines.append("  (also: `table` to show the table again, `quit` to leave)")
     return "\n".join(lines)
 

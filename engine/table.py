@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards as C
-from .events import EventType
-from .model import Event, IllegalAction
+from . import events as ev
+from .events import Event, EventT
+from .model import IllegalAction
 from .options import Options
 from .phases.auction import AuctionState
 from .phases.claims import Claim
 from .phases.corner import CornerState
 from .phases.michigan import MichiganState, PayTriggers
+from .phases.names import PhaseName
 from .phases.poker import PokerState
 from .phases.wanagan import WanaganState
 from .presets import CARD, COMBO, LOSERS, MICHIGAN, PAY_SUIT, POKER, RUN, Preset, Space, get_preset, spaces_for
@@ -233,16 +235,16 @@ class Table:
         return sorted(held, key=C.sort_key)
 
     # ------------------------------------------------------------ decisions
-    def wait(self, seat: int, phase: str, legal: list[str], **detail: Any) -> bool:
+    def wait(self, seat: int, phase: PhaseName, legal: list[str], **detail: Any) -> bool:
         """Ask ``seat`` to decide; returns False (the step is not over) for ``return self.wait(...)``."""
         self.round.wait = Wait(seat, phase, legal, detail)
         return False
 
     # ------------------------------------------------------------ the ledger
-    def emit(self, type: EventType, **fields: Any) -> Event:
+    def emit(self, e: EventT) -> EventT:
+        """Record ``e`` in the round's events."""
         r = self.r
         assert r is not None, "no round in play"
-        e = Event(type=type, **fields)  # (events.event, inlined: this is the hottest call)
         r.events.append(e)
         return e
 
@@ -251,7 +253,7 @@ class Table:
         if amount > 0:
             self.stacks[seat] -= amount
             self.mat[space] += amount
-            self.emit("to_space", seat=seat, space=space, amount=amount, reason=reason)
+            self.emit(ev.ToSpace(seat=seat, space=space, amount=amount, reason=reason))
         return amount
 
     def payout(self, space: str, seat: int, amount: int | None = None, reason: str = "") -> int:
@@ -259,7 +261,7 @@ class Table:
         if amount > 0:
             self.mat[space] -= amount
             self.stacks[seat] += amount
-            self.emit("payout", space=space, seat=seat, amount=amount, reason=reason)
+            self.emit(ev.Payout(space=space, seat=seat, amount=amount, reason=reason))
             self.round.payouts.append({"space": space, "seat": seat, "amount": amount})
             return amount
         return 0
@@ -269,7 +271,7 @@ class Table:
         if amount > 0:
             self.stacks[frm] -= amount
             self.stacks[to] += amount
-            self.emit("transfer", from_seat=frm, to_seat=to, amount=amount, reason=reason)
+            self.emit(ev.Transfer(from_seat=frm, to_seat=to, amount=amount, reason=reason))
         return amount
 
     def move(self, frm: str, to: str) -> None:
@@ -277,7 +279,7 @@ class Table:
         if amount > 0 and frm != to:
             self.mat[frm] = 0
             self.mat[to] += amount
-            self.emit("move", from_space=frm, to_space=to, amount=amount)
+            self.emit(ev.Move(from_space=frm, to_space=to, amount=amount))
 
     def split(self, space: str, winners: list[int], reason: str, amount: int | None = None) -> None:
         """Equal shares to ``winners``; the remainder stays on the space (docs/rules.md)."""

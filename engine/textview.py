@@ -1,7 +1,7 @@
 """The game in words, from a seat's view (``Game.view(seat)``): cards, spaces, events and
 decisions as plain English, shared by the terminal game (:mod:`engine.screen`) and the bot.
 
-Every function here is pure: dicts in (a view, events as dicts), strings out.
+Every function here is pure: a view (a dict) and events (records, or their dicts) in, strings out.
 Nothing reads the game object, so what is shown is exactly what the seat may
 know. Cards are shown with :func:`engine.cards.pretty` (``10♥``, ``K♠``).
 """
@@ -9,10 +9,13 @@ know. Cards are shown with :func:`engine.cards.pretty` (``10♥``, ``K♠``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeGuard
 
 from . import cards as C
+from . import events as ev
+from .events import Event, as_events
+from .phases.names import PHASE_TEXTS, PhaseName
 
 SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
@@ -64,62 +67,63 @@ def game_end_words(game_end: str) -> str:
 
 
 # ---------------------------------------------------------------- events in plain English
-def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *, group_forced: bool = False) -> list[str]:
-    """Events as sentences. Antes are summed; a seat's run of Michigan cards is one line; a payout
-    for a card just placed is joined to it ("ann places 10♥ and collects 4 from 10♥").
+def describe_events(
+    events: Sequence[Mapping[str, Any]], view: dict[str, Any], *, group_forced: bool = False
+) -> list[str]:
+    """Events (records, or their dicts as a view carries them) as sentences. Antes are summed; a
+    seat's run of Michigan cards is one line; a payout for a card just placed is joined to it
+    ("ann places 10♥ and collects 4 from 10♥").
 
     ``group_forced``: a lead, the plays that follow it by force and its stop make one line
     ("ann leads 4♣, then 14 forced plays: …; 5♠ is a stop"), so a Michigan hand reads in a
     dozen lines instead of fifty."""
+    records = as_events(events)
     out: list[str] = []
     i = 0
-    n = len(events)
+    n = len(records)
     while i < n:
-        e = events[i]
-        t = e.get("type")
-        if t == "play" and group_forced:
-            line, i = _sequence_line(events, i, view)
+        e = records[i]
+        if isinstance(e, ev.Play) and group_forced:
+            line, i = _sequence_line(records, i, view)
             out.append(line)
             continue
-        if t == "ante":
+        if isinstance(e, ev.Ante):
             per: dict[int, int] = {}
-            while i < n and events[i].get("type") == "ante":
-                per[events[i]["seat"]] = per.get(events[i]["seat"], 0) + events[i]["amount"]
+            while i < n and isinstance(ante := records[i], ev.Ante):
+                per[ante.seat] = per.get(ante.seat, 0) + ante.amount
                 i += 1
             out.append("antes: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in per.items()))
             continue
-        if t == "play":
-            seat = e["seat"]
-            how = e.get("how")
-            verb = _PLAY_VERBS.get(how or "", "places")
-            run = [e["card"]]
+        if isinstance(e, ev.Play):
+            verb = _PLAY_VERBS.get(e.how, "places")
+            run = [e.card]
             gains: list[str] = []
             i += 1
             while i < n:
-                f = events[i]
-                if f.get("type") == "payout" and f.get("seat") == seat and f.get("reason") in _PLACING_REASONS:
-                    gains.append(f"collects {f['amount']} from {space_label(view, f['space'])}")
+                f = records[i]
+                if _placing_gain(f, e.seat):
+                    gains.append(f"collects {f.amount} from {space_label(view, f.space)}")
                     i += 1
                     continue
                 if (
-                    f.get("type") == "play"
-                    and f["seat"] == seat
-                    and f.get("how") != "lead"
+                    isinstance(f, ev.Play)
+                    and f.seat == e.seat
+                    and f.how != "lead"
                     and not gains
-                    and (f.get("how") == how or (how == "lead" and f.get("how") == "follow"))
+                    and (f.how == e.how or (e.how == "lead" and f.how == "follow"))
                 ):
-                    run.append(f["card"])
+                    run.append(f.card)
                     i += 1
                     continue
                 break
-            line = f"{name_of(view, seat)} {verb} {cards(run)}"
+            line = f"{name_of(view, e.seat)} {verb} {cards(run)}"
             if gains:
                 line += " and " + " and ".join(gains)
             out.append(line)
             continue
-        if t == "reveal":
-            out.append(f"reveal (round {e.get('round', '?')}):")
-            for s, h in e["hands"].items():
+        if isinstance(e, ev.Reveal):
+            out.append(f"reveal (round {e.round}):")
+            for s, h in e.hands.items():
                 verdict = "qualifies" if h.get("qualifies") else "does not qualify"
                 out.append(
                     f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']}) on "
@@ -127,9 +131,9 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *, g
                 )
             i += 1
             continue
-        if t == "showdown":
+        if isinstance(e, ev.Showdown):
             out.append("showdown:")
-            out.extend(f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']})" for s, h in e["hands"].items())
+            out.extend(f"  {name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']})" for s, h in e.hands.items())
             i += 1
             continue
         text = describe_event(e, view)
@@ -142,39 +146,43 @@ def describe_events(events: Sequence[dict[str, Any]], view: dict[str, Any], *, g
 _PLAY_VERBS = {"lead": "leads", "full house": "places a full house:", "straight": "places a 5-card straight:"}
 
 
-def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any]) -> tuple[str, int]:
-    """The Michigan sequence starting at ``events[i]`` as one line, and the index after it."""
+def _placing_gain(e: Event, seat: int) -> TypeGuard[ev.Payout]:
+    """Whether ``e`` is what ``seat`` collects for the card it just placed."""
+    return isinstance(e, ev.Payout) and e.seat == seat and e.reason in _PLACING_REASONS
+
+
+def _sequence_line(events: Sequence[Event], i: int, view: dict[str, Any]) -> tuple[str, int]:
+    """The Michigan sequence starting at ``events[i]`` (a play) as one line, and the index after it."""
     n = len(events)
     e = events[i]
+    assert isinstance(e, ev.Play)
     head = ""
     gains = []  # what the head's cards collect
-    if e.get("how") != "follow":  # a lead or a combination play: a decision, named first
-        verb = _PLAY_VERBS.get(e.get("how") or "", "places")
-        run = [e["card"]]
+    if e.how != "follow":  # a lead or a combination play: a decision, named first
+        verb = _PLAY_VERBS.get(e.how, "places")
+        run = [e.card]
         i += 1
         while i < n:
             f = events[i]
-            if f.get("type") == "play" and f["seat"] == e["seat"] and f.get("how") == e.get("how") != "lead":
-                run.append(f["card"])
-            elif f.get("type") == "payout" and f.get("seat") == e["seat"] and f.get("reason") in _PLACING_REASONS:
-                gains.append(f"+{f['amount']} from {space_label(view, f['space'])}")
+            if isinstance(f, ev.Play) and f.seat == e.seat and f.how == e.how != "lead":
+                run.append(f.card)
+            elif _placing_gain(f, e.seat):
+                gains.append(f"+{f.amount} from {space_label(view, f.space)}")
             else:
                 break
             i += 1
-        head = f"{name_of(view, e['seat'])} {verb} {cards(run)}"
-    forced: list[list[Any]] = []  # [seat, cards, gains] per seat's turn
-    last_seat = e["seat"]
+        head = f"{name_of(view, e.seat)} {verb} {cards(run)}"
+    forced: list[tuple[int, list[str], list[str]]] = []  # (seat, cards, gains) per seat's turn
+    last_seat = e.seat
     while i < n:
         f = events[i]
-        if f.get("type") == "play" and f.get("how") == "follow":
-            if not forced or forced[-1][0] != f["seat"] or forced[-1][2]:
-                forced.append([f["seat"], [], []])
-            forced[-1][1].append(f["card"])
-            last_seat = f["seat"]
-        elif (
-            forced and f.get("type") == "payout" and f.get("seat") == last_seat and f.get("reason") in _PLACING_REASONS
-        ):
-            forced[-1][2].append(f"+{f['amount']} from {space_label(view, f['space'])}")
+        if isinstance(f, ev.Play) and f.how == "follow":
+            if not forced or forced[-1][0] != f.seat or forced[-1][2]:
+                forced.append((f.seat, [], []))
+            forced[-1][1].append(f.card)
+            last_seat = f.seat
+        elif forced and _placing_gain(f, last_seat):
+            forced[-1][2].append(f"+{f.amount} from {space_label(view, f.space)}")
         else:
             break
         i += 1
@@ -186,7 +194,7 @@ def _sequence_line(events: Sequence[dict[str, Any]], i: int, view: dict[str, Any
         )
         parts.append(f"{'then ' if head else ''}{count} forced play{'s' if count != 1 else ''}: {turns}")
     line = ", ".join(parts)
-    if i < n and events[i].get("type") == "stop":
+    if i < n and isinstance(events[i], ev.Stop):
         line += "; " + (describe_event(events[i], view) or "")
         i += 1
     return line, i
@@ -264,137 +272,155 @@ _PAYOUT_REASONS = {
 }
 
 
-def describe_event(e: dict[str, Any], view: dict[str, Any]) -> str | None:
-    """One event as a sentence; ``None`` for events already told by another (a bet's chips)."""
-    t = e.get("type")
-    who = name_of(view, e.get("seat")) if "seat" in e else ""
-    if t == "round-start":
-        return f"--- round {e['round']}: {name_of(view, e['dealer'])} deals, ante {e['ante']} per space ---"
-    if t == "ante":
-        return f"{who} antes {e['amount']} on {space_label(view, e['space'])}"
-    if t == "sit-out":
-        return f"{who} sits this round out (cannot pay the ante)"
-    if t == "eliminated":
-        return f"{who} is eliminated"
-    if t == "deal":
-        counts = ", ".join(f"{name_of(view, int(s))} {k}" for s, k in e.get("cards", {}).items())
-        return f"cards dealt: {counts}; spare hand {e.get('spare', 0)}"
-    if t == "keep":
-        return f"{who} keeps the hand as dealt"
-    if t == "swap":
-        how = {
-            "blind": "swaps blind with the spare hand",
-            "looked": "looks at the widow and takes it",
-            "bought": "takes the spare hand",
-        }.get(e.get("reason", ""), "swaps with the spare hand")
-        return f"{who} {how}"
-    if t == "auction":
-        return "bidding for the pay suit starts" if e.get("kind") == "suit" else "the spare hand is up for auction"
-    if t == "bid":
-        return f"{who} bids {e['amount']}" + (" for the pay suit" if e.get("kind") == "suit" else "")
-    if t == "pass":
-        return f"{who} passes" + (" (cannot outbid)" if e.get("forced") else "")
-    if t == "no-bids":
-        return "nobody bids"
-    if t == "suit":
-        if e.get("seat") is None:
-            return f"nobody bid: {SUIT_WORDS.get(e['suit'], e['suit'])} stay the pay suit"
-        return f"{who} names {SUIT_WORDS.get(e['suit'], e['suit'])} as the pay suit"
-    if t == "to_space":
-        reason = e.get("reason", "")
-        if reason in ("bet", "raise", "call", "cannot lead"):
-            return None  # told by the bet/raise/call/cannot-lead event
-        label = space_label(view, e["space"])
-        if reason in ("corner bet", "corner cover"):
-            verb = "bets" if reason == "corner bet" else "covers with"
-            return f"{who} {verb} {e['amount']} on {label}"
-        if reason == "suit bid":
-            return f"{who} puts {e['amount']} on {label} for the pay suit"
-        if reason == "cards left":
-            return f"{who} pays {e['amount']} to {label} for cards left"
-        if reason == "all stuck":
-            return f"{who} pays {e['amount']} to {label} for cards left (nobody could lead)"
-        return f"{who} puts {e['amount']} on {label}" + (f" ({reason})" if reason else "")
-    if t == "transfer":
-        frm, to = name_of(view, e["from_seat"]), name_of(view, e["to_seat"])
-        reason = e.get("reason", "")
-        if reason == "spare hand":
-            return f"{frm} pays {to} {e['amount']} for the spare hand"
-        if reason == "cards left":
-            return f"{frm} pays {to} {e['amount']} for cards left"
-        return f"{frm} pays {to} {e['amount']}" + (f" ({reason})" if reason else "")
-    if t == "payout":
-        reason = _PAYOUT_REASONS.get(e.get("reason", ""), f"({e['reason']})" if e.get("reason") else "")
-        return f"{who} collects {e['amount']} from {space_label(view, e['space'])} {reason}".rstrip()
-    if t == "move":
-        return (
-            f"{e['amount']} chips move from {space_label(view, e['from_space'])} to {space_label(view, e['to_space'])}"
-        )
-    if t == "chosen":
-        return f"{who} picks five cards and a space"
-    if t == "passing":
-        return f"{who} picks three cards to pass"
-    if t == "pass-cards":
-        return f"everyone passes three cards to the {e.get('direction', 'left')}"
-    if t == "reveal":
-        return None  # told line by line by describe_events
-    if t == "wanagan-end":
-        return f"the Wanagan reveals end after {e.get('rounds', 0)} round(s)"
-    if t == "corner-decline":
-        return f"{who} declines the corner bet"
-    if t == "corner-stays":
-        holder = e.get("holder")
-        why = "nobody holds it" if holder is None else f"{name_of(view, holder)} holds it but did not back it"
-        return f"{space_label(view, e['space'])} stays on the mat ({why})"
-    if t == "switch-preset":
-        return f"the mat changes to {e['preset']}; {e.get('carried', 0)} chips carried to {space_label(view, e['to_space'])}"
-    if t == "unclaimed":
-        return f"{who} did not claim {space_label(view, e['space'])}: the chips stay"
-    if t == "choose":
-        return f"{who} picks five poker cards"
-    if t == "check":
-        return f"{who} checks"
-    if t == "fold":
-        return f"{who} folds"
-    if t == "call":
-        return f"{who} calls {e['amount']}" + (" (all in)" if e.get("all_in") else "")
-    if t in ("bet", "raise"):
-        return f"{who} {t}s {e['amount']}" + (" (all in)" if e.get("all_in") else "")
-    if t == "poker-win":
-        return f"{who} wins the poker hand (everyone else folded)"
-    if t == "showdown":
-        parts = [f"{name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']})" for s, h in e["hands"].items()]
-        return "showdown — " + "; ".join(parts)
-    if t == "play":
-        return f"{who} {'leads' if e.get('how') == 'lead' else 'places'} {card(e['card'])}"
-    if t == "stop":
-        if e.get("reason") == "full house":
-            return f"the full house ends the sequence: {who} leads next"
-        return f"{card(e['card'])} is a stop: {who} leads next"
-    if t == "cannot-lead":
-        return f"{who} cannot lead" + (
-            f" and pays {e['paid']} to the Kitty" if e.get("paid") else ", the lead passes left"
-        )
-    if t == "colour-flip":
-        return f"nobody can lead that colour: the lead must now be {e['colour']}"
-    if t == "out":
-        return f"{who} goes out"
-    if t == "stuck":
-        return "nobody can lead: play ends"
-    if t == "round-end":
-        return f"--- round {e['round']} over ---"
-    if t == "game-end":
-        return f"=== game over ({e.get('reason', '')}) ==="
-    if t == "playoff-hand":
-        return "=== clearing the board: a hand of Michigan (8, 9, 10 and K-Q cards earn shares) ==="
-    if t == "playoff-hand-end":
-        return f"--- clearing hand over: {e.get('mat', 0)} chips left on the board ---"
-    if t == "abandoned":
-        return f"round {e.get('round')} abandoned"
-    if t == "cut":
-        return "cut for the deal: " + ", ".join(f"{name_of(view, int(s))} {card(c)}" for s, c in e["cards"].items())
-    rest = ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
-    return f"{t}: {rest}" if rest else str(t)
+def describe_event(e: Mapping[str, Any], view: dict[str, Any]) -> str | None:
+    """One event (a record or its dict) as a line of the terminal's log: a round's start and end
+    and the game's end are framed (``--- round 1 over ---``); ``None`` for events already told
+    by another (a bet's chips)."""
+    record = Event.from_dict(e)
+    text = event_sentence(record, view)
+    frame = _FRAMES.get(type(record))
+    return f"{frame} {text} {frame}" if frame and text else text
+
+
+#: The headline events, and the frame the terminal puts around their line.
+_FRAMES: dict[type[Event], str] = {
+    ev.RoundStart: "---",
+    ev.RoundEnd: "---",
+    ev.GameEnd: "===",
+    ev.PlayoffHand: "===",
+    ev.PlayoffHandEnd: "---",
+}
+
+_SWAP_WORDS = {
+    "blind": "swaps blind with the spare hand",
+    "looked": "looks at the widow and takes it",
+    "bought": "takes the spare hand",
+}
+
+
+def event_sentence(e: Event, view: dict[str, Any]) -> str | None:
+    """One event as a plain sentence (no frame); ``None`` for events already told by another."""
+    match e:
+        case ev.RoundStart():
+            return f"round {e.round}: {name_of(view, e.dealer)} deals, ante {e.ante} per space"
+        case ev.Ante():
+            return f"{name_of(view, e.seat)} antes {e.amount} on {space_label(view, e.space)}"
+        case ev.SitOut():
+            return f"{name_of(view, e.seat)} sits this round out (cannot pay the ante)"
+        case ev.Eliminated():
+            return f"{name_of(view, e.seat)} is eliminated"
+        case ev.Deal():
+            counts = ", ".join(f"{name_of(view, int(s))} {k}" for s, k in e.cards.items())
+            return f"cards dealt: {counts}; spare hand {e.spare}"
+        case ev.Keep():
+            return f"{name_of(view, e.seat)} keeps the hand as dealt"
+        case ev.Swap():
+            return f"{name_of(view, e.seat)} {_SWAP_WORDS.get(e.reason, 'swaps with the spare hand')}"
+        case ev.Auction():
+            return "bidding for the pay suit starts" if e.kind == "suit" else "the spare hand is up for auction"
+        case ev.Bid():
+            return f"{name_of(view, e.seat)} bids {e.amount}" + (" for the pay suit" if e.kind == "suit" else "")
+        case ev.Pass():
+            return f"{name_of(view, e.seat)} passes" + (" (cannot outbid)" if e.forced else "")
+        case ev.NoBids():
+            return "nobody bids"
+        case ev.PaySuit():
+            if e.seat is None:
+                return f"nobody bid: {SUIT_WORDS.get(e.suit, e.suit)} stay the pay suit"
+            return f"{name_of(view, e.seat)} names {SUIT_WORDS.get(e.suit, e.suit)} as the pay suit"
+        case ev.ToSpace():
+            return _to_space_sentence(e, view)
+        case ev.Transfer():
+            frm, to = name_of(view, e.from_seat), name_of(view, e.to_seat)
+            if e.reason == "spare hand":
+                return f"{frm} pays {to} {e.amount} for the spare hand"
+            if e.reason == "cards left":
+                return f"{frm} pays {to} {e.amount} for cards left"
+            return f"{frm} pays {to} {e.amount}" + (f" ({e.reason})" if e.reason else "")
+        case ev.Payout():
+            reason = _PAYOUT_REASONS.get(e.reason, f"({e.reason})" if e.reason else "")
+            return f"{name_of(view, e.seat)} collects {e.amount} from {space_label(view, e.space)} {reason}".rstrip()
+        case ev.Move():
+            return f"{e.amount} chips move from {space_label(view, e.from_space)} to {space_label(view, e.to_space)}"
+        case ev.Chosen():
+            return f"{name_of(view, e.seat)} picks five cards and a space"
+        case ev.Passing():
+            return f"{name_of(view, e.seat)} picks three cards to pass"
+        case ev.PassCards():
+            return f"everyone passes three cards to the {e.direction}"
+        case ev.Reveal():
+            return None  # told line by line by describe_events
+        case ev.WanaganEnd():
+            return f"the Wanagan reveals end after {e.rounds} round(s)"
+        case ev.CornerDecline():
+            return f"{name_of(view, e.seat)} declines the corner bet"
+        case ev.CornerStays():
+            why = "nobody holds it" if e.holder is None else f"{name_of(view, e.holder)} holds it but did not back it"
+            return f"{space_label(view, e.space)} stays on the mat ({why})"
+        case ev.SwitchPreset():
+            return f"the mat changes to {e.preset}; {e.carried} chips carried to {space_label(view, e.to_space)}"
+        case ev.Unclaimed():
+            return f"{name_of(view, e.seat)} did not claim {space_label(view, e.space)}: the chips stay"
+        case ev.Choose():
+            return f"{name_of(view, e.seat)} picks five poker cards"
+        case ev.Check():
+            return f"{name_of(view, e.seat)} checks"
+        case ev.Fold():
+            return f"{name_of(view, e.seat)} folds"
+        case ev.Call():
+            return f"{name_of(view, e.seat)} calls {e.amount}" + (" (all in)" if e.all_in else "")
+        case ev.Bet() | ev.Raise():
+            return f"{name_of(view, e.seat)} {e.type}s {e.amount}" + (" (all in)" if e.all_in else "")
+        case ev.PokerWin():
+            return f"{name_of(view, e.seat)} wins the poker hand (everyone else folded)"
+        case ev.Showdown():
+            parts = [f"{name_of(view, int(s))}: {cards(h['cards'])} ({h['hand']})" for s, h in e.hands.items()]
+            return "showdown — " + "; ".join(parts)
+        case ev.Play():
+            return f"{name_of(view, e.seat)} {'leads' if e.how == 'lead' else 'places'} {card(e.card)}"
+        case ev.Stop():
+            if e.reason == "full house":
+                return f"the full house ends the sequence: {name_of(view, e.seat)} leads next"
+            return f"{card(e.card)} is a stop: {name_of(view, e.seat)} leads next"
+        case ev.CannotLead():
+            who = name_of(view, e.seat)
+            return f"{who} cannot lead" + (f" and pays {e.paid} to the Kitty" if e.paid else ", the lead passes left")
+        case ev.ColourFlip():
+            return f"nobody can lead that colour: the lead must now be {e.colour}"
+        case ev.Out():
+            return f"{name_of(view, e.seat)} goes out"
+        case ev.Stuck():
+            return "nobody can lead: play ends"
+        case ev.RoundEnd():
+            return f"round {e.round} over"
+        case ev.GameEnd():
+            return f"game over ({e.reason.value})"
+        case ev.PlayoffHand():
+            return "clearing the board: a hand of Michigan (8, 9, 10 and K-Q cards earn shares)"
+        case ev.PlayoffHandEnd():
+            return f"clearing hand over: {e.mat} chips left on the board"
+        case ev.Abandoned():
+            return f"round {e.round} abandoned"
+        case ev.Cut():
+            return "cut for the deal: " + ", ".join(f"{name_of(view, int(s))} {card(c)}" for s, c in e.cards.items())
+    raise TypeError(f"no words for {e.type} events")
+
+
+def _to_space_sentence(e: ev.ToSpace, view: dict[str, Any]) -> str | None:
+    reason = e.reason
+    if reason in ("bet", "raise", "call", "cannot lead"):
+        return None  # told by the bet/raise/call/cannot-lead event
+    who, label = name_of(view, e.seat), space_label(view, e.space)
+    if reason in ("corner bet", "corner cover"):
+        verb = "bets" if reason == "corner bet" else "covers with"
+        return f"{who} {verb} {e.amount} on {label}"
+    if reason == "suit bid":
+        return f"{who} puts {e.amount} on {label} for the pay suit"
+    if reason == "cards left":
+        return f"{who} pays {e.amount} to {label} for cards left"
+    if reason == "all stuck":
+        return f"{who} pays {e.amount} to {label} for cards left (nobody could lead)"
+    return f"{who} puts {e.amount} on {label}" + (f" ({reason})" if reason else "")
 
 
 # ---------------------------------------------------------------- a player's decision as a sentence
@@ -420,21 +446,21 @@ _ACTION_SENTENCES = {
 
 
 def describe_action(
-    view: dict[str, Any], action: dict[str, Any], events: Sequence[dict[str, Any]] = (), phase: str | None = None
+    view: dict[str, Any], action: dict[str, Any], events: Sequence[Mapping[str, Any]] = (), phase: str | None = None
 ) -> str:
     """A seat's decision as a sentence for everyone ("Bob raises by 4", "Ann keeps the hand as dealt");
     ``events``: what applying it did (a play names the card it put face up, a call what it paid);
     ``phase``: the phase it was decided in (default: the view's)."""
     seat, do = action.get("seat"), action.get("do", "")
     amount = action.get("amount")
-    own = [e for e in events if e.get("seat") == seat]
+    records = as_events(events)
     phase = phase or view.get("phase", "")
     if do == "bet":
         what = f"bets {amount}"
     elif do == "raise":
         what = f"raises by {amount}"
     elif do == "call":
-        paid = next((e.get("amount") for e in own if e.get("type") == "call"), None)
+        paid = next((e.amount for e in records if isinstance(e, ev.Call) and e.seat == seat), None)
         what = f"calls {paid}" if paid else "calls"
     elif do in ("bid", "suit_bid"):
         what = f"bids {amount}" + (" for the pay suit" if do == "suit_bid" else "")
@@ -445,12 +471,14 @@ def describe_action(
     elif do == "pass_cards":
         what = f"passes {len(action.get('cards') or []) or 'their'} cards"
     elif do in ("lead", "play"):
-        placed = next((e.get("card") for e in own if e.get("type") == "play"), None) or action.get("card")
+        placed = next((e.card for e in records if isinstance(e, ev.Play) and e.seat == seat), None) or action.get(
+            "card"
+        )
         what = f"{_ACTION_SENTENCES[do]} {card(placed)}" if placed else _ACTION_SENTENCES[do]
     elif do == "pass":
-        what = "lets the claim go" if phase == "claim" else "passes"
+        what = "lets the claim go" if phase == PhaseName.CLAIM else "passes"
     elif do == "decline":
-        what = "does not cover the corner bet" if phase == "corner-cover" else "declines the corner bet"
+        what = "does not cover the corner bet" if phase == PhaseName.CORNER_COVER else "declines the corner bet"
     else:
         what = _ACTION_SENTENCES.get(do, do.replace("_", " "))
     return f"{name_of(view, seat)} {what}"
@@ -484,21 +512,8 @@ def wanagan_refusal(view: dict[str, Any], picked: Sequence[str], space: str, pos
 
 
 _CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])([CDHS])\b")
-PHASE_WORDS = {
-    "spare-hand": "decide on the spare hand",
-    "auction": "bid for the spare hand",
-    "suit-bid": "bid for the pay suit",
-    "name-suit": "name the pay suit",
-    "claim": "claim a pay card",
-    "poker-choose": "choose poker cards",
-    "poker-betting": "bet",
-    "michigan-lead": "lead",
-    "michigan-play": "play",
-    "wanagan-pass": "pass cards",
-    "wanagan-reveal": "reveal",
-    "corner-bet": "bet on a corner Ace",
-    "corner-cover": "cover the corner bet",
-}
+#: What the seat awaited in each decision is to do, for "waiting for seat 1 to bet".
+PHASE_WORDS: dict[str, str] = {name: text.verb for name, text in PHASE_TEXTS.items() if text.verb}
 _PLAIN = (
     (re.compile(r"\bbet_limit\b( \d+)?"), lambda m: "the bet limit" + (f" of{m.group(1)}" if m.group(1) else "")),
     (re.compile(r"\(([a-z]+-[a-z-]+)\)"), lambda m: f"({PHASE_WORDS.get(m.group(1), m.group(1))})"),

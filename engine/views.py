@@ -6,6 +6,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from . import cards as C
+from .phases.names import PhaseName
 
 if TYPE_CHECKING:
     from .table import Table
@@ -60,7 +61,7 @@ def view(game: Table, seat: int | None) -> dict[str, Any]:
         "poker": None,
         "michigan": None,
         "spare": None,
-        "events": [dict(e) for e in (r.events[-12:] if r else [])],
+        "events": [e.to_dict() for e in (r.events[-12:] if r else [])],
         "chip_denominations": dict(DENOMINATIONS),
         "finished": game.finished,
         "standings": standings(game),
@@ -99,10 +100,10 @@ def view(game: Table, seat: int | None) -> dict[str, Any]:
 def game_phase(game: Table) -> str:
     """``Game.phase``: the decision awaited, or where the game stands between decisions."""
     if game.finished:
-        return "finished"
+        return PhaseName.FINISHED
     if game.r is not None and game.r.wait is not None:
         return game.r.wait.phase
-    return "game-over" if game.over else "round-over"
+    return PhaseName.GAME_OVER if game.over else PhaseName.ROUND_OVER
 
 
 def standings(game: Table) -> list[dict[str, Any]]:

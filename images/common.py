@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import re
 
+from engine.phases.names import PHASE_TEXTS
+
 from .base import SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
 
-PHASE_NAMES = {
-    "spare-hand": "Spare hand",
-    "auction": "Auction of the spare hand",
-    "suit-bid": "Bidding for the pay suit",
-    "name-suit": "Naming the pay suit",
-    "claim": "Claims",
-    "corner-bet": "Corner Ace bet",
-    "corner-cover": "Covering the corner bet",
-    "poker-choose": "Poker: choose five cards",
-    "poker-betting": "Poker: betting",
-    "michigan-lead": "Michigan: lead",
-    "michigan-play": "Michigan",
-    "wanagan-pass": "Wanagan: pass cards",
-    "wanagan-reveal": "Wanagan: choose and declare",
-    "round-over": "Round over",
-    "game-over": "Game over: clearing the board",
-    "finished": "Game finished",
-}
+# A phase's heading (the engine's one table of phase words).
+PHASE_NAMES: dict[str, str] = {name: text.title for name, text in PHASE_TEXTS.items()}
 
 STATUS_TEXT = {
     "folded": "FOLDED",

@@ -1,12 +1,28 @@
 #!/usr/bin/env bash
-# Make .venv ready: create it and install the project with its test extras from this repo's own files,
-# but only when needed (no .venv, a .venv made by another Python, or pyproject.toml changed since the
-# last install). The stamp is written after a successful install only, so once one install has
-# succeeded the README's two commands work with no package index (offline).
+# Make .venv ready, from this repo's own files, only when needed (no .venv, a .venv made by another
+# Python, or pyproject.toml or a lock file changed since the last install):
+#   bash scripts/setup.sh          the runtime only: what the bot and the terminal game need (run.sh, production),
+#                                  the exact versions and hashes of requirements.lock
+#   bash scripts/setup.sh test     the runtime and the test tools: pytest, hypothesis, ruff, mypy (test.sh),
+#                                  from requirements-test.lock (the same runtime pins)
+# Then the project itself, without its dependencies (they all came from the lock; scripts/lock.sh makes
+# the lock files again).
+# The stamp is written after a successful install only, so once one install has succeeded the README's
+# two commands work with no package index (offline). A test set-up includes the runtime. This script
+# never calls the system's package manager (test.sh installs PostgreSQL for the tests, when asked).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
 stamp_file=.venv/.setup-stamp
+mode="${1:-runtime}"
+case "$mode" in
+  runtime) lock=requirements.lock ;;
+  test) lock=requirements-test.lock ;;
+  *)
+    echo "setup: unknown set-up '$mode': say runtime (the default) or test." >&2
+    exit 2
+    ;;
+esac
 
 if ! command -v "$python" >/dev/null 2>&1; then
   echo "setup: '$python' was not found. Install Python 3.11 or newer (or set PYTHON=/path/to/python3)." >&2
@@ -24,31 +40,27 @@ if [ -e .venv ] && [ "$(series .venv/bin/python)" != "$(series "$python")" ]; th
   rm -rf .venv
 fi
 
-# The PostgreSQL tests start a throwaway server (tests/pgserver.py): its binaries come from the system's
-# postgresql package. Installed here when missing, but only in CI or as root (a developer's machine
-# without them skips those tests, saying so).
-have_postgres() { ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null 2>&1; }
-if ! have_postgres && { [ "${CI:-}" = "true" ] || [ "$(id -u)" = 0 ]; } && command -v apt-get >/dev/null 2>&1; then
-  echo "setup: installing PostgreSQL (the postgresql package) for the PostgreSQL tests."
-  if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo -n"; fi
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null; } \
-    || echo "setup: PostgreSQL could not be installed; its tests will fail in CI and be skipped elsewhere." >&2
-fi
-
-wanted=$("$python" -c '
+# The stamp: the Python, the hash of what decides the install, and the set-up it made (runtime or test).
+installed_from=$("$python" -c '
 import hashlib, platform
-with open("pyproject.toml", "rb") as f:
-    print(platform.python_implementation(), platform.python_version(), "pyproject.toml", hashlib.sha256(f.read()).hexdigest())
+files = ("pyproject.toml", "requirements.lock", "requirements-test.lock")
+digest = hashlib.sha256(b"".join(hashlib.sha256(open(name, "rb").read()).digest() for name in files)).hexdigest()
+print(platform.python_implementation(), platform.python_version(), *files, digest)
 ')
-if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$wanted" ]; then
-  exit 0
+if [ -f "$stamp_file" ]; then
+  stamp=$(cat "$stamp_file")
+  if [ "$stamp" = "$installed_from test" ] || [ "$stamp" = "$installed_from $mode" ]; then
+    exit 0
+  fi
 fi
 
-echo "setup: installing the project and its test tools into .venv (this once needs the package index)."
+if [ "$mode" = test ]; then what="the project and its test tools"; else what="the project (the runtime only)"; fi
+echo "setup: installing $what into .venv (this once needs the package index)."
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
   .venv/bin/python -m pip install --quiet --upgrade pip
 fi
 rm -f "$stamp_file"
-.venv/bin/python -m pip install --quiet -e '.[test]'
-echo "$wanted" > "$stamp_file"
+.venv/bin/python -m pip install --quiet --require-hashes -r "$lock"
+.venv/bin/python -m pip install --quiet --no-deps -e .
+echo "$installed_from $mode" > "$stamp_file"

@@ -24,7 +24,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/engine-api.md", "docs/images.md", "bot/README.md")
+DOCS = ("README.md", "docs/engine-api.md", "docs/images.md", "bot/README.md", "PRIVACY.md", "CHANGELOG.md")
+# The files a reader of the two READMEs must find named there (beside every module of bot/ and cogs/).
+TOP_LEVEL = (
+    "LICENSE",
+    "CHANGELOG.md",
+    "PRIVACY.md",
+    "pyproject.toml",
+    "requirements.lock",
+    "requirements-test.lock",
+    ".env.example",
+)
 SHELL_FENCES = ("sh", "bash", "shell", "console")
 SHOW_ONLY_FENCES = ("text", "json")
 FENCE = re.compile(r"^```(\S*)\s*$")
@@ -133,3 +143,43 @@ def test_the_checker_sees_blocks():
         check_command(shlex.split("python -m engine play --nonsense"), "here")
     with pytest.raises(AssertionError, match="does not exist"):
         check_command(shlex.split("bash scripts/missing.sh"), "here")
+
+
+def readmes() -> str:
+    return (ROOT / "README.md").read_text(encoding="utf-8") + (ROOT / "bot" / "README.md").read_text(encoding="utf-8")
+
+
+def test_every_module_script_and_top_level_file_is_named_in_the_readmes():
+    text = readmes()
+    modules = [p for p in (*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/*.py")) if p.name != "__init__.py"]
+    scripts = list(ROOT.glob("scripts/*.sh"))
+    assert len(modules) > 40 and scripts
+    missing = [str(p.relative_to(ROOT)) for p in (*modules, *scripts) if p.name not in text]
+    missing += [name for name in TOP_LEVEL if name not in text or not (ROOT / name).is_file()]
+    assert not missing, f"name these in README.md or bot/README.md: {missing}"
+
+
+def test_every_bot_command_is_in_the_bot_readme():
+    import argparse
+
+    from bot.__main__ import parser
+
+    text = (ROOT / "bot" / "README.md").read_text(encoding="utf-8")
+    [commands] = [a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert {"run", "check", "sync", "has-token", "forget", "prune", "backup", "migrate-db"} <= set(commands.choices)
+    for name in commands.choices:
+        assert f"python -m bot {name}" in text or (name == "run" and "python -m bot\n" in text), name
+    assert "python -m bot --version" in text
+
+
+def test_every_slash_command_is_in_the_bot_readme():
+    from cogs.admin import Admin
+    from cogs.tripoley import Tripoley
+
+    text = (ROOT / "bot" / "README.md").read_text(encoding="utf-8")
+    for cog in (Tripoley, Admin):
+        group = cog.__cog_group_name__
+        names = [command.name for command in cog.__cog_app_commands__]
+        assert len(names) >= 6
+        missing = [name for name in names if f"`/{group} {name}" not in text]
+        assert not missing, f"bot/README.md names no `/{group} …` for {missing}"

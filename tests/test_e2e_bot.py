@@ -12,6 +12,7 @@ import sqlite3
 import time
 
 from bot.messages.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
+from tests.fakediscord.harness import PATIENCE
 
 HUMANS = ("alice", "bob")
 SYM = set(SUIT_SYMBOLS.values())
@@ -109,9 +110,11 @@ def check_no_leak(dh, channel, user, hand_text):
         for embed in m.embeds if not m.components else ():
             hands = (embed.get("description") or "").partition("**Showdown**")[2]
             shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", hands.split("collects")[0]))
+    header = tm.content.split("\n", 1)[0] if tm else None
     for m in dh.channel_messages(channel):
-        if m.ephemeral:
-            continue
+        first = m.content.split("\n", 1)[0]
+        if m.ephemeral or ("— round" in first and first != header):
+            continue  # an earlier round's message shows that round's cards, not this hand's
         text = public_text(dh, m)
         for c in cards - shown:
             assert not re.search(rf"(?<![0-9]){re.escape(c)}", text), (
@@ -148,8 +151,12 @@ COMBOS = ("pick.full_house", "pick.straight")
 
 
 async def open_hand(dh, channel, user, tm):
-    """`user`'s private hand view from the table message's "Show my hand" (checked for leaks), or None."""
-    h = await dh.click(user, tm, label="Show my hand")
+    """`user`'s private hand view from the table message's "Show my hand" (checked for leaks), or None
+    (also when the message no longer has the button: the game ended meanwhile)."""
+    try:
+        h = await dh.click(user, tm, label="Show my hand")
+    except LookupError:
+        return None
     hand = await h.message()
     assert hand.ephemeral, hand.content
     if "Your hand" not in hand.content:
@@ -188,9 +195,15 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
             if b:
                 return await dh.click(user, tm, custom_id=b["custom_id"])
         hand = await open_hand(dh, channel, user, tm)
-        assert hand is not None and my_turn(hand), (
-            f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}"
-        )
+        if hand is None or not my_turn(hand):
+            # The table message may be behind the game (its edits are paced; a claim window closed by
+            # its timer meanwhile): then it catches up. One that goes on naming this player while their
+            # own hand says otherwise is the mismatch this checks (wait_change times out).
+            try:
+                await wait_change(dh, channel, (tm.id, tm.content, state_key(dh, channel)[2]))
+            except TimeoutError:
+                raise AssertionError(f"{user}'s turn by the table, not by the hand:\n{hand and hand.content}") from None
+            return None
     if "place a combination" in (my_turn(hand) or ""):  # michigan-play
         play_button = button(hand, "Play ")
         michigan_play = play_button["label"].removeprefix("Play ")
@@ -305,6 +318,8 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 await wait_change(dh, channel, before)
                 continue
         h = await move(dh, channel, user, tm, stats)
+        if h is None:  # the table message was behind the game and has caught up: look again
+            continue
         await h.response()
         stats["moves"] += 1
         try:
@@ -321,7 +336,7 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
 
 async def hand_changed(dh, channel, user, tm, hand, timeout=5):
     """Wait until `user`'s hand view differs from `hand` (a public move is answered before it is applied)."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout * PATIENCE
     while time.monotonic() < deadline:
         if finished(dh, channel):
             return
@@ -495,12 +510,12 @@ async def test_game_continues_under_429_storm(discord_harness, tmp_path):
     assert_mat_edits_coalesced(dh, "general")
 
 
-async def game_waiting_for_a_human(dh, tmp_path):
+async def game_waiting_for_a_human(dh, tmp_path, rounds=1):
     """A bot process with a tripoley game waiting for a human; the process is marked as about to be
     stopped. Returns (process, database path, the table message, chips_total before)."""
     db = f"{tmp_path}/t.sqlite3"
     proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
-    await open_table(dh, "tripoley", 1)
+    await open_table(dh, "tripoley", rounds)
     await dh.wait_for(lambda: (tm := table_message(dh, "general")) and to_act(dh, tm), 8, what="a human to act")
     # The bot has saved which message is the table (else, restarted, it posts the table anew and the
     # old message lags behind: a human's first turn comes from the hand view, as in tripoley's poker)
@@ -511,19 +526,35 @@ async def game_waiting_for_a_human(dh, tmp_path):
     return proc, db, table_message(dh, "general"), before
 
 
+def live_pings(dh, channel):
+    return [m for m in dh.channel_messages(channel) if not m.deleted and is_aside(m) and " your turn: " in m.content]
+
+
+def round_messages(dh, channel):
+    return [m for m in dh.channel_messages(channel) if "— round" in m.content.split("\n", 1)[0]]
+
+
 async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
+    """After a SIGKILL: no chip moved, one turn ping stands for the turn (the one from before the kill
+    is deleted, whether or not its id was saved), the game goes on, and the messages of the rounds
+    before show no "⏳ … to act" and no buttons."""
     dh = discord_harness
-    proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path)
+    proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path, rounds=2)
     proc.proc.kill()  # SIGKILL
     await proc.proc.wait()
     assert chips_total(db) == before
+    killed_at = max(m.id for m in dh.channel_messages("general"))
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     assert chips_total(db) == before
+    await dh.wait_for(lambda: any(m.id > killed_at for m in live_pings(dh, "general")), 10, what="the new ping")
+    assert len(live_pings(dh, "general")) == 1
     user = to_act(dh, old)
     hand = await (await dh.click(user, old, label="Show my hand")).message()
     assert hand.ephemeral and "Your hand" in hand.content
     await play(dh, "general", extra_checks=False)
     await finish_and_leaderboard(dh, proc, tmp_path)
+    earlier = round_messages(dh, "general")  # the last round's message shows the results by now
+    assert earlier and all("⏳" not in m.content and not buttons(m) for m in earlier), [m.content for m in earlier]
 
 
 async def test_sigterm_mid_game_exits_cleanly_and_resumes(discord_harness, tmp_path):

@@ -5,6 +5,7 @@ the leaderboards; after each, wallets + house + tables = grants - removals."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
@@ -43,9 +44,9 @@ async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path, RELIEF_AMOUNT="150"), cwd=tmp_path, commands=["tripoley"])
     # The server's own amount and cooldown (only Manage Server may change them).
-    refused = await say(dh, "alice", "tripoley settings", daily_amount=5000)
+    refused = await say(dh, "alice", "tripoley-admin settings", daily_amount=5000)
     assert "needs the **Manage Server** permission" in refused.content
-    changed = await say(dh, "owner", "tripoley settings", daily_amount=75, daily_cooldown_hours=20.0)
+    changed = await say(dh, "owner", "tripoley-admin settings", daily_amount=75, daily_cooldown_hours=20.0)
     assert (
         "Daily grant: 75 chips every 20 h" in changed.content
         and "Relief grant: 150 chips every 24 h" in changed.content
@@ -61,7 +62,7 @@ async def test_daily_and_relief_grants_with_their_cooldowns(discord_harness, tmp
     # Relief only for a wallet below the smallest buy-in (100).
     rich = await say(dh, "alice", "tripoley relief")
     assert "Relief is for wallets below 100 chips" in rich.content and "1075" in rich.content
-    took = await say(dh, "owner", "tripoley admin grant", user="bob", amount=-960)
+    took = await say(dh, "owner", "tripoley-admin grant", user="bob", amount=-960)
     assert "Took **960** chips from" in took.content and "holds 40" in took.content
     poor = await say(dh, "bob", "tripoley balance")
     assert "`/tripoley daily` is ready · `/tripoley relief` is ready" in poor.content, poor.content
@@ -80,22 +81,22 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path, HOUSE_BANKROLL="250"), cwd=tmp_path, commands=["tripoley"])
     for command, options in (
-        ("tripoley admin grant", {"user": "bob", "amount": 5}),
-        ("tripoley admin house", {}),
-        ("tripoley admin audit", {}),
-        ("tripoley admin reset", {}),
-        ("tripoley admin kick", {"user": "bob"}),
+        ("tripoley-admin grant", {"user": "bob", "amount": 5}),
+        ("tripoley-admin house", {}),
+        ("tripoley-admin audit", {}),
+        ("tripoley-admin reset", {}),
+        ("tripoley-admin kick", {"user": "bob"}),
     ):
         refused = await say(dh, "alice", command, **options)
         assert refused.ephemeral and "needs the **Manage Server** permission" in refused.content, (
             command,
             refused.content,
         )
-    granted = await say(dh, "owner", "tripoley admin grant", user="bob", amount=500)
+    granted = await say(dh, "owner", "tripoley-admin grant", user="bob", amount=500)
     assert "Granted **500** chips to" in granted.content and "holds 1500" in granted.content
-    answer = dh.rest_calls("POST /interactions/*")[-1].json
-    assert answer["data"]["allowed_mentions"]["parse"] == [] and not answer["data"]["allowed_mentions"].get("users")
-    house = await say(dh, "owner", "tripoley admin house")
+    answer = dh.rest_calls("PATCH /webhooks/*")[-1].json  # acknowledged first, the result edited in
+    assert answer["allowed_mentions"]["parse"] == [] and not answer["allowed_mentions"].get("users")
+    house = await say(dh, "owner", "tripoley-admin house")
     assert "The house holds **250** chips" in house.content
     # The house funds one AI seat of 200, then refuses the next: no chips from nowhere.
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley", buy_in=200)).message()
@@ -104,20 +105,20 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     await short.response()
     refusal = await dh.wait_for(lambda: short.followups and short.followups[0], 5, what="the Add AI refusal")
     assert refusal.ephemeral and "house can't fund another AI seat" in refusal.content and "holds 50" in refusal.content
-    funded = await say(dh, "owner", "tripoley admin house", amount=1000)
+    funded = await say(dh, "owner", "tripoley-admin house", amount=1000)
     assert "the house holds **1050** now" in funded.content
     await (await dh.click("alice", lobby, label="Add AI")).response()
     # The click is acknowledged before the seat is bought in: wait for the lobby to show it.
     await dh.wait_for(lambda: "seats 3/" in dh.message(lobby.id).content, 10, what="the funded AI seat")
     # Reset is refused while a table is open, even after its confirmation was shown.
-    reset = await say(dh, "owner", "tripoley admin reset")
+    reset = await say(dh, "owner", "tripoley-admin reset")
     assert "A table is open in this server" in reset.content
-    audit = await say(dh, "owner", "tripoley admin audit")
+    audit = await say(dh, "owner", "tripoley-admin audit")
     # bob 1000 + 500, alice 1000 - 200; the house 250 + 1000 - 2 × 200; three seats of 200.
     assert "Players' wallets 2300 + house 850 + on tables 600 = **3750**\n" in audit.content, audit.content
     assert "Grants 3750 − removals 0 = **3750**\n✅ Every chip is accounted for." in audit.content, audit.content
     await say(dh, "alice", "tripoley stop")
-    confirm = await say(dh, "owner", "tripoley admin reset")
+    confirm = await say(dh, "owner", "tripoley-admin reset")
     assert "back to 1000 chips" in confirm.content and button(confirm, "Reset the economy")
     done = await (await dh.click("owner", confirm, label="Reset the economy")).message()
     assert "wallet(s) are back to 1000 chips" in done.content, done.content
@@ -131,6 +132,49 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
         ]
         >= 2
     )
+
+
+async def test_admin_grant_under_discord_errors_is_applied_once_and_always_shown(discord_harness, tmp_path):
+    """Acknowledged first: when Discord fails the acknowledgement nothing is granted (the admin sees it
+    fail and tries again); when it fails the result, the result is sent again until it shows. The same
+    grant made again moments later asks first, and its confirmation applies once, even clicked twice."""
+    dh = discord_harness
+    await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
+    bob = dh.user("bob").id
+
+    def grants():
+        return query(tmp_path, "SELECT delta FROM ledger WHERE kind = 'admin-grant' AND user_id = ?", (bob,))
+
+    await say(dh, "bob", "tripoley balance")  # a wallet of 1000
+    dh.faults.rate_limit("POST /interactions/*", count=5, retry_after=0.05)  # discord.py gives up after five
+    failed = await say(dh, "owner", "tripoley-admin grant", user="bob", amount=300)
+    assert "Something went wrong" in failed.content and grants() == []
+    dh.faults.rate_limit("PATCH /webhooks/*", count=5, retry_after=0.05)
+    granted = await (await dh.run_command("owner", "general", "tripoley-admin grant", user="bob", amount=300)).message(
+        timeout=15
+    )
+    assert "Granted **300** chips to" in granted.content and "holds 1300" in granted.content, granted.content
+    assert grants() == [(300,)]
+    repeated = await say(dh, "owner", "tripoley-admin grant", user="bob", amount=300)
+    assert "You granted 300 chips to this wallet" in repeated.content and "Nothing changed" in repeated.content
+    assert repeated.ephemeral and button(repeated, "Do it again") and grants() == [(300,)]
+    first, second = await asyncio.gather(
+        dh.click("owner", repeated, label="Do it again"), dh.click("owner", repeated, label="Do it again")
+    )
+    await asyncio.gather(first.response(), second.response())
+    await dh.wait_for(lambda: len(grants()) == 2, 10, what="the confirmed grant")
+    await dh.wait_for(
+        lambda: (
+            "You granted 300 chips" in dh.message(repeated.id).content
+            or "holds 1600" in dh.message(repeated.id).content
+        ),
+        10,
+        what="the confirmation's result",
+    )
+    assert grants() == [(300,), (300,)]
+    assert query(tmp_path, "SELECT balance FROM wallets WHERE user_id = ?", (bob,))[0][0] == 1600
+    held, net = books(tmp_path)
+    assert held == net
 
 
 async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, tmp_path):
@@ -157,6 +201,16 @@ async def test_forget_me_refused_while_seated_then_anonymised(discord_harness, t
     assert "hasn't finished a game here yet" in stats.content
     held, net = books(tmp_path)
     assert held == net
+    # Back after forget-me: no new starting balance, however often (it would mint chips).
+    for _ in range(2):
+        back = await say(dh, "bob", "tripoley balance")
+        assert "Your wallet: **0** chips." in back.content, back.content
+        ask = await say(dh, "bob", "tripoley forget-me")
+        assert "start at 0 chips" in ask.content
+        await (await dh.click("bob", ask, label="Forget me")).message()
+    assert query(tmp_path, "SELECT COUNT(*) FROM forgotten_players")[0][0] == 1
+    assert str(bob) not in json.dumps(query(tmp_path, "SELECT * FROM forgotten_players"))
+    assert books(tmp_path)[0] == books(tmp_path)[1]
 
 
 async def test_kick_from_a_lobby_and_mid_game(discord_harness, tmp_path):
@@ -164,15 +218,15 @@ async def test_kick_from_a_lobby_and_mid_game(discord_harness, tmp_path):
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley", rounds=1)).message()
     await (await dh.click("bob", lobby, label="Join")).response()
-    kicked = await say(dh, "owner", "tripoley admin kick", user="bob")
+    kicked = await say(dh, "owner", "tripoley-admin kick", user="bob")
     assert "back in their wallet" in kicked.content
     assert query(tmp_path, "SELECT balance FROM wallets WHERE user_id = ?", (dh.user("bob").id,))[0][0] == 1000
-    nobody = await say(dh, "owner", "tripoley admin kick", user="carol")
+    nobody = await say(dh, "owner", "tripoley-admin kick", user="carol")
     assert "isn't seated at any open table" in nobody.content
     await (await dh.click("bob", lobby, label="Join")).response()
     await (await dh.click("alice", lobby, label="Start")).response()
     await dh.wait_for(lambda: table_message(dh, "general"), 8, what="the table message")
-    kicked = await say(dh, "owner", "tripoley admin kick", user="bob")
+    kicked = await say(dh, "owner", "tripoley-admin kick", user="bob")
     assert "An AI plays" in kicked.content and "cashed out at the end" in kicked.content
     await dh.wait_for(
         lambda: "removed" in (table_message(dh, "general") or lobby).content or finished(dh, "general"),

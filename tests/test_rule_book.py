@@ -65,7 +65,7 @@ def test_every_space_and_option_is_explained_in_all_three(key):
     preset = PRESETS[key]
     section = doc_section(key)
     pages = "\n".join(pages_for(key))
-    rules_text, played = terminal(key, ["rules"])
+    rules_text, played = terminal(key, ["rules all"])
     for space in spaces_for(preset, preset.options):
         explained = R.space_text(space, preset.options)
         assert f"**{space.label}** — {explained}" in section, (key, space.id)

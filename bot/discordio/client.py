@@ -7,6 +7,7 @@ import gc
 import logging
 import signal
 import sys
+import time
 
 import aiohttp
 import discord
@@ -14,7 +15,8 @@ import yarl
 from discord.ext import commands
 from discord.types.user import User as UserPayload
 
-from bot.discordio import ackstats, sdnotify
+from bot import __version__
+from bot.discordio import ackstats, commandsync, sdnotify
 from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
@@ -22,10 +24,18 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.turns import TurnNotifier
-from bot.discordio.ui import TableButton, TableSelect, handle_modal_submit, message_kwargs, pings_only
+from bot.discordio.ui import (
+    TableButton,
+    TableSelect,
+    handle_modal_submit,
+    handle_unrouted_component,
+    message_kwargs,
+    pings_only,
+)
+from bot.economy import privacy
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
-from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing
+from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
@@ -34,7 +44,7 @@ from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.tripoley",)
+EXTENSIONS = ("cogs.tripoley", "cogs.admin")
 SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables.store)
 # The cyclic garbage collector: its full collections walk every live object (200 running games
 # are millions); with the default thresholds they ran every few seconds and stopped the event loop
@@ -47,6 +57,7 @@ HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept ope
 # then exit 1 and leave restarting to the service manager.
 LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
 LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
 
 
 class DiscordUnreachable(Exception):
@@ -125,12 +136,28 @@ class DiscordSink:
         except discord.Forbidden:
             raise DMForbidden(user_id) from None
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
+    async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
         await self.pace()
+        changes: dict = {"view": None} if content is None else {"view": None, "content": content}
         try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(view=None)
+            await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
         except discord.NotFound:
             pass
+
+    async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
+        await self.pace()
+        found = []
+        async for message in self.channel(channel_id).history(limit=100):  # newest first
+            if since_id is not None and message.id <= since_id:
+                break
+            if self.bot.user is not None and message.author.id == self.bot.user.id:
+                ids = tuple(
+                    getattr(c, "custom_id", None) or ""
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                )
+                found.append(SentMessage(message.id, message.content, ids))
+        return found[::-1]
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         await self.pace()
@@ -197,8 +224,11 @@ class TripoleyBot(commands.Bot):
         self._timer: asyncio.Task | None = None
         self.health_server: HealthServer | None = None
         self._watchdog: asyncio.Task | None = None
+        self._retention: asyncio.Task | None = None
         self._closing: asyncio.Future | None = None
         self._synced_guilds: set[int] = set()
+        self.sync_only = False  # python -m bot sync: set up the commands, sync them, serve nothing
+        self.synced = 0  # how many commands the last sync sent
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
@@ -246,6 +276,9 @@ class TripoleyBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(self.controller.on_app_command_error)
+        if self.sync_only:
+            self.synced = await commandsync.sync(self)
+            return
         resumed = await self.manager.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
@@ -257,6 +290,8 @@ class TripoleyBot(commands.Bot):
             collector = BotCollector(self.manager, self.db, self.traffic, pacer, self.images)
             self.health_server = HealthServer(self.health, registry_for(collector), *bind)
             await self.health_server.start()
+        if s.runs_shard_zero():  # once for the whole cluster
+            self._retention = asyncio.create_task(self._apply_retention(), name="tripoley-retention")
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()
             gc.freeze()
@@ -265,7 +300,7 @@ class TripoleyBot(commands.Bot):
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
             except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
                 pass
-        await self.sync_commands()
+        await commandsync.sync_if_changed(self)
         if self.handle_sigterm:  # the process is the service systemd started (Type=notify)
             interval = sdnotify.watchdog_interval()
             if interval is not None:
@@ -291,20 +326,27 @@ class TripoleyBot(commands.Bot):
         self._save_at_close = save
         asyncio.get_running_loop().create_task(self.close())
 
+    async def _apply_retention(self) -> None:
+        """The retention rules, at start and then daily: old finished games pruned, departed servers purged."""
+        while self.db is not None:
+            try:
+                pruned, purged = await privacy.retain(self.db, self.settings, time.time())
+            except Exception:
+                log.exception("the retention rules could not be applied; trying again tomorrow")
+            else:
+                if pruned is not None and (pruned.games or pruned.ledger_rows):
+                    log.info(
+                        "retention: %d old game(s) deleted, %d ledger row(s) anonymised",
+                        pruned.games,
+                        pruned.ledger_rows,
+                    )
+                if purged:
+                    log.info("retention: the data of %d server(s) that removed the bot purged", len(purged))
+            await asyncio.sleep(RETENTION_EVERY)
+
     def _on_sigterm(self) -> None:
         log.info("SIGTERM: closing")
         asyncio.get_running_loop().create_task(self.close())
-
-    async def sync_commands(self) -> None:
-        s = self.settings
-        if s.dev_guild_id:
-            guild = discord.Object(id=s.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d command(s) to the dev guild %s", len(synced), s.dev_guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global command(s)", len(synced))
 
     async def _sync_guild(self, guild: discord.abc.Snowflake) -> None:
         if guild.id in self._synced_guilds:
@@ -327,10 +369,22 @@ class TripoleyBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:
             await handle_modal_submit(interaction)
+        elif interaction.type == discord.InteractionType.component:
+            await handle_unrouted_component(interaction)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
+        if self.db is not None:
+            await privacy.clear_departed(self.db, guild.id)  # back before its data was purged: kept
         if self.settings.discord_api_base:
             await self._sync_guild(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its data is purged REMOVED_SERVER_DAYS from now (PRIVACY.md)."""
+        if self.db is not None:
+            await privacy.mark_departed(self.db, guild.id, time.time())
+            log.info(
+                "removed from guild %s: its data is purged in %g day(s)", guild.id, self.settings.removed_server_days
+            )
 
     async def close(self) -> None:
         """Shut down once: saves flushed, pending messages sent, then the connections closed.
@@ -351,6 +405,8 @@ class TripoleyBot(commands.Bot):
             await self.health_server.stop()
         if self._timer is not None:
             self._timer.cancel()
+        if self._retention is not None:
+            self._retention.cancel()
         manager = getattr(self, "manager", None)
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
@@ -396,6 +452,22 @@ def make_bot(settings: Settings) -> TripoleyBot:
     return TripoleyBot(settings) if settings.shard_count is None else ShardedTripoleyBot(settings)
 
 
+async def sync_commands_once(settings: Settings, token: str) -> int:
+    """``python -m bot sync``: log in over HTTP, build the command tree as the bot would, sync it
+    (whatever was synced before) and record it; no gateway, no tables served. The number synced."""
+    bot = make_bot(settings.model_copy(update={"render_processes": 0, "ai_processes": 0}))
+    bot.sync_only = True
+    try:
+        await asyncio.wait_for(bot.login(token), LOGIN_ATTEMPT_TIMEOUT)
+    except TimeoutError:
+        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
+    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+    finally:
+        await bot.close()
+    return bot.synced
+
+
 def run_bot(settings: Settings) -> int:
     token = settings.token()
     assert token
@@ -404,6 +476,7 @@ def run_bot(settings: Settings) -> int:
 
     async def runner() -> None:
         owner = await take_ownership(settings)  # before anything else: one owner of every table
+        log.info("Tripoley Bot %s starting (discord.py %s)", __version__, discord.__version__)
         try:
             point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
             bot = make_bot(settings)

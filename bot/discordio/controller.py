@@ -14,6 +14,7 @@ refusal is answered ephemerally by :meth:`Controller.report`.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, story
 from bot.messages.components import log_components, space_rules_select
-from bot.messages.outgoing import Outgoing, hand_message
+from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
 from bot.messages.refusals import say
 from bot.messages.rules import space_rule
 from bot.storage import database as storage
@@ -42,11 +43,18 @@ GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please t
 # Seconds an answer that waits for the database may take before the interaction is acknowledged
 # with a "thinking…" defer (under load a transaction waits behind others; Discord allows 3 s).
 THINKING_AFTER = 0.05
+# Seconds between further attempts to show a result whose work is done (an admin's grant) once
+# discord.py gave up on its own retries of 429s and 5xx: the admin must see what was done.
+RESULT_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0)
 T = TypeVar("T")
 
 PageHandler = Callable[[discord.Interaction, str, int], Awaitable[None]]
-ConfirmHandler = Callable[[discord.Interaction], Awaitable[None]]
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+ConfirmHandler = Callable[..., Awaitable[None]]  # (interaction, *the button's args)
+# Every permission the bot uses where a table plays: read the channel (and its history: a restart
+# finds its messages again), post its messages with their embeds and pictures.
+TABLE_PERMISSIONS = ("view_channel", "embed_links", "attach_files", "read_message_history")
+# A table in a thread of its own: start the thread, post in it, archive it when the game ends.
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "manage_threads")
 
 
 def guild_of(interaction: discord.Interaction) -> int:
@@ -64,12 +72,28 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 
 async def wants_thread(interaction: discord.Interaction, prefs) -> bool:
-    """Whether a table opened by this interaction runs in its own thread: the server's setting is
-    on and the bot may start a thread and talk in it here."""
-    if not (await prefs.guild(interaction.guild_id)).threads:
-        return False
+    """Whether a table opened by this interaction runs in its own thread: the server's setting
+    (:func:`check_bot_permissions` then asks for the thread's permissions too)."""
+    return bool((await prefs.guild(interaction.guild_id)).threads)
+
+
+def required_permissions(interaction: discord.Interaction, new_thread: bool) -> tuple[str, ...]:
+    """What the bot needs here: posting in a thread is its own permission, and so are the thread's."""
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    posting = "send_messages_in_threads" if in_thread else "send_messages"
+    needed = (*TABLE_PERMISSIONS, posting, *(THREAD_PERMISSIONS if new_thread else ()))
+    return tuple(dict.fromkeys(needed))
+
+
+def check_bot_permissions(interaction: discord.Interaction, new_thread: bool = False) -> None:
+    """Refuse, naming every missing permission, before a table is opened where the bot could not run it
+    (a missing one would otherwise fail later, half-way, without a word to the host)."""
     perms = interaction.app_permissions
-    return all(getattr(perms, p) for p in THREAD_PERMISSIONS)
+    if perms.value == 0:  # not reported (e.g. a test server): rely on Forbidden at send time
+        return
+    missing = [p for p in required_permissions(interaction, new_thread) if not getattr(perms, p)]
+    if missing:
+        raise errors.MissingBotPermissions([errors.permission_label(p) for p in missing], new_thread)
 
 
 async def answer_soon(interaction: discord.Interaction, work: Awaitable[T]) -> T:
@@ -102,6 +126,42 @@ async def send_answer(interaction: discord.Interaction, **kwargs: Any) -> int | 
     response = await interaction.response.send_message(**kwargs)
     storage.acknowledged()
     return getattr(response, "message_id", None)
+
+
+async def acknowledge_then(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[dict[str, Any]]], *, update: bool = False
+) -> None:
+    """Acknowledge first (a private "thinking…" answer; ``update``: a deferred update of the clicked
+    message), then do ``work``, then show its result (message keyword arguments) in that answer
+    (:func:`show_result`). If the acknowledgement fails, the work is not done: the user sees the
+    interaction fail and may simply try again. A refusal from the work is shown the same way."""
+    if update:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    storage.acknowledged()
+    try:
+        result = await work()
+    except errors.TripoleyError as exc:
+        log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(exc).__name__)
+        result = {"content": say(exc), "view": None}
+    await show_result(interaction, result)
+
+
+async def show_result(interaction: discord.Interaction, result: dict[str, Any]) -> None:
+    """Edit the acknowledged answer to ``result``, trying again (:data:`RESULT_RETRY_DELAYS`) while
+    Discord fails: an edit, so an attempt that did reach Discord shows it once all the same. Given up
+    on (logged with the result) only when Discord refuses it as such, e.g. an expired token."""
+    for delay in (*RESULT_RETRY_DELAYS, None):
+        try:
+            await interaction.edit_original_response(**result)
+            return
+        except discord.HTTPException as exc:
+            if delay is None or not retryable(exc):
+                log.error("could not show a result (%s): %s", describe_error(exc), result.get("content"))
+                return
+            log.warning("could not show a result (%s); trying again in %g s", describe_error(exc), delay)
+            await asyncio.sleep(delay)
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -178,6 +238,11 @@ class Controller:
         except Exception as exc:
             await self.report(interaction, exc)
 
+    async def refuse_unreadable(self, interaction: discord.Interaction, custom_id: str, kind: str) -> None:
+        """A component or form of ours whose id can't be read (``kind``: button, menu or form)."""
+        log.info("unreadable %s id %r", kind, custom_id[: buttonids.MAX_LENGTH])
+        await self.report(interaction, errors.StaleButton(f"That {kind} is no longer in use."))
+
     def _table(self, interaction: discord.Interaction, table_id: int) -> Table:
         table = self.manager.get_by_id(table_id)
         if table is None or interaction.channel_id not in (table.channel_id, table.thread_id):
@@ -194,14 +259,19 @@ class Controller:
                     raise errors.StaleButton("That page is no longer available.")
                 await handler(interaction, key, page)
                 return
-            case buttonids.ConfirmButton(what):
+            case buttonids.ConfirmButton(what, args):
                 confirm = self.confirms.get(what)
-                if confirm is None:
-                    raise errors.StaleButton("That button is no longer in use.")
-                await confirm(interaction)
+                try:
+                    if confirm is None:
+                        raise TypeError(what)
+                    inspect.signature(confirm).bind(interaction, *args)
+                except TypeError:  # no such confirmation, or not with these arguments, in this version
+                    raise errors.StaleButton("That button is no longer in use.") from None
+                await confirm(interaction, *args)
                 return
             case buttonids.RematchButton(table_id):  # on a finished game's last message
                 thread = await wants_thread(interaction, self.manager.prefs)
+                check_bot_permissions(interaction, thread)
                 update = await self.manager.rematch(table_id, user.id, name, thread=thread)
                 answer = update.message or "You're in!"
                 if update.refused is not None:

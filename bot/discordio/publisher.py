@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from bot.discordio.handdms import HandDMs
 from bot.discordio.render import ImageService, Renderer, view_key
 from bot.messages import story, text
-from bot.messages.buttonids import table_prefix
+from bot.messages.buttonids import PREFIX, table_prefix
 from bot.messages.outgoing import (
     MessageGone,
     Outgoing,
@@ -81,10 +81,11 @@ class _Story:
 
 @dataclass
 class _Strip:
-    """An earlier round's message whose buttons go, and the tries so far."""
+    """An earlier round's message to close (its buttons and whose turn it was go), and the tries so far."""
 
     message_id: int
     channel_id: int
+    closed: str | None  # its text once closed (None: the text it shows is not known)
     attempts: int = 0
 
 
@@ -142,9 +143,13 @@ class Publisher:
         self._archived: set[int] = set()  # threads archived after their game's results
         self.hand_dms = HandDMs(manager.prefs, sink, self.images)
         self._pictures: dict[int, bytes] = {}  # message id → digest of the picture it shows
+        self._texts: dict[int, str] = {}  # message id → the text it shows (a round's, to close it)
         self.uploads = 0  # pictures uploaded (posts and edits), for the benchmarks
         self.uploaded_bytes = 0
         self._resumed: set[int] = set()  # tables loaded after a restart whose round message may be posted already
+        # Tables loaded after a restart whose message still shows the state from before it: their
+        # state goes first, before the other edits of the channel (closing the lobby, old rounds).
+        self._stale: set[int] = set()
         manager.add_listener(self.on_update)
 
     @property
@@ -175,9 +180,31 @@ class Publisher:
 
     def resume(self, table: Table) -> None:
         """Show a table loaded after a restart. A round message posted just before the restart (its
-        id not saved yet) is found and reused rather than posted twice with live buttons."""
+        id not saved yet) is found and reused rather than posted twice with live buttons, and the
+        messages of its other rounds still showing buttons (their closing was lost) are closed."""
         self._resumed.add(table.id)
+        self._stale.add(table.id)
         self.publish(table)
+        if table.status == "playing":
+            self._spawn(self._close_other_rounds(table))
+
+    async def _close_other_rounds(self, table: Table) -> None:
+        """Queue the closing of this table's round messages but the current round's (and the lobby's,
+        closed by its own job), found among the channel's recent messages."""
+        since = table.lobby_message_id if table.mat_channel == table.channel_id else None
+        try:
+            shown = await self.sink.recent_messages(table.mat_channel, since)
+        except Exception as exc:
+            log.warning("could not look for the old round messages of table %s (%s)", table.id, describe_error(exc))
+            return
+        mine, keep = f"{PREFIX}:{table.id}:", (table_prefix(table.id, 0), table_prefix(table.id, table.round))
+        channel = self._channels.setdefault(table.channel_id, _Channel())
+        queued = {strip.message_id for strip in channel.strips}
+        for message in shown:
+            ids = [cid for cid in message.custom_ids if cid.startswith(mine)]
+            if ids and not any(cid.startswith(keep) for cid in ids) and message.id not in queued:
+                channel.strips.append(_Strip(message.id, table.mat_channel, text.closed_round_text(message.content)))
+        self._wake(table.channel_id)
 
     def publish(self, table: Table) -> None:
         """Show the table's newest state in its channel (soon; built when it is sent)."""
@@ -256,6 +283,8 @@ class Publisher:
             and ch.close_lobby is None
         ):
             ch.close_lobby = _LobbyClose(table)  # the game started: close the lobby message once
+        if table is not None and table.id in self._stale:
+            return Job.STATE, not self._needs_post(table)  # the turn players see must be the resumed one
         if table is not None and self._needs_post(table):
             thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
             if ch.close_lobby is not None and self._edit_wait(ch) <= 0 and not thread_due:
@@ -336,6 +365,7 @@ class Publisher:
                 await asyncio.sleep(delay)
             else:
                 ch.failures = 0
+                self._stale.discard(table.id)
 
     # -- sending -----------------------------------------------------------------------
 
@@ -388,7 +418,10 @@ class Publisher:
             out.keep_image = True
 
     def _shown(self, message_id: int, out: Outgoing, digest: bytes | None) -> None:
-        """Remember which picture a message shows now (and count the upload)."""
+        """Remember which text and picture a message shows now (and count the upload)."""
+        self._texts[message_id] = out.clipped()
+        if len(self._texts) > 20_000:
+            self._texts.clear()  # only costs an old round's message its closing line
         if out.keep_image:
             return
         if out.image and digest is not None:
@@ -443,8 +476,9 @@ class Publisher:
             message_id = await self.sink.post(channel, out)
             self._shown(message_id, out, image_digest(out.image))
         table.mat_message_id, table.mat_round = message_id, round_number
-        if previous and previous != message_id:
-            ch.strips.append(_Strip(previous, channel))
+        if previous and previous != message_id and all(strip.message_id != previous for strip in ch.strips):
+            shown = self._texts.pop(previous, None)
+            ch.strips.append(_Strip(previous, channel, None if shown is None else text.closed_round_text(shown)))
             self._pictures.pop(previous, None)
         await remember_message(self.manager, table.id, "mat", message_id, round_number)
         await self._archive_when_over(table, status)
@@ -554,11 +588,11 @@ class Publisher:
         ch.close_lobby = None
 
     async def _strip(self, channel_id: int, ch: _Channel) -> None:
-        """The last round's message keeps its text, loses its buttons (best effort, paced)."""
+        """The last round's message loses its buttons and whose turn it was (best effort, paced)."""
         pending = ch.strips[0]
         message_id, attempts = pending.message_id, pending.attempts
         try:
-            await self.sink.strip(pending.channel_id, message_id)
+            await self.sink.strip(pending.channel_id, message_id, pending.closed)
             ch.last_edit = self._monotonic()
         except Exception as exc:
             if retryable(exc) and attempts < 2:

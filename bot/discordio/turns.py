@@ -37,6 +37,7 @@ TABLE_MESSAGE_POLL = 0.2  # seconds between looks for the round's table message 
 HAND_VIEW_LIFETIME = 14 * 60.0  # seconds a hand view stays editable (Discord: 15 minutes; a margin)
 
 HandViewEditor = Callable[[Outgoing], Awaitable[None]]
+PING_MARK = " your turn: "  # what a turn ping says after its mention (to find one after a restart)
 
 
 @dataclass
@@ -58,7 +59,7 @@ def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str
         else f"press **Show my hand** on the table message <{link}>"
     )
     until = f" Time runs out {timestamp(deadline)}." if deadline else ""
-    return f"<@{user_id}> your turn: {what} — {where}.{until}"
+    return f"<@{user_id}>{PING_MARK}{what} — {where}.{until}"
 
 
 class TurnNotifier:
@@ -79,6 +80,7 @@ class TurnNotifier:
         self._tasks: set[asyncio.Task] = set()
         self._views: dict[tuple[int, int], _HandView] = {}  # (table id, user id) → their last hand view
         self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
+        self._resumed: set[int] = set()  # tables loaded after a restart: pings of before it may still show
         manager.add_listener(self.on_update)
 
     # -- entry points ---------------------------------------------------------------
@@ -93,7 +95,10 @@ class TurnNotifier:
             self._workers[table.id] = asyncio.create_task(self._drain(table.id))
 
     def refresh(self, table: Table) -> None:
-        """Ping (again) for the decision a table waits for, e.g. after a restart."""
+        """Ping again for the decision a table waits for after a restart. The pings still showing from
+        before it are deleted first: the saved one, and any whose id was not saved yet (a SIGKILL
+        right after it was posted), so at most one ping stands for the turn."""
+        self._resumed.add(table.id)
         self.on_update(TableUpdate(table=table, kind=UpdateKind.PLAY))
 
     def touch(self, table_id: int, user_id: int) -> int:
@@ -180,11 +185,15 @@ class TurnNotifier:
                 view = table.running_game.view(key[2])
                 hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
-        if old:
+        stale = [old] if old else []
+        if table.id in self._resumed:
+            self._resumed.discard(table.id)
+            stale += [m for m in await self._pings_shown(table) if m not in stale]
+        for message_id in stale:
             try:
-                await self.sink.delete(table.mat_channel, old)
+                await self.sink.delete(table.mat_channel, message_id)
             except Exception as exc:
-                log.info("could not delete the turn ping %s (%s)", old, describe_error(exc))
+                log.info("could not delete the turn ping %s (%s)", message_id, describe_error(exc))
         if key is None:
             if table.status != "playing":
                 self._forget(table)
@@ -196,6 +205,17 @@ class TurnNotifier:
         message_id = await self.sink.post(table.mat_channel, Outgoing(text, pings=(seat.user_id,)))
         # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
         await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
+
+    async def _pings_shown(self, table: Table) -> list[int]:
+        """The turn pings showing in the table's channel (since its lobby message): a channel has
+        one open table, so they are this table's."""
+        since = table.lobby_message_id if table.mat_channel == table.channel_id else None
+        try:
+            shown = await self.sink.recent_messages(table.mat_channel, since)
+        except Exception as exc:
+            log.info("could not look for the turn pings of table %s (%s)", table.id, describe_error(exc))
+            return []
+        return [m.id for m in shown if not m.custom_ids and m.content.startswith("<@") and PING_MARK in m.content]
 
     def _forget(self, table: Table) -> None:
         self._shown.pop(table.id, None)

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.messages.buttonids import BUTTON_TEMPLATE, SELECT_TEMPLATE, AmountButton, decode_form, encode_form
+from bot.messages.buttonids import (
+    BUTTON_TEMPLATE,
+    FORM_PREFIX,
+    PREFIX,
+    SELECT_TEMPLATE,
+    AmountButton,
+    decode_form,
+    encode_form,
+)
 from bot.messages.components import ButtonSpec, Component, SelectSpec
 from bot.messages.outgoing import Outgoing
 
@@ -196,13 +204,40 @@ def modal_values(data: Mapping[str, Any]) -> dict[str, str]:
 
 
 async def handle_modal_submit(interaction: discord.Interaction) -> bool:
-    """Route a Tripoley amount modal to the controller; False if it isn't ours."""
+    """Route a Tripoley amount modal to the controller (one whose id can't be read is answered as a
+    form no longer in use); False if it isn't ours."""
     if interaction.type != discord.InteractionType.modal_submit:
         return False
     data: Mapping[str, Any] = interaction.data or {}
-    button = decode_form(str(data.get("custom_id", "")))
+    custom_id = str(data.get("custom_id", ""))
+    button = decode_form(custom_id)
     if button is None:
-        return False
+        if not custom_id.startswith(FORM_PREFIX):
+            return False
+        await controller_of(interaction).refuse_unreadable(interaction, custom_id, "form")
+        return True
     raw = modal_values(data).get("amount", "")
     await controller_of(interaction).on_amount(interaction, button, raw)
+    return True
+
+
+# The component types the dynamic items take, with their templates (a string select is type 3).
+ROUTED = {discord.ComponentType.button.value: BUTTON_TEMPLATE, discord.ComponentType.select.value: SELECT_TEMPLATE}
+
+
+async def handle_unrouted_component(interaction: discord.Interaction) -> bool:
+    """A click on one of our components that no dynamic item takes (its id fits neither template,
+    e.g. ``tripoley:-1:0:join``, from another version or forged): answered as no longer in use,
+    never silently dropped; False if it is routed or isn't ours."""
+    if interaction.type != discord.InteractionType.component:
+        return False
+    data: Mapping[str, Any] = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith(f"{PREFIX}:"):
+        return False
+    template = ROUTED.get(int(data.get("component_type") or 0))
+    if interaction.message is not None and template is not None and re.fullmatch(template, custom_id):
+        return False  # a dynamic item answers it
+    kind = "button" if data.get("component_type") == discord.ComponentType.button.value else "menu"
+    await controller_of(interaction).refuse_unreadable(interaction, custom_id, kind)
     return True

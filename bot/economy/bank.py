@@ -9,17 +9,25 @@ admin's grant) or takes them out (a removal: an admin's, a reset, a forgotten
 player's wallet). So for each server, at all times (:meth:`Bank.audit`),
 
     sum(wallets) + sum(open tables' chips) == grants - removals
+
+forget-me mints nothing: a forgotten player is remembered only as a keyed hash of (server id,
+user id) (:meth:`Bank.forget`, PRIVACY.md), so coming back they start at 0 chips and their daily
+and relief cooldowns go on. An admin's grant repeated by mistake (the same admin, wallet and
+amount within :data:`REPEAT_WINDOW`) is refused until confirmed (:class:`RepeatedGrant`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
+from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, RepeatedGrant
 from bot.messages.text import escape
 from bot.storage.database import Database
 
@@ -34,6 +42,10 @@ TABLES_OPEN = (
     "Reset once every table has finished, or stop them first with `/tripoley stop`."
 )
 STILL_SEATED = "You're seated at a table in this server: leave it (or let the game end) first."
+FORGET_KEY = "forget-key"  # the installation's secret for the forgotten players' hashes
+# Seconds in which the same admin's same grant (or removal) to the same wallet counts as a repeat
+# made by mistake (the first answer lost to a Discord error, a double submit) and asks to confirm.
+REPEAT_WINDOW = 300.0
 
 
 @dataclass(frozen=True)
@@ -57,6 +69,18 @@ def week_start(now: float) -> float:
     return (day - timedelta(days=day.weekday())).timestamp()
 
 
+async def _one(conn, sql: str, params: tuple):
+    """One row of a statement inside the caller's transaction (or None)."""
+    async with conn.execute(sql, params) as cur:
+        return await cur.fetchone()
+
+
+def forgotten_digest(key: bytes, guild_id: int, user_id: int) -> str:
+    """What is kept of a forgotten player: HMAC-SHA256 of (server id, user id) under the
+    installation's secret; without the secret it can't be turned back into a user id."""
+    return hmac.new(key, f"{guild_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
+
+
 def duration_text(seconds: float) -> str:
     """``3 h 5 min``, ``12 min``, ``40 s``: how long until a cooldown ends."""
     seconds = max(0, int(seconds + 0.999))
@@ -73,6 +97,7 @@ class Bank:
     def __init__(self, db: Database, clock=time.time) -> None:
         self.db = db
         self.clock = clock
+        self._forget_key: bytes | None = None  # read once it exists (it never changes)
 
     # -- helpers usable inside a caller's transaction -------------------------
 
@@ -85,6 +110,8 @@ class Bank:
         if row is not None:
             return int(row[0])
         starting = max(0, int(starting))
+        if starting and user_id != HOUSE and await self._remembered(conn, guild_id, user_id) is not None:
+            starting = 0  # forgotten, and back: their starting balance was given once already
         async with conn.execute(
             "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING balance",
             (guild_id, user_id, starting),
@@ -96,6 +123,49 @@ class Bank:
             kind, note = ("house-bankroll", "house bankroll") if user_id == HOUSE else ("grant", "starting balance")
             await self._ledger(conn, guild_id, user_id, starting, starting, kind, None, note)
         return starting
+
+    async def _key(self, conn, create: bool = False) -> bytes | None:
+        """The installation's secret for the forgotten players' hashes; None while nobody was ever
+        forgotten. ``create``: made now if missing, inside the caller's transaction (so not kept
+        here until that transaction is known to have committed)."""
+        if self._forget_key is not None:
+            return self._forget_key
+        if create:
+            await conn.execute(
+                "INSERT OR IGNORE INTO installation (key, value) VALUES (?, ?)", (FORGET_KEY, secrets.token_hex(32))
+            )
+        row = await _one(conn, "SELECT value FROM installation WHERE key = ?", (FORGET_KEY,))
+        if row is None:
+            return None
+        key = bytes.fromhex(row[0])
+        if not create:
+            self._forget_key = key
+        return key
+
+    async def _remembered(self, conn, guild_id: int, user_id: int):
+        """The forgotten-player row (``daily_at``, ``relief_at``) of this player, if they used forget-me here."""
+        key = await self._key(conn)
+        if key is None:
+            return None
+        return await _one(
+            conn,
+            "SELECT daily_at, relief_at FROM forgotten_players WHERE digest = ?",
+            (forgotten_digest(key, guild_id, user_id),),
+        )
+
+    async def _last_claims(self, conn, guild_id: int, user_id: int) -> dict[str, float]:
+        """When the player last claimed each grant of :data:`CLAIMS` (before a forget-me too)."""
+        async with conn.execute(
+            "SELECT kind, MAX(created_at) AS at FROM ledger WHERE guild_id = ? AND user_id = ?"
+            " AND kind IN ('daily', 'relief') GROUP BY kind",
+            (guild_id, user_id),
+        ) as cur:
+            last = {r[0]: float(r[1]) for r in await cur.fetchall()}
+        remembered = await self._remembered(conn, guild_id, user_id)
+        for i, kind in enumerate(CLAIMS):
+            if remembered is not None and remembered[i] is not None:
+                last[kind] = max(last.get(kind, float("-inf")), float(remembered[i]))
+        return last
 
     @staticmethod
     async def _locked_wallet(conn, guild_id: int, user_id: int):
@@ -201,7 +271,7 @@ class Bank:
         if have < amount:
             raise HouseShort(
                 f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
-                "An admin can add chips with `/tripoley admin house`, or invite a person instead."
+                "An admin can add chips with `/tripoley-admin house`, or invite a person instead."
             )
         balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
         await self._table_chips(conn, table_id, amount)
@@ -247,11 +317,7 @@ class Bank:
             raise ValueError(f"unknown claim {kind!r}")
         async with self.db.transaction() as conn:
             balance = await self.ensure_wallet(conn, guild_id, user_id, starting)
-            async with conn.execute(
-                "SELECT MAX(created_at) FROM ledger WHERE guild_id = ? AND user_id = ? AND kind = ?",
-                (guild_id, user_id, kind),
-            ) as cur:
-                last = (await cur.fetchone())[0]
+            last = (await self._last_claims(conn, guild_id, user_id)).get(kind)
             now = self.clock()
             if last is not None and now < last + cooldown:
                 raise OnCooldown(
@@ -268,17 +334,44 @@ class Bank:
                 raise NotAllowed(f"This server has turned the {kind} grant off.")
             return await self.credit(conn, guild_id, user_id, amount, kind, None, f"{kind} grant")
 
-    async def adjust(self, guild_id: int, user_id: int, amount: int, actor_id: int, starting: int) -> tuple[int, int]:
+    async def adjust(
+        self, guild_id: int, user_id: int, amount: int, actor_id: int, starting: int, after: int | None = None
+    ) -> tuple[int, int]:
         """An admin's grant (``amount`` > 0) or removal (< 0, at most what the wallet holds: a wallet
         never goes below 0). ``starting``: a new wallet's starting balance (the house: its bankroll).
-        Returns (chips moved, new balance)."""
+        Returns (chips moved, new balance).
+
+        The same admin making the same change to the same wallet within :data:`REPEAT_WINDOW` is
+        refused with :class:`RepeatedGrant` (a repeat made by mistake); ``after``: the ledger row
+        the admin confirmed repeating (only a change newer than it is a repeat again, so a double
+        click on the confirmation still applies once)."""
         async with self.db.transaction() as conn:
             balance = await self.ensure_wallet(conn, guild_id, user_id, starting)
+            if amount:
+                await self._refuse_repeat(conn, guild_id, user_id, amount, actor_id, after)
             if amount >= 0:
                 return amount, await self.credit(conn, guild_id, user_id, amount, "admin-grant", None, None, actor_id)
             taken = min(-amount, balance)
             new = await self.debit(conn, guild_id, user_id, taken, "admin-removal", None, None, actor_id)
             return -taken, new
+
+    async def _refuse_repeat(
+        self, conn, guild_id: int, user_id: int, amount: int, actor_id: int, after: int | None
+    ) -> None:
+        row = await _one(
+            conn,
+            "SELECT id, created_at FROM ledger WHERE guild_id = ? AND user_id = ? AND kind IN ('admin-grant', 'admin-removal')"
+            " AND actor_id = ? AND delta = ? AND created_at >= ? AND id > ? ORDER BY id DESC LIMIT 1",
+            (guild_id, user_id, actor_id, amount, self.clock() - REPEAT_WINDOW, after or 0),
+        )
+        if row is not None:
+            ago = duration_text(self.clock() - float(row[1]))
+            change = f"granted {amount}" if amount > 0 else f"took {-amount}"
+            raise RepeatedGrant(
+                f"You {change} chips {'to' if amount > 0 else 'from'} this wallet {ago} ago already. "
+                "Nothing changed now: do it once more only if you mean to.",
+                int(row[0]),
+            )
 
     async def reset(self, guild_id: int, actor_id: int, starting: int, bankroll: int) -> int:
         """Every wallet of the server back to the starting balance (the house: to its bankroll), each
@@ -317,7 +410,10 @@ class Bank:
         async with self.db.transaction() as conn:
             if still_seated():
                 raise NotAllowed(STILL_SEATED)
-            balance = await self._balance(conn, guild_id, user_id)
+            wallet = await self._locked_wallet(conn, guild_id, user_id)
+            if wallet is not None:  # their starting balance was given: remember that, and their cooldowns
+                await self._remember_forgotten(conn, guild_id, user_id)
+            balance = int(wallet[0]) if wallet is not None else 0
             if balance:
                 await self.debit(conn, guild_id, user_id, balance, "forget", None, "player forgotten")
             await conn.execute("DELETE FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
@@ -330,6 +426,17 @@ class Bank:
             )
             await forget_in_tables(conn, guild_id, user_id)
             return balance
+
+    async def _remember_forgotten(self, conn, guild_id: int, user_id: int) -> None:
+        """Inside forget's transaction: the player's hash, with their last claims (the newest kept)."""
+        last = await self._last_claims(conn, guild_id, user_id)
+        key = await self._key(conn, create=True)
+        assert key is not None  # created just now if it was missing
+        await conn.execute(
+            "INSERT INTO forgotten_players (digest, daily_at, relief_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (digest) DO UPDATE SET daily_at = excluded.daily_at, relief_at = excluded.relief_at",
+            (forgotten_digest(key, guild_id, user_id), *(last.get(kind) for kind in CLAIMS)),
+        )
 
     # -- reading --------------------------------------------------------------
 
@@ -350,13 +457,9 @@ class Bank:
         return Audit(int(flows[0]), int(flows[1]), int(wallets[0]), int(tables[0]), int(tables[1]))
 
     async def last_claims(self, guild_id: int, user_id: int) -> dict[str, float]:
-        """When the player last claimed each grant of :data:`CLAIMS`."""
-        rows = await self.db.fetchall(
-            "SELECT kind, MAX(created_at) AS at FROM ledger WHERE guild_id = ? AND user_id = ?"
-            " AND kind IN ('daily', 'relief') GROUP BY kind",
-            (guild_id, user_id),
-        )
-        return {r["kind"]: float(r["at"]) for r in rows}
+        """When the player last claimed each grant of :data:`CLAIMS` (before a forget-me too)."""
+        async with self.db.transaction() as conn:
+            return await self._last_claims(conn, guild_id, user_id)
 
     def _board_query(self, by: str, period: str | None) -> str:
         """``SELECT user_id, value`` rows of one leaderboard (parameters: guild id, then the week's
@@ -418,10 +521,13 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
     )
     async with conn.execute(
-        "SELECT id, state_json, result_json FROM tables WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+        "SELECT id, state_json, result_json, replay_json FROM tables"
+        " WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
         (guild_id,),
     ) as cur:
-        rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in await cur.fetchall()]
+        fetched = await cur.fetchall()
+    replays = {r["id"]: r["replay_json"] for r in fetched}
+    rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in fetched]
     names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
     names.discard(None)
     names.discard("")
@@ -457,7 +563,15 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
         for highlight in ((result or {}).get("highlights") or {}).values():
             if highlight and highlight.get("seat") in forgotten_seats:
                 highlight["name"] = FORGOTTEN_NAME
+        replay = json.loads(replays[table_id]) if replays.get(table_id) else None
+        if replay is not None and game is not None:  # the replay file names the players as the game does
+            replay["players"] = list(game.get("players") or replay.get("players") or [])
         await conn.execute(
-            "UPDATE tables SET state_json = ?, result_json = ? WHERE id = ?",
-            (json.dumps(state), json.dumps(result) if result is not None else None, table_id),
+            "UPDATE tables SET state_json = ?, result_json = ?, replay_json = ? WHERE id = ?",
+            (
+                json.dumps(state),
+                json.dumps(result) if result is not None else None,
+                json.dumps(replay) if replay is not None else None,
+                table_id,
+            ),
         )

@@ -20,6 +20,7 @@ GUILD_SETTINGS = (
     "relief_cooldown_hours",
     "threads",
     "pings",
+    "admin_role",
 )
 
 
@@ -36,6 +37,7 @@ class GuildConfig:
     relief_cooldown_hours: float
     threads: bool
     pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
+    admin_role: int | None = None  # a role whose members may use /tripoley-admin besides Manage Server
 
 
 class Prefs:
@@ -64,11 +66,15 @@ class Prefs:
             relief_cooldown_hours=float(pick("relief_cooldown_hours", s.relief_cooldown_hours)),
             threads=bool(pick("threads", s.threads)),
             pings=bool(pick("pings", True)),
+            admin_role=None if pick("admin_role", None) is None else int(pick("admin_role", None)),
         )
 
-    async def update_guild(self, guild_id: int, **changes) -> GuildConfig:
+    async def update_guild(self, guild_id: int, clear: tuple[str, ...] = (), **changes) -> GuildConfig:
+        """Set the ``changes`` that are not None, and set the settings named in ``clear`` back to
+        the installation's default."""
         allowed = set(GUILD_SETTINGS)
         changes = {k: v for k, v in changes.items() if v is not None}
+        changes.update(dict.fromkeys(clear))
         unknown = set(changes) - allowed
         if unknown:
             raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")

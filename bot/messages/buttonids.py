@@ -15,7 +15,8 @@ game: also under ``/tripoley history``); ``hand`` ``back`` ``best`` ``log`` / ``
 removal); ``do.<verb>`` (a claim's ``do.claim.<token>`` / ``do.pass.<token>``:
 see :func:`bot.tables.log.decision_token`); ``amt.<verb>`` / ``amt.corner_bet.<ace>`` (asks an
 amount); ``suit.<S>``; ``lead.<card>``; the selects ``pick.<kind>`` (``pick.reveal.<space>``);
-``page.<list>.<key>.<page>``; ``confirm.<what>``. An amount form (a modal) is
+``page.<list>.<key>.<page>``; ``confirm.<what>`` / ``confirm.<what>.<arg>…`` (e.g. an admin's
+repeated grant: ``confirm.adjust.<user>.<amount>.<ledger row>``). An amount form (a modal) is
 ``tripoley-modal:<table>:<round>:<verb>[.<ace>]``.
 
 :func:`decode` raises :class:`BadButtonId` for an id it cannot read (e.g. from a version that
@@ -184,6 +185,7 @@ class PageButton:
 @dataclass(frozen=True)
 class ConfirmButton:
     what: str
+    args: tuple[str, ...] = ()  # what the confirmed action needs (a wallet, an amount…)
 
 
 TableId = (
@@ -221,8 +223,8 @@ def _action(button: ButtonId) -> tuple[int, int, str]:
             if not key or any(not PART_RE.fullmatch(k) for k in key.split(".")):
                 raise ValueError(f"a page key must be dot-separated letters, digits, '_' or '-', not {key!r}")
             return 0, 0, f"page.{_parts(kind)}.{key}.{_parts(page)}"
-        case ConfirmButton(what):
-            return 0, 0, f"confirm.{_parts(what)}"
+        case ConfirmButton(what, args):
+            return 0, 0, f"confirm.{_parts(what, *args)}"
         case LobbyButton(table, verb, level):
             if verb not in LOBBY_VERBS:
                 raise ValueError(f"not a lobby button: {verb!r}")
@@ -309,8 +311,8 @@ def decode(custom_id: str) -> ButtonId:
         if not kind or not number.isdigit():
             raise BadButtonId(custom_id, "a page button needs a list, a key and a page number")
         return PageButton(kind, key, int(number))
-    if verb == "confirm" and len(rest) == 1:
-        return ConfirmButton(rest[0])
+    if verb == "confirm" and rest:
+        return ConfirmButton(rest[0], tuple(rest[1:]))
     if verb in LOBBY_VERBS and not rest:
         return LobbyButton(table, verb)
     if verb == "ai" and len(rest) == 1 and rest[0] in AI_LEVELS:

@@ -48,6 +48,15 @@ class Outgoing:
         return self.text[: MAX_CONTENT - 1] + "…"
 
 
+@dataclass(frozen=True)
+class SentMessage:
+    """One of the bot's messages as the channel shows it (:meth:`Sink.recent_messages`)."""
+
+    id: int
+    content: str
+    custom_ids: tuple[str, ...] = ()  # of its buttons and selects
+
+
 class Sink(Protocol):
     async def post(self, channel_id: int, out: Outgoing) -> int: ...
 
@@ -57,7 +66,13 @@ class Sink(Protocol):
 
     async def notice(self, channel_id: int, content: str, ping: int) -> None: ...
 
-    async def strip(self, channel_id: int, message_id: int) -> None: ...
+    async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
+        """Remove a message's buttons (``content``: and show this text instead)."""
+        ...
+
+    async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
+        """The bot's own messages among the channel's newest 100 (newer than ``since_id``), oldest first."""
+        ...
 
     async def delete(self, channel_id: int, message_id: int) -> None: ...
 

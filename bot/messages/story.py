@@ -8,32 +8,35 @@ words of the table's log (:func:`bot.tables.log.describe_event`), names escaped 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from bot.messages.text import cards
 from bot.tables.log import describe_event, escaped_view
 from bot.tables.model import Table
+from engine import events as ev
+from engine.events import as_events
 
 EMBED_TEXT = 4000  # an embed description holds 4,096 characters; a page stays under it
 RESULT_COLOUR = 0x2E8B57
 LOG_COLOUR = 0x5865F2
 
 
-def showdown_lines(event: dict, view: dict) -> list[str]:
+def showdown_lines(event: ev.Showdown, view: dict) -> list[str]:
     names = {s["seat"]: s["name"] for s in view.get("seats", [])}
-    hands = event.get("hands") or {}
     return [
         f"{names.get(int(seat), f'seat {seat}')}: {cards(h.get('cards'))} — {h.get('hand')}"
-        for seat, h in hands.items()
+        for seat, h in event.hands.items()
     ]
 
 
-def result_lines(events: list[dict], view: dict) -> list[str]:
-    """The hands shown down and every payout among ``events``, in order."""
+def result_lines(events: Iterable[Mapping], view: dict) -> list[str]:
+    """The hands shown down and every payout among ``events`` (records or their dicts), in order."""
     lines: list[str] = []
-    for event in events:
-        if event.get("type") == "showdown":
+    for event in as_events(events):
+        if isinstance(event, ev.Showdown):
             lines.append("**Showdown**")
             lines.extend(showdown_lines(event, view))
-        elif event.get("type") == "payout":
+        elif isinstance(event, ev.Payout):
             line = describe_event(event, view)
             if line:
                 lines.append(line)
@@ -58,35 +61,36 @@ def result_embed(title: str, lines: list[str]) -> dict:
     return {"title": title[:256], "description": fit(lines), "colour": RESULT_COLOUR}
 
 
-def _round_events(game, number: int) -> list[dict]:
+def _round_events(game, number: int) -> list[ev.Event]:
     for record in reversed(game.log):
         events = record.get("events") or []
-        if any(e.get("type") == "round-start" and e.get("round") == number for e in events):
+        if any(isinstance(e, ev.RoundStart) and e.round == number for e in events):
             return list(events)
     return []
 
 
-def stories(table: Table, events: list[dict], finished: bool = False) -> list[dict]:
-    """The result embeds due after an update's ``events``: one per round that ended, and the game's
-    last hands (a board clearing, a playoff) when it is over."""
+def stories(table: Table, events: Iterable[Mapping], finished: bool = False) -> list[dict]:
+    """The result embeds due after an update's ``events`` (records or their dicts): one per round
+    that ended, and the game's last hands (a board clearing, a playoff) when it is over."""
     game = table.game
     if game is None:
         return []
+    records = as_events(events)
     view = None
     out = []
     last_end = -1
-    for i, event in enumerate(events):
-        if event.get("type") != "round-end":
+    for i, event in enumerate(records):
+        if not isinstance(event, ev.RoundEnd):
             continue
         last_end = i
         view = view or escaped_view(game.view(None))
-        number = int(event.get("round") or 0)
+        number = event.round
         lines = result_lines(_round_events(game, number), view)
         if lines:
             out.append(result_embed(f"Round {number} — who collected what", lines))
     if finished:
         view = view or escaped_view(game.view(None))
-        lines = result_lines(events[last_end + 1 :], view)
+        lines = result_lines(records[last_end + 1 :], view)
         if lines:
             out.append(result_embed("Game over — the last hands", lines))
     return out

@@ -11,28 +11,29 @@ import unicodedata
 
 from bot.messages.rules import lobby_rules_lines
 from engine.cards import SUIT_SYMBOLS
+from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
-PHASE_TEXT = {
-    "spare-hand": "the dealer decides about the spare hand",
-    "auction": "auction for the spare hand",
-    "suit-bid": "bidding to name the pay suit",
-    "name-suit": "naming the pay suit",
-    "claim": "claiming a pay card",
-    "corner-bet": "corner-Ace bet",
-    "corner-cover": "covering the corner bet",
-    "poker-choose": "choosing poker hands",
-    "poker-betting": "poker betting",
-    "michigan-lead": "Michigan: a lead",
-    "michigan-play": "Michigan",
-    "wanagan-pass": "passing cards",
-    "wanagan-reveal": "Wanagan reveal",
-    "round-over": "round over",
-    "game-over": "clearing the board",
-    "finished": "game over",
-}
+# /tripoley help: how to play in a few lines, and the commands that matter (every one is checked to exist).
+HELP_TEXT = """\
+**How to play Tripoley**
+1. `/tripoley start` opens a table in this channel. Friends press **Join**; the host can **Add AI** seats, pick house rules, then **Start**.
+2. Each round everyone antes a chip on every space of the mat. Cards on the mat pay whoever holds (or plays) them; a hand of poker wins the **Pot**; then Michigan: a card is led, the next cards of its suit follow, and the first player out of cards takes the **Kitty**.
+3. Your cards: **Show my hand** on the table message (only you see it), or `/tripoley dm on` to get them by DM at every deal. When it is your turn you are pinged, and your choices are buttons.
+4. Chips come from your wallet in this server and go back to it at the end.
+
+**Commands that matter**
+`/tripoley start` · `/tripoley join` · `/tripoley leave` · `/tripoley hand`: the table
+`/tripoley rules`: the rules of any game, or of this table with its house rules
+`/tripoley balance` · `/tripoley daily` · `/tripoley relief` · `/tripoley leaderboard` · `/tripoley stats`: chips and records
+`/tripoley history`: recent games and their replays · `/tripoley ping`: turn pings on or off
+`/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
+Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings)."""
+
+# Where the table stands, in each phase (the engine's one table of phase words).
+PHASE_TEXT: dict[str, str] = {name: text.status for name, text in PHASE_TEXTS.items()}
 
 ACTION_LABELS = {
     "check": "Check",
@@ -74,21 +75,8 @@ ACTION_WORDS = {
     "straight": "place a 5-card straight",
 }
 
-PROMPTS = {
-    "spare-hand": "keep your hand, swap it blind for the spare, or auction the spare",
-    "auction": "bid for the spare hand, or pass",
-    "suit-bid": "bid for the right to name the pay suit, or pass",
-    "name-suit": "name the pay suit",
-    "claim": "claim your pay card before play goes on",
-    "poker-choose": "choose the five cards of your poker hand",
-    "poker-betting": "check, bet, call, raise or fold",
-    "michigan-lead": "lead a card",
-    "michigan-play": "play your card, or place a combination",
-    "wanagan-pass": "pick the cards to pass",
-    "wanagan-reveal": "pick five cards and the space you declare",
-    "corner-bet": "bet on a corner Ace, or decline",
-    "corner-cover": "cover the corner bet, or decline",
-}
+# What the seat to act is asked, in each decision.
+PROMPTS: dict[str, str] = {name: text.prompt for name, text in PHASE_TEXTS.items() if text.prompt}
 
 
 # Discord shows ``\\X`` as ``X`` for any ASCII punctuation X. These have a meaning there: markdown
@@ -183,6 +171,18 @@ def lobby_text(table, info) -> str:
     if table.deadline:
         lines.append(f"Press **Join** to take a seat. The lobby closes {timestamp(table.deadline)} if not started.")
     return "\n".join(line for line in lines if line is not None)
+
+
+# The lines of a round's table message that only hold while the round is played.
+LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
+ROUND_OVER = "✅ This round is over."
+
+
+def closed_round_text(content: str) -> str:
+    """An earlier round's table message, closed: its text without whose turn it was (nor when the
+    next deal comes), and a line that says the round is over."""
+    lines = [line for line in content.split("\n") if not line.startswith(LIVE_LINES) and line != ROUND_OVER]
+    return "\n".join([*lines, ROUND_OVER])
 
 
 def cancelled_text(table, info) -> str:
@@ -447,7 +447,7 @@ def ai_takeover_notice(count: int) -> str:
 
 
 def audit_text(audit: dict) -> str:
-    """``/tripoley admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
+    """``/tripoley-admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
     (bot.tables.quarantine) are listed apart: their chips returned, or frozen until an operator
     repairs them."""
     held = audit["users"] + audit["house"] + audit["tables"] + audit["frozen"]

@@ -32,6 +32,7 @@ from bot.tables.registry import Registry
 from bot.tables.results import game_results
 from bot.tables.store import TableStore
 from engine import Action, Awaiting, Event, Game
+from engine.events import Deal
 
 log = logging.getLogger(__name__)
 DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
@@ -169,7 +170,7 @@ class Flow:
         is shown to them, so it must survive a crash); otherwise it is coalesced."""
         game = table.running_game
         table.ask_humans()
-        dealt = any(e.get("type") == "deal" for e in events)
+        dealt = any(isinstance(e, Deal) for e in events)
         logged = 0  # events told in the log so far (a round's lines go to that round's story)
         for _ in range(10_000):
             if game.finished:
@@ -181,7 +182,7 @@ class Flow:
                     self.log_events(table, events[logged:])
                     logged = len(events)
                     new = list(game.next_deal())
-                    dealt = dealt or any(e.get("type") == "deal" for e in new)
+                    dealt = dealt or any(isinstance(e, Deal) for e in new)
                     events += new
                     continue
                 self.set_deadline(table, pause, DeadlineKind.NEXT_DEAL)
@@ -207,10 +208,10 @@ class Flow:
             urgent=urgent or table.deadline_kind == DeadlineKind.TURN,
             priority=storage.INTERACTIVE if urgent else storage.NORMAL,
         )
-        return TableUpdate.of(table, UpdateKind.PLAY, events=[dict(e) for e in events], dealt=dealt)
+        return TableUpdate.of(table, UpdateKind.PLAY, events=list(events), dealt=dealt)
 
     def log_events(self, table: Table, events: list[Event]) -> None:
-        if not any(e.get("type") in LOGGED_EVENTS for e in events):
+        if not any(isinstance(e, LOGGED_EVENTS) for e in events):
             return
         view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
         for event in events:
@@ -296,4 +297,4 @@ class Flow:
                 "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
             )
         self.registry.forget(table)
-        return TableUpdate.of(table, UpdateKind.FINISHED, events=[dict(e) for e in events], message="Game over.")
+        return TableUpdate.of(table, UpdateKind.FINISHED, events=list(events), message="Game over.")

@@ -8,64 +8,72 @@ hand, stay secret.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.messages.text import escape
 from engine import Action, Game
+from engine import events as ev
+from engine.events import EndReason, Event
+from engine.textview import event_sentence
 
 log = logging.getLogger(__name__)
 
 # Events worth a line in the table's log. Players' own decisions (check, bet, bid, keep…) are
 # logged from the action itself; antes and the chips of bets/calls are not worth a line each.
-LOGGED_EVENTS = frozenset(
-    {
-        "payout",
-        "transfer",
-        "to_space",
-        "stop",
-        "out",
-        "poker-win",
-        "suit",
-        "cannot-lead",
-        "colour-flip",
-        "stuck",
-        "unclaimed",
-        "round-end",
-        "game-end",
-        "sit-out",
-        "eliminated",
-    }
+LOGGED_EVENTS: tuple[type[Event], ...] = (
+    ev.Payout,
+    ev.Transfer,
+    ev.ToSpace,
+    ev.Stop,
+    ev.Out,
+    ev.PokerWin,
+    ev.PaySuit,
+    ev.CannotLead,
+    ev.ColourFlip,
+    ev.Stuck,
+    ev.Unclaimed,
+    ev.RoundEnd,
+    ev.GameEnd,
+    ev.SitOut,
+    ev.Eliminated,
 )
-QUIET_TO_SPACE = frozenset({None, "", "ante", "call", "bet", "raise"})
-STOPPED = "stopped by the host"  # the engine's game-end reason for Game.end_now
+QUIET_TO_SPACE = frozenset({"", "ante", "call", "bet", "raise"})
 
 
-def describe_event(event: dict[str, Any], view: dict[str, Any]) -> str | None:
+def worth_a_line(event: Event) -> bool:
+    """Whether the table's log tells ``event``: a public event of :data:`LOGGED_EVENTS`, but not
+    the chips of an ante or a bet, an unnamed suit, nor the host's stop (the table's own line
+    says who stopped the game)."""
+    match event:
+        case ev.ToSpace():
+            return event.reason not in QUIET_TO_SPACE
+        case ev.PaySuit():
+            return bool(event.suit)
+        case ev.GameEnd():
+            return event.reason is not EndReason.HOST_STOP
+    return isinstance(event, LOGGED_EVENTS)
+
+
+def describe_event(event: Event | Mapping[str, Any], view: dict[str, Any]) -> str | None:
     """One line for the table's event log, or None for events not worth a line.
 
-    The wording is :func:`engine.textview.describe_event`'s (``view``: the public view, for
-    names and space labels); only the public events in :data:`LOGGED_EVENTS` are told.
-    """
-    from engine.textview import describe_event as engine_text
-
-    kind = event.get("type")
-    if kind not in LOGGED_EVENTS:
-        return None
-    if kind == "to_space" and event.get("reason") in QUIET_TO_SPACE:
-        return None
-    if kind == "suit" and not event.get("suit"):
-        return None
-    if kind == "game-end" and event.get("reason") == STOPPED:
-        return None  # the table's own line says who stopped the game
+    The wording is :func:`engine.textview.event_sentence`'s (``view``: the public view, for
+    names and space labels), its first letter a capital; ``event``: a record or its dict."""
     try:
-        line = engine_text(event, view)
+        record = Event.from_dict(event)
+    except ValueError as exc:
+        log.warning("could not read an event: %s", exc)
+        return None
+    if not worth_a_line(record):
+        return None
+    try:
+        line = event_sentence(record, view)
     except (KeyError, IndexError, TypeError, ValueError):
-        log.warning("could not describe a %s event", kind)
+        log.warning("could not describe a %s event", record.type)
         return None
     if not line:
         return None
-    line = line.strip("-= ")  # the terminal's "--- round 1 over ---" / "=== game over ===" frames
     return line[:1].upper() + line[1:]
 
 
@@ -74,9 +82,7 @@ def escaped_view(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
 
 
-def public_action_text(
-    names: list[str], action: Action, events: Sequence[dict[str, Any]] = (), phase: str | None = None
-) -> str:
+def public_action_text(names: list[str], action: Action, events: Sequence[Event] = (), phase: str | None = None) -> str:
     """What everyone may read about a decision, as a sentence with the seat's escaped name
     (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
     seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""

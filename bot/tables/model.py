@@ -19,6 +19,7 @@ from bot.economy.bank import HOUSE
 from bot.errors import TripoleyError
 from bot.storage.dialect import Row
 from engine import Awaiting, Game
+from engine.events import Event
 from engine.presets import PRESETS, Preset
 
 LOG_LINES = 10
@@ -244,7 +245,7 @@ class TableUpdate:
 
     table: Table
     kind: UpdateKind
-    events: list[dict[str, Any]] = field(default_factory=list)  # the engine's events, as plain dicts
+    events: list[Event] = field(default_factory=list)  # what the engine emitted meanwhile
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
     refused: TripoleyError | None = None  # a part of it that was refused (Rematch: an AI seat), worded where shown

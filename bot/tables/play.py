@@ -106,7 +106,11 @@ class Play:
             seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
             line = public_action_text([s.name for s in table.seats], act, events, phase)
             table.add_log(line)
-            update = await self.flow.advance(table, events, urgent=True)
+            try:
+                update = await self.flow.advance(table, events, urgent=True)
+            except Exception:
+                self.registry.changed_unsaved(table)
+                raise
             update.message = "Done: " + you_did(line, seat.name)
         self.registry.notify(update)
         return update

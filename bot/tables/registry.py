@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from bot import errors
-from bot.tables.model import Listener, Table, TableStatus, TableUpdate
+from bot.tables.model import Listener, Table, TableStatus, TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
 
@@ -23,20 +23,28 @@ class Registry:
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
         self._by_thread: dict[int, Table] = {}  # a table running in a thread
-        self._listeners: list[Listener] = []
+        self.listeners: list[Listener] = []
 
     # -- listeners ----------------------------------------------------------------------
 
     def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        self.listeners.append(listener)
 
     def notify(self, update: TableUpdate) -> None:
         """Tell every listener; one that fails is logged and the others still hear of it."""
-        for listener in self._listeners:
+        for listener in self.listeners:
             try:
                 listener(update)
             except Exception:
                 log.exception("table listener failed")
+
+    def changed_unsaved(self, table: Table) -> None:
+        """A change applied to the table in memory whose save failed (the database went away, e.g. a
+        PostgreSQL restart): the listeners are told all the same, so the table message shows the
+        turn the players' hands show (it kept the one before: the two disagreed). The coalesced
+        saves write the state once the database is back."""
+        if table.status == TableStatus.PLAYING and self._by_id.get(table.id) is table:
+            self.notify(TableUpdate.of(table, UpdateKind.PLAY))
 
     # -- open and closed ----------------------------------------------------------------
 

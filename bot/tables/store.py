@@ -73,14 +73,17 @@ class TableStore:
             except BaseException as exc:
                 if table.status != TableStatus.PLAYING or table.game is None:
                     raise  # a lobby's state is saved with its chips, in transactions
-                self._dirty.setdefault(table.id, table)  # the coalesced saves try again
-                self._start_saver()
+                self._queue(table)  # the coalesced saves try again
                 if isinstance(exc, DatabaseUnavailable):
                     log.warning("table %s: its state is saved once the database answers (%s)", table.id, exc.detail)
                     return
                 raise
             return
         table.version += 1
+        self._queue(table)
+
+    def _queue(self, table: Table) -> None:
+        """The table's newest state is written by the coalesced saves (:meth:`_saver`, started if idle)."""
         self._dirty.setdefault(table.id, table)
         self._start_saver()
 

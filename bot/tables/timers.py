@@ -278,6 +278,7 @@ class Timers:
                 log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
                 # Don't spin on a broken table: try again a bit later.
                 self.flow.set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
+                self.registry.changed_unsaved(table)
                 return None
         if update is not None:
             self.registry.notify(update)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import events as ev
 from ..model import Action, IllegalAction
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -33,7 +35,7 @@ class Sold:
 
 def open_auction(game: Table, kind: str, stage: str, bidders: list[int]) -> Sold | None:
     game.round.auction = AuctionState(kind, stage, bidders)
-    game.emit("auction", kind=kind)
+    game.emit(ev.Auction(kind=kind))
     return ask_next(game)
 
 
@@ -49,13 +51,13 @@ def ask_next(game: Table) -> Sold | None:
         a.turn %= len(bidders)
         seat = bidders[a.turn]
         if game.stacks[seat] <= a.high:  # cannot outbid: passes by force
-            game.emit("pass", seat=seat, kind=a.kind, forced=True)
+            game.emit(ev.Pass(seat=seat, kind=a.kind, forced=True))
             bidders.pop(a.turn)
             continue
         if a.kind == "suit":
             game.wait(
                 seat,
-                "suit-bid",
+                PhaseName.SUIT_BID,
                 ["suit_bid", "pass"],
                 min=a.high + 1,
                 max=game.stacks[seat],
@@ -67,7 +69,7 @@ def ask_next(game: Table) -> Sold | None:
 
             game.wait(
                 seat,
-                "auction",
+                PhaseName.AUCTION,
                 ["bid", "pass"],
                 min=a.high + 1,
                 max=game.stacks[seat],
@@ -95,11 +97,11 @@ def take_bid(game: Table, a: Action) -> Sold | None:
     au = game.round.auction
     assert au is not None
     if a.do == "pass":
-        game.emit("pass", seat=a.seat, kind=au.kind)
+        game.emit(ev.Pass(seat=a.seat, kind=au.kind))
         au.bidders.pop(au.turn)
     else:
         assert a.amount is not None
         au.high, au.high_bidder = a.amount, a.seat
-        game.emit("bid", seat=a.seat, amount=a.amount, kind=au.kind)
+        game.emit(ev.Bid(seat=a.seat, amount=a.amount, kind=au.kind))
         au.turn += 1
     return ask_next(game)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
 from ..model import Action, IllegalAction
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -21,7 +22,7 @@ class Phase:
     """
 
     steps: ClassVar[tuple[str, ...]] = ()
-    decisions: ClassVar[tuple[str, ...]] = ()
+    decisions: ClassVar[tuple[PhaseName, ...]] = ()
 
     def start(self, game: Table, step: str) -> bool:
         raise NotImplementedError(f"{type(self).__name__} starts no step {step!r}")

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
+from .. import events as ev
 from ..model import Action
 from .base import Phase
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -62,7 +64,7 @@ def wait_for_claims(game: Table) -> bool:
         if paying:
             return game.wait(
                 claims[0].seat,
-                "claim",
+                PhaseName.CLAIM,
                 ["claim", "pass"],
                 space=paying[0][0],
                 spaces=[space for space, _ in paying],
@@ -75,7 +77,7 @@ def wait_for_claims(game: Table) -> bool:
 class Claims(Phase):
     """The ``claim`` decision; the step that queued the claim goes on afterwards."""
 
-    decisions: ClassVar[tuple[str, ...]] = ("claim",)
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.CLAIM,)
 
     def apply(self, game: Table, a: Action) -> bool:
         from . import step_phase
@@ -85,5 +87,5 @@ class Claims(Phase):
             if a.do == "claim":
                 game.payout(space, claim.seat, chips, "claimed")
             else:
-                game.emit("unclaimed", seat=claim.seat, space=space)
+                game.emit(ev.Unclaimed(seat=claim.seat, space=space))
         return step_phase(game).resume(game)

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import cards as C
-from ..events import event
+from .. import events as ev
+from ..events import Event
 from ..hands import category_name, evaluate
-from ..model import Event, IllegalAction
+from ..model import IllegalAction
 from ..presets import COMBO, RUN
 from .base import Phase
 
@@ -35,7 +36,7 @@ class InterestPrep(Phase):
 
 
 def after_interest_hand(game: Table) -> None:
-    game.emit("playoff-hand-end", mat=sum(game.mat.values()))
+    game.emit(ev.PlayoffHandEnd(mat=sum(game.mat.values())))
     game.dealer = game.left_of(game.round.dealer)
     if sum(game.mat.values()) == 0:
         game.finished = True
@@ -65,7 +66,7 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
     assert pot is not None
     for sid in list(game.mat):
         if sid not in (pot, losers) and game.mat[sid] > 0:
-            events.append(event("move", from_space=sid, to_space=pot, amount=game.mat[sid]))
+            events.append(ev.Move(from_space=sid, to_space=pot, amount=game.mat[sid]))
             game.mat[pot] += game.mat[sid]
             game.mat[sid] = 0
     hands: dict[int, list[int]] = {s: [] for s in order}
@@ -73,8 +74,7 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
         hands[order[i % len(order)]].append(deck[i])
     values = {s: evaluate(h) for s, h in hands.items()}
     events.append(
-        event(
-            "showdown",
+        ev.Showdown(
             hands={str(s): {"cards": C.to_strs(h), "hand": category_name(values[s])} for s, h in hands.items()},
         )
     )
@@ -88,17 +88,18 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
             if amount:
                 game.mat[space] -= amount
                 game.stacks[w] += amount
-                events.append(event("payout", space=space, seat=w, amount=amount, reason=reason))
+                events.append(ev.Payout(space=space, seat=w, amount=amount, reason=reason))
         return winners
 
     winners = award(pot, max(values.values()), "playoff")
+    worst = award(losers, min(values.values()), "playoff worst hand") if losers is not None else None
     result: dict[str, Any] = {
         "winners": winners,
         "hands": {str(s): category_name(values[s]) for s in hands},
-        "events": events,
+        "events": [e.to_dict() for e in events],  # (a summary: the events as saved)
     }
-    if losers is not None:
-        result["losers"] = award(losers, min(values.values()), "playoff worst hand")
+    if worst is not None:
+        result["losers"] = worst
     game.playoff_result = result
     game.game_events.extend(events)
     game.finished = True

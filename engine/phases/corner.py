@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
+from .. import events as ev
 from ..model import Action, IllegalAction
 from ..presets import CORNER
 from .base import Phase
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -25,7 +27,7 @@ class CornerState:
 
 class CornerBet(Phase):
     steps = ("corner-bet",)
-    decisions: ClassVar[tuple[str, ...]] = ("corner-bet", "corner-cover")
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.CORNER_BET, PhaseName.CORNER_COVER)
 
     def start(self, game: Table, step: str) -> bool:
         r = game.round
@@ -34,7 +36,7 @@ class CornerBet(Phase):
         aces = [sp.cards[0] for sp in game.spaces if sp.trigger == CORNER]
         return game.wait(
             r.dealer,
-            "corner-bet",
+            PhaseName.CORNER_BET,
             ["corner_bet", "decline"],
             aces=aces,
             min=1,
@@ -55,7 +57,7 @@ class CornerBet(Phase):
     def apply(self, game: Table, a: Action) -> bool:
         r = game.round
         if a.do == "decline":
-            game.emit("corner-decline", seat=a.seat)
+            game.emit(ev.CornerDecline(seat=a.seat))
             if r.corner is None:  # the dealer declined to bet
                 return True
             r.corner.queue.pop(0)
@@ -81,7 +83,7 @@ class CornerBet(Phase):
             if game.stacks[seat] < c.amount:
                 c.queue.pop(0)
                 continue
-            return game.wait(seat, "corner-cover", ["cover", "decline"], ace=c.ace, amount=c.amount)
+            return game.wait(seat, PhaseName.CORNER_COVER, ["cover", "decline"], ace=c.ace, amount=c.amount)
         return True
 
 
@@ -99,5 +101,5 @@ class CornerCollect(Phase):
         if holder is not None and holder in c.backers:
             game.payout(space, holder, None, "corner ace")
         else:
-            game.emit("corner-stays", space=space, holder=holder)
+            game.emit(ev.CornerStays(space=space, holder=holder))
         return True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import events as ev
 from .base import Phase
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ class Ante(Phase):
                     continue
                 game.stacks[s] -= amount
                 game.mat[sp.id] += amount
-                game.emit("ante", seat=s, space=sp.id, amount=amount)
+                game.emit(ev.Ante(seat=s, space=sp.id, amount=amount))
         return True
 
 
@@ -43,7 +44,7 @@ class Deal(Phase):
         for k, s in enumerate(order):
             r.hands[s] = hands[k]
         r.spare = hands[-1]
-        game.emit("deal", cards={str(s): len(r.hands[s]) for s in order}, spare=len(r.spare))
+        game.emit(ev.Deal(cards={str(s): len(r.hands[s]) for s in order}, spare=len(r.spare)))
         return True
 
 

@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
+from .. import events as ev
 from ..model import Action, IllegalAction
 from ..presets import ACE_TWO, CARD, COMBO, FULL_HOUSE_PLAY, LEAD, RUN, STRAIGHT_PLAY
 from .base import Phase, card_of
 from .claims import pay_or_claim, wait_for_claims
 from .combos import combination_plays, combo_cards
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -143,7 +145,7 @@ def place(game: Table, seat: int, card: int, how: str) -> None:
     m.played.append(card)
     m.played_by.append(seat)
     m.seq.append(card)
-    game.emit("play", seat=seat, card=C.to_str(card), how=how)
+    game.emit(ev.Play(seat=seat, card=C.to_str(card), how=how))
     if r.interest is not None:
         for sid in t.interest_pays.get(card, ()):
             game.payout(sid, seat, min(r.interest[sid], game.mat[sid]), "interest")
@@ -196,7 +198,7 @@ def lead_pays(game: Table, seat: int, card: int) -> list[tuple[str, str]]:
 
 class Michigan(Phase):
     steps = ("michigan",)
-    decisions: ClassVar[tuple[str, ...]] = ("michigan-lead", "michigan-play")
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.MICHIGAN_LEAD, PhaseName.MICHIGAN_PLAY)
 
     def start(self, game: Table, step: str) -> bool:
         r = game.round
@@ -238,7 +240,7 @@ class Michigan(Phase):
                 last = m.last
                 holder = None if last >> 2 == C.ACE else game.holder(last + 4, m.seat)
                 if holder is None:
-                    game.emit("stop", seat=m.seat, card=C.to_str(last))
+                    game.emit(ev.Stop(seat=m.seat, card=C.to_str(last)))
                     m.state = "lead"
                     m.lead_req = after_stop(game, last)
                     m.passes = 0
@@ -249,7 +251,7 @@ class Michigan(Phase):
                         forced = {} if combos else {"forced": True}
                         return game.wait(
                             holder,
-                            "michigan-play",
+                            PhaseName.MICHIGAN_PLAY,
                             ["play", *combos],
                             card=C.to_str(last + 4),
                             last_card=C.to_str(last),
@@ -269,7 +271,9 @@ class Michigan(Phase):
             if len(opts) == 1:
                 self.lead(game, seat, opts[0])
                 continue
-            return game.wait(seat, "michigan-lead", ["lead"], cards=C.to_strs(opts), requirement=m.lead_req.to_dict())
+            return game.wait(
+                seat, PhaseName.MICHIGAN_LEAD, ["lead"], cards=C.to_strs(opts), requirement=m.lead_req.to_dict()
+            )
 
     def lead(self, game: Table, seat: int, card: int) -> None:
         m = game.round.michigan
@@ -288,12 +292,12 @@ class Michigan(Phase):
         if game.options.cannot_lead == "pay-kitty-1":
             assert game.kitty_id is not None
             paid = game.to_space(seat, game.kitty_id, 1, "cannot lead")
-        game.emit("cannot-lead", seat=seat, paid=paid)
+        game.emit(ev.CannotLead(seat=seat, paid=paid))
         m.passes += 1
         if m.passes >= len(r.active):
             if game.options.cannot_lead == "pay-kitty-1" and m.lead_req.colour is not None:
                 m.lead_req.colour = "red" if m.lead_req.colour == "black" else "black"
-                game.emit("colour-flip", colour=m.lead_req.colour)
+                game.emit(ev.ColourFlip(colour=m.lead_req.colour))
                 m.passes = 0
             else:
                 m.stuck = True
@@ -342,7 +346,7 @@ class Michigan(Phase):
         m.seat, m.last = seat, cards[-1]
         if a.do == "full_house":
             # the sequence stops at the card the full house joined: the next lead's colour follows it
-            game.emit("stop", seat=seat, card=C.to_str(last), reason="full house")
+            game.emit(ev.Stop(seat=seat, card=C.to_str(last), reason="full house"))
             m.state, m.passes = "lead", 0
             m.lead_req = after_stop(game, last)
         return self.run(game)
@@ -354,7 +358,7 @@ class Michigan(Phase):
     def went_out(self, game: Table, winner: int) -> bool:
         r = game.round
         assert game.kitty_id is not None
-        game.emit("out", seat=winner)
+        game.emit(ev.Out(seat=winner))
         rule = "none" if r.interest is not None else game.options.out_payment
         for s in game.clockwise_from(game.next_active(winner)):
             if s == winner:
@@ -371,7 +375,7 @@ class Michigan(Phase):
     def all_stuck(self, game: Table) -> bool:
         r = game.round
         assert game.kitty_id is not None
-        game.emit("stuck")
+        game.emit(ev.Stuck())
         if r.interest is not None:
             pass  # a board-clearing hand moves no chip from the stacks: the Kitty waits for the next hand
         elif game.options.all_stuck == "pay-per-card-to-kitty":

@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
+from .. import events as ev
 from ..fives import best_five, worst_five
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import CORNER
 from .base import Phase, cards_of, picked_from
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -64,7 +66,7 @@ class ToPoker(Phase):
 
 class Poker(Phase):
     steps = ("poker",)
-    decisions: ClassVar[tuple[str, ...]] = ("poker-choose", "poker-betting")
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.POKER_CHOOSE, PhaseName.POKER_BETTING)
 
     def start(self, game: Table, step: str) -> bool:
         game.round.poker.choose_queue = game.clockwise_from(first_bettor(game))
@@ -78,11 +80,15 @@ class Poker(Phase):
             if len(cards) <= 5:
                 p.chosen[seat] = list(cards)
                 p.choose_queue.pop(0)
-                game.emit("choose", seat=seat)
+                game.emit(ev.Choose(seat=seat))
                 continue
             best = worst_five(cards) if game.poker_low else best_five(cards)
             return game.wait(
-                seat, "poker-choose", ["choose"], cards=C.to_strs(C.sorted_hand(cards)), best=C.to_strs(best.cards)
+                seat,
+                PhaseName.POKER_CHOOSE,
+                ["choose"],
+                cards=C.to_strs(C.sorted_hand(cards)),
+                best=C.to_strs(best.cards),
             )
         return self.start_betting(game)
 
@@ -112,30 +118,32 @@ class Poker(Phase):
         if a.do == "choose":
             p.chosen[a.seat] = cards_of(a.cards)
             p.choose_queue.pop(0)
-            game.emit("choose", seat=a.seat)
+            game.emit(ev.Choose(seat=a.seat))
             return self.choose_next(game)
         seat = a.seat
         to_call = max(0, p.current_bet - p.committed[seat])
         name = game.players[seat]
         p.need.pop(0)
         if a.do == "check":
-            game.emit("check", seat=seat)
+            game.emit(ev.Check(seat=seat))
             p.last_action = f"{name} checks"
         elif a.do == "fold":
             p.folded[seat] = True
-            game.emit("fold", seat=seat)
+            game.emit(ev.Fold(seat=seat))
             p.last_action = f"{name} folds"
         elif a.do == "call":
             paid = game.to_space(seat, pot(game), to_call, "call")
             p.committed[seat] += paid
-            game.emit("call", seat=seat, amount=paid, all_in=game.stacks[seat] == 0)
+            game.emit(ev.Call(seat=seat, amount=paid, all_in=game.stacks[seat] == 0))
             p.last_action = f"{name} calls {paid}" + (" (all in)" if game.stacks[seat] == 0 else "")
         else:  # bet / raise
             assert a.amount is not None
             paid = game.to_space(seat, pot(game), to_call + a.amount, a.do)
             p.committed[seat] += paid
             p.current_bet = p.committed[seat]
-            game.emit("bet" if a.do == "bet" else "raise", seat=seat, amount=a.amount, all_in=game.stacks[seat] == 0)
+            game.emit(
+                (ev.Bet if a.do == "bet" else ev.Raise)(seat=seat, amount=a.amount, all_in=game.stacks[seat] == 0)
+            )
             p.last_action = f"{name} {a.do}s {a.amount}" + (" (all in)" if game.stacks[seat] == 0 else "")
             order = game.clockwise_from(game.next_active(seat))
             p.need = [s for s in order if s != seat and not p.folded[s] and game.stacks[s] > 0]
@@ -187,7 +195,7 @@ class Poker(Phase):
                     "max": max(0, min(cap, stack - to_call)),
                     "current_bet": p.current_bet,
                 }
-            return game.wait(seat, "poker-betting", legal, **detail)
+            return game.wait(seat, PhaseName.POKER_BETTING, legal, **detail)
         return showdown(game)
 
 
@@ -215,7 +223,7 @@ def showdown(game: Table) -> bool:
         game.payout(space, live[0], total, "poker")
         p.winners = [live[0]]
         poker_rec["winners"] = [live[0]]
-        game.emit("poker-win", seat=live[0], shown=False)
+        game.emit(ev.PokerWin(seat=live[0], shown=False))
     else:
         chosen = {s: p.chosen[s] or [] for s in live}
         values = {s: evaluate(chosen[s]) for s in live}
@@ -223,7 +231,7 @@ def showdown(game: Table) -> bool:
         p.hands = {str(s): category_name(values[s]) for s in live}
         poker_rec["hands"] = dict(p.hands)
         game.emit(
-            "showdown", hands={str(s): {"cards": C.to_strs(chosen[s]), "hand": category_name(values[s])} for s in live}
+            ev.Showdown(hands={str(s): {"cards": C.to_strs(chosen[s]), "hand": category_name(values[s])} for s in live})
         )
         levels = sorted({p.committed[s] for s in live})
         prev = 0

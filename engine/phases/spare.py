@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
+from .. import events as ev
 from ..model import Action
 from .auction import Sold, check_bid, open_auction, take_bid
 from .base import Phase
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -35,7 +37,7 @@ def spare_bidders(game: Table) -> list[int]:
 
 class SpareHand(Phase):
     steps = ("spare",)
-    decisions: ClassVar[tuple[str, ...]] = ("spare-hand", "auction")
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.SPARE_HAND, PhaseName.AUCTION)
 
     def start(self, game: Table, step: str) -> bool:
         r = game.round
@@ -64,7 +66,7 @@ class SpareHand(Phase):
         if legal == ["keep"]:
             return True
         warning = pay_card_warning(game, r.dealer, "swapping your hand") if "swap" in legal else {}
-        return game.wait(r.dealer, "spare-hand", legal, stage=stage, spare_cards=len(r.spare), **warning)
+        return game.wait(r.dealer, PhaseName.SPARE_HAND, legal, stage=stage, spare_cards=len(r.spare), **warning)
 
     def check(self, game: Table, a: Action) -> None:
         check_bid(game, a)
@@ -72,7 +74,7 @@ class SpareHand(Phase):
     def apply(self, game: Table, a: Action) -> bool:
         r = game.round
         if a.do == "keep":
-            game.emit("keep", seat=a.seat)
+            game.emit(ev.Keep(seat=a.seat))
             return True
         if a.do in ("swap", "look"):
             swap_with_spare(game, a.seat, "looked" if a.do == "look" else "blind")
@@ -92,7 +94,7 @@ class SpareHand(Phase):
             game.transfer(sold.winner, r.dealer, sold.price, "spare hand")
             swap_with_spare(game, sold.winner, "bought")
             return True
-        game.emit("no-bids")
+        game.emit(ev.NoBids())
         if sold.stage == "decide" and game.options.spare_hand == "swap-or-auction":
             r.spare_stage = "after-auction"
             return self.decide(game)
@@ -102,7 +104,7 @@ class SpareHand(Phase):
 def swap_with_spare(game: Table, seat: int, reason: str) -> None:
     r = game.round
     r.hands[seat], r.spare = r.spare, r.hands[seat]
-    game.emit("swap", seat=seat, reason=reason)
+    game.emit(ev.Swap(seat=seat, reason=reason))
 
 
 def spare_auction_exclusions(game: Table) -> dict[int, str]:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
+from .. import events as ev
 from ..model import Action, IllegalAction
 from ..presets import SUIT_BID, UNNAMED_PAY_SUIT
 from .auction import Sold, check_bid, open_auction, take_bid
 from .base import Phase
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
 
 class SuitBid(Phase):
     steps = (SUIT_BID,)
-    decisions: ClassVar[tuple[str, ...]] = ("suit-bid", "name-suit")
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.SUIT_BID, PhaseName.NAME_SUIT)
 
     def start(self, game: Table, step: str) -> bool:
         if not game.options.optional_suit:
@@ -37,15 +39,15 @@ class SuitBid(Phase):
         if a.do == "name_suit":
             suit = C.parse_suit(a.suit or "")
             game.round.pay_suit = suit
-            game.emit("suit", seat=a.seat, suit=C.SUITS[suit])
+            game.emit(ev.PaySuit(seat=a.seat, suit=C.SUITS[suit]))
             return True
         sold = take_bid(game, a)
         return False if sold is None else self.sold(game, sold)
 
     def sold(self, game: Table, sold: Sold) -> bool:
         if sold.winner is None:
-            game.emit("suit", suit=UNNAMED_PAY_SUIT, reason="nobody bid")
+            game.emit(ev.PaySuit(suit=UNNAMED_PAY_SUIT, reason="nobody bid"))
             return True
         assert game.kitty_id is not None
         game.to_space(sold.winner, game.kitty_id, sold.price, "suit bid")
-        return game.wait(sold.winner, "name-suit", ["name_suit"], suits=list(C.SUITS))
+        return game.wait(sold.winner, PhaseName.NAME_SUIT, ["name_suit"], suits=list(C.SUITS))

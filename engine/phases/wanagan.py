@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .. import events as ev
 from .. import hands as H
 from ..combinations import combination_key, contains, evens_or_odds_key, is_evens_or_odds
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import HAND
 from .base import CARD_STRS, HOLD_ORDER, Phase, cards_of, picked_from
+from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -65,7 +67,7 @@ def claim_key(game: Table, cards: list[int], space: str, wild: frozenset[int] | 
 
 class Wanagan(Phase):
     steps = ("wanagan",)
-    decisions: ClassVar[tuple[str, ...]] = ("wanagan-pass", "wanagan-reveal")
+    decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.WANAGAN_PASS, PhaseName.WANAGAN_REVEAL)
 
     def start(self, game: Table, step: str) -> bool:
         game.round.wanagan = WanaganState()
@@ -80,7 +82,7 @@ class Wanagan(Phase):
     def reveal_round(self, game: Table, number: int) -> bool:
         w = self.state(game)
         if number > 4 or not open_spaces(game):
-            game.emit("wanagan-end", rounds=w.round)
+            game.emit(ev.WanaganEnd(rounds=w.round))
             return True
         w.round = number
         w.stage = "pass" if number in (2, 3) else "reveal"
@@ -102,7 +104,7 @@ class Wanagan(Phase):
             if w.stage == "pass":
                 return game.wait(
                     seat,
-                    "wanagan-pass",
+                    PhaseName.WANAGAN_PASS,
                     ["pass_cards"],
                     cards=hand,
                     count=3,
@@ -111,7 +113,7 @@ class Wanagan(Phase):
                 )
             return game.wait(
                 seat,
-                "wanagan-reveal",
+                PhaseName.WANAGAN_REVEAL,
                 ["reveal"],
                 cards=hand,
                 count=5,
@@ -140,7 +142,7 @@ class Wanagan(Phase):
         cards = cards_of(a.cards)
         w.picks[a.seat] = Pick(cards, a.space if a.do == "reveal" else None)
         w.queue.pop(0)
-        game.emit("chosen" if a.do == "reveal" else "passing", seat=a.seat, round=w.round)
+        game.emit((ev.Chosen if a.do == "reveal" else ev.Passing)(seat=a.seat, round=w.round))
         return self.ask_next(game)
 
     def pass_cards(self, game: Table) -> None:
@@ -155,7 +157,7 @@ class Wanagan(Phase):
                 r.hands[s].remove(c)
         for i, s in enumerate(act):
             r.hands[act[(i + step) % len(act)]].extend(picks[s])
-        game.emit("pass-cards", round=w.round, direction="left" if step == 1 else "right")
+        game.emit(ev.PassCards(round=w.round, direction="left" if step == 1 else "right"))
 
     @staticmethod
     def pick(w: WanaganState, seat: int) -> Pick:
@@ -185,7 +187,7 @@ class Wanagan(Phase):
             }
             if key is not None:
                 claims.setdefault(sid, []).append((s, key))
-        game.emit("reveal", round=w.round, hands=shown)
+        game.emit(ev.Reveal(round=w.round, hands=shown))
         for sp in game.spaces:
             if sp.id in claims:
                 best = max(v for _, v in claims[sp.id])

@@ -77,7 +77,7 @@ def norm(obj):
 
 def event_lists(game) -> tuple[list, list]:
     """The game's events outside rounds and the rounds' events (each list only grows)."""
-    return norm(game.game_events), norm([e for rec in game.log for e in rec["events"]])
+    return [e.to_dict() for e in game.game_events], [e.to_dict() for rec in game.log for e in rec["events"]]
 
 
 class Killable:

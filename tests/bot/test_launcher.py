@@ -79,3 +79,44 @@ def test_every_setting_is_documented_in_the_env_example():
     documented = {line.lstrip("# ").split("=", 1)[0] for line in text.splitlines() if "=" in line}
     missing = [name.upper() for name in Settings.model_fields if name.upper() not in documented]
     assert not missing, f"add these to .env.example: {missing}"
+
+
+ENV_FILES = {
+    "DISCORD_TOKEN=abc.def\n": True,
+    "export DISCORD_TOKEN=abc.def\n": True,
+    "DISCORD_TOKEN = abc.def  # the bot's\n": True,
+    'discord_token="abc.def"\n': True,
+    "DISCORD_TOKEN=\n": False,
+    "# DISCORD_TOKEN=abc.def\nLOG_LEVEL=debug\n": False,
+    "TURN_TIMEOUT=not-a-number\nexport DISCORD_TOKEN=abc.def\n": True,  # the bot reports the rest itself
+}
+
+
+def test_has_token_reads_env_as_the_bot_does(tmp_path):
+    """scripts/run.sh asks ``python -m bot has-token``: every way of writing .env that gives the bot
+    a token says yes, and the others no."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    for text, has in ENV_FILES.items():
+        (tmp_path / ".env").write_text(text)
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "has-token"],
+            cwd=tmp_path,
+            env={**env, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == (0 if has else 1), (text, done.stdout, done.stderr)
+        assert done.stderr == ""
+        if "not-a-number" not in text:  # the bot's full settings read the same token
+            assert (Settings(_env_file=tmp_path / ".env").token() is not None) == has, text
+    (tmp_path / ".env").write_bytes(b"DISCORD_TOKEN=\xff\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "has-token"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.startswith(".env: cannot be read"), done.stderr

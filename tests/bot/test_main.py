@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot import __version__ as bot_version
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,7 +31,7 @@ def bot(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
 def test_help_prints_usage_and_starts_nothing(tmp_path):
     done = bot(["--help"], tmp_path, clean_env())
     assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot")
-    for command in ("run", "check", "backup", "migrate-db"):
+    for command in ("run", "check", "has-token", "backup", "migrate-db"):
         assert command in done.stdout
     assert list(tmp_path.iterdir()) == []
 
@@ -73,6 +75,7 @@ def test_discord_unreachable_is_retried_then_one_line(tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"Tripoley Bot {bot_version} starting" in done.stderr.splitlines()[0], done.stderr
     mine = [line for line in done.stderr.splitlines() if "Discord is unreachable" in line]
     assert len(mine) == 3, done.stderr
     assert "trying again in 0.05 s (attempt 1 of 3)" in mine[0] and "trying again in 0.1 s (attempt 2 of 3)" in mine[1]
@@ -99,8 +102,8 @@ async def test_check_validates_database_and_token_then_exits(discord_harness, tm
     env = dh.bot_env(DATABASE_URL=f"sqlite:///{tmp_path}/data/t.sqlite3")
     rc, out, err = await run_bot_command(["check"], tmp_path, env)
     assert rc == 0, err
-    settings, database, discord = out.splitlines()
-    assert settings == "settings: ok"
+    settings, library, database, discord = out.splitlines()
+    assert settings == "settings: ok" and library.startswith("discord.py: ok")
     assert database.startswith("database: ok") and "schema version" in database
     assert discord.startswith("discord: ok, logged in as")
     with sqlite3.connect(tmp_path / "data" / "t.sqlite3") as db:  # migrated
@@ -149,7 +152,7 @@ async def test_check_opens_a_postgresql_database_without_showing_its_password(
     env = discord_harness.bot_env(DATABASE_URL=url)
     rc, out, err = await run_bot_command(["check"], tmp_path, env)
     assert rc == 0, err
-    database = out.splitlines()[1]
+    database = out.splitlines()[2]
     assert database.startswith("database: ok, postgresql://…@127.0.0.1") and "schema version" in database
     assert "s3cret" not in out + err
     closed = f"postgresql://postgres:s3cret@127.0.0.1:{free_port()}/nothing"
@@ -158,6 +161,32 @@ async def test_check_opens_a_postgresql_database_without_showing_its_password(
     assert "s3cret" not in out + err
     rc, out, err = await run_bot_command(["backup", str(tmp_path / "b")], tmp_path, env)
     assert rc == 1 and "pg_dump" in err
+
+
+async def test_forget_and_prune_for_operators(tmp_path):
+    from bot.economy.bank import Bank
+    from bot.storage.database import Database
+
+    url = f"sqlite:///{tmp_path}/t.sqlite3"
+    db = await Database(str(tmp_path / "t.sqlite3")).connect()
+    try:
+        for guild_id in (1, 2):
+            await Bank(db).balance(guild_id, 11, 1000)
+        await Bank(db).balance(1, 22, 1000)
+    finally:
+        await db.close()
+    env = clean_env(DATABASE_URL=url)
+    done = bot(["forget", "11"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("forgot user 11 in 2 server(s): 2000 chip(s) removed")
+    with sqlite3.connect(tmp_path / "t.sqlite3") as conn:
+        assert conn.execute("SELECT user_id FROM wallets").fetchall() == [(22,)]
+    bad = bot(["forget", "0"], tmp_path, env)
+    assert bad.returncode == 2 and "not a user id" in bad.stderr
+    kept = bot(["prune"], tmp_path, env)
+    assert kept.returncode == 0 and "RETENTION_DAYS is not set" in kept.stdout, kept.stderr
+    pruned = bot(["prune"], tmp_path, {**env, "RETENTION_DAYS": "31"})
+    assert pruned.returncode == 0 and "0 finished game(s) older than 31 days deleted" in pruned.stdout
 
 
 def free_port() -> int:

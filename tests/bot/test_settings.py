@@ -30,7 +30,7 @@ def problems(monkeypatch, **env) -> list[str]:
         ("TURN_TIMEOUT", "abc", "a number of seconds greater than 0"),
         ("TURN_TIMEOUT", "-1", "a number of seconds greater than 0"),
         ("RENDER_PROCESSES", "99", "a whole number from 0 to 16"),
-        ("REST_RATE", "-5", "a number of requests a second (0: no pacing)"),
+        ("REST_RATE", "-5", "a number of requests a second from 0 (no pacing)"),
         ("AI_PROCESSES", "-1", "a whole number from 0 to 16"),
         ("DEV_GUILD_ID", "my-server", "a server id"),
         ("DISCORD_API_BASE", "discord.example", "an http(s):// URL"),
@@ -40,6 +40,50 @@ def test_a_bad_setting_is_one_line_naming_it(monkeypatch, name, value, reason):
     (line,) = problems(monkeypatch, **{name: value})
     assert line.startswith(f"{name}=") and reason in line and "\n" not in line
     assert "validation error" not in line and "pydantic" not in line
+
+
+# Amounts beyond what the database's integers hold, infinite or undefined times: each one refused.
+TOO_BIG = str(2**64)
+UNBOUNDED = [
+    ("STARTING_BALANCE", TOO_BIG),
+    ("DAILY_AMOUNT", "1000000001"),
+    ("RELIEF_AMOUNT", TOO_BIG),
+    ("HOUSE_BANKROLL", TOO_BIG),
+    ("TURN_TIMEOUT", "inf"),
+    ("TURN_TIMEOUT", "nan"),
+    ("TURN_TIMEOUT", "1e300"),
+    ("AI_PAUSE", "inf"),
+    ("ROUND_PAUSE", "nan"),
+    ("CLAIM_TIMEOUT", "infinity"),
+    ("LOBBY_TIMEOUT", "-inf"),
+    ("DAILY_COOLDOWN_HOURS", "inf"),
+    ("RELIEF_COOLDOWN_HOURS", "nan"),
+    ("REST_RATE", "inf"),
+    ("TIMEOUTS_BEFORE_AI", TOO_BIG),
+    ("SHARD_COUNT", TOO_BIG),
+    ("DEV_GUILD_ID", TOO_BIG),
+    ("DEV_GUILD_ID", "-5"),
+]
+
+
+@pytest.mark.parametrize("name, value", UNBOUNDED)
+def test_amounts_and_times_are_bounded(monkeypatch, name, value):
+    (line,) = problems(monkeypatch, **{name: value})
+    assert line.startswith(f"{name}=") and "it accepts" in line and "\n" not in line, line
+
+
+def test_every_unbounded_value_is_its_own_line(monkeypatch):
+    env = {name: value for name, value in UNBOUNDED}  # one value per setting
+    assert sorted(line.split("=")[0] for line in problems(monkeypatch, **env)) == sorted(env)
+
+
+def test_the_largest_accepted_values(monkeypatch):
+    for name in ("STARTING_BALANCE", "DAILY_AMOUNT", "RELIEF_AMOUNT", "HOUSE_BANKROLL"):
+        monkeypatch.setenv(name, "1000000000")
+    monkeypatch.setenv("TURN_TIMEOUT", "86400")
+    monkeypatch.setenv("LOBBY_TIMEOUT", "604800")
+    settings = load_settings(_env_file=None)
+    assert settings.house_bankroll == 10**9 and settings.turn_timeout == 86400
 
 
 def test_every_bad_setting_is_reported_at_once(monkeypatch):

@@ -33,7 +33,7 @@ def test_a_server_belongs_to_the_shard_discord_routes_it_to(monkeypatch):
         ({"SHARD_COUNT": "3", "SHARD_IDS": "0,0"}, "each shard once"),
         ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, "not a list of shard numbers"),
-        ({"SHARD_COUNT": "0"}, "a whole number of shards, 1 or more"),
+        ({"SHARD_COUNT": "0"}, "a whole number of shards from 1 to 10000"),
     ],
 )
 def test_bad_shard_settings_are_one_line_each(monkeypatch, env, reason):

@@ -12,7 +12,7 @@ from bot.discordio.controller import Controller
 from bot.discordio.publisher import Publisher
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
-from bot.messages.outgoing import Outgoing
+from bot.messages.outgoing import Outgoing, SentMessage
 from bot.storage.database import Database
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
@@ -77,6 +77,7 @@ class FakeInteraction:
         manage_guild: bool = False,
         client=None,
         dms_open: bool = True,
+        roles: tuple[int, ...] = (),
     ) -> None:
         self.calls = Calls()
 
@@ -93,10 +94,12 @@ class FakeInteraction:
             name=name or f"user{user_id}",
             display_name=name or f"user{user_id}",
             guild_permissions=discord.Permissions(manage_guild=manage_guild),
+            roles=[SimpleNamespace(id=role) for role in roles],
             send=send,
             bot=False,
         )
         self.channel_id = channel_id
+        self.channel = None  # a text channel not in the client's cache (discord.py's Interaction.channel)
         self.guild_id = guild_id
         self.message = message
         self.app_permissions = discord.Permissions(permissions)
@@ -125,6 +128,7 @@ class RecordingSink:
         self.closed_dms: set[int] = set()
         self.gate = None  # an asyncio.Event to hold sends (to test coalescing)
         self.found: dict[str, int] = {}  # custom_id prefix → a message find_message finds
+        self.gone: set[int] = set()  # messages deleted (turn pings)
 
     async def _wait(self):
         if self.gate is not None:
@@ -147,8 +151,25 @@ class RecordingSink:
             raise DMForbidden(user_id)
         self.calls.append(("dm", user_id, None, out))
 
-    async def strip(self, channel_id: int, message_id: int) -> None:
-        self.calls.append(("strip", channel_id, message_id, None))
+    async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
+        self.calls.append(("strip", channel_id, message_id, content))
+
+    async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
+        """What this sink posted in the channel (newer than ``since_id``), as last edited, with
+        ``self.gone`` left out (deleted)."""
+        shown: dict[int, SentMessage] = {}
+        for call in self.calls:
+            kind, channel, message_id, out = call
+            if channel != channel_id or kind not in ("post", "edit", "strip"):
+                continue
+            if kind == "strip":
+                old = shown.get(message_id)
+                if old is not None:
+                    shown[message_id] = SentMessage(message_id, out if out is not None else old.content)
+                continue
+            ids = tuple(c.custom_id for c in out.components)
+            shown[message_id] = SentMessage(message_id, out.text, ids)
+        return [m for i, m in sorted(shown.items()) if (since_id is None or i > since_id) and i not in self.gone]
 
     async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
         self.calls.append(("find", channel_id, after_id, prefix))
@@ -159,6 +180,7 @@ class RecordingSink:
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         self.calls.append(("delete", channel_id, message_id, None))
+        self.gone.add(message_id)
 
 
 async def make_stack(settings, clock: FakeClock | None = None):

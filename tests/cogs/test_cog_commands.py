@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import logging
+import re
+from types import SimpleNamespace
 
 import discord
 import pytest
 
+from bot import errors
 from bot.discordio.controller import GENERIC_FAILURE
 from bot.discordio.ui import AmountModal, handle_modal_submit
 from bot.messages.buttonids import AmountButton
 from bot.messages.outgoing import hand_message
 from bot.messages.refusals import say
+from cogs.admin import Admin
 from cogs.tripoley import Tripoley
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
 
@@ -22,6 +26,11 @@ ANN, BOB = 1, 2
 @pytest.fixture
 def cog(stack):
     return Tripoley(stack)
+
+
+@pytest.fixture
+def admin(stack):
+    return Admin(stack)
 
 
 def interaction(stack, user=ANN, **kw):
@@ -53,13 +62,41 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     assert "already running" in again.calls.last("send_message")[1]
 
 
-async def test_missing_bot_permission_is_named(stack, cog):
-    perms = discord.Permissions(view_channel=True, send_messages=True)  # no Attach Files
+TABLE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True, read_message_history=True
+)
+THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True, manage_threads=True)
+
+
+@pytest.mark.parametrize(
+    "lacking",
+    ["view_channel", "send_messages", "embed_links", "attach_files", "read_message_history"],
+)
+async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
+    perms = discord.Permissions(TABLE_PERMISSIONS.value)
+    setattr(perms, lacking, False)
     it = interaction(stack, permissions=perms.value)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, it, preset="tripoley")
     await stack.controller.report(it, err.value)
-    assert "**Attach Files**" in it.calls.last("send_message")[1]
+    answer = it.calls.last("send_message")
+    assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
+    assert answer[1].count("**") == 2, "only the missing one is named"
+    assert C not in stack.manager.tables
+
+
+async def test_tables_in_threads_need_the_thread_permissions(stack, cog, admin):
+    await admin.settings.callback(admin, interaction(stack, manage_guild=True), threads=True)
+    it = interaction(stack, permissions=TABLE_PERMISSIONS.value)
+    with pytest.raises(Exception) as err:
+        await cog.start.callback(cog, it, preset="tripoley")
+    message = str(err.value)
+    for name in ("Create Public Threads", "Send Messages in Threads", "Manage Threads"):
+        assert f"**{name}**" in message
+    assert "threads:False" in message and C not in stack.manager.tables
+    it = interaction(stack, permissions=TABLE_PERMISSIONS.value | THREAD_PERMISSIONS.value)
+    await cog.start.callback(cog, it, preset="tripoley")
+    assert stack.manager.get(C).thread
 
 
 async def test_only_one_end_rule(stack, cog):
@@ -174,7 +211,7 @@ async def test_unexpected_errors_are_logged_not_shown(stack, caplog):
     assert "database exploded" in caplog.text
 
 
-async def test_balance_stats_history_rules_dm_settings(stack, cog):
+async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     it = interaction(stack)
     await cog.balance.callback(cog, it)
     assert "1000" in it.calls[0][1]
@@ -200,17 +237,57 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog):
 
     it = interaction(stack)
     with pytest.raises(Exception) as err:
-        await cog.settings.callback(cog, it, None, 50, None, None)
+        await admin.settings.callback(admin, it, None, 50, None, None)
     assert "Manage Server" in str(err.value)
     it = interaction(stack, manage_guild=True)
-    await cog.settings.callback(cog, it, None, 50, 30, 0.5)
+    await admin.settings.callback(admin, it, None, 50, 30, 0.5)
     assert "Starting balance: 50" in it.calls[0][1]
     assert (await stack.prefs.guild(G)).turn_timeout == 30
+    it = interaction(stack, BOB)  # everyone may see them
+    await cog.settings.callback(cog, it)
+    assert (
+        it.calls[0][2]["ephemeral"]
+        and "Starting balance: 50" in it.calls[0][1]
+        and "Turn timer: 30 s" in it.calls[0][1]
+    )
 
     it = interaction(stack, BOB)
     await cog.leaderboard.callback(cog, it, "balance")
     embed = it.calls[0][2]["embed"]
     assert "<@1>" in embed.description
+
+
+async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):
+    """Manage Server names a "game master" role; its members use /tripoley-admin, others still can't,
+    and only Manage Server chooses (or clears) the role."""
+    game_master, other_role = 77, 78
+    gm = interaction(stack, BOB, roles=(game_master,))
+    with pytest.raises(errors.NotAllowed, match="admin role"):
+        await admin.admin_audit.callback(admin, gm)
+    owner = interaction(stack, manage_guild=True)
+    await admin.settings.callback(admin, owner, admin_role=SimpleNamespace(id=game_master))
+    assert f"the role <@&{game_master}>" in owner.calls[0][1]
+    assert (await stack.prefs.guild(G)).admin_role == game_master
+
+    gm = interaction(stack, BOB, roles=(game_master,))
+    await admin.admin_audit.callback(admin, gm)
+    assert "Chip audit" in gm.calls.last("send_message")[1]
+    gm = interaction(stack, BOB, roles=(game_master,))
+    await admin.settings.callback(admin, gm, None, 50)  # the defaults, yes
+    assert (await stack.prefs.guild(G)).starting_balance == 50
+    for attempt in ({"admin_role": SimpleNamespace(id=other_role)}, {"no_admin_role": True}):
+        gm = interaction(stack, BOB, roles=(game_master,))
+        with pytest.raises(errors.NotAllowed, match="Manage Server"):
+            await admin.settings.callback(admin, gm, **attempt)  # who administers: no
+    outsider = interaction(stack, 3, roles=(other_role,))
+    with pytest.raises(errors.NotAllowed):
+        await admin.admin_house.callback(admin, outsider, 100)
+
+    owner = interaction(stack, manage_guild=True)
+    await admin.settings.callback(admin, owner, no_admin_role=True)
+    assert (await stack.prefs.guild(G)).admin_role is None and "Manage Server only" in owner.calls[0][1]
+    with pytest.raises(errors.NotAllowed):
+        await admin.admin_audit.callback(admin, interaction(stack, BOB, roles=(game_master,)))
 
 
 async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
@@ -227,10 +304,10 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     assert audit.ok and audit.tables == 0
 
 
-async def test_turn_pings_per_player_and_server_default(stack, cog):
+async def test_turn_pings_per_player_and_server_default(stack, cog, admin):
     assert await stack.prefs.pings(G, ANN)  # on unless the server or the player says otherwise
     it = interaction(stack, manage_guild=True)
-    await cog.settings.callback(cog, it, pings=False)
+    await admin.settings.callback(admin, it, pings=False)
     assert "Turn pings: off by default" in it.calls[0][1]
     assert not await stack.prefs.pings(G, ANN)
     it = interaction(stack)
@@ -247,3 +324,34 @@ async def test_a_stale_unknown_button_gets_the_friendly_answer(stack):
     it = interaction(stack)
     await stack.controller.on_component(it, "tripoley:1:0:fly", [])
     assert it.calls[0][1] == "That button is no longer in use."
+
+
+async def test_help_answers_privately_naming_only_commands_that_exist(stack, cog, admin):
+    it = interaction(stack, BOB)
+    await cog.show_help.callback(cog, it)
+    name, content, kwargs = it.calls[0]
+    assert name == "send_message" and kwargs["ephemeral"] and len(content) <= 2000
+    assert content.startswith("**How to play Tripoley**") and "Show my hand" in content
+    named = set(re.findall(r"`/tripoley (\S+?)[` ]", content))
+    subcommands = {c.name for c in cog.walk_app_commands()}
+    assert {"start", "join", "hand", "rules", "balance"} <= named <= subcommands, named - subcommands
+    tools = re.search(r"`/tripoley-admin` \(([^)]+)\)", content)
+    assert tools is not None and set(tools.group(1).split(", ")) == {c.name for c in admin.walk_app_commands()} - {
+        "tripoley-admin"
+    }
+
+
+async def test_forget_me_everywhere_after_a_confirmation(stack, cog):
+    await stack.bank.balance(G, ANN, 1000)
+    await stack.bank.balance(G + 1, ANN, 300)  # another server where ANN played
+    it = interaction(stack)
+    await cog.forget_me.callback(cog, it, everywhere=True)
+    name, content, kwargs = it.calls[0]
+    assert name == "send_message" and kwargs["ephemeral"] and "**every** server" in content
+    [button] = kwargs["view"].children
+    assert await stack.bank.balance(G + 1, ANN, 0) == 300  # nothing forgotten before the click
+    click = interaction(stack, message=ephemeral_message())
+    await stack.controller.on_component(click, button.custom_id, [])
+    assert click.calls[0][0] == "edit_message" and "forgotten in 2 server(s) (1300 chips removed" in click.calls[0][1]
+    rows = await stack.db.fetchall("SELECT guild_id FROM wallets WHERE user_id = ?", (ANN,))
+    assert rows == [] and (await stack.bank.audit(G + 1)).ok

@@ -188,3 +188,64 @@ async def test_restart_keeps_buttons_working(discord_harness, bot_settings):
     h = await dh.click(user, mat, label="Show my hand")
     hand = await h.message()
     assert hand.ephemeral and "Your hand" in hand.content
+
+
+ODD_BUTTONS = (
+    "tripoley:-1:0:join",  # fits no template: discord.py routes it nowhere
+    "tripoley:abc",
+    "tripoley:7:0:join!",
+    "tripoley:7:0:bogus",  # fits the template, but no action of this version
+    "tripoley:99999999999999999999999:0:join",  # no such table ("This table is closed")
+    "tripoley:0:0:page.rules.no-such-game.0",
+    "tripoley:0:0:page.rules.table-x.0",
+    "tripoley:0:0:page.nothing.key.0",
+    "tripoley:0:0:confirm.nothing",
+    "tripoley:0:0:confirm.reset.extra",  # a confirmation with arguments it does not take
+    "tripoley:0:0:confirm.adjust.x.y.z",
+)
+ODD_MENUS = ("tripoley:7:0:join", "tripoley:7:0:pick.bogus", "tripoley:-3:0:pick.house")
+
+
+async def test_every_unreadable_id_is_answered_as_no_longer_in_use(discord_harness, bot_settings):
+    """Buttons, menus and forms of other versions (or forged): each click gets the friendly private
+    answer, none is left unanswered and none changes a thing."""
+    from tests.fakediscord.state import Message
+
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    channel = dh.channel("general")
+    row = [{"type": 2, "style": 2, "label": f"b{i}", "custom_id": cid} for i, cid in enumerate(ODD_BUTTONS)]
+    menus = [
+        {"type": 3, "custom_id": cid, "options": [{"label": "x", "value": "x"}], "min_values": 1, "max_values": 1}
+        for cid in ODD_MENUS
+    ]
+    components = [{"type": 1, "components": row[i : i + 5]} for i in range(0, len(row), 5)]
+    old = dh.state.add_message(
+        Message(
+            id=dh.state.snowflake(),
+            channel_id=channel.id,
+            guild_id=dh.guild.id,
+            author=dh.bot_user,
+            content="an old version's message",
+            components=components,
+        )
+    )
+    for cid in ODD_BUTTONS:
+        answer = await (await dh.click("alice", old, custom_id=cid)).message()
+        assert answer.ephemeral and ("no longer" in answer.content or "table is closed" in answer.content), (
+            cid,
+            answer.content,
+        )
+    for menu in menus:
+        old.components = [{"type": 1, "components": [menu]}]
+        answer = await (await dh.select("alice", old, menu["custom_id"], ["x"])).message()
+        assert answer.ephemeral and "menu is no longer in use" in answer.content, (menu["custom_id"], answer.content)
+    form = {
+        "custom_id": "tripoley-modal:x:0:bet",
+        "components": [{"type": 1, "components": [{"type": 4, "custom_id": "amount", "value": "5"}]}],
+    }
+    record = dh._new_record(dh.state.user("alice"), channel, 5, form)
+    answer = await (await dh._dispatch(record)).message()
+    assert answer.ephemeral and "That form is no longer in use." in answer.content
+    assert (await bot.db.fetchone("SELECT COUNT(*) FROM tables"))[0] == 0
+    assert all(r.response_type is not None for r in dh.state.interactions.values()), "every click answered"

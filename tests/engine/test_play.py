@@ -346,16 +346,14 @@ DOC = ROOT / "docs" / "replay.md"
 
 
 def test_replay_doc_covers_phases_events_and_spaces():
-    from typing import get_args
-
-    from engine.events import EventType
+    from engine.events import EVENT_TYPES
     from engine.phases import DECISION
     from engine.presets import spaces_for
 
     doc = DOC.read_text(encoding="utf-8")
     missing = [p for p in DECISION if f"`{p}`" not in doc]
     assert not missing, f"document these phases in docs/replay.md: {missing}"
-    types = set(get_args(EventType))
+    types = set(EVENT_TYPES)
     missing = sorted(t for t in types if f"`{t}`" not in doc)
     assert not missing, f"document these event types in docs/replay.md: {missing}"
     for key, preset in PRESETS.items():

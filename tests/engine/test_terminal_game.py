@@ -19,9 +19,11 @@ from engine import cards as C
 from engine import textview as TV
 from engine.__main__ import main as engine_main
 from engine.ai import choose_action
+from engine.commands import CARD_SYNTAX, parse_command
 from engine.model import Action
 from engine.options import CHOICES, Options
-from engine.play import TerminalGame, new_game, shows_symbols, wants_colour
+from engine.play import MICHIGAN_BY_RULE, TerminalGame, new_game, shows_symbols, wants_colour
+from engine.screen import render_prompt
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_CODE = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
@@ -124,7 +126,7 @@ def test_forced_plays_are_grouped_with_their_lead_and_stop():
         {"type": "play", "seat": 1, "card": "TC", "how": "follow"},
         {"type": "payout", "space": "8-9-10", "seat": 1, "amount": 6, "reason": "placed"},
         {"type": "stop", "seat": 1, "card": "TC"},
-        {"type": "cannot-lead", "seat": 1},
+        {"type": "cannot-lead", "seat": 1, "paid": 0},
     ]
     assert TV.describe_events(events, view, group_forced=True) == [
         "cat leads 4♣, then 6 forced plays: cat 5♣, ann 6♣ 7♣, bob 8♣, ann 9♣, bob 10♣ (+6 from 8-9-10); "
@@ -439,3 +441,64 @@ def test_the_ai_seats_play_at_the_level_chosen(monkeypatch):
     read = lambda prompt: real(game, 0, "heuristic", rng).describe()  # noqa: E731
     assert TerminalGame(game, input_fn=read, out=out, echo=True, ai="hard").run() == 0
     assert game.finished and "hard" in kinds and set(kinds) <= {"hard", "heuristic"}
+
+
+# ---------------------------------------------------------------- first contact
+def typed_lines(game: Game, lines: list[str]) -> str:
+    """What the terminal prints when the player types ``lines`` at their first decisions, then quits."""
+    feed = iter([*lines, "quit"])
+    out = io.StringIO()
+    TerminalGame(game, input_fn=lambda prompt: next(feed), out=out, echo=True).run()
+    return out.getvalue()
+
+
+def test_rules_come_in_sections():
+    text = typed_lines(new_game("tripoley", 3, seed=5, rounds=1), ["rules", "rules 4", "rules poker", "rules 99"])
+    contents = text.split("> rules\n", 1)[1].split("> rules 4\n", 1)[0]
+    assert contents.startswith("The rules of Tripoley (Cadaco), in 7 sections:")
+    assert len(contents.splitlines()) < 12 and "  3. Poker" in contents and "`rules all`" in contents
+    michigan = text.split("> rules 4\n", 1)[1].split("> rules poker\n", 1)[0]
+    assert michigan.startswith("Michigan (stops)\n") and "Poker\n" not in michigan and "**" not in michigan
+    poker = text.split("> rules poker\n", 1)[1].split("> rules 99\n", 1)[0]
+    assert poker.startswith("Poker\n") and "The dealer bets first" in poker
+    assert "Cannot read that: no section '99'; the sections are 1 to 7: The mat, A round," in text
+
+
+def test_how_to_type_cards_is_said_once_before_the_first_card_decision():
+    rc, text, _ = drive(new_game("rummoli", 4, seed=7, rounds=1))
+    assert rc == 0
+    said = f"How to type cards: {CARD_SYNTAX}."
+    assert text.count(said) == 1
+    before = text.split(said, 1)[0]
+    assert "Your move" in before  # the spare hand's decision came first: it takes no card
+    assert not re.search(r"^  (choose|lead|pass_cards|reveal) ", before, re.M)
+    assert text.split(said, 1)[1].lstrip().startswith("Your move. Legal actions:\n  choose C C C C C")
+
+
+def test_a_card_that_cannot_be_read_says_how_to_type_one_consistently():
+    text = typed_lines(new_game("tripoley", 3, seed=5, rounds=1), ["choose ZZ 2C 3C 4C 5C"])
+    refusal = next(line for line in text.splitlines() if line.startswith("Cannot read that:"))
+    assert "'ZZ' is not a card" in refusal and "`th` or `10h` is 10♥, `qs` is Q♠" in refusal
+    assert "e.g." not in refusal and not CARD_CODE.search(refusal)
+    with pytest.raises(ValueError, match="is not a card"):
+        parse_command("lead 11S", 0, ["lead"], {})
+    assert parse_command("lead 10♥", 0, ["lead"], {}).card == "10H"
+
+
+def test_one_line_says_when_the_rules_play_michigan_for_you():
+    rc, text, _ = drive(new_game("tripoley", 3, seed=5, rounds=2))
+    assert rc == 0 and text.count(MICHIGAN_BY_RULE) == 1
+    first_lead = re.search(r"^  \w+ leads? ", text, re.M)
+    assert first_lead is not None and text.index(MICHIGAN_BY_RULE) < first_lead.start()
+    chosen = new_game("tripoley", 3, seed=5, rounds=1, options={"first_lead": "lowest-of-chosen-suit"})
+    rc, text, _ = drive(chosen)
+    assert rc == 0 and MICHIGAN_BY_RULE not in text
+
+
+def test_the_rummoli_warning_shows_cards_as_everywhere_else():
+    view = {
+        "legal": ["keep", "swap"],
+        "detail": {"warning": "you hold pay cards (KH TH): the rules advise against swapping your hand"},
+    }
+    prompt = render_prompt(view)
+    assert "Careful: you hold pay cards (K♥ 10♥)" in prompt and not CARD_CODE.search(prompt)

@@ -4,6 +4,7 @@ combination."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.messages.outgoing import table_message
+from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from engine import Game
@@ -235,3 +237,116 @@ def message_streams(messages: list[tuple]) -> tuple[list[tuple], list[tuple]]:
     """The turn pings (posts and deletes) and the table/lobby messages, each in its own order."""
     is_ping = [m[0] == "delete" or (m[0] == "post" and " your turn: " in m[1]) for m in messages]
     return ([m for m, p in zip(messages, is_ping) if p], [m for m, p in zip(messages, is_ping) if not p])
+
+
+async def restarted(db, bank, prefs, settings, sink, min_interval=0.0):
+    """A new process on the same database and channel (the sink keeps what the channel shows),
+    its table resumed."""
+    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(6))
+    publisher = Publisher(manager, sink, renderer=None, min_interval=min_interval)
+    turns = TurnNotifier(manager, sink)
+    (table,) = await manager.resume()
+    return manager, publisher, turns, table
+
+
+async def test_after_a_kill_one_ping_stands_for_the_turn(stack, db, bank, prefs, settings):
+    """SIGKILL right after a ping was posted (its id not saved yet): the restarted bot deletes it
+    before it pings for the turn, so one ping stands, not two."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    assert await to_human_turn(manager, table) is not None
+    await settle()
+    ((lost, _),) = pings(sink)
+    await db.execute_alone(  # the kill: the ping's id never reached the database
+        "UPDATE tables SET state_json = ? WHERE id = ?",
+        (json.dumps({**table.to_state(), "ping_message_id": None}), table.id),
+    )
+    turns.close()
+    manager2, publisher2, turns2, table2 = await restarted(db, bank, prefs, settings, sink)
+    assert table2.ping_message_id is None
+    publisher2.resume(table2)
+    turns2.refresh(table2)
+    await publisher2.flush()
+    await turns2.flush()
+    ((standing, out),) = pings(sink)
+    assert standing != lost and ("delete", C, lost, None) in sink.calls
+    assert out.pings == (table2.seats[table2.awaiting().seat].user_id,)
+
+
+async def test_after_a_restart_earlier_rounds_messages_are_closed(stack, db, bank, prefs, settings):
+    """Each round's message, once the round is over, shows no "⏳ … to act" and no buttons; one whose
+    closing was lost to a restart is closed by the restarted bot."""
+    manager, sink, turns, settle = stack
+    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:3"})
+    await manager.join(C, BOB, "bob")
+    await manager.add_ai(C, ANN)
+    await manager.start(C, ANN)
+    table = manager.get(C)
+    while table.round < 2:
+        aw = await to_human_turn(manager, table)
+        await play_as_the_ai_would(manager, table, aw)
+    assert await to_human_turn(manager, table) is not None
+    await settle()
+    first = next(c[2] for c in sink.calls if c[0] == "post" and "— round 1" in c[3].text)
+    closed = [c for c in sink.calls if c[0] == "strip" and c[2] == first]
+    assert closed and "⏳" not in closed[-1][3] and closed[-1][3].endswith(ROUND_OVER)
+    sink.calls = [c for c in sink.calls if c[0] != "strip"]  # the kill: round 1's closing never happened
+    turns.close()
+    manager2, publisher2, turns2, table2 = await restarted(db, bank, prefs, settings, sink)
+    publisher2.resume(table2)
+    await publisher2.flush()
+    shown = {m.id: m for m in await sink.recent_messages(C, None)}
+    assert not shown[first].custom_ids and "⏳" not in shown[first].content
+    assert shown[first].content.endswith(ROUND_OVER) and "— round 1" in shown[first].content
+    current = shown[table2.mat_message_id]
+    assert current.custom_ids and "⏳" in current.content  # the round being played is left as it is
+
+
+async def test_a_failed_save_still_shows_the_turn_the_hands_show(stack, monkeypatch):
+    """The database gone (a PostgreSQL restart) while a turn times out or a player moves: the change
+    stands in memory, so the table message must show it too. It kept the turn before, and the table
+    message and the players' hands disagreed on whose turn it was."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+
+    async def gone(*args, **kwargs):
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(manager.store.db, "execute_alone", gone)
+
+    async def shown_now() -> str:
+        await settle()
+        return {m.id: m for m in await sink.recent_messages(C, None)}[table.mat_message_id].content
+
+    before = await shown_now()
+    manager.clock.t = table.deadline  # the turn times out: its save fails
+    await manager.tick()
+    assert await shown_now() == table_message(table).clipped() != before
+    aw = await to_human_turn(manager, table)
+    if aw is not None:
+        before = await shown_now()
+        with pytest.raises(ConnectionError):
+            await play_as_the_ai_would(manager, table, aw)
+        assert await shown_now() == table_message(table).clipped() != before
+
+
+async def test_after_a_restart_the_table_message_shows_the_resumed_turn_first(stack, db, bank, prefs, settings):
+    """A move saved but never shown (the kill came first): the restarted bot's first edit brings the
+    table message to the resumed turn, before the paced edits it also owes the channel (closing the
+    lobby again): until then the message and the hands disagreed on whose turn it was."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+    manager.registry.listeners.clear()  # the kill: what follows is saved, never shown
+    await play_as_the_ai_would(manager, table, aw)
+    turns.close()
+    start = len(sink.calls)
+    manager2, publisher2, turns2, table2 = await restarted(db, bank, prefs, settings, sink, min_interval=1.0)
+    publisher2.resume(table2)
+    await publisher2.flush()
+    edits = [c for c in sink.calls[start:] if c[0] in ("edit", "strip")]
+    assert edits[0][2] == table2.mat_message_id and edits[0][3].text == table_message(table2).text
+    assert any(c[2] == table2.lobby_message_id for c in edits[1:])  # the lobby's edit came after

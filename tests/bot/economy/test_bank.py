@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from bot.economy.bank import FORGOTTEN, HOUSE, WEEK, Bank, week_start
-from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown
+from bot.economy.bank import FORGOTTEN, HOUSE, REPEAT_WINDOW, WEEK, Bank, forgotten_digest, week_start
+from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, RepeatedGrant
 from bot.messages.refusals import say
 
 G = 10
@@ -185,6 +185,72 @@ async def test_forget_removes_the_wallet_and_anonymises_the_ledger(bank, db):
     assert await bank.leaderboard_size(G) == 1
     audit = await bank.audit(G)
     assert audit.ok and (audit.granted, audit.removed, audit.wallets) == (200, 100, 100)
+
+
+async def test_forget_me_cycles_mint_nothing_and_keep_the_cooldowns(db):
+    """At 0 chips, forget-me, play again: no new starting balance (then or ever), and the daily and
+    relief cooldowns go on where they were. Other players and other servers are untouched."""
+    clock = Clock()
+    bank = Bank(db, clock)
+    assert await bank.claim(G, 1, "daily", 50, 3600, 1000) == 1050
+    await bank.adjust(G, 1, -1050, actor_id=99, starting=1000)
+    assert await bank.claim(G, 1, "relief", 200, 7200, 1000, below=100) == 200
+    for _ in range(3):
+        await bank.forget(G, 1, lambda: False)
+        assert await bank.balance(G, 1, 1000) == 0  # back: no starting balance
+        with pytest.raises(OnCooldown):
+            await bank.claim(G, 1, "daily", 50, 3600, 1000)
+        with pytest.raises(OnCooldown):
+            await bank.claim(G, 1, "relief", 200, 7200, 1000, below=100)
+    clock.t += 3600
+    assert await bank.claim(G, 1, "daily", 50, 3600, 1000) == 50  # the cooldown ran out: as for anyone
+    await bank.forget(G, 1, lambda: False)
+    with pytest.raises(OnCooldown):  # the newest claim is remembered
+        await bank.claim(G, 1, "daily", 50, 3600, 1000)
+    assert (await bank.last_claims(G, 1)).keys() == {"daily", "relief"}
+    assert await bank.balance(G, 2, 1000) == 1000  # someone else: their starting balance
+    assert await bank.balance(G + 1, 1, 1000) == 1000  # the same player in another server too
+    audit = await bank.audit(G)
+    assert audit.ok and audit.wallets == 1000
+
+
+async def test_forgotten_players_are_kept_only_as_a_keyed_hash(db):
+    bank = Bank(db)
+    assert await db.fetchone("SELECT value FROM installation") is None  # nobody forgotten: no secret
+    await bank.balance(G, 123456789, 100)
+    await bank.forget(G, 123456789, lambda: False)
+    key = bytes.fromhex((await db.fetchone("SELECT value FROM installation WHERE key = 'forget-key'"))[0])
+    assert len(key) == 32
+    rows = await db.fetchall("SELECT digest FROM forgotten_players")
+    assert [r[0] for r in rows] == [forgotten_digest(key, G, 123456789)]
+    assert "123456789" not in rows[0][0] and forgotten_digest(b"another key", G, 123456789) != rows[0][0]
+    await Bank(db).forget(G, 7, lambda: False)  # never had a wallet: nothing to remember
+    assert len(await db.fetchall("SELECT digest FROM forgotten_players")) == 1
+    other = Bank(db)  # another process (or a restart) uses the same secret
+    assert await other.balance(G, 123456789, 100) == 0
+
+
+async def test_an_admins_repeated_grant_asks_to_confirm_and_a_confirmation_applies_once(db):
+    clock = Clock()
+    bank = Bank(db, clock)
+    assert await bank.adjust(G, 1, 500, actor_id=99, starting=100) == (500, 600)
+    clock.t += 30
+    with pytest.raises(RepeatedGrant, match="granted 500 chips to this wallet 30 s ago") as repeated:
+        await bank.adjust(G, 1, 500, actor_id=99, starting=100)
+    assert await bank.balance(G, 1, 100) == 600  # nothing changed
+    first = repeated.value.row_id
+    assert await bank.adjust(G, 1, 500, 99, 100, after=first) == (500, 1100)  # confirmed
+    with pytest.raises(RepeatedGrant):  # the confirmation clicked twice: the second is a repeat again
+        await bank.adjust(G, 1, 500, 99, 100, after=first)
+    assert await bank.adjust(G, 1, 400, 99, 100) == (400, 1500)  # another amount: no question
+    assert await bank.adjust(G, 1, 500, 98, 100) == (500, 2000)  # another admin: no question
+    assert await bank.adjust(G, HOUSE, 500, 99, 0) == (500, 500)  # another wallet (the house): none either
+    assert await bank.adjust(G, 1, -300, 99, 100) == (-300, 1700)
+    with pytest.raises(RepeatedGrant, match="took 300 chips from"):
+        await bank.adjust(G, 1, -300, 99, 100)
+    clock.t += REPEAT_WINDOW + 1
+    assert await bank.adjust(G, 1, 500, 99, 100) == (500, 2200)  # long after: a new decision
+    assert (await bank.audit(G)).ok
 
 
 async def test_leaderboards_by_net_and_wins_this_week_and_all_time(db):

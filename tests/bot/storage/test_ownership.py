@@ -73,7 +73,7 @@ async def test_a_second_bot_process_on_the_same_sqlite_file_exits_2_with_one_lin
         ]
         # check and backup own nothing: they work beside the running bot.
         check = await asyncio.to_thread(bot_command, tmp_path, url, "check")
-        assert check.stdout.startswith("settings: ok\ndatabase: ok"), (check.stdout, check.stderr)
+        assert "\ndatabase: ok" in check.stdout, (check.stdout, check.stderr)
         backup = await asyncio.to_thread(bot_command, tmp_path, url, "backup", str(tmp_path / "copy.sqlite3"))
         assert backup.returncode == 0, backup.stderr
     finally:

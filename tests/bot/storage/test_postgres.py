@@ -71,7 +71,9 @@ async def test_two_processes_writing_one_wallet_lose_no_chip(pg_url):
             granted = 0
             for i in range(40):
                 user = players[(i + seed) % len(players)]
-                moved, _ = await bank.adjust(guild, user, 5 if (i + seed) % 3 else -7, actor_id=99, starting=20)
+                # A different amount each time: the same grant again soon would ask to be confirmed.
+                amount = 5 + i if (i + seed) % 3 else -(7 + i)
+                moved, _ = await bank.adjust(guild, user, amount, actor_id=99, starting=20)
                 try:
                     await bank.claim(guild, user, "daily", 50, 3600, 20)
                     granted += 1

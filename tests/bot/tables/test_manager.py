@@ -293,7 +293,7 @@ def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where(
     assert "Bob" in line and "1" in line
     line = describe_event({"type": "to_space", "seat": 1, "space": "kitty", "amount": 4, "reason": "cards left"}, view)
     assert "Bob" in line and "4" in line and label["kitty"] in line
-    assert describe_event({"type": "round-end", "round": 2}, view) == "Round 2 over"
+    assert describe_event({"type": "round-end", "round": 2, "stacks": [90, 110, 100]}, view) == "Round 2 over"
     assert describe_event({"type": "game-end", "reason": "round limit"}, view).startswith("Game over")
     # Not worth a line (or secret): antes, bets' chips, deals, chosen poker hands, showdowns.
     assert describe_event({"type": "to_space", "seat": 0, "space": "pot", "amount": 1, "reason": "ante"}, view) is None

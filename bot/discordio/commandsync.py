@@ -1,0 +1,80 @@
+"""Syncing the slash commands to Discord: on demand (``python -m bot sync``), and at start only when
+the command tree changed, from one process.
+
+Discord rate-limits command syncs tightly and every sync replaces the whole list, so a bot that
+synced at every start (or from every process of a cluster) would hit those limits for nothing. The
+hash of the tree's JSON, as it is sent, is kept in the database per application and scope; at start,
+only the process that runs shard 0 (or the only process) compares it and syncs when it differs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.discordio.client import TripoleyBot
+
+log = logging.getLogger(__name__)
+
+
+def target(bot: TripoleyBot) -> discord.Object | None:
+    """Where the commands go: the dev server (DEV_GUILD_ID), or everywhere (None: global)."""
+    guild_id = bot.settings.dev_guild_id
+    return discord.Object(id=guild_id) if guild_id else None
+
+
+def scope(bot: TripoleyBot) -> str:
+    guild = target(bot)
+    return f"{bot.application_id}:" + (f"guild:{guild.id}" if guild else "global")
+
+
+def tree_hash(bot: TripoleyBot) -> str:
+    """The hash of the commands' JSON as a sync would send it to ``target(bot)``."""
+    guild = target(bot)
+    if guild is not None:
+        bot.tree.copy_global_to(guild=guild)
+    payload = [command.to_dict(bot.tree) for command in bot.tree.get_commands(guild=guild)]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def syncs_at_start(bot: TripoleyBot) -> bool:
+    """One process of a cluster decides: the one running shard 0."""
+    return bot.settings.runs_shard_zero()
+
+
+async def stored_hash(bot: TripoleyBot) -> str | None:
+    assert bot.db is not None
+    row = await bot.db.fetchone("SELECT tree_hash FROM command_sync WHERE scope = ?", (scope(bot),))
+    return row["tree_hash"] if row else None
+
+
+async def sync(bot: TripoleyBot) -> int:
+    """Sync now, whatever is stored; record the tree's hash. The number of commands synced."""
+    assert bot.db is not None
+    digest, guild = tree_hash(bot), target(bot)
+    synced = await bot.tree.sync(guild=guild)
+    await bot.db.execute_alone(
+        "INSERT INTO command_sync (scope, tree_hash, synced_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (scope) DO UPDATE SET tree_hash = excluded.tree_hash, synced_at = excluded.synced_at",
+        (scope(bot), digest, time.time()),
+    )
+    where = f"to the dev guild {guild.id}" if guild else "globally"
+    log.info("synced %d command(s) %s", len(synced), where)
+    return len(synced)
+
+
+async def sync_if_changed(bot: TripoleyBot) -> bool:
+    """At start: sync when this process decides and the tree differs from the one last synced."""
+    if not syncs_at_start(bot):
+        log.info("commands: synced by the process running shard 0")
+        return False
+    if await stored_hash(bot) == tree_hash(bot):
+        log.info("commands unchanged since the last sync; not synced (python -m bot sync forces it)")
+        return False
+    await sync(bot)
+    return True

@@ -1,0 +1,163 @@
+"""``/tripoley-admin …``: the server's tools for admins (grant, house, audit, kick, reset, settings).
+
+A top-level group of its own, because Discord applies ``default_member_permissions`` to top-level
+commands only: members without **Manage Server** don't see it, and a server's owner can show it to
+other roles or hide it in Server Settings → Integrations. Each command still checks when it runs
+(``require_admin``): Manage Server, or the role the server named with ``/tripoley-admin settings
+admin_role`` (so a "game master" role can be handed the tools without Manage Server).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.discordio.admin import AdminTools, require_admin, require_manage_server
+from bot.discordio.controller import guild_of
+from bot.economy.bank import HOUSE
+from bot.messages.text import audit_text
+from cogs.common import (
+    CommandFamily,
+    confirm_view,
+    display_name,
+    preset_choices,
+    settings_text,
+)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class Admin(
+    CommandFamily,
+    commands.GroupCog,
+    group_name="tripoley-admin",
+    group_description="Tripoley's tools for a server's admins (Manage Server)",
+):
+    admin_tools: AdminTools
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        self.manager = bot.manager
+        self.bank = bot.bank
+        self.prefs = bot.prefs
+        self.controller = bot.controller
+        self.admin_tools = AdminTools(bot.manager)
+        self.controller.confirms["reset"] = self.admin_tools.reset
+        self.controller.confirms["adjust"] = self.admin_tools.confirm_adjust
+        super().__init__()
+
+    @app_commands.command(name="grant", description="Give chips to a member (negative: take them; never below 0)")
+    @app_commands.describe(user="Whose wallet", amount="Chips to add (negative to remove)")
+    async def admin_grant(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User,
+        amount: app_commands.Range[int, -10_000_000, 10_000_000],
+    ) -> None:
+        await require_admin(interaction, self.prefs, "Granting chips")
+        if user.bot:
+            raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley-admin house`.")
+        await self.admin_tools.adjust(interaction, user.id, amount)
+
+    @app_commands.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
+    @app_commands.describe(amount="Chips to add to the house (negative to remove)")
+    async def admin_house(
+        self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
+    ) -> None:
+        await require_admin(interaction, self.prefs, "The house bankroll")
+        if amount is not None:
+            await self.admin_tools.adjust(interaction, HOUSE, amount)
+            return
+        balance = await self.bank.balance(guild_of(interaction), HOUSE, self.bot.settings.house_bankroll)
+        text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
+        await self.controller.reply(interaction, text)
+
+    @app_commands.command(name="audit", description="Check that every chip is accounted for")
+    async def admin_audit(self, interaction: discord.Interaction) -> None:
+        await require_admin(interaction, self.prefs, "The audit")
+        await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
+
+    @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
+    async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
+        await require_admin(interaction, self.prefs, "Kicking a player")
+        updates = await self.manager.kick(guild_of(interaction), user.id, display_name(interaction.user))
+        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
+
+    @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
+    async def admin_reset(self, interaction: discord.Interaction) -> None:
+        await require_admin(interaction, self.prefs, "Resetting the economy")
+        self.admin_tools.refuse_while_open(guild_of(interaction))
+        config = await self.prefs.guild(guild_of(interaction))
+        await interaction.response.send_message(
+            f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
+            f"to {self.bot.settings.house_bankroll}. Sure?",
+            view=confirm_view("reset", "Reset the economy"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="settings", description="Change the server's defaults (without options: show them)")
+    @app_commands.describe(
+        default_preset="The game /tripoley start opens by default",
+        starting_balance="Chips in a new player's wallet",
+        turn_timeout="Seconds per decision",
+        ai_pause="Seconds an AI waits before acting",
+        daily_amount="Chips /tripoley daily grants (0: off)",
+        daily_cooldown_hours="Hours between two daily grants",
+        relief_amount="Chips /tripoley relief grants to a wallet below the smallest buy-in (0: off)",
+        relief_cooldown_hours="Hours between two relief grants",
+        threads="Run each table in its own thread",
+        pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
+        admin_role="A role whose members may use /tripoley-admin too (Manage Server only)",
+        no_admin_role="Only Manage Server may use /tripoley-admin again (Manage Server only)",
+    )
+    @app_commands.choices(default_preset=preset_choices())
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        default_preset: str | None = None,
+        starting_balance: app_commands.Range[int, 0, 10000000] | None = None,
+        turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
+        ai_pause: app_commands.Range[float, 0.0, 30.0] | None = None,
+        daily_amount: app_commands.Range[int, 0, 10000000] | None = None,
+        daily_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        relief_amount: app_commands.Range[int, 0, 10000000] | None = None,
+        relief_cooldown_hours: app_commands.Range[float, 0.01, 720.0] | None = None,
+        threads: bool | None = None,
+        pings: bool | None = None,
+        admin_role: discord.Role | None = None,
+        no_admin_role: bool = False,
+    ) -> None:
+        changes = dict(
+            default_preset=default_preset,
+            starting_balance=starting_balance,
+            turn_timeout=turn_timeout,
+            ai_pause=ai_pause,
+            daily_amount=daily_amount,
+            daily_cooldown_hours=daily_cooldown_hours,
+            relief_amount=relief_amount,
+            relief_cooldown_hours=relief_cooldown_hours,
+            threads=threads,
+            pings=pings,
+        )
+        if admin_role is not None or no_admin_role:
+            # Who may administer is the server managers' choice alone, not a delegated admin's.
+            require_manage_server(interaction, "Choosing the admin role")
+            if admin_role is not None and no_admin_role:
+                raise errors.TripoleyError("Give `admin_role` or `no_admin_role`, not both.")
+        if any(v is not None for v in changes.values()) or admin_role is not None or no_admin_role:
+            await require_admin(interaction, self.prefs, "Changing the settings")
+            config = await self.prefs.update_guild(
+                guild_of(interaction),
+                clear=("admin_role",) if no_admin_role else (),
+                admin_role=admin_role.id if admin_role is not None else None,
+                **changes,
+            )
+        else:
+            config = await self.prefs.guild(guild_of(interaction))
+        await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(Admin(bot))

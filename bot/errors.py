@@ -5,8 +5,9 @@ Anything raised as a :class:`TripoleyError` is answered ephemerally with its
 apology (never a traceback, never a secret).
 
 The table manager refuses with a :class:`Refusal` (what is refused) and its facts (a seat's
-name, a count…), never with words: the Discord layer words them (:mod:`bot.messages.refusals`), with
-its formatting and command names.
+name, a count…), never with words: the Discord side words them where it answers
+(:func:`bot.messages.refusals.say`), with its formatting and command names. This module words
+nothing of them, so it imports nothing of the messages.
 """
 
 from __future__ import annotations
@@ -71,26 +72,21 @@ class Refusal(enum.Enum):
 
 
 class TripoleyError(Exception):
-    """A refused action: ``message`` is shown to the player as is. Raised either with its words or
-    with a :class:`Refusal` and the facts it needs (``refusal``, ``facts``), worded when shown."""
+    """A refused action. Raised either with its ``words`` (shown to the player as they are) or with a
+    :class:`Refusal` and the facts it needs (``refusal``, ``facts``), worded where it is shown."""
 
     def __init__(self, message: str | Refusal, **facts: Any) -> None:
         super().__init__(message)
         self.refusal = message if isinstance(message, Refusal) else None
         self.facts = facts
-        self._words = message if isinstance(message, str) else None
-
-    @property
-    def message(self) -> str:
-        if self._words is None:
-            from bot.messages.refusals import words
-
-            assert self.refusal is not None  # raised without words: with a refusal
-            self._words = words(self.refusal, self.facts)
-        return self._words
+        self.words = message if isinstance(message, str) else None
 
     def __str__(self) -> str:
-        return self.message
+        """For the log: the words, or the refusal's name (never its facts: they may name a player's cards)."""
+        if self.words is not None:
+            return self.words
+        assert self.refusal is not None  # raised without words: with a refusal
+        return self.refusal.name
 
 
 class NotYourTurn(TripoleyError):

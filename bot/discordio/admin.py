@@ -21,6 +21,7 @@ from bot.economy.bank import HOUSE, TABLES_OPEN
 from bot.economy.prefs import Prefs
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
+from bot.messages.refusals import say
 from bot.tables.manager import TableManager
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -86,7 +87,7 @@ class AdminTools:
         except errors.RepeatedGrant as repeat:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
-                "content": repeat.message,
+                "content": say(repeat),
                 "view": build_view([ButtonSpec(encode(again), "Do it again", DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }

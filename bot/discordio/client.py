@@ -196,6 +196,16 @@ class DiscordSink:
 
 
 class TripoleyBot(commands.Bot):
+    """The bot and the services it builds in :meth:`setup_hook` (declared here: a cog or a
+    component reaches them through ``interaction.client``, typed as this class)."""
+
+    bank: Bank
+    prefs: Prefs
+    manager: TableManager
+    publisher: Publisher
+    turns: TurnNotifier
+    controller: Controller
+
     def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents

@@ -34,6 +34,7 @@ from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, story
 from bot.messages.components import log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
+from bot.messages.refusals import say
 from bot.messages.rules import space_rule
 from bot.storage import database as storage
 from bot.tables.manager import TableManager
@@ -147,7 +148,7 @@ async def acknowledge_then(
         result = await work()
     except errors.TripoleyError as exc:
         log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(exc).__name__)
-        result = {"content": exc.message, "view": None}
+        result = {"content": say(exc), "view": None}
     await show_result(interaction, result)
 
 
@@ -198,13 +199,11 @@ class Controller:
         if isinstance(error, (app_commands.CommandInvokeError,)) and error.original is not None:
             error = error.original
         if isinstance(error, errors.TripoleyError):
-            message = error.message
+            message = say(error)
             # Not the message itself: it may name the player's own cards ("you may place …").
             log.info("refused for user %s: %s", getattr(interaction.user, "id", "?"), type(error).__name__)
         elif isinstance(error, app_commands.BotMissingPermissions):
-            message = errors.MissingBotPermissions(
-                [errors.permission_label(p) for p in error.missing_permissions]
-            ).message
+            message = say(errors.MissingBotPermissions([errors.permission_label(p) for p in error.missing_permissions]))
         elif isinstance(error, app_commands.MissingPermissions):
             names = ", ".join(f"**{errors.permission_label(p)}**" for p in error.missing_permissions)
             message = f"You need the {names} permission for that."
@@ -216,7 +215,7 @@ class Controller:
             message = "You can't use that command here."
         elif isinstance(error, discord.Forbidden):
             log.warning("missing permissions: %s", error)
-            message = errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]).message
+            message = say(errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]))
         else:
             log.error("unhandled error in an interaction", exc_info=(type(error), error, error.__traceback__))
             message = GENERIC_FAILURE
@@ -278,7 +277,10 @@ class Controller:
                 thread = await wants_thread(interaction, self.manager.prefs)
                 check_bot_permissions(interaction, thread)
                 update = await self.manager.rematch(table_id, user.id, name, thread=thread)
-                await self.reply(interaction, update.message or "You're in!")
+                answer = update.message or "You're in!"
+                if update.refused is not None:
+                    answer += f" Not every AI seat came back: {say(update.refused)}"
+                await self.reply(interaction, answer)
                 return
             case buttonids.GameLogButton(table_id, log_page):  # a finished game's (final message, history)
                 await self.show_game_log(interaction, table_id, log_page)
@@ -404,7 +406,7 @@ class Controller:
         self._detail_for(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
         assert seat is not None  # _detail_for refused anyone without a seat
-        out = hand_message(table, seat, table.game.view(seat), choice)
+        out = hand_message(table, seat, table.running_game.view(seat), choice)
         kwargs = message_kwargs(out, edit=True)
         kwargs.pop("attachments", None)
         await interaction.response.edit_message(**kwargs)
@@ -425,8 +427,8 @@ class Controller:
 
         # Acknowledged (a deferred update) as soon as the move is known to be legal, before it is
         # applied and saved. A private hand view is then edited to show the hand after the move.
-        await self.manager.act(
-            table.channel_id,
+        await self.manager.play.act(
+            table,  # the one the button's id names
             interaction.user.id,
             act,
             round_number,
@@ -437,7 +439,7 @@ class Controller:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
                 # Text and picture of the hand after the move (the old picture showed the cards before it).
-                out = hand_message(table, seat, table.game.view(seat))
+                out = hand_message(table, seat, table.running_game.view(seat))
                 if self.publisher is not None:
                     out.image, out.alt = await self.publisher.image("hand", out.view)
                 kwargs = message_kwargs(out, edit=True)
@@ -454,6 +456,7 @@ class Controller:
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
         detail = self._detail_for(table, interaction.user.id)
         aw = table.awaiting()
+        assert aw is not None  # _detail_for refused otherwise
         verb = button.verb
         if verb not in aw.legal:
             raise errors.WrongPhase(errors.Refusal.NOT_NOW, verb=verb, legal=aw.legal)

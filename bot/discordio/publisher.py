@@ -39,6 +39,7 @@ recorder in tests); the messages are built by :mod:`bot.messages.outgoing`.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -68,17 +69,55 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
+class Job(enum.Enum):
+    """What a channel's worker does next (:meth:`Publisher._next_job`)."""
+
+    LOBBY_POST = enum.auto()  # post a lobby's first message
+    STORY = enum.auto()  # post a round's results
+    FINAL = enum.auto()  # show a finished game's last state (a new table came meanwhile)
+    CLOSE = enum.auto()  # close the lobby message of a game that started
+    STRIP = enum.auto()  # take the buttons off an earlier round's message
+    STATE = enum.auto()  # show the table's newest state
+
+
+@dataclass
+class _Story:
+    """A round's results to post, and the tries so far."""
+
+    out: Outgoing
+    channel_id: int
+    table_id: int  # its follow-up goes through a fresh click on this table, when there is one
+    attempts: int = 0
+
+
+@dataclass
+class _Strip:
+    """An earlier round's message to close (its buttons and whose turn it was go), and the tries so far."""
+
+    message_id: int
+    channel_id: int
+    closed: str | None  # its text once closed (None: the text it shows is not known)
+    attempts: int = 0
+
+
+@dataclass
+class _LobbyClose:
+    """The lobby message of a started game to close, and the tries so far."""
+
+    table: Table
+    attempts: int = 0
+
+
+@dataclass
 class _Channel:
     """What a channel still has to show, and when it was last edited."""
 
     table: Table | None = None  # a newer state to show (built at send time)
     final: Table | None = None  # a finished game's last state, still to show when a new table came
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
-    strips: list[list] = field(default_factory=list)  # [message id, attempts, channel, closed text]: old mats to close
-    stories: list[list] = field(
-        default_factory=list
-    )  # [Outgoing, attempts, channel, table id]: round results, in order
-    close_lobby: list | None = None  # [table, attempts]: the lobby message to close
+    strips: list[_Strip] = field(default_factory=list)  # old mats to strip
+    stories: list[_Story] = field(default_factory=list)  # round results to post, in order
+    close_lobby: _LobbyClose | None = None  # the lobby message to close
     last_edit: float = float("-inf")
     last_carried: float = float("-inf")  # the last edit through a click (carriers)
     failures: int = 0
@@ -145,7 +184,7 @@ class Publisher:
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
         if embeds:
             channel = self._channels.setdefault(table.channel_id, _Channel())
-            channel.stories += [[Outgoing("", embeds=[embed]), 0, table.mat_channel, table.id] for embed in embeds]
+            channel.stories += [_Story(Outgoing("", embeds=[embed]), table.mat_channel, table.id) for embed in embeds]
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -177,11 +216,11 @@ class Publisher:
             return
         mine, keep = f"{PREFIX}:{table.id}:", (table_prefix(table.id, 0), table_prefix(table.id, table.round))
         channel = self._channels.setdefault(table.channel_id, _Channel())
-        queued = {strip[0] for strip in channel.strips}
+        queued = {strip.message_id for strip in channel.strips}
         for message in shown:
             ids = [cid for cid in message.custom_ids if cid.startswith(mine)]
             if ids and not any(cid.startswith(keep) for cid in ids) and message.id not in queued:
-                channel.strips.append([message.id, 0, table.mat_channel, text.closed_round_text(message.content)])
+                channel.strips.append(_Strip(message.id, table.mat_channel, text.closed_round_text(message.content)))
         self._wake(table.channel_id)
 
     def publish(self, table: Table) -> None:
@@ -249,14 +288,14 @@ class Publisher:
         """The message an edit of the table's state changes."""
         return table.lobby_message_id if table.status in ("lobby", "cancelled") else table.mat_message_id
 
-    def _next_job(self, ch: _Channel) -> tuple[str, bool, int | None] | None:
+    def _next_job(self, ch: _Channel) -> tuple[Job, bool, int | None] | None:
         """The channel's next job, whether it is an edit (paced) and of which message."""
         if ch.lobby_post is not None:
-            return "lobby_post", False, None
+            return Job.LOBBY_POST, False, None
         if ch.stories:
-            return "story", False, None  # a round's results, before the next round's mat and the final results
+            return Job.STORY, False, None  # a round's results, before the next round's mat and the final results
         if ch.final is not None:
-            return "final", not self._needs_post(ch.final), ch.final.mat_message_id
+            return Job.FINAL, not self._needs_post(ch.final), ch.final.mat_message_id
         table = ch.table
         if (
             table is not None
@@ -265,22 +304,22 @@ class Publisher:
             and table.id not in self._lobby_closed
             and ch.close_lobby is None
         ):
-            ch.close_lobby = [table, 0]  # the game started: close the lobby message once
+            ch.close_lobby = _LobbyClose(table)  # the game started: close the lobby message once
         if table is not None and table.id in self._stale:
             # The turn players see must be the resumed one.
-            return "state", not self._needs_post(table), None if self._needs_post(table) else self._shown_in(table)
+            return Job.STATE, not self._needs_post(table), None if self._needs_post(table) else self._shown_in(table)
         if table is not None and self._needs_post(table):
             thread_due = table.thread and table.thread_id is None  # the closed lobby names the thread
             lobby = table.lobby_message_id
             if ch.close_lobby is not None and self._edit_wait(ch, lobby) <= 0 and not thread_due:
-                return "close", True, lobby  # due anyway: the lobby closes before the mat appears
-            return "state", False, None  # else the new mat first, the lobby after it, paced
+                return Job.CLOSE, True, lobby  # due anyway: the lobby closes before the mat appears
+            return Job.STATE, False, None  # else the new mat first, the lobby after it, paced
         if ch.close_lobby is not None:
-            return "close", True, ch.close_lobby[0].lobby_message_id
+            return Job.CLOSE, True, ch.close_lobby.table.lobby_message_id
         if ch.strips:
-            return "strip", True, ch.strips[0][0]
+            return Job.STRIP, True, ch.strips[0].message_id
         if table is not None:
-            return "state", True, self._shown_in(table)
+            return Job.STATE, True, self._shown_in(table)
         return None
 
     def _edit_wait(self, ch: _Channel, message_id: int | None = None) -> float:
@@ -309,19 +348,19 @@ class Publisher:
                     # Too soon after the channel's last edit: wait, then do what is due by then.
                     await asyncio.sleep(wait)
                     continue
-            if kind == "close":
+            if kind is Job.CLOSE:
                 await self._close_lobby(channel_id, ch)
                 continue
-            if kind == "strip":
+            if kind is Job.STRIP:
                 await self._strip(channel_id, ch)
                 continue
-            if kind == "lobby_post":
+            if kind is Job.LOBBY_POST:
                 await self._post_lobby(channel_id, ch)
                 continue
-            if kind == "story":
+            if kind is Job.STORY:
                 await self._post_story(channel_id, ch)
                 continue
-            if kind == "final":
+            if kind is Job.FINAL:
                 table, ch.final = ch.final, None
             else:
                 table, ch.table = ch.table, None
@@ -329,7 +368,7 @@ class Publisher:
             try:
                 if not await self._send(ch, table):
                     # An edit after all (the state changed since): back in the queue, paced.
-                    if kind == "final":
+                    if kind is Job.FINAL:
                         ch.final = table
                     elif ch.table is None:
                         ch.table = table
@@ -349,7 +388,7 @@ class Publisher:
                     delay,
                 )
                 # Retry (with the newest state by then: it is built again).
-                if kind == "final":
+                if kind is Job.FINAL:
                     ch.final = table
                 elif ch.table is None:
                     ch.table = table
@@ -492,9 +531,9 @@ class Publisher:
             message_id = await self.sink.post(channel, out)
             self._shown(message_id, out, image_digest(out.image))
         table.mat_message_id, table.mat_round = message_id, round_number
-        if previous and previous != message_id and all(strip[0] != previous for strip in ch.strips):
+        if previous and previous != message_id and all(strip.message_id != previous for strip in ch.strips):
             shown = self._texts.pop(previous, None)
-            ch.strips.append([previous, 0, channel, None if shown is None else text.closed_round_text(shown)])
+            ch.strips.append(_Strip(previous, channel, None if shown is None else text.closed_round_text(shown)))
             self._pictures.pop(previous, None)
         await remember_message(self.manager, table.id, "mat", message_id, round_number)
         await self._archive_when_over(table, status)
@@ -568,23 +607,23 @@ class Publisher:
     async def _post_story(self, channel_id: int, ch: _Channel) -> None:
         """Post the oldest round result waiting, as a follow-up of the table's freshest click when
         there is one (retried a few times, then given up: the log has it)."""
-        out, attempts, where, table_id = ch.stories[0]
-        fresh = self.carriers.freshest(table_id, where)
+        pending = ch.stories[0]
+        fresh = self.carriers.freshest(pending.table_id, pending.channel_id)
         try:
-            if fresh is None or not await self._carry(ch, fresh, lambda: fresh.carrier.send(out)):
-                await self.sink.post(where, out)
+            if fresh is None or not await self._carry(ch, fresh, partial(fresh.carrier.send, pending.out)):
+                await self.sink.post(pending.channel_id, pending.out)
         except Exception as exc:
-            if retryable(exc) and attempts < 3:
-                ch.stories[0][1] += 1
+            if retryable(exc) and pending.attempts < 3:
+                pending.attempts += 1
                 log.warning("could not post a round's results in channel %s (%s)", channel_id, describe_error(exc))
-                await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
+                await asyncio.sleep(min(self.retry_base * 2 ** (pending.attempts - 1), self.retry_max))
                 return
             log.exception("could not post a round's results in channel %s; giving up on them", channel_id)
         ch.stories.pop(0)
 
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
         assert ch.close_lobby is not None  # the job is only named while it is pending
-        table, attempts = ch.close_lobby
+        table, attempts = ch.close_lobby.table, ch.close_lobby.attempts
         if table.id in self._lobby_closed or not table.lobby_message_id:
             ch.close_lobby = None
             return
@@ -598,7 +637,7 @@ class Publisher:
         except Exception as exc:
             log.warning("could not close the lobby message of table %s (%s)", table.id, describe_error(exc))
             if retryable(exc) and attempts < 3:
-                ch.close_lobby = [table, attempts + 1]
+                ch.close_lobby.attempts += 1
                 await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
                 return
         self._lobby_closed.add(table.id)
@@ -609,16 +648,17 @@ class Publisher:
     async def _strip(self, channel_id: int, ch: _Channel) -> None:
         """The last round's message loses its buttons and whose turn it was (best effort, paced;
         through a click on it while one is fresh)."""
-        message_id, attempts, channel_id, closed = ch.strips[0]
+        pending = ch.strips[0]
+        message_id, attempts = pending.message_id, pending.attempts
         fresh = self.carriers.for_message(message_id)
         try:
-            if fresh is None or not await self._carry(ch, fresh, partial(fresh.carrier.strip_original, closed)):
+            if fresh is None or not await self._carry(ch, fresh, partial(fresh.carrier.strip_original, pending.closed)):
                 await self._channel_edit_due(ch)
-                await self.sink.strip(channel_id, message_id, closed)
+                await self.sink.strip(pending.channel_id, message_id, pending.closed)
                 ch.last_edit = self._monotonic()
         except Exception as exc:
             if retryable(exc) and attempts < 2:
-                ch.strips[0][1] += 1
+                pending.attempts += 1
                 await asyncio.sleep(min(self.retry_base * 2**attempts, self.retry_max))
                 return
             log.info("could not remove the buttons of message %s", message_id)

@@ -36,7 +36,7 @@ from bot.messages.text import PROMPTS, timestamp
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
 from bot.tables.messageids import remember_message
-from bot.tables.model import Table, TableUpdate
+from bot.tables.model import Table, TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class TurnNotifier:
         before it are deleted first: the saved one, and any whose id was not saved yet (a SIGKILL
         right after it was posted), so at most one ping stands for the turn."""
         self._resumed.add(table.id)
-        self.on_update(TableUpdate(table=table, kind="play"))
+        self.on_update(TableUpdate(table=table, kind=UpdateKind.PLAY))
 
     def touch(self, table_id: int, user_id: int) -> int:
         """A player's hand view changes now (a move from it, a new one, an update): the number of this
@@ -163,7 +163,7 @@ class TurnNotifier:
         aw = table.awaiting()
         if aw is None or aw.seat != table.deadline_seat or table.seats[aw.seat].auto:
             return None
-        return table.round, decision_token(table.game), aw.seat
+        return table.round, decision_token(table.running_game), aw.seat
 
     async def _drain(self, table_id: int) -> None:
         while table_id in self._due:
@@ -199,7 +199,7 @@ class TurnNotifier:
             old, table.ping_message_id = table.ping_message_id, None
             if key is not None:
                 seat = table.seats[key[2]]
-                view = table.game.view(key[2])
+                view = table.running_game.view(key[2])
                 hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
         stale = [old] if old else []

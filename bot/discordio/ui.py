@@ -3,7 +3,8 @@
 All buttons and selects are :class:`discord.ui.DynamicItem` s matching the ids of
 :mod:`bot.messages.buttonids`; they are registered once at start-up (``bot.add_dynamic_items``) and
 therefore keep working after a restart. Their callbacks hand the id over to
-``interaction.client.controller``, which decodes it.
+``interaction.client.controller`` (the client is our :class:`~bot.discordio.client.TripoleyBot`,
+which declares its services), which decodes it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.messages.components import ButtonSpec, Component, SelectSpec
 from bot.messages.outgoing import Outgoing
 
 if TYPE_CHECKING:
+    from bot.discordio.client import TripoleyBot
     from bot.discordio.controller import Controller
 
 STYLES = {
@@ -39,9 +41,11 @@ STYLES = {
 
 
 def controller_of(interaction: discord.Interaction) -> Controller:
-    """The controller of the bot that received the interaction (always our TripoleyBot, which has one)."""
-    # Interaction.client is typed as discord.Client; the controller is our subclass's attribute.
-    return cast("Controller", interaction.client.controller)  # type: ignore[attr-defined]
+    """The controller of the bot that received the interaction. discord.py hands every item an
+    ``Interaction[Client]``; the client is always our TripoleyBot, whose declared services make
+    the attribute a checked one."""
+    bot = cast("TripoleyBot", interaction.client)
+    return bot.controller
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):

@@ -103,7 +103,7 @@ def table_message(table: Table) -> Outgoing:
             render="summary",
             image_name="summary.png",
         )
-    view = table.game.view(None)
+    view = table.running_game.view(None)
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
     # is the one notification, so a new round's post does not notify them twice.
     return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.errors import Refusal
+from bot.errors import Refusal, TripoleyError
 from bot.messages.text import escape, in_words, not_now
 
 START = "Start a new one with `/tripoley start`."
@@ -18,9 +18,10 @@ STARTED = "The game has already started."
 STALE_CLAIM = "Already claimed, or too late: that claim is settled, so nothing happened."
 
 
-def _unaffordable(buy_in: int, why: str, opening: bool) -> str:
-    """``opening``: the player opens the table, so a smaller ``buy_in`` option would do."""
-    return f"The buy-in is {buy_in} chips. {why}" + (" Try a smaller `buy_in`." if opening else "")
+def _unaffordable(buy_in: int, why: TripoleyError, opening: bool) -> str:
+    """``why``: the wallet's refusal; ``opening``: the player opens the table, so a smaller
+    ``buy_in`` option would do."""
+    return f"The buy-in is {buy_in} chips. {say(why)}" + (" Try a smaller `buy_in`." if opening else "")
 
 
 WORDS: dict[Refusal, Callable[..., str]] = {
@@ -88,3 +89,11 @@ WORDS: dict[Refusal, Callable[..., str]] = {
 def words(refusal: Refusal, facts: dict[str, Any]) -> str:
     """The sentence a player reads for a refusal."""
     return WORDS[refusal](**facts)
+
+
+def say(error: TripoleyError) -> str:
+    """What the player reads for a refused action: its own words, or its refusal's."""
+    if error.words is not None:
+        return error.words
+    assert error.refusal is not None  # raised without words: with a refusal
+    return words(error.refusal, error.facts)

@@ -10,6 +10,7 @@ balance. The bot must not run on the source meanwhile (stop it first).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.economy.bank import Audit, Bank
@@ -41,7 +42,7 @@ async def audits(db: Database) -> dict[int, Audit]:
     return {int(r[0]): await bank.audit(int(r[0])) for r in sorted(rows, key=lambda r: int(r[0]))}
 
 
-async def row_counts(db: Database, tables) -> dict[str, int]:
+async def row_counts(db: Database, tables: Iterable[str]) -> dict[str, int]:
     return {name: int((await db.fetchone(f"SELECT COUNT(*) FROM {name}"))[0]) for name in tables}
 
 

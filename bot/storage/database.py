@@ -43,6 +43,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import TypeVar
 
 import aiosqlite
@@ -53,8 +54,10 @@ from bot.storage.dialect import (
     CONNECT_TIMEOUT,
     POSTGRES,
     SQLITE,
+    Params,
     PostgresConnection,
     PostgresDialect,
+    Row,
     SqliteConnection,
     SqliteDialect,
     is_postgres_url,
@@ -110,7 +113,7 @@ class PriorityLock:
 
     def __init__(self) -> None:
         self._locked = False
-        self._waiters: list[tuple[int, int, asyncio.Future]] = []
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
 
     def locked(self) -> bool:
@@ -160,7 +163,9 @@ class ErrorCount:
     async def __aenter__(self) -> None:
         return None
 
-    async def __aexit__(self, exc_type, exc, tb) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if isinstance(exc, DRIVER_ERRORS):
             self.total += 1
 
@@ -222,7 +227,7 @@ class Database:
         self._lost = False  # the write connection met a LOST fault: reopened before its next use
         self._pool = None  # PostgreSQL: the connections that reads outside transactions use
         self._tx_lock = PriorityLock()
-        self._checkpointer: asyncio.Task | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         self._ckpt_conn: aiosqlite.Connection | None = None
         self.errors = ErrorCount()  # driver errors of transactions and reads, faults retried too (metrics)
         # Called (with the reason) when a COMMIT's outcome could not be learnt: see the module doc.
@@ -516,7 +521,7 @@ class Database:
                 assert isinstance(conn, PostgresConnection)
                 status = await conn.raw.fetchval("SELECT txid_status($1)", xid)
                 if status in ("committed", "aborted"):
-                    return status
+                    return str(status)
                 if status is None:
                     return None  # too old to be known (cannot be, moments after)
             except Exception as exc:
@@ -525,7 +530,7 @@ class Database:
             await asyncio.sleep(0.25)
         return None
 
-    async def execute_alone(self, sql: str, params: tuple = (), priority: int | None = None) -> None:
+    async def execute_alone(self, sql: str, params: Params = (), priority: int | None = None) -> None:
         """One statement as its own transaction (autocommit: atomic by itself), in turn with the
         transactions: one trip to the database thread instead of three (BEGIN, statement, COMMIT),
         each of which waits for the event loop when it is busy. The statement must be idempotent:
@@ -542,19 +547,19 @@ class Database:
         names = [row[0] for row in await self.fetchall(self.dialect.TABLES) if row[0] != "schema_version"]
         return {name: [row[0] for row in await self.fetchall(self.dialect.COLUMNS, (name,))] for name in names}
 
-    async def fetchone(self, sql: str, params: tuple = ()):
-        """One row (or None) of a read outside any transaction (PostgreSQL: on a pooled connection,
+    async def fetchone(self, sql: str, params: Params = ()) -> Row:
+        """One row (None when there is none) of a read outside any transaction (PostgreSQL: on a pooled connection,
         committed rows only)."""
         rows = await self._read(sql, params, one=True)
         return rows[0] if rows else None
 
-    async def fetchall(self, sql: str, params: tuple = ()) -> list:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         return await self._read(sql, params, one=False)
 
-    async def _read(self, sql: str, params: tuple, one: bool) -> list:
+    async def _read(self, sql: str, params: Params, one: bool) -> list[Row]:
         """A read's rows, retried after database faults (reads are safe to repeat)."""
 
-        async def attempt() -> list:
+        async def attempt() -> list[Row]:
             if self._pool is not None:
                 query = POSTGRES.sql(sql)
                 if one:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Awaitable, Generator, Iterable, Sequence
+from typing import Any
 
 import aiosqlite
 
@@ -21,6 +23,10 @@ _FOR_UPDATE = re.compile(r"\s+FOR\s+UPDATE\b", re.IGNORECASE)
 
 def is_postgres_url(target: str) -> bool:
     return target.lower().startswith(POSTGRES_SCHEMES)
+
+
+Row = Any  # a row as the driver gives it (aiosqlite's Row, asyncpg's Record): read by name or position
+Params = Sequence[Any]  # a statement's parameters
 
 
 class SqliteDialect:
@@ -53,13 +59,13 @@ def _json_path(path: str) -> str:
     return "'{" + ",".join(path.strip(".").split(".")) + "}'"
 
 
-def _json_each(match: re.Match) -> str:
+def _json_each(match: re.Match[str]) -> str:
     column, path, alias = match.group(1), match.group(2), match.group(3)
     source = f"({column})::jsonb" + (f" #> {_json_path(path)}" if path else "")
     return f"jsonb_array_elements({source}) AS {alias}(value)"
 
 
-def _json_extract(match: re.Match) -> str:
+def _json_extract(match: re.Match[str]) -> str:
     # SQLite gives a JSON number as a number and true/false as 1/0; the project's SQL extracts
     # nothing else (ids, chips, flags), so neither does the translation (text becomes NULL).
     node = f"({match.group(1)})::jsonb"
@@ -187,10 +193,10 @@ class SqliteConnection:
     def __init__(self, raw: aiosqlite.Connection) -> None:
         self.raw = raw
 
-    def execute(self, sql: str, params=()) -> _Pending:
+    def execute(self, sql: str, params: Params = ()) -> _Pending:
         return _Pending(self._fetch(sql, params))
 
-    async def _fetch(self, sql: str, params) -> _Rows:
+    async def _fetch(self, sql: str, params: Params) -> _Rows:
         query = SQLITE.sql(sql)
         if not POSTGRES.gives_row_id(query):  # the same test for both dialects
             return _Rows(list(await self.raw.execute_fetchall(query, params)))
@@ -198,7 +204,7 @@ class SqliteConnection:
         rows = list(await self.raw.execute_fetchall(query + " RETURNING rowid", params))
         return _Rows([], rows[-1][0] if rows else None)
 
-    async def executemany(self, sql: str, rows) -> None:
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         await self.raw.executemany(SQLITE.sql(sql), rows)
 
     @property
@@ -209,54 +215,55 @@ class SqliteConnection:
 class _Rows:
     """The rows of one statement (either dialect), read like an aiosqlite cursor."""
 
-    def __init__(self, rows: list, lastrowid: int | None = None) -> None:
+    def __init__(self, rows: list[Row], lastrowid: int | None = None) -> None:
         self._rows = rows
         self._next = 0
         self.lastrowid = lastrowid
 
-    async def fetchone(self):
+    async def fetchone(self) -> Row:
+        """The next row; None after the last."""
         if self._next >= len(self._rows):
             return None
         self._next += 1
         return self._rows[self._next - 1]
 
-    async def fetchall(self) -> list:
+    async def fetchall(self) -> list[Row]:
         rest, self._next = self._rows[self._next :], len(self._rows)
         return rest
 
     async def __aenter__(self) -> _Rows:
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         return None
 
 
 class _Pending:
     """A statement under way: awaited, or entered with ``async with`` (as aiosqlite's)."""
 
-    def __init__(self, coro) -> None:
+    def __init__(self, coro: Awaitable[_Rows]) -> None:
         self._coro = coro
 
-    def __await__(self):
+    def __await__(self) -> Generator[Any, None, _Rows]:
         return self._coro.__await__()
 
     async def __aenter__(self) -> _Rows:
         return await self._coro
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         return None
 
 
 class PostgresConnection:
     """An asyncpg connection with aiosqlite's calls, speaking the project's SQL through :data:`POSTGRES`."""
 
-    def __init__(self, raw) -> None:
+    def __init__(self, raw: Any) -> None:  # an asyncpg connection (asyncpg has no type hints)
         self.raw = raw
 
-    def execute(self, sql: str, params=()) -> _Pending:
+    def execute(self, sql: str, params: Params = ()) -> _Pending:
         return _Pending(self._fetch(sql, params))
 
-    async def _fetch(self, sql: str, params) -> _Rows:
+    async def _fetch(self, sql: str, params: Params) -> _Rows:
         query = POSTGRES.sql(sql)
         if not POSTGRES.gives_row_id(query):
             return _Rows(await self.raw.fetch(query, *params))
@@ -264,12 +271,15 @@ class PostgresConnection:
         rows = await self.raw.fetch(query + " RETURNING *", *params)
         return _Rows([], rows[-1].get("id") if rows else None)
 
-    async def executemany(self, sql: str, rows) -> None:
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         await self.raw.executemany(POSTGRES.sql(sql), list(rows))
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.is_in_transaction()
+        return bool(self.raw.is_in_transaction())
+
+
+Connection = SqliteConnection | PostgresConnection  # a transaction's connection, either dialect
 
 
 def _numeric(text: str) -> int | float:
@@ -277,7 +287,7 @@ def _numeric(text: str) -> int | float:
     return int(text) if text.lstrip("-").isdigit() else float(text)
 
 
-async def postgres_session(conn) -> None:
+async def postgres_session(conn: Any) -> None:
     await conn.set_type_codec("numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text")
     # As SQLite's synchronous=NORMAL in WAL mode: a commit survives the bot's crash at once and
     # reaches the disk within a fraction of a second (the WAL writer's delay), without an fsync

@@ -54,7 +54,7 @@ class Ownership:
         self.on_lost: Callable[[str], None] | None = None  # called when the locks can't be taken back
         self._fd: int | None = None
         self._conn: Any = None  # PostgreSQL: the asyncpg connection holding the advisory locks
-        self._watch: asyncio.Task | None = None
+        self._watch: asyncio.Task[None] | None = None
 
     async def acquire(self) -> Ownership:
         if self.settings.is_postgres():
@@ -88,7 +88,7 @@ class Ownership:
             return [(EVERY_SERVER, False)]
         return [(EVERY_SERVER, True)] + [(shard, False) for shard in shards]
 
-    async def _locked_connection(self):
+    async def _locked_connection(self) -> Any:  # asyncpg has no type hints
         import asyncpg
 
         conn = await asyncpg.connect(self.settings.database_path(), timeout=CONNECT_TIMEOUT)

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import TYPE_CHECKING, Any
+import random
+from typing import Any
 
 from bot import errors
+from bot.economy.bank import Bank
+from bot.economy.prefs import Prefs
 from bot.messages.text import escape
+from bot.settings import Settings
 from bot.tables.aiworker import LEVEL_NAMES
+from bot.tables.clock import Clock
+from bot.tables.flow import Flow
 from bot.tables.locking import KeyedLock, held_after
-from bot.tables.model import BeforeApply, Seat, Table, TableUpdate
-
-if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+from bot.tables.model import BeforeApply, DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
+from bot.tables.registry import Registry
+from bot.tables.store import TableStore
 
 AI_NAMES = [
     "Ada",
@@ -54,11 +59,14 @@ def ai_seat_name(table: Table, level: str) -> str:
     return next(f"{n} {tag}" for n in names if n.casefold() not in taken and f"{n} {tag}".casefold() not in taken)
 
 
-def snapshot(table: Table) -> tuple:
+Snapshot = tuple[list[Seat], list[str], int]  # a lobby's seats, log and host
+
+
+def snapshot(table: Table) -> Snapshot:
     return list(table.seats), list(table.log), table.host_id
 
 
-def restore(table: Table, saved: tuple) -> None:
+def restore(table: Table, saved: Snapshot) -> None:
     """Undo in-memory lobby changes whose transaction failed (the database rolled back)."""
     seats, lines, host = saved
     table.seats[:] = seats
@@ -67,8 +75,25 @@ def restore(table: Table, saved: tuple) -> None:
 
 
 class Lobby:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(
+        self,
+        registry: Registry,
+        store: TableStore,
+        bank: Bank,
+        prefs: Prefs,
+        settings: Settings,
+        clock: Clock,
+        rng: random.Random,
+        flow: Flow,
+    ) -> None:
+        self.registry = registry
+        self.store = store
+        self.bank = bank
+        self.prefs = prefs
+        self.settings = settings
+        self.clock = clock
+        self.rng = rng
+        self.flow = flow
         self._create_lock = KeyedLock()  # per channel: openings in other channels go on meanwhile
 
     async def create_table(
@@ -88,7 +113,7 @@ class Lobby:
         started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats."""
         from engine.presets import PRESETS
 
-        config = await self.m.prefs.guild(guild_id)
+        config = await self.prefs.guild(guild_id)
         preset = preset or config.default_preset
         if preset not in PRESETS:
             raise errors.TripoleyError(errors.Refusal.UNKNOWN_GAME, game=preset)
@@ -103,7 +128,7 @@ class Lobby:
         if buy_in < 1:
             raise errors.AmountOutOfRange(errors.Refusal.BUY_IN_TOO_SMALL)
         async with self._create_lock.hold(channel_id):
-            if channel_id in self.m.tables:
+            if channel_id in self.registry.by_channel:
                 raise errors.TableExists(errors.Refusal.CHANNEL_BUSY)
             table = Table(
                 id=0,
@@ -115,7 +140,7 @@ class Lobby:
                 buy_in=buy_in,
                 turn_timeout=float(turn_timeout or config.turn_timeout),
                 ai_pause=float(config.ai_pause),
-                created_at=self.m.clock.now(),
+                created_at=self.clock.now(),
                 thread=thread,
                 rematch_of=rematch_of,
             )
@@ -124,25 +149,25 @@ class Lobby:
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
-                async with self.m.store.transaction() as conn:
-                    table.id = await self.m.store.insert(conn, table)
-                    await self.m.bank.buy_in(guild_id, host_id, table.id, buy_in, config.starting_balance, conn=conn)
-                    table.deadline = self.m.clock.now() + self.m.settings.lobby_timeout
-                    table.deadline_kind, table.deadline_seat = "lobby", None
-                    await self.m.store.write(conn, table)
+                async with self.store.transaction() as conn:
+                    table.id = await self.store.insert(conn, table)
+                    await self.bank.buy_in(guild_id, host_id, table.id, buy_in, config.starting_balance, conn=conn)
+                    table.deadline = self.clock.now() + self.settings.lobby_timeout
+                    table.deadline_kind, table.deadline_seat = DeadlineKind.LOBBY, None
+                    await self.store.write(conn, table)
             except errors.NotEnoughChips as exc:
                 raise errors.NotEnoughChips(
-                    errors.Refusal.BUY_IN_UNAFFORDABLE, buy_in=buy_in, why=exc.message, opening=True
+                    errors.Refusal.BUY_IN_UNAFFORDABLE, buy_in=buy_in, why=exc, opening=True
                 ) from None
-            self.m.timers.wake()
-            self.m.remember(table)
-        return self.m.update(table, "lobby", message=f"Table open: you bought in for {buy_in} chips.")
+            self.flow.wake()
+            self.registry.remember(table)
+        return TableUpdate.of(table, UpdateKind.LOBBY, message=f"Table open: you bought in for {buy_in} chips.")
 
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
         """Rematch: the first player of a finished game to click opens a lobby in its channel with the
         same game, house rules and settings (and the AI seats again, as far as the house can fund
         them); every other player of that game is seated and bought in when they click."""
-        row = await self.m.store.finished_table(old_table_id)
+        row = await self.store.finished_table(old_table_id)
         if row is None:
             raise errors.StaleButton(errors.Refusal.REMATCH_GONE)
         # Its seats and settings, not its game (no need to rebuild the engine's whole record).
@@ -150,7 +175,7 @@ class Lobby:
         if old.seat_of(user_id) is None:
             raise errors.NotAllowed(errors.Refusal.REMATCH_NOT_YOURS)
         for _ in range(2):
-            table = self.m.tables.get(old.channel_id)
+            table = self.registry.by_channel.get(old.channel_id)
             if table is not None:
                 if table.rematch_of != old.id:
                     raise errors.TableExists(errors.Refusal.REMATCH_CHANNEL_BUSY)
@@ -174,51 +199,53 @@ class Lobby:
         else:
             raise errors.TableExists(errors.Refusal.REMATCH_CHANNEL_BUSY)
         table = update.table
-        message = f"Rematch! You bought in for {table.buy_in} chips."
+        refused = None
         for ai_seat in (s for s in old.seats if s.is_ai):
             try:
                 await self.add_ai(old.channel_id, user_id, level=ai_seat.ai_level)
             except errors.TripoleyError as exc:  # the house is short, or the lobby changed meanwhile
-                message += f" Not every AI seat came back: {exc.message}"
+                refused = exc
                 break
-        update = self.m.update(table, "lobby", message=message)
-        self.m.notify(update)
+        update = TableUpdate.of(
+            table, UpdateKind.LOBBY, message=f"Rematch! You bought in for {table.buy_in} chips.", refused=refused
+        )
+        self.registry.notify(update)
         return update
 
     async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         async with table.lock:
-            if table.status != "lobby":
+            if table.status != TableStatus.LOBBY:
                 raise errors.WrongPhase(errors.Refusal.STARTED_JOIN_NEXT)
             if table.seat_of(user_id) is not None:
                 raise errors.TripoleyError(errors.Refusal.ALREADY_SEATED)
             if len(table.seats) >= table.preset_info.max_players:
                 raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
-            config = await self.m.prefs.guild(table.guild_id)
+            config = await self.prefs.guild(table.guild_id)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
             table.add_log(f"{escape(name)} joined.")
             try:
-                async with self.m.store.transaction() as conn:  # the chips and the seat, together
-                    await self.m.bank.buy_in(
+                async with self.store.transaction() as conn:  # the chips and the seat, together
+                    await self.bank.buy_in(
                         table.guild_id, user_id, table.id, table.buy_in, config.starting_balance, conn=conn
                     )
-                    await self.m.store.write(conn, table)
+                    await self.store.write(conn, table)
             except BaseException as exc:
                 restore(table, saved)
                 if isinstance(exc, errors.NotEnoughChips):
                     raise errors.NotEnoughChips(
-                        errors.Refusal.BUY_IN_UNAFFORDABLE, buy_in=table.buy_in, why=exc.message, opening=False
+                        errors.Refusal.BUY_IN_UNAFFORDABLE, buy_in=table.buy_in, why=exc, opening=False
                     ) from None
                 raise
-            update = self.m.update(table, "lobby", message=f"You're in! Bought in for {table.buy_in} chips.")
-        self.m.notify(update)
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"You're in! Bought in for {table.buy_in} chips.")
+        self.registry.notify(update)
         return update
 
     async def add_ai(
         self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None, level: str = "normal"
     ) -> TableUpdate:
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         if level not in LEVEL_NAMES:
             raise errors.TripoleyError(errors.Refusal.UNKNOWN_AI_LEVEL)
         if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see Play.act)
@@ -230,21 +257,21 @@ class Lobby:
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
             table.add_log(f"{escape(name)} sat down.")
             try:
-                async with self.m.store.transaction() as conn:
-                    await self.m.bank.house_buy_in(
-                        table.guild_id, table.id, table.buy_in, self.m.settings.house_bankroll, conn=conn
+                async with self.store.transaction() as conn:
+                    await self.bank.house_buy_in(
+                        table.guild_id, table.id, table.buy_in, self.settings.house_bankroll, conn=conn
                     )
-                    await self.m.store.write(conn, table)
+                    await self.store.write(conn, table)
             except BaseException:
                 restore(table, saved)
                 raise
-            update = self.m.update(table, "lobby", message=f"{escape(name)} joins the table.")
-        self.m.notify(update)
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"{escape(name)} joins the table.")
+        self.registry.notify(update)
         return update
 
     @staticmethod
     def _check_add_ai(table: Table, user_id: int) -> None:
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             raise errors.WrongPhase(errors.Refusal.STARTED)
         if table.seat_of(user_id) is None:
             raise errors.NotSeated(errors.Refusal.JOIN_BEFORE_AI)
@@ -254,7 +281,7 @@ class Lobby:
     @staticmethod
     def _host_in_lobby(table: Table, user_id: int, refusal: errors.Refusal) -> None:
         """Refuse a host's lobby action once the game has started, or to anyone but the host."""
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             raise errors.WrongPhase(errors.Refusal.STARTED)
         if user_id != table.host_id:
             raise errors.NotAllowed(refusal)
@@ -264,7 +291,7 @@ class Lobby:
         restart keeps it; an option equal to the preset's own value is dropped from the overrides."""
         from engine.rulebook import OPTION_TEXT, house_rules, value_label
 
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         async with table.lock:
             self._host_in_lobby(table, user_id, errors.Refusal.HOST_ONLY_RULES)
             offered = house_rules(table.preset)
@@ -284,58 +311,56 @@ class Lobby:
             phrase = f"{OPTION_TEXT[name].title}: {value_label(name, chosen)}"
             table.add_log(f"House rule: {phrase}.")
             try:
-                async with self.m.store.transaction() as conn:
-                    await self.m.store.write(conn, table)
+                async with self.store.transaction() as conn:
+                    await self.store.write(conn, table)
             except BaseException:
                 restore(table, saved)
                 table.options = before
                 raise
-            update = self.m.update(table, "lobby", message=f"House rule set: {phrase}.")
-        self.m.notify(update)
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"House rule set: {phrase}.")
+        self.registry.notify(update)
         return update
 
     async def leave(self, channel_id: int, user_id: int) -> TableUpdate:
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         async with table.lock:
-            self.m.still_open(table)
+            self.registry.still_open(table)
             if table.seat_of(user_id) is None:
                 raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
-            update = await self._leave(table, user_id)
-        self.m.notify(update)
+            update = await self.leave_seat(table, user_id)
+        self.registry.notify(update)
         return update
 
     async def kick(self, guild_id: int, user_id: int, admin_name: str) -> list[TableUpdate]:
         """An admin removes a player from every open table of the server they sit at: from a lobby
         (their buy-in refunded), or mid-game (an AI plays their seat; cashed out at the end)."""
         updates = []
-        for table in [
-            t for t in list(self.m.by_id.values()) if t.guild_id == guild_id and t.seat_of(user_id) is not None
-        ]:
+        for table in [t for t in self.registry.of_guild(guild_id) if t.seat_of(user_id) is not None]:
             async with table.lock:
-                if table.status not in ("lobby", "playing") or self.m.by_id.get(table.id) is not table:
+                if not self.registry.is_open(table):
                     continue
                 index = table.seat_of(user_id)
                 if index is None or table.seats[index].left:
                     continue
                 table.add_log(f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.")
-                updates.append(await self._leave(table, user_id, kicked=True))
-            self.m.notify(updates[-1])
+                updates.append(await self.leave_seat(table, user_id, kicked=True))
+            self.registry.notify(updates[-1])
         if not updates:
             raise errors.NotSeated(errors.Refusal.MEMBER_NOT_SEATED)
         return updates
 
-    async def _leave(self, table: Table, user_id: int, kicked: bool = False) -> TableUpdate:
+    async def leave_seat(self, table: Table, user_id: int, kicked: bool = False) -> TableUpdate:
         """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
         ``kicked``: an admin removed them (the update's message is for the admin)."""
         index = table.seat_of(user_id)
         if index is None:
             raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
         seat = table.seats[index]
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             if not [s for s in table.humans() if s.user_id != user_id]:
                 # The last human: close the table, every stake (theirs too) back in one go.
                 table.add_log(f"{escape(seat.name)} left.")
-                return await self.cancel(table, "Everyone left; the table is closed.")
+                return await self.flow.cancel(table, "Everyone left; the table is closed.")
             saved = snapshot(table)
             del table.seats[index]
             table.add_log(f"{escape(seat.name)} left.")
@@ -345,9 +370,9 @@ class Lobby:
                 table.host_id = new_host.user_id
                 table.add_log(f"{escape(new_host.name)} is the host now.")
             try:
-                async with self.m.store.transaction() as conn:  # the refund and the freed seat, together
-                    await self.m.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
-                    await self.m.store.write(conn, table)
+                async with self.store.transaction() as conn:  # the refund and the freed seat, together
+                    await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
+                    await self.store.write(conn, table)
             except BaseException:
                 restore(table, saved)
                 raise
@@ -356,36 +381,21 @@ class Lobby:
                 if kicked
                 else f"You left; {seat.stake} chips are back in your wallet."
             )
-            return self.m.update(table, "lobby", message=message)
+            return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
-        ended = await self.m.play.seat_to_ai(
+        ended = await self.flow.seat_to_ai(
             table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
         )
         if ended is not None:
             return ended
-        await self.m.play.advance(table, [], rearm=False, urgent=True)
+        await self.flow.advance(table, [], rearm=False, urgent=True)
         message = (
             f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end."
             if kicked
             else "You left the game: an AI plays your seat and you're cashed out at the end."
         )
-        return self.m.update(table, "play", message=message)
-
-    async def cancel(self, table: Table, reason: str) -> TableUpdate:
-        """Close a lobby: every stake back to its wallet (or the house)."""
-        payouts = [(s.account, s.stake) for s in table.seats]
-        table.add_log(reason)
-        self.m.store.discard(table)
-        async with self.m.store.transaction() as conn:
-            await self.m.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
-            await self.m.store.cancel(conn, table, self.m.clock.now())
-        # Only once the refunds are committed: a failure leaves the lobby open (and its timer armed).
-        table.status = "cancelled"
-        self.m.timers.set_deadline(table, None)
-        table.version += 1
-        self.m.forget(table)
-        return self.m.update(table, "cancelled", message=reason)
+        return TableUpdate.of(table, UpdateKind.PLAY, message=message)
 
     async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
         """Start the game. ``before_apply``: awaited once the host's click is known to be allowed,
@@ -393,7 +403,7 @@ class Lobby:
         refusal that only shows under the lock, e.g. too few players, comes after it)."""
         from engine import Game
 
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         if before_apply is not None:  # acknowledged before waiting for the lock, as a move (see Play.act)
             self._host_in_lobby(table, user_id, errors.Refusal.HOST_ONLY_START)
         async with held_after(table.lock, before_apply):
@@ -402,20 +412,20 @@ class Lobby:
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
             # Before anything changes in memory: if the database is away, the lobby stays as it was.
-            await self.m.store.mark_started(table, self.m.clock.now())
+            await self.store.mark_started(table, self.clock.now())
             table.game = Game.new(
                 table.preset,
                 [s.name for s in table.seats],
                 options=table.options or None,
                 stacks=[s.stake for s in table.seats],
-                seed=self.m.rng.randrange(2**31),
-                clock=self.m.clock.now,
+                seed=self.rng.randrange(2**31),
+                clock=self.clock.now,
             )
             table.ask_humans()
-            table.status = "playing"
+            table.status = TableStatus.PLAYING
             table.add_log(f"{info.name} begins with {len(table.seats)} players.")
-            events = list(table.game.next_deal())
-            update = await self.m.play.advance(table, events, urgent=True)  # status "playing" with its game
+            events = list(table.running_game.next_deal())
+            update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
             update.message = "The game is on!"
-        self.m.notify(update)
+        self.registry.notify(update)
         return update

@@ -8,9 +8,11 @@ hand, stay secret.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.messages.text import escape
+from engine import Action, Game
 from engine import events as ev
 from engine.events import EndReason, Event
 from engine.textview import event_sentence
@@ -53,7 +55,7 @@ def worth_a_line(event: Event) -> bool:
     return isinstance(event, LOGGED_EVENTS)
 
 
-def describe_event(event: Event | Mapping, view: dict) -> str | None:
+def describe_event(event: Event | Mapping[str, Any], view: dict[str, Any]) -> str | None:
     """One line for the table's event log, or None for events not worth a line.
 
     The wording is :func:`engine.textview.event_sentence`'s (``view``: the public view, for
@@ -75,12 +77,12 @@ def describe_event(event: Event | Mapping, view: dict) -> str | None:
     return line[:1].upper() + line[1:]
 
 
-def escaped_view(view: dict) -> dict:
+def escaped_view(view: dict[str, Any]) -> dict[str, Any]:
     """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
     return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
 
 
-def public_action_text(names: list[str], action, events=(), phase: str | None = None) -> str:
+def public_action_text(names: list[str], action: Action, events: Sequence[Event] = (), phase: str | None = None) -> str:
     """What everyone may read about a decision, as a sentence with the seat's escaped name
     (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
     seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""
@@ -93,7 +95,7 @@ def public_action_text(names: list[str], action, events=(), phase: str | None = 
 # Claims (strict claims: each pay card waits for its owner's Claim!)
 
 
-def decision_token(game) -> str:
+def decision_token(game: Game) -> str:
     """Which awaited decision this is: the number of events so far this round.
 
     A claim button carries it (``do.claim.<token>``), so a second, fast click on the same
@@ -103,7 +105,7 @@ def decision_token(game) -> str:
     return str(game.decision_number())
 
 
-def claim_is_public(game) -> bool:
+def claim_is_public(game: Game) -> bool:
     """Whether the pay card being claimed is on the table (played in Michigan), so its space may
     be named publicly; a claim right after the deal is for a card still hidden in the hand."""
     return game.cards_on_table()

@@ -6,23 +6,26 @@ takes the table's ``asyncio.Lock``, changes state, saves it and returns a
 pushed to the registered listeners (the mat publisher), so changes made by timers and AI seats
 reach the channel too.
 
-:class:`TableManager` is the facade the cogs, the controller and the tests call; it keeps the
-open tables (by channel, id and thread) and composes the parts that do the work:
+:class:`TableManager` is the composition root: it builds the parts, hands each its collaborators,
+and offers the entry points the cogs, the controller and the tests call. The parts never call
+back into it, and the calls between them go one way (each module imports only those below it):
 
-- :class:`~bot.tables.lobby.Lobby` (bot/tables/lobby.py): open, join, leave, add AI, house rules, start, Rematch;
-- :class:`~bot.tables.play.Play` (bot/tables/play.py): moves, AI moves, safe defaults, stopping a game;
-- :class:`~bot.tables.moderation.Moderation` (bot/tables/moderation.py): the host removes a player, the table votes an absent one's seat to the AI;
-- :class:`~bot.tables.timers.Timers` (bot/tables/timers.py): deadlines as absolute times, resumed after a restart;
-- :class:`~bot.tables.results.Results` (bot/tables/results.py): the end of a game, results, the audit;
+- :class:`~bot.tables.registry.Registry` (bot/tables/registry.py): the open tables by channel, id and thread; the listeners;
 - :class:`~bot.tables.store.TableStore` (bot/tables/store.py): every SQL statement about tables, their
-  results and stats, and the coalesced saves.
+  results and stats, and the coalesced saves;
+- :class:`~bot.tables.flow.Flow` (bot/tables/flow.py): after any change: AI moves, the next deal, deadlines, the save, the game's end;
+- :class:`~bot.tables.lobby.Lobby` (bot/tables/lobby.py): open, join, leave, add AI, house rules, start, Rematch;
+- :class:`~bot.tables.play.Play` (bot/tables/play.py): a move checked and applied, "I'm back", stopping a table;
+- :class:`~bot.tables.moderation.Moderation` (bot/tables/moderation.py): the host removes a player, the table votes an absent one's seat to the AI;
+- :class:`~bot.tables.timers.Timers` (bot/tables/timers.py): deadlines fired as they come due, resumed after a restart;
+- :class:`~bot.tables.results.Results` (bot/tables/results.py): what a finished game records, the audit.
 """
 
 from __future__ import annotations
 
-import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from bot import errors
 from bot.economy.bank import Bank
@@ -31,15 +34,15 @@ from bot.settings import Settings
 from bot.storage.database import Database
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, SystemClock
+from bot.tables.flow import Flow
 from bot.tables.lobby import Lobby
-from bot.tables.model import Listener, Table, TableUpdate
+from bot.tables.model import BeforeApply, Listener, Seat, Table, TableStatus, TableUpdate
 from bot.tables.moderation import Moderation
 from bot.tables.play import Play
+from bot.tables.registry import Registry
 from bot.tables.results import Results
 from bot.tables.store import TableStore
 from bot.tables.timers import Timers
-
-log = logging.getLogger(__name__)
 
 
 class TableManager:
@@ -52,117 +55,181 @@ class TableManager:
         clock: Clock | None = None,
         rng: random.Random | None = None,
         save_delay: float = 0.0,
+        ai: AIPlayers | None = None,
     ) -> None:
+        """``ai``: the AI seats' decisions (default: with ``rng`` and ``clock``; the bot gives it a
+        worker process pool for Hard decisions)."""
         self.store = TableStore(db, save_delay)
         self.bank = bank
         self.prefs = prefs
         self.settings = settings
         self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
-        self.ai = AIPlayers(self.rng, clock=self.clock)  # the bot gives it a worker process pool for Hard decisions
-        self.tables: dict[int, Table] = {}  # by channel id
-        self.by_id: dict[int, Table] = {}
-        self.threads: dict[int, Table] = {}  # by thread id: a table running in a thread
-        # Whether a user is still a member of a server (the Discord layer asks Discord); None: assume so.
-        self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
-        self.listeners: list[Listener] = []
-        self.lobby = Lobby(self)
-        self.play = Play(self)
-        self.timers = Timers(self)
-        self.results = Results(self)
-        self.moderation = Moderation(self)
-        # The entry points, part by part.
-        self.create_table = self.lobby.create_table
-        self.rematch = self.lobby.rematch
-        self.join = self.lobby.join
-        self.add_ai = self.lobby.add_ai
-        self.set_house_rule = self.lobby.set_house_rule
-        self.leave = self.lobby.leave
-        self.kick = self.lobby.kick
-        self.start = self.lobby.start
-        self.act = self.play.act
-        self.back = self.play.back
-        self.host_kick = self.moderation.host_kick
-        self.check_kick = self.moderation.check_kick
-        self.vote_ai = self.moderation.vote_ai
-        self.stop = self.play.stop
-        self.resume = self.timers.resume
-        self.run = self.timers.run
-        self.tick = self.timers.tick
-        self.next_deadline = self.timers.next_deadline
-        self.flush_saves = self.store.flush
-        self.audit = self.results.audit
-        self.stats = self.store.stats
-        self.history = self.store.history
-        self.replay = self.store.replay
-        self.game_log = self.store.game_log
-        self.player_games = self.store.player_games
-        self.player_presets = self.store.player_presets
+        self.ai = ai or AIPlayers(self.rng, clock=self.clock)
+        self.registry = Registry()
+        self.flow = Flow(self.registry, self.store, bank, settings, self.clock, self.ai, self.rng)
+        self.lobby = Lobby(self.registry, self.store, bank, prefs, settings, self.clock, self.rng, self.flow)
+        self.play = Play(self.registry, self.flow)
+        self.moderation = Moderation(self.registry, self.store, self.flow, self.lobby)
+        self.timers = Timers(self.registry, self.store, bank, settings, self.clock, self.flow)
+        self.results = Results(self.registry, self.store, bank)
 
-    # -- the open tables and their listeners --------------------------------------------
+    # -- the open tables ----------------------------------------------------------------
 
-    def add_listener(self, listener: Listener) -> None:
-        self.listeners.append(listener)
+    @property
+    def tables(self) -> Mapping[int, Table]:
+        """The open tables by channel (read only)."""
+        return self.registry.by_channel
 
-    def notify(self, update: TableUpdate) -> None:
-        for listener in self.listeners:
-            try:
-                listener(update)
-            except Exception:
-                log.exception("table listener failed")
+    @property
+    def by_id(self) -> Mapping[int, Table]:
+        return self.registry.by_id
 
-    def changed_unsaved(self, table: Table) -> None:
-        """A change applied to the table in memory whose save failed (the database went away, e.g. a
-        PostgreSQL restart): the listeners are told all the same, so the table message shows the
-        turn the players' hands show (it kept the one before: the two disagreed). The coalesced
-        saves write the state once the database is back."""
-        if table.status == "playing" and self.by_id.get(table.id) is table:
-            self.notify(self.update(table, "play"))
-
-    def forget(self, table: Table) -> None:
-        self.store.discard(table)
-        if self.tables.get(table.channel_id) is table:
-            del self.tables[table.channel_id]
-        if table.thread_id is not None and self.threads.get(table.thread_id) is table:
-            del self.threads[table.thread_id]
-        self.by_id.pop(table.id, None)
-
-    def remember(self, table: Table) -> None:
-        self.tables[table.channel_id] = table
-        self.by_id[table.id] = table
-        if table.thread_id is not None:
-            self.threads[table.thread_id] = table
+    @property
+    def threads(self) -> Mapping[int, Table]:
+        """The open tables running in a thread, by thread."""
+        return self.registry.by_thread
 
     def get(self, channel_id: int) -> Table:
         """The open table of a channel, or of the thread it runs in."""
-        table = self.tables.get(channel_id) or self.threads.get(channel_id)
-        if table is None:
-            raise errors.NoTable(errors.Refusal.NO_TABLE)
-        return table
+        return self.registry.get(channel_id)
 
     def get_by_id(self, table_id: int) -> Table | None:
-        return self.by_id.get(table_id)
+        return self.registry.get_by_id(table_id)
 
     def seated(self, guild_id: int, user_id: int) -> bool:
         """Whether the user has a seat at an open table of the server (their chips are in play)."""
-        return any(t.guild_id == guild_id and t.seat_of(user_id) is not None for t in self.by_id.values())
+        return self.registry.seated(guild_id, user_id)
 
-    def update(self, table: Table, kind: str, **kw) -> TableUpdate:
-        return TableUpdate(table=table, kind=kind, version=table.version, **kw)
+    def add_listener(self, listener: Listener) -> None:
+        self.registry.add_listener(listener)
 
-    def still_open(self, table: Table) -> None:
-        """Under the table's lock: refuse if the table closed while we waited for it (a double
-        click, the lobby timer, the game's end)."""
-        if table.status not in ("lobby", "playing") or self.tables.get(table.channel_id) is not table:
-            raise errors.NoTable(errors.Refusal.TABLE_CLOSED)
+    @property
+    def member_check(self) -> Callable[[int, int], Awaitable[bool]] | None:
+        """Whether a user is still a member of a server (the Discord side asks Discord); None: assume so."""
+        return self.timers.member_check
 
-    # -- read-only --------------------------------------------------------------------
+    @member_check.setter
+    def member_check(self, check: Callable[[int, int], Awaitable[bool]] | None) -> None:
+        self.timers.member_check = check
 
-    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict]:
+    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict[str, Any]]:
         table = self.get(channel_id)
-        if table.status != "playing":
+        if table.status != TableStatus.PLAYING:
             raise errors.WrongPhase(errors.Refusal.NO_CARDS_YET)
         index = table.seat_of(user_id)
         if index is None:
             raise errors.NotSeated(errors.Refusal.NO_HAND_TO_SHOW)
-        return table, index, table.game.view(index)
+        return table, index, table.running_game.view(index)
+
+    # -- the lobby ----------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        preset: str | None = None,
+        options: dict[str, Any] | None = None,
+        buy_in: int | None = None,
+        turn_timeout: float | None = None,
+        thread: bool = False,
+        rematch_of: int | None = None,
+    ) -> TableUpdate:
+        return await self.lobby.create_table(
+            guild_id, channel_id, host_id, host_name, preset, options, buy_in, turn_timeout, thread, rematch_of
+        )
+
+    async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
+        return await self.lobby.rematch(old_table_id, user_id, name, thread)
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
+        return await self.lobby.join(channel_id, user_id, name)
+
+    async def add_ai(
+        self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None, level: str = "normal"
+    ) -> TableUpdate:
+        return await self.lobby.add_ai(channel_id, user_id, before_apply, level)
+
+    async def set_house_rule(self, channel_id: int, user_id: int, name: str, value: str) -> TableUpdate:
+        return await self.lobby.set_house_rule(channel_id, user_id, name, value)
+
+    async def leave(self, channel_id: int, user_id: int) -> TableUpdate:
+        return await self.lobby.leave(channel_id, user_id)
+
+    async def kick(self, guild_id: int, user_id: int, admin_name: str) -> list[TableUpdate]:
+        return await self.lobby.kick(guild_id, user_id, admin_name)
+
+    async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
+        return await self.lobby.start(channel_id, user_id, before_apply)
+
+    # -- the game -----------------------------------------------------------------------
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        round_number: int | None = None,
+        expect: str | None = None,
+        before_apply: BeforeApply | None = None,
+    ) -> TableUpdate:
+        """A move at the channel's table (a button's click goes to :meth:`Play.act` with the table
+        its id names)."""
+        return await self.play.act(self.get(channel_id), user_id, action, round_number, expect, before_apply)
+
+    async def back(self, channel_id: int, user_id: int) -> TableUpdate:
+        return await self.play.back(channel_id, user_id)
+
+    async def stop(self, channel_id: int, user_id: int, can_manage: bool, name: str = "") -> TableUpdate:
+        return await self.play.stop(channel_id, user_id, can_manage, name)
+
+    def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
+        return self.moderation.check_kick(table, host_id, user_id)
+
+    async def host_kick(self, channel_id: int, host_id: int, user_id: int, confirmed: bool = False) -> TableUpdate:
+        return await self.moderation.host_kick(channel_id, host_id, user_id, confirmed)
+
+    async def vote_ai(self, channel_id: int, user_id: int, target: int, round_number: int) -> TableUpdate:
+        return await self.moderation.vote_ai(channel_id, user_id, target, round_number)
+
+    # -- timers -------------------------------------------------------------------------
+
+    async def resume(self) -> list[Table]:
+        return await self.timers.resume()
+
+    async def run(self) -> None:
+        await self.timers.run()
+
+    async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
+        return await self.timers.tick(wait_for_searches)
+
+    def next_deadline(self) -> float | None:
+        return self.timers.next_deadline()
+
+    # -- what is kept -------------------------------------------------------------------
+
+    async def flush_saves(self) -> None:
+        await self.store.flush()
+
+    async def audit(self, guild_id: int) -> dict[str, Any]:
+        return await self.results.audit(guild_id)
+
+    async def stats(self, guild_id: int, user_id: int) -> dict[str, Any] | None:
+        return await self.store.stats(guild_id, user_id)
+
+    async def history(self, guild_id: int, limit: int = 10) -> list[dict[str, Any]]:
+        return await self.store.history(guild_id, limit)
+
+    async def replay(self, guild_id: int, table_id: int) -> str | None:
+        return await self.store.replay(guild_id, table_id)
+
+    async def game_log(self, guild_id: int, table_id: int) -> tuple[str, dict[str, list[str]]] | None:
+        return await self.store.game_log(guild_id, table_id)
+
+    async def player_games(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
+        return await self.store.player_games(guild_id, user_id, limit)
+
+    async def player_presets(self, guild_id: int, user_id: int) -> list[dict[str, Any]]:
+        return await self.store.player_presets(guild_id, user_id)

@@ -3,13 +3,14 @@
 Only the Discord side sets them: the publisher (the lobby and mat messages, the game's thread),
 the turn pings (:mod:`bot.discordio.turns`) and ``/tripoley start`` (its lobby message). They are saved
 with the table's state, so that after a restart its messages are edited rather than posted
-again; the table manager's lobby and play never read them.
+again; the table manager's lobby and play never read them. The table is found in the manager's
+registry and saved through its store, like any other change.
 """
 
 from __future__ import annotations
 
 from bot.tables.manager import TableManager
-from bot.tables.model import Table
+from bot.tables.model import Table, TableStatus
 
 
 async def remember_message(
@@ -17,15 +18,15 @@ async def remember_message(
 ) -> None:
     """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
     or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
-    table = manager.by_id.get(table_id)
+    table = manager.registry.get_by_id(table_id)
     if table is None:
         return
     if kind == "ping":
         table.ping_message_id = message_id
-        if table.status == "playing":
+        if table.status == TableStatus.PLAYING:
             await manager.store.save(table, urgent=False)
         return
-    if kind != "lobby" and table.status == "playing" and manager.store.save_delay > 0:
+    if kind != "lobby" and table.status == TableStatus.PLAYING and manager.store.save_delay > 0:
         # A running game: saved with its next coalesced save (no lock, no transaction now: a
         # player clicking the new mat must not wait for this). Lost in a crash, the resumed
         # table just posts a new mat message.
@@ -46,8 +47,6 @@ async def remember_thread(manager: TableManager, table: Table, thread_id: int | 
     """The thread a table's game runs in (None: it could not be started; the channel then)."""
     async with table.lock:
         table.thread, table.thread_id = thread_id is not None, thread_id
-        if manager.by_id.get(table.id) is not table:
+        if not manager.registry.thread_started(table, thread_id):
             return  # over already: its results go to the thread, nothing left to save
-        if thread_id is not None:
-            manager.threads[thread_id] = table
         await manager.store.save(table)

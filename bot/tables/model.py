@@ -12,16 +12,49 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from bot.economy.bank import HOUSE
+from bot.errors import TripoleyError
+from bot.storage.dialect import Row
+from engine import Awaiting, Game
 from engine.events import Event
+from engine.presets import PRESETS, Preset
 
 LOG_LINES = 10
 ROUND_LOG_LINES = 1000  # a round's whole story (the Log button); bounded so a saved table stays small
 # The whole game's story (kept with the finished game: the final message's Log): past this many
 # lines the oldest rounds are dropped, so a saved table stays small however long the game runs.
 GAME_LOG_LINES = 20_000
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life (saved as its value: the tables' ``status`` column)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class DeadlineKind(StrEnum):
+    """What a table's deadline fires (bot.tables.timers): saved as its value with the table."""
+
+    LOBBY = "lobby"  # nobody started the game in time: the lobby closes
+    TURN = "turn"  # a player's time to act runs out
+    AI = "ai"  # an AI seat's move, after its pause
+    NEXT_DEAL = "next-deal"  # the pause between rounds ends
+    FINISH = "finish"  # a finished game's cash-out, tried again after the database was away
+
+
+class UpdateKind(StrEnum):
+    """What a :class:`TableUpdate` shows: a lobby, a game going on, or its end."""
+
+    LOBBY = "lobby"
+    PLAY = "play"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
 
 
 @dataclass
@@ -60,11 +93,11 @@ class Table:
     buy_in: int
     turn_timeout: float
     ai_pause: float
-    status: str = "lobby"  # lobby | playing | finished | cancelled
+    status: TableStatus = TableStatus.LOBBY
     seats: list[Seat] = field(default_factory=list)
-    game: Any = None  # engine.Game once started
+    game: Game | None = None  # once started
     deadline: float | None = None
-    deadline_kind: str | None = None  # lobby | turn | ai | next-deal
+    deadline_kind: DeadlineKind | None = None
     deadline_seat: int | None = None
     lobby_message_id: int | None = None
     mat_message_id: int | None = None
@@ -90,14 +123,19 @@ class Table:
         return int(self.game.round_number)
 
     @property
+    def running_game(self) -> Game:
+        """The game of a started table (only a lobby has none: an error to ask it then)."""
+        if self.game is None:
+            raise RuntimeError(f"table {self.id} has no game: it is a lobby")
+        return self.game
+
+    @property
     def mat_channel(self) -> int:
         """Where the game's messages go: its thread, else the channel."""
         return self.thread_id or self.channel_id
 
     @property
-    def preset_info(self):
-        from engine.presets import PRESETS
-
+    def preset_info(self) -> Preset:
         return PRESETS[self.preset]
 
     def seat_of(self, user_id: int) -> int | None:
@@ -109,8 +147,8 @@ class Table:
     def humans(self) -> list[Seat]:
         return [s for s in self.seats if s.user_id is not None]
 
-    def awaiting(self):
-        if self.game is None or self.status != "playing":
+    def awaiting(self) -> Awaiting | None:
+        if self.game is None or self.status != TableStatus.PLAYING:
             return None
         return self.game.awaiting()
 
@@ -166,7 +204,7 @@ class Table:
         }
 
     @classmethod
-    def from_row(cls, row, clock: Callable[[], float] | None = None) -> Table:
+    def from_row(cls, row: Row, clock: Callable[[], float] | None = None) -> Table:
         state = json.loads(row["state_json"])
         table = cls(
             id=int(row["id"]),
@@ -178,10 +216,10 @@ class Table:
             buy_in=int(state.get("buy_in", 0)),
             turn_timeout=float(state.get("turn_timeout", 60)),
             ai_pause=float(state.get("ai_pause", 1)),
-            status=row["status"],
+            status=TableStatus(row["status"]),
             seats=[Seat(**s) for s in state.get("seats", [])],
             deadline=state.get("deadline"),
-            deadline_kind=state.get("deadline_kind"),
+            deadline_kind=DeadlineKind(state["deadline_kind"]) if state.get("deadline_kind") else None,
             deadline_seat=state.get("deadline_seat"),
             lobby_message_id=state.get("lobby_message_id"),
             mat_message_id=state.get("mat_message_id"),
@@ -196,8 +234,6 @@ class Table:
             created_at=float(row["created_at"]),
         )
         if state.get("game"):
-            from engine import Game
-
             table.game = Game.from_json(state["game"], clock=clock)
             table.ask_humans()
         return table
@@ -208,12 +244,18 @@ class TableUpdate:
     """What changed at a table, for the Discord layer to show."""
 
     table: Table
-    kind: str  # lobby | play | finished | cancelled
+    kind: UpdateKind
     events: list[Event] = field(default_factory=list)  # what the engine emitted meanwhile
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
+    refused: TripoleyError | None = None  # a part of it that was refused (Rematch: an AI seat), worded where shown
     notices: list[tuple[int, str]] = field(default_factory=list)  # (user id, text) to tell that player privately
     version: int = 0
+
+    @classmethod
+    def of(cls, table: Table, kind: UpdateKind, **kw: Any) -> TableUpdate:
+        """The update for the table as it is now (its current version)."""
+        return cls(table=table, kind=kind, version=table.version, **kw)
 
 
 Listener = Callable[[TableUpdate], None]

@@ -2,7 +2,7 @@
 
 No admin is needed for either. The host removes a player from the lobby at once (their buy-in
 refunded) or, once confirmed, mid-game (an AI plays the seat to the end and they are cashed out
-then, like a player who left: :meth:`bot.tables.lobby.Lobby._leave`). A player who missed a turn
+then, like a player who left: :meth:`bot.tables.lobby.Lobby.leave_seat`). A player who missed a turn
 can have their seat handed to the AI by a majority of the other players still at the keyboard;
 it is theirs again when they press **I'm back**, as after three missed turns. The vote closes
 when they act (:meth:`bot.tables.play.Play.act` clears it).
@@ -10,14 +10,13 @@ when they act (:meth:`bot.tables.play.Play.act` clears it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot import errors
 from bot.messages.text import escape
-from bot.tables.model import Seat, Table, TableUpdate
-
-if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+from bot.tables.flow import Flow
+from bot.tables.lobby import Lobby
+from bot.tables.model import Seat, Table, TableStatus, TableUpdate, UpdateKind
+from bot.tables.registry import Registry
+from bot.tables.store import TableStore
 
 
 def voters(table: Table, target: int) -> list[int]:
@@ -38,12 +37,15 @@ def vote_open(seat: Seat) -> bool:
 
 
 class Moderation:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(self, registry: Registry, store: TableStore, flow: Flow, lobby: Lobby) -> None:
+        self.registry = registry
+        self.store = store
+        self.flow = flow
+        self.lobby = lobby  # a removed player leaves as one who left (Lobby.leave_seat)
 
     def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
         """The seat the host may remove (raised: why not). Also checked again under the lock."""
-        if table.status not in ("lobby", "playing"):
+        if table.status not in (TableStatus.LOBBY, TableStatus.PLAYING):
             raise errors.NoTable(errors.Refusal.TABLE_CLOSED)
         if host_id != table.host_id:
             raise errors.NotAllowed(errors.Refusal.HOST_ONLY_KICK)
@@ -60,25 +62,25 @@ class Moderation:
     async def host_kick(self, channel_id: int, host_id: int, user_id: int, confirmed: bool = False) -> TableUpdate:
         """The host removes a player: from the lobby at once (refunded); mid-game only ``confirmed``
         (the Discord layer asks first), their seat then played by an AI, their chips still theirs."""
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         async with table.lock:
-            self.m.still_open(table)
+            self.registry.still_open(table)
             seat = self.check_kick(table, host_id, user_id)
-            if table.status == "playing" and not confirmed:
+            if table.status == TableStatus.PLAYING and not confirmed:
                 raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
             table.add_log(f"The host removed {escape(seat.name)} from the table.")
-            lobby = table.status == "lobby"
-            update = await self.m.lobby._leave(table, user_id, kicked=True)
+            lobby = table.status == TableStatus.LOBBY
+            update = await self.lobby.leave_seat(table, user_id, kicked=True)
             update.notices = [(user_id, KICKED_FROM_LOBBY.format(chips=seat.stake) if lobby else KICKED_FROM_GAME)]
-        self.m.notify(update)
+        self.registry.notify(update)
         return update
 
     async def vote_ai(self, channel_id: int, user_id: int, target: int, round_number: int) -> TableUpdate:
         """A vote to hand seat ``target`` to the AI; at a majority of :func:`voters` it is done."""
-        table = self.m.get(channel_id)
+        table = self.registry.get(channel_id)
         async with table.lock:
-            self.m.still_open(table)
-            if table.status != "playing" or round_number != table.round:
+            self.registry.still_open(table)
+            if table.status != TableStatus.PLAYING or round_number != table.round:
                 raise errors.StaleButton(errors.Refusal.EARLIER_ROUND)
             if not 0 <= target < len(table.seats):
                 raise errors.StaleButton(errors.Refusal.VOTE_CLOSED)
@@ -92,19 +94,19 @@ class Moderation:
             seat.votes = [v for v in seat.votes if v in voters(table, target)] + [user_id]
             needed = votes_needed(table, target)
             if len(seat.votes) < needed:
-                await self.m.store.save(table, urgent=True)
-                update = self.m.update(
-                    table, "play", message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
+                await self.store.save(table, urgent=True)
+                update = TableUpdate.of(
+                    table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
                 )
             else:
                 seat.away, seat.votes = True, []
                 line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
                 table.add_log(line)
-                update = await self.m.play.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
+                update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
                 update.message = line
                 assert seat.user_id is not None  # vote_open: a player's seat
                 update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
-        self.m.notify(update)
+        self.registry.notify(update)
         return update
 
 

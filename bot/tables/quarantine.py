@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from bot.economy.bank import FORGOTTEN, HOUSE, Bank
 from bot.storage.database import Database
+from bot.storage.dialect import Connection
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class Plan:
     problem: str | None = None
 
 
-async def refund_plan(conn, table_id: int, chips: int, forgotten_to_house: bool = False) -> Plan:
+async def refund_plan(conn: Connection, table_id: int, chips: int, forgotten_to_house: bool = False) -> Plan:
     """Every account's stake at the table, from the ledger (its buy-ins less its refunds)."""
     async with conn.execute(
         "SELECT user_id, SUM(delta) FROM ledger WHERE table_id = ? GROUP BY user_id ORDER BY user_id", (table_id,)

@@ -22,13 +22,15 @@ import asyncio
 import json
 import logging
 import time
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.economy.bank import HOUSE
 from bot.errors import DatabaseUnavailable
 from bot.storage import database as storage
 from bot.storage.database import Database
-from bot.tables.model import Table
+from bot.storage.dialect import Connection, Row
+from bot.tables.model import Table, TableStatus
 
 log = logging.getLogger(__name__)
 RETRY_DELAY = 1.0  # seconds between two tries of saves that failed while the database was away
@@ -40,9 +42,9 @@ class TableStore:
         self.save_delay = save_delay  # > 0: coalesce the saves of AI moves (see the module doc)
         self.save_batch = 8  # tables per coalesced-save transaction
         self._dirty: dict[int, Table] = {}  # table id → table whose newest state is not saved yet
-        self._saver_task: asyncio.Task | None = None
+        self._saver_task: asyncio.Task[None] | None = None
 
-    def transaction(self, priority: int | None = None):
+    def transaction(self, priority: int | None = None) -> AbstractAsyncContextManager[Connection]:
         """A transaction on the bot's database (chips and a table's state written together)."""
         return self.db.transaction(priority)
 
@@ -69,7 +71,7 @@ class TableStore:
                 )
                 table.version += 1
             except BaseException as exc:
-                if table.status != "playing" or table.game is None:
+                if table.status != TableStatus.PLAYING or table.game is None:
                     raise  # a lobby's state is saved with its chips, in transactions
                 self._queue(table)  # the coalesced saves try again
                 if isinstance(exc, DatabaseUnavailable):
@@ -117,7 +119,7 @@ class TableStore:
                 encoded = []
                 began = time.perf_counter()
                 for i, t in enumerate(batch):
-                    if t.status == "playing" and t.game is not None:
+                    if t.status == TableStatus.PLAYING and t.game is not None:
                         encoded.append((t, t.version, json.dumps(t.to_state())))
                     if time.perf_counter() - began > 0.004:  # a short turn of the loop: the rest next
                         for rest in batch[i + 1 :]:
@@ -140,7 +142,7 @@ class TableStore:
                 raise
             await asyncio.sleep(0)  # let interactions through between batches
 
-    async def write(self, conn, table: Table) -> None:
+    async def write(self, conn: Connection, table: Table) -> None:
         """Save the table's state inside the caller's transaction."""
         table.version += 1
         await conn.execute(
@@ -155,13 +157,14 @@ class TableStore:
                 "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
             )
 
-    async def insert(self, conn, table: Table) -> int:
+    async def insert(self, conn: Connection, table: Table) -> int:
         """A new lobby's row (its state follows with :meth:`write`); its id."""
         cur = await conn.execute(
             "INSERT INTO tables (guild_id, channel_id, host_id, preset, status, chips, state_json, created_at)"
             " VALUES (?, ?, ?, ?, 'lobby', 0, '{}', ?)",
             (table.guild_id, table.channel_id, table.host_id, table.preset, table.created_at),
         )
+        assert cur.lastrowid is not None  # an INSERT gives its row's id
         return int(cur.lastrowid)
 
     async def mark_started(self, table: Table, when: float) -> None:
@@ -173,14 +176,16 @@ class TableStore:
         """The state a closed table is saved with: no deadline left."""
         return json.dumps({**table.to_state(), "deadline": None, "deadline_kind": None, "deadline_seat": None})
 
-    async def cancel(self, conn, table: Table, when: float) -> None:
+    async def cancel(self, conn: Connection, table: Table, when: float) -> None:
         """Inside the caller's transaction (with the refunds): the lobby is closed."""
         await conn.execute(
             "UPDATE tables SET status = 'cancelled', state_json = ?, ended_at = ? WHERE id = ?",
             (self.closing_state(table), when, table.id),
         )
 
-    async def finish(self, conn, table: Table, results: dict[str, Any], replay: str | None, when: float) -> None:
+    async def finish(
+        self, conn: Connection, table: Table, results: dict[str, Any], replay: str | None, when: float
+    ) -> None:
         """Inside the caller's transaction (with the cash-outs): the game is over, its results and
         replay kept, every player's stats counted."""
         await self._record_stats(conn, table.guild_id, results)
@@ -190,7 +195,7 @@ class TableStore:
             (self.closing_state(table), json.dumps(results), replay, when, table.id),
         )
 
-    async def _record_stats(self, conn, guild_id: int, results: dict[str, Any]) -> None:
+    async def _record_stats(self, conn: Connection, guild_id: int, results: dict[str, Any]) -> None:
         for entry in results["seats"]:
             if entry["user_id"] is None:
                 continue
@@ -218,11 +223,11 @@ class TableStore:
 
     # -- reading ------------------------------------------------------------------------
 
-    async def open_tables(self) -> list:
+    async def open_tables(self) -> list[Row]:
         """Every open table's row (lobby or playing), oldest first."""
         return await self.db.fetchall("SELECT * FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
 
-    async def finished_table(self, table_id: int):
+    async def finished_table(self, table_id: int) -> Row:
         """A finished table's row, or None."""
         return await self.db.fetchone("SELECT * FROM tables WHERE id = ? AND status = 'finished'", (table_id,))
 

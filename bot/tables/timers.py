@@ -8,7 +8,7 @@ counts as a timeout if it runs out again after the restart. Other deadlines (AI 
 deal, lobby expiry) fire at once when past. A turn that runs out plays the safe default; after
 ``timeouts_before_ai`` in a row an AI plays the seat until the player is back.
 
-The loop waits through the manager's clock (``Clock.wait``: wall time in production, a test's
+The loop waits through the service's clock (``Clock.wait``: wall time in production, a test's
 hand-driven time under :class:`~bot.tables.clock.FakeClock`), and never longer than
 ``watchdog_step``: a deadline nobody woke it for is still fired within a step. That look is the
 watchdog: such a lost wake-up, and any deadline overdue by more than ``overdue_after`` (a table
@@ -22,18 +22,22 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
+from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
 from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
-from bot.tables.model import Seat, Table, TableUpdate
+from bot.settings import Settings
+from bot.storage.dialect import Row
+from bot.tables.clock import Clock
+from bot.tables.flow import DATABASE_RETRY, Flow
+from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
-
-if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+from bot.tables.registry import Registry
+from bot.tables.store import TableStore
+from engine import Event
 
 log = logging.getLogger(__name__)
-DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
 
 
 def one_line(exc: BaseException) -> str:
@@ -46,9 +50,11 @@ def check_loaded(table: Table, chips: int) -> None:
     table.preset_info  # noqa: B018 - a game this bot knows (KeyError otherwise)
     if not table.humans() or table.buy_in < 1:
         raise CorruptTable("no player is seated, or no buy-in is saved")
-    if table.status == "playing" and (table.game is None or len(table.game.stacks) != len(table.seats)):
+    if table.status == TableStatus.PLAYING and (
+        table.game is None or len(table.running_game.stacks) != len(table.seats)
+    ):
         raise CorruptTable("a game is playing but its saved game is missing or has other seats")
-    if table.status == "lobby" and table.game is not None:
+    if table.status == TableStatus.LOBBY and table.game is not None:
         raise CorruptTable("a lobby holds a game")
     if table.chips_in_play() != chips:
         raise CorruptTable(f"it holds {table.chips_in_play()} chips but its row says {chips}")
@@ -60,11 +66,20 @@ class Timers:
     watchdog_step = 1.0  # the loop looks at least this often, whatever it waits for
     overdue_after = 3.0  # seconds past its deadline that make a table overdue (a warning)
 
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
-        self._wake = asyncio.Event()
+    def __init__(
+        self, registry: Registry, store: TableStore, bank: Bank, settings: Settings, clock: Clock, flow: Flow
+    ) -> None:
+        self.registry = registry
+        self.store = store
+        self.bank = bank
+        self.settings = settings
+        self.clock = clock
+        self.flow = flow
+        self._wake = flow.deadlines_changed  # set whenever a deadline changes (Flow.set_deadline)
+        # Whether a user is still a member of a server (the Discord side asks Discord); None: assume so.
+        self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self._busy_due = False  # the last tick skipped a due table whose lock was held
-        self._searching: dict[int, asyncio.Task] = {}  # table id → its Hard AI's move, under way
+        self._searching: dict[int, asyncio.Task[TableUpdate | None]] = {}  # table id → its Hard AI's move, under way
         self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
         self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
         # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
@@ -75,17 +90,8 @@ class Timers:
         """A deadline changed: :meth:`run` looks again."""
         self._wake.set()
 
-    def set_deadline(self, table: Table, delay: float | None, kind: str | None = None, seat: int | None = None):
-        if delay is None:
-            table.deadline = table.deadline_kind = table.deadline_seat = None
-        else:
-            table.deadline = self.m.clock.now() + delay
-            table.deadline_kind = kind
-            table.deadline_seat = seat
-        self._wake.set()
-
     def next_deadline(self) -> float | None:
-        times = [t.deadline for t in self.m.tables.values() if t.deadline is not None and t.id not in self._searching]
+        times = [t.deadline for t in self.registry if t.deadline is not None and t.id not in self._searching]
         return min(times) if times else None
 
     async def resume(self) -> list[Table]:
@@ -93,10 +99,10 @@ class Timers:
         (in a cluster, the other processes' tables are theirs: settings.owns_guild). Each table on
         its own: one that can't be loaded, or fails as it resumes, is quarantined
         (:mod:`bot.tables.quarantine`) and the others resume. An unavailable database is raised."""
-        rows = await self.m.store.open_tables()
+        rows = await self.store.open_tables()
         resumed = []
         for row in rows:
-            if not self.m.settings.owns_guild(row["guild_id"]):
+            if not self.settings.owns_guild(row["guild_id"]):
                 continue
             try:
                 resumed.append(await self._resume_one(row))
@@ -104,11 +110,12 @@ class Timers:
                 raise
             except Exception as exc:
                 log.exception("table %s cannot be resumed: it is quarantined", row["id"])
-                table = self.m.by_id.get(int(row["id"]))
+                table = self.registry.get_by_id(int(row["id"]))
                 if table is not None:
-                    self.m.forget(table)
+                    self.store.discard(table)
+                    self.registry.forget(table)
                 try:
-                    await quarantine(self.m.store.db, self.m.bank, int(row["id"]), one_line(exc), self.m.clock.now())
+                    await quarantine(self.store.db, self.bank, int(row["id"]), one_line(exc), self.clock.now())
                 except DatabaseUnavailable:
                     raise
                 except Exception:
@@ -117,21 +124,25 @@ class Timers:
         log.info("resumed %d table(s)", len(resumed))
         return resumed
 
-    async def _resume_one(self, row) -> Table:
-        table = Table.from_row(row, clock=self.m.clock.now)
+    async def _resume_one(self, row: Row) -> Table:
+        table = Table.from_row(row, clock=self.clock.now)
         check_loaded(table, int(row["chips"]))
-        self.m.remember(table)
-        if table.status == "playing" and table.deadline is None:
+        self.registry.remember(table)
+        if table.status == TableStatus.PLAYING and table.deadline is None:
             # Saved between steps: decide again what we wait for.
             async with table.lock:
-                await self.m.play.advance(table, [])
-        elif table.status == "playing" and table.deadline_kind == "turn" and table.deadline is not None:
+                await self.flow.advance(table, [])
+        elif (
+            table.status == TableStatus.PLAYING
+            and table.deadline_kind == DeadlineKind.TURN
+            and table.deadline is not None
+        ):
             # The player could not act while we were down: no instant timeout.
-            grace = self.m.clock.now() + self.resume_grace
+            grace = self.clock.now() + self.resume_grace
             if table.deadline < grace:
                 async with table.lock:
                     table.deadline = grace
-                    await self.m.store.save(table)
+                    await self.store.save(table)
         return table
 
     async def run(self) -> None:
@@ -140,21 +151,21 @@ class Timers:
             # Cleared before looking, never after: a wake-up that comes while we look is kept.
             self._wake.clear()
             nd = self.next_deadline()
-            timeout = None if nd is None else max(0.0, nd - self.m.clock.now())
+            timeout = None if nd is None else max(0.0, nd - self.clock.now())
             if self._busy_due and timeout is not None:
                 timeout = max(timeout, self.busy_retry)  # a due table was busy: retry soon, don't spin
             on_its_own = timeout is None or timeout > self.watchdog_step  # the watchdog's look
             if timeout is None or on_its_own:
                 timeout = self.watchdog_step
             self.ticking_since = None
-            woken = timeout <= 0 or await self.m.clock.wait(self._wake, timeout)
-            self.ticking_since = self.m.clock.now()
+            woken = timeout <= 0 or await self.clock.wait(self._wake, timeout)
+            self.ticking_since = self.clock.now()
             try:
                 self.watch(lost_wake_ups=on_its_own and not woken)
                 await self.tick(wait_for_searches=False)
             except Exception:
                 log.exception("table timer failed")
-                await self.m.clock.wait(asyncio.Event(), 0.5)
+                await self.clock.wait(asyncio.Event(), 0.5)
 
     def idle(self) -> bool:
         """Whether the loop has nothing under way: no Hard AI's move searching, no wake-up pending
@@ -166,8 +177,8 @@ class Timers:
         ``overdue_after`` (no Hard search under way there), and with ``lost_wake_ups`` (the loop
         looked on its own, woken by nothing, though it waited for no earlier deadline) any due one
         whose lock is free: nothing woke the loop for it. :meth:`tick` then fires them."""
-        now = self.m.clock.now()
-        for table in list(self.m.tables.values()):
+        now = self.clock.now()
+        for table in self.registry:
             deadline = table.deadline
             if deadline is None or deadline > now or table.id in self._searching:
                 continue
@@ -185,16 +196,16 @@ class Timers:
             else:
                 why = "the timer loop was held up: fired now"
             log.warning("table %s: its %s deadline is %.1f s overdue; %s", table.id, table.deadline_kind, late, why)
-        for table_id in [i for i in self._warned if i not in self.m.by_id]:
+        for table_id in [i for i in self._warned if self.registry.get_by_id(i) is None]:
             del self._warned[table_id]
 
     def overdue_now(self) -> int:
         """How many open tables are overdue now (more than ``overdue_after`` past their deadline,
         no Hard search under way there)."""
-        now = self.m.clock.now()
+        now = self.clock.now()
         return sum(
             1
-            for t in self.m.tables.values()
+            for t in self.registry
             if t.deadline is not None and now - t.deadline > self.overdue_after and t.id not in self._searching
         )
 
@@ -204,10 +215,10 @@ class Timers:
         other tables' timers never wait for it. ``wait_for_searches``: when nothing else was due,
         wait for one such move and return its update (a caller stepping a test clock sees the game
         go on); the timer loop (:meth:`run`) does not wait: the move's new deadline wakes it."""
-        now = self.m.clock.now()
+        now = self.clock.now()
         updates: list[TableUpdate] = []
         self._busy_due = False
-        for table in [t for t in list(self.m.tables.values()) if t.deadline is not None and t.deadline <= now]:
+        for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
             if table.id in self._searching:
                 continue
             if table.lock.locked():
@@ -230,7 +241,7 @@ class Timers:
             updates += [update for task in done if (update := task.result()) is not None]
         return updates
 
-    def _searched(self, table_id: int, _: asyncio.Task) -> None:
+    def _searched(self, table_id: int, _: asyncio.Task[TableUpdate | None]) -> None:
         """A Hard AI's move ended (applied, dropped or failed): its table counts for
         :meth:`next_deadline` again, so the loop must look again. The move set the table's next
         deadline while it was still marked as searching, when :meth:`run` could not see it."""
@@ -239,9 +250,9 @@ class Timers:
 
     def _searches(self, table: Table) -> bool:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
-        if table.deadline_kind != "ai" or table.game is None:
+        if table.deadline_kind != DeadlineKind.AI or table.game is None:
             return False
-        aw = table.game.awaiting()
+        aw = table.running_game.awaiting()
         seat = table.seats[aw.seat] if aw is not None else None
         return seat is not None and seat.is_ai and seat.ai_level == "hard"
 
@@ -250,8 +261,8 @@ class Timers:
         async with table.lock:
             if (
                 table.deadline is None
-                or table.deadline > self.m.clock.now()
-                or table.status in ("finished", "cancelled")
+                or table.deadline > self.clock.now()
+                or table.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
             ):
                 return None
             try:
@@ -261,16 +272,16 @@ class Timers:
                 log.warning(
                     "deadline %s at table %s waits for the database (%s)", table.deadline_kind, table.id, exc.detail
                 )
-                self.set_deadline(table, DATABASE_RETRY, table.deadline_kind, table.deadline_seat)
+                self.flow.set_deadline(table, DATABASE_RETRY, table.deadline_kind, table.deadline_seat)
                 return None
             except Exception:
                 log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)
                 # Don't spin on a broken table: try again a bit later.
-                self.set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
-                self.m.changed_unsaved(table)
+                self.flow.set_deadline(table, 5.0, table.deadline_kind, table.deadline_seat)
+                self.registry.changed_unsaved(table)
                 return None
         if update is not None:
-            self.m.notify(update)
+            self.registry.notify(update)
         return update
 
     def stop(self) -> None:
@@ -281,57 +292,58 @@ class Timers:
 
     async def _fire(self, table: Table) -> TableUpdate | None:
         kind = table.deadline_kind
-        if kind == "lobby":
-            return await self.m.lobby.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
-        game = table.game
+        if kind == DeadlineKind.LOBBY:
+            return await self.flow.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
+        game = table.running_game
         if game is None:
-            self.set_deadline(table, None)
+            self.flow.set_deadline(table, None)
             return None
-        if kind == "next-deal":
+        if kind == DeadlineKind.NEXT_DEAL:
             if game.awaiting() is None and not game.finished:
-                return await self.m.play.advance(table, list(game.next_deal()))
-            return await self.m.play.advance(table, [])
+                return await self.flow.advance(table, list(game.next_deal()))
+            return await self.flow.advance(table, [])
         aw = game.awaiting()
         if aw is None:
-            return await self.m.play.advance(table, [])
+            return await self.flow.advance(table, [])
         seat = table.seats[aw.seat]
-        events: list = []
-        if kind == "turn" and not seat.auto and not await self._still_member(table, seat):
+        events: list[Event] = []
+        if kind == DeadlineKind.TURN and not seat.auto and not await self._still_member(table, seat):
             message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
-            ended = await self.m.play.seat_to_ai(table, seat, message)
+            ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
                 return ended
-            update = await self.m.play.advance(table, events)
+            update = await self.flow.advance(table, events)
             update.message = message
             return update
-        if kind == "turn" and not seat.auto and aw.phase == "claim":
+        if kind == DeadlineKind.TURN and not seat.auto and aw.phase == "claim":
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
-            await self.m.play.play_auto(table, events, timeout=True, note="")
-            return await self.m.play.advance(table, events)
-        if kind == "turn" and not seat.auto:
+            await self.flow.play_auto(table, events, timeout=True, note="")
+            return await self.flow.advance(table, events)
+        if kind == DeadlineKind.TURN and not seat.auto:
             seat.timeouts += 1
-            await self.m.play.play_auto(table, events, timeout=True)
+            await self.flow.play_auto(table, events, timeout=True)
             message = f"{escape(seat.name)} ran out of time."
             notices = []
-            if seat.timeouts >= self.m.settings.timeouts_before_ai:
+            if seat.timeouts >= self.settings.timeouts_before_ai:
                 seat.away = True
                 message = timed_out_to_ai(seat.name, seat.timeouts)
                 table.add_log(message)
+                assert seat.user_id is not None  # a player's turn (not seat.auto)
                 notices.append((seat.user_id, ai_takeover_notice(seat.timeouts)))
-            update = await self.m.play.advance(table, events)
+            update = await self.flow.advance(table, events)
             update.message = message
             update.notices = notices
             return update
-        await self.m.play.play_auto(table, events)
-        return await self.m.play.advance(table, events)
+        await self.flow.play_auto(table, events)
+        return await self.flow.advance(table, events)
 
     async def _still_member(self, table: Table, seat: Seat) -> bool:
         """Whether the seat's player is still in the server (asked when their timer fires: a member
         who left would otherwise time out turn after turn)."""
-        if self.m.member_check is None or seat.user_id is None:
+        if self.member_check is None or seat.user_id is None:
             return True
         try:
-            return await self.m.member_check(table.guild_id, seat.user_id)
+            return await self.member_check(table.guild_id, seat.user_id)
         except Exception:  # noqa: BLE001 - Discord unreachable: treat as present, the timeout applies
             log.warning("could not check whether a player is still in server %s", table.guild_id)
             return True

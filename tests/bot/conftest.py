@@ -8,6 +8,7 @@ from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.settings import Settings
 from bot.storage.database import Database
+from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 
@@ -74,9 +75,10 @@ def clock():
 
 @pytest.fixture
 def make_manager(db, bank, prefs, settings, clock):
-    def make(**overrides):
+    def make(rng: random.Random | None = None, ai: AIPlayers | None = None, **overrides):
+        """A manager with these settings ``overrides`` (``rng``: the table's, default seeded 7)."""
         s = settings.model_copy(update=overrides) if overrides else settings
-        manager = TableManager(db, bank, prefs, s, clock=clock, rng=random.Random(7))
+        manager = TableManager(db, bank, prefs, s, clock=clock, rng=rng or random.Random(7), ai=ai)
         manager.updates = []
         manager.add_listener(manager.updates.append)
         return manager

@@ -46,6 +46,8 @@ import pytest
 
 from bot import errors
 from bot.economy.bank import HOUSE, Bank
+from bot.messages.refusals import say
+from bot.tables.aiworker import AIPlayers
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
 from engine import Game, IllegalAction
@@ -172,8 +174,13 @@ class Chaos:
 
     def new_manager(self) -> TableManager:
         self.generation += 1
-        m = self.make_manager(**self.overrides)
-        m.rng = random.Random(self.seed * 1000 + self.generation)
+        # The AI seats decide with a generator of their own, the lobby and the timed-out moves with
+        # the generation's.
+        m = self.make_manager(
+            rng=random.Random(self.seed * 1000 + self.generation),
+            ai=AIPlayers(random.Random(7), clock=self.clock),
+            **self.overrides,
+        )
         m.store.save_delay = self.save_delay
         m.store.db = Killable(self.db)
         m.add_listener(self.on_update)
@@ -220,7 +227,7 @@ class Chaos:
             except IllegalAction:
                 pass
         if action is None:
-            action = self.manager.play.ai_action(table, aw.seat)
+            action = self.manager.flow.ai_action(table, aw.seat)
         data = action.to_dict()
         data.pop("seat")
         return data
@@ -336,7 +343,7 @@ class Chaos:
             self.n[f"refused {name}"] += 1
             self.n[f"refusal {type(exc).__name__}"] += 1
             after = await self.snapshot()
-            assert after == before, f"the refused {name} ({exc.message}) changed something"
+            assert after == before, f"the refused {name} ({say(exc)}) changed something"
             return None
         assert not must_refuse, f"bad input accepted: {name}"
         self.n[f"ok {name}"] += 1

@@ -28,7 +28,7 @@ async def drive_to_human_claim(manager, table, limit=5000):
             continue
         if aw.phase == "claim":
             return aw
-        action = manager.play.ai_action(table, aw.seat).to_dict()
+        action = manager.flow.ai_action(table, aw.seat).to_dict()
         action.pop("seat", None)
         await manager.act(C, table.seats[aw.seat].user_id, action)
     raise AssertionError("no human claim reached")

@@ -14,6 +14,7 @@ from bot.discordio.controller import GENERIC_FAILURE
 from bot.discordio.ui import AmountModal, handle_modal_submit
 from bot.messages.buttonids import AmountButton
 from bot.messages.outgoing import hand_message
+from bot.messages.refusals import say
 from cogs.admin import Admin
 from cogs.tripoley import Tripoley
 from tests.cogs.fakes import FakeInteraction, ephemeral_message, public_message
@@ -297,7 +298,7 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
     with pytest.raises(Exception) as err:
         await cog.stop.callback(cog, interaction(stack, 3))
-    assert "Manage Server" in str(err.value)
+    assert "Manage Server" in say(err.value)
     await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
     it = interaction(stack, 3, manage_guild=True)
     await cog.stop.callback(cog, it)

@@ -282,7 +282,7 @@ async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
     before = publisher.uploaded_bytes
     while table.status == "playing" and publisher.uploads == 1:  # moves until the picture changes
         aw = table.awaiting()
-        action = manager.play.ai_action(table, aw.seat).to_dict()
+        action = manager.flow.ai_action(table, aw.seat).to_dict()
         action.pop("seat")
         await manager.act(C, table.seats[aw.seat].user_id, action)
         await publisher.flush()
@@ -318,7 +318,7 @@ async def test_a_late_picture_never_holds_up_the_text(db, bank, prefs, settings)
         assert table.status == "playing"
         calls = len(sink.calls)
         aw = table.awaiting()
-        action = manager.play.ai_action(table, aw.seat).to_dict()
+        action = manager.flow.ai_action(table, aw.seat).to_dict()
         action.pop("seat")
         await manager.act(C, table.seats[aw.seat].user_id, action)
         for _ in range(50):

@@ -70,7 +70,7 @@ async def to_human_turn(manager, table):
 
 async def play_as_the_ai_would(manager, table, aw):
     """The awaited human's move: the AI's choice, made through the player's own entry point."""
-    action = manager.play.ai_action(table, aw.seat).to_dict()
+    action = manager.flow.ai_action(table, aw.seat).to_dict()
     action.pop("seat")
     await manager.act(C, table.seats[aw.seat].user_id, action)
 
@@ -341,7 +341,7 @@ async def test_after_a_restart_the_table_message_shows_the_resumed_turn_first(st
     table = await two_humans(manager)
     aw = await to_human_turn(manager, table)
     await settle()
-    manager.listeners.clear()  # the kill: what follows is saved, never shown
+    manager.registry.listeners.clear()  # the kill: what follows is saved, never shown
     await play_as_the_ai_would(manager, table, aw)
     turns.close()
     start = len(sink.calls)

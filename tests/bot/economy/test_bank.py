@@ -7,6 +7,7 @@ import pytest
 
 from bot.economy.bank import FORGOTTEN, HOUSE, REPEAT_WINDOW, WEEK, Bank, forgotten_digest, week_start
 from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, RepeatedGrant
+from bot.messages.refusals import say
 
 G = 10
 
@@ -43,7 +44,7 @@ async def test_no_negative_balance(bank, db):
     table = await make_table(db)
     with pytest.raises(NotEnoughChips) as err:
         await bank.buy_in(G, 1, table, 600, 500)
-    assert "500" in err.value.message
+    assert "500" in say(err.value)
     assert await bank.balance(G, 1, 500) == 500
     assert (await bank.audit(G)).tables == 0  # nothing moved
 

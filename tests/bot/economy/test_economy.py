@@ -9,6 +9,7 @@ import pytest
 from bot import errors
 from bot.discordio.publisher import Publisher
 from bot.economy.bank import HOUSE, Bank
+from bot.messages.refusals import say
 from bot.storage.database import MIGRATIONS_DIR, Database
 from bot.tables.messageids import remember_message
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
@@ -76,7 +77,7 @@ async def test_rematch_seats_the_last_players_and_brings_the_ai_back(manager, cl
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"}, buy_in=40)
     await manager.start(C, ANN)
     await play_out(manager, clock, table)
-    with pytest.raises(errors.NotAllowed, match="players of that game"):
+    with pytest.raises(errors.NotAllowed, match="REMATCH_NOT_YOURS"):
         await manager.rematch(table.id, 33, "carol")
     update = await manager.rematch(table.id, BOB, "bob")
     again = update.table
@@ -85,7 +86,7 @@ async def test_rematch_seats_the_last_players_and_brings_the_ai_back(manager, cl
     assert [s.user_id for s in again.seats] == [BOB, None]
     await manager.rematch(table.id, ANN, "ann")
     assert [s.user_id for s in again.seats] == [BOB, None, ANN] and all(s.stake == 40 for s in again.seats)
-    with pytest.raises(errors.TripoleyError, match="already"):
+    with pytest.raises(errors.TripoleyError, match="ALREADY_SEATED"):
         await manager.rematch(table.id, ANN, "ann")
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 120
@@ -98,7 +99,8 @@ async def test_rematch_without_the_house_bankroll_opens_without_the_ai(make_mana
     await play_out(manager, clock, table)
     await bank.adjust(G, HOUSE, -10_000, actor_id=ANN, starting=0)  # the house is emptied
     update = await manager.rematch(table.id, ANN, "ann")
-    assert [s.user_id for s in update.table.seats] == [ANN] and "house can't fund" in update.message
+    assert [s.user_id for s in update.table.seats] == [ANN] and isinstance(update.refused, errors.HouseShort)
+    assert "house can't fund" in say(update.refused)
     assert (await bank.audit(G)).ok
 
 

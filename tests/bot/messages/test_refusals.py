@@ -3,21 +3,24 @@ bot.messages.refusals words every kind, escaping what players typed."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+import pathlib
 
 import pytest
 
 from bot import errors
-from bot.messages.refusals import WORDS, words
+from bot.messages.refusals import WORDS, say, words
 from bot.messages.text import escape
 from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
 
 
 def test_every_refusal_has_words():
     assert set(WORDS) == set(errors.Refusal)
-    for refusal, say in WORDS.items():
-        facts = {name: "x" for name in inspect.signature(say).parameters}
-        facts.update({k: v for k, v in (("legal", ["check"]), ("view", None), ("opening", True)) if k in facts})
+    for refusal, wording in WORDS.items():
+        facts = {name: "x" for name in inspect.signature(wording).parameters}
+        given = (("legal", ["check"]), ("view", None), ("opening", True), ("why", errors.NotEnoughChips("Short.")))
+        facts.update({k: v for k, v in given if k in facts})
         assert words(refusal, facts).strip()
 
 
@@ -34,12 +37,23 @@ async def test_the_manager_refuses_with_a_kind_and_facts(manager, clock):
     # The fact is the name as typed; the words escape it (no formatting from a player's name).
     assert refused.value.refusal is errors.Refusal.NOT_YOUR_TURN
     assert refused.value.facts == {"name": table.seats[seat].name}
-    assert refused.value.message == f"It's not your turn: waiting for **{escape(table.seats[seat].name)}**."
+    assert say(refused.value) == f"It's not your turn: waiting for **{escape(table.seats[seat].name)}**."
 
 
 def test_words_given_as_text_are_shown_as_they_are():
     refused = errors.NotAllowed("You need **Manage Server**.")
-    assert refused.refusal is None and refused.message == str(refused) == "You need **Manage Server**."
+    assert refused.refusal is None and say(refused) == str(refused) == "You need **Manage Server**."
+
+
+def test_a_refusal_is_worded_where_it_is_shown_and_its_facts_stay_out_of_the_log():
+    """bot.errors words nothing (it imports nothing of the messages); str() of a refusal, as the log
+    shows it, names the refusal but not its facts (they may name a player's cards)."""
+    source = ast.parse(pathlib.Path(errors.__file__).read_text())
+    imported = [n.module or "" for n in ast.walk(source) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(source) if isinstance(n, ast.Import) for a in n.names]
+    assert not [m for m in imported if m.startswith("bot.")]
+    refused = errors.TripoleyError(errors.Refusal.ILLEGAL, reason="you hold the 7♥", view=None)
+    assert str(refused) == "ILLEGAL" and "7♥" in say(refused)
 
 
 def test_names_in_refusals_are_escaped():

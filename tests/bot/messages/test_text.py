@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from bot import errors
 from bot.discordio.publisher import Publisher
 from bot.messages import text
 from bot.tables.clock import FakeClock
@@ -61,7 +62,7 @@ async def playing(manager, rounds=2, preset="tripoley"):
 async def test_a_stop_by_a_manage_server_member_says_who(setup):
     manager, sink, publisher, clock = setup
     table = await playing(manager)
-    with pytest.raises(Exception, match="Only the host"):
+    with pytest.raises(errors.NotAllowed, match="STOP_NOT_ALLOWED"):
         await manager.stop(C, BOB, can_manage=False, name="bob")
     update = await manager.stop(C, MOD, can_manage=True, name="mod_`x`")
     said = "mod\\_\\`x\\` (Manage Server) stopped the game; everyone is cashed out."

@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 
 from bot import errors
+from bot.messages.refusals import say
 from bot.storage.database import Database
 
 
@@ -65,7 +66,7 @@ async def test_sqlite_locked_for_too_long_is_refused_with_the_friendly_words(sql
     other.execute("BEGIN IMMEDIATE")
     with pytest.raises(errors.DatabaseUnavailable) as refused:
         await open_wallet(sqlite_db, 7, 50)
-    assert refused.value.message == "The game's database is busy — try again in a moment."
+    assert say(refused.value) == "The game's database is busy — try again in a moment."
     other.execute("COMMIT")
     other.close()
     assert await wallet(sqlite_db, 7) is None  # nothing was written
@@ -236,6 +237,6 @@ async def test_postgres_commit_outcome_unknown_stops_the_bot(pg_db):
     with pytest.raises(errors.CommitOutcomeUnknown) as refused:  # the server can't be reached to ask
         async with pg_db.transaction() as conn:
             await conn.execute("UPDATE wallets SET balance = balance + 5 WHERE user_id = 1")
-    assert refused.value.message == "The game's database is busy — try again in a moment."
+    assert say(refused.value) == "The game's database is busy — try again in a moment."
     assert len(reasons) == 1 and "outcome" in reasons[0]
     pg_db.path = url

@@ -25,7 +25,7 @@ async def test_each_level_sits_down_named_and_is_saved_with_the_seat(make_manage
     table = manager.get(C)
     assert [s.ai_level for s in table.seats[1:]] == ["easy", "normal", "hard"]
     assert [s.name.split(" ", 1)[1] for s in table.seats[1:]] == ["(Easy AI)", "(Normal AI)", "(Hard AI)"]
-    with pytest.raises(errors.TripoleyError, match="Easy, Normal or Hard"):
+    with pytest.raises(errors.TripoleyError, match="UNKNOWN_AI_LEVEL"):
         await manager.add_ai(C, ANN, level="expert")
     assert len(table.seats) == 4  # the refusal changed nothing
     [restored] = await make_manager().resume()
@@ -169,7 +169,7 @@ async def test_a_table_saved_with_two_adas_loads_as_it_was_and_seats_a_new_name(
     table = manager.get(C)
     table.seats[2].name = "Ada (Normal AI)"  # as named before: every AI was Ada
     await manager.store.save(table)
-    manager.forget(table)
+    manager.registry.forget(table)
     again = make_manager()
     [old] = await again.resume()
     assert [s.name for s in old.seats] == ["ann", "Ada (Hard AI)", "Ada (Normal AI)"]

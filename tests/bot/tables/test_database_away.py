@@ -14,6 +14,7 @@ import pytest
 from bot import errors
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.messages.refusals import say
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
@@ -84,7 +85,7 @@ async def eventually(check, timeout: float = 30.0) -> None:
 
 def a_move(manager, table) -> tuple[int, dict]:
     aw = table.game.awaiting()
-    action = manager.play.ai_action(table, aw.seat).to_dict()
+    action = manager.flow.ai_action(table, aw.seat).to_dict()
     action.pop("seat")
     return table.seats[aw.seat].user_id, action
 
@@ -105,7 +106,7 @@ async def test_the_game_survives_the_database_going_away(stack, outage, clock):
         ):
             with pytest.raises(errors.DatabaseUnavailable) as why:
                 await refused
-            assert why.value.message == BUSY
+            assert say(why.value) == BUSY
         assert C + 1 not in manager.tables
         # A move is served (in memory); its save waits for the database.
         user, action = a_move(manager, table)

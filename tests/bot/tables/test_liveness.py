@@ -76,8 +76,9 @@ async def play(mixes: dict[str, tuple[str, ...]], drop_every: int, rounds: int, 
 async def drive(db: Database, s: Settings, mixes, drop_every: int, rounds: int, seed: int) -> Run:
     clock = FakeClock()
     bank = Bank(db)
-    manager = TableManager(db, bank, Prefs(db, s), s, clock=clock, rng=random.Random(seed))
-    manager.ai = AIPlayers(manager.rng, clock=clock, budget=Budget(rollouts=1, seconds=None))  # one world a search
+    rng = random.Random(seed)
+    ai = AIPlayers(rng, clock=clock, budget=Budget(rollouts=1, seconds=None))  # one world a search
+    manager = TableManager(db, bank, Prefs(db, s), s, clock=clock, rng=rng, ai=ai)
     manager.timers.watchdog_step = math.inf  # off: the loop must need no watchdog
     run = Run()
     behaviour: dict[int, str] = {}  # user id → how that human plays
@@ -205,7 +206,7 @@ def late_hard_searches(manager: TableManager, run: Run, every: int) -> None:
 
 def count_hard_last_moves(manager: TableManager, run: Run) -> None:
     """Count the Hard AI moves after which the round (or the game) is over."""
-    play_auto = manager.play.play_auto
+    play_auto = manager.flow.play_auto
 
     async def counted(table, events, **kw):
         aw = table.game.awaiting()
@@ -215,7 +216,7 @@ def count_hard_last_moves(manager: TableManager, run: Run) -> None:
             run.hard_last_moves += 1
         return action
 
-    manager.play.play_auto = counted  # type: ignore[method-assign]
+    manager.flow.play_auto = counted  # type: ignore[method-assign]
 
 
 SEATS = st.sampled_from(AIS + HUMANS)

@@ -9,7 +9,7 @@ import pytest
 
 from bot import errors
 from bot.messages.components import mat_components
-from bot.tables.play import safe_default
+from bot.tables.flow import safe_default
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 
 CAT = 33
@@ -69,7 +69,7 @@ async def play_until_seat_acts(manager, clock, table, seat: int) -> None:
         turn = await drive_to_human(manager, clock, table)
         assert turn is not None, "the game ended before the seat acted"
         aw = table.game.awaiting()
-        action = safe_default(table.game, aw, lambda aw=aw: manager.play.ai_action(table, aw.seat))
+        action = safe_default(table.game, aw, lambda aw=aw: manager.flow.ai_action(table, aw.seat))
         await manager.act(C, table.seats[turn].user_id, action.to_dict())
         if turn == seat:
             return

@@ -96,14 +96,14 @@ async def test_a_table_failing_in_its_first_advance_is_quarantined(make_manager,
         (json.dumps({**broken.to_state(), "deadline": None}), broken.id),
     )
     second = make_manager()
-    advance = second.play.advance
+    advance = second.flow.advance
 
     async def failing(table, events, **kw):
         if table.id == broken.id:
             raise RuntimeError("a bug in advance")
         return await advance(table, events, **kw)
 
-    second.play.advance = failing
+    second.flow.advance = failing
     assert [t.id for t in await second.resume()] == [healthy.id]
     assert second.get_by_id(broken.id) is None and EMPTY not in second.tables
     row = await db.fetchone("SELECT status, chips FROM tables WHERE id = ?", (broken.id,))

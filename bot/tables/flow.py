@@ -1,0 +1,300 @@
+"""The game's flow: what happens after any change to a table, whichever part made it.
+
+A player's move (:mod:`bot.tables.play`), a lobby's start or a player leaving
+(:mod:`bot.tables.lobby`), a vote (:mod:`bot.tables.moderation`) and a deadline firing
+(:mod:`bot.tables.timers`) all end here: :meth:`Flow.advance` runs everything that needs no
+waiting (AI seats without a pause, the next deal without a round pause), sets the table's next
+deadline and saves it: at once when a human is to act, else coalesced. A finished game is
+cashed out (:meth:`Flow.finish`), a closed lobby refunded (:meth:`Flow.cancel`). The parts call
+this module; it calls none of them, so the service's calls go one way.
+
+Deadlines are absolute times from the clock, saved with the table; :meth:`Flow.set_deadline`
+sets :attr:`Flow.deadlines_changed` so the timer loop looks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Callable
+
+from bot.economy.bank import HOUSE, Bank
+from bot.errors import DatabaseUnavailable
+from bot.settings import Settings
+from bot.storage import database as storage
+from bot.tables.aiworker import AIPlayers
+from bot.tables.clock import Clock
+from bot.tables.log import LOGGED_EVENTS, describe_event, escaped_view, public_action_text
+from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
+from bot.tables.registry import Registry
+from bot.tables.results import game_results
+from bot.tables.store import TableStore
+from engine import Action, Awaiting, Event, Game
+from engine.events import Deal
+
+log = logging.getLogger(__name__)
+DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
+
+
+def card_rank(card: str) -> int:
+    from engine.cards import parse, rank_of
+
+    return rank_of(parse(card))
+
+
+def safe_default(game: Game, aw: Awaiting, ai_choice: Callable[[], Action]) -> Action:
+    """The action played for a seat that ran out of time (RULES: check or fold, best five,
+    the forced or lowest lead, no bid). Falls back to the AI's choice when none applies."""
+    legal = list(aw.legal)
+    detail = aw.detail or {}
+    candidates: list[Action] = []
+    if "check" in legal:
+        candidates.append(Action(seat=aw.seat, do="check"))
+    if "fold" in legal:
+        candidates.append(Action(seat=aw.seat, do="fold"))
+    if "choose" in legal and detail.get("best"):
+        candidates.append(Action(seat=aw.seat, do="choose", cards=list(detail["best"])))
+    if "lead" in legal:
+        cards = detail.get("cards") or []
+        if cards:
+            candidates.append(Action(seat=aw.seat, do="lead", card=min(cards, key=card_rank)))
+        else:
+            candidates.append(Action(seat=aw.seat, do="lead"))
+    if "pass" in legal:
+        candidates.append(Action(seat=aw.seat, do="pass"))
+    if "keep" in legal:
+        candidates.append(Action(seat=aw.seat, do="keep"))
+    if "decline" in legal:
+        candidates.append(Action(seat=aw.seat, do="decline"))
+    if "play" in legal:
+        candidates.append(Action(seat=aw.seat, do="play"))
+    for action in candidates:
+        try:
+            game.check(action)
+            return action
+        except ValueError:
+            continue
+    return ai_choice()
+
+
+def replay_json(table: Table) -> str | None:
+    """The finished game as a replay file's text; None for a game begun before games were kept
+    as replays (its early decks are not known)."""
+    try:
+        return json.dumps(table.running_game.to_replay())
+    except ValueError as exc:
+        log.info("table %s has no replay: %s", table.id, exc)
+        return None
+
+
+class Flow:
+    def __init__(
+        self,
+        registry: Registry,
+        store: TableStore,
+        bank: Bank,
+        settings: Settings,
+        clock: Clock,
+        ai: AIPlayers,
+        rng: random.Random,
+    ) -> None:
+        self.registry = registry
+        self.store = store
+        self.bank = bank
+        self.settings = settings
+        self.clock = clock
+        self.ai = ai
+        self.rng = rng
+        self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
+
+    # -- deadlines ----------------------------------------------------------------------
+
+    def wake(self) -> None:
+        """A deadline changed: the timer loop looks again."""
+        self.deadlines_changed.set()
+
+    def set_deadline(
+        self, table: Table, delay: float | None, kind: DeadlineKind | None = None, seat: int | None = None
+    ) -> None:
+        if delay is None:
+            table.deadline = table.deadline_kind = table.deadline_seat = None
+        else:
+            table.deadline = self.clock.now() + delay
+            table.deadline_kind = kind
+            table.deadline_seat = seat
+        self.wake()
+
+    # -- the engine loop ----------------------------------------------------------------
+
+    def ai_action(self, table: Table, seat: int) -> Action:
+        """The Normal AI's choice for ``seat`` (what a timed-out player falls back to)."""
+        from engine.ai import choose_action
+
+        return choose_action(table.running_game, seat, kind="normal", rng=self.rng)
+
+    async def play_auto(
+        self,
+        table: Table,
+        events: list[Event],
+        timeout: bool = False,
+        note: str = " (timed out)",
+        search: bool = True,
+    ) -> Action | None:
+        """Play one move for the awaited seat: its AI's at the seat's level (Normal without
+        ``search``; None: the game moved on meanwhile), or the safe default on a timeout (``note``
+        follows its log line)."""
+        game = table.running_game
+        aw = game.awaiting()
+        assert aw is not None  # called when a seat is to act
+        action: Action | None
+        if timeout:
+            action = safe_default(game, aw, lambda: self.ai_action(table, aw.seat))
+        else:
+            seat = table.seats[aw.seat]
+            level = seat.ai_level if seat.is_ai and search else "normal"
+            action = await self.ai.decide(game, aw.seat, level)
+            if action is None:
+                return None
+        applied = list(game.apply(action))
+        events += applied
+        line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
+        table.add_log(line + (note if timeout else ""))
+        return action
+
+    async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:
+        """After a change: run whatever needs no waiting, set the next deadline, save.
+
+        The save is immediate when ``urgent`` or when the table now waits for a human (their turn
+        is shown to them, so it must survive a crash); otherwise it is coalesced."""
+        game = table.running_game
+        table.ask_humans()
+        dealt = any(isinstance(e, Deal) for e in events)
+        logged = 0  # events told in the log so far (a round's lines go to that round's story)
+        for _ in range(10_000):
+            if game.finished:
+                return await self.finish(table, events, logged)
+            aw = game.awaiting()
+            if aw is None:
+                pause = self.settings.round_pause
+                if pause <= 0:
+                    self.log_events(table, events[logged:])
+                    logged = len(events)
+                    new = list(game.next_deal())
+                    dealt = dealt or any(isinstance(e, Deal) for e in new)
+                    events += new
+                    continue
+                self.set_deadline(table, pause, DeadlineKind.NEXT_DEAL)
+                break
+            seat = table.seats[aw.seat]
+            if seat.auto:
+                # Great Lakes: an AI holder of the next card decides at once, combination or not
+                # (a pause only when it has one would show the table that it has one).
+                if table.ai_pause <= 0 or aw.phase == "michigan-play":
+                    await self.play_auto(table, events)
+                    continue
+                if rearm or table.deadline_kind != DeadlineKind.AI or table.deadline_seat != aw.seat:
+                    self.set_deadline(table, table.ai_pause, DeadlineKind.AI, aw.seat)
+                break
+            timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
+            if rearm or table.deadline_kind != DeadlineKind.TURN or table.deadline_seat != aw.seat:
+                self.set_deadline(table, timeout, DeadlineKind.TURN, aw.seat)
+            break
+        self.log_events(table, events[logged:])
+        # urgent: an interaction is answered after this save (a hand view's move): it goes first.
+        await self.store.save(
+            table,
+            urgent=urgent or table.deadline_kind == DeadlineKind.TURN,
+            priority=storage.INTERACTIVE if urgent else storage.NORMAL,
+        )
+        return TableUpdate.of(table, UpdateKind.PLAY, events=list(events), dealt=dealt)
+
+    def log_events(self, table: Table, events: list[Event]) -> None:
+        if not any(isinstance(e, LOGGED_EVENTS) for e in events):
+            return
+        view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
+        for event in events:
+            line = describe_event(event, view)
+            if line:
+                table.add_log(line)
+
+    # -- the end of a game or a lobby ---------------------------------------------------
+
+    async def stop_game(self, table: Table, reason: str) -> TableUpdate:
+        game = table.running_game
+        events = list(game.end_now())
+        guard = 0
+        # Play the board clearing out (it can take a whole Michigan hand or more): stopping early
+        # would send the chips still on the mat to the house instead of to the players.
+        while not game.finished and guard < 100_000:
+            guard += 1
+            if game.awaiting() is None:
+                events += list(game.next_deal())
+            else:
+                await self.play_auto(table, events, search=False)  # no Hard search: many moves at once
+        table.add_log(reason)
+        update = await self.finish(table, events)
+        update.message = reason
+        return update
+
+    async def seat_to_ai(self, table: Table, seat: Seat, line: str) -> TableUpdate | None:
+        """Under the table's lock, mid-game: the player is gone for good, so an AI plays the seat to
+        the end (they are cashed out then). With no player left the game ends: its update."""
+        seat.left = True
+        table.add_log(line)
+        if not any(not s.left for s in table.humans()):
+            return await self.stop_game(table, "Every player left, so the game ended.")
+        return None
+
+    async def cancel(self, table: Table, reason: str) -> TableUpdate:
+        """Close a lobby: every stake back to its wallet (or the house)."""
+        payouts = [(s.account, s.stake) for s in table.seats]
+        table.add_log(reason)
+        self.store.discard(table)
+        async with self.store.transaction() as conn:
+            await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
+            await self.store.cancel(conn, table, self.clock.now())
+        # Only once the refunds are committed: a failure leaves the lobby open (and its timer armed).
+        table.status = TableStatus.CANCELLED
+        self.set_deadline(table, None)
+        table.version += 1
+        self.registry.forget(table)
+        return TableUpdate.of(table, UpdateKind.CANCELLED, message=reason)
+
+    async def finish(self, table: Table, events: list[Event], logged: int = 0) -> TableUpdate:
+        """The game is over: everyone cashed out, results recorded. ``events[:logged]`` are in the
+        log already."""
+        game = table.running_game
+        stacks = list(game.stacks)
+        on_mat = sum(game.mat.values()) if isinstance(game.mat, dict) else 0
+        held = sum(stacks) + on_mat
+        if on_mat:
+            log.error("table %s ended with %s chips on the mat; they go to the house", table.id, on_mat)
+        payouts = [(seat.account, int(stacks[i])) for i, seat in enumerate(table.seats)]
+        if on_mat:
+            payouts.append((HOUSE, int(on_mat)))
+        results = game_results(table, stacks, events)
+        replay = replay_json(table)
+        self.log_events(table, events[logged:])
+        now = self.clock.now()
+        self.store.discard(table)  # this transaction writes the newest state
+        try:
+            async with self.store.transaction() as conn:
+                await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
+                await self.store.finish(conn, table, results, replay, now)
+        except DatabaseUnavailable:
+            self.set_deadline(table, DATABASE_RETRY, DeadlineKind.FINISH)  # the timers cash out again soon
+            raise
+        # Only once everyone is cashed out: if that failed, the table stays open and its next
+        # deadline tries again, rather than a finished table holding chips nobody gets back.
+        table.status = TableStatus.FINISHED
+        table.result = results
+        self.set_deadline(table, None)
+        table.version += 1
+        if held != sum(s.stake for s in table.seats):
+            log.error(
+                "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
+            )
+        self.registry.forget(table)
+        return TableUpdate.of(table, UpdateKind.FINISHED, events=list(events), message="Game over.")

@@ -34,7 +34,9 @@ def pay_or_claim(game: Table, space: str, seats: list[int], reason: str) -> None
     One claim covers everything a seat wins at once: all the spaces a card pays (A♥ and the
     second A♥ pocket, K♥ and K-Q, 10♥ and 8-9-10), the cards of a combination played
     together, or a seat's whole holding at the deal. Claims block play, so the queue only ever
-    holds the claims of the current card, move or deal."""
+    holds the claims of the current card, move or deal. A space is won once per claim: with
+    several decks a move may place two copies of its card (a Full House K♦ K♦ A♦ A♥), and the
+    second copy finds the space already won, as it would find it empty without strict claims."""
     if not game.options.strict_claims:
         game.split(space, seats, reason)
         return
@@ -45,7 +47,7 @@ def pay_or_claim(game: Table, space: str, seats: list[int], reason: str) -> None
         claim = next((c for c in claims if c.seat == s), None)
         if claim is None:
             claims.append(Claim(s, [part]))
-        else:
+        elif all(p.space != space for p in claim.shares):
             claim.shares.append(part)
 
 

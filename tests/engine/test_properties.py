@@ -20,6 +20,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import PRESETS, Action, Game, IllegalAction
 from engine import cards as C
@@ -120,6 +122,25 @@ def _short_stack_games(preset: str, ai: str, opts: dict) -> None:
 @pytest.mark.parametrize("opts", SHORT_STACKS, ids=SHORT_IDS)
 def test_conservation_with_short_stacks(preset: str, ai: str, opts: dict) -> None:
     _short_stack_games(preset, ai, opts)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(2, PRESETS["great-lakes"].max_players),
+    seed=st.integers(0, 2**31),
+    ai=st.sampled_from(AIS),
+    strict=st.booleans(),
+)
+def test_great_lakes_with_several_decks_and_claims_keeps_every_chip(n: int, seed: int, ai: str, strict: bool) -> None:
+    """Great Lakes deals 1-4 decks, so a Full House may hold two copies of a money card; with
+    strict claims every claim is checked too (the mix a table with a tight bet limit plays)."""
+    opts = {"strict_claims": strict, "bet_limit": 1, "game_end": "rounds:3"}
+    game = Game.new("great-lakes", names(n), options=opts, seed=seed)
+    total = game.total_chips()
+    for _ in autoplay(game, ai, random.Random(seed)):
+        _progress_checks(game, total)
+    _progress_checks(game, total)
+    assert game.finished
 
 
 @pytest.mark.parametrize("preset", DOUBLE_ANTE)

@@ -308,3 +308,25 @@ def test_a2_after_a_single_ace_then_not_after_a_later_sequence():
     act(g, 1, "lead", card="3D")
     assert plays(g)[11:13] == [(1, "AD"), (1, "2C")]
     assert a2_paid(g) == [("a-2", 1, 4)]
+
+
+# ---------------------------------------------------------------- two copies of a money card in one move
+# Two decks: seat 1 runs the clubs 2..K; seat 2, holding the A♣, places a Full House of both K♦
+# and A♦ A♥ onto the K♣. The K♦ "Suicide King" space is won once: the second K♦ finds it won.
+DEAL_TWO_KD = {1: H("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"), 2: H("AC KD KD AD AH")}
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["paid-at-once", "strict-claims"])
+def test_a_full_house_with_both_kings_of_diamonds_wins_the_space_once(strict: bool):
+    g = new_game("great-lakes", 3, hands=DEAL_TWO_KD, options={"decks": 2, "strict_claims": strict})
+    total = g.total_chips()
+    act(g, 0, "keep")
+    act(g, 1, "lead", card="2C")
+    act(g, 2, "full_house", cards=["KD", "KD", "AD", "AH"])
+    if strict:
+        aw = g.awaiting()
+        assert (aw.seat, aw.phase, aw.detail["spaces"], aw.detail["chips"]) == (2, "claim", ["KD", "full-house"], 8)
+        act(g, 2, "claim")
+    assert payouts(g) == [("KD", 2, 4), ("full-house", 2, 4)]
+    assert g.mat["KD"] == 0 and min(g.mat.values()) == 0
+    assert g.total_chips() == total

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.economy.bank import Bank
-from bot.errors import OnCooldown
+from bot.errors import OnCooldown, RepeatedGrant
 from bot.storage.database import Database, load_migrations
 from bot.storage.dialect import POSTGRES, SQLITE
 
@@ -71,9 +71,16 @@ async def test_two_processes_writing_one_wallet_lose_no_chip(pg_url):
             granted = 0
             for i in range(40):
                 user = players[(i + seed) % len(players)]
-                # A different amount each time: the same grant again soon would ask to be confirmed.
+                # An admin of its own per process and a different amount each time. A change that
+                # still repeats one moments ago (a removal clamped by an emptied wallet moved just
+                # as much) asks first: confirmed, as the admin's "Do it again" would.
                 amount = 5 + i if (i + seed) % 3 else -(7 + i)
-                moved, _ = await bank.adjust(guild, user, amount, actor_id=99, starting=20)
+                try:
+                    moved, _ = await bank.adjust(guild, user, amount, actor_id=99 + seed, starting=20)
+                except RepeatedGrant as repeat:
+                    moved, _ = await bank.adjust(
+                        guild, user, amount, actor_id=99 + seed, starting=20, after=repeat.row_id
+                    )
                 try:
                     await bank.claim(guild, user, "daily", 50, 3600, 20)
                     granted += 1

@@ -606,8 +606,9 @@ async def test_great_lakes_whole_game(discord_harness, tmp_path):
     answered = {p for _, p in stats["prompts"]}
     assert PROMPTS["poker-choose"] in answered or PROMPTS["poker-betting"] in answered, stats
     # A human holder of the next card is asked even when playing it is the only choice (the channel
-    # must not learn when a combination is possible).
-    assert stats.get("forced_play", 0) >= 1, stats
+    # must not learn when a combination is possible): whenever that came up, move() checked that Play
+    # was the only control. Whether a random deal brings it up is chance, so it is not asserted here;
+    # tests/bot/discordio/test_turns.py pins it by a dealt hand.
 
 
 async def test_wanagan_whole_game(discord_harness, tmp_path):

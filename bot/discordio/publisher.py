@@ -148,6 +148,13 @@ class Publisher:
         self.min_interval = min_interval  # at most one edit per channel per this many seconds
         self.carry_interval = carry_interval  # at most one edit through clicks per channel per this many seconds
         self.carriers = carriers if carriers is not None else Carriers(monotonic)
+        # The jobs that are not the table's state, each a message of its own (see _drain).
+        self._side_jobs: dict[Job, Callable[[int, _Channel], Awaitable[None]]] = {
+            Job.CLOSE: self._close_lobby,
+            Job.STRIP: self._strip,
+            Job.LOBBY_POST: self._post_lobby,
+            Job.STORY: self._post_story,
+        }
         self.carried = 0  # requests sent through interactions (not counted by Discord), for the benchmarks
         # Seconds an edit of a round's message waits for its new picture before it shows the text
         # (whose turn it is, the deadline) with the old picture; the picture follows in the next edit.
@@ -348,17 +355,9 @@ class Publisher:
                     # Too soon after the channel's last edit: wait, then do what is due by then.
                     await asyncio.sleep(wait)
                     continue
-            if kind is Job.CLOSE:
-                await self._close_lobby(channel_id, ch)
-                continue
-            if kind is Job.STRIP:
-                await self._strip(channel_id, ch)
-                continue
-            if kind is Job.LOBBY_POST:
-                await self._post_lobby(channel_id, ch)
-                continue
-            if kind is Job.STORY:
-                await self._post_story(channel_id, ch)
+            side_job = self._side_jobs.get(kind)
+            if side_job is not None:  # a message of its own: the lobby, a result, an old round's
+                await side_job(channel_id, ch)
                 continue
             if kind is Job.FINAL:
                 table, ch.final = ch.final, None

@@ -68,7 +68,6 @@ from bot.tables.model import Table, TableUpdate
 log = logging.getLogger(__name__)
 
 
-@dataclass
 class Job(enum.Enum):
     """What a channel's worker does next (:meth:`Publisher._next_job`)."""
 

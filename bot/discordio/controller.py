@@ -174,6 +174,13 @@ async def defer(interaction: discord.Interaction) -> None:
     storage.acknowledged()
 
 
+async def defer_private(interaction: discord.Interaction) -> None:
+    """Acknowledge with a private "thinking…" answer that the first follow-up fills: for work
+    that must wait its turn (a seat's buy-in behind the others clicked at once)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    storage.acknowledged()
+
+
 class Controller:
     def __init__(
         self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None
@@ -362,8 +369,8 @@ class Controller:
         if table.status != "lobby" and verb != "leave":
             raise errors.StaleButton("This lobby is closed: the game has started.")
         if verb == "join":
-            update = await self.manager.join(channel, user.id, name)
-            await self.reply(interaction, update.message or "You're in!")
+            update = await self.manager.join(channel, user.id, name, before_apply=lambda: defer_private(interaction))
+            await self.reply(interaction, update.message or "You're in!")  # fills the "thinking…" answer
         elif verb == "leave":
             update = await self.manager.leave(channel, user.id)
             await self.reply(interaction, update.message or "You left the table.")

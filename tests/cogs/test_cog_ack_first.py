@@ -1,6 +1,7 @@
 """Acknowledged first (issue 10's set-up burst): a slow lobby opening answers "thinking…" and then
 the lobby; a refusal after that is still private; Add AI and Start are acknowledged before the
-table's lock, and what only shows under it is answered once, privately."""
+table's lock, and what only shows under it is answered once, privately; so is Join (a private
+"thinking…" that its answer fills), which otherwise waits for the buy-ins of those who clicked first."""
 
 from __future__ import annotations
 
@@ -97,3 +98,42 @@ async def test_start_with_too_few_players_is_refused_once_after_the_ack(discord_
     await asyncio.sleep(0.1)
     assert len(h.record.followups) == 1
     assert bot.manager.tables[dh.channel("general").id].status == "lobby"
+
+
+async def test_join_acknowledged_before_the_tables_lock(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
+    table = bot.manager.tables[dh.channel("general").id]
+    await table.lock.acquire()  # e.g. another player's buy-in under way
+    try:
+        join = await (await dh.click("bob", lobby, label="Join")).response(timeout=2)
+        assert join.response_type == 5 and join.ephemeral  # a private "thinking…"
+        assert len(table.seats) == 1
+    finally:
+        table.lock.release()
+    answer = await join.message()
+    assert answer.ephemeral and "You're in" in answer.content
+    assert [s.user_id for s in table.seats] == [dh.user("alice").id, dh.user("bob").id]
+    again = await (await dh.click("bob", lobby, label="Join")).message()
+    assert again.ephemeral and "already" in again.content  # refused before the ack: the usual answer
+    assert len(table.seats) == 2
+
+
+async def test_join_refused_under_the_lock_is_answered_once_privately(discord_harness, bot_settings):
+    """Two clicks on Join by the same player at once: both pass the first check, the second is
+    refused under the lock (it fills its own "thinking…"), and only one buy-in is taken."""
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
+    table = bot.manager.tables[dh.channel("general").id]
+    await table.lock.acquire()
+    try:
+        first = await (await dh.click("bob", lobby, label="Join")).response(timeout=2)
+        second = await (await dh.click("bob", lobby, label="Join")).response(timeout=2)
+    finally:
+        table.lock.release()
+    answers = sorted([(await first.message()).content, (await second.message()).content])
+    assert "You're in" in answers[1] and "already" in answers[0]
+    assert len(first.record.followups) == len(second.record.followups) == 1
+    assert [s.user_id for s in table.seats].count(dh.user("bob").id) == 1

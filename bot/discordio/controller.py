@@ -21,13 +21,14 @@ import inspect
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.carriers import InteractionCarrier
+from bot.discordio.carriers import InteractionCarrier, original_editor, webhook_of
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
@@ -190,6 +191,7 @@ class Controller:
         self.turns = turns
         self.pages: dict[str, PageHandler] = {}
         self.confirms: dict[str, ConfirmHandler] = {}  # confirm.<what> buttons (admin reset, forget-me)
+        self._clicks: set[asyncio.Task[None]] = set()  # clicks being handled (see take_component)
 
     # -- answering -------------------------------------------------------------
 
@@ -235,6 +237,15 @@ class Controller:
         await self.report(interaction, error)
 
     # -- buttons and selects ------------------------------------------------------
+
+    def take_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        """Handle a click (see :meth:`on_component`) in a task of its own. discord.py finds the
+        clicked item in a view it builds from the whole clicked message (every component, in
+        reference cycles): returning at once frees that view while it is young, instead of after
+        the move's lock and save, when the cyclic collector has to walk and free it."""
+        task = asyncio.create_task(self.on_component(interaction, custom_id, values), name="tripoley-click")
+        self._clicks.add(task)
+        task.add_done_callback(self._clicks.discard)
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         """A click on one of our buttons or selects (``values``: a select's choices)."""
@@ -532,15 +543,11 @@ class Controller:
         message = interaction.message
         if self.publisher is None or message is None or message.flags.ephemeral:
             await interaction.response.send_message(ephemeral=True, **message_kwargs(out))
-            return interaction.edit_original_response
+            return original_editor(interaction)
         await defer(interaction)
         sent = await interaction.followup.send(ephemeral=True, wait=True, **message_kwargs(out))
         self._carry(interaction, table, original=True)  # after the view: the click's own answer first
-
-        async def edit(**kwargs: Any) -> Any:
-            return await interaction.followup.edit_message(sent.id, **kwargs)
-
-        return edit
+        return partial(webhook_of(interaction).edit_message, sent.id)
 
     def _remember_hand_view(
         self, interaction: discord.Interaction, table: Table, edit: Callable[..., Awaitable[Any]] | None = None
@@ -549,7 +556,7 @@ class Controller:
         their next decision."""
         if self.turns is None:
             return
-        edit_view = edit or interaction.edit_original_response
+        edit_view = edit or original_editor(interaction)
 
         async def update(out: Outgoing) -> None:
             await edit_view(**message_kwargs(out, edit=True))

@@ -73,7 +73,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         return cls(discord.ui.Button(custom_id=item.custom_id, label=item.label, style=item.style, emoji=item.emoji))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await controller_of(interaction).on_component(interaction, self.button_id, [])
+        controller_of(interaction).take_component(interaction, self.button_id, [])
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -116,11 +116,27 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        await controller_of(interaction).on_component(interaction, self.select_id, values)
+        controller_of(interaction).take_component(interaction, self.select_id, values)
+
+
+class TableView(discord.ui.View):
+    """A view of our dynamic items, which never times out. discord.py gives the view of an
+    ephemeral message a 15-minute timeout; a view that times out is taken out of the view store
+    with the patterns of its dynamic items, so every button of every table went unanswered
+    until the bot next sent a message with buttons; and each such view was kept, with its timer,
+    for those 15 minutes (thousands at a busy bot)."""
+
+    @property
+    def timeout(self) -> float | None:
+        return None
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        """Ignored: see the class."""
 
 
 def build_view(components: Sequence[Component]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = TableView(timeout=None)
     for spec in components:
         if isinstance(spec, SelectSpec):
             if not spec.options:

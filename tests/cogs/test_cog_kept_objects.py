@@ -1,0 +1,44 @@
+"""What a running bot keeps of the clicks it handled, through the fake Discord: no view timer
+(discord.py arms a 15-minute one for an ephemeral message's view; when it fired, every table's
+buttons went out of its routing) and no Interaction (each holds its payload and its message's
+components; a thousand kept by the table carriers and hand views made a collection of the cyclic
+collector stop the event loop for 0.7 s at 500 tables): the carriers keep the webhooks only."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import discord
+
+from tests.cogs.test_cog_e2e_fake_discord import open_lobby, settle, start_bot, start_game
+
+
+def view_timers() -> list[asyncio.Task]:
+    return [t for t in asyncio.all_tasks() if "timeout_task_impl" in getattr(t.get_coro(), "__qualname__", "")]
+
+
+def live_interactions() -> list[discord.Interaction]:
+    gc.collect()
+    return [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
+
+
+async def test_hand_views_arm_no_timer_and_handled_clicks_are_not_kept(discord_harness, bot_settings):
+    dh = discord_harness
+    bot, _ = await start_bot(dh, bot_settings)
+    lobby = await open_lobby(dh)
+    await start_game(dh, bot, lobby)
+    table = bot.manager.tables[dh.channel("general").id]
+    mat = dh.message(table.mat_message_id)
+    for user in ("alice", "bob"):
+        hand = await (await dh.click(user, mat, label="Show my hand")).message()
+        assert hand.ephemeral and "Your hand" in hand.content
+    await settle(bot)
+    await dh.wait_for(lambda: not bot.controller._clicks, 5, what="the clicks handled")
+    assert not view_timers()
+    # The table's carrier (for its next updates) and both hand views are remembered, by their webhooks.
+    assert bot.publisher.carriers.freshest(table.id, table.mat_channel) is not None
+    assert not live_interactions()
+    # The buttons still answer.
+    again = await (await dh.click("alice", mat, label="Show my hand")).message()
+    assert again.ephemeral and "Your hand" in again.content

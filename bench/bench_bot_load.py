@@ -68,13 +68,14 @@ from bot.storage.database import Database  # noqa: E402
 from tests import pgserver  # noqa: E402
 from tests.fakediscord import DiscordHarness  # noqa: E402
 
-TARGET_P99 = 0.100  # seconds, at 200 tables
+TARGET_P99 = 0.100  # seconds: click → acknowledgement, p99 over the whole run
 TARGET_EDITS = 1.0  # mat edits per second per channel
 TARGET_RSS_MB = 300.0
 TARGET_BYTES_5_ROUNDS = 1_500_000  # pictures uploaded for 5 rounds of a 4-player game
 TARGET_COUNTED_PER_DECISION = 1.0  # requests counted against the token's global limit, per human decision
 TARGET_SHOWN_P95 = 1.5  # seconds from a move to the table message showing it, p95
 TOKEN_BUDGET = 50  # Discord's global limit: requests a second per bot token, every process together
+STOP_TIMEOUT = 60.0  # seconds from SIGTERM to SIGKILL (systemd waits 90 s by default)
 
 PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
 HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
@@ -450,6 +451,15 @@ def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: li
         "  bot GC pauses         "
         + "; ".join(f"gen {k}: n={v.get('n', 0)} max {v.get('max_ms', 0)} ms" for k, v in sorted(g.items()))
     )
+    if verbose and data.get("gc_longest"):
+        longest = "; ".join(
+            f"gen {gen} {took} ms ({cpu} ms CPU, {freed} freed)" for gen, took, cpu, freed in data["gc_longest"]
+        )
+        print(f"  bot longest GC pauses {longest}")
+    heap = data.get("heap")
+    if heap and verbose:
+        print(f"  bot heap at the end   tracked by generation {heap['by_generation']}, frozen {heap['frozen']}")
+        print("    " + ", ".join(f"{name} {n}" for name, n in heap["top_types"]))
 
 
 def split_latency(rows: list, records: list) -> None:
@@ -730,7 +740,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             # dh.ack_stats() leaves out late acks (> 3 s: "This interaction failed"): see the play line.
             print(
                 f"ack latency (all)       median {ms(stats.get('median'))}   p99 {ms(p99_all)}   max {ms(stats.get('max'))}"
-                f"   target p99 ≤ {TARGET_P99 * 1000:.0f} ms at 200 tables"
+                f"   target p99 ≤ {TARGET_P99 * 1000:.0f} ms"
             )
             with_late = [r.ack_latency for r in play_inter if r.ack_latency is not None]
             print(
@@ -855,11 +865,14 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
                         print(f"  {m.id} {m.created_monotonic - t_play:+7.1f} edits {len(m.edits):3d}  {head} | {last}")
             if dh.server.errors:
                 print("fake Discord errors:", dh.server.errors[:3])
-            # Leaving the harness stops the bot (SIGTERM, then SIGKILL after 5 s).
+            # SIGTERM: the bot saves every table and sends what is pending (the stats file last);
+            # SIGKILL only if that takes longer than an operator's stop would wait.
+            t_stop = time.monotonic()
             for p in procs:
-                await p.stop()
+                await p.stop(timeout=STOP_TIMEOUT)
                 if p.returncode is None and p.proc is not None:
                     p.proc.kill()
+            print(f"bot shutdown            {time.monotonic() - t_stop:.1f} s (SIGTERM to exit, all processes)")
             for p in procs:
                 stats_file = Path(p.env["ACK_STATS_FILE"])
                 bot_side(stats_file, t_open, t_play, args.verbose, dh.interactions()[:n_inter0], "set-up")

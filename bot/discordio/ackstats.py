@@ -78,15 +78,18 @@ class AckStats:
         self.received: dict[int, tuple[float, str]] = {}  # interaction id → (perf_counter, kind)
         self.to_call: list[tuple[float, str, float, int]] = []  # (receipt → ack request started, kind, at, id)
         self.to_done: list[tuple[float, str]] = []  # receipt → ack request answered
-        self.gc_pauses: list[tuple[int, float]] = []  # (generation, seconds) of each collection
+        # (generation, seconds, CPU seconds of the loop's thread, garbage freed) of each collection:
+        # on a loaded machine the seconds include time the process was not running at all
+        self.gc_pauses: list[tuple[int, float, float, int]] = []
         self.slow_steps: list[tuple[float, str, float]] = []  # (seconds, what ran, at)
-        self._gc_began = 0.0
+        self._gc_began = self._gc_cpu_began = 0.0
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._gc_began = time.perf_counter()
+            self._gc_began, self._gc_cpu_began = time.perf_counter(), time.thread_time()
         elif len(self.gc_pauses) < 100_000:
-            self.gc_pauses.append((info.get("generation", -1), time.perf_counter() - self._gc_began))
+            took, cpu = time.perf_counter() - self._gc_began, time.thread_time() - self._gc_cpu_began
+            self.gc_pauses.append((info.get("generation", -1), took, cpu, info.get("collected", 0)))
 
     def _watch_loop_steps(self) -> None:
         """Time every callback the event loop runs (``Handle._run``); keep the slow ones."""
@@ -163,9 +166,14 @@ class AckStats:
             "receipt_to_ack_done": _summary([x for x, _ in self.to_done]),
             "by_kind_receipt_to_ack_call": {k: _summary(v) for k, v in sorted(kinds.items())},
             "never_acked": len(self.received),
-            "gc_pauses": {str(g): _summary([d for gen, d in self.gc_pauses if gen == g]) for g in (0, 1, 2)},
+            "gc_pauses": {str(g): _summary([d for gen, d, _, _ in self.gc_pauses if gen == g]) for g in (0, 1, 2)},
+            "gc_longest": [
+                [gen, round(d * 1000, 2), round(cpu * 1000, 2), freed]
+                for gen, d, cpu, freed in sorted(self.gc_pauses, key=lambda p: -p[1])[:5]
+            ],
             "samples": [[round(at, 4), round(dt * 1000, 2), kind, iid] for dt, kind, at, iid in self.to_call],
             "slow_steps": [[round(at, 4), round(dt * 1000, 2), what] for dt, what, at in self.slow_steps],
+            "heap": _heap(),
         }
 
     def write(self) -> None:
@@ -174,6 +182,20 @@ class AckStats:
                 json.dump(self.report(), f)
         except OSError as exc:
             log.warning("could not write the ack statistics: %s", exc)
+
+
+def _heap() -> dict[str, Any]:
+    """What the cyclic collector walks at shutdown: objects per generation, the frozen ones, and
+    the most common types (what a long collection spends its time on)."""
+    import collections
+    import gc
+
+    counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    return {
+        "by_generation": [len(gc.get_objects(generation)) for generation in range(3)],
+        "frozen": gc.get_freeze_count(),
+        "top_types": counts.most_common(15),
+    }
 
 
 def from_env() -> AckStats | None:

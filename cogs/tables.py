@@ -10,7 +10,6 @@ from bot.discordio.controller import (
     answer_soon,
     channel_of,
     check_bot_permissions,
-    defer_private,
     guild_of,
     send_answer,
     wants_thread,
@@ -95,12 +94,8 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
-        update = await self.manager.join(
-            channel_of(interaction),
-            interaction.user.id,
-            display_name(interaction.user),
-            before_apply=lambda: defer_private(interaction),
-        )
+        join = self.manager.join(channel_of(interaction), interaction.user.id, display_name(interaction.user))
+        update = await answer_soon(interaction, join, ephemeral=True)
         await self.controller.reply(interaction, update.message or "You're in!")
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")

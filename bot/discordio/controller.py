@@ -101,24 +101,26 @@ def check_bot_permissions(interaction: discord.Interaction, new_thread: bool = F
         raise errors.MissingBotPermissions([errors.permission_label(p) for p in missing], new_thread)
 
 
-async def answer_soon(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+async def answer_soon(interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False) -> T:
     """``work``'s result; if it takes longer than :data:`THINKING_AFTER`, the interaction is
     acknowledged meanwhile with a "thinking…" defer (the answer then fills that message as the first
-    follow-up: see :func:`send_answer`). A refusal raised after that defer removes the loading
-    message, so the refusal is still answered privately (:meth:`Controller.report`)."""
+    follow-up: see :func:`send_answer`; ``ephemeral``: a private one). A refusal raised after a
+    public defer removes the loading message, so the refusal is still answered privately
+    (:meth:`Controller.report`); a private one is filled by the refusal."""
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=THINKING_AFTER)
     if done:
         return task.result()
-    await interaction.response.defer(thinking=True)
+    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
     storage.acknowledged()
     try:
         return await task
     except BaseException:
-        try:
-            await interaction.delete_original_response()
-        except discord.HTTPException:
-            log.warning("could not remove a loading message")
+        if not ephemeral:
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                log.warning("could not remove a loading message")
         raise
 
 
@@ -172,13 +174,6 @@ async def show_result(interaction: discord.Interaction, result: dict[str, Any]) 
 async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge a click whose answer follows (a deferred update): the work after it waits for no one."""
     await interaction.response.defer()
-    storage.acknowledged()
-
-
-async def defer_private(interaction: discord.Interaction) -> None:
-    """Acknowledge with a private "thinking…" answer that the first follow-up fills: for work
-    that must wait its turn (a seat's buy-in behind the others clicked at once)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
     storage.acknowledged()
 
 
@@ -380,8 +375,9 @@ class Controller:
         if table.status != "lobby" and verb != "leave":
             raise errors.StaleButton("This lobby is closed: the game has started.")
         if verb == "join":
-            update = await self.manager.join(channel, user.id, name, before_apply=lambda: defer_private(interaction))
-            await self.reply(interaction, update.message or "You're in!")  # fills the "thinking…" answer
+            # Seated before the answer, unless the buy-ins of those who clicked first make it wait.
+            update = await answer_soon(interaction, self.manager.join(channel, user.id, name), ephemeral=True)
+            await self.reply(interaction, update.message or "You're in!")
         elif verb == "leave":
             update = await self.manager.leave(channel, user.id)
             await self.reply(interaction, update.message or "You left the table.")

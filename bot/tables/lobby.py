@@ -212,17 +212,15 @@ class Lobby:
         self.registry.notify(update)
         return update
 
-    async def join(
-        self, channel_id: int, user_id: int, name: str, before_apply: BeforeApply | None = None
-    ) -> TableUpdate:
-        """Seat a player, their buy-in taken. ``before_apply``: awaited once the seat is known to be
-        free, before waiting for the lock (the click acknowledged while the players who clicked
-        Join just before are being seated)."""
+    async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
         table = self.registry.get(channel_id)
-        if before_apply is not None:
-            self._check_join(table, user_id)
-        async with held_after(table.lock, before_apply):
-            self._check_join(table, user_id)
+        async with table.lock:
+            if table.status != TableStatus.LOBBY:
+                raise errors.WrongPhase(errors.Refusal.STARTED_JOIN_NEXT)
+            if table.seat_of(user_id) is not None:
+                raise errors.TripoleyError(errors.Refusal.ALREADY_SEATED)
+            if len(table.seats) >= table.preset_info.max_players:
+                raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
             config = await self.prefs.guild(table.guild_id)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
@@ -270,15 +268,6 @@ class Lobby:
             update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"{escape(name)} joins the table.")
         self.registry.notify(update)
         return update
-
-    @staticmethod
-    def _check_join(table: Table, user_id: int) -> None:
-        if table.status != TableStatus.LOBBY:
-            raise errors.WrongPhase(errors.Refusal.STARTED_JOIN_NEXT)
-        if table.seat_of(user_id) is not None:
-            raise errors.TripoleyError(errors.Refusal.ALREADY_SEATED)
-        if len(table.seats) >= table.preset_info.max_players:
-            raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
 
     @staticmethod
     def _check_add_ai(table: Table, user_id: int) -> None:

@@ -1,7 +1,8 @@
 """Acknowledged first (issue 10's set-up burst): a slow lobby opening answers "thinking…" and then
 the lobby; a refusal after that is still private; Add AI and Start are acknowledged before the
-table's lock, and what only shows under it is answered once, privately; so is Join (a private
-"thinking…" that its answer fills), which otherwise waits for the buy-ins of those who clicked first."""
+table's lock, and what only shows under it is answered once, privately. Join is applied before it
+is answered, unless it waits (for the buy-ins of those who clicked first): then a private
+"thinking…" first, which its answer fills."""
 
 from __future__ import annotations
 
@@ -100,7 +101,7 @@ async def test_start_with_too_few_players_is_refused_once_after_the_ack(discord_
     assert bot.manager.tables[dh.channel("general").id].status == "lobby"
 
 
-async def test_join_acknowledged_before_the_tables_lock(discord_harness, bot_settings):
+async def test_join_that_waits_for_the_tables_lock_answers_thinking_first(discord_harness, bot_settings):
     dh = discord_harness
     bot, _ = await start_bot(dh, bot_settings)
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
@@ -115,8 +116,9 @@ async def test_join_acknowledged_before_the_tables_lock(discord_harness, bot_set
     answer = await join.message()
     assert answer.ephemeral and "You're in" in answer.content
     assert [s.user_id for s in table.seats] == [dh.user("alice").id, dh.user("bob").id]
-    again = await (await dh.click("bob", lobby, label="Join")).message()
-    assert again.ephemeral and "already" in again.content  # refused before the ack: the usual answer
+    again = await dh.click("bob", lobby, label="Join")
+    refused = await again.message()
+    assert again.response_type == 4 and refused.ephemeral and "already" in refused.content  # no wait: answered at once
     assert len(table.seats) == 2
 
 

@@ -110,9 +110,7 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
     await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=1)
     join = interaction(stack, BOB, name="bob", message=public_message())
     await stack.controller.on_component(join, "tripoley:1:0:join", [])
-    # "thinking…" first (privately), then the answer fills it
-    assert join.calls.names() == ["defer", "followup"]
-    assert join.calls[0][2] == {"ephemeral": True, "thinking": True} and join.calls[1][2]["ephemeral"]
+    assert join.calls.names() == ["send_message"] and join.calls[0][2]["ephemeral"]
     early = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(early, "tripoley:1:0:start", [])
     assert "Only the host" in early.calls[0][1]

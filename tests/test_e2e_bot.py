@@ -335,17 +335,39 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
     raise AssertionError("the game did not end")
 
 
-async def hand_changed(dh, channel, user, tm, hand, timeout=5):
-    """Wait until `user`'s hand view differs from `hand` (a public move is answered before it is applied)."""
+async def hand_changed(dh, channel, user, tm, before, timeout=5):
+    """Wait until a new hand view of `user`'s differs from `before`, the text of their hand view when
+    they made a public move (answered before it is applied). Text, not a view: a view is a live
+    message the bot edits, at the player's next decision, to the hand after the move."""
     deadline = time.monotonic() + timeout * PATIENCE
     while time.monotonic() < deadline:
         if finished(dh, channel):
             return
         now = await open_hand(dh, channel, user, table_message(dh, channel) or tm)
-        if now is None or now.content != hand.content:
+        if now is None or now.content != before:
             return
         await asyncio.sleep(0.05)
-    raise AssertionError(f"{user}'s move was not applied:\n{hand.content}")
+    shown = table_message(dh, channel)
+    raise AssertionError(
+        f"{user}'s move was not applied:\n{before}\nthe table message:\n{shown.content if shown else None}"
+    )
+
+
+async def applied_in_hand(dh, user, h, hand, before):
+    """Wait for the answer to a move made in the hand view `hand` (`h`: its click): once the move is
+    applied, the bot edits that view through the click. A refusal is answered instead (in place of
+    the acknowledgement, or as a follow-up after it): then this fails saying what the bot answered
+    and what the view showed (`before`: its text when the move was made; `hand` is live)."""
+
+    def answered():
+        return h.response_type not in (None, 6) or h.followups or any(e.by == h.id for e in hand.edits)
+
+    await dh.wait_for(answered, 5, what=f"the answer to {user}'s move")
+    if h.response_type != 6 or h.followups:
+        answer = h.followups[0] if h.followups else h.original
+        raise AssertionError(
+            f"{user}'s move was refused ({h.response_type}): {answer and answer.content}\nthe hand then:\n{before}"
+        )
 
 
 async def play_fast(dh, channel, *, max_moves=400):
@@ -399,29 +421,26 @@ async def play_fast(dh, channel, *, max_moves=400):
             again = await open_hand(dh, channel, user, tm)
             assert again.content == hand.content, (hand.content, again.content)
             stats["wrong"] += 1
+        before = hand.content
         if verb and stats["double"] < 1 and verb["label"] in ("Check", "Call"):
             h1, h2 = await asyncio.gather(
                 dh.click(user, tm, custom_id=verb["custom_id"]), dh.click(user, tm, custom_id=verb["custom_id"])
             )
             await one_refused(dh, h1, h2)
             stats["double"] += 1
-            await hand_changed(dh, channel, user, tm, hand)
+            await hand_changed(dh, channel, user, tm, before)
         elif verb:
             h = await dh.click(user, tm, custom_id=verb["custom_id"])
             await h.response()
             assert h.response_type == 6, (h.response_type, (await h.message()).content)
             stats["public"] += 1
-            await hand_changed(dh, channel, user, tm, hand)
+            await hand_changed(dh, channel, user, tm, before)
         else:
             placed = len(stats.get("combos", []))
-            h = await move(dh, channel, user, tm, stats, hand=hand)
-            after = await h.message()
-            # Acknowledged (a deferred update), then the hand view is edited; anything else is a refusal.
-            if h.response_type != 6 or h.followups or after.id != hand.id:
-                raise AssertionError(f"{user}'s move was refused ({h.response_type}): {after.content}\n{hand.content}")
+            await applied_in_hand(dh, user, await move(dh, channel, user, tm, stats, hand=hand), hand, before)
             if len(stats.get("combos", [])) > placed:  # a Full House / 5-Card Straight: its cards left the hand
                 cards = {card(c) for c in stats["combos"][-1][2].split("-")}
-                assert "Your hand" in after.content and not cards & hand_cards(after.content), (cards, after.content)
+                assert "Your hand" in hand.content and not cards & hand_cards(hand.content), (cards, hand.content)
     raise AssertionError("the game did not end")
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 
 from tests.test_e2e_bot import (
+    applied_in_hand,
     bot_env,
     finish_and_leaderboard,
     finished,
-    hand_changed,
     move,
     my_turn,
     open_hand,
@@ -40,8 +40,8 @@ async def play_as_the_host(dh, channel, user="alice", max_moves=400):
         if not my_turn(hand):
             await wait_change(dh, channel, before, FROZEN)  # an AI's move or the next deal: it must come
             continue
-        await (await move(dh, channel, user, tm, hand=hand)).response()
-        await hand_changed(dh, channel, user, tm, hand)
+        shown = hand.content  # before the move: the view itself is edited to the hand after it
+        await applied_in_hand(dh, user, await move(dh, channel, user, tm, hand=hand), hand, shown)
         moves += 1
     raise AssertionError("the game did not end")
 

@@ -177,6 +177,18 @@ async def defer(interaction: discord.Interaction) -> None:
     storage.acknowledged()
 
 
+def release(interaction: discord.Interaction) -> None:
+    """Break the reference cycle between a handled interaction and its ``response`` (discord.py
+    caches the InteractionResponse, which points back at it), so that the interaction, its payload
+    and its message's components are freed as soon as nothing uses them. In the cycle, a click
+    that outlived a collection of the young objects (a move waits for its lock and its save) was
+    only freed by a full collection, which then had hundreds of thousands of them to free."""
+    try:
+        del interaction._cs_response  # type: ignore[attr-defined]  # discord.py's cached_slot_property
+    except AttributeError:  # never asked for
+        pass
+
+
 class Controller:
     def __init__(
         self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None
@@ -238,9 +250,15 @@ class Controller:
         clicked item in a view it builds from the whole clicked message (every component, in
         reference cycles): returning at once frees that view while it is young, instead of after
         the move's lock and save, when the cyclic collector has to walk and free it."""
-        task = asyncio.create_task(self.on_component(interaction, custom_id, values), name="tripoley-click")
+        task = asyncio.create_task(self._handle_click(interaction, custom_id, values), name="tripoley-click")
         self._clicks.add(task)
         task.add_done_callback(self._clicks.discard)
+
+    async def _handle_click(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
+        try:
+            await self.on_component(interaction, custom_id, values)
+        finally:
+            release(interaction)
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         """A click on one of our buttons or selects (``values``: a select's choices)."""

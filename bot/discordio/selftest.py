@@ -2,8 +2,9 @@
 
 The bot reaches under discord.py's public API in a few places: it wraps the ``INTERACTION_CREATE``
 parser (bot.discordio.client, ackstats), points ``Route.BASE`` and the gateway elsewhere
-(DISCORD_API_BASE, DISCORD_GATEWAY_URL), replaces the HTTP client's connector, and calls a few
-``HTTPClient`` routes directly. The lock files pin a discord.py that has them all; a discord.py
+(DISCORD_API_BASE, DISCORD_GATEWAY_URL), replaces the HTTP client's connector, calls a few
+``HTTPClient`` routes directly, and drops a handled click's cached response (the slot
+``Interaction._cs_response``: bot.discordio.controller.release). The lock files pin a discord.py that has them all; a discord.py
 installed some other way might not, and would fail later, half-way through a game. So
 ``python -m bot`` and ``python -m bot check`` ask :func:`missing_internals` first and stop with one
 line (exit 2) when one is gone."""
@@ -39,6 +40,7 @@ CHECKS: tuple[tuple[str, Callable[[], bool]], ...] = (
     ),
     ("the INTERACTION_CREATE parser (Client._connection.parsers)", _interaction_parser),
     ("HTTPClient.connector", _connector),
+    ("Interaction._cs_response", lambda: "_cs_response" in discord.Interaction.__slots__),
     *(
         (f"HTTPClient.{name}", lambda name=name: callable(getattr(discord.http.HTTPClient, name, None)))
         for name in HTTP_ROUTES

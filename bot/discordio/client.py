@@ -214,7 +214,10 @@ class TripoleyBot(commands.Bot):
         intents.guilds = True  # no privileged intents
         # Nothing a message says pings anyone unless the message names whom it pings (bot.discordio.ui.pings_only).
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        traffic = DiscordTraffic()  # the requests and acknowledgements, for the metrics
+        # The bot's share of the token's request budget: the publisher's requests take its slots,
+        # and every counted request passes its window on the wire (bot.discordio.pacing).
+        self.pacer = Pacer(settings.rest_share())
+        traffic = DiscordTraffic(gate=self.pacer.going_out)  # and the requests and acks, for the metrics
         client_options.setdefault("http_trace", traffic.trace)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
@@ -272,11 +275,11 @@ class TripoleyBot(commands.Bot):
         workers = s.render_processes
         pool = process_pool(workers) if workers > 0 and renderer is not None else None
         self.images = ImageService(renderer, pool)
-        rate = s.rest_share()
         if s.shard_count is not None:
-            log.info("REST budget: %g requests a second, this process's share of REST_RATE %g", rate, s.rest_rate)
-        pacer = Pacer(rate)
-        self.publisher = Publisher(self.manager, DiscordSink(self, pacer), self.images)
+            log.info(
+                "REST budget: %g requests a second, this process's share of REST_RATE %g", self.pacer.rate, s.rest_rate
+            )
+        self.publisher = Publisher(self.manager, DiscordSink(self, self.pacer), self.images)
         self.turns = TurnNotifier(
             self.manager, self.publisher.sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
         )
@@ -296,7 +299,7 @@ class TripoleyBot(commands.Bot):
         self.health = Health(self.manager, self.db, self, lambda: self._timer)
         bind = s.health_bind()
         if bind is not None:
-            collector = BotCollector(self.manager, self.db, self.traffic, pacer, self.images)
+            collector = BotCollector(self.manager, self.db, self.traffic, self.pacer, self.images)
             self.health_server = HealthServer(self.health, registry_for(collector), *bind)
             await self.health_server.start()
         if s.runs_shard_zero():  # once for the whole cluster

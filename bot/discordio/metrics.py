@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -62,10 +62,14 @@ class DiscordTraffic:
     """Counts the bot's requests to Discord by budget, and the 429s among the answers; times every
     acknowledgement from the interaction's receipt (:meth:`received`, from the gateway's event) to the
     moment its request starts, as ``ACK_STATS_FILE`` does (bot.discordio.ackstats), but always on
-    and in constant memory. Give :attr:`trace` to the client as ``http_trace``."""
+    and in constant memory. Give :attr:`trace` to the client as ``http_trace``. With ``gate``, a
+    request counted against the global limit waits for it before it leaves (the pacer's window)."""
 
-    def __init__(self, perf: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self, perf: Callable[[], float] = time.perf_counter, gate: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
         self._perf = perf
+        self._gate = gate  # awaited by each request counted against the global limit as it leaves (the pacer)
         self.requests = dict.fromkeys(BUDGETS, 0)
         self.rate_limited = dict.fromkeys(BUDGETS, 0)
         self.acks: deque[float] = deque(maxlen=ACK_WINDOW)  # seconds, the latest
@@ -100,6 +104,8 @@ class DiscordTraffic:
             self.rate_limited[spent] += 1
 
     async def _started(self, session, context, params: aiohttp.TraceRequestStartParams) -> None:
+        if self._gate is not None and budget(params.url) == "global":
+            await self._gate()
         self.sent(params.url)
 
     async def _ended(self, session, context, params: aiohttp.TraceRequestEndParams) -> None:
@@ -166,7 +172,9 @@ class BotCollector(Collector):
         yield requests
         yield limited
         yield GaugeMetricFamily(
-            "tripoley_pacer_queue", "Requests waiting for their slot under REST_RATE now.", value=self.pacer.waiting
+            "tripoley_pacer_queue",
+            "Requests waiting under REST_RATE now (for their slot, or to leave).",
+            value=self.pacer.waiting,
         )
         yield GaugeMetricFamily(
             "tripoley_render_queue",

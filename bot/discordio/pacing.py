@@ -26,10 +26,12 @@ class Pacer:
     """``await pacer()`` before a request: at most ``rate`` a second, in the order they came
     (each takes the next free slot; ``rate`` 0: no pacing).
 
-    Slots alone are not enough: when the event loop is busy, requests whose slots passed meanwhile
-    wake up together and go out in a bunch, and Discord counts requests as they arrive. So a
-    request also waits until fewer than ``rate`` went out in the last :data:`WINDOW` (by the times
-    they really went)."""
+    Slots alone are not enough: a request that left its slot may still wait inside discord.py
+    (for its route's bucket, for a retry after a 429) or behind a stalled event loop, and then go
+    out with those that took the slots after it; Discord counts requests as they arrive. So every
+    request counted against the global limit also passes :meth:`going_out` as it really leaves
+    (an ``aiohttp`` trace on discord.py's session: bot.discordio.metrics.DiscordTraffic), which
+    waits until fewer than ``rate`` went out in the last :data:`WINDOW`."""
 
     def __init__(
         self,
@@ -41,8 +43,8 @@ class Pacer:
         self._monotonic = monotonic
         self._sleep = sleep
         self._next = float("-inf")  # the next free slot
-        self.waiting = 0  # requests waiting for their slot now (the metrics' pacer queue)
-        self._sent: deque[float] = deque()  # when the requests of the last window went
+        self.waiting = 0  # requests waiting for their slot or their moment now (the metrics' pacer queue)
+        self._sent: deque[float] = deque()  # when the requests of the last window went out
 
     async def __call__(self) -> None:
         if self.rate <= 0:
@@ -56,6 +58,11 @@ class Pacer:
                 await self._sleep(slot - now)
             finally:
                 self.waiting -= 1
+
+    async def going_out(self) -> None:
+        """A counted request is leaving now: it waits while ``rate`` went out in the last window."""
+        if self.rate <= 0:
+            return
         most = max(1, int(self.rate * WINDOW))
         while True:
             now = self._monotonic()

@@ -81,6 +81,7 @@ async def test_late_wake_ups_never_bunch_over_the_rate_in_any_second():
 
     async def request() -> None:
         await pace()
+        await pace.going_out()  # the trace on discord.py's session, as the request leaves
         sent.append(clock.t)
 
     tasks = [asyncio.ensure_future(request()) for _ in range(30)]
@@ -92,3 +93,50 @@ async def test_late_wake_ups_never_bunch_over_the_rate_in_any_second():
         await clock.advance_to(101.5 + step * 0.05)
     assert len(sent) == 30
     assert all(b - a >= 1.0 - 1e-9 for a, b in zip(sent, sent[10:])), sent  # the 11th after any: a second later
+
+
+async def test_requests_held_after_their_slots_never_leave_over_the_rate_in_any_second():
+    """Requests that took their slots one by one but were held on their way (discord.py waiting
+    for a route's bucket) leave together with later ones: the window at the wire still lets at
+    most `rate` out in any second."""
+    clock = StalledLoop()
+    pace = Pacer(10, clock.monotonic, clock.sleep)
+    held = asyncio.Event()
+    sent: list[float] = []
+
+    async def request(delayed: bool) -> None:
+        await pace()
+        if delayed:
+            await held.wait()
+        await pace.going_out()
+        sent.append(clock.t)
+
+    tasks = [asyncio.ensure_future(request(i < 8)) for i in range(20)]
+    for step in range(1, 400):
+        if all(t.done() for t in tasks):
+            break
+        if step == 10:
+            held.set()  # the 8 held ones go now, with whatever took the later slots
+        await clock.advance_to(100 + step * 0.05)
+    assert len(sent) == 20
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(sent, sent[10:])), sent
+
+
+async def test_only_requests_counted_against_the_global_limit_wait_at_the_wire():
+    from types import SimpleNamespace
+
+    import yarl
+
+    from bot.discordio.metrics import DiscordTraffic
+
+    gated: list[str] = []
+
+    async def gate() -> None:
+        gated.append("waited")
+
+    traffic = DiscordTraffic(gate=gate)
+    base = "https://discord.com/api/v10"
+    for path in ("/channels/1/messages", "/interactions/2/tok/callback", "/webhooks/3/tok/messages/@original"):
+        await traffic._started(None, None, SimpleNamespace(url=yarl.URL(base + path)))
+    assert gated == ["waited"]
+    assert traffic.requests == {"global": 1, "exempt": 2}

@@ -355,6 +355,19 @@ def max_in_window(times: list[float], width: float = 1.0) -> int:
     return best
 
 
+def busiest_window(counted: list, t_play: float) -> None:
+    """The second in which the most counted requests arrived: when, and how they came (per 100 ms)."""
+    times = sorted(c.at for c in counted)
+    start = max(range(len(times)), key=lambda i: bisect.bisect_left(times, times[i] + 1.0) - i)
+    t0 = times[start]
+    inside = [c for c in counted if t0 <= c.at < t0 + 1.0]
+    tenths = Counter(int((c.at - t0) * 10) for c in inside)
+    print(
+        f"  busiest second        at +{t0 - t_play:.2f} s: {len(inside)} counted"
+        f" ({sum(c.status == 429 for c in inside)} answered 429), per 100 ms {[tenths[i] for i in range(10)]}"
+    )
+
+
 def rounds_completed(channel) -> int:
     """Rounds whose mat message was followed by a newer one, plus last rounds of finished games (the
     last round's mat message becomes the game-over message)."""
@@ -446,6 +459,9 @@ def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: li
     )
     for what, v in sorted(by_what.items(), key=lambda kv: -sum(kv[1]))[: 12 if verbose else 6]:
         print(f"  {len(v):5d} × max {max(v):6.1f} ms  {what[:150]}")
+    if verbose:  # the same clock as the fake Discord's arrivals (CLOCK_MONOTONIC): compare with the busiest second
+        longest = sorted((s for s in data.get("slow_steps", []) if t_play <= s[0] <= t_end), key=lambda s: -s[1])[:3]
+        print("  longest steps at      " + "; ".join(f"+{at - t_play:.2f} s {dt:.0f} ms" for at, dt, _ in longest))
     g = data.get("gc_pauses", {})
     print(
         "  bot GC pauses         "
@@ -778,6 +794,8 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             )
             top_counted = ", ".join(f"{k} {v}" for k, v in Counter(c.route for c in counted).most_common(4))
             print(f"  counted routes        {top_counted}")
+            if args.verbose and counted:
+                busiest_window(counted, t_play)
             if moves:
                 print(
                     f"exempt requests         {exempt} (interaction endpoints: {rest_cb} callbacks, the rest follow-ups"

@@ -15,11 +15,13 @@ the processes together stay under it.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 
 WINDOW = 1.0  # seconds: Discord counts the global limit per second
+BURST_WINDOW = 0.25  # seconds: at most this share of the rate leaves within any such span
 
 
 class Pacer:
@@ -31,7 +33,8 @@ class Pacer:
     out with those that took the slots after it; Discord counts requests as they arrive. So every
     request counted against the global limit also passes :meth:`going_out` as it really leaves
     (an ``aiohttp`` trace on discord.py's session: bot.discordio.metrics.DiscordTraffic), which
-    waits until fewer than ``rate`` went out in the last :data:`WINDOW`."""
+    waits until fewer than ``rate`` went out in the last :data:`WINDOW` (and a quarter of that in
+    the last :data:`BURST_WINDOW`)."""
 
     def __init__(
         self,
@@ -60,19 +63,30 @@ class Pacer:
                 self.waiting -= 1
 
     async def going_out(self) -> None:
-        """A counted request is leaving now: it waits while ``rate`` went out in the last window."""
+        """A counted request is leaving now: it waits while ``rate`` went out in the last window,
+        or a quarter of that in the last quarter of it (after a pause of the event loop the
+        requests it held back leave spread out, not in one bunch)."""
         if self.rate <= 0:
             return
-        most = max(1, int(self.rate * WINDOW))
         while True:
-            now = self._monotonic()
-            while self._sent and self._sent[0] <= now - WINDOW:
-                self._sent.popleft()
-            if len(self._sent) < most:
-                self._sent.append(now)
+            wait = self._wait(self._monotonic())
+            if wait <= 0:
+                self._sent.append(self._monotonic())
                 return
             self.waiting += 1
             try:
-                await self._sleep(self._sent[0] + WINDOW - now)
+                await self._sleep(wait)
             finally:
                 self.waiting -= 1
+
+    def _wait(self, now: float) -> float:
+        """Seconds before a request may leave (0 or less: now)."""
+        while self._sent and self._sent[0] <= now - WINDOW:
+            self._sent.popleft()
+        most = max(1, int(self.rate * WINDOW))
+        if len(self._sent) >= most:
+            return self._sent[0] + WINDOW - now
+        burst = max(1, math.ceil(self.rate * BURST_WINDOW))
+        if len(self._sent) >= burst:
+            return self._sent[-burst] + BURST_WINDOW - now
+        return 0.0

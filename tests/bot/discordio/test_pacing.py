@@ -140,3 +140,26 @@ async def test_only_requests_counted_against_the_global_limit_wait_at_the_wire()
         await traffic._started(None, None, SimpleNamespace(url=yarl.URL(base + path)))
     assert gated == ["waited"]
     assert traffic.requests == {"global": 1, "exempt": 2}
+
+
+async def test_after_a_pause_the_requests_held_back_leave_spread_out():
+    """The loop stalls while requests queue at the wire: when it resumes, at most a quarter of the
+    rate leaves within any quarter of a second (a collection of 0.5 s once let 23 out at once)."""
+    clock = StalledLoop()
+    pace = Pacer(40, clock.monotonic, clock.sleep)
+    sent: list[float] = []
+
+    async def request() -> None:
+        await pace.going_out()
+        sent.append(clock.t)
+
+    await clock.advance_to(100.0)
+    tasks = [asyncio.ensure_future(request()) for _ in range(30)]
+    await asyncio.sleep(0)
+    for step in range(1, 400):
+        if all(t.done() for t in tasks):
+            break
+        await clock.advance_to(100 + step * 0.01)
+    assert len(sent) == 30
+    assert all(b - a >= 0.25 - 1e-9 for a, b in zip(sent, sent[10:])), sent  # the 11th after any: 0.25 s later
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(sent, sent[40:])), sent

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 
 WINDOW = 1.0  # seconds: Discord counts the global limit per second
-BURST_WINDOW = 0.25  # seconds: at most this share of the rate leaves within any such span
+BURST_WINDOW = 0.1  # seconds: at most this share of the rate leaves within any such span
 
 
 class Pacer:
@@ -33,7 +33,7 @@ class Pacer:
     out with those that took the slots after it; Discord counts requests as they arrive. So every
     request counted against the global limit also passes :meth:`going_out` as it really leaves
     (an ``aiohttp`` trace on discord.py's session: bot.discordio.metrics.DiscordTraffic), which
-    waits until fewer than ``rate`` went out in the last :data:`WINDOW` (and a quarter of that in
+    waits until fewer than ``rate`` went out in the last :data:`WINDOW` (and a tenth of that in
     the last :data:`BURST_WINDOW`)."""
 
     def __init__(
@@ -64,8 +64,9 @@ class Pacer:
 
     async def going_out(self) -> None:
         """A counted request is leaving now: it waits while ``rate`` went out in the last window,
-        or a quarter of that in the last quarter of it (after a pause of the event loop the
-        requests it held back leave spread out, not in one bunch)."""
+        or a tenth of that in the last tenth of it. After a pause of the event loop the requests
+        it held back then leave spread out, not in bunches that a second counted by their
+        arrival (a few ms later or earlier than by the bot's clock) could hold five of."""
         if self.rate <= 0:
             return
         while True:

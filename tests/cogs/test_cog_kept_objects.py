@@ -23,13 +23,17 @@ def live_interactions() -> list[discord.Interaction]:
     return [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
 
 
+async def game_under_way(dh, settings):
+    """A bot, its table (alice, bob and an AI playing) and the table message."""
+    bot, _ = await start_bot(dh, settings)
+    await start_game(dh, bot, await open_lobby(dh))
+    table = bot.manager.tables[dh.channel("general").id]
+    return bot, table, dh.message(table.mat_message_id)
+
+
 async def test_hand_views_arm_no_timer_and_handled_clicks_are_not_kept(discord_harness, bot_settings):
     dh = discord_harness
-    bot, _ = await start_bot(dh, bot_settings)
-    lobby = await open_lobby(dh)
-    await start_game(dh, bot, lobby)
-    table = bot.manager.tables[dh.channel("general").id]
-    mat = dh.message(table.mat_message_id)
+    bot, table, mat = await game_under_way(dh, bot_settings)
     for user in ("alice", "bob"):
         hand = await (await dh.click(user, mat, label="Show my hand")).message()
         assert hand.ephemeral and "Your hand" in hand.content
@@ -48,11 +52,7 @@ async def test_a_handled_click_is_freed_without_the_cyclic_collector(discord_har
     """Nothing of a handled click is left in reference cycles: freed at once, not by a collection
     of the old objects (which had hundreds of thousands of them to free at 500 tables)."""
     dh = discord_harness
-    bot, _ = await start_bot(dh, bot_settings)
-    lobby = await open_lobby(dh)
-    await start_game(dh, bot, lobby)
-    table = bot.manager.tables[dh.channel("general").id]
-    mat = dh.message(table.mat_message_id)
+    bot, table, mat = await game_under_way(dh, bot_settings)
     await settle(bot)
     gc.collect()
     gc.disable()

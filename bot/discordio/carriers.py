@@ -28,7 +28,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.discordio.ui import message_kwargs
+from bot.discordio.ui import build_view, message_kwargs
 from bot.messages.outgoing import MessageGone, Outgoing
 
 LIFETIME = 14 * 60.0  # seconds an interaction token is used (Discord: 15 minutes; a margin)
@@ -119,9 +119,19 @@ def webhook_of(interaction: discord.Interaction) -> discord.Webhook:
     return interaction.followup
 
 
+async def edit_through(webhook: discord.Webhook, message_id: int, **kwargs: Any) -> discord.WebhookMessage:
+    """Edit a message of an interaction's webhook (``ORIGINAL`` or a follow-up). discord.py asks
+    Discord to take the components of a webhook edit into account (``with_components``) only when
+    it is given a view, so buttons are removed (``view=None``) with an empty view instead: an edit
+    that drops them is never one whose components are ignored."""
+    if "view" in kwargs and kwargs["view"] is None:
+        kwargs["view"] = build_view(())
+    return await webhook.edit_message(message_id, **kwargs)
+
+
 def original_editor(interaction: discord.Interaction) -> Callable[..., Awaitable[Any]]:
     """Edit the interaction's first answer later (``edit(**message kwargs)``), holding only its webhook."""
-    return partial(webhook_of(interaction).edit_message, ORIGINAL)
+    return partial(edit_through, webhook_of(interaction), ORIGINAL)
 
 
 class InteractionCarrier:
@@ -132,7 +142,7 @@ class InteractionCarrier:
 
     async def edit_original(self, out: Outgoing) -> None:
         try:
-            await self.webhook.edit_message(ORIGINAL, **message_kwargs(out, edit=True))
+            await edit_through(self.webhook, ORIGINAL, **message_kwargs(out, edit=True))
         except discord.NotFound as exc:
             if exc.code == 10008:  # the message (not the token) is gone
                 raise MessageGone() from None
@@ -140,9 +150,9 @@ class InteractionCarrier:
 
     async def strip_original(self, content: str | None = None) -> None:
         if content is None:
-            await self.webhook.edit_message(ORIGINAL, view=None)
+            await edit_through(self.webhook, ORIGINAL, view=None)
         else:
-            await self.webhook.edit_message(ORIGINAL, content=content, view=None)
+            await edit_through(self.webhook, ORIGINAL, content=content, view=None)
 
     async def send(self, out: Outgoing) -> int:
         message = await self.webhook.send(wait=True, **message_kwargs(out))

@@ -28,7 +28,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.carriers import InteractionCarrier, original_editor, webhook_of
+from bot.discordio.carriers import InteractionCarrier, edit_through, original_editor, webhook_of
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
@@ -570,7 +570,7 @@ class Controller:
         await defer(interaction)
         sent = await interaction.followup.send(ephemeral=True, wait=True, **message_kwargs(out))
         self._carry(interaction, table, original=True)  # after the view: the click's own answer first
-        return partial(webhook_of(interaction).edit_message, sent.id)
+        return partial(edit_through, webhook_of(interaction), sent.id)
 
     def _remember_hand_view(
         self, interaction: discord.Interaction, table: Table, edit: Callable[..., Awaitable[Any]] | None = None

@@ -6,8 +6,8 @@ message keeps Log (the whole game) and Replay, and `/tripoley history` opens a g
 
 from __future__ import annotations
 
-from tests.test_e2e_bot import bot_env, button, finished, table_message
-from tests.test_e2e_economy import query, say
+from tests.e2e.test_bot import bot_env, button, finished, table_message
+from tests.e2e.test_economy import query, say
 
 
 def final_message(dh, channel="general"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_e2e_bot import (
+from tests.e2e.test_bot import (
     applied_in_hand,
     bot_env,
     finish_and_leaderboard,

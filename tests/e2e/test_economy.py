@@ -10,7 +10,7 @@ import json
 import re
 import sqlite3
 
-from tests.test_e2e_bot import bot_env, button, buttons, chips_total, finished, open_table, play, table_message
+from tests.e2e.test_bot import bot_env, button, buttons, chips_total, finished, open_table, play, table_message
 
 
 def books(tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from tests.test_e2e_bot import bot_env, finish_and_leaderboard, play, selects, table_message
+from tests.e2e.test_bot import bot_env, finish_and_leaderboard, play, selects, table_message
 
 VARIATION_1 = "Pay cards: when played (Cadaco variation 1)"
 

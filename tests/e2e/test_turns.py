@@ -8,7 +8,7 @@ import asyncio
 import json
 import re
 
-from tests.test_e2e_bot import bot_env, button, finished, game_waiting_for_a_human, move, my_turn, table_message, to_act
+from tests.e2e.test_bot import bot_env, button, finished, game_waiting_for_a_human, move, my_turn, table_message, to_act
 
 PING = " your turn: "
 

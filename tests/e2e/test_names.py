@@ -18,7 +18,7 @@ import sqlite3
 import time
 
 from bot.messages.text import escape
-from tests.test_e2e_bot import bot_env, button, finished, game_waiting_for_a_human, open_table, play, table_message
+from tests.e2e.test_bot import bot_env, button, finished, game_waiting_for_a_human, open_table, play, table_message
 
 MENTION = re.compile(r"<@!?(\d+)>")
 # The vectors, unescaped: none of these may reach Discord as written.

@@ -10,7 +10,7 @@ import re
 
 from bot.storage.copydb import audits
 from bot.storage.database import Database
-from tests.test_e2e_bot import bot_env, finished, open_table, play
+from tests.e2e.test_bot import bot_env, finished, open_table, play
 
 SHARDS = 2
 

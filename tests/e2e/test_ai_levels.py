@@ -7,7 +7,7 @@ and every chip is accounted for at the end.
 
 from __future__ import annotations
 
-from tests.test_e2e_bot import (
+from tests.e2e.test_bot import (
     bot_env,
     finish_and_leaderboard,
     finished,

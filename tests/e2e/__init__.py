@@ -1,0 +1,1 @@
+"""End to end: `python -m bot` (or the real client in process) driven through the local Discord, as players would."""

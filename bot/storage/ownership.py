@@ -96,6 +96,9 @@ class Ownership:
             for key, shared in self._keys():
                 call = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
                 if not await conn.fetchval(f"SELECT {call}($1, $2)", OWNER_LOCK, key):
+                    # The locks taken before this one are released now, not once the server notices
+                    # the connection closed: a process starting right after must find them free.
+                    await conn.execute("SELECT pg_advisory_unlock_all()")
                     raise OwnershipRefused(self._refusal(key, shared))
         except BaseException:
             conn.terminate()

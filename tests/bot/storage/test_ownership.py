@@ -89,8 +89,19 @@ def shard_settings(url: str, *shards: int) -> Settings:
     return settings_for(url, shard_count=4, shard_ids=shards)
 
 
+async def advisory_locks_held(conn, shard: int) -> int:
+    """How many sessions hold the ownership lock of ``shard`` now (asked on ``conn``, opened beforehand)."""
+    return await conn.fetchval(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+        " AND classid = $1 AND objid = $2 AND objsubid = 2",
+        ownership.OWNER_LOCK,
+        shard,
+    )
+
+
 async def test_each_postgres_shard_has_one_owner(pg_url):
     three = await take_ownership(shard_settings(pg_url, 3))
+    looking = await asyncpg.connect(pg_url)
     try:
         with pytest.raises(OwnershipRefused) as refused:
             await take_ownership(shard_settings(pg_url, 1, 3))
@@ -98,6 +109,7 @@ async def test_each_postgres_shard_has_one_owner(pg_url):
             "another bot process already owns shard 3 of this database (PostgreSQL advisory lock); "
             "stop it first, or give this process other shards (--shards or SHARD_IDS)"
         )
+        assert await advisory_locks_held(looking, 1) == 0  # taken before the refusal: free at once
         others = await take_ownership(shard_settings(pg_url, 0, 1, 2))  # the other shards: fine
         try:
             with pytest.raises(OwnershipRefused, match="owns this database"):
@@ -105,6 +117,7 @@ async def test_each_postgres_shard_has_one_owner(pg_url):
         finally:
             await others.release()
     finally:
+        await looking.close()
         await three.release()
     alone = await take_ownership(settings_for(pg_url))
     try:

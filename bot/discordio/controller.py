@@ -448,13 +448,11 @@ class Controller:
     ) -> None:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
-        change: int | None = None  # the hand view's change this move's answer is (see TurnNotifier.touch)
 
         async def acknowledge() -> None:
-            nonlocal change
             if private:
                 if self.turns is not None:
-                    change = self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
+                    self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
                 await defer(interaction)
             else:
                 await self._defer_carrying(interaction, table)  # the table message shows the move through it
@@ -470,19 +468,12 @@ class Controller:
             before_apply=acknowledge,
         )
         if private:
-            user_id = interaction.user.id
-            seat = table.seat_of(user_id)
+            seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
                 # Text and picture of the hand after the move (the old picture showed the cards before it).
                 out = hand_message(table, seat, table.running_game.view(seat))
                 if self.publisher is not None:
                     out.image, out.alt = await self.publisher.image("hand", out.view)
-                if (
-                    change is not None
-                    and self.turns is not None
-                    and not self.turns.is_latest(table.id, user_id, change)
-                ):
-                    return  # changed while the picture was drawn (the next decision shown, a newer view): not undone
                 kwargs = message_kwargs(out, edit=True)
                 self._remember_hand_view(interaction, table)
             else:

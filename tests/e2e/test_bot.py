@@ -355,17 +355,12 @@ async def hand_changed(dh, channel, user, tm, before, timeout=5):
 
 async def applied_in_hand(dh, user, h, hand, before):
     """Wait for the answer to a move made in the hand view `hand` (`h`: its click): once the move is
-    applied, the bot edits that view through the click, or, when the view moved on meanwhile (the
-    player's next decision shown in it while the answer's picture was drawn), that newer text is
-    the answer. A refusal is answered instead (in place of the acknowledgement, or as a follow-up
-    after it): then this fails saying what the bot answered and what the view showed (`before`: its
-    text when the move was made; `hand` is live)."""
+    applied, the bot edits that view through the click. A refusal is answered instead (in place of
+    the acknowledgement, or as a follow-up after it): then this fails saying what the bot answered
+    and what the view showed (`before`: its text when the move was made; `hand` is live)."""
 
     def answered():
-        if h.response_type not in (None, 6) or h.followups or any(e.by == h.id for e in hand.edits):
-            return True
-        acked = h.acked_at or float("inf")
-        return any(e.monotonic >= acked and (e.after or {}).get("content") not in (None, before) for e in hand.edits)
+        return h.response_type not in (None, 6) or h.followups or any(e.by == h.id for e in hand.edits)
 
     await dh.wait_for(answered, 5, what=f"the answer to {user}'s move")
     if h.response_type != 6 or h.followups:

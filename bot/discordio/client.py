@@ -8,6 +8,8 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import aiohttp
 import discord
@@ -43,6 +45,7 @@ from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_owners
 from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 EXTENSIONS = ("cogs.tripoley", "cogs.admin")
 SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables.store)
@@ -67,6 +70,17 @@ class DiscordUnreachable(Exception):
     """Discord did not answer (no connection, a timeout, or its servers failing)."""
 
 
+async def one_login_attempt(login: Awaitable[T]) -> T:
+    """``login``'s result within :data:`LOGIN_ATTEMPT_TIMEOUT`; Discord's silence, a network error
+    or a failing Discord raise :class:`DiscordUnreachable` (a refused token: discord.LoginFailure)."""
+    try:
+        return await asyncio.wait_for(login, LOGIN_ATTEMPT_TIMEOUT)
+    except TimeoutError:
+        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
+    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+
+
 async def log_in_over_http(token: str) -> UserPayload:
     """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
 
@@ -74,11 +88,7 @@ async def log_in_over_http(token: str) -> UserPayload:
     Discord does not answer."""
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     try:
-        return await asyncio.wait_for(http.static_login(token), LOGIN_ATTEMPT_TIMEOUT)
-    except TimeoutError:
-        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
-    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
-        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+        return await one_login_attempt(http.static_login(token))
     finally:
         await http.close()
 
@@ -470,11 +480,7 @@ async def sync_commands_once(settings: Settings, token: str) -> int:
     bot = make_bot(settings.model_copy(update={"render_processes": 0, "ai_processes": 0}))
     bot.sync_only = True
     try:
-        await asyncio.wait_for(bot.login(token), LOGIN_ATTEMPT_TIMEOUT)
-    except TimeoutError:
-        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
-    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
-        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+        await one_login_attempt(bot.login(token))
     finally:
         await bot.close()
     return bot.synced

@@ -29,6 +29,8 @@ from cogs.common import (
     settings_text,
 )
 
+ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
 
 class TableCommands(CommandFamily):
     """The table's commands (composed into the ``/tripoley`` cog)."""
@@ -220,9 +222,7 @@ class TableCommands(CommandFamily):
     # -- preferences and settings ---------------------------------------------------------------
 
     @app_commands.command(name="dm", description="Get your hand by DM at every deal")
-    @app_commands.choices(
-        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
-    )
+    @app_commands.choices(mode=ON_OFF)
     async def dm(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
@@ -245,9 +245,7 @@ class TableCommands(CommandFamily):
         await self.controller.reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
-    @app_commands.choices(
-        mode=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
-    )
+    @app_commands.choices(mode=ON_OFF)
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)

@@ -37,7 +37,7 @@ NO_TOKEN_SET = 1  # exit status of has-token: no token
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m bot",
-        usage="python -m bot [-h] [--version] [run [--shards N,...] | check | sync | has-token | forget USER_ID | prune | repair TABLE_ID | backup PATH | migrate-db FROM TO]",
+        usage="python -m bot [-h] [--version] [run [--shards N,...] | check | sync | has-token | migrations | forget USER_ID | prune | repair TABLE_ID | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments"
         " (or a discord.py that lacks what the bot relies on).",
@@ -66,6 +66,10 @@ def parser() -> argparse.ArgumentParser:
         "has-token",
         help="exit 0 when DISCORD_TOKEN is set (in the environment or .env, read as the bot reads it),"
         " 1 when it is not (scripts/run.sh asks this to choose between the bot and the terminal game)",
+    )
+    commands.add_parser(
+        "migrations",
+        help="list the database's applied migrations and those the next start would apply; changes nothing",
     )
     forget = commands.add_parser(
         "forget",
@@ -115,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "has-token":
         return has_token()
     from bot.settings import SettingsError, load_settings
+    from bot.storage.database import SchemaTooNew
 
     try:
         settings = load_settings(**command_line_settings(args))
@@ -122,6 +127,16 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(exc.lines), file=sys.stderr)
         print(SETTINGS_HINT, file=sys.stderr)
         return BAD_SETTINGS
+    try:
+        return command(args, settings)
+    except SchemaTooNew as exc:  # from any sub-command that opens the database: this code must not touch it
+        print(f"python -m bot: {exc}", file=sys.stderr)
+        return BAD_SETTINGS
+
+
+def command(args: argparse.Namespace, settings) -> int:
+    if args.command == "migrations":
+        return asyncio.run(migrations(settings))
     if args.command == "backup":
         return backup(settings, args.path)
     if args.command == "migrate-db":
@@ -153,7 +168,48 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.discordio.client import run_bot
 
+    asyncio.run(refuse_a_newer_database(settings))  # before the log-in: one line, not a traceback from setup_hook
     return run_bot(settings)
+
+
+async def refuse_a_newer_database(settings) -> None:
+    """Raise SchemaTooNew for a database a newer bot migrated; any other problem is the bot's to report
+    as it starts (it retries a database that is away)."""
+    from bot.storage.database import Database
+
+    try:
+        db = await Database(settings.database_path()).connect(migrate=False)
+    except database_errors():
+        return
+    await db.close()
+
+
+async def migrations(settings) -> int:
+    import datetime
+
+    from bot.settings import redacted
+    from bot.storage.database import Database
+
+    try:
+        db = await Database(settings.database_path()).connect(migrate=False)
+    except database_errors() as exc:
+        print(f"migrations: cannot open the database ({exc})", file=sys.stderr)
+        return FAILED
+    try:
+        status = await db.migration_status()
+    finally:
+        await db.close()
+    print(f"database {redacted(settings.database_path())}:")
+    for _version, name, applied_at in status.applied:
+        when = datetime.datetime.fromtimestamp(applied_at, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        print(f"  applied  {name}  ({when})")
+    for migration in status.pending:
+        print(f"  pending  {migration.name}")
+    if not status.pending:
+        print("up to date: the next start applies nothing")
+    else:
+        print(f"{len(status.pending)} pending: the next start (or `python -m bot check`) applies them")
+    return 0
 
 
 def has_token() -> int:

@@ -91,6 +91,38 @@ def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
+def known_version(directory: Path = MIGRATIONS_DIR) -> int:
+    """The newest schema version this code can make (and so read)."""
+    return max((m.version for m in load_migrations(directory)), default=0)
+
+
+class SchemaTooNew(Exception):
+    """The database was migrated by a newer version of the bot: this code must neither read nor write
+    it (its tables may mean something this code does not know). Not a database fault: no retry helps."""
+
+    def __init__(self, found: int, known: int) -> None:
+        self.found, self.known = found, known
+        super().__init__(
+            f"the database is at schema version {found}, newer than this version of the bot knows ({known}):"
+            " a newer version used it; run that version, or restore a backup this version made"
+        )
+
+
+def refuse_newer(found: int, directory: Path = MIGRATIONS_DIR) -> None:
+    known = known_version(directory)
+    if found > known:
+        raise SchemaTooNew(found, known)
+
+
+@dataclass(frozen=True)
+class MigrationStatus:
+    """What ``python -m bot migrations`` shows: the applied migrations (version, name, when) and those
+    this code would apply at the next start."""
+
+    applied: list[tuple[int, str, float]]
+    pending: list[Migration]
+
+
 # Transaction priorities (lower first): a save that an interaction's answer waits for goes ahead of
 # other saves, and the coalesced background saves go last.
 INTERACTIVE = 0
@@ -243,7 +275,9 @@ class Database:
     def is_postgres(self) -> bool:
         return self.dialect is POSTGRES
 
-    async def connect(self) -> Database:
+    async def connect(self, migrate: bool = True) -> Database:
+        """Open the database and (``migrate``) bring its schema up to date; a database newer than this
+        code raises :class:`SchemaTooNew` either way."""
         if self.is_postgres:
             self._conn = await self._open()
             try:
@@ -258,7 +292,10 @@ class Database:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._conn = await self._open()
         try:
-            await self.migrate()
+            if migrate:
+                await self.migrate()
+            else:
+                await self.migration_status()
         except BaseException:
             await self.close()  # a failed migration leaves no connection open
             raise
@@ -376,12 +413,14 @@ class Database:
         async with self._tx_lock.hold():
             if self.is_postgres:
                 await self._apply_on_postgres(None)
+                refuse_newer(await self.schema_version(), self.migrations_dir)
                 for migration in load_migrations(self.migrations_dir):
                     if await self._apply_on_postgres(migration):
                         applied.append(migration.version)
                 return applied
             await self.conn.raw.execute(SCHEMA_VERSION_DDL)
             current = await self.schema_version()
+            refuse_newer(current, self.migrations_dir)
             for migration in load_migrations(self.migrations_dir):
                 if migration.version <= current:
                     continue
@@ -416,6 +455,21 @@ class Database:
             for (table,) in await raw.fetch(POSTGRES.sql(POSTGRES.ID_TABLES)):
                 await raw.execute(POSTGRES.after_copy(table, ["id"]))
             return True
+
+    async def migration_status(self) -> MigrationStatus:
+        """The applied and pending migrations, changing nothing (a database with no schema_version table
+        yet has every migration pending)."""
+        tables = {row[0] for row in await self.fetchall(self.dialect.TABLES)}
+        rows = (
+            await self.fetchall("SELECT version, name, applied_at FROM schema_version ORDER BY version")
+            if "schema_version" in tables
+            else []
+        )
+        applied = [(int(version), str(name), float(at)) for version, name, at in rows]
+        refuse_newer(max((version for version, _, _ in applied), default=0), self.migrations_dir)
+        done = {version for version, _, _ in applied}
+        pending = [m for m in load_migrations(self.migrations_dir) if m.version not in done]
+        return MigrationStatus(applied, pending)
 
     async def schema_version(self) -> int:
         row = await self.fetchone("SELECT COALESCE(MAX(version), 0) FROM schema_version")
@@ -621,6 +675,7 @@ def backup(source: str, destination: str) -> int:
             if verdict != "ok":
                 raise ValueError(f"the copy failed its integrity check: {verdict}")
             (version,) = copy.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+            refuse_newer(int(version))
         os.replace(partial, target)
     except BaseException:
         partial.unlink(missing_ok=True)

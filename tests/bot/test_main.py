@@ -193,3 +193,49 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def newer_database(path: Path) -> int:
+    """A database as a newer bot would leave it: every migration this code knows, and one more."""
+    from bot.storage.database import known_version
+
+    known = known_version()
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT, applied_at REAL)")
+        db.executemany(
+            "INSERT INTO schema_version VALUES (?, ?, 0)", [(v, f"{v:04d}_x.sql") for v in range(1, known + 2)]
+        )
+    return known
+
+
+def test_a_database_newer_than_the_code_is_refused_by_every_command(tmp_path):
+    known = newer_database(tmp_path / "t.sqlite3")
+    env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3", DISCORD_API_BASE="http://127.0.0.1:9/api/v10")
+    for args in ([], ["run"], ["check"], ["migrations"], ["prune"], ["forget", "5"], ["repair", "1"],
+                 ["backup", str(tmp_path / "b.sqlite3")], ["migrate-db", f"sqlite:///{tmp_path}/t.sqlite3",
+                 f"sqlite:///{tmp_path}/new.sqlite3"]):  # fmt: skip
+        done = bot(args, tmp_path, env)
+        refusal = [line for line in done.stderr.splitlines() if "newer than this version of the bot" in line]
+        assert done.returncode == 2, (args, done.stderr)
+        assert len(refusal) == 1 and f"schema version {known + 1}" in refusal[0] and f"({known})" in refusal[0]
+        assert "Traceback" not in done.stderr, done.stderr
+    assert not (tmp_path / "b.sqlite3").exists() and not (tmp_path / "b.sqlite3.part").exists()
+    with sqlite3.connect(tmp_path / "t.sqlite3") as db:  # untouched: no table created, no migration recorded
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0] == 1
+
+
+def test_migrations_lists_what_is_applied_and_pending(tmp_path):
+    from bot.storage.database import load_migrations
+
+    names = [m.name for m in load_migrations()]
+    env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3")
+    done = bot(["migrations"], tmp_path, env)
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[1] for line in done.stdout.splitlines() if "pending" in line.split()[:1]] == names
+    assert f"{len(names)} pending" in done.stdout
+    done = bot(["check"], tmp_path, {**env, "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"})  # applies them
+    assert "database: ok" in done.stdout, done.stderr
+    done = bot(["migrations"], tmp_path, env)
+    applied = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("  applied")]
+    assert applied == names and "up to date" in done.stdout and "pending" not in done.stdout
+    assert done.stdout.count(" UTC)") == len(names)

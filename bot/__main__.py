@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+from typing import NoReturn
 
 from bot import __version__
 
@@ -34,8 +35,15 @@ FAILED = 1  # exit status: the database or Discord failed
 NO_TOKEN_SET = 1  # exit status of has-token: no token
 
 
+class Parser(argparse.ArgumentParser):
+    """Errors in one line naming the command (the usage is one ``--help`` away), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(BAD_SETTINGS, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m bot",
         usage="python -m bot [-h] [--version] [run [--shards N,...] | check | sync | has-token | migrations | forget USER_ID | prune | repair TABLE_ID | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
@@ -43,7 +51,7 @@ def parser() -> argparse.ArgumentParser:
         " (or a discord.py that lacks what the bot relies on).",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = p.add_subparsers(dest="command", metavar="COMMAND")
+    commands = p.add_subparsers(dest="command", metavar="COMMAND", prog="python -m bot")
     run = commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
     run.add_argument(
         "--shards",
@@ -107,6 +115,24 @@ def command_line_settings(args: argparse.Namespace) -> dict[str, str]:
     return {"shard_ids": args.shards} if getattr(args, "shards", None) is not None else {}
 
 
+def named_as_given(lines: list[str], args: argparse.Namespace) -> list[str]:
+    """A setting that came from the command line (``run --shards``) is blamed as it was given, not as
+    the variable it overrides."""
+    shards = getattr(args, "shards", None)
+    if shards is None:
+        return lines
+    out = []
+    for line in lines:
+        if line.startswith("SHARD_IDS="):
+            reason = line.partition(": ")[2].partition("; it accepts")[0].rstrip(".")
+            reason = reason.replace("SHARD_IDS needs SHARD_COUNT", "it needs SHARD_COUNT (in the environment or .env)")
+            line = (
+                f"--shards {shards}: {reason}; it takes shard numbers below SHARD_COUNT separated by commas (3 or 0,1)."
+            )
+        out.append(line)
+    return out
+
+
 def shard_list(text: str) -> str:
     """``--shards``: at least one shard (empty would mean every shard, which it never may)."""
     if not text.strip():
@@ -124,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(**command_line_settings(args))
     except SettingsError as exc:
-        print("\n".join(exc.lines), file=sys.stderr)
+        print("\n".join(named_as_given(exc.lines, args)), file=sys.stderr)
         print(SETTINGS_HINT, file=sys.stderr)
         return BAD_SETTINGS
     try:

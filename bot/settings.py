@@ -298,6 +298,8 @@ def database_path(url: str) -> str:
             urlsplit(url).port  # noqa: B018 - raises on a port that is no number or out of range
         except ValueError:
             raise ValueError("the port is not a number from 1 to 65535") from None
+        if not urlsplit(url).path.strip("/"):  # libpq would guess one (the user's name): say which
+            raise ValueError("the URL names no database (…@host/DATABASE)")
         return url
     if scheme != "sqlite":
         raise ValueError(f"{scheme}:// is not a database the bot can use")

@@ -239,3 +239,18 @@ def test_migrations_lists_what_is_applied_and_pending(tmp_path):
     applied = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("  applied")]
     assert applied == names and "up to date" in done.stdout and "pending" not in done.stdout
     assert done.stdout.count(" UTC)") == len(names)
+
+
+def test_command_line_faults_are_one_line_naming_what_was_given(tmp_path):
+    env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3")
+    done = bot(["forget", "abc"], tmp_path, env)
+    assert done.returncode == 2 and done.stderr.count("usage:") == 0
+    assert done.stderr.splitlines() == [
+        "python -m bot forget: argument USER_ID: invalid int value: 'abc' (see python -m bot forget --help)"
+    ]
+    done = bot(["run", "--shards", "5"], tmp_path, env)
+    assert done.returncode == 2 and done.stderr.startswith("--shards 5: it needs SHARD_COUNT")
+    assert "SHARD_IDS" not in done.stderr
+    done = bot(["migrate-db", f"sqlite:///{tmp_path}/t.sqlite3", "postgresql://tripoley@db-host"], tmp_path, env)
+    assert done.returncode == 2 and "the URL names no database" in done.stderr
+    assert list(tmp_path.iterdir()) == []

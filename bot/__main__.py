@@ -34,6 +34,9 @@ BAD_SETTINGS = 2  # exit status: bad settings or command line (argparse too), or
 FAILED = 1  # exit status: the database or Discord failed
 NO_TOKEN_SET = 1  # exit status of has-token: no token
 
+# The name the command was run by: the console script (``tripoley-bot``, from the install) or ``python -m bot``.
+PROG = "tripoley-bot" if sys.argv and sys.argv[0].rsplit("/", 1)[-1] == "tripoley-bot" else "python -m bot"
+
 
 class Parser(argparse.ArgumentParser):
     """Errors in one line naming the command (the usage is one ``--help`` away), exit status 2."""
@@ -44,14 +47,15 @@ class Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     p = Parser(
-        prog="python -m bot",
-        usage="python -m bot [-h] [--version] [run [--shards N,...] | check | sync | has-token | migrations | forget USER_ID | prune | repair TABLE_ID | backup PATH | migrate-db FROM TO]",
+        prog=PROG,
+        usage=PROG
+        + " [-h] [--version] [run [--shards N,...] | check | sync | has-token | migrations | forget USER_ID | prune | repair TABLE_ID | backup PATH | migrate-db FROM TO]",
         description="The Tripoley Discord bot. " + SETTINGS_HINT,
         epilog="Exit status: 0 done, 1 the database or Discord failed, 2 bad settings or arguments"
         " (or a discord.py that lacks what the bot relies on).",
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = p.add_subparsers(dest="command", metavar="COMMAND", prog="python -m bot")
+    commands = p.add_subparsers(dest="command", metavar="COMMAND", prog=PROG)
     run = commands.add_parser("run", help="run the bot (the default): apply database migrations, log in, serve")
     run.add_argument(
         "--shards",
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return command(args, settings)
     except SchemaTooNew as exc:  # from any sub-command that opens the database: this code must not touch it
-        print(f"python -m bot: {exc}", file=sys.stderr)
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return BAD_SETTINGS
 
 

@@ -26,6 +26,9 @@ OPTION_FORMS = {
     "decks": "0 (by player count) to 4",
 }
 
+#: The name the command was run by: the console script (``tripoley``, from the install) or ``python -m engine``.
+PROG = "tripoley" if os.path.basename(sys.argv[0]) == "tripoley" else "python -m engine"
+
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (the usage is one ``--help`` away)."""
@@ -107,7 +110,7 @@ def add_table(parser: argparse.ArgumentParser, seats: str) -> None:
 
 def build_parser() -> Parser:
     parser = Parser(
-        prog="python -m engine",
+        prog=PROG,
         description="Tripoley family rules engine: replay a game file, simulate AI games, or play in the terminal.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)

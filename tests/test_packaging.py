@@ -70,3 +70,13 @@ async def test_a_non_editable_install_has_its_migrations_and_passes_check(discor
     database = next(line for line in out.splitlines() if line.startswith("database:"))
     newest = max(int(name.split("_", 1)[0]) for name in shipped)  # the schema version is the newest migration's number
     assert database.startswith("database: ok") and database.endswith(f"schema version {newest}"), out
+
+
+def test_the_install_has_console_scripts_for_the_game_and_the_bot():
+    """``tripoley`` (the terminal game) and ``tripoley-bot`` (the bot and its operator commands) sit beside
+    the environment's python, as the README says, and name themselves in their messages."""
+    bin_dir = Path(sys.executable).parent
+    game = subprocess.run([str(bin_dir / "tripoley"), "--help"], capture_output=True, text=True, timeout=60)
+    assert game.returncode == 0 and game.stdout.startswith("usage: tripoley "), game.stderr
+    bot = subprocess.run([str(bin_dir / "tripoley-bot"), "forget", "x"], capture_output=True, text=True, timeout=60)
+    assert bot.returncode == 2 and bot.stderr.startswith("tripoley-bot forget: argument USER_ID"), bot.stderr

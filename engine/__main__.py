@@ -120,10 +120,26 @@ def build_parser() -> Parser:
         "replay",
         help="replay a game file (format: docs/replay.md) and print the outcome",
         description="Replay a game file (decks and decisions; format in docs/replay.md) and "
-        "print the outcome as JSON. Exit 0 when it ran, 2 when the file is refused.",
+        "print the outcome: as JSON, or in a few lines when the output is a terminal. "
+        "Exit 0 when it ran, 2 when the file is refused.",
     )
     rp.add_argument("game", help="GAME.json, or - for standard input")
     rp.add_argument("--trace", action="store_true", help="also print one JSON line per event to stderr (default: off)")
+    shown = rp.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--json",
+        dest="as_json",
+        action="store_const",
+        const=True,
+        help="print the outcome as JSON (the default unless the output is a terminal)",
+    )
+    shown.add_argument(
+        "--summary",
+        dest="as_json",
+        action="store_const",
+        const=False,
+        help="print the outcome in a few lines (the default on a terminal)",
+    )
 
     sp = sub.add_parser(
         "simulate",
@@ -188,7 +204,7 @@ def _run(argv: list[str] | None) -> int:
     if args.command == "replay":
         from .replay import main as replay_main
 
-        return replay_main(args.game, trace=args.trace)
+        return replay_main(args.game, trace=args.trace, as_json=args.as_json)
     try:
         args.options = parse_overrides(args.option, args.preset)
         if args.command == "play":

@@ -73,6 +73,11 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
     if verb == "best":
         if "reveal" in legal or "pass_cards" in legal:
             return _suggested(seat, legal, detail)
+        if "choose" not in legal:  # e.g. the spare-hand choice: the poker five comes later
+            raise ValueError(
+                "`best` picks your best poker five, which is not asked now; now type "
+                + " or ".join(f"`{x}`" for x in legal)
+            )
         verb, args = "choose", ["best"]
     elif verb not in legal and "lead" in legal and not args and _looks_like_card(verb):
         verb, args = "lead", [words[0]]  # a bare card leads it

@@ -501,9 +501,20 @@ def save_replay(game: Game, path: str, out: TextIO) -> None:
     out.write(f"Replay saved to {path} (play it back with: python -m engine replay {path}).\n")
 
 
+def line_editing() -> None:
+    """Arrow keys, editing and the history of this game's lines at the prompt (``input`` uses readline
+    once it is imported); where Python has no readline (Windows), lines are typed plainly."""
+    try:
+        import readline  # noqa: F401 - importing it is what turns line editing on
+    except ImportError:
+        return
+
+
 def main(args: Any) -> int:
     """``args``: the parsed command line, with ``options`` the house rules as a dict."""
     interactive = sys.stdin.isatty()
+    if interactive:
+        line_editing()
 
     def read(prompt: str) -> str:
         if interactive:

@@ -240,17 +240,71 @@ def read_game_file(path: str) -> Any:
         raise ReplayError(f"cannot read {name}: the JSON is nested too deeply") from None
 
 
-def main(path: str, trace: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def main(
+    path: str,
+    trace: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    as_json: bool | None = None,
+) -> int:
     """Replay ``path`` and print the outcome to ``out`` (default: standard output); a refusal is one
-    line on ``err`` (default: standard error) and exit code 2."""
+    line on ``err`` (default: standard error) and exit code 2.
+
+    The outcome is the JSON of docs/replay.md (``as_json``), or a few lines a person reads; by default
+    JSON unless ``out`` is a terminal, so pipes, files and programs always get the JSON."""
     out, err = out or sys.stdout, err or sys.stderr
     try:
-        result = run_replay(read_game_file(path), trace=err if trace else None)
+        data = read_game_file(path)
+        result = run_replay(data, trace=err if trace else None)
     except ReplayError as exc:
         err.write(printable(str(exc)) + "\n")
         return 2
     except RecursionError:
         err.write("bad replay file: a value is nested too deeply\n")
         return 2
-    out.write(json.dumps(result, indent=2) + "\n")
+    if as_json is None:
+        as_json = not (hasattr(out, "isatty") and out.isatty())
+    if as_json:
+        out.write(json.dumps(result, indent=2) + "\n")
+    else:
+        lines = summary(result, [str(name) for name in data.get("players") or []]).splitlines()
+        out.write("".join(printable(line) + "\n" for line in lines))
     return 0
+
+
+def summary(result: dict[str, Any], names: list[str]) -> str:
+    """The outcome in words: each round's dealer, payouts, poker winners and who went out, the stacks,
+    and what the game awaits (``--json`` prints every event)."""
+
+    def who(seat: object) -> str:
+        index = int(str(seat))
+        return names[index] if 0 <= index < len(names) else f"seat {index}"
+
+    lines: list[str] = []
+    for number, rnd in enumerate(result.get("rounds") or [], 1):
+        won: dict[int, int] = {}
+        for payout in rnd.get("payouts") or []:
+            won[int(payout["seat"])] = won.get(int(payout["seat"]), 0) + int(payout["amount"])
+        lines.append(f"Round {number} (dealer {who(rnd.get('dealer', 0))}):")
+        if won:
+            lines.append("  paid: " + ", ".join(f"{who(seat)} {amount}" for seat, amount in sorted(won.items())))
+        poker = rnd.get("poker") or {}
+        if poker.get("winners"):
+            hands = poker.get("hands") or {}
+            winners = [f"{who(s)} ({hands.get(str(s), '?').replace('_', ' ')})" for s in poker["winners"]]
+            lines.append("  poker: " + ", ".join(winners))
+        michigan = rnd.get("michigan") or {}
+        if michigan.get("out") is not None:
+            lines.append(f"  out first: {who(michigan['out'])}")
+    stacks = result.get("stacks") or []
+    lines.append("Stacks: " + ", ".join(f"{who(seat)} {chips}" for seat, chips in enumerate(stacks)))
+    if result.get("finished"):
+        lines.append("The game is over.")
+    elif (result.get("awaiting") or {}).get("seat") is not None:
+        waiting = result["awaiting"]
+        legal = ", ".join(waiting.get("legal") or [])
+        lines.append(f"Awaiting {who(waiting['seat'])} in {waiting.get('phase', '?')}: {legal}")
+    else:
+        lines.append("The file's rounds end here; the game goes on.")
+    lines.append("(--json prints the whole outcome, every event included)")
+    return "\n".join(lines)

@@ -71,6 +71,10 @@ def picked_from(texts: list[str] | None, pool: list[int], count: int, missing: s
     rest = list(pool)
     for c in picked:
         if c not in rest:
-            raise IllegalAction(f"{C.to_str(c)} is not in your hand")
+            held = pool.count(c)
+            if not held:
+                raise IllegalAction(f"{C.to_str(c)} is not in your hand")
+            times = "once" if held == 1 else f"{held} times"
+            raise IllegalAction(f"{C.to_str(c)} is named {picked.count(c)} times, but your hand holds it {times}")
         rest.remove(c)
     return picked

@@ -440,3 +440,36 @@ def test_without_game_end_the_files_rounds_are_the_game(rounds: int) -> None:
     del data["playoff"]
     out = run_replay(json.loads(json.dumps(data)))
     assert len(out["rounds"]) == rounds and out["awaiting"]["phase"] == ("playoff" if rounds > 5 else "deal")
+
+
+def test_the_outcome_is_json_for_programs_and_a_summary_on_request(tmp_path: Path) -> None:
+    """A pipe (as here) gets the JSON of docs/replay.md; ``--summary`` (the default on a terminal) a few
+    lines a person reads; ``--json`` the JSON wherever the output goes."""
+    piped = replay(tmp_path, game_file())
+    assert json.loads(piped.stdout)["stacks"] == [108, 103, 88]
+    assert json.loads(replay(tmp_path, game_file(), "--json").stdout) == json.loads(piped.stdout)
+    summary = replay(tmp_path, game_file(), "--summary")
+    assert summary.returncode == 0, summary.stderr
+    lines = summary.stdout.splitlines()
+    assert lines[0] == "Round 1 (dealer ann):"
+    assert "  poker: bob (royal flush)" in lines and "  out first: ann" in lines
+    assert "Stacks: ann 108, bob 103, cat 88" in lines
+    assert len(lines) < 10  # the whole outcome with its events is hundreds of lines
+
+
+def test_a_terminal_gets_the_summary(tmp_path: Path) -> None:
+    import io
+
+    from engine.replay import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_file()), encoding="utf-8")
+    shown = Terminal()
+    assert main(str(path), out=shown) == 0
+    assert shown.getvalue().startswith("Round 1 (dealer ann):")
+    forced = Terminal()
+    assert main(str(path), out=forced, as_json=True) == 0 and json.loads(forced.getvalue())["finished"] is False

@@ -502,3 +502,33 @@ def test_the_rummoli_warning_shows_cards_as_everywhere_else():
     }
     prompt = render_prompt(view)
     assert "Careful: you hold pay cards (K♥ 10♥)" in prompt and not CARD_CODE.search(prompt)
+
+
+def test_best_before_the_poker_five_says_what_is_asked_now():
+    with pytest.raises(ValueError) as refused:
+        parse_command("best", 0, ["keep", "swap"], {})
+    assert "not asked now" in str(refused.value) and "`keep` or `swap`" in str(refused.value)
+
+
+def test_a_card_named_twice_is_refused_as_named_twice():
+    from engine.model import IllegalAction
+    from engine.phases.base import picked_from
+
+    hand = C.parse_many(["KH", "2C", "3C", "4C", "5C", "6C"])
+    with pytest.raises(IllegalAction, match="KH is named 2 times, but your hand holds it once"):
+        picked_from(["KH", "KH", "2C", "3C", "4C"], hand, 5, "name five cards")
+    two_decks = hand + C.parse_many(["KH"])
+    assert len(picked_from(["KH", "KH", "2C", "3C", "4C"], two_decks, 5, "name five cards")) == 5
+    with pytest.raises(IllegalAction, match="9S is not in your hand"):
+        picked_from(["9S", "2C", "3C", "4C", "5C"], hand, 5, "name five cards")
+
+
+def test_the_terminal_has_line_editing(monkeypatch):
+    """Importing readline is what gives input() arrow keys and history."""
+    import importlib.util
+
+    from engine.play import line_editing
+
+    monkeypatch.delitem(sys.modules, "readline", raising=False)
+    line_editing()
+    assert ("readline" in sys.modules) == (importlib.util.find_spec("readline") is not None)

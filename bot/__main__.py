@@ -395,6 +395,7 @@ async def prune(settings) -> int:
     else:
         print(
             f"prune: {pruned.games} finished game(s) older than {settings.retention_days:g} days deleted,"
+            f" {pruned.quarantined} settled quarantined table(s) of that age deleted,"
             f" {pruned.ledger_rows} ledger row(s) anonymised"
         )
     print(f"prune: {len(purged)} server(s) that removed the bot over {settings.removed_server_days:g} days ago purged")

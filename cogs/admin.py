@@ -82,7 +82,9 @@ class Admin(
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         await require_admin(interaction, self.prefs, "Kicking a player")
-        updates = await self.manager.kick(guild_of(interaction), user.id, display_name(interaction.user))
+        updates = await self.manager.kick(
+            guild_of(interaction), user.id, display_name(interaction.user), interaction.user.id
+        )
         await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
 
     @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")

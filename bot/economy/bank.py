@@ -511,24 +511,44 @@ class Bank:
 
 
 FORGOTTEN_NAME = "a former player"
+# A quarantine reason that named a forgotten player (an error text may quote anything).
+FORGOTTEN_REASON = "set apart (its reason named a player who has since been forgotten)"
+
+
+# A quarantined table's state that cannot be read, once it named a forgotten player: the table's chips
+# are settled from the ledger (bot.tables.quarantine), never from its state, so nothing is lost.
+UNREADABLE_STATE_REMOVED = json.dumps({"seats": [], "log": [], "unreadable_state_removed": True})
 
 
 async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
-    """Inside the caller's transaction: the player's seat in every closed table of the server
-    loses its name and id (saved seats, the game's players, results, the host), and the log lines
-    naming them are dropped (also at tables they only passed through)."""
+    """Inside the caller's transaction: the player's seat in every closed or quarantined table of the
+    server loses its name and id (saved seats, the game's players, results, the host), and the log
+    lines naming them are dropped, also at tables they only passed through (a lobby they left: the
+    table keeps the names of everyone it ever named, ``named``)."""
     await conn.execute(
         "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
     )
     async with conn.execute(
-        "SELECT id, state_json, result_json, replay_json FROM tables"
-        " WHERE guild_id = ? AND status IN ('finished', 'cancelled')",
+        "SELECT id, status, state_json, result_json, replay_json, quarantine_reason FROM tables"
+        " WHERE guild_id = ? AND status IN ('finished', 'cancelled', 'quarantined')",
         (guild_id,),
     ) as cur:
         fetched = await cur.fetchall()
     replays = {r["id"]: r["replay_json"] for r in fetched}
-    rows = [(r["id"], json.loads(r["state_json"] or "{}"), r["result_json"]) for r in fetched]
-    names = {s.get("name") for _, state, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
+    rows = []
+    for r in fetched:
+        try:
+            state = json.loads(r["state_json"] or "{}")
+            if not isinstance(state, dict):
+                raise ValueError("not an object")
+        except ValueError:  # a quarantined table's unreadable state: dropped if it may name them
+            if str(user_id) in (r["state_json"] or ""):
+                await conn.execute("UPDATE tables SET state_json = ? WHERE id = ?", (UNREADABLE_STATE_REMOVED, r["id"]))
+            state = {}
+        rows.append((r["id"], state, r["result_json"], r["quarantine_reason"]))
+    key = str(user_id)
+    names = {s.get("name") for _, state, _, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
+    names |= {state.get("named", {}).get(key) for _, state, _, _ in rows}
     names.discard(None)
     names.discard("")
     names |= {escape(n) for n in names}  # the log's lines name players as Discord text
@@ -536,14 +556,17 @@ async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
     def unnamed(lines: list[str]) -> list[str]:
         return [line for line in lines if not any(n in line for n in names)]
 
-    for table_id, state, result_json in rows:
+    for table_id, state, result_json, reason in rows:
         log = state.get("log") or []
         kept = unnamed(log)
         stories = state.get("round_logs") or {}
         kept_stories = {number: unnamed(lines) for number, lines in stories.items()}
-        mine = any(s.get("user_id") == user_id for s in state.get("seats") or [])
+        mine = any(s.get("user_id") == user_id for s in state.get("seats") or []) or key in state.get("named", {})
+        if reason and (key in reason or any(n in reason for n in names)):
+            await conn.execute("UPDATE tables SET quarantine_reason = ? WHERE id = ?", (FORGOTTEN_REASON, table_id))
         if not mine and len(kept) == len(log) and kept_stories == stories:
             continue
+        state.get("named", {}).pop(key, None)
         state["log"] = kept
         state["round_logs"] = kept_stories
         game = json.loads(state["game"]) if isinstance(state.get("game"), str) else None

@@ -37,6 +37,7 @@ SEATED_ELSEWHERE = (
 class Pruned:
     games: int  # finished games deleted
     ledger_rows: int  # ledger rows anonymised
+    quarantined: int = 0  # quarantined tables deleted (settled: no chips left on them)
 
 
 async def guilds_with(db: Database, user_id: int) -> list[int]:
@@ -44,8 +45,9 @@ async def guilds_with(db: Database, user_id: int) -> list[int]:
     rows = await db.fetchall(
         "SELECT guild_id FROM wallets WHERE user_id = ? UNION SELECT guild_id FROM stats WHERE user_id = ?"
         " UNION SELECT guild_id FROM ledger WHERE user_id = ? OR actor_id = ?"
-        " UNION SELECT guild_id FROM tables WHERE host_id = ?",
-        (user_id,) * 5,
+        " UNION SELECT guild_id FROM tables WHERE host_id = ?"
+        " UNION SELECT guild_id FROM tables WHERE state_json LIKE ?",  # named by a log (Table.named)
+        (user_id,) * 5 + (f'%"{user_id}": %',),
     )
     return sorted(int(r[0]) for r in rows)
 
@@ -75,8 +77,10 @@ async def forget_everywhere(bank: Bank, user_id: int, seated_here: Callable[[int
 
 
 async def prune(db: Database, retention_days: float, now: float) -> Pruned:
-    """Delete the finished games (no chips on them) that ended more than ``retention_days`` ago and
-    anonymise the ledger rows as old (their amounts stay: the audits balance as before)."""
+    """Delete the finished games (no chips on them) that ended more than ``retention_days`` ago, and the
+    quarantined tables set apart that long ago whose chips went back (a table whose chips are still
+    frozen waits for ``python -m bot repair``), and anonymise the ledger rows as old (their amounts
+    stay: the audits balance as before)."""
     cutoff = now - retention_days * DAY
     async with db.transaction() as conn:
         old = await (
@@ -90,6 +94,9 @@ async def prune(db: Database, retention_days: float, now: float) -> Pruned:
             f"DELETE FROM tables WHERE status IN {CLOSED} AND chips = 0 AND COALESCE(ended_at, created_at) < ?",
             (cutoff,),
         )
+        settled = "status = 'quarantined' AND chips = 0 AND COALESCE(quarantined_at, created_at) < ?"
+        quarantined = await (await conn.execute(f"SELECT COUNT(*) FROM tables WHERE {settled}", (cutoff,))).fetchone()
+        await conn.execute(f"DELETE FROM tables WHERE {settled}", (cutoff,))
         named = await (
             await conn.execute(
                 "SELECT COUNT(*) FROM ledger WHERE created_at < ? AND (user_id > 0 OR actor_id > 0)", (cutoff,)
@@ -97,7 +104,7 @@ async def prune(db: Database, retention_days: float, now: float) -> Pruned:
         ).fetchone()
         await conn.execute("UPDATE ledger SET user_id = ? WHERE created_at < ? AND user_id > 0", (FORGOTTEN, cutoff))
         await conn.execute("UPDATE ledger SET actor_id = ? WHERE created_at < ? AND actor_id > 0", (FORGOTTEN, cutoff))
-    return Pruned(int(old[0]), int(named[0]))
+    return Pruned(int(old[0]), int(named[0]), int(quarantined[0]))
 
 
 async def mark_departed(db: Database, guild_id: int, now: float) -> None:

@@ -145,7 +145,7 @@ class Lobby:
                 rematch_of=rematch_of,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            table.add_log(f"{escape(host_name)} opened the table.")
+            table.add_log(f"{escape(host_name)} opened the table.", naming=((host_id, host_name),))
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
@@ -224,7 +224,7 @@ class Lobby:
             config = await self.prefs.guild(table.guild_id)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
-            table.add_log(f"{escape(name)} joined.")
+            table.add_log(f"{escape(name)} joined.", naming=((user_id, name),))
             try:
                 async with self.store.transaction() as conn:  # the chips and the seat, together
                     await self.bank.buy_in(
@@ -331,7 +331,9 @@ class Lobby:
         self.registry.notify(update)
         return update
 
-    async def kick(self, guild_id: int, user_id: int, admin_name: str) -> list[TableUpdate]:
+    async def kick(
+        self, guild_id: int, user_id: int, admin_name: str, admin_id: int | None = None
+    ) -> list[TableUpdate]:
         """An admin removes a player from every open table of the server they sit at: from a lobby
         (their buy-in refunded), or mid-game (an AI plays their seat; cashed out at the end)."""
         updates = []
@@ -342,7 +344,10 @@ class Lobby:
                 index = table.seat_of(user_id)
                 if index is None or table.seats[index].left:
                     continue
-                table.add_log(f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.")
+                admin = ((admin_id, admin_name),) if admin_id is not None else ()
+                table.add_log(
+                    f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.", naming=admin
+                )
                 updates.append(await self.leave_seat(table, user_id, kicked=True))
             self.registry.notify(updates[-1])
         if not updates:

@@ -158,8 +158,10 @@ class TableManager:
     async def leave(self, channel_id: int, user_id: int) -> TableUpdate:
         return await self.lobby.leave(channel_id, user_id)
 
-    async def kick(self, guild_id: int, user_id: int, admin_name: str) -> list[TableUpdate]:
-        return await self.lobby.kick(guild_id, user_id, admin_name)
+    async def kick(
+        self, guild_id: int, user_id: int, admin_name: str, admin_id: int | None = None
+    ) -> list[TableUpdate]:
+        return await self.lobby.kick(guild_id, user_id, admin_name, admin_id)
 
     async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
         return await self.lobby.start(channel_id, user_id, before_apply)

@@ -108,6 +108,9 @@ class Table:
     ping_message_id: int | None = None  # the turn ping on show (bot.discordio.turns), deleted once answered
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
+    # Everyone the log has named, user id (as text) → name, seated or not (a lobby they left, an admin who
+    # kicked): what forget-me scrubs from the log (bot.economy.bank.forget_in_tables).
+    named: dict[str, str] = field(default_factory=dict)
     version: int = 0
     created_at: float = 0.0
     result: dict[str, Any] | None = None
@@ -157,7 +160,10 @@ class Table:
             return int(self.game.total_chips())
         return sum(s.stake for s in self.seats)
 
-    def add_log(self, line: str) -> None:
+    def add_log(self, line: str, naming: tuple[tuple[int, str], ...] = ()) -> None:
+        """A log line; ``naming``: the people (user id, name) it names, kept in ``named``."""
+        for user_id, name in naming:
+            self.named[str(user_id)] = name
         if line:
             self.log.append(line)
             del self.log[:-LOG_LINES]
@@ -200,6 +206,7 @@ class Table:
             "rematch_of": self.rematch_of,
             "log": self.log,
             "round_logs": self.round_logs,
+            "named": self.named,
             "version": self.version,
         }
 
@@ -230,6 +237,7 @@ class Table:
             rematch_of=state.get("rematch_of"),
             log=list(state.get("log") or []),
             round_logs=dict(state.get("round_logs") or {}),
+            named=dict(state.get("named") or {}),
             version=int(state.get("version", 0)),
             created_at=float(row["created_at"]),
         )

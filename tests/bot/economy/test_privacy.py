@@ -119,3 +119,67 @@ async def test_retain_applies_the_settings(db, settings):
     assert pruned is None and purged == [G2]  # RETENTION_DAYS unset: games kept for ever
     pruned, _ = await privacy.retain(db, settings.model_copy(update={"retention_days": 31.0}), t0)
     assert pruned == privacy.Pruned(0, 0)
+
+
+DORA = 987_654_321  # an id no amount, round or other id of the test can be
+
+
+async def every_value(db):
+    """(table, column, value) of every row of every table of the database."""
+    for name, columns in (await db.table_columns()).items():
+        for row in await db.fetchall(f"SELECT * FROM {name}"):
+            for column in columns:
+                yield name, column, row[column]
+
+
+async def test_forget_leaves_the_persons_name_and_id_nowhere(manager, clock, bank, db):
+    """Every table and column walked after a forget: a lobby the player only passed through, a table
+    where they kicked someone as an admin, a quarantined table (readable or not), a finished game."""
+    from bot.tables.quarantine import quarantine
+
+    name = f"user{DORA}"
+    # A finished game Dora left while it was a lobby ("joined." / "left." in its log).
+    await manager.create_table(G, C, BOB, f"user{BOB}", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.join(C, DORA, name)
+    await manager.leave(C, DORA)
+    await manager.join(C, ANN, f"user{ANN}")
+    await manager.add_ai(C, BOB)
+    await manager.start(C, BOB)
+    await play_out(manager, clock, manager.get(C))
+    # Dora, as an admin, kicks Ann from a lobby that then closes.
+    await manager.create_table(G, C + 1, BOB, f"user{BOB}", "tripoley", {}, buy_in=100)
+    await manager.join(C + 1, ANN, f"user{ANN}")
+    await manager.kick(G, ANN, name, DORA)
+    await manager.leave(C + 1, BOB)
+    # Two tables Dora hosted, quarantined: one readable, one whose state cannot be read.
+    for channel in (C + 2, C + 3):
+        await manager.create_table(G, channel, DORA, name, "tripoley", {}, buy_in=100)
+        await quarantine(db, bank, manager.get(channel).id, f"cannot resume the table of {name} ({DORA})", clock.t)
+    unreadable = manager.get(C + 3).id
+    await db.execute_alone("UPDATE tables SET state_json = ? WHERE id = ?", (f'{{"seats": [{DORA}, ', unreadable))
+    assert [1 async for _, _, value in every_value(db) if value == DORA or name in str(value)]
+
+    await privacy.forget_everywhere(bank, DORA, lambda guild_id: False)
+    found = [
+        (table, column, str(value)[:200])
+        async for table, column, value in every_value(db)
+        if value == DORA or str(DORA) in str(value) or name in str(value)
+    ]
+    assert found == []
+    assert await count(db, "SELECT COUNT(*) FROM tables WHERE status = 'quarantined'") == 2  # scrubbed, kept
+    assert (await bank.audit(G)).ok
+
+
+async def test_settled_quarantined_tables_are_pruned_with_the_old_games(manager, clock, bank, db):
+    from bot.tables.quarantine import quarantine
+
+    await lobby(manager, ai=0)
+    table = manager.get(C)
+    await quarantine(db, bank, table.id, "cannot resume", time.time() - 40 * DAY)
+    assert await count(db, "SELECT chips FROM tables WHERE id = ?", (table.id,)) == 0  # the ledger gave them back
+    pruned = await privacy.prune(db, 60, time.time())
+    assert pruned.quarantined == 0  # not old enough
+    pruned = await privacy.prune(db, 31, time.time())
+    assert pruned.quarantined == 1
+    assert await count(db, "SELECT COUNT(*) FROM tables WHERE id = ?", (table.id,)) == 0
+    assert (await bank.audit(G)).ok

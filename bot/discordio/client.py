@@ -309,7 +309,9 @@ class TripoleyBot(commands.Bot):
         self.health = Health(self.manager, self.db, self, lambda: self._timer)
         bind = s.health_bind()
         if bind is not None:
-            collector = BotCollector(self.manager, self.db, self.traffic, self.pacer, self.images)
+            collector = BotCollector(
+                self.manager, self.db, self.traffic, self.pacer, self.images, latency=lambda: self.latency
+            )
             self.health_server = HealthServer(self.health, registry_for(collector), *bind)
             await self.health_server.start()
         if s.runs_shard_zero():  # once for the whole cluster

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import discord
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.aiohttp import make_aiohttp_handler
 from prometheus_client.registry import CollectorRegistry
 
 from bot.discordio import sdnotify
@@ -142,7 +142,8 @@ class HealthServer:
         self.port = port
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
-        app.router.add_get("/metrics", self._metrics)
+        # prometheus-client's own handler: the text or OpenMetrics format as the scraper asks, gzipped when it may.
+        app.router.add_get("/metrics", make_aiohttp_handler(registry))
         self._runner = web.AppRunner(app, access_log=None)
 
     async def start(self) -> None:
@@ -161,9 +162,6 @@ class HealthServer:
         return web.Response(
             status=200 if report["ok"] else 503, text=json.dumps(report), content_type="application/json"
         )
-
-    async def _metrics(self, request: web.Request) -> web.Response:
-        return web.Response(body=generate_latest(self.registry), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
 
 async def watchdog(

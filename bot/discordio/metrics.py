@@ -11,17 +11,22 @@ against Discord's global limit, the pacer's queue, the render and AI queues.
 
 from __future__ import annotations
 
+import bisect
+import math
+import platform
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING
 
 import aiohttp
+import discord
 import yarl
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client import GCCollector, PlatformCollector, ProcessCollector
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector, CollectorRegistry
 
-from bot.discordio.ackstats import _pct as nearest_rank
+from bot import __version__
 
 if TYPE_CHECKING:
     from bot.discordio.pacing import Pacer
@@ -29,8 +34,10 @@ if TYPE_CHECKING:
     from bot.storage.database import Database
     from bot.tables.manager import TableManager
 
-ACK_WINDOW = 1_000  # the latest acknowledgements that the quantiles are taken over
-ACK_QUANTILES = (0.5, 0.99)
+# The acknowledgement histogram's buckets (seconds): fine where a healthy bot answers (tens of ms), up
+# to Discord's 3 s, past which the user saw "This interaction failed". A histogram, not quantiles of
+# recent samples: buckets add up across the processes of a cluster (histogram_quantile over a sum).
+ACK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 3.0, 5.0)
 RECEIPTS_KEPT = 10_000  # interactions received and not yet answered that are remembered (the oldest go)
 STATUSES = ("lobby", "playing")  # an open table's status: always reported, 0 or not
 BUDGETS = ("global", "exempt")
@@ -72,7 +79,7 @@ class DiscordTraffic:
         self._gate = gate  # awaited by each request counted against the global limit as it leaves (the pacer)
         self.requests = dict.fromkeys(BUDGETS, 0)
         self.rate_limited = dict.fromkeys(BUDGETS, 0)
-        self.acks: deque[float] = deque(maxlen=ACK_WINDOW)  # seconds, the latest
+        self.ack_buckets = [0] * (len(ACK_BUCKETS) + 1)  # acknowledgements per bucket (not cumulative), +Inf last
         self.ack_count = 0
         self.ack_sum = 0.0
         self._received: OrderedDict[int, float] = OrderedDict()  # interaction id → receipt
@@ -94,7 +101,7 @@ class DiscordTraffic:
         began = self._received.pop(interaction, None) if interaction is not None else None
         if began is not None:
             took = self._perf() - began
-            self.acks.append(took)
+            self.ack_buckets[bisect.bisect_left(ACK_BUCKETS, took)] += 1
             self.ack_count += 1
             self.ack_sum += took
 
@@ -122,14 +129,29 @@ class BotCollector(Collector):
         traffic: DiscordTraffic,
         pacer: Pacer,
         images: ImageService,
+        latency: Callable[[], float] = lambda: math.nan,
     ) -> None:
         self.manager = manager
         self.db = db
         self.traffic = traffic
         self.pacer = pacer
         self.images = images
+        self.latency = latency  # the gateway's heartbeat round trip (discord.py's Client.latency)
 
     def collect(self) -> Iterable[Metric]:
+        build = GaugeMetricFamily(
+            "tripoley_build_info",
+            "The running build: its release, and the discord.py and Python it runs on (always 1).",
+            labels=["version", "discord_py", "python"],
+        )
+        build.add_metric([__version__, discord.__version__, platform.python_version()], 1)
+        yield build
+        latency = self.latency()
+        yield GaugeMetricFamily(
+            "tripoley_gateway_latency_seconds",
+            "The gateway's last heartbeat round trip (NaN while no heartbeat was answered).",
+            value=latency if math.isfinite(latency) else math.nan,
+        )
         tables = GaugeMetricFamily("tripoley_tables", "Open tables of this process, by status.", labels=["status"])
         counts = dict.fromkeys(STATUSES, 0)
         for table in self.manager.by_id.values():
@@ -193,16 +215,17 @@ class BotCollector(Collector):
         )
 
     def _acks(self) -> Metric:
-        """A summary: quantiles over the latest :data:`ACK_WINDOW` acknowledgements (NaN before the
-        first), count and sum since start."""
-        name = "tripoley_interaction_ack_seconds"
-        acks = Metric(name, "Seconds from an interaction's receipt to its acknowledgement's request.", "summary")
-        recent = list(self.traffic.acks)
-        for q in ACK_QUANTILES:
-            acks.add_sample(name, {"quantile": f"{q:g}"}, nearest_rank(recent, q) if recent else float("nan"))
-        acks.add_sample(name + "_count", {}, self.traffic.ack_count)
-        acks.add_sample(name + "_sum", {}, self.traffic.ack_sum)
-        return acks
+        """A histogram of every acknowledgement since the start (:data:`ACK_BUCKETS`)."""
+        cumulative, buckets = 0, []
+        for bound, n in zip((*ACK_BUCKETS, math.inf), self.traffic.ack_buckets):
+            cumulative += n
+            buckets.append(("+Inf" if bound == math.inf else f"{bound:g}", cumulative))
+        return HistogramMetricFamily(
+            "tripoley_interaction_ack_seconds",
+            "Seconds from an interaction's receipt to its acknowledgement's request.",
+            buckets=buckets,
+            sum_value=self.traffic.ack_sum,
+        )
 
 
 def registry_for(collector: BotCollector) -> CollectorRegistry:
@@ -210,4 +233,9 @@ def registry_for(collector: BotCollector) -> CollectorRegistry:
     would collide there)."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(collector)
+    # The standard figures of any Python service: CPU, memory, open files (process_*), the Python
+    # build (python_info), the garbage collector (python_gc_*).
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
+    GCCollector(registry=registry)
     return registry

@@ -5,7 +5,7 @@ through the fake Discord, and `python -m bot` speaking systemd's notify protocol
 from __future__ import annotations
 
 import asyncio
-import math
+import gzip
 import re
 import socket
 import threading
@@ -20,6 +20,7 @@ import pytest
 import yarl
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot import __version__ as bot_version
 from bot.discordio.client import TripoleyBot
 from bot.discordio.health import TIMER_STALE, Health, HealthServer, gateway_problem, is_loopback, watchdog
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
@@ -121,7 +122,8 @@ async def served(make_manager, db):
     images = ImageService(None)
     s = Served(manager, db, client, traffic, pacer, images, gate, server=None)  # type: ignore[arg-type]
     health = Health(manager, db, client, lambda: s.timer)
-    s.server = HealthServer(health, registry_for(BotCollector(manager, db, traffic, pacer, images)), "127.0.0.1", 0)
+    collector = BotCollector(manager, db, traffic, pacer, images, latency=lambda: client.latency)
+    s.server = HealthServer(health, registry_for(collector), "127.0.0.1", 0)
     await s.server.start()
     assert s.server.port > 0
     yield s
@@ -312,10 +314,14 @@ async def test_metrics_read_the_bot_as_it_is_at_each_scrape(served, clock, db):
     }
     assert m["tripoley_tables_overdue"] == {("tripoley_tables_overdue",): 0}
     acks = m["tripoley_interaction_ack_seconds"]
-    assert acks[("tripoley_interaction_ack_seconds", ("quantile", "0.5"))] == pytest.approx(0.020)
-    assert acks[("tripoley_interaction_ack_seconds", ("quantile", "0.99"))] == pytest.approx(0.020)
+    assert acks[("tripoley_interaction_ack_seconds_bucket", ("le", "0.01"))] == 0
+    assert acks[("tripoley_interaction_ack_seconds_bucket", ("le", "0.025"))] == 1  # 20 ms
+    assert acks[("tripoley_interaction_ack_seconds_bucket", ("le", "+Inf"))] == 1
     assert acks[("tripoley_interaction_ack_seconds_count",)] == 1
     assert acks[("tripoley_interaction_ack_seconds_sum",)] == pytest.approx(0.020)
+    assert m["tripoley_gateway_latency_seconds"] == {("tripoley_gateway_latency_seconds",): 0.042}
+    [(labels, built)] = m["tripoley_build_info"].items()
+    assert built == 1 and ("version", bot_version) in labels
     assert m["tripoley_discord_requests"] == {
         ("tripoley_discord_requests_total", ("budget", "exempt")): 2,
         ("tripoley_discord_requests_total", ("budget", "global")): 1,
@@ -340,15 +346,35 @@ async def test_metrics_read_the_bot_as_it_is_at_each_scrape(served, clock, db):
         assert m[f"tripoley_{queue}_queue"] == {(f"tripoley_{queue}_queue",): 0}
 
 
-async def test_before_any_acknowledgement_the_quantiles_are_nan(served):
+async def test_before_any_acknowledgement_the_histogram_is_empty(served):
     acks = (await served.metrics())["tripoley_interaction_ack_seconds"]
-    assert math.isnan(acks[("tripoley_interaction_ack_seconds", ("quantile", "0.5"))])
+    assert acks[("tripoley_interaction_ack_seconds_bucket", ("le", "+Inf"))] == 0
     assert acks[("tripoley_interaction_ack_seconds_count",)] == 0
+
+
+async def test_metrics_are_served_by_prometheus_clients_handler_with_the_standard_collectors(served):
+    """OpenMetrics when the scraper asks for it, gzip when it may, and the process and Python figures."""
+    url = f"http://127.0.0.1:{served.server.port}/metrics"
+    async with aiohttp.ClientSession(auto_decompress=False) as session:
+        async with session.get(url, headers={"Accept-Encoding": "gzip"}) as r:
+            assert r.headers["Content-Encoding"] == "gzip"
+            assert gzip.decompress(await r.read()).startswith(b"# HELP")
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url, headers={"Accept": "application/openmetrics-text; version=1.0.0"}) as r:
+            assert r.headers["Content-Type"].startswith("application/openmetrics-text")
+            assert (await r.text()).rstrip().endswith("# EOF")
+    families = await served.metrics()
+    for name in ("process_cpu_seconds", "process_resident_memory_bytes", "python_info", "python_gc_collections"):
+        assert name in families, name
 
 
 async def test_the_operators_guide_explains_every_metric(served):
     _, text = await served.get("/metrics")
-    served_names = {f.name + ("_total" if f.type == "counter" else "") for f in text_string_to_metric_families(text)}
+    served_names = {
+        f.name + ("_total" if f.type == "counter" else "")
+        for f in text_string_to_metric_families(text)
+        if f.name.startswith("tripoley_")  # the standard process_* and python_* ones are prometheus-client's
+    }
     section = README.read_text(encoding="utf-8").split("## Health and metrics")[1].split("\n## ")[0]
     assert set(re.findall(r"^\| `(tripoley_\w+)", section, re.MULTILINE)) == served_names
 

@@ -194,7 +194,12 @@ def command(args: argparse.Namespace, settings) -> int:
 
     from bot.logsetup import setup_logging
 
-    setup_logging(settings.log_level, [token], settings.log_file)
+    redactor = setup_logging(settings.log_level, [token, settings.sentry() or ""], settings.log_file)
+    dsn = settings.sentry()
+    if dsn:
+        from bot.reporting import setup_sentry
+
+        setup_sentry(dsn, redactor)
 
     from bot.discordio.client import run_bot
 

@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from engine import PRESETS
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+ERROR_REPORTS = ("owner", "off")
 SQLITE_HEADER = b"SQLite format 3\x00"
 SQLITE_FORMS = (
     "sqlite:///relative/path.sqlite3, sqlite:////absolute/path.sqlite3 (or sqlite:///:memory: to keep nothing)"
@@ -61,6 +62,8 @@ ACCEPTS = {
     "shard_count": "a whole number of shards from 1 to 10000, or nothing (one process, no sharding)",
     "health_address": "HOST:PORT to serve /healthz and /metrics on (e.g. 127.0.0.1:9464; port 0: any free"
     " one), or nothing (not served)",
+    "sentry_dsn": "a Sentry DSN (https://KEY@HOST/PROJECT), or nothing",
+    "error_reports": "owner (tracebacks summarised to the application's owner by DM) or off",
     "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
     " or nothing (all of them)",
 }
@@ -149,6 +152,10 @@ class Settings(TokenSettings):
     # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).
     health_address: str | None = None
 
+    # Unexpected errors (bot.reporting): to Sentry when a DSN is set, else summarised to the owner by DM.
+    sentry_dsn: SecretStr | None = None
+    error_reports: str = "owner"
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _shard_list(cls, value: object) -> object:
@@ -183,6 +190,7 @@ class Settings(TokenSettings):
         "log_file",
         "health_address",
         "retention_days",
+        "sentry_dsn",
         mode="before",
     )
     @classmethod
@@ -190,6 +198,25 @@ class Settings(TokenSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+    @field_validator("error_reports")
+    @classmethod
+    def _report_choice(cls, value: str) -> str:
+        if value.strip().lower() not in ERROR_REPORTS:
+            raise ValueError("not a choice")
+        return value.strip().lower()
+
+    @field_validator("sentry_dsn")
+    @classmethod
+    def _dsn(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            parts = urlsplit(value.get_secret_value())
+            if parts.scheme not in ("http", "https") or not parts.username or not parts.path.strip("/"):
+                raise ValueError("not a Sentry DSN")
+        return value
+
+    def sentry(self) -> str | None:
+        return self.sentry_dsn.get_secret_value() if self.sentry_dsn else None
 
     @field_validator("log_level")
     @classmethod
@@ -368,7 +395,7 @@ def redacted(text: str) -> str:
 
 def shown(name: str, value: object) -> str:
     """A bad value as quoted in an error line: never a secret, never a password in a URL, never long."""
-    if name == "discord_token":
+    if name in ("discord_token", "sentry_dsn"):
         return ""
     text = redacted(str(value))
     if len(text) > 60:

@@ -37,7 +37,10 @@ from bot.discordio.ui import (
 from bot.economy import privacy
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.logsetup import RedactingFilter
 from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
+from bot.messages.reports import error_report
+from bot.reporting import OwnerReports
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
@@ -239,6 +242,7 @@ class TripoleyBot(commands.Bot):
         self._save_at_close = True
         self._timer: asyncio.Task | None = None
         self.health_server: HealthServer | None = None
+        self.owner_reports: OwnerReports | None = None  # tracebacks summarised to the owner (ERROR_REPORTS)
         self._watchdog: asyncio.Task | None = None
         self._retention: asyncio.Task | None = None
         self._closing: asyncio.Future | None = None
@@ -316,6 +320,11 @@ class TripoleyBot(commands.Bot):
             await self.health_server.start()
         if s.runs_shard_zero():  # once for the whole cluster
             self._retention = asyncio.create_task(self._apply_retention(), name="tripoley-retention")
+        if s.error_reports == "owner" and not s.sentry():
+            self.owner_reports = OwnerReports(
+                self.dm_owner, error_report, asyncio.get_running_loop(), RedactingFilter([s.token() or ""])
+            )
+            logging.getLogger().addHandler(self.owner_reports)
         if self.handle_sigterm:  # the bot's own process (python -m bot)
             gc.collect()
             gc.freeze()
@@ -420,7 +429,16 @@ class TripoleyBot(commands.Bot):
             self._closing = asyncio.ensure_future(self._shut_down())
         await asyncio.shield(self._closing)
 
+    async def dm_owner(self, text: str) -> None:
+        """A DM to the application's owner (a team's owner), who runs or answers for the bot."""
+        app = await self.application_info()
+        owner_id = app.team.owner_id if app.team is not None and app.team.owner_id else app.owner.id
+        owner = self.get_user(owner_id) or await self.fetch_user(owner_id)
+        await owner.send(text, allowed_mentions=discord.AllowedMentions.none())
+
     async def _shut_down(self) -> None:
+        if self.owner_reports is not None:
+            logging.getLogger().removeHandler(self.owner_reports)
         if self.handle_sigterm:
             sdnotify.notify("STOPPING=1")
         if self._watchdog is not None:

@@ -20,7 +20,7 @@ import importlib
 import math
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, features
@@ -115,7 +115,7 @@ def _mask(face: Face, text: str) -> tuple:
     return (m.size, m.getbbox()) if face.bitmap else (m.size, bytes(m))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _notdef(face: Face) -> tuple:
     return _mask(face, NOTDEF_PROBE)
 
@@ -172,6 +172,7 @@ def _plain(text: str, primary: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str, primary: str) -> bool:
     """Whether every character of ``text`` has a glyph in the chain (marks may be left out)."""
     faces = chain(primary)
@@ -272,6 +273,7 @@ def _direction_arg(run: Run) -> str | None:
     return ("rtl" if run.rtl else "ltr") if RAQM else None
 
 
+@lru_cache(maxsize=16384)
 def run_width(run: Run, size: int) -> float:
     fnt = load(run.face, size)
     width = fnt.getlength(run.text, direction=_direction_arg(run))
@@ -318,17 +320,23 @@ def draw(draw: ImageDraw.ImageDraw, x: float, base: float, runs_: tuple[Run, ...
     ``fills`` maps a run's colour key (None for plain text) to its fill."""
     box: list[float] = []
     for run in runs_:
+        rect: tuple[float, float, float, float]
         if run.face.bitmap:
             img, ascent = _bitmap_run(run, size)
             top = round(base) - ascent
-            draw._image.paste(img, (round(x), top), img)  # type: ignore[attr-defined]  # Pillow keeps no public handle
+            draw._image.paste(img, (round(x), top), img)  # Pillow keeps no public handle on the image
             ink = img.getbbox() or (0, 0, 0, 0)
             rect = (round(x) + ink[0], top + ink[1], round(x) + ink[2], top + ink[3])
         else:
             fnt = load(run.face, size)
-            kw = {"direction": _direction_arg(run)}
-            draw.text((x, base), run.text, font=fnt, fill=fills.get(run.colour, fills[None]), anchor="ls", **kw)
-            rect = draw.textbbox((x, base), run.text, font=fnt, anchor="ls", **kw)
-        box = list(rect) if not box else [min(box[0], rect[0]), min(box[1], rect[1]), max(box[2], rect[2]), max(box[3], rect[3])]
+            direction = _direction_arg(run)
+            fill = fills.get(run.colour, fills[None])
+            draw.text((x, base), run.text, font=fnt, fill=fill, anchor="ls", direction=direction)
+            rect = draw.textbbox((x, base), run.text, font=fnt, anchor="ls", direction=direction)
+        box = (
+            list(rect)
+            if not box
+            else [min(box[0], rect[0]), min(box[1], rect[1]), max(box[2], rect[2]), max(box[3], rect[3])]
+        )
         x += run_width(run, size)
     return tuple(box) if box else (x, base, x, base)

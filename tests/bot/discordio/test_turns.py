@@ -400,3 +400,50 @@ async def test_a_player_who_decides_within_the_ping_delay_is_not_pinged(stack):
         assert posted == []
     else:
         assert [c[3].pings for c in posted] == [(table.seats[nxt.seat].user_id,)]
+
+
+async def test_a_ping_whose_time_ran_out_says_the_turn_is_over(stack):
+    """The timer, not the player, made the decision: the ping stays, saying the turn is over (not "done")."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+    user = table.seats[aw.seat].user_id
+    ((message_id, _),) = pings(sink)
+    manager.clock.t = table.deadline
+    await manager.tick()
+    await settle()
+    (closed,) = [c[3] for c in sink.calls if c[0] == "edit" and c[2] == message_id]
+    assert closed.text == f"<@{user}> that turn is over." and closed.pings == ()
+
+
+async def test_a_player_who_just_moved_at_the_table_is_not_pinged(db, bank, prefs, settings):
+    """With the watching rule on (as deployed): after a move of their own, the player's next
+    decisions at the table wait (up to 20 s before time runs out) instead of pinging at once."""
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0)
+    turns = TurnNotifier(manager, sink, ping_watching=60.0)
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await publisher.flush()
+    await turns.flush()
+    first = pings(sink)
+    assert len(first) == 1  # not seen moving yet: pinged
+    user = table.seats[aw.seat].user_id
+    await play_as_the_ai_would(manager, table, aw)
+    for _ in range(50):  # the same player's next decision
+        nxt = await to_human_turn(manager, table)
+        if nxt is None or table.seats[nxt.seat].user_id == user:
+            break
+        await play_as_the_ai_would(manager, table, nxt)
+    if nxt is None:
+        pytest.skip("the game ended before the player's next decision")
+    await asyncio.sleep(0.3)  # a fast ping would be out by now
+    assert [c for c in sink.calls if c[0] == "post" and " your turn: " in c[3].text and c[3].pings == (user,)] == [
+        ("post", C, first[0][0], first[0][1])
+    ]
+    time_left = table.deadline - clock.now()
+    assert turns.policy.delay(table.id, user, time_left) >= min(55.0, time_left - 20.0)
+    turns.close()

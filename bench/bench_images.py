@@ -1,10 +1,11 @@
 """Render timings: mat render + PNG encode, hand render + encode, PNG sizes.
 
-    python bench/bench_images.py [--repeat N]
+    python bench/bench_images.py [--repeat N] [--names world]
 
 Uses real engine views (every preset, 2/4/9/20 players where the preset
 allows) taken at several points of a game, so the text and chip caches see
-changing states, not one view over and over.
+changing states, not one view over and over. ``--names world`` seats the nicknames of
+``images.samples.WORLD_NAMES`` (emoji, CJK, Arabic…: every run through the font fallback).
 """
 
 from __future__ import annotations
@@ -21,17 +22,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import PRESETS, Game  # noqa: E402
 from engine.ai import autoplay  # noqa: E402
 from images import render_hand, render_mat  # noqa: E402
-from images.samples import NAMES  # noqa: E402
+from images.samples import NAMES, WORLD_NAMES  # noqa: E402
 
 
-def views(per_game: int = 6):
+def views(names: list[str], per_game: int = 6):
     out = []
     for preset in PRESETS:
         p = PRESETS[preset]
         for n in (2, 4, 9, 20):
             if not (getattr(p, "min_players", 2) <= n <= getattr(p, "max_players", 20)):
                 continue
-            g = Game.new(preset, NAMES[:n], seed=n)
+            g = Game.new(preset, names[:n], seed=n)
             for step, aw in enumerate(autoplay(g, "heuristic", random.Random(n))):
                 if step >= 400:
                     break
@@ -54,8 +55,9 @@ def timed(fn, items, repeat):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--names", choices=("sample", "world"), default="sample")
     args = ap.parse_args()
-    vs = views()
+    vs = views(WORLD_NAMES if args.names == "world" else NAMES)
     render_mat(vs[0])  # load fonts
     mt, ms = timed(render_mat, vs, args.repeat)
     hv = [v for v in vs if v.get("hand")]

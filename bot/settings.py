@@ -48,6 +48,7 @@ ACCEPTS = {
     "timeouts_before_ai": "a whole number from 1 to 100",
     "render_processes": "a whole number from 0 to 16",
     "ping_delay": "a number of seconds from 0 to 600",
+    "ping_watching": "a number of seconds from 0 to 3600",
     "rest_rate": "a number of requests a second, at most TOKEN_RATE_LIMIT (0: no pacing, for a local test server)",
     "token_rate_limit": "a number of requests a second greater than 0, at most 10000",
     "ai_processes": "a whole number from 0 to 16",
@@ -114,8 +115,12 @@ class Settings(TokenSettings):
     claim_timeout: float = Field(default=8.0, gt=0, le=3600)
     lobby_timeout: float = Field(default=900.0, gt=0, le=7 * DAY)
     timeouts_before_ai: int = Field(default=3, ge=1, le=100)
-    # Seconds a turn ping waits for the player to decide without it (then it is not sent at all).
+    # Seconds a turn ping waits at least for the player to decide without it (then it is not sent at
+    # all); a player's own usual answer time, learnt, makes it longer (bot.discordio.pingpolicy).
     ping_delay: float = Field(default=5.0, ge=0, le=600)
+    # Seconds after a player's own move at a table in which they get no turn ping there: they are
+    # watching it (0: no such rule).
+    ping_watching: float = Field(default=60.0, ge=0, le=3600)
 
     # The server economy (a server's /tripoley-admin settings overrides these but the house bankroll).
     daily_amount: int = Field(default=100, ge=0, le=MAX_CHIPS)

@@ -250,7 +250,10 @@ class TableCommands(CommandFamily):
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)
         if on:
-            text = "I'll ping you when it's your turn (a short message, deleted once you've played)."
+            text = (
+                "I'll ping you when it's your turn and you're not watching the table "
+                "(a short message, marked ✓ done once you've played)."
+            )
         else:
             text = "No more turn pings: watch the table message for ⏳ and your name."
         await self.controller.reply(interaction, text)

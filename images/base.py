@@ -1,7 +1,8 @@
 """Shared pieces of the renderers: the result type, fonts, text and PNG encoding.
 
 Fonts are the bundled DejaVu faces in ``images/assets`` (free licence, see
-``assets/LICENSE-DejaVu.txt``); nothing is read from the system.
+``assets/LICENSE-DejaVu.txt``); what DejaVu lacks (emoji, CJK, other scripts) is drawn from the
+fallback fonts of ``images/fonts.py``, and every text measure here measures the same fallback.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from . import fonts
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 FONT_FILES = {
@@ -122,12 +125,18 @@ def card_sort_key(card: str):
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
-    return fnt.getlength(text)
+    """``text``'s width as ``draw_text`` draws it (fallback fonts included)."""
+    return fonts.width(text, fnt)
+
+
+def measure(fnt: ImageFont.FreeTypeFont) -> Callable[[str], float]:
+    """``text_width`` in ``fnt``: the measure for ``cut`` and ``fit_name``."""
+    return lambda text: fonts.width(text, fnt)
 
 
 def truncate(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> str:
     """Cut ``text`` with an ellipsis so it is at most ``max_w`` pixels wide."""
-    return cut(str(text), max_w, fnt.getlength)
+    return cut(str(text), max_w, measure(fnt))
 
 
 def cut(text: str, limit: float, measure: Callable[[str], float] = len) -> str:
@@ -172,7 +181,7 @@ def fit_font(text: str, max_w: float, size: int, min_size: int, face: str = "bol
     text (truncated if even ``min_size`` is too wide)."""
     for s in range(size, min_size - 1, -1):
         f = font(s, face)
-        if f.getlength(text) <= max_w:
+        if text_width(text, f) <= max_w:
             return f, text
     f = font(min_size, face)
     return f, truncate(text, f, max_w)
@@ -182,18 +191,18 @@ def wrap2(text: str, max_w: float, size: int, min_size: int, face: str = "bold")
     """Fit ``text`` on one line, else on two lines (split at a space), else
     truncated on one line.  Returns ``(font, [lines])``."""
     f1 = font(size, face)
-    if f1.getlength(text) <= max_w:
+    if text_width(text, f1) <= max_w:
         return f1, [text]
     words = text.split(" ")
     for s in range(size, min_size - 1, -1):
         f = font(s, face)
-        if f.getlength(text) <= max_w:
+        if text_width(text, f) <= max_w:
             return f, [text]
         if len(words) > 1:
             best = None
             for i in range(1, len(words)):
                 a, b = " ".join(words[:i]), " ".join(words[i:])
-                w = max(f.getlength(a), f.getlength(b))
+                w = max(text_width(a, f), text_width(b, f))
                 if w <= max_w and (best is None or w < best[0]):
                     best = (w, [a, b])
             if best:
@@ -202,16 +211,7 @@ def wrap2(text: str, max_w: float, size: int, min_size: int, face: str = "bold")
     return f, [truncate(text, f, max_w)]
 
 
-def _runs(text: str):
-    """Split text into (segment, colour_key) runs: suit symbols are coloured."""
-    runs: list[list] = []
-    for ch in text:
-        key = "red" if ch in RED_SYMBOLS else "black" if ch in BLACK_SYMBOLS else None
-        if runs and runs[-1][1] == key:
-            runs[-1][0] += ch
-        else:
-            runs.append([ch, key])
-    return runs
+SUIT_COLOURS = tuple((ch, "red") for ch in sorted(RED_SYMBOLS)) + tuple((ch, "black") for ch in sorted(BLACK_SYMBOLS))
 
 
 def draw_text(
@@ -224,28 +224,26 @@ def draw_text(
     red=CARD_RED,
     black=None,
 ):
-    """Draw ``text`` with red/black suit symbols; returns its bounding box.
+    """Draw ``text`` with red/black suit symbols, in fallback fonts where ``fnt`` has no glyph and
+    in visual order (right-to-left runs); returns its bounding box.
 
     ``anchor`` is Pillow's two-letter anchor; horizontal l/m/r, vertical any.
     """
     x, y = xy
     h_anchor, v_anchor = anchor[0], anchor[1]
-    runs = _runs(text)
-    if len(runs) == 1 and runs[0][1] is None:
+    primary = str(fnt.path)
+    if fonts.simple(text, primary) and not any(ch in RED_SYMBOLS or ch in BLACK_SYMBOLS for ch in text):
         draw.text((x, y), text, font=fnt, fill=fill, anchor=anchor)
         return draw.textbbox((x, y), text, font=fnt, anchor=anchor)
-    total = fnt.getlength(text)
+    runs = fonts.runs(text, primary, SUIT_COLOURS)
+    size = int(fnt.size)
+    total = sum(fonts.run_width(r, size) for r in runs)
     if h_anchor == "m":
         x -= total / 2
     elif h_anchor == "r":
         x -= total
-    start = x
-    for seg, key in runs:
-        colour = fill if key is None else (red if key == "red" else (black or fill))
-        draw.text((x, y), seg, font=fnt, fill=colour, anchor="l" + v_anchor)
-        x += fnt.getlength(seg)
-    box = draw.textbbox((start, y), text, font=fnt, anchor="l" + v_anchor)
-    return box
+    fills = {None: fill, "red": red, "black": black or fill}
+    return fonts.draw(draw, x, fonts.baseline(fnt, y, v_anchor), runs, size, fills)
 
 
 def rect_inside(inner, outer, slack: float = 0.5) -> bool:

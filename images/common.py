@@ -6,7 +6,8 @@ import re
 
 from engine.phases.names import PHASE_TEXTS
 
-from .base import SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
+from . import fonts
+from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
 
 # A phase's heading (the engine's one table of phase words).
 PHASE_NAMES: dict[str, str] = {name: text.title for name, text in PHASE_TEXTS.items()}
@@ -59,11 +60,15 @@ BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u20
 
 
 def seat_name(seat: dict, fallback_index: int = 0) -> str:
+    """The seat's name as the pictures draw it; "Seat N" when it has none, or has a character
+    none of the fonts can draw (a box would make two players look alike)."""
     name = seat.get("name")
-    if name is None or str(name).strip() == "":
-        return f"Seat {seat.get('seat', fallback_index) + 1 if isinstance(seat.get('seat', fallback_index), int) else fallback_index + 1}"
     # No newlines or runs of spaces; no direction overrides (they would reverse the alt text after the name).
-    return " ".join(str(name).translate(BIDI_CONTROLS).split())
+    text = " ".join(str(name).translate(BIDI_CONTROLS).split()) if name is not None else ""
+    if not text or not all(fonts.drawable(text, str(ASSETS / f)) for f in FONT_FILES.values()):
+        number = seat.get("seat", fallback_index)
+        return f"Seat {number + 1 if isinstance(number, int) else fallback_index + 1}"
+    return text
 
 
 def name_of(view: dict, seat_no) -> str | None:

@@ -24,6 +24,8 @@ from .base import (
     fit_name,
     font,
     is_card,
+    measure,
+    text_width,
     truncate,
 )
 from .cards import card_height, card_image, outline_image, shade_image
@@ -296,12 +298,12 @@ def render_showdown(view: dict) -> Rendered:
         if is_win:
             tag = f"WINS {won[e.get('seat')]}" if won.get(e.get("seat")) else "WINNER"
         ftag = font(14)
-        tag_w = ftag.getlength(tag) + 10 if tag else 0
+        tag_w = text_width(tag, ftag) + 10 if tag else 0
         fnt = font(16)
         draw_text(
             draw,
             (x0 + 10, y0 + 7),
-            fit_name(name, cell_w * 0.5 - 10, fnt.getlength),
+            fit_name(name, cell_w * 0.5 - 10, measure(fnt)),
             fnt,
             GOLD if is_win else WHITE,
             "la",
@@ -402,7 +404,7 @@ def render_summary(view_or_standings) -> Rendered:
         colour = GOLD if i == 0 else WHITE
         draw_text(draw, (cols["rank"], name_y), f"{i + 1}.", f16, colour, "rm")
         name_w = cols["stack"] - 70 - cols["name"]
-        draw_text(draw, (cols["name"], name_y), fit_name(r["name"], name_w, f16.getlength), f16, colour, "lm")
+        draw_text(draw, (cols["name"], name_y), fit_name(r["name"], name_w, measure(f16)), f16, colour, "lm")
         if r["detail"]:
             draw_text(draw, (cols["name"], y + 35), truncate(r["detail"], f13, name_w), f13, MUTED, "lm")
         draw_text(draw, (cols["stack"], mid), str(r["stack"]), f16, WHITE, "rm")

@@ -41,6 +41,8 @@ from .base import (
     fit_font,
     fit_name,
     font,
+    measure,
+    text_width,
     wrap2,
 )
 from .cards import back_image, card_height, card_image
@@ -318,7 +320,7 @@ def _draw_bits(draw, bits, left: float, right: float, baseline: int) -> list:
     while bits:
         for size in range(20, 13, -1):
             f = font(size, "cond")
-            widths = [f.getlength(t) for t, _ in bits]
+            widths = [text_width(t, f) for t, _ in bits]
             total = sum(widths) + 8 * (len(bits) - 1)
             if total <= right - left:
                 x = right - total
@@ -355,7 +357,7 @@ def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
         labels.append((box, role, text, rect, xy[1]))
         return rect
 
-    name = fit_name(seat_name(seat, i), right - left, f.getlength, " (you)" if you else "")
+    name = fit_name(seat_name(seat, i), right - left, measure(f), " (you)" if you else "")
     label("name", (left, y0 + 31), name, GOLD if acting else fg)
     base = y0 + 65  # the second line's baseline
     chip = stack_image("red", 3)

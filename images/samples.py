@@ -36,6 +36,33 @@ NAMES = [  # players as the bot seats them: Discord names, and AI seats named wi
 ]
 
 
+# Nicknames as players pick them, in the scripts and styles DejaVu alone cannot draw (the font fallback's
+# test set and the docs' mat-world renders): emoji, CJK, right-to-left and joined scripts, Indic and Thai
+# marks, styled maths letters, zalgo, ZWJ sequences, flags and a name longer than any seat box.
+WORLD_NAMES = [
+    "\U0001f525Mike\U0001f525",
+    "\u674e\u5c0f\u9f8d",
+    "\u0645\u062d\u0645\u062f \u0639\u0644\u064a",
+    "\u05d3\u05d5\u05d3 \u05db\u05d4\u05df",
+    "\u0926\u0947\u0935\u0947\u0902\u0926\u094d\u0930",
+    "\u0e2a\u0e21\u0e0a\u0e32\u0e22",
+    "\u0414\u043c\u0438\u0442\u0440\u0438\u0439",
+    "\U0001d4dc\U0001d4f2\U0001d4f4\U0001d4ee",
+    "Z\u0334\u0321\u0322a\u0338l\u0337g\u0336o\u0335",
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 family",
+    "\u2764\ufe0f Anna \u2764\ufe0f",
+    "Bartholomew-Maximilian von Habsburg-Lothringen",
+    "\uae40\ubbfc\uc900",
+    "\u3072\u306a\u305f\U0001f338",
+    "\u0395\u03bb\u03ad\u03bd\u03b7",
+    "\U0001f1ef\U0001f1f5 Taro",
+    "\u0e2a\u0e21\u0e28\u0e31\u0e01\u0e14\u0e34\u0e4c",
+    "\u0627\u0644\u0623\u0645\u064a\u0631\u0629 \U0001f451",
+    "Nguy\u1ec5n V\u0103n An",
+    "\u0baa\u0bbf\u0bb0\u0bbf\u0baf\u0bbe (Hard AI)",
+]
+
+
 def _play_until(game, pred, rng, limit=3000):
     from engine.ai import choose_action
 
@@ -136,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     _play_until(g, lambda g, aw: False, random.Random(9), limit=20000)
     save("summary", render_summary(g.view(None)))
     save("stats", render_stats(SAMPLE_STATS))
+    for n in (6, 20):  # every name drawn: the nicknames DejaVu alone cannot draw
+        g = Game.new("tripoley-rulebook", WORLD_NAMES[:n], seed=3)
+        g.next_deal()
+        save(f"mat-world-names-{n}", render_mat(g.view(None)))
     print("wrote", ", ".join(written), "to", out)
     return 0
 

@@ -44,6 +44,9 @@ class Carrier(Protocol):
 
     async def send(self, out: Outgoing) -> int: ...
 
+    async def edit(self, message_id: int, out: Outgoing) -> None:
+        """Edit a follow-up this interaction posted."""
+
     async def delete(self, message_id: int) -> None: ...
 
 
@@ -157,6 +160,9 @@ class InteractionCarrier:
     async def send(self, out: Outgoing) -> int:
         message = await self.webhook.send(wait=True, **message_kwargs(out))
         return message.id
+
+    async def edit(self, message_id: int, out: Outgoing) -> None:
+        await edit_through(self.webhook, message_id, **message_kwargs(out, edit=True))
 
     async def delete(self, message_id: int) -> None:
         await self.webhook.delete_message(message_id)

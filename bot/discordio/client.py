@@ -295,7 +295,12 @@ class TripoleyBot(commands.Bot):
             )
         self.publisher = Publisher(self.manager, DiscordSink(self, self.pacer), self.images)
         self.turns = TurnNotifier(
-            self.manager, self.publisher.sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
+            self.manager,
+            self.publisher.sink,
+            self.images,
+            carriers=self.publisher.carriers,
+            ping_delay=s.ping_delay,
+            ping_watching=s.ping_watching,
         )
         self.controller = Controller(self.manager, self.publisher, self.turns)
         self.add_dynamic_items(TableButton, TableSelect)

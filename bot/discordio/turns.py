@@ -4,14 +4,17 @@ Discord notifies a user for a mention in a *new* message, not for one added to t
 by an edit. So when a player at the keyboard must decide, a short new message in the table's
 channel mentions only them: what to do (the words of the phase, never of the cards: the same for
 every decision of a phase, whether the player has a real choice or a single one) and until when.
-It is deleted once the decision is made (by them, by the timer or an AI); a table shows at most
-one. ``/tripoley ping on|off`` (default: the server's setting) turns them off for a player.
+Once the decision is made it is edited to say so ("✓ done"), not deleted: the notification still
+leads to a message. A table has at most one ping waiting. ``/tripoley ping on|off`` (default: the
+server's setting) turns them off for a player.
 
-A ping waits ``PING_DELAY`` seconds (the same for every decision, whatever the cards) and is not
-sent at all when the player decides first: fast players need none. It goes out as a follow-up of
-the table's freshest click (:mod:`bot.discordio.carriers`), and is deleted through the same
-webhook, outside Discord's global limit; only a table nobody clicked for 14 minutes pays for its
-ping with a channel message.
+How long a ping waits (and so whether it is sent at all: a player who decides first needs none) is
+the policy's (:mod:`bot.discordio.pingpolicy`): not while the player is watching (their own move at
+the table within the last minute), else after their usual answer time, learnt, at least
+``PING_DELAY``; the same for every decision, whatever the cards. It goes out as a follow-up of the
+table's freshest click (:mod:`bot.discordio.carriers`), and is edited through the same webhook,
+outside Discord's global limit; only a table nobody clicked for 14 minutes pays for its ping (and
+its edit) with channel requests.
 
 The player's last private hand view (from **Show my hand** or a move made in it) is updated to
 each new decision of theirs, with its controls, while Discord still lets it be edited (an
@@ -30,9 +33,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.discordio.carriers import Carriers, Fresh
+from bot.discordio.pingpolicy import PingPolicy
 from bot.discordio.render import ImageService
 from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, settle
-from bot.messages.text import PROMPTS, timestamp
+from bot.messages.text import PROMPTS, ping_closed_text, timestamp
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
 from bot.tables.messageids import remember_message
@@ -79,13 +83,14 @@ class TurnNotifier:
         *,
         carriers: Carriers | None = None,
         ping_delay: float = 0.0,
+        ping_watching: float = 0.0,
     ) -> None:
         self.manager = manager
         self.sink = sink
         self.images = images
         self._monotonic = monotonic
         self.carriers = carriers if carriers is not None else Carriers(monotonic)
-        self.ping_delay = ping_delay  # seconds a ping waits for the player to decide without it
+        self.policy = PingPolicy(ping_delay, ping_watching, monotonic)  # how long a ping waits
         self._changed: dict[int, asyncio.Event] = {}  # table id → set at each update (wakes a waiting ping)
         self._ping_via: dict[int, Fresh] = {}  # ping message id → the interaction that posted it
         self._shown: dict[int, tuple | None] = {}  # table id → the decision its ping (or no ping) is for
@@ -96,6 +101,15 @@ class TurnNotifier:
         self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
         self._resumed: set[int] = set()  # tables loaded after a restart: pings of before it may still show
         manager.add_listener(self.on_update)
+
+    @property
+    def ping_delay(self) -> float:
+        """The shortest wait of a ping (``PING_DELAY``), and the wait for a player not seen yet."""
+        return self.policy.base
+
+    @ping_delay.setter
+    def ping_delay(self, seconds: float) -> None:
+        self.policy.base = seconds
 
     # -- entry points ---------------------------------------------------------------
 
@@ -196,16 +210,22 @@ class TurnNotifier:
                 return
             self._shown[table.id] = key
             detected = self._monotonic()
+            ended = self.policy.end(table.id, key, lambda s: not table.seats[s].auto and table.seats[s].timeouts == 0)
             old, table.ping_message_id = table.ping_message_id, None
             if key is not None:
                 seat = table.seats[key[2]]
+                self.policy.begin(table.id, key, seat.user_id, key[2])
                 view = table.running_game.view(key[2])
                 hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
+                time_left = None if deadline is None else deadline - self.manager.clock.now()
         stale = [old] if old else []
         if table.id in self._resumed:
             self._resumed.discard(table.id)
             stale += [m for m in await self._pings_shown(table) if m not in stale]
+        elif old and ended is not None:  # the ping of the decision just made stays, saying so
+            stale.remove(old)
+            await self._close_ping(table, old, Outgoing(ping_closed_text(*ended)))
         for message_id in stale:
             await self._delete_ping(table, message_id)
         if key is None:
@@ -215,11 +235,11 @@ class TurnNotifier:
         updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
         if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
             return
-        if await self._decided_within(table, key, self.ping_delay):
-            return  # fast enough to need no ping
+        if await self._decided_within(table, key, self.policy.delay(table.id, seat.user_id, time_left)):
+            return  # fast enough (or watching the table) to need no ping
         text = ping_text(seat.user_id, phase, deadline, link, updated)
         message_id = await self._post_ping(table, Outgoing(text, pings=(seat.user_id,)))
-        # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
+        # Answered meanwhile? The update that moved the table on is due here next: it closes this one.
         await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
 
     async def _pings_shown(self, table: Table) -> list[int]:
@@ -265,6 +285,21 @@ class TurnNotifier:
                 return message_id
         return await self.sink.post(table.mat_channel, out)
 
+    async def _close_ping(self, table: Table, message_id: int, out: Outgoing) -> None:
+        """Edit an answered ping to say so: through the webhook that posted it while it lives (not
+        counted), else in the channel (one counted request, as its deletion was)."""
+        fresh = self._ping_via.pop(message_id, None)
+        if fresh is not None and self.carriers.alive(fresh):
+            try:
+                await fresh.carrier.edit(message_id, out)
+                return
+            except Exception as exc:
+                log.info("could not edit a turn ping through its interaction (%s)", describe_error(exc))
+        try:
+            await self.sink.edit(table.mat_channel, message_id, out)
+        except Exception as exc:
+            log.info("could not edit the turn ping %s (%s)", message_id, describe_error(exc))
+
     async def _delete_ping(self, table: Table, message_id: int) -> None:
         """Through the webhook that posted it while it lives, else in the channel (best effort)."""
         fresh = self._ping_via.pop(message_id, None)
@@ -281,6 +316,7 @@ class TurnNotifier:
 
     def _forget(self, table: Table) -> None:
         self._shown.pop(table.id, None)
+        self.policy.forget(table.id)
         self._changed.pop(table.id, None)
         for key in [k for k in self._views if k[0] == table.id]:
             del self._views[key]

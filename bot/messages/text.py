@@ -127,6 +127,11 @@ def hand_by_suit(texts: list[str] | None) -> str:
     return "\n".join(lines) or "(no cards)"
 
 
+def ping_closed_text(user_id: int, by_them: bool) -> str:
+    """What a turn ping says once its decision is made (it stays, so its notification leads here)."""
+    return f"<@{user_id}> \u2713 done \u2014 you played." if by_them else f"<@{user_id}> that turn is over."
+
+
 def timestamp(epoch: float | None, style: str = "R") -> str:
     return f"<t:{int(epoch)}:{style}>" if epoch else ""
 

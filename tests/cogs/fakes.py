@@ -225,6 +225,10 @@ class FakeCarrier:
         self.calls.append(("followup", id(self), self.next_id, out))
         return self.next_id
 
+    async def edit(self, message_id: int, out: Outgoing) -> None:
+        self._use()
+        self.calls.append(("followup_edit", id(self), message_id, out))
+
     async def delete(self, message_id: int) -> None:
         self._use()
         self.calls.append(("followup_delete", id(self), message_id, None))

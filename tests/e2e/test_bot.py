@@ -28,6 +28,7 @@ def bot_env(tmp_path, **extra):
         "ROUND_PAUSE": "0",
         "CLAIM_TIMEOUT": "1",
         "PING_DELAY": "0",
+        "PING_WATCHING": "0",  # every human decision pinged: these games test the pings' plumbing
         "LOG_LEVEL": "WARNING",
     }
     env.update(extra)

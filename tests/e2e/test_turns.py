@@ -14,7 +14,7 @@ PING = " your turn: "
 
 
 def pings(dh, channel, user=None):
-    """Turn pings in the channel (not deleted), for `user` if given."""
+    """Turn pings in the channel waiting for their player (not edited to done, not deleted), for `user` if given."""
     out = [m for m in dh.channel_messages(channel) if PING in m.content and not m.components]
     if user is not None:
         out = [m for m in out if m.content.startswith(f"<@{dh.user(user).id}>")]
@@ -29,6 +29,16 @@ def ping_posts(dh, user):
         for c in dh.rest_calls("POST /channels/*/messages") + dh.rest_calls("POST /webhooks/*")
         if c.json and str(c.json.get("content", "")).startswith(f"<@{uid}>{PING}")
     ]
+
+
+def first_content(m):
+    """What a message said when it was posted."""
+    return m.edits[0].before["content"] if m.edits else m.content
+
+
+def done_edit(m):
+    """The edit that closed a ping ("✓ done"), or None."""
+    return next((e for e in m.edits if "\u2713 done" in str(e.after.get("content", ""))), None)
 
 
 def only_mentions(call, user_id):
@@ -53,7 +63,7 @@ async def whole_log(dh, user, tm):
 
 async def test_pings_hand_view_log_results_and_pictures(discord_harness, tmp_path):
     """Alice against two AI seats (AI pause 0.3 s): a ping naming only her at each of her decisions,
-    gone once she acts; her one hand view shows each move's result (text and picture) and is
+    edited to done once she acts; her one hand view shows each move's result (text and picture) and is
     updated to her next decision without her opening it again; the Log button pages the round;
     the round's results are posted; the table message keeps its picture through text-only edits."""
     dh = discord_harness
@@ -119,17 +129,19 @@ async def test_pings_hand_view_log_results_and_pictures(discord_harness, tmp_pat
             ping = pings(dh, "general", "alice")[-1]
             up_to_date += "your hand view is up to date" in ping.content
     assert moves >= 3 and logged and up_to_date >= 1, (moves, up_to_date)
-    await dh.wait_for(lambda: not pings(dh, "general"), 5, what="the last ping to go")
+    await dh.wait_for(lambda: not pings(dh, "general"), 5, what="the last ping to be closed")
     posts = ping_posts(dh, "alice")
     assert len(posts) >= moves and all(only_mentions(c, alice.id) for c in posts)
-    # Every ping a follow-up of the table's freshest click, deleted through it: none counted
-    # against Discord's global limit.
+    # Every ping a follow-up of the table's freshest click, edited to done through it: none counted
+    # against Discord's global limit, none deleted (the notification leads to it).
     assert all(c.route == "POST /webhooks/{webhook_id}/{webhook_token}" and not c.counted for c in posts)
-    assert len(dh.rest_calls("DELETE /webhooks/*")) >= moves and not dh.rest_calls("DELETE /channels/*")
+    done = [c for c in dh.rest_calls("PATCH /webhooks/*") if "\u2713 done" in str((c.json or {}).get("content", ""))]
+    assert len(done) >= moves - 1 and all(not c.counted for c in done)
+    assert not dh.rest_calls("DELETE /webhooks/*") and not dh.rest_calls("DELETE /channels/*")
     assert not any(set("♠♥♦♣") & set(c.json["content"]) for c in posts)  # nothing about her cards
-    # Never two pings at once: each was deleted before the next one was posted.
-    shown = sorted((m for m in dh.channel(("general")).messages if PING in m.content), key=lambda m: m.created_at)
-    assert all(a.deleted and a.deleted_at <= b.created_at for a, b in zip(shown, shown[1:]))
+    # Never two pings waiting at once: each was edited to done before the next one was posted.
+    shown = sorted((m for m in dh.channel("general").messages if PING in first_content(m)), key=lambda m: m.created_at)
+    assert all(done_edit(a) and done_edit(a).at <= b.created_at for a, b in zip(shown, shown[1:]))
 
     # The round's results: every hand shown down and who collected each space.
     def round_results():
@@ -236,3 +248,48 @@ async def test_a_restart_leaves_one_ping(discord_harness, tmp_path):
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await dh.wait_for(lambda: dh.message(first.id).deleted and pings(dh, "general"), 10, what="a fresh ping")
     assert [m.content.split(">")[0] for m in pings(dh, "general")] == [f"<@{dh.user(user).id}"]
+
+
+async def test_a_player_watching_is_not_pinged_and_a_slow_ones_ping_is_edited_to_done(discord_harness, tmp_path):
+    """Alice against two AI seats, pings as deployed (a player who moved at the table within the last
+    minute is watching it): her first decision finds her away, so she is pinged once, and once she
+    plays that ping stays, edited to done; her next decisions come within the minute and she plays
+    them in a moment: no ping for any of them."""
+    dh = discord_harness
+    await dh.spawn(
+        env=bot_env(tmp_path, AI_PAUSE="0.3", PING_DELAY="0.5", PING_WATCHING="60", TURN_TIMEOUT="60"),
+        cwd=tmp_path,
+        commands=["tripoley"],
+    )
+    lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley", rounds=1)).message()
+    for _ in range(2):
+        await (await dh.click("alice", lobby, label="Add AI")).response()
+    await (await dh.click("alice", lobby, label="Start")).response()
+    # Slow: she plays only once pinged.
+    await dh.wait_for(lambda: pings(dh, "general", "alice"), 10, what="alice's ping")
+    (first,) = pings(dh, "general", "alice")
+    tm = table_message(dh, "general")
+    view = await (await dh.click("alice", tm, label="Show my hand")).message()
+    await move(dh, "general", "alice", tm, {}, hand=dh.message(view.id))
+    await dh.wait_for(lambda: done_edit(dh.message(first.id)), 10, what="her ping edited to done")
+    closed = dh.message(first.id)
+    assert not closed.deleted and closed.content == f"<@{dh.user('alice').id}> \u2713 done \u2014 you played."
+    # Watching: her next decisions, each played within a couple of seconds, send no ping.
+    moves = 0
+    while moves < 3 and not finished(dh, "general"):
+        before = dh.message(view.id).content
+        await dh.wait_for(
+            lambda before=before: (
+                finished(dh, "general") or (my_turn(dh.message(view.id)) and dh.message(view.id).content != before)
+            ),
+            20,
+            what="alice's next decision",
+        )
+        if finished(dh, "general"):
+            break
+        await asyncio.sleep(1.0)  # a moment to look at her cards: longer than PING_DELAY
+        await move(dh, "general", "alice", table_message(dh, "general"), {}, hand=dh.message(view.id))
+        moves += 1
+    assert moves >= 1
+    await asyncio.sleep(1.0)
+    assert len(ping_posts(dh, "alice")) == 1, [c.json["content"] for c in ping_posts(dh, "alice")]

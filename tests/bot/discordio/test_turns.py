@@ -42,9 +42,9 @@ async def stack(db, bank, prefs, settings):
 
 
 def pings(sink):
-    """The pings posted and not deleted since: [(message id, Outgoing)]."""
-    deleted = {c[2] for c in sink.calls if c[0] == "delete"}
-    return [(c[2], c[3]) for c in sink.calls if c[0] == "post" and " your turn: " in c[3].text and c[2] not in deleted]
+    """The pings posted and not closed since (deleted, or edited to say the turn is over): [(message id, Outgoing)]."""
+    closed = {c[2] for c in sink.calls if c[0] in ("delete", "edit")}
+    return [(c[2], c[3]) for c in sink.calls if c[0] == "post" and " your turn: " in c[3].text and c[2] not in closed]
 
 
 async def two_humans(manager, preset="tripoley"):
@@ -75,7 +75,7 @@ async def play_as_the_ai_would(manager, table, aw):
     await manager.act(C, table.seats[aw.seat].user_id, action)
 
 
-async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(stack):
+async def test_one_ping_per_table_naming_only_the_player_edited_to_done_once_answered(stack):
     manager, sink, turns, settle = stack
     table = await two_humans(manager)
     seen = set()
@@ -86,7 +86,7 @@ async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(s
             break
         user = table.seats[aw.seat].user_id
         shown = pings(sink)
-        assert len(shown) == 1, shown  # at most one per table: the last one is gone
+        assert len(shown) == 1, shown  # at most one per table waits: the last one says it is done
         message_id, out = shown[0]
         assert out.pings == (user,) and out.text.startswith(f"<@{user}> your turn: ")
         assert not set("♠♥♦♣") & set(out.text), out.text  # nothing about the cards
@@ -94,7 +94,9 @@ async def test_one_ping_per_table_naming_only_the_player_deleted_once_answered(s
         seen.add(message_id)
         await play_as_the_ai_would(manager, table, aw)
         await settle()
-        assert ("delete", C, message_id, None) in sink.calls
+        (done,) = [c[3] for c in sink.calls if c[0] == "edit" and c[2] == message_id]
+        assert done.text == f"<@{user}> \u2713 done \u2014 you played." and done.pings == ()
+        assert ("delete", C, message_id, None) not in sink.calls  # it stays: its notification leads somewhere
     assert len(seen) > 1
     await settle()
     assert table.status != "playing" or len(pings(sink)) <= 1
@@ -353,7 +355,7 @@ async def test_after_a_restart_the_table_message_shows_the_resumed_turn_first(st
     assert any(c[2] == table2.lobby_message_id for c in edits[1:])  # the lobby's edit came after
 
 
-async def test_a_ping_is_a_follow_up_of_the_tables_freshest_click_and_deleted_through_it(stack):
+async def test_a_ping_is_a_follow_up_of_the_tables_freshest_click_and_edited_through_it(stack):
     manager, sink, turns, settle = stack
     table = await two_humans(manager)
     old, fresh = FakeCarrier(sink.calls), FakeCarrier(sink.calls)
@@ -366,8 +368,9 @@ async def test_a_ping_is_a_follow_up_of_the_tables_freshest_click_and_deleted_th
     assert not pings(sink)  # nothing posted in the channel
     await play_as_the_ai_would(manager, table, aw)
     await settle()
-    assert ("followup_delete", id(fresh), ping[2], None) in sink.calls
-    assert not [c for c in sink.calls if c[0] == "delete" and c[2] == ping[2]]
+    (done,) = [c for c in sink.calls if c[0] == "followup_edit" and c[2] == ping[2]]
+    assert done[1] == id(fresh) and "\u2713 done" in done[3].text  # through the click: not counted
+    assert not [c for c in sink.calls if c[0] in ("delete", "edit", "followup_delete") and c[2] == ping[2]]
 
 
 async def test_a_ping_falls_back_to_the_channel_when_the_click_is_dead(stack):
@@ -397,3 +400,50 @@ async def test_a_player_who_decides_within_the_ping_delay_is_not_pinged(stack):
         assert posted == []
     else:
         assert [c[3].pings for c in posted] == [(table.seats[nxt.seat].user_id,)]
+
+
+async def test_a_ping_whose_time_ran_out_says_the_turn_is_over(stack):
+    """The timer, not the player, made the decision: the ping stays, saying the turn is over (not "done")."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await settle()
+    user = table.seats[aw.seat].user_id
+    ((message_id, _),) = pings(sink)
+    manager.clock.t = table.deadline
+    await manager.tick()
+    await settle()
+    (closed,) = [c[3] for c in sink.calls if c[0] == "edit" and c[2] == message_id]
+    assert closed.text == f"<@{user}> that turn is over." and closed.pings == ()
+
+
+async def test_a_player_who_just_moved_at_the_table_is_not_pinged(db, bank, prefs, settings):
+    """With the watching rule on (as deployed): after a move of their own, the player's next
+    decisions at the table wait (up to 20 s before time runs out) instead of pinging at once."""
+    clock = FakeClock()
+    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    sink = RecordingSink()
+    publisher = Publisher(manager, sink, renderer=None, min_interval=0)
+    turns = TurnNotifier(manager, sink, ping_watching=60.0)
+    table = await two_humans(manager)
+    aw = await to_human_turn(manager, table)
+    await publisher.flush()
+    await turns.flush()
+    first = pings(sink)
+    assert len(first) == 1  # not seen moving yet: pinged
+    user = table.seats[aw.seat].user_id
+    await play_as_the_ai_would(manager, table, aw)
+    for _ in range(50):  # the same player's next decision
+        nxt = await to_human_turn(manager, table)
+        if nxt is None or table.seats[nxt.seat].user_id == user:
+            break
+        await play_as_the_ai_would(manager, table, nxt)
+    if nxt is None:
+        pytest.skip("the game ended before the player's next decision")
+    await asyncio.sleep(0.3)  # a fast ping would be out by now
+    assert [c for c in sink.calls if c[0] == "post" and " your turn: " in c[3].text and c[3].pings == (user,)] == [
+        ("post", C, first[0][0], first[0][1])
+    ]
+    time_left = table.deadline - clock.now()
+    assert turns.policy.delay(table.id, user, time_left) >= min(55.0, time_left - 20.0)
+    turns.close()

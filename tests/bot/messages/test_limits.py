@@ -33,6 +33,12 @@ def check(out) -> None:
     assert len((out.alt or "")[:1000]) <= 1024
 
 
+def wire(embed: dict) -> dict:
+    """An embed as discord.py sends it (``from_dict`` reads only the keys Discord knows: a
+    ``colour`` key would be dropped and the embed go out grey)."""
+    return discord.Embed.from_dict(embed).to_dict()
+
+
 def big_table(preset: str) -> Table:
     n = PRESETS[preset].max_players
     names = [f"{i:02d}{NAME}" for i in range(n)]
@@ -82,10 +88,12 @@ def test_biggest_table_stays_within_discord_limits(preset):
     assert results and results[0]["title"] == "Round 1 — who collected what"
     for embed in results:
         check(Outgoing("", embeds=[embed]))
+        assert wire(embed)["color"] == story.RESULT_COLOUR
     page = 0
     while True:
         embed, page, pages = story.log_embed(table, game.round_number, page)
         check(Outgoing("", embeds=[embed]))
+        assert wire(embed)["color"] == story.LOG_COLOUR
         if page == pages - 1:
             break
         page += 1

@@ -12,11 +12,14 @@ import pytest
 
 from bot.discordio.ui import build_view
 from bot.messages import story
+from bot.messages.buttonids import card_values
+from bot.messages.components import MAX_OPTIONS, SelectSpec, card_pool
 from bot.messages.outgoing import Outgoing, hand_message, table_message
 from bot.tables.model import Seat, Table
 from engine import Game
 from engine.ai import autoplay
 from engine.presets import PRESETS
+from tests.contract import check_components
 from tests.fakediscord.server import validate_message
 
 NAME = "W" * 30  # with a two-digit seat number: 32 characters, Discord's longest display name
@@ -28,6 +31,7 @@ def check(out) -> None:
     payload = {"content": out.clipped(), "embeds": out.embeds}
     if out.components:
         payload["components"] = build_view(out.components).to_components()
+        check_components(payload["components"])
     validate_message(payload, [], creating=True)
     assert len(out.text) <= 2000, len(out.text)
     assert len((out.alt or "")[:1000]) <= 1024
@@ -39,8 +43,8 @@ def wire(embed: dict) -> dict:
     return discord.Embed.from_dict(embed).to_dict()
 
 
-def big_table(preset: str) -> Table:
-    n = PRESETS[preset].max_players
+def big_table(preset: str, n: int | None = None) -> Table:
+    n = n or PRESETS[preset].max_players
     names = [f"{i:02d}{NAME}" for i in range(n)]
     table = Table(
         id=1,
@@ -59,6 +63,32 @@ def big_table(preset: str) -> Table:
     return table
 
 
+def check_hand_view(table: Table, seat: int, view: dict) -> None:
+    """The hand view within Discord's limits, and its card menus offer every card of the hand (no
+    hand the bot deals holds more than a select's 25 options, so none is left out)."""
+    out = hand_message(table, seat, view)
+    check(out)
+    pool = card_pool(view)
+    assert len(pool) <= MAX_OPTIONS, f"{len(pool)} cards: more than a select offers"
+    for spec in out.components:
+        if isinstance(spec, SelectSpec) and spec.custom_id.split(":")[3] in ("pick.choose", "pick.pass_cards"):
+            assert [v for _, v in spec.options] == card_values(pool)
+
+
+@pytest.mark.parametrize("seats", [2, 7, 20])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_hand_view_fits_discord_at_every_table_size(preset, seats):
+    """Two seats deal the biggest hands; from 6 seats the Rulebook presets deal 2–4 decks (a hand
+    may hold a card twice)."""
+    if not PRESETS[preset].min_players <= seats <= PRESETS[preset].max_players:
+        pytest.skip(f"{preset} seats {PRESETS[preset].min_players}–{PRESETS[preset].max_players}")
+    table = big_table(preset, seats)
+    game = table.game
+    for aw in autoplay(game, rng=random.Random(seats)):
+        if aw is not None:
+            check_hand_view(table, aw.seat, game.view(aw.seat))
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_biggest_table_stays_within_discord_limits(preset):
     table = big_table(preset)
@@ -74,7 +104,7 @@ def test_biggest_table_stays_within_discord_limits(preset):
         out = table_message(table)
         check(out)
         assert f"⏳ <@{table.seats[aw.seat].user_id}> to act" in out.text and f"<t:{DEADLINE}:R>" in out.text, out.text
-        check(hand_message(table, aw.seat, game.view(aw.seat)))
+        check_hand_view(table, aw.seat, game.view(aw.seat))
     assert decisions > 0
     table.status = "finished"
     table.result = {

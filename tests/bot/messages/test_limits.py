@@ -175,3 +175,17 @@ def test_the_table_tools_stay_within_discord_limits(preset):
     assert len(votes) == 5 and all(c.label.endswith(")") for c in votes)
     check(Outgoing("Pick a space of the mat to see what pays it.", [space_rules_select(table)]))
     check(Outgoing("Hand it to an AI?", kick_confirmation(table.id, 10**19, NAME + "xx")))
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_lobby_and_its_house_rules_menu_stay_within_discord_limits(preset):
+    """The host's menu of house rules: one option per rule value, at most 25 (check_components)."""
+    from bot.messages.outgoing import lobby_message
+    from engine.rulebook import house_rules
+
+    table = big_table(preset)
+    table.status, table.game = "lobby", None
+    out = lobby_message(table)
+    check(out)
+    menus = [c for c in out.components if isinstance(c, SelectSpec)]
+    assert len(menus) == (1 if house_rules(preset) else 0)

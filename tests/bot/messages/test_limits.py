@@ -189,3 +189,19 @@ def test_the_lobby_and_its_house_rules_menu_stay_within_discord_limits(preset):
     check(out)
     menus = [c for c in out.components if isinstance(c, SelectSpec)]
     assert len(menus) == (1 if house_rules(preset) else 0)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_no_deal_gives_a_hand_more_cards_than_a_menu_offers(preset):
+    """At every table size the bot offers (decks by the player count: the Rulebook table), no hand
+    nor spare hand is dealt more than a select's 25 options, so every card of a hand is in its menus
+    (a hand only grows by a swap with the spare hand, and passes keep its size)."""
+    info = PRESETS[preset]
+    for n in range(info.min_players, info.max_players + 1):
+        game = Game.new(preset, [f"p{i}" for i in range(n)], options={"game_end": "rounds:1"}, seed=n)
+        for _ in autoplay(game, rng=random.Random(n)):
+            if game.r is not None and any(game.r.hands):  # Rummy Royal's corner bets come before its deal
+                break
+        assert game.r is not None
+        sizes = [len(hand) for hand in game.r.hands] + [len(game.r.spare or [])]
+        assert 0 < max(sizes) <= MAX_OPTIONS, (n, sizes)

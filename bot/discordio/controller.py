@@ -439,10 +439,10 @@ class Controller:
         :func:`bot.messages.buttonids.card_values`), read against the cards the player's menu offers
         now; a menu from before the hand changed (or a forged value) is refused and plays nothing."""
         seat = table.seat_of(user_id)
-        if seat is None:
-            raise errors.NotSeated(errors.Refusal.NOT_PLAYING)
+        if seat is None or table.game is None:
+            return values  # refused by the move's own check, in its words (not seated, no game)
         try:
-            return buttonids.read_card_values(values, card_pool(table.running_game.view(seat)))
+            return buttonids.read_card_values(values, card_pool(table.game.view(seat)))
         except buttonids.BadCardValue:
             raise errors.StaleButton(errors.Refusal.STALE_CARD_MENU) from None
 

@@ -408,6 +408,9 @@ async def test_a_card_menu_choice_from_before_the_hand_changed_is_refused_and_pl
         await stack.controller.on_component(it, menu.custom_id, bad)
         assert it.calls[0][1] == say(errors.StaleButton(errors.Refusal.STALE_CARD_MENU)) and it.calls[0][2]["ephemeral"]
         assert table.version == version
+    stranger = interaction(stack, 99, message=ephemeral_message())
+    await stack.controller.on_component(stranger, menu.custom_id, values)
+    assert stranger.calls[0][1] == say(errors.NotSeated(errors.Refusal.NOT_PLAYING)) and table.version == version
     it = interaction(stack, user, message=ephemeral_message())
     await stack.controller.on_component(it, menu.custom_id, values)
     assert it.calls.names()[0] == "defer" and table.version > version

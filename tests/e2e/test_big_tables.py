@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from collections import Counter
 
 import pytest
@@ -20,6 +21,7 @@ from engine import Action, Game
 from engine.presets import PRESETS
 from tests.contract import check_components, check_requests
 from tests.e2e.test_bot import applied_in_hand, button, buttons, finished, my_turn, selects, table_message
+from tests.fakediscord.harness import PATIENCE
 
 HUMANS = ("alice", "bob", "carol")
 RULEBOOK = sorted(key for key, preset in PRESETS.items() if preset.rulebook_setup)
@@ -185,11 +187,12 @@ async def page_through(dh, user, message, forward: str) -> int:
     return shown
 
 
-async def play_from_hands(dh, channel: str, max_turns: int = 400, moves: int | None = None) -> Counter:
+async def play_from_hands(dh, channel: str, seconds: float = 60, moves: int | None = None) -> Counter:
     """The humans play every decision of theirs from their hand views until the game is over
-    (``moves``: or until they made that many)."""
+    (``moves``: or until they made that many), within ``seconds`` on a quiet machine."""
     stats: Counter = Counter()
-    for _ in range(max_turns):
+    deadline = time.monotonic() + seconds * PATIENCE
+    while time.monotonic() < deadline:
         if finished(dh, channel) or stats["moves"] == moves:
             return stats
         tm = table_message(dh, channel)

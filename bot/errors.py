@@ -42,6 +42,7 @@ class Refusal(enum.Enum):
     ALREADY_LEFT = enum.auto()
     TOO_FEW_PLAYERS = enum.auto()
     EARLIER_ROUND = enum.auto()
+    STALE_CARD_MENU = enum.auto()
     NOT_STARTED = enum.auto()
     GAME_OVER = enum.auto()
     NOT_PLAYING = enum.auto()

@@ -80,6 +80,7 @@ class Admin(
         await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
+    @app_commands.describe(user="The member to remove from their table")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         await require_admin(interaction, self.prefs, "Kicking a player")
         updates = await self.manager.kick(

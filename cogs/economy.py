@@ -101,6 +101,7 @@ class EconomyCommands(CommandFamily):
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Games, rounds, pots and best hand of a player")
+    @app_commands.describe(user="Whose stats (leave empty for your own)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
         stats = await self.manager.stats(guild_of(interaction), target.id)

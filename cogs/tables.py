@@ -181,6 +181,7 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
+    @app_commands.describe(preset="The game whose rules to show (at a table, leave empty for its rules)")
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         table = self.manager.tables.get(channel_of(interaction))
         if preset is None and table is not None:
@@ -223,6 +224,7 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="dm", description="Get your hand by DM at every deal")
     @app_commands.choices(mode=ON_OFF)
+    @app_commands.describe(mode="On: your hand comes by DM at every deal; off: use Show my hand")
     async def dm(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
@@ -246,6 +248,7 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
     @app_commands.choices(mode=ON_OFF)
+    @app_commands.describe(mode="On: a short ping when it's your turn; off: no pings")
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)

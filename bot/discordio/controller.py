@@ -33,7 +33,7 @@ from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, story
-from bot.messages.components import log_components, space_rules_select
+from bot.messages.components import card_pool, log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
 from bot.messages.refusals import say
 from bot.messages.rules import space_rule
@@ -374,9 +374,9 @@ class Controller:
                 await self._rechoose(interaction, table, values[0] if values else None)
                 return
             case buttonids.CardMenu(_, _, "choose" | "pass_cards" as kind):
-                act = {"do": kind, "cards": values}
+                act = {"do": kind, "cards": self._chosen_cards(table, user.id, values)}
             case buttonids.CardMenu(_, _, "reveal", space):
-                act = {"do": "reveal", "cards": values, "space": space or ""}
+                act = {"do": "reveal", "cards": self._chosen_cards(table, user.id, values), "space": space or ""}
             case buttonids.CardMenu(_, _, "full_house" | "straight" as kind):
                 act = {"do": kind, "cards": values[0].split("-") if values else []}
             case buttonids.CardMenu(_, _, "lead"):
@@ -433,6 +433,18 @@ class Controller:
         if aw.seat != seat:
             raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=table.seats[aw.seat].name)
         return aw.detail or {}
+
+    def _chosen_cards(self, table: Table, user_id: int, values: list[str]) -> list[str]:
+        """The engine codes of a card menu's choices (each value names one physical card: see
+        :func:`bot.messages.buttonids.card_values`), read against the cards the player's menu offers
+        now; a menu from before the hand changed (or a forged value) is refused and plays nothing."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.game is None:
+            return values  # refused by the move's own check, in its words (not seated, no game)
+        try:
+            return buttonids.read_card_values(values, card_pool(table.game.view(seat)))
+        except buttonids.BadCardValue:
+            raise errors.StaleButton(errors.Refusal.STALE_CARD_MENU) from None
 
     async def _rechoose(self, interaction: discord.Interaction, table: Table, choice: str | None) -> None:
         self._detail_for(table, interaction.user.id)

@@ -177,6 +177,9 @@ def message_kwargs(out: Outgoing, *, edit: bool = False) -> dict[str, Any]:
     return kwargs
 
 
+LABEL_TEXT = 45  # Discord's limit of a modal Label's text
+
+
 class AmountModal(discord.ui.Modal):
     """Asks for a bet/raise/bid amount; validated against the current bounds."""
 
@@ -187,15 +190,20 @@ class AmountModal(discord.ui.Modal):
         super().__init__(title=title, timeout=600, custom_id=encode_form(button))
         self.button = button
         self.low, self.high = low, high
+        # Discord's modal layout: the text input inside a Label (type 18), which carries its words
+        # (an input of its own in an Action Row is the deprecated layout).
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=f"Amount ({low}–{high})" + (f" {extra}" if extra else ""),
             custom_id="amount",
             placeholder=str(low),
             min_length=1,
             max_length=6,
             required=True,
         )
-        self.add_item(self.amount)
+        text = f"Amount ({low}–{high})" + (f" {extra}" if extra else "")
+        self.amount_label: discord.ui.Label[AmountModal] = discord.ui.Label(
+            text=text[:LABEL_TEXT], component=self.amount
+        )
+        self.add_item(self.amount_label)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         # Submissions are handled by ``handle_modal_submit`` (from the bot's on_interaction), which

@@ -17,7 +17,9 @@ see :func:`bot.tables.log.decision_token`); ``amt.<verb>`` / ``amt.corner_bet.<a
 amount); ``suit.<S>``; ``lead.<card>``; the selects ``pick.<kind>`` (``pick.reveal.<space>``);
 ``page.<list>.<key>.<page>``; ``confirm.<what>`` / ``confirm.<what>.<arg>…`` (e.g. an admin's
 repeated grant: ``confirm.adjust.<user>.<amount>.<ledger row>``). An amount form (a modal) is
-``tripoley-modal:<table>:<round>:<verb>[.<ace>]``.
+``tripoley-modal:<table>:<round>:<verb>[.<ace>]``. A card menu's option values name physical
+cards (:func:`card_values`): with several decks a hand may hold the same card twice, and Discord
+refuses a menu whose values repeat.
 
 :func:`decode` raises :class:`BadButtonId` for an id it cannot read (e.g. from a version that
 had other buttons): the Discord layer answers it as a button no longer in use.
@@ -26,6 +28,8 @@ had other buttons): the Discord layer answers it as a button no longer in use.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.ai import LEVELS
@@ -44,6 +48,9 @@ LOBBY_VERBS = ("join", "leave", "ai", "start")
 AI_LEVELS = LEVELS  # Add AI's levels: the engine's
 SEAT_VERBS = ("hand", "back", "best")  # Show my hand, I'm back, Best five
 CARD_MENUS = ("choose", "pass_cards", "space", "reveal", "full_house", "straight", "lead")
+
+
+COPY_MARK = "."  # between a card's code and its copy's number in a card menu's value ("QH.2")
 
 
 class BadButtonId(ValueError):
@@ -366,3 +373,35 @@ def decode_form(custom_id: str) -> AmountButton | None:
         return AmountButton(int(table), int(round_number), verb, ace or None)
     except ValueError:
         return None
+
+
+class BadCardValue(ValueError):
+    """A card menu's choice that is no card of the hand as it is now (a menu shown before the hand
+    changed, or a forged value)."""
+
+
+def card_values(cards: Iterable[str]) -> list[str]:
+    """One select value per physical card, in order: a card's first copy is its engine code
+    (``QH``), each further copy carries its number (``QH.2``, ``QH.3``). The same cards in the same
+    order always give the same values, so a menu stays valid while the hand is unchanged."""
+    seen: Counter[str] = Counter()
+    out = []
+    for code in cards:
+        seen[code] += 1
+        out.append(code if seen[code] == 1 else f"{code}{COPY_MARK}{seen[code]}")
+    return out
+
+
+def copy_number(value: str) -> int:
+    """Which copy of its card a value of :func:`card_values` names (1 for the first)."""
+    _, _, number = value.partition(COPY_MARK)
+    return int(number) if number.isdigit() else 1
+
+
+def read_card_values(values: Sequence[str], cards: Sequence[str]) -> list[str]:
+    """The engine codes of a card menu's choices, checked against the cards the menu offers now
+    (``cards``): :class:`BadCardValue` for a value that names no copy there, or one chosen twice."""
+    offered = set(card_values(cards))
+    if len(set(values)) != len(values) or any(value not in offered for value in values):
+        raise BadCardValue("a card menu's choice names no card of the hand")  # never the cards: logs are public
+    return [value.partition(COPY_MARK)[0] for value in values]

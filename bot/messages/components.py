@@ -6,6 +6,8 @@ Their ids are written by :mod:`bot.messages.buttonids` (one typed codec for buil
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.messages.buttonids import (
@@ -25,9 +27,11 @@ from bot.messages.buttonids import (
     SpaceRulesMenu,
     SuitButton,
     VoteButton,
+    card_values,
+    copy_number,
     encode,
 )
-from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, claim_words
+from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, card_copy, claim_words
 from bot.tables.log import claim_is_public, decision_token
 from bot.tables.moderation import vote_open, votes_needed
 
@@ -258,10 +262,41 @@ def vote_buttons(table) -> list[ButtonSpec]:
     return out
 
 
-def _card_select(menu: CardMenu, placeholder: str, pool: list[str], count: int, row: int) -> SelectSpec:
-    pool = list(pool)[:25]
-    n = min(count, len(pool))
-    return SelectSpec(encode(menu), placeholder, tuple((card(c), c) for c in pool), n, n, row)
+MAX_OPTIONS = 25  # Discord's limit of a select's options (no hand the bot deals holds more cards)
+
+
+def card_pool(view: dict) -> list[str]:
+    """The cards a hand view's card menus offer: the awaited decision's own (Rulebook poker picks
+    from the whole dealt hand), else the hand. The controller reads a menu's choices against it."""
+    detail = view.get("detail") or {}
+    return list(detail.get("cards") or view.get("hand") or [])
+
+
+def card_options(pool: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """(label, value) of every physical card of ``pool``: its own value (:func:`card_values`), and a
+    label that says which copy it is when the hand holds the card more than once."""
+    counts = Counter(pool)
+    return tuple(
+        (card_copy(code, copy_number(value), counts[code]), value)
+        for code, value in zip(pool, card_values(pool), strict=True)
+    )
+
+
+def _card_select(
+    menu: CardMenu, placeholder: str, pool: list[str], count: int, row: int, picked: Sequence[str] = ()
+) -> SelectSpec:
+    """A menu of ``count`` cards of ``pool``; ``picked`` (cards, e.g. the suggested best five) are
+    preselected, each as a copy of its own."""
+    options = card_options(pool)[:MAX_OPTIONS]
+    n = min(count, len(options))
+    offered = {value for _, value in options}
+    defaults = tuple(value for value in card_values(picked) if value in offered)
+    return SelectSpec(encode(menu), placeholder, options, n, n, row, defaults if len(defaults) <= n else ())
+
+
+def _distinct(items: Sequence[list[str]]) -> list[list[str]]:
+    """Card combinations without repeats (two decks can make the same combination twice: one move)."""
+    return [list(combo) for combo in dict.fromkeys(tuple(c) for c in items)]
 
 
 def hand_components(table, seat: int, view: dict, choice: str | None = None) -> list[Component]:
@@ -275,9 +310,12 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
     comps: list[Component] = []
     if not legal:
         return comps
-    hand = list(detail.get("cards") or view.get("hand") or [])
+    hand = card_pool(view)
     if "choose" in legal:
-        comps.append(_card_select(CardMenu(tid, r, "choose"), "Pick the five cards of your poker hand", hand, 5, 0))
+        best = detail.get("best") or ()  # preselected: submitting the menu as shown plays the suggestion
+        comps.append(
+            _card_select(CardMenu(tid, r, "choose"), "Pick the five cards of your poker hand", hand, 5, 0, best)
+        )
         comps.append(ButtonSpec(encode(SeatButton(tid, r, "best")), "Best five", SUCCESS, 1))
     if "pass_cards" in legal:
         n = int(detail.get("count", 3))
@@ -291,7 +329,7 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
             SelectSpec(
                 encode(CardMenu(tid, r, "space")),
                 "Space to declare",
-                tuple((labels.get(sp, sp), sp) for sp in spaces[:25]),
+                tuple((labels.get(sp, sp), sp) for sp in list(dict.fromkeys(spaces))[:MAX_OPTIONS]),
                 1,
                 1,
                 0,
@@ -305,12 +343,15 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
         )
     for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
         if combo in legal and detail.get(combo):
-            options = tuple((" ".join(card(c) for c in cards)[:100], "-".join(cards)) for cards in detail[combo][:25])
+            options = tuple(
+                (" ".join(card(c) for c in cards)[:100], "-".join(cards))
+                for cards in _distinct(detail[combo])[:MAX_OPTIONS]
+            )
             comps.append(
                 SelectSpec(encode(CardMenu(tid, r, combo)), title, options, 1, 1, 0 if combo == "full_house" else 1)
             )
     if "lead" in legal:
-        lead_cards = list(detail.get("cards") or [])
+        lead_cards = list(dict.fromkeys(detail.get("cards") or []))  # a copy of a card leads as the card
         if 0 < len(lead_cards) <= 5:
             for c in lead_cards:
                 comps.append(ButtonSpec(encode(LeadButton(tid, r, c)), f"Lead {card(c)}", PRIMARY, 1))
@@ -319,7 +360,7 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
                 SelectSpec(
                     encode(CardMenu(tid, r, "lead")),
                     "Choose the card to lead",
-                    tuple((card(c), c) for c in lead_cards[:25]),
+                    tuple((card(c), c) for c in lead_cards[:MAX_OPTIONS]),
                     row=0,
                 )
             )

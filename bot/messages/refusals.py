@@ -54,6 +54,9 @@ WORDS: dict[Refusal, Callable[..., str]] = {
         f"{game} needs at least {players} players. Invite someone or press **Add AI**."
     ),
     Refusal.EARLIER_ROUND: lambda: "That button is from an earlier round. Use the newest table message.",
+    Refusal.STALE_CARD_MENU: lambda: (
+        "That menu no longer matches your cards: nothing was played. Press **Show my hand** for your hand as it is now."
+    ),
     Refusal.NOT_STARTED: lambda: "The game hasn't started yet.",
     Refusal.GAME_OVER: lambda: "That game is over.",
     Refusal.NOT_PLAYING: lambda: "You're not playing at this table.",

@@ -58,7 +58,7 @@ def fit(lines: list[str], limit: int = EMBED_TEXT) -> str:
 
 
 def result_embed(title: str, lines: list[str]) -> dict:
-    return {"title": title[:256], "description": fit(lines), "colour": RESULT_COLOUR}
+    return {"title": title[:256], "description": fit(lines), "color": RESULT_COLOUR}
 
 
 def _round_events(game, number: int) -> list[ev.Event]:
@@ -130,7 +130,7 @@ def log_embed(table: Table, round_number: int, page: int) -> tuple[dict, int, in
     embed = {
         "title": f"{table.preset_info.name} — the log of round {round_number}",
         "description": pages[page],
-        "colour": LOG_COLOUR,
+        "color": LOG_COLOUR,
         "footer": {"text": f"Page {page + 1}/{len(pages)}"},
     }
     return embed, page, len(pages)
@@ -147,7 +147,7 @@ def game_log_embed(table_id: int, preset: str, rounds: dict[str, list[str]], pag
     embed = {
         "title": f"{name} — the whole game's log (game {table_id})"[:256],
         "description": pages[page],
-        "colour": LOG_COLOUR,
+        "color": LOG_COLOUR,
         "footer": {"text": f"Page {page + 1}/{len(pages)}"},
     }
     return embed, page, len(pages)

@@ -115,6 +115,12 @@ def card(text: str) -> str:
     return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
 
 
+def card_copy(text: str, copy: int, copies: int) -> str:
+    """A card menu's label: ``Q♥``, or with several copies in the hand which one it is,
+    ``Q♥ (copy 2 of 2)`` (each copy is an option of its own)."""
+    return card(text) if copies <= 1 else f"{card(text)} (copy {copy} of {copies})"
+
+
 def cards(texts: list[str] | None) -> str:
     return " ".join(card(c) for c in (texts or [])) or "—"
 

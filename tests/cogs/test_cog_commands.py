@@ -203,7 +203,25 @@ async def test_modal_submission_is_routed_after_a_restart(stack):
         "components": [{"type": 1, "components": [{"type": 4, "custom_id": "amount", "value": "12"}]}],
     }
     assert await handle_modal_submit(it)
-    assert seen == [(7, 3, "raise", "12")]
+    # Discord's current layout: the text input inside a Label, as the amount form is built.
+    it.data = {
+        "custom_id": "tripoley-modal:7:3:bet",
+        "components": [{"type": 18, "id": 1, "component": {"type": 4, "id": 2, "custom_id": "amount", "value": "9"}}],
+    }
+    assert await handle_modal_submit(it)
+    assert seen == [(7, 3, "raise", "12"), (7, 3, "bet", "9")]
+
+
+def test_the_amount_form_wraps_its_input_in_a_label():
+    """Discord's modal layout (a Label, type 18, around the text input), not the deprecated Action Row."""
+    payload = AmountModal(AmountButton(7, 3, "raise"), 2, 40).to_dict()
+    assert payload["title"] == "Raise" and payload["custom_id"] == "tripoley-modal:7:3:raise"
+    (label,) = payload["components"]
+    assert label["type"] == 18 and label["label"] == "Amount (2–40)"
+    text_input = label["component"]
+    assert text_input["type"] == 4 and text_input["custom_id"] == "amount"
+    assert (text_input["min_length"], text_input["max_length"], text_input["required"]) == (1, 6, True)
+    assert not text_input.get("label"), "the Label carries the words"
 
 
 async def test_unexpected_errors_are_logged_not_shown(stack, caplog):
@@ -358,3 +376,41 @@ async def test_forget_me_everywhere_after_a_confirmation(stack, cog):
     assert click.calls[0][0] == "edit_message" and "forgotten in 2 server(s) (1300 chips removed" in click.calls[0][1]
     rows = await stack.db.fetchall("SELECT guild_id FROM wallets WHERE user_id = ?", (ANN,))
     assert rows == [] and (await stack.bank.audit(G + 1)).ok
+
+
+async def test_a_card_menu_choice_from_before_the_hand_changed_is_refused_and_plays_nothing(stack, cog):
+    """A card menu's values name physical cards of the hand as the menu showed it; one that names
+    no copy of the hand now (or one copy twice) is answered privately and changes nothing."""
+    await cog.start.callback(cog, interaction(stack), preset="wanagan", rounds=2)
+    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
+    manager, table = stack.manager, stack.manager.get(C)
+    for _ in range(500):
+        aw = table.awaiting()
+        if aw is not None and not table.seats[aw.seat].auto and {"pass_cards", "reveal", "choose"} & set(aw.legal):
+            break
+        manager.clock.t = table.deadline
+        await manager.tick()
+    else:
+        pytest.skip("no card menu came up with this seed")
+    user = table.seats[aw.seat].user_id
+    view = table.game.view(aw.seat)
+    menu = next(
+        c
+        for c in hand_message(table, aw.seat, view).components
+        if c.custom_id.split(":")[3].startswith("pick.") and c.custom_id.split(":")[3] != "pick.space"
+    )
+    values = [v for _, v in menu.options][: menu.min_values]
+    assert len(values) >= 3  # passing, revealing or choosing: several cards
+    version = table.version
+    for bad in ([f"{values[0]}.9", *values[1:]], [values[0], *values[:-1]]):  # a copy not held; one copy twice
+        it = interaction(stack, user, message=ephemeral_message())
+        await stack.controller.on_component(it, menu.custom_id, bad)
+        assert it.calls[0][1] == say(errors.StaleButton(errors.Refusal.STALE_CARD_MENU)) and it.calls[0][2]["ephemeral"]
+        assert table.version == version
+    stranger = interaction(stack, 99, message=ephemeral_message())
+    await stack.controller.on_component(stranger, menu.custom_id, values)
+    assert stranger.calls[0][1] == say(errors.NotSeated(errors.Refusal.NOT_PLAYING)) and table.version == version
+    it = interaction(stack, user, message=ephemeral_message())
+    await stack.controller.on_component(it, menu.custom_id, values)
+    assert it.calls.names()[0] == "defer" and table.version > version

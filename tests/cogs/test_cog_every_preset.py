@@ -130,7 +130,7 @@ async def test_preset_playable_through_ui(bot_settings, preset):
             elif action.startswith("amt."):
                 await ctl.on_component(it, spec.custom_id, [])
                 modal = it.calls.last("send_modal")[2]["modal"]
-                texts += [modal.title, modal.amount.label]
+                texts += [modal.title, modal.amount_label.text]
                 it = FakeInteraction(user, C, G, client=stack, message=ephemeral_message())
                 await ctl.on_amount(it, modal.button, str(modal.low))
             else:

@@ -105,3 +105,37 @@ def test_bad_parts_are_refused_when_building():
     with pytest.raises(ValueError, match="longer than 100"):
         B.encode(B.ConfirmButton("x" * 100))
     assert B.decode_form("tripoley-modal:x:1:bet") is None
+
+
+hands = st.lists(st.sampled_from(["QH", "AD", "9C", "TS", "2H"]), max_size=25)
+
+
+@given(hands)
+def test_card_values_name_every_physical_card_once_and_read_back_as_its_code(cards):
+    values = B.card_values(cards)
+    assert len(set(values)) == len(values) == len(cards)
+    assert all(len(v) <= 100 for v in values)
+    assert B.card_values(cards) == values  # the same hand, the same values
+    assert B.read_card_values(values, cards) == cards
+    assert [B.copy_number(v) for v in values] == [cards[: i + 1].count(c) for i, c in enumerate(cards)]
+
+
+def test_a_second_copy_has_a_value_of_its_own():
+    assert B.card_values(["QH", "AD", "QH", "QH"]) == ["QH", "AD", "QH.2", "QH.3"]
+    assert B.read_card_values(["QH.2", "QH"], ["QH", "AD", "QH"]) == ["QH", "QH"]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["QH.2"],  # the hand holds one QH now (the menu was shown before it changed)
+        ["KS"],  # no such card in the hand
+        ["QH", "QH"],  # one copy chosen twice (forged)
+        ["QH.1"],  # the first copy is written without a number
+        ["QH.x"],
+        [""],
+    ],
+)
+def test_a_choice_that_names_no_copy_of_the_hand_is_refused(values):
+    with pytest.raises(B.BadCardValue):
+        B.read_card_values(values, ["QH", "AD"])

@@ -384,12 +384,13 @@ class Lobby:
             return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
-        ended = await self.flow.seat_to_ai(
-            table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
-        )
-        if ended is not None:
-            return ended
-        await self.flow.advance(table, [], rearm=False, urgent=True)
+        async with self.flow.all_or_nothing(table):
+            ended = await self.flow.seat_to_ai(
+                table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
+            )
+            if ended is not None:
+                return ended
+            await self.flow.advance(table, [], rearm=False, urgent=True)
         message = (
             f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end."
             if kicked
@@ -413,19 +414,20 @@ class Lobby:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
             # Before anything changes in memory: if the database is away, the lobby stays as it was.
             await self.store.mark_started(table, self.clock.now())
-            table.game = Game.new(
-                table.preset,
-                [s.name for s in table.seats],
-                options=table.options or None,
-                stacks=[s.stake for s in table.seats],
-                seed=self.rng.randrange(2**31),
-                clock=self.clock.now,
-            )
-            table.ask_humans()
-            table.status = TableStatus.PLAYING
-            table.add_log(f"{info.name} begins with {len(table.seats)} players.")
-            events = list(table.running_game.next_deal())
-            update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
+            async with self.flow.all_or_nothing(table):  # the game's first save refused: a lobby again
+                table.game = Game.new(
+                    table.preset,
+                    [s.name for s in table.seats],
+                    options=table.options or None,
+                    stacks=[s.stake for s in table.seats],
+                    seed=self.rng.randrange(2**31),
+                    clock=self.clock.now,
+                )
+                table.ask_humans()
+                table.status = TableStatus.PLAYING
+                table.add_log(f"{info.name} begins with {len(table.seats)} players.")
+                events = list(table.running_game.next_deal())
+                update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
             update.message = "The game is on!"
         self.registry.notify(update)
         return update

@@ -91,21 +91,22 @@ class Moderation:
                 raise errors.NotAllowed(errors.Refusal.VOTE_NOT_YOURS)
             if user_id in seat.votes:
                 raise errors.TripoleyError(errors.Refusal.VOTED_ALREADY)
-            seat.votes = [v for v in seat.votes if v in voters(table, target)] + [user_id]
-            needed = votes_needed(table, target)
-            if len(seat.votes) < needed:
-                await self.store.save(table, urgent=True)
-                update = TableUpdate.of(
-                    table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
-                )
-            else:
-                seat.away, seat.votes = True, []
-                line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
-                table.add_log(line)
-                update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
-                update.message = line
-                assert seat.user_id is not None  # vote_open: a player's seat
-                update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
+            async with self.flow.all_or_nothing(table):
+                seat.votes = [v for v in seat.votes if v in voters(table, target)] + [user_id]
+                needed = votes_needed(table, target)
+                if len(seat.votes) < needed:
+                    await self.store.save(table, urgent=True)
+                    update = TableUpdate.of(
+                        table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
+                    )
+                else:
+                    seat.away, seat.votes = True, []
+                    line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
+                    table.add_log(line)
+                    update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
+                    update.message = line
+                    assert seat.user_id is not None  # vote_open: a player's seat
+                    update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
         self.registry.notify(update)
         return update
 

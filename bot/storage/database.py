@@ -417,7 +417,7 @@ class Database:
                 if fault is None:
                     raise
                 if time.monotonic() + delay > give_up:
-                    log.error("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
+                    log.warning("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
                     raise self._gave_up(f"{what}: {exc}", exc) from exc
                 log.warning("database fault (%s, %s): %s; trying again in %.2f s", what, fault, exc, delay)
             await asyncio.sleep(delay)

@@ -327,7 +327,8 @@ class Lobby:
             self.registry.still_open(table)
             if table.seat_of(user_id) is None:
                 raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
-            update = await self.leave_seat(table, user_id)
+            async with self.flow.all_or_nothing(table):
+                update = await self.leave_seat(table, user_id)
         self.registry.notify(update)
         return update
 
@@ -342,16 +343,18 @@ class Lobby:
                 index = table.seat_of(user_id)
                 if index is None or table.seats[index].left:
                     continue
-                table.add_log(f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.")
-                updates.append(await self.leave_seat(table, user_id, kicked=True))
+                async with self.flow.all_or_nothing(table):
+                    table.add_log(f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.")
+                    updates.append(await self.leave_seat(table, user_id, kicked=True))
             self.registry.notify(updates[-1])
         if not updates:
             raise errors.NotSeated(errors.Refusal.MEMBER_NOT_SEATED)
         return updates
 
     async def leave_seat(self, table: Table, user_id: int, kicked: bool = False) -> TableUpdate:
-        """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
-        ``kicked``: an admin removed them (the update's message is for the admin)."""
+        """Under the table's lock and :meth:`Flow.all_or_nothing`: the player leaves (a lobby:
+        refunded; a game: the AI plays on). ``kicked``: an admin removed them (the update's message
+        is for the admin)."""
         index = table.seat_of(user_id)
         if index is None:
             raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
@@ -384,13 +387,12 @@ class Lobby:
             return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
-        async with self.flow.all_or_nothing(table):
-            ended = await self.flow.seat_to_ai(
-                table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
-            )
-            if ended is not None:
-                return ended
-            await self.flow.advance(table, [], rearm=False, urgent=True)
+        ended = await self.flow.seat_to_ai(
+            table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
+        )
+        if ended is not None:
+            return ended
+        await self.flow.advance(table, [], rearm=False, urgent=True)
         message = (
             f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end."
             if kicked

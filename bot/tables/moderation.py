@@ -68,9 +68,10 @@ class Moderation:
             seat = self.check_kick(table, host_id, user_id)
             if table.status == TableStatus.PLAYING and not confirmed:
                 raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
-            table.add_log(f"The host removed {escape(seat.name)} from the table.")
             lobby = table.status == TableStatus.LOBBY
-            update = await self.lobby.leave_seat(table, user_id, kicked=True)
+            async with self.flow.all_or_nothing(table):
+                table.add_log(f"The host removed {escape(seat.name)} from the table.")
+                update = await self.lobby.leave_seat(table, user_id, kicked=True)
             update.notices = [(user_id, KICKED_FROM_LOBBY.format(chips=seat.stake) if lobby else KICKED_FROM_GAME)]
         self.registry.notify(update)
         return update

@@ -805,7 +805,9 @@ class Chaos:
         if db.is_postgres:
             form = "read-only server"
             dbname = db.path.rsplit("/", 1)[1]
-            await self.postgres_admin(f"ALTER DATABASE {dbname} SET default_transaction_read_only = on", KILL_CONNECTIONS)
+            await self.postgres_admin(
+                f"ALTER DATABASE {dbname} SET default_transaction_read_only = on", KILL_CONNECTIONS
+            )
         else:
             form = "read-only file"
             real = type(db)._open

@@ -45,7 +45,7 @@ class DeadlineKind(StrEnum):
     TURN = "turn"  # a player's time to act runs out
     AI = "ai"  # an AI seat's move, after its pause
     NEXT_DEAL = "next-deal"  # the pause between rounds ends
-    FINISH = "finish"  # a finished game's cash-out, tried again after the database was away
+    FINISH = "finish"  # a finished game's cash-out tried again (set by older versions: saved tables may hold it)
 
 
 class UpdateKind(StrEnum):

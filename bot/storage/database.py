@@ -225,7 +225,8 @@ def contention(exc: BaseException) -> bool:
 
 
 # The write that tells whether an away database answers again: it changes nothing, but is a write
-# (a read succeeds on a read-only file or a standby) of a page (it needs room on a full disk).
+# (a read succeeds on a read-only file or a standby). A full disk may take it (it needs no new
+# page): then the next save that does fails, and the database is away again.
 PROBE = "UPDATE schema_version SET applied_at = applied_at WHERE version = (SELECT MAX(version) FROM schema_version)"
 PROBE_FIRST = 0.5  # seconds before the first probe of an away database; doubled after each failure
 PROBE_MAX = 5.0  # seconds between probes at most
@@ -411,7 +412,9 @@ class Database:
         delay = 0.05
         while True:
             try:
-                return await attempt()
+                result = await attempt()
+                self._first_fault = None  # it answered: a later fault begins a new outage
+                return result
             except Exception as exc:
                 fault = self._met(exc)
                 if fault is None:

@@ -37,6 +37,7 @@ from bot.discordio.ui import (
 from bot.economy import privacy
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.errors import DatabaseUnavailable
 from bot.logsetup import RedactingFilter
 from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.messages.reports import error_report
@@ -52,6 +53,7 @@ T = TypeVar("T")
 
 EXTENSIONS = ("cogs.tripoley", "cogs.admin")
 SAVE_DELAY = 2.0  # seconds: AI moves are saved coalesced, at most this late (see bot.tables.store)
+UNSAVED_AT_CLOSE = 1  # exit status of a shutdown that left table states unsaved (the database away)
 # The cyclic garbage collector. Its pause is what it walks plus what it frees (~3 µs an object
 # freed, on this bot's heap): the objects of a click (its payload, its message's components, the
 # views built for an edit) live for a few hundred milliseconds in reference cycles, outlive a
@@ -458,10 +460,7 @@ class TripoleyBot(commands.Bot):
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
         if manager is not None and self.db is not None and self._save_at_close:
-            try:
-                await manager.flush_saves()  # the newest state of every table
-            except Exception:
-                log.exception("could not save every table's state before shutdown")
+            await self._save_tables(manager, self.db)  # the newest state of every table
         try:
             if getattr(self, "turns", None) is not None:
                 self.turns.close()  # pings are for the moment: a restart sends them again
@@ -471,10 +470,8 @@ class TripoleyBot(commands.Bot):
             log.warning("pending table messages were not all sent before shutdown")
         await super().close()  # discord.py's runner goes on from here: see run_bot
         if manager is not None and self.db is not None and self._save_at_close:
-            try:
-                await manager.flush_saves()  # anything a last message changed (message ids)
-            except Exception:
-                log.exception("could not save every table's state before shutdown")
+            await self._save_tables(manager, self.db)  # anything a last message changed (message ids)
+            self._unsaved_at_close(manager, self.db)
         if self.images is not None:
             self.images.close()
         if manager is not None:
@@ -482,6 +479,32 @@ class TripoleyBot(commands.Bot):
         if self.db is not None:
             await self.db.close()
             self.db = None
+
+    @staticmethod
+    async def _save_tables(manager: TableManager, db: Database) -> None:
+        """Shutdown: write every table state not saved yet (a database away is tried once more
+        first: the probe's backoff may not have seen it answer again)."""
+        if db.away:
+            await db.probe()
+        try:
+            await manager.flush_saves()
+        except DatabaseUnavailable as exc:
+            log.warning("could not save every table's state before shutdown: %s", exc.detail)
+        except Exception:
+            log.exception("could not save every table's state before shutdown")
+
+    def _unsaved_at_close(self, manager: TableManager, db: Database) -> None:
+        """Anything left unsaved at shutdown (the database away): one line, and a failed exit status
+        (the service manager, and whoever stopped it, learn that something was lost)."""
+        unsaved = manager.store.unsaved()
+        if unsaved and not self.exit_status:
+            log.error(
+                "stopping with %d table state(s) unsaved (the database is away: %s): exit status %d",
+                unsaved,
+                db.away_reason or "it did not answer",
+                UNSAVED_AT_CLOSE,
+            )
+            self.exit_status = UNSAVED_AT_CLOSE
 
 
 class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):

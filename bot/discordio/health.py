@@ -1,7 +1,8 @@
 """Health and metrics over HTTP (``HEALTH_ADDRESS``), and systemd's watchdog.
 
-``GET /healthz`` answers 200 when the bot can serve: the database answers a trivial query within
-:data:`DATABASE_TIMEOUT`, the gateway is connected (every shard of the process), and the timer loop
+``GET /healthz`` answers 200 when the bot can serve: the database is not away (its writes are not
+being refused: ``Database.away``, a read-only or full one answers reads) and answers a trivial query
+within :data:`DATABASE_TIMEOUT`, the gateway is connected (every shard of the process), and the timer loop
 is alive; 503 otherwise, and the JSON body says which check failed. ``GET /metrics`` gives
 bot.discordio.metrics' figures in the Prometheus text format.
 
@@ -24,6 +25,7 @@ import ipaddress
 import json
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -98,6 +100,8 @@ class Health:
         return None
 
     async def database_problem(self) -> str | None:
+        if self.db.away_since is not None:
+            return f"away for {time.monotonic() - self.db.away_since:.0f} s ({self.db.away_reason})"
         try:
             await asyncio.wait_for(self.db.fetchone("SELECT 1"), DATABASE_TIMEOUT)
         except TimeoutError:

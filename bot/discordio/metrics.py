@@ -213,6 +213,16 @@ class BotCollector(Collector):
             "Errors from the database (lost connections, locked or full files, failed statements).",
             value=self.db.errors.total,
         )
+        yield CounterMetricFamily(
+            "tripoley_database_outages",
+            "Times the database went away (writes refused and deadlines held until it answered again).",
+            value=self.db.outages,
+        )
+        yield GaugeMetricFamily(
+            "tripoley_database_away",
+            "1 while the database is away (writes refused, deadlines held), else 0.",
+            value=int(self.db.away),
+        )
 
     def _acks(self) -> Metric:
         """A histogram of every acknowledgement since the start (:data:`ACK_BUCKETS`)."""

@@ -26,6 +26,15 @@ repeat is retried with backoff for up to :attr:`Database.retry_for` seconds, the
   failed. If the database stays away longer than :attr:`Database.outcome_wait`, nobody can tell:
   :class:`bot.errors.CommitOutcomeUnknown`, and :attr:`Database.on_outcome_unknown` (the bot
   stops, so that its restart reloads every table from the database, which holds the truth).
+
+Every form of the database being away (SQLite read-only, an I/O error, a full disk, locked by
+another program, a file that can't be opened or is corrupt; PostgreSQL's connection lost, a shutdown,
+a read-only transaction, a full disk, too many connections) is one :func:`fault_of`; anything else
+(a constraint, a bug) stays an error. Once work is given up, the database counts as away
+(:attr:`Database.away_since`, :attr:`Database.outages`): further writes are refused at once, without
+waiting for it (a click is answered "try again in a moment" in a moment, not after ``retry_for``
+seconds each), and one write, :data:`PROBE`, tries it with backoff until it answers again
+(:meth:`Database.wait_back`).
 """
 
 from __future__ import annotations
@@ -206,13 +215,16 @@ class ErrorCount:
 BUSY = "busy"  # locked, full, a serialisation failure: try again on the same connection
 LOST = "lost"  # the connection is gone (a restart, a failover, an I/O error): reopen it
 _SQLITE_BUSY = {5, 6, 13}  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL
-_SQLITE_LOST = {10, 14, 15}  # SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL
+# SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_PROTOCOL,
+# SQLITE_NOTADB. Reopened: a file that became read-only (a filesystem remounted read-only after disk
+# errors) is opened read-only from then on, and only a new connection writes once it is writable again.
+_SQLITE_LOST = {3, 8, 10, 11, 14, 15, 26}
 
 
 def fault_of(exc: BaseException) -> str | None:
     """:data:`BUSY` or :data:`LOST` for a fault of the database that trying again may cure; None
     for anything else (a bug, a constraint: trying again would fail the same way)."""
-    if isinstance(exc, sqlite3.OperationalError):
+    if isinstance(exc, sqlite3.DatabaseError):  # (a constraint, a syntax error: codes in neither set)
         code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
         return BUSY if code in _SQLITE_BUSY else LOST if code in _SQLITE_LOST else None
     if isinstance(
@@ -221,11 +233,14 @@ def fault_of(exc: BaseException) -> str | None:
             asyncpg.PostgresConnectionError,  # class 08: the connection failed or does not exist
             asyncpg.OperatorInterventionError,  # 57P0x: shut down, crashed, starting up
             asyncpg.TooManyConnectionsError,
+            asyncpg.ReadOnlySQLTransactionError,  # 25006: a standby (a failover's new primary is elsewhere)
             OSError,  # refused, reset, unreachable
             TimeoutError,  # connecting took too long
         ),
     ):
         return LOST
+    if isinstance(exc, asyncpg.InsufficientResourcesError):  # class 53: disk full, out of memory
+        return BUSY
     if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
         return LOST  # a query on a connection that is closed already
     if isinstance(exc, asyncpg.exceptions.InternalClientError):
@@ -234,6 +249,19 @@ def fault_of(exc: BaseException) -> str | None:
         return BUSY
     return None
 
+
+def contention(exc: BaseException) -> bool:
+    """A transaction refused because another one got in its way (PostgreSQL's serialisation
+    failure or deadlock): trying it again is enough, the database is not away."""
+    return isinstance(exc, asyncpg.TransactionRollbackError)
+
+
+# The write that tells whether an away database answers again: it changes nothing, but is a write
+# (a read succeeds on a read-only file or a standby). A full disk may take it (it needs no new
+# page): then the next save that does fails, and the database is away again.
+PROBE = "UPDATE schema_version SET applied_at = applied_at WHERE version = (SELECT MAX(version) FROM schema_version)"
+PROBE_FIRST = 0.5  # seconds before the first probe of an away database; doubled after each failure
+PROBE_MAX = 5.0  # seconds between probes at most
 
 # The advisory lock that makes processes starting together apply each migration once.
 MIGRATION_LOCK = 0x7472_6970  # "trip"
@@ -262,6 +290,15 @@ class Database:
         self._checkpointer: asyncio.Task[None] | None = None
         self._ckpt_conn: aiosqlite.Connection | None = None
         self.errors = ErrorCount()  # driver errors of transactions and reads, faults retried too (metrics)
+        # Away (see the module doc): time.monotonic() of the first fault of the work given up, None
+        # while the database answers; why; how many times it went away (metrics).
+        self.away_since: float | None = None
+        self.away_reason = ""
+        self.outages = 0
+        self._first_fault: float | None = None  # the first fault met since the last write that succeeded
+        self._answering = asyncio.Event()  # set while not away (the coalesced saves wait on it)
+        self._answering.set()
+        self._prober: asyncio.Task[None] | None = None
         # Called (with the reason) when a COMMIT's outcome could not be learnt: see the module doc.
         self.on_outcome_unknown: Callable[[str], None] | None = None
 
@@ -341,9 +378,69 @@ class Database:
         fault = fault_of(exc)
         if fault is not None:
             self.errors.total += 1
+            if self._first_fault is None:
+                self._first_fault = time.monotonic()
         if fault == LOST:
             self._lost = True
         return fault
+
+    # -- away and back ------------------------------------------------------------------
+
+    @property
+    def away(self) -> bool:
+        return self.away_since is not None
+
+    def _refuse_if_away(self) -> None:
+        """Writes are refused at once while the database is away (the probe alone tries it)."""
+        if self.away_since is not None:
+            raise DatabaseUnavailable(f"the database is away ({self.away_reason})")
+
+    def _gave_up(self, detail: str, cause: BaseException) -> DatabaseUnavailable:
+        """Work failed on the database fault ``cause`` and is given up: the database is away from
+        now (unless another transaction was in the way); the refusal to raise."""
+        if self.away_since is None and not contention(cause):
+            self.away_since = self._first_fault or time.monotonic()
+            self.away_reason = str(cause) or type(cause).__name__
+            self.outages += 1
+            self._answering.clear()
+            log.error("the database is away (%s): writes are refused until it answers again", self.away_reason)
+            if self._conn is not None and (self._prober is None or self._prober.done()):
+                self._prober = asyncio.get_running_loop().create_task(
+                    self._probe_until_back(), name="tripoley-db-probe"
+                )
+        return DatabaseUnavailable(detail)
+
+    def _wrote(self) -> None:
+        """A write succeeded: the database answers."""
+        self._first_fault = None
+        if self.away_since is not None:
+            log.warning("the database answers again after %.1f s away", time.monotonic() - self.away_since)
+            self.away_since = None
+            self.away_reason = ""
+            self._answering.set()
+
+    async def wait_back(self) -> None:
+        """Until the database is not away."""
+        await self._answering.wait()
+
+    async def probe(self) -> bool:
+        """Try the database with :data:`PROBE` (whether it is away or not): whether it answered."""
+        try:
+            async with self._tx_lock.hold(INTERACTIVE), self.errors:
+                await (await self._writer()).execute(PROBE)
+        except Exception as exc:
+            if self._met(exc) is None:
+                log.exception("the database probe failed")
+            return False
+        self._wrote()
+        return True
+
+    async def _probe_until_back(self) -> None:
+        delay = PROBE_FIRST
+        while self.away_since is not None and self._conn is not None:
+            await asyncio.sleep(delay)
+            if not await self.probe():
+                delay = min(delay * 2, PROBE_MAX)
 
     async def _retrying(self, attempt: Callable[[], Awaitable[T]], what: str) -> T:
         """``attempt()``, tried again with backoff after database faults for up to :attr:`retry_for`
@@ -352,14 +449,16 @@ class Database:
         delay = 0.05
         while True:
             try:
-                return await attempt()
+                result = await attempt()
+                self._first_fault = None  # it answered: a later fault begins a new outage
+                return result
             except Exception as exc:
                 fault = self._met(exc)
                 if fault is None:
                     raise
                 if time.monotonic() + delay > give_up:
-                    log.error("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
-                    raise DatabaseUnavailable(f"{what}: {exc}") from exc
+                    log.warning("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
+                    raise self._gave_up(f"{what}: {exc}", exc) from exc
                 log.warning("database fault (%s, %s): %s; trying again in %.2f s", what, fault, exc, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
@@ -387,6 +486,10 @@ class Database:
                 log.warning("WAL checkpoint failed: %s", exc)
 
     async def close(self) -> None:
+        if self._prober is not None:
+            self._prober.cancel()
+            await asyncio.gather(self._prober, return_exceptions=True)
+            self._prober = None
         if self._checkpointer is not None:
             self._checkpointer.cancel()
             await asyncio.gather(self._checkpointer, return_exceptions=True)
@@ -482,16 +585,19 @@ class Database:
         :data:`BACKGROUND`; default: :data:`PRIORITY`). SQLite: ``BEGIN IMMEDIATE`` (the whole
         database is the transaction's). PostgreSQL: read committed, and the rows that another
         process could write are read ``FOR UPDATE`` (row locks held to the end)."""
+        self._refuse_if_away()
         async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
+            self._refuse_if_away()  # (it went away while this one waited)
             conn = await self._retrying(self._begin, "begin a transaction")
             try:
                 yield conn
             except BaseException as exc:
                 await self._roll_back(conn)
                 if isinstance(exc, Exception) and self._met(exc) is not None:
-                    raise DatabaseUnavailable(f"transaction: {exc}") from exc
+                    raise self._gave_up(f"transaction: {exc}", exc) from exc
                 raise
             await self._commit(conn)
+            self._wrote()
 
     async def _begin(self) -> SqliteConnection | PostgresConnection:
         conn = await self._writer()
@@ -531,7 +637,7 @@ class Database:
                 await self._roll_back(conn)
                 if fault is None:
                     raise
-                raise DatabaseUnavailable(f"commit: {exc}") from exc
+                raise self._gave_up(f"commit: {exc}", exc) from exc
 
     async def _commit_postgres(self, conn: PostgresConnection) -> None:
         try:
@@ -540,7 +646,7 @@ class Database:
             await self._roll_back(conn)
             if self._met(exc) is None:
                 raise
-            raise DatabaseUnavailable(f"commit: {exc}") from exc
+            raise self._gave_up(f"commit: {exc}", exc) from exc
         try:
             await conn.raw.execute("COMMIT")
             return
@@ -550,8 +656,8 @@ class Database:
                 raise
             if xid is None:
                 return  # it wrote nothing: its reads stand, nothing is lost
-            if fault == BUSY:  # refused: rolled back
-                raise DatabaseUnavailable(f"commit: {exc}") from exc
+            if fault == BUSY:  # refused: rolled back (a full disk: away; another transaction in the way: not)
+                raise self._gave_up(f"commit: {exc}", exc) from exc
             lost = exc
         status = await self._outcome(int(xid))
         if status == "committed":
@@ -593,8 +699,11 @@ class Database:
         async def attempt() -> None:
             await (await self._writer()).execute(sql, params)
 
+        self._refuse_if_away()
         async with self._tx_lock.hold(PRIORITY.get() if priority is None else priority), self.errors:
+            self._refuse_if_away()
             await self._retrying(attempt, "a statement")
+            self._wrote()
 
     async def table_columns(self) -> dict[str, list[str]]:
         """Every data table (not ``schema_version``) and its columns, in order."""

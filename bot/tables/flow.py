@@ -10,6 +10,11 @@ this module; it calls none of them, so the service's calls go one way.
 
 Deadlines are absolute times from the clock, saved with the table; :meth:`Flow.set_deadline`
 sets :attr:`Flow.deadlines_changed` so the timer loop looks again.
+
+Every change made under a table's lock is all or nothing (:meth:`Flow.all_or_nothing`): if its
+save is refused because the database is away, the table goes back to the state its database row
+holds, is shown as such, and the refusal is raised (the player reads "try again in a moment"; a
+deadline is held: bot.tables.timers).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
@@ -35,7 +41,6 @@ from engine import Action, Awaiting, Event, Game
 from engine.events import Deal
 
 log = logging.getLogger(__name__)
-DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
 
 
 def card_rank(card: str) -> int:
@@ -125,6 +130,22 @@ class Flow:
             table.deadline_kind = kind
             table.deadline_seat = seat
         self.wake()
+
+    @asynccontextmanager
+    async def all_or_nothing(self, table: Table) -> AsyncIterator[None]:
+        """Around a change under the table's lock and its save: if the database is away (the save
+        refused), the table is put back as the database holds it and shown so, and the refusal
+        raised. So no move, timeout or vote a player could be shown stays applied unsaved."""
+        checkpoint = table.checkpoint()
+        try:
+            yield
+        except DatabaseUnavailable as exc:
+            table.roll_back(checkpoint)
+            self.store.discard(table)  # memory is what the database holds: nothing left to write
+            log.warning("table %s: a change was undone, the database is away (%s)", table.id, exc.detail)
+            self.wake()
+            self.registry.show_again(table)
+            raise
 
     # -- the engine loop ----------------------------------------------------------------
 
@@ -279,15 +300,11 @@ class Flow:
         self.log_events(table, events[logged:])
         now = self.clock.now()
         self.store.discard(table)  # this transaction writes the newest state
-        try:
-            async with self.store.transaction() as conn:
-                await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
-                await self.store.finish(conn, table, results, replay, now)
-        except DatabaseUnavailable:
-            self.set_deadline(table, DATABASE_RETRY, DeadlineKind.FINISH)  # the timers cash out again soon
-            raise
-        # Only once everyone is cashed out: if that failed, the table stays open and its next
-        # deadline tries again, rather than a finished table holding chips nobody gets back.
+        async with self.store.transaction() as conn:
+            await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
+            await self.store.finish(conn, table, results, replay, now)
+        # Only once everyone is cashed out: if that failed, the table stays open (put back as it
+        # was: Flow.all_or_nothing) rather than a finished table holding chips nobody gets back.
         table.status = TableStatus.FINISHED
         table.result = results
         self.set_deadline(table, None)

@@ -327,7 +327,8 @@ class Lobby:
             self.registry.still_open(table)
             if table.seat_of(user_id) is None:
                 raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
-            update = await self.leave_seat(table, user_id)
+            async with self.flow.all_or_nothing(table):
+                update = await self.leave_seat(table, user_id)
         self.registry.notify(update)
         return update
 
@@ -344,19 +345,21 @@ class Lobby:
                 index = table.seat_of(user_id)
                 if index is None or table.seats[index].left:
                     continue
-                admin = ((admin_id, admin_name),) if admin_id is not None else ()
-                table.add_log(
-                    f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.", naming=admin
-                )
-                updates.append(await self.leave_seat(table, user_id, kicked=True))
+                async with self.flow.all_or_nothing(table):
+                    admin = ((admin_id, admin_name),) if admin_id is not None else ()
+                    table.add_log(
+                        f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.", naming=admin
+                    )
+                    updates.append(await self.leave_seat(table, user_id, kicked=True))
             self.registry.notify(updates[-1])
         if not updates:
             raise errors.NotSeated(errors.Refusal.MEMBER_NOT_SEATED)
         return updates
 
     async def leave_seat(self, table: Table, user_id: int, kicked: bool = False) -> TableUpdate:
-        """Under the table's lock: the player leaves (a lobby: refunded; a game: the AI plays on).
-        ``kicked``: an admin removed them (the update's message is for the admin)."""
+        """Under the table's lock and :meth:`Flow.all_or_nothing`: the player leaves (a lobby:
+        refunded; a game: the AI plays on). ``kicked``: an admin removed them (the update's message
+        is for the admin)."""
         index = table.seat_of(user_id)
         if index is None:
             raise errors.NotSeated(errors.Refusal.NOT_AT_TABLE)
@@ -418,19 +421,20 @@ class Lobby:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
             # Before anything changes in memory: if the database is away, the lobby stays as it was.
             await self.store.mark_started(table, self.clock.now())
-            table.game = Game.new(
-                table.preset,
-                [s.name for s in table.seats],
-                options=table.options or None,
-                stacks=[s.stake for s in table.seats],
-                seed=self.rng.randrange(2**31),
-                clock=self.clock.now,
-            )
-            table.ask_humans()
-            table.status = TableStatus.PLAYING
-            table.add_log(f"{info.name} begins with {len(table.seats)} players.")
-            events = list(table.running_game.next_deal())
-            update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
+            async with self.flow.all_or_nothing(table):  # the game's first save refused: a lobby again
+                table.game = Game.new(
+                    table.preset,
+                    [s.name for s in table.seats],
+                    options=table.options or None,
+                    stacks=[s.stake for s in table.seats],
+                    seed=self.rng.randrange(2**31),
+                    clock=self.clock.now,
+                )
+                table.ask_humans()
+                table.status = TableStatus.PLAYING
+                table.add_log(f"{info.name} begins with {len(table.seats)} players.")
+                events = list(table.running_game.next_deal())
+                update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
             update.message = "The game is on!"
         self.registry.notify(update)
         return update

@@ -9,6 +9,7 @@ registry and saved through its store, like any other change.
 
 from __future__ import annotations
 
+from bot.errors import DatabaseUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.model import Table, TableStatus
 
@@ -49,4 +50,7 @@ async def remember_thread(manager: TableManager, table: Table, thread_id: int | 
         table.thread, table.thread_id = thread_id is not None, thread_id
         if not manager.registry.thread_started(table, thread_id):
             return  # over already: its results go to the thread, nothing left to save
-        await manager.store.save(table)
+        try:
+            await manager.store.save(table)
+        except DatabaseUnavailable:
+            manager.store.save_later(table)  # the thread exists: saved once the database answers

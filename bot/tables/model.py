@@ -45,7 +45,7 @@ class DeadlineKind(StrEnum):
     TURN = "turn"  # a player's time to act runs out
     AI = "ai"  # an AI seat's move, after its pause
     NEXT_DEAL = "next-deal"  # the pause between rounds ends
-    FINISH = "finish"  # a finished game's cash-out, tried again after the database was away
+    FINISH = "finish"  # a finished game's cash-out tried again (set by older versions: saved tables may hold it)
 
 
 class UpdateKind(StrEnum):
@@ -115,6 +115,9 @@ class Table:
     created_at: float = 0.0
     result: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    # The state text its database row holds (the last write of it that succeeded): what the table
+    # goes back to when a change can't be saved (:meth:`roll_back`), kept so no move pays for a copy.
+    saved: str | None = field(default=None, repr=False, compare=False)
 
     # -- derived --------------------------------------------------------------
 
@@ -212,39 +215,86 @@ class Table:
 
     @classmethod
     def from_row(cls, row: Row, clock: Callable[[], float] | None = None) -> Table:
-        state = json.loads(row["state_json"])
         table = cls(
             id=int(row["id"]),
             guild_id=int(row["guild_id"]),
             channel_id=int(row["channel_id"]),
             host_id=int(row["host_id"]),
             preset=row["preset"],
-            options=state.get("options") or {},
-            buy_in=int(state.get("buy_in", 0)),
-            turn_timeout=float(state.get("turn_timeout", 60)),
-            ai_pause=float(state.get("ai_pause", 1)),
+            options={},
+            buy_in=0,
+            turn_timeout=60,
+            ai_pause=1,
             status=TableStatus(row["status"]),
-            seats=[Seat(**s) for s in state.get("seats", [])],
-            deadline=state.get("deadline"),
-            deadline_kind=DeadlineKind(state["deadline_kind"]) if state.get("deadline_kind") else None,
-            deadline_seat=state.get("deadline_seat"),
-            lobby_message_id=state.get("lobby_message_id"),
-            mat_message_id=state.get("mat_message_id"),
-            mat_round=state.get("mat_round"),
-            ping_message_id=state.get("ping_message_id"),
-            thread=bool(state.get("thread")),
-            thread_id=state.get("thread_id"),
-            rematch_of=state.get("rematch_of"),
-            log=list(state.get("log") or []),
-            round_logs=dict(state.get("round_logs") or {}),
-            named=dict(state.get("named") or {}),
-            version=int(state.get("version", 0)),
             created_at=float(row["created_at"]),
         )
-        if state.get("game"):
-            table.game = Game.from_json(state["game"], clock=clock)
-            table.ask_humans()
+        table._load(json.loads(row["state_json"]), clock)
+        table.saved = row["state_json"]
         return table
+
+    def _load(self, state: dict[str, Any], clock: Callable[[], float] | None) -> None:
+        """Every field of a saved state (:meth:`to_state`)."""
+        self.options = state.get("options") or {}
+        self.buy_in = int(state.get("buy_in", 0))
+        self.turn_timeout = float(state.get("turn_timeout", 60))
+        self.ai_pause = float(state.get("ai_pause", 1))
+        self.seats = [Seat(**s) for s in state.get("seats", [])]
+        self.deadline = state.get("deadline")
+        self.deadline_kind = DeadlineKind(state["deadline_kind"]) if state.get("deadline_kind") else None
+        self.deadline_seat = state.get("deadline_seat")
+        self.lobby_message_id = state.get("lobby_message_id")
+        self.mat_message_id = state.get("mat_message_id")
+        self.mat_round = state.get("mat_round")
+        self.ping_message_id = state.get("ping_message_id")
+        self.thread = bool(state.get("thread"))
+        self.thread_id = state.get("thread_id")
+        self.rematch_of = state.get("rematch_of")
+        self.log = list(state.get("log") or [])
+        self.round_logs = dict(state.get("round_logs") or {})
+        self.named = dict(state.get("named") or {})
+        self.version = int(state.get("version", 0))
+        self.game = Game.from_json(state["game"], clock=clock) if state.get("game") else None
+        self.ask_humans()
+
+    def checkpoint(self) -> Checkpoint:
+        """What :meth:`roll_back` puts back: the state the database holds (a lobby's, encoded now:
+        without a game that is cheap; a game's as last saved, encoded already)."""
+        state = self.saved if self.game is not None and self.saved is not None else json.dumps(self.to_state())
+        return Checkpoint(state, self.status, self.result)
+
+    def roll_back(self, checkpoint: Checkpoint) -> None:
+        """Undo every change since ``checkpoint`` in memory: its save was refused, so the table is as
+        its database row holds it (as a restart would load it). The ids of the Discord messages that
+        show it are kept: they name messages that exist. The version moves on (the table is shown again)."""
+        shown = (
+            self.lobby_message_id,
+            self.mat_message_id,
+            self.mat_round,
+            self.ping_message_id,
+            self.thread,
+            self.thread_id,
+        )
+        version = self.version
+        self._load(json.loads(checkpoint.state), self.game.clock if self.game is not None else None)
+        self.status, self.result = checkpoint.status, checkpoint.result
+        (
+            self.lobby_message_id,
+            self.mat_message_id,
+            self.mat_round,
+            self.ping_message_id,
+            self.thread,
+            self.thread_id,
+        ) = shown
+        self.version = max(version, self.version) + 1
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A table's state to go back to (:meth:`Table.roll_back`): its state text, status and result."""
+
+    state: str
+    status: TableStatus
+    result: dict[str, Any] | None
 
 
 @dataclass

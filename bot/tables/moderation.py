@@ -68,9 +68,10 @@ class Moderation:
             seat = self.check_kick(table, host_id, user_id)
             if table.status == TableStatus.PLAYING and not confirmed:
                 raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
-            table.add_log(f"The host removed {escape(seat.name)} from the table.")
             lobby = table.status == TableStatus.LOBBY
-            update = await self.lobby.leave_seat(table, user_id, kicked=True)
+            async with self.flow.all_or_nothing(table):
+                table.add_log(f"The host removed {escape(seat.name)} from the table.")
+                update = await self.lobby.leave_seat(table, user_id, kicked=True)
             update.notices = [(user_id, KICKED_FROM_LOBBY.format(chips=seat.stake) if lobby else KICKED_FROM_GAME)]
         self.registry.notify(update)
         return update
@@ -91,21 +92,22 @@ class Moderation:
                 raise errors.NotAllowed(errors.Refusal.VOTE_NOT_YOURS)
             if user_id in seat.votes:
                 raise errors.TripoleyError(errors.Refusal.VOTED_ALREADY)
-            seat.votes = [v for v in seat.votes if v in voters(table, target)] + [user_id]
-            needed = votes_needed(table, target)
-            if len(seat.votes) < needed:
-                await self.store.save(table, urgent=True)
-                update = TableUpdate.of(
-                    table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
-                )
-            else:
-                seat.away, seat.votes = True, []
-                line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
-                table.add_log(line)
-                update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
-                update.message = line
-                assert seat.user_id is not None  # vote_open: a player's seat
-                update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
+            async with self.flow.all_or_nothing(table):
+                seat.votes = [v for v in seat.votes if v in voters(table, target)] + [user_id]
+                needed = votes_needed(table, target)
+                if len(seat.votes) < needed:
+                    await self.store.save(table, urgent=True)
+                    update = TableUpdate.of(
+                        table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
+                    )
+                else:
+                    seat.away, seat.votes = True, []
+                    line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
+                    table.add_log(line)
+                    update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
+                    update.message = line
+                    assert seat.user_id is not None  # vote_open: a player's seat
+                    update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
         self.registry.notify(update)
         return update
 

@@ -97,20 +97,23 @@ class Play:
             aw = table.running_game.awaiting()
             assert aw is not None  # check_move found the seat to act
             phase = aw.phase
-            try:
-                events = list(table.running_game.apply(act))
-            except IllegalAction as exc:
-                raise errors.TripoleyError(
-                    errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
-                ) from None
-            seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
-            line = public_action_text([s.name for s in table.seats], act, events, phase)
-            table.add_log(line)
-            try:
-                update = await self.flow.advance(table, events, urgent=True)
-            except Exception:
-                self.registry.changed_unsaved(table)
-                raise
+            async with self.flow.all_or_nothing(table):  # the database away: the move is undone, refused
+                try:
+                    events = list(table.running_game.apply(act))
+                except IllegalAction as exc:
+                    raise errors.TripoleyError(
+                        errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
+                    ) from None
+                seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
+                line = public_action_text([s.name for s in table.seats], act, events, phase)
+                table.add_log(line)
+                try:
+                    update = await self.flow.advance(table, events, urgent=True)
+                except errors.DatabaseUnavailable:
+                    raise
+                except Exception:
+                    self.registry.changed_unsaved(table)
+                    raise
             update.message = "Done: " + you_did(line, seat.name)
         self.registry.notify(update)
         return update
@@ -127,10 +130,11 @@ class Play:
                 raise errors.NotAllowed(errors.Refusal.LEFT_JOIN_NEXT)
             if not seat.away:
                 raise errors.TripoleyError(errors.Refusal.IN_CONTROL)
-            seat.away = False
-            seat.timeouts, seat.votes = 0, []
-            table.add_log(f"{escape(seat.name)} is back.")
-            await self.flow.advance(table, [], rearm=False, urgent=True)
+            async with self.flow.all_or_nothing(table):
+                seat.away = False
+                seat.timeouts, seat.votes = 0, []
+                table.add_log(f"{escape(seat.name)} is back.")
+                await self.flow.advance(table, [], rearm=False, urgent=True)
             update = TableUpdate.of(table, UpdateKind.PLAY, message="Welcome back! Your seat is yours again.")
         self.registry.notify(update)
         return update
@@ -144,9 +148,10 @@ class Play:
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed(errors.Refusal.STOP_NOT_ALLOWED)
             who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
-            if table.status == TableStatus.LOBBY:
-                update = await self.flow.cancel(table, f"{who} closed the table; buy-ins are refunded.")
-            else:
-                update = await self.flow.stop_game(table, f"{who} stopped the game; everyone is cashed out.")
+            async with self.flow.all_or_nothing(table):
+                if table.status == TableStatus.LOBBY:
+                    update = await self.flow.cancel(table, f"{who} closed the table; buy-ins are refunded.")
+                else:
+                    update = await self.flow.stop_game(table, f"{who} stopped the game; everyone is cashed out.")
         self.registry.notify(update)
         return update

@@ -46,6 +46,13 @@ class Registry:
         if table.status == TableStatus.PLAYING and self._by_id.get(table.id) is table:
             self.notify(TableUpdate.of(table, UpdateKind.PLAY))
 
+    def show_again(self, table: Table) -> None:
+        """The table changed in memory without a move to tell (put back as its database row holds
+        it, or its deadline moved): the listeners show it as it is now, if it is still open."""
+        if self._by_id.get(table.id) is table and table.status in (TableStatus.LOBBY, TableStatus.PLAYING):
+            kind = UpdateKind.PLAY if table.status == TableStatus.PLAYING else UpdateKind.LOBBY
+            self.notify(TableUpdate.of(table, kind))
+
     # -- open and closed ----------------------------------------------------------------
 
     def remember(self, table: Table) -> None:

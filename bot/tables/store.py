@@ -10,10 +10,12 @@ move whose answer shows its result, and the start of a game are written at once
 (``urgent``), before anyone is told about them. A crash therefore loses at most a few seconds
 of AI moves, never chips and never a move a player was shown.
 
-When the database is away for longer than it retries (:mod:`bot.storage.database`), a state
-save that failed is kept and written by the coalesced saves as soon as it answers again (every
-``RETRY_DELAY`` seconds at least): a save is never dropped, and the game goes on in memory
-meanwhile (chips move only in transactions, which are refused while it is away).
+When the database is away (:mod:`bot.storage.database`), an immediate save is refused
+(:class:`~bot.errors.DatabaseUnavailable`) and its caller puts the table back as the database holds
+it (:meth:`bot.tables.flow.Flow.all_or_nothing`: what a player would be shown is never kept unsaved).
+The coalesced saves wait for it and then write what they hold: a save is never dropped.
+Each table keeps the state text of its last write that succeeded (``Table.saved``): that is
+what it goes back to.
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ class TableStore:
         """A transaction on the bot's database (chips and a table's state written together)."""
         return self.db.transaction(priority)
 
+    def unsaved(self) -> int:
+        """How many tables' newest states are not saved yet (written by the coalesced saves)."""
+        return len(self._dirty)
+
     def discard(self, table: Table) -> None:
         """Drop a pending coalesced save (the caller writes the newest state itself)."""
         self._dirty.pop(table.id, None)
@@ -64,21 +70,28 @@ class TableStore:
             try:
                 # One statement, no BEGIN/COMMIT: one trip to the database thread. The version moves
                 # on once it is written (a coalesced save encoded before is then left out).
+                text = json.dumps({**table.to_state(), "version": table.version + 1})
                 await self.db.execute_alone(
                     "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
-                    (json.dumps({**table.to_state(), "version": table.version + 1}), table.status, table.id),
+                    (text, table.status, table.id),
                     priority,
                 )
                 table.version += 1
-            except BaseException as exc:
+                table.saved = text
+            except DatabaseUnavailable:
+                raise  # not kept: the caller puts the table back as the database holds it
+            except BaseException:
                 if table.status != TableStatus.PLAYING or table.game is None:
                     raise  # a lobby's state is saved with its chips, in transactions
                 self._queue(table)  # the coalesced saves try again
-                if isinstance(exc, DatabaseUnavailable):
-                    log.warning("table %s: its state is saved once the database answers (%s)", table.id, exc.detail)
-                    return
                 raise
             return
+        table.version += 1
+        self._queue(table)
+
+    def save_later(self, table: Table) -> None:
+        """A game's state written by the coalesced saves whatever ``save_delay`` (a change that is no
+        move and needs no save at once: a deadline moved, a message id, while the database is away)."""
         table.version += 1
         self._queue(table)
 
@@ -92,10 +105,12 @@ class TableStore:
             self._saver_task = asyncio.get_running_loop().create_task(self._saver())
 
     async def _saver(self) -> None:
-        """Write the coalesced states, ``save_delay`` after the first of them changed (and again
-        every :data:`RETRY_DELAY` seconds while the database is away: nothing is dropped)."""
+        """Write the coalesced states, ``save_delay`` after the first of them changed (while the
+        database is away, once it answers again; after a failure, again :data:`RETRY_DELAY` seconds
+        later: nothing is dropped)."""
         while self._dirty:
             await asyncio.sleep(self.save_delay if self.save_delay > 0 else RETRY_DELAY)
+            await self.db.wait_back()
             try:
                 await self.flush()
             except DatabaseUnavailable as exc:
@@ -128,7 +143,8 @@ class TableStore:
                         break
                 await asyncio.sleep(0)
                 async with self.db.transaction(storage.BACKGROUND) as conn:
-                    rows = [(text, t.id) for t, version, text in encoded if t.version == version]
+                    written = [(t, text) for t, version, text in encoded if t.version == version]
+                    rows = [(text, t.id) for t, text in written]
                     # A table finished (or stopped) meanwhile was saved with its chips: never overwrite
                     # it. A lobby row is a game whose start was saved here (its save failed).
                     await conn.executemany(
@@ -136,6 +152,8 @@ class TableStore:
                         " AND status IN ('lobby', 'playing')",
                         rows,
                     )
+                for t, text in written:
+                    t.saved = text
             except BaseException:
                 for t in batch:
                     self._dirty.setdefault(t.id, t)
@@ -152,10 +170,10 @@ class TableStore:
 
     async def save_state(self, table: Table) -> None:
         """Write the table's state now, in a transaction of its own (its status unchanged)."""
+        text = json.dumps(table.to_state())
         async with self.db.transaction() as conn:
-            await conn.execute(
-                "UPDATE tables SET state_json = ? WHERE id = ?", (json.dumps(table.to_state()), table.id)
-            )
+            await conn.execute("UPDATE tables SET state_json = ? WHERE id = ?", (text, table.id))
+        table.saved = text
 
     async def insert(self, conn: Connection, table: Table) -> int:
         """A new lobby's row (its state follows with :meth:`write`); its id."""

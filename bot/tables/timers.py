@@ -15,6 +15,11 @@ watchdog: such a lost wake-up, and any deadline overdue by more than ``overdue_a
 whose lock is held that long), is logged as a warning with the table's id and counted
 (``overdue_total``, ``overdue_now()``). A Hard search that never answers is given up by
 :class:`~bot.tables.aiworker.AIPlayers` (the seat plays the Normal AI's move).
+
+While the database is away (``Database.away``) no deadline fires: what it did could not be saved
+(a deadline that met it is undone: :meth:`bot.tables.flow.Flow.all_or_nothing`), and a player whose
+move is refused meanwhile must not be charged a timeout for it. When it answers again every turn
+(and lobby) deadline moves on by the time it was away, a turn's to at least ``resume_grace`` from then.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from bot.economy.bank import Bank
@@ -30,7 +36,7 @@ from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
 from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import Clock
-from bot.tables.flow import DATABASE_RETRY, Flow
+from bot.tables.flow import Flow
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
@@ -85,14 +91,51 @@ class Timers:
         # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
         # ends, a tick may hang on what it awaits). A long one is stuck (bot.discordio.health).
         self.ticking_since: float | None = None
+        self.held_since: float | None = None  # clock time since which deadlines are held (the database away)
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
         self._wake.set()
 
     def next_deadline(self) -> float | None:
+        """The next deadline to fire (None: none, or they are held while the database is away)."""
+        if self.held_since is not None or self.store.db.away_since is not None:
+            return None
         times = [t.deadline for t in self.registry if t.deadline is not None and t.id not in self._searching]
         return min(times) if times else None
+
+    def held(self) -> bool:
+        """Whether deadlines are held (the database is away); once it is back, the held ones are
+        released (:meth:`_release`)."""
+        db = self.store.db
+        if db.away_since is not None:
+            if self.held_since is None:
+                # Since its first fault: the players' clicks were held up or refused from then on.
+                self.held_since = self.clock.now() - max(0.0, time.monotonic() - db.away_since)
+                log.warning("deadlines are held while the database is away")
+            return True
+        if self.held_since is not None:
+            self._release(self.clock.now() - self.held_since)
+            self.held_since = None
+        return False
+
+    def _release(self, away: float) -> None:
+        """The database is back after ``away`` seconds: every player (and lobby) gets back the time
+        it was away; a turn at least ``resume_grace`` from now, as after a restart. Each is shown
+        with its new deadline, and saved with the table's next save."""
+        now = self.clock.now()
+        log.info("the database is back after %.1f s: deadlines released, turns given that time", away)
+        for table in self.registry:
+            if table.deadline is None or table.deadline_kind not in (DeadlineKind.TURN, DeadlineKind.LOBBY):
+                continue
+            later = table.deadline + away
+            if table.deadline_kind == DeadlineKind.TURN:
+                later = max(later, now + self.resume_grace)
+                if table.status == TableStatus.PLAYING and table.game is not None:
+                    self.store.save_later(table)
+            table.deadline = later
+            self.registry.show_again(table)
+        self._wake.set()
 
     async def resume(self) -> list[Table]:
         """Load every open table (lobby or playing) of this process's servers from the database
@@ -142,7 +185,10 @@ class Timers:
             if table.deadline < grace:
                 async with table.lock:
                     table.deadline = grace
-                    await self.store.save(table)
+                    try:
+                        await self.store.save(table)
+                    except DatabaseUnavailable:
+                        self.store.save_later(table)  # a deadline, no move: saved once the database answers
         return table
 
     async def run(self) -> None:
@@ -161,6 +207,8 @@ class Timers:
             woken = timeout <= 0 or await self.clock.wait(self._wake, timeout)
             self.ticking_since = self.clock.now()
             try:
+                if self.held():
+                    continue  # (looked at again within a watchdog step)
                 self.watch(lost_wake_ups=on_its_own and not woken)
                 await self.tick(wait_for_searches=False)
             except Exception:
@@ -218,7 +266,11 @@ class Timers:
         now = self.clock.now()
         updates: list[TableUpdate] = []
         self._busy_due = False
+        if self.held():
+            return updates
         for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
+            if self.store.db.away_since is not None:
+                break  # it went away at the last one: the rest are held
             if table.id in self._searching:
                 continue
             if table.lock.locked():
@@ -266,13 +318,15 @@ class Timers:
             ):
                 return None
             try:
-                update = await self._fire(table)
+                async with self.flow.all_or_nothing(table):
+                    update = await self._fire(table)
             except DatabaseUnavailable as exc:
-                # The database is away: the transaction was not applied; try again soon.
+                # Undone: held while the database is away (:meth:`held`), else (another transaction
+                # was in the way) fired again shortly.
                 log.warning(
                     "deadline %s at table %s waits for the database (%s)", table.deadline_kind, table.id, exc.detail
                 )
-                self.flow.set_deadline(table, DATABASE_RETRY, table.deadline_kind, table.deadline_seat)
+                self._busy_due = True
                 return None
             except Exception:
                 log.exception("deadline %s failed at table %s", table.deadline_kind, table.id)

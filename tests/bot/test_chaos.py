@@ -41,12 +41,14 @@ from collections import Counter
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 
+import aiosqlite
 import asyncpg
 import pytest
 
 from bot import errors
 from bot.economy.bank import HOUSE, Bank
 from bot.messages.refusals import say
+from bot.storage.dialect import SqliteConnection
 from bot.tables.aiworker import AIPlayers
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
@@ -55,6 +57,10 @@ from engine.ai import choose_action
 from engine.presets import PRESETS
 
 G = 4242  # the server
+KILL_CONNECTIONS = (
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+    " AND pid <> pg_backend_pid()"
+)
 CHANNELS = (7001, 7002, 7003, 7004)
 USERS = (301, 302, 303, 304, 305, 306)
 ADMIN = 399
@@ -64,6 +70,7 @@ STEPS = 450
 
 # The one error the manager logs by design (endgame "none": what is left on the mat goes to the house).
 ALLOWED_ERRORS = ("chips on the mat; they go to the house",)
+OUTAGE_LOGGED = "the database is away"  # the error an outage logs (op_db_away)
 
 
 async def yield_once():
@@ -771,14 +778,7 @@ class Chaos:
         """The database fails just before an operation, which goes through all the same."""
         if self.db.is_postgres:
             fault = "connections killed"
-            killer = await asyncpg.connect(self.db.path)
-            try:
-                await killer.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
-                    " AND pid <> pg_backend_pid()"
-                )
-            finally:
-                await killer.close()
+            await self.postgres_admin(KILL_CONNECTIONS)
         elif self.rng.random() < 0.5:
             fault = "I/O error"
             self.db.conn.raw = BeginFailsOnce(self.db.conn.raw)
@@ -793,6 +793,100 @@ class Chaos:
         name = self.rng.choice(["move", "join", "add_ai", "start", "time", "daily", "grant", "leave", "flush"])
         await getattr(self, f"op_{name}")()
         self.n[f"db fault, then {name}"] += 1
+
+    async def op_db_away(self):
+        """The database goes away for a while (SQLite: reopened read-only, as a filesystem
+        remounted so; PostgreSQL: a read-only server): a move, a join, a stop, a grant… are refused
+        and change nothing (not even in memory), time passing fires no deadline (no timeout is
+        charged); once it answers again everything goes on."""
+        m = self.manager
+        await m.flush_saves()  # memory is what the database holds (the coalesced saves written)
+        db = self.db
+        if db.is_postgres:
+            form = "read-only server"
+            dbname = db.path.rsplit("/", 1)[1]
+            await self.postgres_admin(
+                f"ALTER DATABASE {dbname} SET default_transaction_read_only = on", KILL_CONNECTIONS
+            )
+        else:
+            form = "read-only file"
+            real = type(db)._open
+
+            async def read_only(db=db):
+                conn = await real(db)
+                await conn.raw.close()
+                ro = await aiosqlite.connect(f"file:{db.path}?mode=ro", uri=True, isolation_level=None)
+                ro.row_factory = aiosqlite.Row
+                return SqliteConnection(ro)
+
+            db._open = read_only
+            db._lost = True  # reopened (read-only) before its next use
+        retry_for, db.retry_for = db.retry_for, 0.2
+        try:
+            for _ in range(self.rng.randint(2, 5)):
+                name, call = self.while_away()
+                if await self.refusable(f"{name} (database away)", call) is not None:
+                    raise AssertionError(f"{name} went through while the database was away")
+            assert db.away
+            before = await self.snapshot()
+            self.clock.advance(self.rng.choice([30.0, 200.0]))  # every player's time runs out meanwhile
+            assert await m.tick() == [] and await self.snapshot() == before, "a deadline fired while away"
+        finally:
+            db.retry_for = retry_for
+            if db.is_postgres:
+                await self.postgres_admin(
+                    "SET default_transaction_read_only = off",  # (this session began read-only too)
+                    f"ALTER DATABASE {dbname} RESET default_transaction_read_only",
+                )
+            else:
+                del db._open
+                db._lost = True
+        for _ in range(1000):
+            if not db.away:
+                break
+            await asyncio.sleep(0.01)
+        assert not db.away, "the database did not come back"
+        turns = {t.id: t.deadline for t in self.tables("playing") if t.deadline_kind == "turn"}
+        await m.tick()  # released: every turn got its time back
+        for t in self.tables("playing"):
+            if t.id in turns:
+                assert t.deadline >= self.clock.now() + m.timers.resume_grace - 1e-6, "a turn lost its time"
+        # The outage is logged as an error, by design (any other error is still one: self.check).
+        records = self.caplog.handler.records
+        records[:] = [r for r in records if not (r.levelno >= logging.ERROR and OUTAGE_LOGGED in r.getMessage())]
+        self.n[f"db away: {form}"] += 1
+
+    def while_away(self):
+        """One operation (its name and call) for :meth:`op_db_away`, each one that writes."""
+        m = self.manager
+        options = [("daily", self.claim("daily")[1]), ("grant", self.grant())]
+        turns = self.human_turns()
+        if turns:
+            table, aw = self.rng.choice(turns)
+            user, action = table.seats[aw.seat].user_id, self.good_action(table, aw)
+            options.append(("move", lambda: m.act(table.channel_id, user, action, before_apply=yield_once)))
+        if m.tables:
+            any_table = self.rng.choice(self.tables())
+            options.append(("stop", lambda: m.stop(any_table.channel_id, any_table.host_id, True)))
+            humans = [s.user_id for s in any_table.humans() if not s.left]
+            if humans:
+                leaver = self.rng.choice(humans)
+                options.append(("leave", lambda: m.leave(any_table.channel_id, leaver)))
+        free = [u for u in USERS if not self.seated(u)]
+        lobbies = self.tables("lobby")
+        if lobbies and free:
+            lob, joiner = self.rng.choice(lobbies), self.rng.choice(free)
+            options.append(("join", lambda: m.join(lob.channel_id, joiner, f"user{joiner}")))
+            options.append(("start", lambda: m.start(lob.channel_id, lob.host_id)))
+        return self.rng.choice(options)
+
+    async def postgres_admin(self, *statements: str) -> None:
+        admin = await asyncpg.connect(self.db.path)
+        try:
+            for sql in statements:
+                await admin.execute(sql)
+        finally:
+            await admin.close()
 
     async def op_corrupt(self):
         """SIGKILL, and a table's saved row is broken on restart: it is quarantined, its chips
@@ -989,6 +1083,7 @@ class Chaos:
         ("kick", 2),
         ("forget", 1),
         ("db_fault", 4),
+        ("db_away", 2),
         ("corrupt", 1),
     )
 
@@ -1063,6 +1158,8 @@ async def test_chaos_no_chip_is_created_or_lost(seed, make_manager, clock, db, b
     assert n["ok daily"] + n["ok grant"] >= 3 and n["op kick"] + n["op forget"] + n["op reset"] >= 2, dict(n)
     # The database failed before operations, which went through all the same.
     assert sum(v for k, v in n.items() if k.startswith("db fault: ")) >= 3, dict(n)
+    # It went away for a while: every operation was refused and changed nothing, no deadline fired.
+    assert sum(v for k, v in n.items() if k.startswith("db away: ")) >= 1, dict(n)
     # Only a game without board clearing (endgame "none") may end with chips on the mat (the house takes them).
     assert all(options.get("endgame") == "none" for _, _, options, _ in chaos.leftover), chaos.leftover
     TOTALS.update(n)

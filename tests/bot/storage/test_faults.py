@@ -70,6 +70,7 @@ async def test_sqlite_locked_for_too_long_is_refused_with_the_friendly_words(sql
     other.execute("COMMIT")
     other.close()
     assert await wallet(sqlite_db, 7) is None  # nothing was written
+    await wait_for(lambda: not sqlite_db.away)  # the probe finds it back
     await open_wallet(sqlite_db, 7, 50)  # and the connection works again
     assert await wallet(sqlite_db, 7) == 50
 
@@ -88,7 +89,11 @@ async def test_sqlite_disk_full_rolls_the_transaction_back(sqlite_db):
                 ("x" * 200_000,),
             )
     assert await wallet(sqlite_db, 1) == 10  # the whole transaction, its first statement too, undone
+    assert sqlite_db.away and sqlite_db.outages == 1  # writes are refused at once meanwhile
+    with pytest.raises(errors.DatabaseUnavailable):
+        await open_wallet(sqlite_db, 2, 20)
     await raw.execute("PRAGMA max_page_count = 1073741823")  # space again
+    await wait_for(lambda: not sqlite_db.away)  # the probe finds it back
     await open_wallet(sqlite_db, 2, 20)
     assert await wallet(sqlite_db, 2) == 20
 
@@ -185,6 +190,7 @@ async def test_postgres_down_for_too_long_is_refused(restartable_postgres, pg_db
     finally:
         restartable_postgres.resume()
     assert await wallet(pg_db, 3) is None
+    await wait_for(lambda: not pg_db.away)  # the probe finds it back
     await open_wallet(pg_db, 3, 30)
     assert await wallet(pg_db, 3) == 30
 

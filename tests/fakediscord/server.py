@@ -558,6 +558,15 @@ class FakeDiscordServer:
             headers["X-RateLimit-Global"] = "true"
         else:
             headers.update(self._ratelimit_headers(bucket, limit=limit, remaining=0, reset_after=retry_after))
+            # A 429 says the bucket is empty until retry_after, also when the counts say otherwise
+            # (an injected 429 under realistic limits).
+            headers.update(
+                {
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                }
+            )
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         if is_global:
             body["code"] = 0

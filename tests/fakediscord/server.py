@@ -342,6 +342,7 @@ class FakeDiscordServer:
         self.violations: list[Violation] = []
         self.deprecations: list[str] = []
         self.violation_expectations: list[ViolationExpectation] = []
+        self.validation_stats = {"bodies": 0, "seconds": 0.0}  # the schema checks' cost (docs/discord-limits.md)
         self.bot_denied = 0  # permission bits taken from the bot in every server (faults.revoke_permission)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
@@ -829,7 +830,10 @@ class FakeDiscordServer:
             raise ApiError(413, 40005, "Request entity too large")
         if len(files) > V.MAX_FILES:
             raise FormError([(["files"], "BASE_TYPE_MAX_LENGTH", f"Must be {V.MAX_FILES} or fewer in length.")])
+        started = time.perf_counter()
         problems = V.schema_problems(request[CALL].route, payload)
+        self.validation_stats["bodies"] += 1
+        self.validation_stats["seconds"] += time.perf_counter() - started
         if problems:
             raise FormError(problems)
 

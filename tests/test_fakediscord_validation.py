@@ -559,6 +559,14 @@ async def test_command_limits(dh, commands, path, code):
     assert not dh.commands()
 
 
+async def test_a_command_past_the_scope_limit(dh):
+    route = f"/applications/{dh.state.application_id}/guilds/{dh.guild.id}/commands"
+    await accepted(dh, [command(f"c{i}") for i in range(100)], route=route, method="PUT")
+    assert (await dh.raw_request("POST", route, json=command("c5"), bad=False))[0] == 201  # a replacement
+    status, reply = await dh.raw_request("POST", route, json=command("one-more"))
+    assert (status, reply["code"]) == (400, 30032) and len(dh.commands()) == 100
+
+
 async def test_good_commands_pass(dh):
     route = f"/applications/{dh.state.application_id}/guilds/{dh.guild.id}/commands"
     cmd = command(

@@ -843,9 +843,18 @@ class FakeDiscordServer:
             if problems:
                 raise FormError(problems)
 
+    def _check_command_room(self, cmd: Any, old: list[dict]) -> None:
+        """A new command (POST) past the scope's limit: 400 / 30032, as Discord answers it."""
+        ctype = int(cmd.get("type") or 1) if isinstance(cmd, dict) else 1
+        same = [o for o in old if int(o.get("type", 1)) == ctype]
+        is_new = not any(o["name"] == cmd.get("name") for o in same)
+        limit = V.MAX_COMMANDS_A_SCOPE if ctype == 1 else V.MAX_CONTEXT_COMMANDS_A_SCOPE
+        if self.validate_requests and is_new and len(same) >= limit:
+            raise ApiError(400, 30032, f"Maximum number of application commands reached ({limit})")
+
     # The refusals that say the bot sent what Discord would not take (not injected faults, and not
     # the world's state such as an unknown channel or a late answer).
-    VIOLATION_CODES = frozenset({50035, 50006, 50109, 40005, 40060})
+    VIOLATION_CODES = frozenset({50035, 50006, 50109, 40005, 40060, 30032})
 
     def _record_violation(self, request: web.Request, call: RestCall, e: ApiError) -> None:
         if e.code not in self.VIOLATION_CODES:
@@ -1004,6 +1013,7 @@ class FakeDiscordServer:
         gid, old = self._commands_list(request)
         payload, _ = await self._read_body(request)
         validate_commands([payload])
+        self._check_command_room(payload, old)
         c = self._register(gid, payload, old)
         old[:] = [o for o in old if o["id"] != c["id"]] + [c]
         return json_response(c, status=201)

@@ -84,7 +84,8 @@ FAKE_CODES = frozenset(
 MAX_FILES = 10
 MAX_FILE_SIZE = 10 * 1024 * 1024  # 10 MiB: the upload limit of a server without boosts
 MAX_MODAL_COMPONENTS = 5
-MAX_COMMANDS_A_SCOPE = 100  # chat input commands; user and message commands have 5 each
+MAX_COMMANDS_A_SCOPE = 100  # chat input commands
+MAX_CONTEXT_COMMANDS_A_SCOPE = 5  # user commands, and message commands, each
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord: ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$
 COMMAND_TYPES_CHAT_INPUT = 1
 

@@ -222,8 +222,8 @@ class Faults:
         return msg
 
     def revoke_permission(self, permission: int, channel: Any = None) -> None:
-        """Take permission bits (``state.P_*``) from the bot, in one channel (an overwrite) or in the
-        whole server (its role). Without View Channel a channel answers 403 / 50001 Missing Access;
+        """Take permission bits (``state.P_*``) from the bot, in one channel (an overwrite) or in every
+        channel of every server (the humans keep theirs). Without View Channel a channel answers 403 / 50001 Missing Access;
         without the permission an action needs, 403 / 50013 Missing Permissions."""
         if channel is not None:
             self._server.state.channel(channel).bot_denied |= permission

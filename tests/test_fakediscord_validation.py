@@ -516,7 +516,7 @@ def option(name: str = "preset", **kw) -> dict:
             "0.options.1.required",
             "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
         ),
-        ([command(f"c{i}") for i in range(101)], "", "APPLICATION_COMMAND_TOO_LARGE"),
+        ([command(f"c{i}") for i in range(101)], "", "BASE_TYPE_MAX_LENGTH"),
         ([command(), command()], "1.name", "APPLICATION_COMMANDS_DUPLICATE_NAME"),
         ([command(name_localizations={"fr-CA": "tripoley"})], "0.name_localizations.fr-CA", "LOCALE_INVALID"),
         (

@@ -128,8 +128,10 @@ def check_no_leak(dh, channel, user, hand_text):
 
 
 def is_aside(m):
-    """A turn ping (bot.discordio.turns) or a round's results: messages without buttons beside the table's."""
-    return not m.components and (" your turn: " in m.content or bool(m.embeds))
+    """A turn ping (bot.discordio.turns), a round's results, or the once-a-table notice to a player whose
+    DMs are closed (bot.discordio.handdms: posted whenever the first DM of their hand fails, which under
+    load can be in the middle of a move): messages without buttons beside the table's."""
+    return not m.components and (" your turn: " in m.content or " I couldn't DM you " in m.content or bool(m.embeds))
 
 
 def state_key(dh, channel):

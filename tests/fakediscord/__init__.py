@@ -34,6 +34,7 @@ from .state import (
     MessageEdit,
     RestCall,
     User,
+    Violation,
 )
 
 __all__ = [
@@ -57,4 +58,5 @@ __all__ = [
     "MessageEdit",
     "RestCall",
     "User",
+    "Violation",
 ]

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from . import state as S
-from .server import INTERACTION_ACK_WINDOW, FakeDiscordServer
-from .state import Attachment, Channel, FakeState, InteractionRecord, Message, User
+from .server import EXPECT_VIOLATION_HEADER, INTERACTION_ACK_WINDOW, FakeDiscordServer, ViolationExpectation
+from .state import Attachment, Channel, FakeState, InteractionRecord, Message, User, Violation
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # Every wait is for a condition, so a generous bound costs nothing when things go right, and a
@@ -640,6 +640,38 @@ class DiscordHarness:
             or fnmatch.fnmatchcase(c.route, pattern)
             or fnmatch.fnmatchcase(f"{c.method} {c.path}", pattern)
         ]
+
+    # -- Discord's contract ------------------------------------------------------------
+    @property
+    def violations(self) -> list[Violation]:
+        """Every request the local Discord refused as Discord would (see validation.py)."""
+        return self.server.violations
+
+    def unexpected_violations(self) -> list[Violation]:
+        return self.server.unexpected_violations()
+
+    def expect_violation(self, route: str = "*", error_code: str | None = None) -> ViolationExpectation:
+        """Declare that this test makes the bot send bodies Discord refuses (matching ``route``, an
+        fnmatch pattern like the faults', and ``error_code``, a code of the error tree or the JSON
+        code): the ``discord_harness`` fixture then does not fail the test for them."""
+        x = ViolationExpectation(route, error_code)
+        self.server.violation_expectations.append(x)
+        return x
+
+    async def raw_request(
+        self, method: str, path: str, *, json: Any = None, data: Any = None, bad: bool = True
+    ) -> tuple[int, Any]:
+        """Send a request as the bot (its token) outside discord.py, e.g. a deliberately bad body:
+        ``bad`` marks what it breaks as an expected violation. Returns (status, JSON body or None)."""
+        import aiohttp
+
+        headers = {"Authorization": f"Bot {self.state.token}"}
+        if bad:
+            headers[EXPECT_VIOLATION_HEADER] = "true"
+        async with aiohttp.ClientSession() as s:
+            async with s.request(method, f"{self.api_base}{path}", json=json, data=data, headers=headers) as r:
+                body = await r.json() if r.content_type == "application/json" else None
+                return r.status, body
 
     # -- ack statistics ----------------------------------------------------------------
     def interactions(self) -> list[InteractionRecord]:

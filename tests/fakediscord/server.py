@@ -24,11 +24,23 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import state as S
-from .state import Attachment, Channel, FakeState, InteractionRecord, Message, RestCall, User
+from . import validation as V
+from .state import Attachment, Channel, FakeState, InteractionRecord, Message, RestCall, User, Violation
+from .validation import (
+    ApiError,
+    FormError,
+    problems_of,
+    validate_commands,
+    validate_message,
+    validate_modal,
+)
 
 log = logging.getLogger("fakediscord")
 
 API_PREFIX = "/api/v10"
+# A request with this header set to "true" is a deliberately bad body (dh.raw_request): its
+# violations are recorded as expected.
+EXPECT_VIOLATION_HEADER = "X-Fakediscord-Expect-Violation"
 ARRIVED = web.RequestKey("arrived", float)
 CALL = web.RequestKey("call", RestCall)
 HEARTBEAT_INTERVAL_MS = 41250
@@ -59,29 +71,9 @@ I_DIRECT_MESSAGES = 1 << 12
 I_MESSAGE_CONTENT = 1 << 15
 
 
-class ApiError(Exception):
-    """Raised by handlers: becomes a Discord-style JSON error."""
-
-    def __init__(self, status: int, code: int, message: str, errors: dict | None = None) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status, self.code, self.message, self.errors = status, code, message, errors
-
-    def body(self) -> dict:
-        d: dict[str, Any] = {"message": self.message, "code": self.code}
-        if self.errors:
-            d["errors"] = self.errors
-        return d
-
-
-def form_error(problems: list[tuple[str, str]]) -> ApiError:
+def form_error(problems: list[tuple[str, str]]) -> FormError:
     """400 Invalid Form Body (50035), errors nested by path like Discord's."""
-    errors: dict = {}
-    for path, msg in problems:
-        node = errors
-        for part in path.split("."):
-            node = node.setdefault(part, {})
-        node.setdefault("_errors", []).append({"code": "BASE_TYPE_INVALID", "message": msg})
-    return ApiError(400, 50035, "Invalid Form Body", errors)
+    return FormError(problems_of(problems))
 
 
 def dumps(data: Any) -> str:
@@ -132,6 +124,36 @@ class _Fault:
         self.remaining -= 1
         self.hits += 1
         return True
+
+
+@dataclass
+class ViolationExpectation:
+    """A test says it expects the bot to cause violations matching a route pattern (fnmatch, like
+    faults) and optionally an error code inside the tree (e.g. "BASE_TYPE_MAX_LENGTH")."""
+
+    pattern: str = "*"
+    error_code: str | None = None
+    hits: int = 0
+
+    def matches(self, v: Violation) -> bool:
+        pat = self.pattern if " " in self.pattern or self.pattern in ("*", "") else "* " + self.pattern
+        if not (
+            pat in ("*", "")
+            or fnmatch.fnmatchcase(v.route, pat)
+            or fnmatch.fnmatchcase(f"{v.route.split()[0]} {v.path}", pat)
+        ):
+            return False
+        return self.error_code is None or self.error_code in _tree_codes(v.errors) or str(v.code) == self.error_code
+
+
+def _tree_codes(tree: Any) -> set[str]:
+    if not isinstance(tree, dict):
+        return set()
+    out = {e.get("code") for e in tree.get("_errors", []) if isinstance(e, dict)}
+    for k, sub in tree.items():
+        if k != "_errors":
+            out |= _tree_codes(sub)
+    return out
 
 
 class Faults:
@@ -187,6 +209,33 @@ class Faults:
 
     def open_dms(self, user: Any) -> None:
         self._server.state.user(user).dms_open = True
+
+    # -- the world changing under the bot (no gateway event: as if the bot missed it) ----------
+    def remove_channel(self, channel: Any) -> Channel:
+        """Delete a channel (and its threads): later requests to it answer 404 / 10003."""
+        return self._server.state.remove_channel(channel)
+
+    def delete_message(self, message: Any) -> Message:
+        """Delete a message: later requests to it answer 404 / 10008."""
+        msg = self._server.state.message(message)
+        self._server.state.delete_message(msg)
+        return msg
+
+    def revoke_permission(self, permission: int, channel: Any = None) -> None:
+        """Take permission bits (``state.P_*``) from the bot, in one channel (an overwrite) or in every
+        channel of every server (the humans keep theirs). Without View Channel a channel answers 403 / 50001 Missing Access;
+        without the permission an action needs, 403 / 50013 Missing Permissions."""
+        if channel is not None:
+            self._server.state.channel(channel).bot_denied |= permission
+        else:
+            self._server.bot_denied |= permission
+
+    def restore_permission(self, permission: int, channel: Any = None) -> None:
+        """Undo ``revoke_permission`` (in that channel, or server-wide)."""
+        if channel is not None:
+            self._server.state.channel(channel).bot_denied &= ~permission
+        else:
+            self._server.bot_denied &= ~permission
 
     async def drop_gateway(self, *, code: int = 4000, abrupt: bool = False) -> None:
         """Drop the bot's gateway connection; discord.py reconnects and RESUMEs."""
@@ -288,6 +337,13 @@ class FakeDiscordServer:
         self.connections: list[GatewayConnection] = []
         self.gateway_log: list[tuple[float, str, Any]] = []  # (time, "recv"/"send", op or event name)
         self.errors: list[str] = []  # crashes of the fake itself (REST handlers, gateway): should stay empty
+        # Discord's contract (validation.py): refused requests, and what Discord still takes but deprecates.
+        self.validate_requests = True
+        self.violations: list[Violation] = []
+        self.deprecations: list[str] = []
+        self.violation_expectations: list[ViolationExpectation] = []
+        self.validation_stats = {"bodies": 0, "seconds": 0.0}  # the schema checks' cost (docs/discord-limits.md)
+        self.bot_denied = 0  # permission bits taken from the bot in every server (faults.revoke_permission)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -434,6 +490,8 @@ class FakeDiscordServer:
                     resp = await handler(request)
                     resp.headers.update(self._ratelimit_headers(bucket))
         except ApiError as e:
+            if call.injected is None:
+                self._record_violation(request, call, e)
             resp = json_response(e.body(), status=e.status, headers=self._ratelimit_headers(bucket))
         except web.HTTPException:
             raise
@@ -501,6 +559,15 @@ class FakeDiscordServer:
             headers["X-RateLimit-Global"] = "true"
         else:
             headers.update(self._ratelimit_headers(bucket, limit=limit, remaining=0, reset_after=retry_after))
+            # A 429 says the bucket is empty until retry_after, also when the counts say otherwise
+            # (an injected 429 under realistic limits).
+            headers.update(
+                {
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+                }
+            )
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         if is_global:
             body["code"] = 0
@@ -560,6 +627,7 @@ class FakeDiscordServer:
                     pct = part.headers.get("Content-Type")
                     files.append((idx, fname, bytes(data), pct))
             request[CALL].json = payload
+            self._check_body(request, payload, files)
             return payload, files
         raw = await request.read()
         if not raw:
@@ -569,6 +637,7 @@ class FakeDiscordServer:
         except ValueError as exc:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
         request[CALL].json = payload
+        self._check_body(request, payload, files)
         return payload, files
 
     def _make_attachments(
@@ -638,9 +707,11 @@ class FakeDiscordServer:
         interaction: InteractionRecord | None = None,
         ephemeral_for: User | None = None,
         loading: bool = False,
+        base: tuple[str, ...] = (),
     ) -> Message:
         payload = payload or {}
-        validate_message(payload, files, creating=not loading)
+        if self.validate_requests:
+            validate_message(payload, files, creating=not loading, interaction=interaction is not None, base=base)
         flags = int(payload.get("flags") or 0) & ~S.FLAG_EPHEMERAL
         if ephemeral_for is not None:
             flags |= S.FLAG_EPHEMERAL
@@ -667,6 +738,7 @@ class FakeDiscordServer:
             msg.message_reference = ref
             msg.type = 19
         atts = self._make_attachments(channel.id, payload, files, [], ephemeral=ephemeral_for is not None) or []
+        self._check_attachment_refs(payload, atts, base)
         for k, v in self._apply_message_payload(msg, payload, atts).items():
             if k != "flags":
                 setattr(msg, k, v)
@@ -675,10 +747,14 @@ class FakeDiscordServer:
             self._dispatch_message_event("MESSAGE_CREATE", msg)
         return msg
 
-    async def _edit(self, msg: Message, payload: dict, files: list, *, via: str, by: int | None = None) -> Message:
+    async def _edit(
+        self, msg: Message, payload: dict, files: list, *, via: str, by: int | None = None, base: tuple[str, ...] = ()
+    ) -> Message:
         payload = payload or {}
-        validate_message(payload, files, creating=False)
+        if self.validate_requests:
+            validate_message(payload, files, creating=False, interaction=by is not None, base=base)
         atts = self._make_attachments(msg.channel_id, payload, files, msg.attachments, ephemeral=msg.ephemeral)
+        self._check_attachment_refs(payload, msg.attachments if atts is None else atts, base)
         changes = self._apply_message_payload(msg, payload, atts)
         if msg.loading:
             changes["flags"] = changes.get("flags", msg.flags) & ~S.FLAG_LOADING
@@ -744,6 +820,89 @@ class FakeDiscordServer:
         if msg is None or msg.deleted:
             raise ApiError(404, 10008, "Unknown Message")
         return msg
+
+    # -- Discord's contract: body validation, violations, permissions ------------------------
+    def _check_body(self, request: web.Request, payload: Any, files: list) -> None:
+        """Refuse, like Discord, a body its route's spec schema refuses, or files over the limits."""
+        if not self.validate_requests:
+            return
+        if files and V.file_size_error(files):
+            raise ApiError(413, 40005, "Request entity too large")
+        if len(files) > V.MAX_FILES:
+            raise FormError([(["files"], "BASE_TYPE_MAX_LENGTH", f"Must be {V.MAX_FILES} or fewer in length.")])
+        started = time.perf_counter()
+        problems = V.schema_problems(request[CALL].route, payload)
+        self.validation_stats["bodies"] += 1
+        self.validation_stats["seconds"] += time.perf_counter() - started
+        if problems:
+            raise FormError(problems)
+
+    def _check_attachment_refs(self, payload: dict, atts: list[Attachment], base: tuple[str, ...]) -> None:
+        if self.validate_requests:
+            problems = V.attachment_ref_problems(payload, (a.filename for a in atts), base)
+            if problems:
+                raise FormError(problems)
+
+    def _check_command_room(self, cmd: Any, old: list[dict]) -> None:
+        """A new command (POST) past the scope's limit: 400 / 30032, as Discord answers it."""
+        ctype = int(cmd.get("type") or 1) if isinstance(cmd, dict) else 1
+        same = [o for o in old if int(o.get("type", 1)) == ctype]
+        is_new = not any(o["name"] == cmd.get("name") for o in same)
+        limit = V.MAX_COMMANDS_A_SCOPE if ctype == 1 else V.MAX_CONTEXT_COMMANDS_A_SCOPE
+        if self.validate_requests and is_new and len(same) >= limit:
+            raise ApiError(400, 30032, f"Maximum number of application commands reached ({limit})")
+
+    # The refusals that say the bot sent what Discord would not take (not injected faults, and not
+    # the world's state such as an unknown channel or a late answer).
+    VIOLATION_CODES = frozenset({50035, 50006, 50109, 40005, 40060, 30032})
+
+    def _record_violation(self, request: web.Request, call: RestCall, e: ApiError) -> None:
+        if e.code not in self.VIOLATION_CODES:
+            return
+        v = Violation(
+            route=call.route,
+            path=call.path,
+            status=e.status,
+            code=e.code,
+            message=e.message,
+            errors=e.errors,
+            body=call.json,
+            expected=request.headers.get(EXPECT_VIOLATION_HEADER, "").lower() == "true",
+        )
+        for x in self.violation_expectations:
+            if x.matches(v):
+                x.hits += 1
+                v.expected = True
+                break
+        if not v.expected:
+            log.warning("the bot sent what Discord refuses: %s", v.describe())
+        self.violations.append(v)
+
+    def unexpected_violations(self) -> list[Violation]:
+        return [v for v in self.violations if not v.expected]
+
+    def bot_permissions(self, ch: Channel) -> int:
+        """The bot's permissions in a channel: its roles', less the channel's (and a thread's
+        parent's) overwrite. A DM allows what a DM allows."""
+        if ch.guild_id is None or ch.guild_id not in self.state.guilds:
+            return S.EVERYONE_PERMISSIONS
+        perms = self.state.guilds[ch.guild_id].member_permissions(self.state.bot.id) & ~self.bot_denied
+        if perms & S.P_ADMINISTRATOR:
+            return perms
+        denied = ch.bot_denied
+        parent = self.state.channels.get(ch.parent_id) if ch.parent_id else None
+        if parent is not None and ch.type == S.CH_PUBLIC_THREAD:
+            denied |= parent.bot_denied
+        return perms & ~denied
+
+    def require(self, ch: Channel, *needed: int) -> None:
+        """403 like Discord: 50001 Missing Access without View Channel, 50013 without ``needed``."""
+        perms = self.bot_permissions(ch)
+        if not perms & S.P_VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        for p in needed:
+            if not perms & p:
+                raise ApiError(403, 50013, "Missing Permissions")
 
     # -- REST handlers -----------------------------------------------------------------
     async def h_unknown(self, request: web.Request) -> web.Response:
@@ -854,6 +1013,7 @@ class FakeDiscordServer:
         gid, old = self._commands_list(request)
         payload, _ = await self._read_body(request)
         validate_commands([payload])
+        self._check_command_room(payload, old)
         c = self._register(gid, payload, old)
         old[:] = [o for o in old if o["id"] != c["id"]] + [c]
         return json_response(c, status=201)
@@ -875,6 +1035,8 @@ class FakeDiscordServer:
         if not isinstance(payload, dict) or "type" not in payload:
             raise form_error([("type", "This field is required")])
         rtype = int(payload["type"])
+        if self.validate_requests:
+            V.validate_callback_type(rec.type, rtype, from_component=rec.source_message is not None)
         data = payload.get("data") or {}
         flags = int(data.get("flags") or 0)
         ephemeral = bool(flags & S.FLAG_EPHEMERAL)
@@ -890,6 +1052,7 @@ class FakeDiscordServer:
                 author=self.state.bot,
                 interaction=rec,
                 ephemeral_for=rec.user if ephemeral else None,
+                base=("data",),
             )
             rec.original_message = msg
         elif rtype == 5:
@@ -912,7 +1075,12 @@ class FakeDiscordServer:
             rec.original_message = rec.source_message
             if rtype == 7:
                 msg = await self._edit(
-                    rec.source_message, data, files, via="POST /interactions/{id}/{token}/callback type 7", by=rec.id
+                    rec.source_message,
+                    data,
+                    files,
+                    via="POST /interactions/{id}/{token}/callback type 7",
+                    by=rec.id,
+                    base=("data",),
                 )
         elif rtype == 8:
             if rec.type != 4:
@@ -921,7 +1089,8 @@ class FakeDiscordServer:
         elif rtype == 9:
             if rec.type == 5:
                 raise ApiError(400, 50035, "A modal cannot answer a modal submit")
-            validate_modal(data)
+            if self.validate_requests:
+                validate_modal(data, deprecations=self.deprecations)
             rec.modal = data
         else:
             raise form_error([("type", f"Unsupported interaction response type {rtype}")])
@@ -986,14 +1155,18 @@ class FakeDiscordServer:
 
     # channels & messages
     async def h_get_channel(self, request: web.Request) -> web.Response:
-        return json_response(self._channel(request).payload())
+        ch = self._channel(request)
+        self.require(ch)
+        return json_response(ch.payload())
 
     async def h_edit_channel(self, request: web.Request) -> web.Response:
         """Only threads can be edited here: archived, locked, name."""
         ch = self._channel(request)
+        self.require(ch)
         if ch.type != S.CH_PUBLIC_THREAD:
             raise ApiError(403, 50013, "Missing Permissions")
-        payload = await request.json()
+        payload, _ = await self._read_body(request)
+        payload = payload or {}
         for key in ("archived", "locked"):
             if key in payload:
                 setattr(ch, key, bool(payload[key]))
@@ -1005,19 +1178,21 @@ class FakeDiscordServer:
     async def h_start_thread(self, request: web.Request) -> web.Response:
         """A public thread started from a message (the thread's id is the message's, as on Discord)."""
         ch = self._channel(request)
+        self.require(ch, S.P_CREATE_PUBLIC_THREADS)
         msg = self._message_in(ch, request)
-        perms = self.state.guilds[ch.guild_id].member_permissions(self.state.bot.id) if ch.guild_id else 0
-        if ch.type != S.CH_GUILD_TEXT or not perms & S.P_CREATE_PUBLIC_THREADS:
+        if ch.type != S.CH_GUILD_TEXT:
             raise ApiError(403, 50013, "Missing Permissions")
         if msg.id in self.state.channels:
             raise ApiError(400, 160004, "A thread has already been created for this message")
-        payload = await request.json()
+        payload, _ = await self._read_body(request)
+        payload = payload or {}
         thread = self.state.add_thread(ch, str(payload.get("name") or "thread")[:100], self.state.bot, thread_id=msg.id)
         self.state.touch()
         return json_response(thread.payload(), status=201)
 
     async def h_get_messages(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self.require(ch, S.P_READ_MESSAGE_HISTORY)
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
         msgs = [m for m in ch.messages if not m.deleted and not m.ephemeral]
@@ -1036,6 +1211,7 @@ class FakeDiscordServer:
 
     async def h_get_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self.require(ch, S.P_READ_MESSAGE_HISTORY)
         return json_response(self._message_in(ch, request).payload())
 
     async def h_post_message(self, request: web.Request) -> web.Response:
@@ -1047,18 +1223,14 @@ class FakeDiscordServer:
             ch.archived = False  # a message in an archived thread unarchives it
         if ch.is_dm and ch.recipient is not None and not ch.recipient.dms_open:
             raise ApiError(403, 50007, "Cannot send messages to this user")
-        if ch.guild_id is not None:
-            g = self.state.guilds[ch.guild_id]
-            perms = g.member_permissions(self.state.bot.id)
-            if not perms & S.P_SEND_MESSAGES or not perms & S.P_VIEW_CHANNEL:
-                raise ApiError(403, 50013, "Missing Permissions")
-            if files and not perms & S.P_ATTACH_FILES:
-                raise ApiError(403, 50013, "Missing Permissions")
+        send = S.P_SEND_MESSAGES_IN_THREADS if ch.type == S.CH_PUBLIC_THREAD else S.P_SEND_MESSAGES
+        self.require(ch, send, *([S.P_ATTACH_FILES] if files else []))
         msg = self._new_message(ch, payload or {}, files, author=self.state.bot)
         return json_response(msg.payload())
 
     async def h_edit_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self.require(ch)
         msg = self._message_in(ch, request)
         if msg.author.id != self.state.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
@@ -1068,16 +1240,17 @@ class FakeDiscordServer:
 
     async def h_delete_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self.require(ch)
         msg = self._message_in(ch, request)
         if msg.author.id != self.state.bot.id and ch.guild_id is not None:
-            if not self.state.guilds[ch.guild_id].member_permissions(self.state.bot.id) & S.P_MANAGE_MESSAGES:
-                raise ApiError(403, 50013, "Missing Permissions")
+            self.require(ch, S.P_MANAGE_MESSAGES)
         self.state.delete_message(msg)
         self._dispatch_message_event("MESSAGE_DELETE", msg)
         return web.Response(status=204)
 
     async def h_add_reaction(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self.require(ch, S.P_ADD_REACTIONS, S.P_READ_MESSAGE_HISTORY)
         msg = self._message_in(ch, request)
         msg.reactions.setdefault(request.match_info["emoji"], set()).add(self.state.bot.id)
         return web.Response(status=204)
@@ -1356,159 +1529,3 @@ class FakeDiscordServer:
         else:
             await conn.ws.close(code=code, message=b"dropped by fakediscord")
         self.state.touch()
-
-
-# ---------------------------------------------------------------------------
-# Validation (Discord's limits; a bot that breaks them gets 400 like on Discord)
-# ---------------------------------------------------------------------------
-
-
-def validate_message(payload: dict, files: list, *, creating: bool) -> None:
-    problems: list[tuple[str, str]] = []
-    content = payload.get("content")
-    if content is not None and len(str(content)) > 2000:
-        problems.append(("content", "Must be 2000 or fewer in length."))
-    embeds = payload.get("embeds") or []
-    if len(embeds) > 10:
-        problems.append(("embeds", "Must be 10 or fewer in length."))
-    total = 0
-    for i, e in enumerate(embeds):
-        for key, lim in (("title", 256), ("description", 4096)):
-            v = e.get(key)
-            if v is not None:
-                total += len(v)
-                if len(v) > lim:
-                    problems.append((f"embeds.{i}.{key}", f"Must be {lim} or fewer in length."))
-        fields = e.get("fields") or []
-        if len(fields) > 25:
-            problems.append((f"embeds.{i}.fields", "Must be 25 or fewer in length."))
-        for j, f in enumerate(fields):
-            if not f.get("name") or not f.get("value"):
-                problems.append((f"embeds.{i}.fields.{j}", "name and value are required"))
-            if len(f.get("name") or "") > 256 or len(f.get("value") or "") > 1024:
-                problems.append((f"embeds.{i}.fields.{j}", "Field too long."))
-            total += len(f.get("name") or "") + len(f.get("value") or "")
-        for key, sub, lim in (("footer", "text", 2048), ("author", "name", 256)):
-            v = (e.get(key) or {}).get(sub)
-            if v:
-                total += len(v)
-                if len(v) > lim:
-                    problems.append((f"embeds.{i}.{key}.{sub}", f"Must be {lim} or fewer in length."))
-    if total > 6000:
-        problems.append(("embeds", "Embed size exceeds maximum size of 6000"))
-    comps = payload.get("components") or []
-    v2 = bool(int(payload.get("flags") or 0) & S.FLAG_IS_COMPONENTS_V2)
-    if not v2 and len(comps) > 5:
-        problems.append(("components", "Must be 5 or fewer in length."))
-    seen: set[str] = set()
-    for i, row in enumerate(comps):
-        if not v2 and row.get("type") != S.C_ACTION_ROW:
-            problems.append((f"components.{i}.type", "Top-level components must be action rows"))
-            continue
-        children = row.get("components") or []
-        if row.get("type") == S.C_ACTION_ROW:
-            if len(children) > 5:
-                problems.append((f"components.{i}.components", "Must be 5 or fewer in length."))
-            if any(c.get("type") in S.SELECT_TYPES for c in children) and len(children) > 1:
-                problems.append((f"components.{i}.components", "A select must be alone in its row"))
-    for c in S.iter_components(comps):
-        cid = c.get("custom_id")
-        t = c.get("type")
-        if t == S.C_BUTTON:
-            if c.get("style") in (5, 6):
-                pass
-            elif not cid:
-                problems.append(("components", "custom_id is required for non-link buttons"))
-            if len(c.get("label") or "") > 80:
-                problems.append(("components", "Button label must be 80 or fewer in length."))
-        if t in S.SELECT_TYPES:
-            opts = c.get("options") or []
-            if t == S.C_STRING_SELECT and not 1 <= len(opts) <= 25:
-                problems.append(("components", "Select options must be between 1 and 25"))
-            for o in opts:
-                if len(o.get("label", "")) > 100 or len(str(o.get("value", ""))) > 100:
-                    problems.append(("components", "Select option label/value must be 100 or fewer in length."))
-            if len(c.get("placeholder") or "") > 150:
-                problems.append(("components", "Placeholder must be 150 or fewer in length."))
-        if cid is not None:
-            if len(cid) > 100:
-                problems.append(("components", f"custom_id must be 100 or fewer in length: {cid[:30]}..."))
-            if cid in seen:
-                problems.append(("components", f"Component custom id cannot be duplicated: {cid}"))
-            seen.add(cid)
-    if creating and not (
-        str(content or "")
-        or embeds
-        or comps
-        or files
-        or payload.get("attachments")
-        or payload.get("sticker_ids")
-        or payload.get("poll")
-    ):
-        raise ApiError(400, 50006, "Cannot send an empty message")
-    if problems:
-        raise form_error(problems)
-
-
-def validate_modal(data: dict) -> None:
-    problems: list[tuple[str, str]] = []
-    if not data.get("custom_id") or len(data["custom_id"]) > 100:
-        problems.append(("data.custom_id", "custom_id is required, 100 or fewer in length"))
-    if not data.get("title") or len(data["title"]) > 45:
-        problems.append(("data.title", "title is required, 45 or fewer in length"))
-    comps = data.get("components") or []
-    if not 1 <= len(comps) <= 5:
-        problems.append(("data.components", "Must be between 1 and 5 in length."))
-    for c in S.iter_components(comps):
-        if c.get("type") == S.C_TEXT_INPUT and len(c.get("label") or "") > 45:
-            problems.append(("data.components", "Text input label must be 45 or fewer in length."))
-    if problems:
-        raise form_error(problems)
-
-
-def validate_commands(cmds: list[dict]) -> None:
-    import re
-
-    name_re = re.compile(r"^[-_\w]{1,32}$")
-    problems: list[tuple[str, str]] = []
-    if len(cmds) > 100:
-        problems.append(("_", "Too many commands"))
-
-    def check_options(path: str, options: list[dict], depth: int) -> None:
-        if len(options) > 25:
-            problems.append((path, "Must be 25 or fewer in length."))
-        names = set()
-        required_done = False
-        for i, o in enumerate(options):
-            p = f"{path}.{i}"
-            n = o.get("name", "")
-            if not name_re.match(n) or n != n.lower():
-                problems.append((f"{p}.name", f"Invalid option name {n!r}"))
-            if n in names:
-                problems.append((f"{p}.name", f"Duplicate option name {n!r}"))
-            names.add(n)
-            if not 1 <= len(o.get("description") or "") <= 100:
-                problems.append((f"{p}.description", "Must be between 1 and 100 in length."))
-            t = o.get("type")
-            if t in (1, 2):
-                if t == 2 and depth > 0:
-                    problems.append((p, "Subcommand groups cannot be nested"))
-                check_options(f"{p}.options", o.get("options") or [], depth + 1)
-            else:
-                if o.get("required"):
-                    if required_done:
-                        problems.append((p, "Required options must be placed before non-required options"))
-                else:
-                    required_done = True
-                if len(o.get("choices") or []) > 25:
-                    problems.append((f"{p}.choices", "Must be 25 or fewer in length."))
-
-    for i, c in enumerate(cmds):
-        n = c.get("name", "")
-        if not name_re.match(n) or (int(c.get("type", 1)) == 1 and n != n.lower()):
-            problems.append((f"{i}.name", f"Invalid command name {n!r}"))
-        if int(c.get("type", 1)) == 1 and not 1 <= len(c.get("description") or "") <= 100:
-            problems.append((f"{i}.description", "Must be between 1 and 100 in length."))
-        check_options(f"{i}.options", c.get("options") or [], 0)
-    if problems:
-        raise form_error(problems)

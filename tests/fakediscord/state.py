@@ -209,6 +209,7 @@ class Channel:
     owner_id: int | None = None  # threads: who started it
     archived: bool = False  # threads
     locked: bool = False  # threads
+    bot_denied: int = 0  # permission bits denied to the bot in this channel (a channel overwrite)
 
     @property
     def is_dm(self) -> bool:
@@ -584,6 +585,24 @@ class RestCall:
     counted: bool = True  # against the bot token's global limit (False: an interaction endpoint)
 
 
+@dataclass
+class Violation:
+    """A request the local Discord refused as real Discord would (a body breaking the spec or a
+    documented limit, a second answer to an interaction): a bug of the bot, unless ``expected``."""
+
+    route: str  # "METHOD /template"
+    path: str  # the actual path
+    status: int
+    code: int  # 50035 Invalid Form Body, 50006, 50109, 40005, 40060
+    message: str
+    errors: dict | None  # Discord's error tree
+    body: Any = None  # the JSON body (or payload_json)
+    expected: bool = False  # declared by the test (dh.expect_violation, dh.raw_request)
+
+    def describe(self) -> str:
+        return f"{self.route} -> {self.status}/{self.code} {self.message}: {self.errors}"
+
+
 @dataclass(eq=False)
 class InteractionRecord:
     """An interaction dispatched to the bot, and everything it answered."""
@@ -728,6 +747,19 @@ class FakeState:
     def threads(self, parent: Any) -> list[Channel]:
         parent = self.channel(parent)
         return [c for c in self.channels.values() if c.type == CH_PUBLIC_THREAD and c.parent_id == parent.id]
+
+    def remove_channel(self, channel: Any) -> Channel:
+        """The channel (and its threads) is deleted: requests to it answer 404 / 10003 from now on.
+        No gateway event is sent here."""
+        ch = self.channel(channel)
+        gone = [ch, *(c for c in self.channels.values() if c.parent_id == ch.id and c.type == CH_PUBLIC_THREAD)]
+        for c in gone:
+            self.channels.pop(c.id, None)
+            if c.guild_id is not None and c.guild_id in self.guilds:
+                g = self.guilds[c.guild_id]
+                g.channels = [x for x in g.channels if x.id != c.id]
+        self.touch()
+        return ch
 
     def remove_member(self, guild: Guild, user: User) -> None:
         """The user leaves the server (GET …/members/{id} answers 404 from now on)."""

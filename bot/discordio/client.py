@@ -63,6 +63,15 @@ HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept ope
 # then exit 1 and leave restarting to the service manager.
 LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
 LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+# A token Discord no longer accepts (reset in the developer portal): a 401 at log-in, or the gateway
+# closing with 4004. Restarting cannot fix it, so the exit status is the one a service manager is
+# told not to restart on (deploy/: RestartPreventExitStatus=2), as for bad settings.
+TOKEN_DEAD = 2
+GATEWAY_AUTH_FAILED = 4004
+TOKEN_REFUSED = (
+    "Discord refused the token (%s): it was reset or revoked. Put the bot's current token in DISCORD_TOKEN"
+    " (developer portal → Bot → Reset Token) and start the bot again."
+)
 RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
 
 
@@ -518,8 +527,13 @@ def run_bot(settings: Settings) -> int:
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
-        log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
-        return 1
+        log.error(TOKEN_REFUSED, "401 at log-in")
+        return TOKEN_DEAD
+    except discord.ConnectionClosed as exc:
+        if exc.code != GATEWAY_AUTH_FAILED:
+            raise
+        log.error(TOKEN_REFUSED, f"the gateway closed with {exc.code}")
+        return TOKEN_DEAD
     except DiscordUnreachable as exc:
         log.error(
             "Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",

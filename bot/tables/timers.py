@@ -8,6 +8,12 @@ counts as a timeout if it runs out again after the restart. Other deadlines (AI 
 deal, lobby expiry) fire at once when past. A turn that runs out plays the safe default; after
 ``timeouts_before_ai`` in a row an AI plays the seat until the player is back.
 
+Nothing in the loop waits on Discord or on one table: each due table fires in a task of its own
+(at most ``fire_limit`` at once: after an outage hundreds come due together), so a table whose
+firing is slow holds up no other table's timers. Whether a timed-out player is still in the
+server is asked before the table's lock is taken, for at most ``member_check_timeout`` seconds:
+no answer by then counts as "still here" (the timeout applies, as it would have).
+
 The loop waits through the service's clock (``Clock.wait``: wall time in production, a test's
 hand-driven time under :class:`~bot.tables.clock.FakeClock`), and never longer than
 ``watchdog_step``: a deadline nobody woke it for is still fired within a step. That look is the
@@ -20,6 +26,7 @@ whose lock is held that long), is logged as a warning with the table's id and co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -31,7 +38,7 @@ from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import Clock
 from bot.tables.flow import DATABASE_RETRY, Flow
-from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
+from bot.tables.model import DeadlineKind, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
@@ -65,6 +72,8 @@ class Timers:
     busy_retry = 0.02  # seconds before a due table whose lock was held is looked at again
     watchdog_step = 1.0  # the loop looks at least this often, whatever it waits for
     overdue_after = 3.0  # seconds past its deadline that make a table overdue (a warning)
+    fire_limit = 16  # due tables firing at once (each in a task; Hard AI searches are not counted)
+    member_check_timeout = 2.0  # seconds Discord may take to say whether a timed-out player is still here
 
     def __init__(
         self, registry: Registry, store: TableStore, bank: Bank, settings: Settings, clock: Clock, flow: Flow
@@ -80,6 +89,8 @@ class Timers:
         self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self._busy_due = False  # the last tick skipped a due table whose lock was held
         self._searching: dict[int, asyncio.Task[TableUpdate | None]] = {}  # table id → its Hard AI's move, under way
+        self._firing: dict[int, asyncio.Task[TableUpdate | None]] = {}  # table id → its other deadline, firing
+        self._slots = asyncio.Semaphore(self.fire_limit)
         self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
         self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
         # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
@@ -91,7 +102,11 @@ class Timers:
         self._wake.set()
 
     def next_deadline(self) -> float | None:
-        times = [t.deadline for t in self.registry if t.deadline is not None and t.id not in self._searching]
+        times = [
+            t.deadline
+            for t in self.registry
+            if t.deadline is not None and t.id not in self._searching and t.id not in self._firing
+        ]
         return min(times) if times else None
 
     async def resume(self) -> list[Table]:
@@ -162,15 +177,15 @@ class Timers:
             self.ticking_since = self.clock.now()
             try:
                 self.watch(lost_wake_ups=on_its_own and not woken)
-                await self.tick(wait_for_searches=False)
+                self._start_due()  # each in a task of its own: the loop waits for none of them
             except Exception:
                 log.exception("table timer failed")
                 await self.clock.wait(asyncio.Event(), 0.5)
 
     def idle(self) -> bool:
-        """Whether the loop has nothing under way: no Hard AI's move searching, no wake-up pending
-        (a caller stepping a test clock waits for this before it moves the time)."""
-        return not self._searching and not self._wake.is_set()
+        """Whether the loop has nothing under way: no deadline firing, no Hard AI's move searching,
+        no wake-up pending (a caller stepping a test clock waits for this before it moves the time)."""
+        return not self._searching and not self._firing and not self._wake.is_set()
 
     def watch(self, lost_wake_ups: bool = False) -> None:
         """The watchdog: warn about, and count, every table whose deadline is overdue by more than
@@ -210,42 +225,45 @@ class Timers:
         )
 
     async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
-        """Fire every deadline that is due now, one table at a time. A Hard AI's move searches for
-        a while in a worker process (bot.tables.aiworker): its table fires in a task of its own, so the
-        other tables' timers never wait for it. ``wait_for_searches``: when nothing else was due,
-        wait for one such move and return its update (a caller stepping a test clock sees the game
-        go on); the timer loop (:meth:`run`) does not wait: the move's new deadline wakes it."""
-        now = self.clock.now()
-        updates: list[TableUpdate] = []
-        self._busy_due = False
-        for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
-            if table.id in self._searching:
-                continue
-            if table.lock.locked():
-                # A player's click is being handled there: come back to it shortly instead of
-                # holding up every other table's timers.
-                self._busy_due = True
-                continue
-            if self._searches(table):
-                task = asyncio.create_task(self._fire_due(table), name=f"tripoley-search-{table.id}")
-                self._searching[table.id] = task
-                task.add_done_callback(functools.partial(self._searched, table.id))
-                continue
-            if updates:
-                await asyncio.sleep(0)  # one table at a time: interactions get through in between
-            update = await self._fire_due(table)
-            if update is not None:
-                updates.append(update)
+        """Fire every deadline that is due now and return the updates. The tables fire at once, each
+        in a task of its own (:meth:`_start_due`); this waits for them, but for a Hard AI's move,
+        which searches for a while in a worker process (bot.tables.aiworker). ``wait_for_searches``:
+        when nothing else was due, wait for one such move and return its update (a caller stepping
+        a test clock sees the game go on). The timer loop (:meth:`run`) waits for none of them."""
+        started = self._start_due()
+        updates = [update for update in await asyncio.gather(*started) if update is not None]
         if wait_for_searches and not updates and self._searching:
             done, _ = await asyncio.wait(set(self._searching.values()), return_when=asyncio.FIRST_COMPLETED)
             updates += [update for task in done if (update := task.result()) is not None]
         return updates
 
-    def _searched(self, table_id: int, _: asyncio.Task[TableUpdate | None]) -> None:
-        """A Hard AI's move ended (applied, dropped or failed): its table counts for
-        :meth:`next_deadline` again, so the loop must look again. The move set the table's next
-        deadline while it was still marked as searching, when :meth:`run` could not see it."""
-        self._searching.pop(table_id, None)
+    def _start_due(self) -> list[asyncio.Task[TableUpdate | None]]:
+        """Start firing every due table not firing already, each in a task of its own; the tasks
+        started but the Hard AI searches'. A due table whose lock is held (a player's click is being
+        handled there) is looked at again shortly instead."""
+        now = self.clock.now()
+        started = []
+        self._busy_due = False
+        for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
+            if table.id in self._searching or table.id in self._firing:
+                continue
+            if table.lock.locked():
+                self._busy_due = True
+                continue
+            search = self._searches(table)
+            under_way = self._searching if search else self._firing
+            task = asyncio.create_task(self._fire_due(table, bounded=not search), name=f"tripoley-timer-{table.id}")
+            under_way[table.id] = task
+            task.add_done_callback(functools.partial(self._fired, under_way, table.id))
+            if not search:
+                started.append(task)
+        return started
+
+    def _fired(self, under_way: dict[int, asyncio.Task[TableUpdate | None]], table_id: int, _: object) -> None:
+        """A table's deadline fired (or a Hard AI's move ended: applied, dropped or failed): it counts
+        for :meth:`next_deadline` again, so the loop must look again (the new deadline was set while
+        the table was still under way, when :meth:`run` could not see it)."""
+        under_way.pop(table_id, None)
         self._wake.set()
 
     def _searches(self, table: Table) -> bool:
@@ -256,9 +274,12 @@ class Timers:
         seat = table.seats[aw.seat] if aw is not None else None
         return seat is not None and seat.is_ai and seat.ai_level == "hard"
 
-    async def _fire_due(self, table: Table) -> TableUpdate | None:
-        """Fire the table's deadline if it is still due, under its lock; the update, told to the listeners."""
-        async with table.lock:
+    async def _fire_due(self, table: Table, bounded: bool = False) -> TableUpdate | None:
+        """Fire the table's deadline if it is still due, under its lock (``bounded``: in one of the
+        ``fire_limit`` slots); the update, told to the listeners. Whether a timed-out player is still
+        in the server is asked first, off the lock."""
+        checked = await self._membership(table)
+        async with self._slots if bounded else contextlib.nullcontext(), table.lock:
             if (
                 table.deadline is None
                 or table.deadline > self.clock.now()
@@ -266,7 +287,7 @@ class Timers:
             ):
                 return None
             try:
-                update = await self._fire(table)
+                update = await self._fire(table, checked)
             except DatabaseUnavailable as exc:
                 # The database is away: the transaction was not applied; try again soon.
                 log.warning(
@@ -290,7 +311,9 @@ class Timers:
         for task in list(self._searching.values()):
             task.cancel()
 
-    async def _fire(self, table: Table) -> TableUpdate | None:
+    async def _fire(self, table: Table, checked: tuple[int, bool] | None = None) -> TableUpdate | None:
+        """Fire the due deadline. ``checked``: (a player, whether they are still in the server), as
+        :meth:`_membership` found before the lock was taken."""
         kind = table.deadline_kind
         if kind == DeadlineKind.LOBBY:
             return await self.flow.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
@@ -307,7 +330,7 @@ class Timers:
             return await self.flow.advance(table, [])
         seat = table.seats[aw.seat]
         events: list[Event] = []
-        if kind == DeadlineKind.TURN and not seat.auto and not await self._still_member(table, seat):
+        if kind == DeadlineKind.TURN and not seat.auto and checked == (seat.user_id, False):
             message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
             ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
@@ -337,13 +360,24 @@ class Timers:
         await self.flow.play_auto(table, events)
         return await self.flow.advance(table, events)
 
-    async def _still_member(self, table: Table, seat: Seat) -> bool:
-        """Whether the seat's player is still in the server (asked when their timer fires: a member
-        who left would otherwise time out turn after turn)."""
-        if self.member_check is None or seat.user_id is None:
-            return True
+    async def _membership(self, table: Table) -> tuple[int, bool] | None:
+        """Before a player's turn times out: (the player, whether they are still in the server), so a
+        member who left is not timed out turn after turn; None when no player's turn is due. Asked
+        without the table's lock, for at most ``member_check_timeout`` seconds: Discord slow or
+        unreachable, the player counts as present (their timeout applies)."""
+        if self.member_check is None or table.deadline_kind != DeadlineKind.TURN or table.game is None:
+            return None
+        aw = table.running_game.awaiting()
+        seat = table.seats[aw.seat] if aw is not None else None
+        if seat is None or seat.auto or seat.user_id is None:
+            return None
         try:
-            return await self.member_check(table.guild_id, seat.user_id)
-        except Exception:  # noqa: BLE001 - Discord unreachable: treat as present, the timeout applies
-            log.warning("could not check whether a player is still in server %s", table.guild_id)
-            return True
+            present = await asyncio.wait_for(self.member_check(table.guild_id, seat.user_id), self.member_check_timeout)
+        except Exception as exc:  # noqa: BLE001 - Discord slow or unreachable: present, the timeout applies
+            log.warning(
+                "could not tell whether a player is still in server %s (%s): counted as present",
+                table.guild_id,
+                type(exc).__name__,
+            )
+            present = True
+        return seat.user_id, present

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
 import aiohttp
@@ -23,6 +24,7 @@ from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
 from bot.discordio.pacing import Pacer
+from bot.discordio.places import Places
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.turns import TurnNotifier
@@ -37,7 +39,7 @@ from bot.discordio.ui import (
 from bot.economy import privacy
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
-from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
+from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
@@ -73,6 +75,10 @@ TOKEN_REFUSED = (
     " (developer portal → Bot → Reset Token) and start the bot again."
 )
 RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
+
+
+def ignore_event(data: object) -> None:
+    """A gateway event the bot does not read (dropped before discord.py builds anything from it)."""
 
 
 class DiscordUnreachable(Exception):
@@ -129,26 +135,46 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
 
 class DiscordSink:
     """Sends the publisher's messages through discord.py, paced under Discord's global limit
-    (bot.discordio.pacing: interaction answers go around it)."""
+    (bot.discordio.pacing: interaction answers go around it). A channel that answers as lost
+    (:data:`~bot.messages.outgoing.LOST_CHANNEL_CODES`) raises :class:`ChannelLost` and is
+    reported to ``on_lost`` (its tables end: bot.discordio.places)."""
 
     def __init__(self, bot: discord.Client, pace: Pacer | None = None) -> None:
         self.bot = bot
         self.pace = pace or Pacer(0)
+        self.on_lost: Callable[[int, int], None] | None = None  # (channel id, Discord's error code)
 
     def channel(self, channel_id: int):
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
+    @contextlib.contextmanager
+    def _in(self, channel_id: int) -> Iterator[None]:
+        """Around a request to a channel: Discord's answer that the channel is lost becomes
+        :class:`ChannelLost`, told to ``on_lost``."""
+        try:
+            yield
+        except discord.HTTPException as exc:
+            if exc.code not in LOST_CHANNEL_CODES:
+                raise
+            if self.on_lost is not None:
+                self.on_lost(channel_id, exc.code)
+            raise ChannelLost(channel_id, exc.code) from None
+
     async def post(self, channel_id: int, out: Outgoing) -> int:
         await self.pace()
-        message = await self.channel(channel_id).send(**message_kwargs(out))
+        with self._in(channel_id):
+            message = await self.channel(channel_id).send(**message_kwargs(out))
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
         await self.pace()
-        try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
-        except discord.NotFound:
-            raise MessageGone(message_id) from None
+        with self._in(channel_id):
+            try:
+                await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
+            except discord.NotFound as exc:
+                if exc.code in LOST_CHANNEL_CODES:
+                    raise
+                raise MessageGone(message_id) from None
 
     async def dm(self, user_id: int, out: Outgoing) -> None:
         await self.pace()
@@ -161,32 +187,37 @@ class DiscordSink:
     async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
         await self.pace()
         changes: dict = {"view": None} if content is None else {"view": None, "content": content}
-        try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
-        except discord.NotFound:
-            pass
+        with self._in(channel_id):
+            try:
+                await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
+            except discord.NotFound as exc:
+                if exc.code in LOST_CHANNEL_CODES:
+                    raise
 
     async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
         await self.pace()
         found = []
-        async for message in self.channel(channel_id).history(limit=100):  # newest first
-            if since_id is not None and message.id <= since_id:
-                break
-            if self.bot.user is not None and message.author.id == self.bot.user.id:
-                ids = tuple(
-                    getattr(c, "custom_id", None) or ""
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                )
-                found.append(SentMessage(message.id, message.content, ids))
+        with self._in(channel_id):
+            async for message in self.channel(channel_id).history(limit=100):  # newest first
+                if since_id is not None and message.id <= since_id:
+                    break
+                if self.bot.user is not None and message.author.id == self.bot.user.id:
+                    ids = tuple(
+                        getattr(c, "custom_id", None) or ""
+                        for row in message.components
+                        for c in getattr(row, "children", [])
+                    )
+                    found.append(SentMessage(message.id, message.content, ids))
         return found[::-1]
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         await self.pace()
-        try:
-            await self.channel(channel_id).get_partial_message(message_id).delete()
-        except discord.NotFound:
-            pass
+        with self._in(channel_id):
+            try:
+                await self.channel(channel_id).get_partial_message(message_id).delete()
+            except discord.NotFound as exc:
+                if exc.code in LOST_CHANNEL_CODES:
+                    raise
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
         await self.pace()
@@ -203,18 +234,22 @@ class DiscordSink:
         await self.pace()
         found = None
         after = discord.Object(id=after_id) if after_id else None
-        async for message in self.channel(channel_id).history(limit=50, after=after):
-            mine = self.bot.user is not None and message.author.id == self.bot.user.id
-            ids = [
-                getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])
-            ]
-            if mine and any(cid.startswith(prefix) for cid in ids):
-                found = message.id  # oldest first: the newest match wins
+        with self._in(channel_id):
+            async for message in self.channel(channel_id).history(limit=50, after=after):
+                mine = self.bot.user is not None and message.author.id == self.bot.user.id
+                ids = [
+                    getattr(c, "custom_id", None) or ""
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                ]
+                if mine and any(cid.startswith(prefix) for cid in ids):
+                    found = message.id  # oldest first: the newest match wins
         return found
 
     async def notice(self, channel_id: int, content: str, ping: int) -> None:
         await self.pace()
-        await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
+        with self._in(channel_id):
+            await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
 
 class TripoleyBot(commands.Bot):
@@ -227,10 +262,16 @@ class TripoleyBot(commands.Bot):
     publisher: Publisher
     turns: TurnNotifier
     controller: Controller
+    places: Places
 
     def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
+        # Not privileged either: a table message deleted by a moderator is posted again at once
+        # (MESSAGE_DELETE). The messages themselves are not read (MESSAGE_CREATE and
+        # MESSAGE_UPDATE are dropped unparsed below) nor kept (max_messages).
+        intents.guild_messages = True
+        client_options.setdefault("max_messages", None)
         # Nothing a message says pings anyone unless the message names whom it pings (bot.discordio.ui.pings_only).
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # The bot's share of the token's request budget: the publisher's requests take its slots,
@@ -269,6 +310,8 @@ class TripoleyBot(commands.Bot):
                 storage.PRIORITY.reset(token)
 
         parsers["INTERACTION_CREATE"] = parse_interaction_create
+        for event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):  # what the guild_messages intent brings but deletions
+            parsers[event] = ignore_event
 
     async def login(self, token: str) -> None:
         # The interaction acknowledgements share discord.py's connection pool with the mat and hand
@@ -298,11 +341,14 @@ class TripoleyBot(commands.Bot):
             log.info(
                 "REST budget: %g requests a second, this process's share of REST_RATE %g", self.pacer.rate, s.rest_rate
             )
-        self.publisher = Publisher(self.manager, DiscordSink(self, self.pacer), self.images)
+        sink = DiscordSink(self, self.pacer)
+        self.publisher = Publisher(self.manager, sink, self.images)
         self.turns = TurnNotifier(
-            self.manager, self.publisher.sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
+            self.manager, sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
         )
         self.controller = Controller(self.manager, self.publisher, self.turns)
+        self.places = Places(self.manager, self.publisher, self.turns, sink)
+        sink.on_lost = self.places.refused  # a channel Discord answers as lost: its tables end
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -410,12 +456,44 @@ class TripoleyBot(commands.Bot):
             await self._sync_guild(guild)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """Removed from a server: its data is purged REMOVED_SERVER_DAYS from now (PRIVACY.md)."""
+        """Removed from a server: its tables end at once (bot.discordio.places) and its data is
+        purged REMOVED_SERVER_DAYS from now (PRIVACY.md)."""
+        if getattr(self, "places", None) is not None:
+            self.places.guild_gone(guild.id)
         if self.db is not None:
             await privacy.mark_departed(self.db, guild.id, time.time())
             log.info(
                 "removed from guild %s: its data is purged in %g day(s)", guild.id, self.settings.removed_server_days
             )
+
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        """A Discord outage (GUILD_DELETE with ``unavailable``), not a removal: the tables are kept."""
+        log.warning("server %s is unavailable (a Discord outage); its tables are kept", guild.id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if getattr(self, "places", None) is not None:
+            self.places.channel_gone(channel.id, "channel-deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if getattr(self, "places", None) is not None:
+            self.places.channel_gone(payload.thread_id, "thread-deleted")
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread archived or locked by someone: a table playing in it ends (the bot archives a
+        thread only once its game is over, when no table plays there any more)."""
+        metadata = payload.data.get("thread_metadata") or {}
+        if (metadata.get("archived") or metadata.get("locked")) and getattr(self, "places", None) is not None:
+            self.places.channel_gone(payload.thread_id, "thread-closed")
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A table message deleted (by a moderator, say): posted again at once, nobody charged."""
+        if getattr(self, "publisher", None) is not None:
+            self.publisher.message_deleted(payload.channel_id, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        if getattr(self, "publisher", None) is not None:
+            for message_id in payload.message_ids:
+                self.publisher.message_deleted(payload.channel_id, message_id)
 
     async def close(self) -> None:
         """Shut down once: saves flushed, pending messages sent, then the connections closed.
@@ -441,6 +519,11 @@ class TripoleyBot(commands.Bot):
         manager = getattr(self, "manager", None)
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
+        if getattr(self, "places", None) is not None:
+            try:
+                await asyncio.wait_for(self.places.flush(), 5)  # tables whose place went: ended
+            except Exception:
+                log.warning("the tables whose channel went away were not all ended before shutdown")
         if manager is not None and self.db is not None and self._save_at_close:
             try:
                 await manager.flush_saves()  # the newest state of every table

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.render import ImageService
-from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, settle
+from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, log_failure, settle
 from bot.messages.text import PROMPTS, timestamp
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
@@ -95,12 +95,15 @@ class TurnNotifier:
         self._views: dict[tuple[int, int], _HandView] = {}  # (table id, user id) → their last hand view
         self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
         self._resumed: set[int] = set()  # tables loaded after a restart: pings of before it may still show
+        self._dropped: set[int] = set()  # tables whose place is gone (bot.discordio.places): nothing more sent
         manager.add_listener(self.on_update)
 
     # -- entry points ---------------------------------------------------------------
 
     def on_update(self, update: TableUpdate) -> None:
         table = update.table
+        if table.id in self._dropped:
+            return
         for user_id, text in update.notices:
             self._spawn(self._tell(table, user_id, text))
         changed = self._changed.get(table.id)
@@ -110,6 +113,14 @@ class TurnNotifier:
         worker = self._workers.get(table.id)
         if worker is None or worker.done():
             self._workers[table.id] = asyncio.create_task(self._drain(table.id))
+
+    def drop(self, table: Table) -> None:
+        """The table's place on Discord is gone: no more pings, deletions or hand views for it."""
+        self._dropped.add(table.id)
+        if len(self._dropped) > 10_000:
+            self._dropped = {table.id}
+        self._due.pop(table.id, None)
+        self._forget(table)
 
     def refresh(self, table: Table) -> None:
         """Ping again for the decision a table waits for after a restart. The pings still showing from
@@ -170,8 +181,8 @@ class TurnNotifier:
             table = self._due.pop(table_id)
             try:
                 await self._sync(table)
-            except Exception:
-                log.exception("turn ping of table %s failed", table_id)
+            except Exception as exc:
+                log_failure(log, exc, "turn ping of table %s failed", table_id)
 
     def _table_message_shown(self, table: Table) -> bool:
         """Whether a ping may go out: it links to the round's table message, so that goes first
@@ -202,6 +213,8 @@ class TurnNotifier:
                 view = table.running_game.view(key[2])
                 hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
+        if table.id in self._dropped:
+            return
         stale = [old] if old else []
         if table.id in self._resumed:
             self._resumed.discard(table.id)
@@ -215,8 +228,8 @@ class TurnNotifier:
         updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
         if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
             return
-        if await self._decided_within(table, key, self.ping_delay):
-            return  # fast enough to need no ping
+        if await self._decided_within(table, key, self.ping_delay) or table.id in self._dropped:
+            return  # fast enough to need no ping (or the table's place is gone)
         text = ping_text(seat.user_id, phase, deadline, link, updated)
         message_id = await self._post_ping(table, Outgoing(text, pings=(seat.user_id,)))
         # Answered meanwhile? The update that moved the table on is due here next: it deletes this one.
@@ -324,5 +337,5 @@ class TurnNotifier:
             log.info("could not DM a notice (%s)", describe_error(exc))
         try:
             await self.sink.post(table.mat_channel, Outgoing(f"<@{user_id}> {text}", pings=(user_id,)))
-        except Exception:
-            log.exception("could not post a notice in channel %s", table.channel_id)
+        except Exception as exc:
+            log_failure(log, exc, "could not post a notice in channel %s", table.channel_id)

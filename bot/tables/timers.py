@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -93,13 +92,22 @@ class Timers:
         self._slots = asyncio.Semaphore(self.fire_limit)
         self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
         self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
-        # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
-        # ends, a tick may hang on what it awaits). A long one is stuck (bot.discordio.health).
-        self.ticking_since: float | None = None
+        # The clock time the look under way in :meth:`run` began (None while it waits: a wait always
+        # ends), and each table's firing (a firing may hang on what it awaits): see ticking_since.
+        self._looking_since: float | None = None
+        self._firing_since: dict[int, float] = {}
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
         self._wake.set()
+
+    @property
+    def ticking_since(self) -> float | None:
+        """The clock time the oldest step still under way began: the loop's look, or a table's
+        deadline firing (a Hard AI's search is given up by bot.tables.aiworker on its own). None
+        while nothing runs. A long one is stuck (bot.discordio.health)."""
+        times = [*self._firing_since.values(), *([] if self._looking_since is None else [self._looking_since])]
+        return min(times) if times else None
 
     def next_deadline(self) -> float | None:
         times = [
@@ -172,9 +180,9 @@ class Timers:
             on_its_own = timeout is None or timeout > self.watchdog_step  # the watchdog's look
             if timeout is None or on_its_own:
                 timeout = self.watchdog_step
-            self.ticking_since = None
+            self._looking_since = None
             woken = timeout <= 0 or await self.clock.wait(self._wake, timeout)
-            self.ticking_since = self.clock.now()
+            self._looking_since = self.clock.now()
             try:
                 self.watch(lost_wake_ups=on_its_own and not woken)
                 self._start_due()  # each in a task of its own: the loop waits for none of them
@@ -230,41 +238,48 @@ class Timers:
         which searches for a while in a worker process (bot.tables.aiworker). ``wait_for_searches``:
         when nothing else was due, wait for one such move and return its update (a caller stepping
         a test clock sees the game go on). The timer loop (:meth:`run`) waits for none of them."""
-        started = self._start_due()
+        started = self._start_due(skip_busy=False)
         updates = [update for update in await asyncio.gather(*started) if update is not None]
         if wait_for_searches and not updates and self._searching:
             done, _ = await asyncio.wait(set(self._searching.values()), return_when=asyncio.FIRST_COMPLETED)
             updates += [update for task in done if (update := task.result()) is not None]
         return updates
 
-    def _start_due(self) -> list[asyncio.Task[TableUpdate | None]]:
+    def _start_due(self, skip_busy: bool = True) -> list[asyncio.Task[TableUpdate | None]]:
         """Start firing every due table not firing already, each in a task of its own; the tasks
-        started but the Hard AI searches'. A due table whose lock is held (a player's click is being
-        handled there) is looked at again shortly instead."""
+        started but the Hard AI searches'. With ``skip_busy`` (the loop), a due table whose lock is
+        held (a player's click is being handled there) is looked at again shortly instead; without
+        it, its task waits for the lock."""
         now = self.clock.now()
         started = []
         self._busy_due = False
         for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
             if table.id in self._searching or table.id in self._firing:
                 continue
-            if table.lock.locked():
+            if skip_busy and table.lock.locked():
                 self._busy_due = True
                 continue
             search = self._searches(table)
             under_way = self._searching if search else self._firing
-            task = asyncio.create_task(self._fire_due(table, bounded=not search), name=f"tripoley-timer-{table.id}")
+            task = asyncio.create_task(self._fire_under_way(table, search), name=f"tripoley-timer-{table.id}")
             under_way[table.id] = task
-            task.add_done_callback(functools.partial(self._fired, under_way, table.id))
             if not search:
+                self._firing_since[table.id] = now
                 started.append(task)
         return started
 
-    def _fired(self, under_way: dict[int, asyncio.Task[TableUpdate | None]], table_id: int, _: object) -> None:
-        """A table's deadline fired (or a Hard AI's move ended: applied, dropped or failed): it counts
-        for :meth:`next_deadline` again, so the loop must look again (the new deadline was set while
-        the table was still under way, when :meth:`run` could not see it)."""
-        under_way.pop(table_id, None)
-        self._wake.set()
+    async def _fire_under_way(self, table: Table, search: bool) -> TableUpdate | None:
+        """:meth:`_fire_due` in the table's task. Once it fired (or a Hard AI's move ended: applied,
+        dropped or failed), the table counts for :meth:`next_deadline` again, so the loop must look
+        again (the new deadline was set while the table was under way, when :meth:`run` could not
+        see it). Done in the task itself, so a caller awaiting it sees the table free again."""
+        try:
+            return await self._fire_due(table, bounded=not search)
+        finally:
+            (self._searching if search else self._firing).pop(table.id, None)
+            if not search:
+                self._firing_since.pop(table.id, None)
+            self._wake.set()
 
     def _searches(self, table: Table) -> bool:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""

@@ -196,9 +196,12 @@ def retryable(exc: BaseException) -> bool:
 
 def log_failure(logger: logging.Logger, exc: BaseException, what: str, *args: object) -> None:
     """Log a send that is given up: a channel that is lost is Discord's routine answer (one
-    line at INFO: its tables end, bot.discordio.places), anything else an error with its traceback."""
+    line at INFO: its tables end, bot.discordio.places), a refused token one line at WARNING (the
+    gateway's 4004 stops the bot: bot.discordio.client), anything else an error with its traceback."""
     if isinstance(exc, ChannelLost):
         logger.info(what + " (%s)", *args, describe_error(exc))
+    elif getattr(exc, "status", None) == 401:
+        logger.warning(what + " (%s: the token was refused)", *args, describe_error(exc))
     else:
         logger.error(what, *args, exc_info=exc)
 

@@ -209,6 +209,7 @@ class Channel:
     owner_id: int | None = None  # threads: who started it
     archived: bool = False  # threads
     locked: bool = False  # threads
+    bot_denied: bool = False  # the bot lost View Channel here: every request answers 403 / 50001
 
     @property
     def is_dm(self) -> bool:
@@ -635,6 +636,7 @@ class FakeState:
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
+        self.deleted_channels: dict[int, Channel] = {}  # channels deleted (remove_channel), by id
         self.messages: dict[int, Message] = {}
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel with the bot
         self.interactions: dict[int, InteractionRecord] = {}
@@ -728,6 +730,19 @@ class FakeState:
     def threads(self, parent: Any) -> list[Channel]:
         parent = self.channel(parent)
         return [c for c in self.channels.values() if c.type == CH_PUBLIC_THREAD and c.parent_id == parent.id]
+
+    def remove_channel(self, channel: Any) -> list[Channel]:
+        """A channel (and its threads) deleted: REST answers 404 / 10003 for it from now on. The
+        channels removed (kept in ``deleted_channels``, so tests can still read them)."""
+        ch = self.channel(channel)
+        removed = [ch] + [c for c in self.channels.values() if c.type == CH_PUBLIC_THREAD and c.parent_id == ch.id]
+        for c in removed:
+            self.channels.pop(c.id, None)
+            self.deleted_channels[c.id] = c
+            if c.guild_id is not None and c in self.guilds[c.guild_id].channels:
+                self.guilds[c.guild_id].channels.remove(c)
+        self.touch()
+        return removed
 
     def remove_member(self, guild: Guild, user: User) -> None:
         """The user leaves the server (GET …/members/{id} answers 404 from now on)."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import errno
 import heapq
 import itertools
 import logging
@@ -175,6 +176,16 @@ BUSY = "busy"  # locked, full, a serialisation failure: try again on the same co
 LOST = "lost"  # the connection is gone (a restart, a failover, an I/O error): reopen it
 _SQLITE_BUSY = {5, 6, 13}  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL
 _SQLITE_LOST = {10, 14, 15}  # SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether the fault is a full disk (SQLITE_FULL, ENOSPC, PostgreSQL's disk_full): no retry
+    cures that by itself, an operator must act, so it is logged as an error, not a warning."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return getattr(exc, "sqlite_errorcode", 0) & 0xFF == 13
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
+    return isinstance(exc, asyncpg.DiskFullError)
 
 
 def fault_of(exc: BaseException) -> str | None:
@@ -323,7 +334,14 @@ class Database:
                 if time.monotonic() + delay > give_up:
                     log.error("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
                     raise DatabaseUnavailable(f"{what}: {exc}") from exc
-                log.warning("database fault (%s, %s): %s; trying again in %.2f s", what, fault, exc, delay)
+                log.log(
+                    logging.ERROR if disk_full(exc) else logging.WARNING,
+                    "database fault (%s, %s): %s; trying again in %.2f s",
+                    what,
+                    "disk full" if disk_full(exc) else fault,
+                    exc,
+                    delay,
+                )
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
@@ -435,6 +453,8 @@ class Database:
             except BaseException as exc:
                 await self._roll_back(conn)
                 if isinstance(exc, Exception) and self._met(exc) is not None:
+                    if disk_full(exc):  # the callers tell "try again"; an operator must make room
+                        log.error("the disk is full: a transaction was rolled back (%s)", exc)
                     raise DatabaseUnavailable(f"transaction: {exc}") from exc
                 raise
             await self._commit(conn)

@@ -322,8 +322,9 @@ class Timers:
 
     def stop(self) -> None:
         """Shutdown: the AI moves under way are dropped (nothing was applied; they come due again
-        after a restart)."""
-        for task in list(self._searching.values()):
+        after a restart), and the deadlines firing are stopped where they are, as the loop's own
+        step was when it fired them itself (the saves at shutdown write what they changed)."""
+        for task in [*self._searching.values(), *self._firing.values()]:
             task.cancel()
 
     async def _fire(self, table: Table, checked: tuple[int, bool] | None = None) -> TableUpdate | None:

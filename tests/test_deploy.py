@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import parser
+from bot.discordio.client import TOKEN_DEAD
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
@@ -38,6 +39,7 @@ def test_the_bot_service():
     assert service["User"] not in ("", "root") and service["Group"] not in ("", "root")
     assert service["Restart"] == "on-failure" and float(service["RestartSec"]) > 0
     assert service["RestartPreventExitStatus"] == "2"  # bad settings: see bot/__main__.py
+    assert service["RestartPreventExitStatus"] == str(TOKEN_DEAD)  # a refused token: bot/discordio/client.py
     assert service["EnvironmentFile"].startswith("/etc/")
     assert service["KillSignal"] == "SIGTERM"
     assert bot_arguments(service["ExecStart"]) == []

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
 import aiohttp
@@ -23,6 +24,7 @@ from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
 from bot.discordio.pacing import Pacer
+from bot.discordio.places import Places
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.turns import TurnNotifier
@@ -39,7 +41,7 @@ from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.errors import DatabaseUnavailable
 from bot.logsetup import RedactingFilter
-from bot.messages.outgoing import DMForbidden, MessageGone, Outgoing, SentMessage
+from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.messages.reports import error_report
 from bot.reporting import OwnerReports
 from bot.settings import Settings
@@ -68,7 +70,20 @@ HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept ope
 # then exit 1 and leave restarting to the service manager.
 LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
 LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
+# A token Discord no longer accepts (reset in the developer portal): a 401 at log-in, or the gateway
+# closing with 4004. Restarting cannot fix it, so the exit status is the one a service manager is
+# told not to restart on (deploy/: RestartPreventExitStatus=2), as for bad settings.
+TOKEN_DEAD = 2
+GATEWAY_AUTH_FAILED = 4004
+TOKEN_REFUSED = (
+    "Discord refused the token (%s): it was reset or revoked. Put the bot's current token in DISCORD_TOKEN"
+    " (developer portal → Bot → Reset Token) and start the bot again."
+)
 RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
+
+
+def ignore_event(data: object) -> None:
+    """A gateway event the bot does not read (dropped before discord.py builds anything from it)."""
 
 
 class DiscordUnreachable(Exception):
@@ -125,26 +140,46 @@ def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
 
 class DiscordSink:
     """Sends the publisher's messages through discord.py, paced under Discord's global limit
-    (bot.discordio.pacing: interaction answers go around it)."""
+    (bot.discordio.pacing: interaction answers go around it). A channel that answers as lost
+    (:data:`~bot.messages.outgoing.LOST_CHANNEL_CODES`) raises :class:`ChannelLost` and is
+    reported to ``on_lost`` (its tables end: bot.discordio.places)."""
 
     def __init__(self, bot: discord.Client, pace: Pacer | None = None) -> None:
         self.bot = bot
         self.pace = pace or Pacer(0)
+        self.on_lost: Callable[[int, int], None] | None = None  # (channel id, Discord's error code)
 
     def channel(self, channel_id: int):
         return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
 
+    @contextlib.contextmanager
+    def _in(self, channel_id: int) -> Iterator[None]:
+        """Around a request to a channel: Discord's answer that the channel is lost becomes
+        :class:`ChannelLost`, told to ``on_lost``."""
+        try:
+            yield
+        except discord.HTTPException as exc:
+            if exc.code not in LOST_CHANNEL_CODES:
+                raise
+            if self.on_lost is not None:
+                self.on_lost(channel_id, exc.code)
+            raise ChannelLost(channel_id, exc.code) from None
+
     async def post(self, channel_id: int, out: Outgoing) -> int:
         await self.pace()
-        message = await self.channel(channel_id).send(**message_kwargs(out))
+        with self._in(channel_id):
+            message = await self.channel(channel_id).send(**message_kwargs(out))
         return message.id
 
     async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
         await self.pace()
-        try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
-        except discord.NotFound:
-            raise MessageGone(message_id) from None
+        with self._in(channel_id):
+            try:
+                await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
+            except discord.NotFound as exc:
+                if exc.code in LOST_CHANNEL_CODES:
+                    raise
+                raise MessageGone(message_id) from None
 
     async def dm(self, user_id: int, out: Outgoing) -> None:
         await self.pace()
@@ -157,32 +192,37 @@ class DiscordSink:
     async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
         await self.pace()
         changes: dict = {"view": None} if content is None else {"view": None, "content": content}
-        try:
-            await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
-        except discord.NotFound:
-            pass
+        with self._in(channel_id):
+            try:
+                await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
+            except discord.NotFound as exc:
+                if exc.code in LOST_CHANNEL_CODES:
+                    raise
 
     async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
         await self.pace()
         found = []
-        async for message in self.channel(channel_id).history(limit=100):  # newest first
-            if since_id is not None and message.id <= since_id:
-                break
-            if self.bot.user is not None and message.author.id == self.bot.user.id:
-                ids = tuple(
-                    getattr(c, "custom_id", None) or ""
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                )
-                found.append(SentMessage(message.id, message.content, ids))
+        with self._in(channel_id):
+            async for message in self.channel(channel_id).history(limit=100):  # newest first
+                if since_id is not None and message.id <= since_id:
+                    break
+                if self.bot.user is not None and message.author.id == self.bot.user.id:
+                    ids = tuple(
+                        getattr(c, "custom_id", None) or ""
+                        for row in message.components
+                        for c in getattr(row, "children", [])
+                    )
+                    found.append(SentMessage(message.id, message.content, ids))
         return found[::-1]
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         await self.pace()
-        try:
-            await self.channel(channel_id).get_partial_message(message_id).delete()
-        except discord.NotFound:
-            pass
+        with self._in(channel_id):
+            try:
+                await self.channel(channel_id).get_partial_message(message_id).delete()
+            except discord.NotFound as exc:
+                if exc.code in LOST_CHANNEL_CODES:
+                    raise
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
         await self.pace()
@@ -199,18 +239,22 @@ class DiscordSink:
         await self.pace()
         found = None
         after = discord.Object(id=after_id) if after_id else None
-        async for message in self.channel(channel_id).history(limit=50, after=after):
-            mine = self.bot.user is not None and message.author.id == self.bot.user.id
-            ids = [
-                getattr(c, "custom_id", None) or "" for row in message.components for c in getattr(row, "children", [])
-            ]
-            if mine and any(cid.startswith(prefix) for cid in ids):
-                found = message.id  # oldest first: the newest match wins
+        with self._in(channel_id):
+            async for message in self.channel(channel_id).history(limit=50, after=after):
+                mine = self.bot.user is not None and message.author.id == self.bot.user.id
+                ids = [
+                    getattr(c, "custom_id", None) or ""
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                ]
+                if mine and any(cid.startswith(prefix) for cid in ids):
+                    found = message.id  # oldest first: the newest match wins
         return found
 
     async def notice(self, channel_id: int, content: str, ping: int) -> None:
         await self.pace()
-        await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
+        with self._in(channel_id):
+            await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
 
 
 class TripoleyBot(commands.Bot):
@@ -223,10 +267,16 @@ class TripoleyBot(commands.Bot):
     publisher: Publisher
     turns: TurnNotifier
     controller: Controller
+    places: Places
 
     def __init__(self, settings: Settings, **client_options) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
+        # Not privileged either: a table message deleted by a moderator is posted again at once
+        # (MESSAGE_DELETE). The messages themselves are not read (MESSAGE_CREATE and
+        # MESSAGE_UPDATE are dropped unparsed below) nor kept (max_messages).
+        intents.guild_messages = True
+        client_options.setdefault("max_messages", None)
         # Nothing a message says pings anyone unless the message names whom it pings (bot.discordio.ui.pings_only).
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         # The bot's share of the token's request budget: the publisher's requests take its slots,
@@ -266,6 +316,8 @@ class TripoleyBot(commands.Bot):
                 storage.PRIORITY.reset(token)
 
         parsers["INTERACTION_CREATE"] = parse_interaction_create
+        for event in ("MESSAGE_CREATE", "MESSAGE_UPDATE"):  # what the guild_messages intent brings but deletions
+            parsers[event] = ignore_event
 
     async def login(self, token: str) -> None:
         # The interaction acknowledgements share discord.py's connection pool with the mat and hand
@@ -295,16 +347,19 @@ class TripoleyBot(commands.Bot):
             log.info(
                 "REST budget: %g requests a second, this process's share of REST_RATE %g", self.pacer.rate, s.rest_rate
             )
-        self.publisher = Publisher(self.manager, DiscordSink(self, self.pacer), self.images)
+        sink = DiscordSink(self, self.pacer)
+        self.publisher = Publisher(self.manager, sink, self.images)
         self.turns = TurnNotifier(
             self.manager,
-            self.publisher.sink,
+            sink,
             self.images,
             carriers=self.publisher.carriers,
             ping_delay=s.ping_delay,
             ping_watching=s.ping_watching,
         )
         self.controller = Controller(self.manager, self.publisher, self.turns)
+        self.places = Places(self.manager, self.publisher, self.turns, sink)
+        sink.on_lost = self.places.refused  # a channel Discord answers as lost: its tables end
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -419,12 +474,44 @@ class TripoleyBot(commands.Bot):
             await self._sync_guild(guild)
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """Removed from a server: its data is purged REMOVED_SERVER_DAYS from now (PRIVACY.md)."""
+        """Removed from a server: its tables end at once (bot.discordio.places) and its data is
+        purged REMOVED_SERVER_DAYS from now (PRIVACY.md)."""
+        if getattr(self, "places", None) is not None:
+            self.places.guild_gone(guild.id)
         if self.db is not None:
             await privacy.mark_departed(self.db, guild.id, time.time())
             log.info(
                 "removed from guild %s: its data is purged in %g day(s)", guild.id, self.settings.removed_server_days
             )
+
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        """A Discord outage (GUILD_DELETE with ``unavailable``), not a removal: the tables are kept."""
+        log.warning("server %s is unavailable (a Discord outage); its tables are kept", guild.id)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if getattr(self, "places", None) is not None:
+            self.places.channel_gone(channel.id, "channel-deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if getattr(self, "places", None) is not None:
+            self.places.channel_gone(payload.thread_id, "thread-deleted")
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread archived or locked by someone: a table playing in it ends (the bot archives a
+        thread only once its game is over, when no table plays there any more)."""
+        metadata = payload.data.get("thread_metadata") or {}
+        if (metadata.get("archived") or metadata.get("locked")) and getattr(self, "places", None) is not None:
+            self.places.channel_gone(payload.thread_id, "thread-closed")
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A table message deleted (by a moderator, say): posted again at once, nobody charged."""
+        if getattr(self, "publisher", None) is not None:
+            self.publisher.message_deleted(payload.channel_id, payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        if getattr(self, "publisher", None) is not None:
+            for message_id in payload.message_ids:
+                self.publisher.message_deleted(payload.channel_id, message_id)
 
     async def close(self) -> None:
         """Shut down once: saves flushed, pending messages sent, then the connections closed.
@@ -459,6 +546,11 @@ class TripoleyBot(commands.Bot):
         manager = getattr(self, "manager", None)
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart
+        if getattr(self, "places", None) is not None:
+            try:
+                await asyncio.wait_for(self.places.flush(), 5)  # tables whose place went: ended
+            except Exception:
+                log.warning("the tables whose channel went away were not all ended before shutdown")
         if manager is not None and self.db is not None and self._save_at_close:
             await self._save_tables(manager, self.db)  # the newest state of every table
         try:
@@ -566,8 +658,13 @@ def run_bot(settings: Settings) -> int:
     except KeyboardInterrupt:
         pass
     except discord.LoginFailure:
-        log.error("Discord refused the token (401). Check DISCORD_TOKEN; reset it in the developer portal if needed.")
-        return 1
+        log.error(TOKEN_REFUSED, "401 at log-in")
+        return TOKEN_DEAD
+    except discord.ConnectionClosed as exc:
+        if exc.code != GATEWAY_AUTH_FAILED:
+            raise
+        log.error(TOKEN_REFUSED, f"the gateway closed with {exc.code}")
+        return TOKEN_DEAD
     except DiscordUnreachable as exc:
         log.error(
             "Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",

@@ -44,6 +44,7 @@ from bot.tables.model import Table
 log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
+UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction whose 3 s to answer are over
 
 # Seconds an answer that waits for the database may take before the interaction is acknowledged
 # with a "thinking…" defer (under load a transaction waits behind others; Discord allows 3 s).
@@ -229,6 +230,13 @@ class Controller:
             message = f"Slow down a little: try again in {error.retry_after:.0f} s."
         elif isinstance(error, app_commands.CheckFailure):
             message = "You can't use that command here."
+        elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+            # Discord's routine refusal: the answer came after its 3 s (nobody can be answered now).
+            log.info("an interaction was answered too late (10062 Unknown interaction): dropped")
+            return
+        elif isinstance(error, discord.DiscordServerError):
+            log.warning("Discord failed (%s) while an interaction was answered; discord.py retried it", error.status)
+            message = GENERIC_FAILURE
         elif isinstance(error, discord.Forbidden):
             log.warning("missing permissions: %s", error)
             message = say(errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]))

@@ -32,6 +32,10 @@ network error) is logged and retried with a backoff until it goes through or
 a newer state replaces it, so the channel always ends up showing the latest
 state.
 
+A table whose place on Discord is gone (:meth:`Publisher.drop`: its channel or thread deleted,
+the bot removed or refused there; bot.discordio.places) has nothing more sent for it. A table
+message deleted by someone else (:meth:`Publisher.message_deleted`) is posted again at once.
+
 The actual sending goes through a :class:`~bot.messages.outgoing.Sink` (Discord in production, a
 recorder in tests); the messages are built by :mod:`bot.messages.outgoing`.
 """
@@ -57,6 +61,7 @@ from bot.messages.outgoing import (
     Sink,
     describe_error,
     image_digest,
+    log_failure,
     retryable,
     settle,
     table_message,
@@ -96,6 +101,7 @@ class _Strip:
     message_id: int
     channel_id: int
     closed: str | None  # its text once closed (None: the text it shows is not known)
+    table_id: int | None = None  # the table it is a round of
     attempts: int = 0
 
 
@@ -173,6 +179,8 @@ class Publisher:
         # Tables loaded after a restart whose message still shows the state from before it: their
         # state goes first, before the other edits of the channel (closing the lobby, old rounds).
         self._stale: set[int] = set()
+        self._dropped: set[int] = set()  # tables whose place is gone: nothing more is sent for them
+        self._deleted: set[int] = set()  # table messages deleted by someone else: posted again
         manager.add_listener(self.on_update)
 
     @property
@@ -187,6 +195,8 @@ class Publisher:
 
     def on_update(self, update: TableUpdate) -> None:
         table = update.table
+        if table.id in self._dropped:
+            return
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
         if embeds:
             channel = self._channels.setdefault(table.channel_id, _Channel())
@@ -226,11 +236,15 @@ class Publisher:
         for message in shown:
             ids = [cid for cid in message.custom_ids if cid.startswith(mine)]
             if ids and not any(cid.startswith(keep) for cid in ids) and message.id not in queued:
-                channel.strips.append(_Strip(message.id, table.mat_channel, text.closed_round_text(message.content)))
+                channel.strips.append(
+                    _Strip(message.id, table.mat_channel, text.closed_round_text(message.content), table.id)
+                )
         self._wake(table.channel_id)
 
     def publish(self, table: Table) -> None:
         """Show the table's newest state in its channel (soon; built when it is sent)."""
+        if table.id in self._dropped:
+            return
         channel = self._channels.get(table.channel_id)
         if channel is None:
             channel = self._channels[table.channel_id] = _Channel()
@@ -245,6 +259,45 @@ class Publisher:
             channel.lobby_post = (table, table_message(table))
         channel.table = table
         self._wake(table.channel_id)
+
+    def drop(self, table: Table) -> None:
+        """The table's place on Discord is gone: its pending messages are dropped and nothing more
+        is sent for it (a request already on its way is the last)."""
+        self._dropped.add(table.id)
+        if len(self._dropped) > 10_000:
+            self._dropped = {table.id}
+        ch = self._channels.get(table.channel_id)
+        if ch is not None:
+            self._purge(ch)
+
+    def _purge(self, ch: _Channel) -> None:
+        """Forget the channel's jobs for tables that were dropped."""
+        if not self._dropped:
+            return
+        gone = self._dropped
+        if ch.table is not None and ch.table.id in gone:
+            ch.table = None
+        if ch.final is not None and ch.final.id in gone:
+            ch.final = None
+        if ch.lobby_post is not None and ch.lobby_post[0].id in gone:
+            ch.lobby_post = None
+        if ch.close_lobby is not None and ch.close_lobby.table.id in gone:
+            ch.close_lobby = None
+        ch.stories = [s for s in ch.stories if s.table_id not in gone]
+        ch.strips = [s for s in ch.strips if s.table_id not in gone]
+
+    def message_deleted(self, channel_id: int, message_id: int) -> bool:
+        """Someone deleted a message in the channel: if it was an open table's message (its lobby, or
+        its round's), it is posted again at once. Whether it was."""
+        table = self.manager.tables.get(channel_id) or self.manager.threads.get(channel_id)
+        if table is None or message_id != self._shown_in(table) or table.id in self._dropped:
+            return False
+        self._deleted.add(message_id)
+        if len(self._deleted) > 10_000:
+            self._deleted = {message_id}
+        log.info("the message of table %s was deleted in channel %s; posting it again", table.id, channel_id)
+        self.publish(table)
+        return True
 
     def _wake(self, channel_id: int) -> None:
         worker = self._workers.get(channel_id)
@@ -286,8 +339,9 @@ class Publisher:
 
     def _needs_post(self, table: Table) -> bool:
         if table.status in ("lobby", "cancelled"):
-            return not table.lobby_message_id
-        return self._fresh(table, table.status, table.round)  # a new mat message: posted at once
+            return not table.lobby_message_id or table.lobby_message_id in self._deleted
+        # A new mat message (a new round, or the round's was deleted): posted at once.
+        return self._fresh(table, table.status, table.round) or table.mat_message_id in self._deleted
 
     @staticmethod
     def _shown_in(table: Table) -> int | None:
@@ -344,6 +398,7 @@ class Publisher:
         if ch is None:
             return
         while True:
+            self._purge(ch)
             job = self._next_job(ch)
             if job is None:
                 return
@@ -374,7 +429,9 @@ class Publisher:
             except Exception as exc:
                 if not retryable(exc):
                     ch.failures = 0
-                    log.exception("could not update the table message in channel %s; giving up on it", channel_id)
+                    log_failure(
+                        log, exc, "could not update the table message in channel %s; giving up on it", channel_id
+                    )
                     continue
                 ch.failures += 1
                 delay = min(self.retry_base * 2 ** (ch.failures - 1), self.retry_max)
@@ -399,6 +456,8 @@ class Publisher:
 
     async def _edit(self, ch: _Channel, channel_id: int, message_id: int, out: Outgoing) -> None:
         """Edit a message: through a live click on it if there is one, else a (paced) channel edit."""
+        if message_id in self._deleted:
+            raise MessageGone(message_id)
         digest = image_digest(out.image)
         if digest is not None and self._pictures.get(message_id) == digest:
             out.image, out.keep_image = None, True  # the picture shown already: the text only
@@ -529,9 +588,15 @@ class Publisher:
             message_id = await self.sink.post(channel, out)
             self._shown(message_id, out, image_digest(out.image))
         table.mat_message_id, table.mat_round = message_id, round_number
-        if previous and previous != message_id and all(strip.message_id != previous for strip in ch.strips):
+        if (
+            previous
+            and previous != message_id
+            and previous not in self._deleted
+            and all(strip.message_id != previous for strip in ch.strips)
+        ):
             shown = self._texts.pop(previous, None)
-            ch.strips.append(_Strip(previous, channel, None if shown is None else text.closed_round_text(shown)))
+            closed = None if shown is None else text.closed_round_text(shown)
+            ch.strips.append(_Strip(previous, channel, closed, table.id))
             self._pictures.pop(previous, None)
         await remember_message(self.manager, table.id, "mat", message_id, round_number)
         await self._archive_when_over(table, status)
@@ -585,7 +650,7 @@ class Publisher:
             table.lobby_message_id = await self.sink.post(channel_id, out)
         except Exception as exc:
             if not retryable(exc):
-                log.exception("could not post the lobby message in channel %s", channel_id)
+                log_failure(log, exc, "could not post the lobby message in channel %s", channel_id)
                 ch.lobby_post = None
                 return
             ch.failures += 1
@@ -616,7 +681,7 @@ class Publisher:
                 log.warning("could not post a round's results in channel %s (%s)", channel_id, describe_error(exc))
                 await asyncio.sleep(min(self.retry_base * 2 ** (pending.attempts - 1), self.retry_max))
                 return
-            log.exception("could not post a round's results in channel %s; giving up on them", channel_id)
+            log_failure(log, exc, "could not post a round's results in channel %s; giving up on them", channel_id)
         ch.stories.pop(0)
 
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:

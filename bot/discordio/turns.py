@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.pingpolicy import PingPolicy
 from bot.discordio.render import ImageService
-from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, settle
+from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, log_failure, settle
 from bot.messages.text import PROMPTS, ping_closed_text, timestamp
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
@@ -100,6 +100,7 @@ class TurnNotifier:
         self._views: dict[tuple[int, int], _HandView] = {}  # (table id, user id) → their last hand view
         self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
         self._resumed: set[int] = set()  # tables loaded after a restart: pings of before it may still show
+        self._dropped: set[int] = set()  # tables whose place is gone (bot.discordio.places): nothing more sent
         manager.add_listener(self.on_update)
 
     @property
@@ -115,6 +116,8 @@ class TurnNotifier:
 
     def on_update(self, update: TableUpdate) -> None:
         table = update.table
+        if table.id in self._dropped:
+            return
         for user_id, text in update.notices:
             self._spawn(self._tell(table, user_id, text))
         changed = self._changed.get(table.id)
@@ -124,6 +127,14 @@ class TurnNotifier:
         worker = self._workers.get(table.id)
         if worker is None or worker.done():
             self._workers[table.id] = asyncio.create_task(self._drain(table.id))
+
+    def drop(self, table: Table) -> None:
+        """The table's place on Discord is gone: no more pings, deletions or hand views for it."""
+        self._dropped.add(table.id)
+        if len(self._dropped) > 10_000:
+            self._dropped = {table.id}
+        self._due.pop(table.id, None)
+        self._forget(table)
 
     def refresh(self, table: Table) -> None:
         """Ping again for the decision a table waits for after a restart. The pings still showing from
@@ -184,8 +195,8 @@ class TurnNotifier:
             table = self._due.pop(table_id)
             try:
                 await self._sync(table)
-            except Exception:
-                log.exception("turn ping of table %s failed", table_id)
+            except Exception as exc:
+                log_failure(log, exc, "turn ping of table %s failed", table_id)
 
     def _table_message_shown(self, table: Table) -> bool:
         """Whether a ping may go out: it links to the round's table message, so that goes first
@@ -219,6 +230,8 @@ class TurnNotifier:
                 hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
                 phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
                 time_left = None if deadline is None else deadline - self.manager.clock.now()
+        if table.id in self._dropped:
+            return
         stale = [old] if old else []
         if table.id in self._resumed:
             self._resumed.discard(table.id)
@@ -235,8 +248,9 @@ class TurnNotifier:
         updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
         if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
             return
-        if await self._decided_within(table, key, self.policy.delay(table.id, seat.user_id, time_left)):
-            return  # fast enough (or watching the table) to need no ping
+        delay = self.policy.delay(table.id, seat.user_id, time_left)
+        if await self._decided_within(table, key, delay) or table.id in self._dropped:
+            return  # fast enough (or watching the table) to need no ping, or the table's place is gone
         text = ping_text(seat.user_id, phase, deadline, link, updated)
         message_id = await self._post_ping(table, Outgoing(text, pings=(seat.user_id,)))
         # Answered meanwhile? The update that moved the table on is due here next: it closes this one.
@@ -360,5 +374,5 @@ class TurnNotifier:
             log.info("could not DM a notice (%s)", describe_error(exc))
         try:
             await self.sink.post(table.mat_channel, Outgoing(f"<@{user_id}> {text}", pings=(user_id,)))
-        except Exception:
-            log.exception("could not post a notice in channel %s", table.channel_id)
+        except Exception as exc:
+            log_failure(log, exc, "could not post a notice in channel %s", table.channel_id)

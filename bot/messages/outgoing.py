@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -26,6 +27,22 @@ class MessageGone(Exception):
 
 class DMForbidden(Exception):
     """The user does not accept DMs from the bot."""
+
+
+# What Discord answers for a channel the bot can no longer use: it was deleted (10003 Unknown
+# Channel), the bot lost its access or a permission there (50001 Missing Access, 50013 Missing
+# Permissions: also after it was removed from the server), or it is a thread archived and locked
+# (50083). Sending there again would only add invalid requests, which Discord limits per IP.
+LOST_CHANNEL_CODES = frozenset({10003, 50001, 50013, 50083})
+
+
+class ChannelLost(Exception):
+    """A request to a channel the bot can no longer use (:data:`LOST_CHANNEL_CODES`)."""
+
+    def __init__(self, channel_id: int, code: int) -> None:
+        super().__init__(f"channel {channel_id} is lost to the bot (Discord error {code})")
+        self.channel_id = channel_id
+        self.code = code
 
 
 @dataclass
@@ -171,10 +188,26 @@ async def settle(tasks: Callable[[], list[asyncio.Task]]) -> None:
 def retryable(exc: BaseException) -> bool:
     """Whether sending again may work: rate limits, server errors and network trouble, yes;
     a request Discord refuses as such (400 bad request, 401, 403 missing access, 404), no."""
+    if isinstance(exc, ChannelLost):
+        return False
     status = getattr(exc, "status", None)
     return not (isinstance(status, int) and status in (400, 401, 403, 404))
 
 
+def log_failure(logger: logging.Logger, exc: BaseException, what: str, *args: object) -> None:
+    """Log a send that is given up: a channel that is lost is Discord's routine answer (one
+    line at INFO: its tables end, bot.discordio.places), a refused token one line at WARNING (the
+    gateway's 4004 stops the bot: bot.discordio.client), anything else an error with its traceback."""
+    if isinstance(exc, ChannelLost):
+        logger.info(what + " (%s)", *args, describe_error(exc))
+    elif getattr(exc, "status", None) == 401:
+        logger.warning(what + " (%s: the token was refused)", *args, describe_error(exc))
+    else:
+        logger.error(what, *args, exc_info=exc)
+
+
 def describe_error(exc: BaseException) -> str:
+    if isinstance(exc, ChannelLost):
+        return f"ChannelLost {exc.code}"
     status = getattr(exc, "status", None)
     return f"{type(exc).__name__} {status}" if status else type(exc).__name__

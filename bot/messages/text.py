@@ -457,6 +457,32 @@ def ai_takeover_notice(count: int) -> str:
     )
 
 
+# Why a table's place on Discord is gone (bot.discordio.places), in the words its players read.
+PLACE_LOST = {
+    "channel-deleted": "its channel was deleted",
+    "thread-deleted": "its thread was deleted",
+    "thread-closed": "its thread was archived or locked",
+    "removed": "the bot was removed from the server",
+    "no-access": "the bot can no longer post in its channel",
+}
+
+
+def place_lost_line(why: str, lobby: bool) -> str:
+    """The table's last log line when it ends because its place is gone (``why``: a key of :data:`PLACE_LOST`)."""
+    if lobby:
+        return f"The table closed because {PLACE_LOST[why]}; buy-ins are refunded."
+    return f"The game ended because {PLACE_LOST[why]}; everyone is cashed out."
+
+
+def place_lost_notice(preset_name: str, channel_id: int, why: str, lobby: bool) -> str:
+    """What the host is told by DM: the table can't tell anyone where it played."""
+    chips = "every buy-in is back in its wallet" if lobby else "everyone was cashed out with the chips they had"
+    return (
+        f"Your **{preset_name}** table in <#{channel_id}> ended because {PLACE_LOST[why]}: {chips}."
+        " Start a new one with `/tripoley start`."
+    )
+
+
 def audit_text(audit: dict) -> str:
     """``/tripoley-admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
     (bot.tables.quarantine) are listed apart: their chips returned, or frozen until an operator

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import errno
 import heapq
 import itertools
 import logging
@@ -219,6 +220,16 @@ _SQLITE_BUSY = {5, 6, 13}  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL
 # SQLITE_NOTADB. Reopened: a file that became read-only (a filesystem remounted read-only after disk
 # errors) is opened read-only from then on, and only a new connection writes once it is writable again.
 _SQLITE_LOST = {3, 8, 10, 11, 14, 15, 26}
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether the fault is a full disk (SQLITE_FULL, ENOSPC, PostgreSQL's disk_full): no retry
+    cures that by itself, an operator must act, so it is logged as an error, not a warning."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return getattr(exc, "sqlite_errorcode", 0) & 0xFF == 13
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
+    return isinstance(exc, asyncpg.DiskFullError)
 
 
 def fault_of(exc: BaseException) -> str | None:
@@ -459,7 +470,14 @@ class Database:
                 if time.monotonic() + delay > give_up:
                     log.warning("the database did not answer for %.0f s (%s): %s", self.retry_for, what, exc)
                     raise self._gave_up(f"{what}: {exc}", exc) from exc
-                log.warning("database fault (%s, %s): %s; trying again in %.2f s", what, fault, exc, delay)
+                log.log(
+                    logging.ERROR if disk_full(exc) else logging.WARNING,
+                    "database fault (%s, %s): %s; trying again in %.2f s",
+                    what,
+                    "disk full" if disk_full(exc) else fault,
+                    exc,
+                    delay,
+                )
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
@@ -594,6 +612,8 @@ class Database:
             except BaseException as exc:
                 await self._roll_back(conn)
                 if isinstance(exc, Exception) and self._met(exc) is not None:
+                    if disk_full(exc):  # the callers tell "try again"; an operator must make room
+                        log.error("the disk is full: a transaction was rolled back (%s)", exc)
                     raise self._gave_up(f"transaction: {exc}", exc) from exc
                 raise
             await self._commit(conn)

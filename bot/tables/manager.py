@@ -187,6 +187,9 @@ class TableManager:
     async def stop(self, channel_id: int, user_id: int, can_manage: bool, name: str = "") -> TableUpdate:
         return await self.play.stop(channel_id, user_id, can_manage, name)
 
+    async def end_lost(self, table: Table, why: str) -> TableUpdate | None:
+        return await self.play.end_lost(table, why)
+
     def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
         return self.moderation.check_kick(table, host_id, user_id)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import errors
-from bot.messages.text import escape, you_did
+from bot.messages.text import escape, place_lost_line, you_did
 from bot.tables.flow import Flow
 from bot.tables.log import decision_token, public_action_text
 from bot.tables.model import BeforeApply, Table, TableStatus, TableUpdate, UpdateKind
@@ -149,9 +149,27 @@ class Play:
                 raise errors.NotAllowed(errors.Refusal.STOP_NOT_ALLOWED)
             who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
             async with self.flow.all_or_nothing(table):
-                if table.status == TableStatus.LOBBY:
-                    update = await self.flow.cancel(table, f"{who} closed the table; buy-ins are refunded.")
-                else:
-                    update = await self.flow.stop_game(table, f"{who} stopped the game; everyone is cashed out.")
+                update = await self._close(
+                    table,
+                    f"{who} closed the table; buy-ins are refunded.",
+                    f"{who} stopped the game; everyone is cashed out.",
+                )
         self.registry.notify(update)
         return update
+
+    async def end_lost(self, table: Table, why: str) -> TableUpdate | None:
+        """End the table at once because its place on Discord is gone (``why``: a key of
+        :data:`bot.messages.text.PLACE_LOST`): a lobby refunded, a game cashed out through the
+        ledger. None if it had closed already."""
+        async with table.lock:
+            if not self.registry.is_open(table):
+                return None
+            update = await self._close(table, place_lost_line(why, lobby=True), place_lost_line(why, lobby=False))
+        self.registry.notify(update)
+        return update
+
+    async def _close(self, table: Table, lobby_reason: str, game_reason: str) -> TableUpdate:
+        """Under the table's lock: a lobby closed (buy-ins refunded) or a game stopped (everyone cashed out)."""
+        if table.status == TableStatus.LOBBY:
+            return await self.flow.cancel(table, lobby_reason)
+        return await self.flow.stop_game(table, game_reason)

@@ -8,6 +8,12 @@ counts as a timeout if it runs out again after the restart. Other deadlines (AI 
 deal, lobby expiry) fire at once when past. A turn that runs out plays the safe default; after
 ``timeouts_before_ai`` in a row an AI plays the seat until the player is back.
 
+Nothing in the loop waits on Discord or on one table: each due table fires in a task of its own
+(at most ``fire_limit`` at once: after an outage hundreds come due together), so a table whose
+firing is slow holds up no other table's timers. Whether a timed-out player is still in the
+server is asked before the table's lock is taken, for at most ``member_check_timeout`` seconds:
+no answer by then counts as "still here" (the timeout applies, as it would have).
+
 The loop waits through the service's clock (``Clock.wait``: wall time in production, a test's
 hand-driven time under :class:`~bot.tables.clock.FakeClock`), and never longer than
 ``watchdog_step``: a deadline nobody woke it for is still fired within a step. That look is the
@@ -25,7 +31,7 @@ move is refused meanwhile must not be charged a timeout for it. When it answers 
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -37,7 +43,7 @@ from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import Clock
 from bot.tables.flow import Flow
-from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
+from bot.tables.model import DeadlineKind, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
@@ -71,6 +77,8 @@ class Timers:
     busy_retry = 0.02  # seconds before a due table whose lock was held is looked at again
     watchdog_step = 1.0  # the loop looks at least this often, whatever it waits for
     overdue_after = 3.0  # seconds past its deadline that make a table overdue (a warning)
+    fire_limit = 16  # due tables firing at once (each in a task; Hard AI searches are not counted)
+    member_check_timeout = 2.0  # seconds Discord may take to say whether a timed-out player is still here
 
     def __init__(
         self, registry: Registry, store: TableStore, bank: Bank, settings: Settings, clock: Clock, flow: Flow
@@ -86,22 +94,37 @@ class Timers:
         self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self._busy_due = False  # the last tick skipped a due table whose lock was held
         self._searching: dict[int, asyncio.Task[TableUpdate | None]] = {}  # table id → its Hard AI's move, under way
+        self._firing: dict[int, asyncio.Task[TableUpdate | None]] = {}  # table id → its other deadline, firing
+        self._slots = asyncio.Semaphore(self.fire_limit)
         self.overdue_total = 0  # overdue deadlines seen since the start (each counted once)
         self._warned: dict[int, float] = {}  # table id → the overdue deadline already warned about
-        # The clock time the tick under way in :meth:`run` began (None while it waits: a wait always
-        # ends, a tick may hang on what it awaits). A long one is stuck (bot.discordio.health).
-        self.ticking_since: float | None = None
+        # The clock time the look under way in :meth:`run` began (None while it waits: a wait always
+        # ends), and each table's firing (a firing may hang on what it awaits): see ticking_since.
+        self._looking_since: float | None = None
+        self._firing_since: dict[int, float] = {}
         self.held_since: float | None = None  # clock time since which deadlines are held (the database away)
 
     def wake(self) -> None:
         """A deadline changed: :meth:`run` looks again."""
         self._wake.set()
 
+    @property
+    def ticking_since(self) -> float | None:
+        """The clock time the oldest step still under way began: the loop's look, or a table's
+        deadline firing (a Hard AI's search is given up by bot.tables.aiworker on its own). None
+        while nothing runs. A long one is stuck (bot.discordio.health)."""
+        times = [*self._firing_since.values(), *([] if self._looking_since is None else [self._looking_since])]
+        return min(times) if times else None
+
     def next_deadline(self) -> float | None:
         """The next deadline to fire (None: none, or they are held while the database is away)."""
         if self.held_since is not None or self.store.db.away_since is not None:
             return None
-        times = [t.deadline for t in self.registry if t.deadline is not None and t.id not in self._searching]
+        times = [
+            t.deadline
+            for t in self.registry
+            if t.deadline is not None and t.id not in self._searching and t.id not in self._firing
+        ]
         return min(times) if times else None
 
     def held(self) -> bool:
@@ -203,22 +226,22 @@ class Timers:
             on_its_own = timeout is None or timeout > self.watchdog_step  # the watchdog's look
             if timeout is None or on_its_own:
                 timeout = self.watchdog_step
-            self.ticking_since = None
+            self._looking_since = None
             woken = timeout <= 0 or await self.clock.wait(self._wake, timeout)
-            self.ticking_since = self.clock.now()
+            self._looking_since = self.clock.now()
             try:
                 if self.held():
                     continue  # (looked at again within a watchdog step)
                 self.watch(lost_wake_ups=on_its_own and not woken)
-                await self.tick(wait_for_searches=False)
+                self._start_due()  # each in a task of its own: the loop waits for none of them
             except Exception:
                 log.exception("table timer failed")
                 await self.clock.wait(asyncio.Event(), 0.5)
 
     def idle(self) -> bool:
-        """Whether the loop has nothing under way: no Hard AI's move searching, no wake-up pending
-        (a caller stepping a test clock waits for this before it moves the time)."""
-        return not self._searching and not self._wake.is_set()
+        """Whether the loop has nothing under way: no deadline firing, no Hard AI's move searching,
+        no wake-up pending (a caller stepping a test clock waits for this before it moves the time)."""
+        return not self._searching and not self._firing and not self._wake.is_set()
 
     def watch(self, lost_wake_ups: bool = False) -> None:
         """The watchdog: warn about, and count, every table whose deadline is overdue by more than
@@ -258,47 +281,58 @@ class Timers:
         )
 
     async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
-        """Fire every deadline that is due now, one table at a time. A Hard AI's move searches for
-        a while in a worker process (bot.tables.aiworker): its table fires in a task of its own, so the
-        other tables' timers never wait for it. ``wait_for_searches``: when nothing else was due,
-        wait for one such move and return its update (a caller stepping a test clock sees the game
-        go on); the timer loop (:meth:`run`) does not wait: the move's new deadline wakes it."""
-        now = self.clock.now()
-        updates: list[TableUpdate] = []
-        self._busy_due = False
+        """Fire every deadline that is due now and return the updates. The tables fire at once, each
+        in a task of its own (:meth:`_start_due`); this waits for them, but for a Hard AI's move,
+        which searches for a while in a worker process (bot.tables.aiworker). ``wait_for_searches``:
+        when nothing else was due, wait for one such move and return its update (a caller stepping
+        a test clock sees the game go on). The timer loop (:meth:`run`) waits for none of them."""
         if self.held():
-            return updates
-        for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
-            if self.store.db.away_since is not None:
-                break  # it went away at the last one: the rest are held
-            if table.id in self._searching:
-                continue
-            if table.lock.locked():
-                # A player's click is being handled there: come back to it shortly instead of
-                # holding up every other table's timers.
-                self._busy_due = True
-                continue
-            if self._searches(table):
-                task = asyncio.create_task(self._fire_due(table), name=f"tripoley-search-{table.id}")
-                self._searching[table.id] = task
-                task.add_done_callback(functools.partial(self._searched, table.id))
-                continue
-            if updates:
-                await asyncio.sleep(0)  # one table at a time: interactions get through in between
-            update = await self._fire_due(table)
-            if update is not None:
-                updates.append(update)
+            self._busy_due = False
+            return []
+        started = self._start_due(skip_busy=False)
+        updates = [update for update in await asyncio.gather(*started) if update is not None]
         if wait_for_searches and not updates and self._searching:
             done, _ = await asyncio.wait(set(self._searching.values()), return_when=asyncio.FIRST_COMPLETED)
             updates += [update for task in done if (update := task.result()) is not None]
         return updates
 
-    def _searched(self, table_id: int, _: asyncio.Task[TableUpdate | None]) -> None:
-        """A Hard AI's move ended (applied, dropped or failed): its table counts for
-        :meth:`next_deadline` again, so the loop must look again. The move set the table's next
-        deadline while it was still marked as searching, when :meth:`run` could not see it."""
-        self._searching.pop(table_id, None)
-        self._wake.set()
+    def _start_due(self, skip_busy: bool = True) -> list[asyncio.Task[TableUpdate | None]]:
+        """Start firing every due table not firing already, each in a task of its own; the tasks
+        started but the Hard AI searches'. With ``skip_busy`` (the loop), a due table whose lock is
+        held (a player's click is being handled there) is looked at again shortly instead; without
+        it, its task waits for the lock."""
+        now = self.clock.now()
+        started = []
+        self._busy_due = False
+        for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
+            if self.store.db.away_since is not None:
+                break  # it went away meanwhile: the rest are held (:meth:`held`)
+            if table.id in self._searching or table.id in self._firing:
+                continue
+            if skip_busy and table.lock.locked():
+                self._busy_due = True
+                continue
+            search = self._searches(table)
+            under_way = self._searching if search else self._firing
+            task = asyncio.create_task(self._fire_under_way(table, search), name=f"tripoley-timer-{table.id}")
+            under_way[table.id] = task
+            if not search:
+                self._firing_since[table.id] = now
+                started.append(task)
+        return started
+
+    async def _fire_under_way(self, table: Table, search: bool) -> TableUpdate | None:
+        """:meth:`_fire_due` in the table's task. Once it fired (or a Hard AI's move ended: applied,
+        dropped or failed), the table counts for :meth:`next_deadline` again, so the loop must look
+        again (the new deadline was set while the table was under way, when :meth:`run` could not
+        see it). Done in the task itself, so a caller awaiting it sees the table free again."""
+        try:
+            return await self._fire_due(table, bounded=not search)
+        finally:
+            (self._searching if search else self._firing).pop(table.id, None)
+            if not search:
+                self._firing_since.pop(table.id, None)
+            self._wake.set()
 
     def _searches(self, table: Table) -> bool:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
@@ -308,9 +342,12 @@ class Timers:
         seat = table.seats[aw.seat] if aw is not None else None
         return seat is not None and seat.is_ai and seat.ai_level == "hard"
 
-    async def _fire_due(self, table: Table) -> TableUpdate | None:
-        """Fire the table's deadline if it is still due, under its lock; the update, told to the listeners."""
-        async with table.lock:
+    async def _fire_due(self, table: Table, bounded: bool = False) -> TableUpdate | None:
+        """Fire the table's deadline if it is still due, under its lock (``bounded``: in one of the
+        ``fire_limit`` slots); the update, told to the listeners. Whether a timed-out player is still
+        in the server is asked first, off the lock."""
+        checked = await self._membership(table)
+        async with self._slots if bounded else contextlib.nullcontext(), table.lock:
             if (
                 table.deadline is None
                 or table.deadline > self.clock.now()
@@ -319,7 +356,7 @@ class Timers:
                 return None
             try:
                 async with self.flow.all_or_nothing(table):
-                    update = await self._fire(table)
+                    update = await self._fire(table, checked)
             except DatabaseUnavailable as exc:
                 # Undone: held while the database is away (:meth:`held`), else (another transaction
                 # was in the way) fired again shortly.
@@ -340,11 +377,14 @@ class Timers:
 
     def stop(self) -> None:
         """Shutdown: the AI moves under way are dropped (nothing was applied; they come due again
-        after a restart)."""
-        for task in list(self._searching.values()):
+        after a restart), and the deadlines firing are stopped where they are, as the loop's own
+        step was when it fired them itself (the saves at shutdown write what they changed)."""
+        for task in [*self._searching.values(), *self._firing.values()]:
             task.cancel()
 
-    async def _fire(self, table: Table) -> TableUpdate | None:
+    async def _fire(self, table: Table, checked: tuple[int, bool] | None = None) -> TableUpdate | None:
+        """Fire the due deadline. ``checked``: (a player, whether they are still in the server), as
+        :meth:`_membership` found before the lock was taken."""
         kind = table.deadline_kind
         if kind == DeadlineKind.LOBBY:
             return await self.flow.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
@@ -361,7 +401,7 @@ class Timers:
             return await self.flow.advance(table, [])
         seat = table.seats[aw.seat]
         events: list[Event] = []
-        if kind == DeadlineKind.TURN and not seat.auto and not await self._still_member(table, seat):
+        if kind == DeadlineKind.TURN and not seat.auto and checked == (seat.user_id, False):
             message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
             ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
@@ -391,13 +431,24 @@ class Timers:
         await self.flow.play_auto(table, events)
         return await self.flow.advance(table, events)
 
-    async def _still_member(self, table: Table, seat: Seat) -> bool:
-        """Whether the seat's player is still in the server (asked when their timer fires: a member
-        who left would otherwise time out turn after turn)."""
-        if self.member_check is None or seat.user_id is None:
-            return True
+    async def _membership(self, table: Table) -> tuple[int, bool] | None:
+        """Before a player's turn times out: (the player, whether they are still in the server), so a
+        member who left is not timed out turn after turn; None when no player's turn is due. Asked
+        without the table's lock, for at most ``member_check_timeout`` seconds: Discord slow or
+        unreachable, the player counts as present (their timeout applies)."""
+        if self.member_check is None or table.deadline_kind != DeadlineKind.TURN or table.game is None:
+            return None
+        aw = table.running_game.awaiting()
+        seat = table.seats[aw.seat] if aw is not None else None
+        if seat is None or seat.auto or seat.user_id is None:
+            return None
         try:
-            return await self.member_check(table.guild_id, seat.user_id)
-        except Exception:  # noqa: BLE001 - Discord unreachable: treat as present, the timeout applies
-            log.warning("could not check whether a player is still in server %s", table.guild_id)
-            return True
+            present = await asyncio.wait_for(self.member_check(table.guild_id, seat.user_id), self.member_check_timeout)
+        except Exception as exc:  # noqa: BLE001 - Discord slow or unreachable: present, the timeout applies
+            log.warning(
+                "could not tell whether a player is still in server %s (%s): counted as present",
+                table.guild_id,
+                type(exc).__name__,
+            )
+            present = True
+        return seat.user_id, present

@@ -48,6 +48,7 @@ import pytest
 from bot import errors
 from bot.economy.bank import HOUSE, Bank
 from bot.messages.refusals import say
+from bot.messages.text import PLACE_LOST
 from bot.storage.dialect import SqliteConnection
 from bot.tables.aiworker import AIPlayers
 from bot.tables.log import decision_token
@@ -175,6 +176,8 @@ class Chaos:
             "claim_timeout": 8.0,
         }
         self.save_delay = self.rng.choice([0.0, 3600.0])  # 3600: coalesced, written only by flush_saves
+        self.other_released = asyncio.Event()  # another program's SQLite lock (op_db_fault) is released
+        self.other_released.set()
         self.manager = self.new_manager()
 
     # -- plumbing -----------------------------------------------------------------
@@ -717,6 +720,29 @@ class Chaos:
         can_manage = self.rng.random() < 0.3
         await self.refusable("stop", lambda: m.stop(table.channel_id, user, can_manage))
 
+    async def op_place_lost(self):
+        """The table's place on Discord went away (its channel or thread deleted, the bot removed or
+        refused there: bot.discordio.places): it ends at once, its chips back through the ledger;
+        now and then while a timer fires there, or twice at once (an event and a refused request)."""
+        m = self.manager
+        if not m.tables:
+            return await self.op_create()
+        table = self.rng.choice(self.tables())
+        why = self.rng.choice(sorted(PLACE_LOST))
+        calls = [m.end_lost(table, why)]
+        if self.rng.random() < 0.3:
+            calls.append(m.end_lost(table, why))
+        if self.rng.random() < 0.3:
+            calls.append(m.tick())
+        status = table.status
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        ended = [r for r in results[: len(calls)] if r is not None and not isinstance(r, list)]
+        assert table.status in ("finished", "cancelled") and len(ended) == 1, (table.status, results)
+        self.n[f"place lost: {status}"] += 1
+
     # -- the economy --------------------------------------------------------------------
 
     def economy(self) -> Bank:
@@ -784,11 +810,18 @@ class Chaos:
             self.db.conn.raw = BeginFailsOnce(self.db.conn.raw)
         else:
             fault = "locked by another program"
+            # The other program's previous lock first (an operation may end before it is released):
+            # its BEGIN would wait on the event loop, which its release is waiting for.
+            await self.other_released.wait()
             await self.db.conn.raw.execute("PRAGMA busy_timeout=10")  # gives up at once, then retried
             other = sqlite3.connect(self.db.path, isolation_level=None)
             other.execute("BEGIN IMMEDIATE")
+            self.other_released.clear()
             loop = asyncio.get_running_loop()
-            loop.call_later(self.rng.uniform(0.02, 0.2), lambda: (other.execute("COMMIT"), other.close()))
+            loop.call_later(
+                self.rng.uniform(0.02, 0.2),
+                lambda: (other.execute("COMMIT"), other.close(), self.other_released.set()),
+            )
         self.n[f"db fault: {fault}"] += 1
         name = self.rng.choice(["move", "join", "add_ai", "start", "time", "daily", "grant", "leave", "flush"])
         await getattr(self, f"op_{name}")()
@@ -1085,6 +1118,7 @@ class Chaos:
         ("db_fault", 4),
         ("db_away", 2),
         ("corrupt", 1),
+        ("place_lost", 2),
     )
 
     async def run(self, steps: int) -> None:

@@ -1081,6 +1081,39 @@ class DiscordHarness:
         self.server._dispatch_message_event("MESSAGE_CREATE", msg)
         return msg
 
+    # -- Discord-side changes (gateway events: tests/fakediscord/server.py) -------------------------
+    async def delete_channel(self, channel: ChannelRef) -> None:
+        await self.server.delete_channel(self.channel(channel))
+
+    async def archive_thread(self, thread: ChannelRef, *, locked: bool = False) -> None:
+        await self.server.update_thread(self.channel(thread), archived=True, locked=locked)
+
+    async def delete_thread(self, thread: ChannelRef) -> None:
+        await self.server.delete_thread(self.channel(thread))
+
+    async def remove_bot_from_guild(self, guild: Any = None) -> None:
+        await self.server.remove_bot_from_guild(self.state.guild(guild))
+
+    async def guild_outage(self, guild: Any = None) -> None:
+        await self.server.guild_outage(self.state.guild(guild))
+
+    async def guild_back(self, guild: Any = None) -> None:
+        await self.server.guild_back(self.state.guild(guild))
+
+    def revoke_access(self, channel: ChannelRef) -> None:
+        """The bot loses View Channel there (no gateway event without the members/overwrites it
+        would need): every request to it answers 403 / 50001 from now on."""
+        self.channel(channel).bot_denied |= S.P_VIEW_CHANNEL
+        self.state.touch()
+
+    async def delete_message(self, message: MessageRef) -> None:
+        """A moderator deletes a message (the bot gets MESSAGE_DELETE if its intents allow)."""
+        await self.server.moderator_deletes(self.state.message(message))
+
+    async def reset_token(self) -> None:
+        """The bot's token is reset: REST answers 401, the gateway closes with 4004."""
+        await self.server.reset_token()
+
     def expire_token(self, handle: InteractionHandle | InteractionRecord) -> None:
         """Make an interaction token dead now, as Discord does after 15 minutes (webhook calls get 401)."""
         rec = handle.record if isinstance(handle, InteractionHandle) else handle

@@ -211,8 +211,9 @@ class Faults:
         self._server.state.user(user).dms_open = True
 
     # -- the world changing under the bot (no gateway event: as if the bot missed it) ----------
-    def remove_channel(self, channel: Any) -> Channel:
-        """Delete a channel (and its threads): later requests to it answer 404 / 10003."""
+    def remove_channel(self, channel: Any) -> list[Channel]:
+        """Delete a channel (and its threads): later requests to it answer 404 / 10003 (no gateway event:
+        ``dh.delete_channel`` sends CHANNEL_DELETE)."""
         return self._server.state.remove_channel(channel)
 
     def delete_message(self, message: Any) -> Message:
@@ -789,6 +790,7 @@ class FakeDiscordServer:
         ch = self.state.channels.get(int(request.match_info["channel_id"]))
         if ch is None:
             raise ApiError(404, 10003, "Unknown Channel")
+        self._check_bot_access(ch)
         return ch
 
     def _message_in(self, ch: Channel, request: web.Request) -> Message:
@@ -1322,6 +1324,75 @@ class FakeDiscordServer:
         if m is None:
             raise ApiError(404, 10007, "Unknown Member")
         return json_response(m.payload())
+
+    # -- the world changing under the bot: Discord-side changes and their gateway events ----------
+    def _check_bot_access(self, ch: Channel) -> None:
+        """403 / 50001 Missing Access for a channel of a server the bot was removed from, or one
+        where it lost View Channel (``bot_denied``; a thread inherits it from its parent)."""
+        if ch.guild_id is None:
+            return
+        guild = self.state.guilds.get(ch.guild_id)
+        parent = self.state.channels.get(ch.parent_id) if ch.parent_id else None
+        if (
+            guild is None
+            or self.state.bot.id not in guild.members
+            or ch.bot_denied & S.P_VIEW_CHANNEL
+            or (ch.type == S.CH_PUBLIC_THREAD and parent is not None and parent.bot_denied & S.P_VIEW_CHANNEL)
+        ):
+            raise ApiError(403, 50001, "Missing Access")
+
+    async def delete_channel(self, channel: Any) -> None:
+        """A channel deleted (its threads with it): CHANNEL_DELETE, as Discord sends (discord.py
+        removes the channel's threads itself)."""
+        ch = self.state.channel(channel)
+        payload = ch.payload()
+        self.state.remove_channel(ch)
+        await self.dispatch("CHANNEL_DELETE" if ch.type != S.CH_PUBLIC_THREAD else "THREAD_DELETE", payload)
+
+    async def update_thread(self, thread: Any, *, archived: bool, locked: bool) -> None:
+        """A thread archived and/or locked by a moderator: THREAD_UPDATE."""
+        ch = self.state.channel(thread)
+        ch.archived, ch.locked = archived, locked
+        self.state.touch()
+        await self.dispatch("THREAD_UPDATE", ch.payload())
+
+    async def delete_thread(self, thread: Any) -> None:
+        """A thread deleted: THREAD_DELETE (its id, server, parent and type only, as Discord sends)."""
+        ch = self.state.channel(thread)
+        self.state.remove_channel(ch)
+        data = {"id": str(ch.id), "guild_id": str(ch.guild_id), "parent_id": str(ch.parent_id), "type": ch.type}
+        await self.dispatch("THREAD_DELETE", data)
+
+    async def remove_bot_from_guild(self, guild: Any) -> None:
+        """The bot kicked from a server: its channels answer 403 / 50001, then GUILD_DELETE (no ``unavailable``)."""
+        g = self.state.guild(guild)
+        self.state.remove_member(g, self.state.bot)
+        self.state.touch()
+        await self.dispatch("GUILD_DELETE", {"id": str(g.id)})
+
+    async def guild_outage(self, guild: Any) -> None:
+        """A Discord outage of a server: GUILD_DELETE with ``unavailable: true`` (the bot is still in it)."""
+        g = self.state.guild(guild)
+        await self.dispatch("GUILD_DELETE", {"id": str(g.id), "unavailable": True})
+
+    async def guild_back(self, guild: Any) -> None:
+        """The outage is over: GUILD_CREATE again."""
+        g = self.state.guild(guild)
+        sess = self.current_session()
+        if sess is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        await self._dispatch_to(sess, "GUILD_CREATE", self.guild_create_payload(g, sess))
+
+    async def moderator_deletes(self, message: Message) -> None:
+        """Someone else (a moderator) deletes a message: MESSAGE_DELETE (for the intents that get it)."""
+        self.state.delete_message(message)
+        self._dispatch_message_event("MESSAGE_DELETE", message)
+
+    async def reset_token(self) -> None:
+        """The token reset in the developer portal: REST answers 401 from now on, and the gateway
+        closes with 4004 (authentication failed: discord.py must not reconnect)."""
+        self.state.token = "reset-" + secrets.token_hex(8)
+        await self.drop_gateway(code=4004)
 
     # -- gateway ----------------------------------------------------------------------
     def current_session(self) -> GatewaySession | None:

@@ -654,6 +654,7 @@ class FakeState:
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
+        self.deleted_channels: dict[int, Channel] = {}  # channels deleted (remove_channel), by id
         self.messages: dict[int, Message] = {}
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel with the bot
         self.interactions: dict[int, InteractionRecord] = {}
@@ -748,18 +749,18 @@ class FakeState:
         parent = self.channel(parent)
         return [c for c in self.channels.values() if c.type == CH_PUBLIC_THREAD and c.parent_id == parent.id]
 
-    def remove_channel(self, channel: Any) -> Channel:
-        """The channel (and its threads) is deleted: requests to it answer 404 / 10003 from now on.
-        No gateway event is sent here."""
+    def remove_channel(self, channel: Any) -> list[Channel]:
+        """A channel (and its threads) deleted: REST answers 404 / 10003 for it from now on. The
+        channels removed (kept in ``deleted_channels``, so tests can still read them)."""
         ch = self.channel(channel)
-        gone = [ch, *(c for c in self.channels.values() if c.parent_id == ch.id and c.type == CH_PUBLIC_THREAD)]
-        for c in gone:
+        removed = [ch] + [c for c in self.channels.values() if c.type == CH_PUBLIC_THREAD and c.parent_id == ch.id]
+        for c in removed:
             self.channels.pop(c.id, None)
-            if c.guild_id is not None and c.guild_id in self.guilds:
-                g = self.guilds[c.guild_id]
-                g.channels = [x for x in g.channels if x.id != c.id]
+            self.deleted_channels[c.id] = c
+            if c.guild_id is not None and c in self.guilds[c.guild_id].channels:
+                self.guilds[c.guild_id].channels.remove(c)
         self.touch()
-        return ch
+        return removed
 
     def remove_member(self, guild: Guild, user: User) -> None:
         """The user leaves the server (GET …/members/{id} answers 404 from now on)."""

@@ -205,10 +205,10 @@ async def test_a_stuck_timer_loop_is_unhealthy_and_stops_the_watchdog(served, cl
     entered, release = asyncio.Event(), asyncio.Event()
     fire = manager.timers._fire
 
-    async def stuck(table):
+    async def stuck(table, *args):
         entered.set()
         await release.wait()
-        return await fire(table)
+        return await fire(table, *args)
 
     manager.timers._fire = stuck
     clock.advance(manager.settings.lobby_timeout + 1)

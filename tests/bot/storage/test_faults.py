@@ -8,6 +8,7 @@ answer is lost (committed, or not), and one whose outcome can't be learnt."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sqlite3
 
@@ -75,7 +76,8 @@ async def test_sqlite_locked_for_too_long_is_refused_with_the_friendly_words(sql
     assert await wallet(sqlite_db, 7) == 50
 
 
-async def test_sqlite_disk_full_rolls_the_transaction_back(sqlite_db):
+async def test_sqlite_disk_full_rolls_the_transaction_back(sqlite_db, caplog):
+    caplog.set_level(logging.WARNING, logger="bot.storage.database")
     await open_wallet(sqlite_db, 1, 10)
     raw = sqlite_db.conn.raw
     (pages,) = (await raw.execute_fetchall("PRAGMA page_count"))[0]
@@ -92,6 +94,9 @@ async def test_sqlite_disk_full_rolls_the_transaction_back(sqlite_db):
     assert sqlite_db.away and sqlite_db.outages == 1  # writes are refused at once meanwhile
     with pytest.raises(errors.DatabaseUnavailable):
         await open_wallet(sqlite_db, 2, 20)
+    # A full disk needs an operator: an error, not a warning (and no traceback: a line per try).
+    full = [r for r in caplog.records if "disk is full" in r.getMessage()]
+    assert full and all(r.levelno == logging.ERROR and r.exc_info is None for r in full)
     await raw.execute("PRAGMA max_page_count = 1073741823")  # space again
     await wait_for(lambda: not sqlite_db.away)  # the probe finds it back
     await open_wallet(sqlite_db, 2, 20)

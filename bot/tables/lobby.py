@@ -140,7 +140,7 @@ class Lobby:
                 buy_in=buy_in,
                 turn_timeout=float(turn_timeout or config.turn_timeout),
                 ai_pause=float(config.ai_pause),
-                created_at=self.clock.now(),
+                created_at=self.clock.wall(),
                 thread=thread,
                 rematch_of=rematch_of,
             )
@@ -412,7 +412,7 @@ class Lobby:
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
             # Before anything changes in memory: if the database is away, the lobby stays as it was.
-            await self.store.mark_started(table, self.clock.now())
+            await self.store.mark_started(table, self.clock.wall())
             table.game = Game.new(
                 table.preset,
                 [s.name for s in table.seats],

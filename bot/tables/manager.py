@@ -59,11 +59,11 @@ class TableManager:
     ) -> None:
         """``ai``: the AI seats' decisions (default: with ``rng`` and ``clock``; the bot gives it a
         worker process pool for Hard decisions)."""
-        self.store = TableStore(db, save_delay)
+        self.clock = clock or SystemClock()
+        self.store = TableStore(db, save_delay, self.clock)
         self.bank = bank
         self.prefs = prefs
         self.settings = settings
-        self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
         self.ai = ai or AIPlayers(self.rng, clock=self.clock)
         self.registry = Registry()

@@ -1,4 +1,4 @@
-"""Timers: every deadline is an absolute time from the injectable clock, saved with its table.
+"""Timers: every deadline is an absolute time of the game's clock, saved with its table.
 
 :meth:`Timers.tick` fires the due ones (lobby expiry, turn timeout, AI move, next deal) and
 :meth:`Timers.run` calls it as they come due. After a restart, :meth:`Timers.resume` loads every
@@ -7,6 +7,13 @@ bot was down gets a grace period (``resume_grace``, 15 s) instead of an instant 
 counts as a timeout if it runs out again after the restart. Other deadlines (AI moves, the next
 deal, lobby expiry) fire at once when past. A turn that runs out plays the safe default; after
 ``timeouts_before_ai`` in a row an AI plays the seat until the player is back.
+
+The game's clock is monotonic (bot.tables.clock): a wall-clock step is logged once and changes no
+deadline; a deadline is saved as a wall time and re-armed from it. While the bot cannot hear its
+players (:class:`~bot.tables.clock.Hearing`: the gateway is down, or with ``stall_after`` set the
+event loop stalled that long), no deadline fires; when it hears again, :meth:`Timers.extend`
+moves every deadline on by the gap, a player's turn to at least ``resume_grace`` from then, as
+after a restart: the bot's deafness never costs a player their time.
 
 The loop waits through the service's clock (``Clock.wait``: wall time in production, a test's
 hand-driven time under :class:`~bot.tables.clock.FakeClock`), and never longer than
@@ -29,7 +36,7 @@ from bot.errors import DatabaseUnavailable
 from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
 from bot.settings import Settings
 from bot.storage.dialect import Row
-from bot.tables.clock import Clock
+from bot.tables.clock import WALL_STEP, Clock, wall_offset
 from bot.tables.flow import DATABASE_RETRY, Flow
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
@@ -65,6 +72,9 @@ class Timers:
     busy_retry = 0.02  # seconds before a due table whose lock was held is looked at again
     watchdog_step = 1.0  # the loop looks at least this often, whatever it waits for
     overdue_after = 3.0  # seconds past its deadline that make a table overdue (a warning)
+    # Seconds the loop may oversleep before that counts as a stalled event loop, when nothing was
+    # heard (None: not watched; the bot sets it, a test's hand-driven clock jumps on purpose).
+    stall_after: float | None = None
 
     def __init__(
         self, registry: Registry, store: TableStore, bank: Bank, settings: Settings, clock: Clock, flow: Flow
@@ -76,6 +86,8 @@ class Timers:
         self.clock = clock
         self.flow = flow
         self._wake = flow.deadlines_changed  # set whenever a deadline changes (Flow.set_deadline)
+        self.hearing = flow.hearing
+        self._wall_offset = wall_offset(clock)  # the wall clock's lead over the game's, as last seen
         # Whether a user is still a member of a server (the Discord side asks Discord); None: assume so.
         self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self._busy_due = False  # the last tick skipped a due table whose lock was held
@@ -91,6 +103,8 @@ class Timers:
         self._wake.set()
 
     def next_deadline(self) -> float | None:
+        if self.hearing.deaf:
+            return None  # held until the bot hears its players again (extend)
         times = [t.deadline for t in self.registry if t.deadline is not None and t.id not in self._searching]
         return min(times) if times else None
 
@@ -115,7 +129,7 @@ class Timers:
                     self.store.discard(table)
                     self.registry.forget(table)
                 try:
-                    await quarantine(self.store.db, self.bank, int(row["id"]), one_line(exc), self.clock.now())
+                    await quarantine(self.store.db, self.bank, int(row["id"]), one_line(exc), self.clock.wall())
                 except DatabaseUnavailable:
                     raise
                 except Exception:
@@ -127,6 +141,8 @@ class Timers:
     async def _resume_one(self, row: Row) -> Table:
         table = Table.from_row(row, clock=self.clock.now)
         check_loaded(table, int(row["chips"]))
+        if table.deadline is not None:
+            table.deadline -= wall_offset(self.clock)  # saved as a wall time (TableStore)
         self.registry.remember(table)
         if table.status == TableStatus.PLAYING and table.deadline is None:
             # Saved between steps: decide again what we wait for.
@@ -158,14 +174,55 @@ class Timers:
             if timeout is None or on_its_own:
                 timeout = self.watchdog_step
             self.ticking_since = None
+            waited_from = self.clock.now()
             woken = timeout <= 0 or await self.clock.wait(self._wake, timeout)
             self.ticking_since = self.clock.now()
             try:
+                overslept = self.ticking_since - waited_from - timeout
+                if self.stall_after is not None and overslept > self.stall_after and not self.hearing.deaf:
+                    # Nothing ran, clicks included, while the loop stood still: the players' time is theirs.
+                    await self.extend(overslept, "the event loop stalled")
+                self.watch_wall()
                 self.watch(lost_wake_ups=on_its_own and not woken)
                 await self.tick(wait_for_searches=False)
             except Exception:
                 log.exception("table timer failed")
                 await self.clock.wait(asyncio.Event(), 0.5)
+
+    def watch_wall(self) -> None:
+        """Log a wall-clock step (each once): deadlines keep to the game's clock, so it changes none."""
+        offset = wall_offset(self.clock)
+        if abs(offset - self._wall_offset) > WALL_STEP:
+            log.warning(
+                "the wall clock stepped %+.1f s; the game's deadlines keep to the monotonic clock",
+                offset - self._wall_offset,
+            )
+        self._wall_offset = offset
+
+    async def extend(self, gap: float, why: str) -> list[Table]:
+        """The bot could not hear its players for ``gap`` seconds (``why``): every deadline moves on
+        by it, a human's turn to at least ``resume_grace`` from now (as after a restart); each such
+        table is saved. The tables whose deadlines moved (their messages show the new times)."""
+        if gap <= 0:
+            return []
+        now = self.clock.now()
+        moved = []
+        for table in self.registry:
+            if table.deadline is None or table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+                continue
+            table.deadline += gap
+            if table.deadline_kind == DeadlineKind.TURN:
+                table.deadline = max(table.deadline, now + self.resume_grace)
+            moved.append(table)
+        log.info("the bot could not hear its players for %.1f s (%s): %d deadline(s) extended", gap, why, len(moved))
+        self._wake.set()
+        for table in moved:
+            async with table.lock:
+                try:
+                    await self.store.save(table, urgent=False)
+                except DatabaseUnavailable as exc:  # a restart re-arms the saved deadline with its grace
+                    log.warning("table %s: its extended deadline is not saved (%s)", table.id, exc.detail)
+        return moved
 
     def idle(self) -> bool:
         """Whether the loop has nothing under way: no Hard AI's move searching, no wake-up pending
@@ -178,6 +235,8 @@ class Timers:
         looked on its own, woken by nothing, though it waited for no earlier deadline) any due one
         whose lock is free: nothing woke the loop for it. :meth:`tick` then fires them."""
         now = self.clock.now()
+        if self.hearing.deaf:
+            return  # held, not late
         for table in self.registry:
             deadline = table.deadline
             if deadline is None or deadline > now or table.id in self._searching:
@@ -206,7 +265,8 @@ class Timers:
         return sum(
             1
             for t in self.registry
-            if t.deadline is not None and now - t.deadline > self.overdue_after and t.id not in self._searching
+            if not self.hearing.deaf
+            and t.deadline is not None and now - t.deadline > self.overdue_after and t.id not in self._searching
         )
 
     async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
@@ -218,6 +278,8 @@ class Timers:
         now = self.clock.now()
         updates: list[TableUpdate] = []
         self._busy_due = False
+        if self.hearing.deaf:
+            return updates  # the players cannot act: nothing is due until the bot hears them (extend)
         for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
             if table.id in self._searching:
                 continue
@@ -262,6 +324,7 @@ class Timers:
             if (
                 table.deadline is None
                 or table.deadline > self.clock.now()
+                or self.hearing.deaf
                 or table.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
             ):
                 return None

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.discordio.controller import (
-    answer_soon,
+    acknowledged_first,
     channel_of,
     check_bot_permissions,
     guild_of,
@@ -72,10 +72,11 @@ class TableCommands(CommandFamily):
         if bet_limit:
             options["bet_limit"] = bet_limit
 
+        # A table opened inside a thread plays there (threads don't nest). Refused before anything is done.
+        thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
+        check_bot_permissions(interaction, thread)
+
         async def open_table():
-            # A table opened inside a thread plays there (threads don't nest).
-            thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
-            check_bot_permissions(interaction, thread)
             return await self.manager.create_table(
                 guild_of(interaction),
                 channel_of(interaction),
@@ -88,16 +89,18 @@ class TableCommands(CommandFamily):
                 thread=thread,
             )
 
-        # The lobby is the answer; opening it waits for the database (a "thinking…" answer first if that is slow).
-        table = (await answer_soon(interaction, open_table())).table
+        # Acknowledged before the host's buy-in is taken: "thinking…", which the lobby then fills.
+        table = (await acknowledged_first(interaction, open_table)).table
         message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
         if message_id:
             await remember_message(self.manager, table.id, "lobby", message_id)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
-        join = self.manager.join(channel_of(interaction), interaction.user.id, display_name(interaction.user))
-        update = await answer_soon(interaction, join, ephemeral=True)
+        def join():
+            return self.manager.join(channel_of(interaction), interaction.user.id, display_name(interaction.user))
+
+        update = await acknowledged_first(interaction, join, ephemeral=True)
         await self.controller.reply(interaction, update.message or "You're in!")
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")

@@ -19,6 +19,7 @@ from discord.types.user import User as UserPayload
 
 from bot import __version__
 from bot.discordio import ackstats, commandsync, sdnotify
+from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
@@ -42,6 +43,7 @@ from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
 from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_ownership
+from bot.tables.clock import SystemClock
 from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,9 @@ HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept ope
 LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
 LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
 RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
+# Seconds the timer loop may oversleep before the event loop counts as stalled: no click was read
+# meanwhile, so every deadline is extended by the stall (bot.tables.timers).
+LOOP_STALL = 5.0
 
 
 class DiscordUnreachable(Exception):
@@ -232,6 +237,8 @@ class TripoleyBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.traffic = traffic
+        self.clock = SystemClock()  # the game's (monotonic) clock, shared by the tables and the clicks
+        click_times = self.click_times = ClickTimes(self.clock)
         self.db: Database | None = None
         self.images: ImageService | None = None
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
@@ -255,6 +262,7 @@ class TripoleyBot(commands.Bot):
             token = storage.PRIORITY.set(storage.INTERACTIVE)
             try:
                 traffic.received(int(data["id"]))
+                click_times.arrived(int(data["id"]))  # as it is read: a click is dated when it was made
                 return _parse(data)
             finally:
                 storage.PRIORITY.reset(token)
@@ -276,7 +284,8 @@ class TripoleyBot(commands.Bot):
         await self.db.checkpoint_in_background()
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
-        self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
+        self.manager = TableManager(self.db, self.bank, self.prefs, s, clock=self.clock, save_delay=SAVE_DELAY)
+        self.manager.timers.stall_after = LOOP_STALL
         self.manager.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
             self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
@@ -293,7 +302,7 @@ class TripoleyBot(commands.Bot):
         self.turns = TurnNotifier(
             self.manager, self.publisher.sink, self.images, carriers=self.publisher.carriers, ping_delay=s.ping_delay
         )
-        self.controller = Controller(self.manager, self.publisher, self.turns)
+        self.controller = Controller(self.manager, self.publisher, self.turns, self.click_times)
         self.add_dynamic_items(TableButton, TableSelect)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -387,6 +396,42 @@ class TripoleyBot(commands.Bot):
             # A local test server: guild commands show up at once.
             for guild in self.guilds:
                 await self._sync_guild(guild)
+
+    # -- deafness: while the gateway is down no click reaches the bot, so no deadline runs out --
+
+    def _lost(self, why: str) -> None:
+        manager = getattr(self, "manager", None)
+        if manager is not None:
+            manager.timers.hearing.lost(why)
+
+    async def _heard(self, why: str) -> None:
+        """The bot hears again: every deadline is extended by the gap, and the table messages show them."""
+        manager = getattr(self, "manager", None)
+        if manager is None:
+            return
+        gap = manager.timers.hearing.back(why)
+        if gap is None:
+            return
+        for table in await manager.timers.extend(gap, f"{why} disconnected"):
+            self.publisher.publish(table)
+
+    async def on_disconnect(self) -> None:
+        self._lost("gateway")
+
+    async def on_connect(self) -> None:
+        await self._heard("gateway")
+
+    async def on_resumed(self) -> None:
+        await self._heard("gateway")
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._lost(f"shard {shard_id}")
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        await self._heard(f"shard {shard_id}")
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        await self._heard(f"shard {shard_id}")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:

@@ -19,7 +19,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-
 WALL_STEP = 2.0  # seconds the wall clock must move against the monotonic one to count as a step
 
 

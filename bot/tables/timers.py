@@ -266,7 +266,9 @@ class Timers:
             1
             for t in self.registry
             if not self.hearing.deaf
-            and t.deadline is not None and now - t.deadline > self.overdue_after and t.id not in self._searching
+            and t.deadline is not None
+            and now - t.deadline > self.overdue_after
+            and t.id not in self._searching
         )
 
     async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:

@@ -40,8 +40,10 @@ def interaction(stack, user=ANN, **kw):
 async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     it = interaction(stack)
     await cog.start.callback(cog, it, preset="tripoley", rounds=2)
-    name, content, kwargs = it.calls[0]
-    assert name == "send_message" and "table open" in content
+    assert it.calls.names() == ["defer", "followup"]  # acknowledged before the host's buy-in is taken
+    assert it.calls[0][2] == {"thinking": True, "ephemeral": False}
+    name, content, kwargs = it.calls[1]
+    assert "table open" in content
     ids = [c.custom_id for c in kwargs["view"].children]
     assert ids == [
         "tripoley:1:0:join",
@@ -52,7 +54,7 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
         "tripoley:1:0:ai.hard",
         "tripoley:1:0:pick.house",
     ]
-    assert stack.manager.get(C).lobby_message_id == 4242
+    assert stack.manager.get(C).lobby_message_id == 6001  # the follow-up that filled "thinking…"
     # A second table in the same channel is refused, ephemerally, by the error handler.
     again = interaction(stack, BOB)
     with pytest.raises(Exception) as err:
@@ -110,7 +112,8 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
     await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=1)
     join = interaction(stack, BOB, name="bob", message=public_message())
     await stack.controller.on_component(join, "tripoley:1:0:join", [])
-    assert join.calls.names() == ["send_message"] and join.calls[0][2]["ephemeral"]
+    assert join.calls.names() == ["defer", "followup"] and join.calls[1][2]["ephemeral"]
+    assert join.calls[0][2] == {"thinking": True, "ephemeral": True}  # before the buy-in: private
     early = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(early, "tripoley:1:0:start", [])
     assert "Only the host" in early.calls[0][1]

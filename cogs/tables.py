@@ -72,11 +72,10 @@ class TableCommands(CommandFamily):
         if bet_limit:
             options["bet_limit"] = bet_limit
 
-        # A table opened inside a thread plays there (threads don't nest). Refused before anything is done.
-        thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
-        check_bot_permissions(interaction, thread)
-
         async def open_table():
+            # A table opened inside a thread plays there (threads don't nest).
+            thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
+            check_bot_permissions(interaction, thread)
             return await self.manager.create_table(
                 guild_of(interaction),
                 channel_of(interaction),

@@ -119,6 +119,9 @@ class FakeInteraction:
     async def edit_original_response(self, **kwargs: Any) -> None:
         self.calls.append(("edit_original_response", kwargs.get("content"), kwargs))
 
+    async def delete_original_response(self) -> None:
+        self.calls.append(("delete_original_response", None, {}))
+
 
 def public_message():
     return SimpleNamespace(id=777, flags=discord.MessageFlags())

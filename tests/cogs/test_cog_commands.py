@@ -60,8 +60,10 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, again, preset="tripoley")
     await stack.controller.report(again, err.value)
-    assert again.calls.last("send_message")[2]["ephemeral"] is True
-    assert "already running" in again.calls.last("send_message")[1]
+    # After the "thinking…" (removed), the refusal comes privately as a follow-up.
+    assert again.calls.names() == ["defer", "delete_original_response", "followup"]
+    assert again.calls.last("followup")[2]["ephemeral"] is True
+    assert "already running" in again.calls.last("followup")[1]
 
 
 TABLE_PERMISSIONS = discord.Permissions(
@@ -81,7 +83,7 @@ async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, it, preset="tripoley")
     await stack.controller.report(it, err.value)
-    answer = it.calls.last("send_message")
+    answer = it.calls.last("followup")  # after the "thinking…" (removed)
     assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
     assert answer[1].count("**") == 2, "only the missing one is named"
     assert C not in stack.manager.tables

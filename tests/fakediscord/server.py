@@ -103,7 +103,7 @@ def json_response(data: Any, status: int = 200, headers: dict | None = None) -> 
 
 @dataclass
 class _Fault:
-    kind: str  # "429", "delay", "status"
+    kind: str  # "429", "delay", "status", "applied" (the request is carried out, then answered with status)
     pattern: str
     remaining: int | None  # None: forever
     retry_after: float = 0.0
@@ -180,6 +180,20 @@ class Faults:
         f = _Fault("status", route, count, status=status, code=code, message=message)
         self._faults.append(f)
         return f
+
+    def fail_after_applying(
+        self, route: str, status: int = 502, *, count: int = 1, code: int = 0, message: str = "Bad Gateway"
+    ) -> _Fault:
+        """Carry out the next `count` matching calls, then answer them with `status` all the same (a
+        proxy between Discord and the bot failing on the way back: the bot can't tell it was done)."""
+        f = _Fault("applied", route, count, status=status, code=code, message=message)
+        self._faults.append(f)
+        return f
+
+    def gateway_outage(self, seconds: float) -> None:
+        """For `seconds` from now, a new gateway connection is held before its HELLO (Discord
+        unreachable); the caller drops the current one (DiscordHarness.gateway_outage)."""
+        self._server.gateway_down_until = time.perf_counter() + seconds
 
     def close_dms(self, user: Any) -> None:
         """DMs to this user answer 403 with code 50007, like a user who blocks server DMs."""
@@ -288,6 +302,7 @@ class FakeDiscordServer:
         self.connections: list[GatewayConnection] = []
         self.gateway_log: list[tuple[float, str, Any]] = []  # (time, "recv"/"send", op or event name)
         self.errors: list[str] = []  # crashes of the fake itself (REST handlers, gateway): should stay empty
+        self.gateway_down_until = 0.0  # perf_counter until which new gateway connections wait (an outage)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -433,6 +448,10 @@ class FakeDiscordServer:
                         raise ApiError(401, 0, "401: Unauthorized")
                     resp = await handler(request)
                     resp.headers.update(self._ratelimit_headers(bucket))
+                    applied = self.faults._take("applied", request.method, template, rpath)
+                    if applied:
+                        call.injected = f"{applied.status} after applying"
+                        raise ApiError(applied.status, applied.code, applied.message)
         except ApiError as e:
             resp = json_response(e.body(), status=e.status, headers=self._ratelimit_headers(bucket))
         except web.HTTPException:
@@ -1173,6 +1192,9 @@ class FakeDiscordServer:
         conn = GatewayConnection(ws, request, request.query.get("compress"))
         self.connections.append(conn)
         try:
+            outage = self.gateway_down_until - time.perf_counter()
+            if outage > 0:
+                await asyncio.sleep(outage)  # Discord unreachable: no HELLO until the outage is over
             await conn.send(
                 {
                     "op": 10,

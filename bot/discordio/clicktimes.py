@@ -46,8 +46,3 @@ class ClickTimes:
     def made_at(self, interaction_id: int) -> float | None:
         """When the interaction was made (None: not seen arriving)."""
         return self._made.get(interaction_id)
-
-    def late_by(self, interaction_id: int) -> float:
-        """Seconds the interaction is older now than an interaction that came at once."""
-        made = self._made.get(interaction_id)
-        return 0.0 if made is None else max(0.0, self.clock.now() - made)

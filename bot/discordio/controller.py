@@ -242,7 +242,8 @@ class Controller:
         if isinstance(error, (app_commands.CommandInvokeError,)) and error.original is not None:
             error = error.original
         if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-            # Too old to answer (it came late: a gateway outage, a stalled loop): nothing was done.
+            # Too old to answer (it came late: a gateway outage, a stalled loop); a grant, buy-in or
+            # move waits for its acknowledgement, so none was made. Routine: no traceback.
             log.info("interaction %s could not be answered any more (10062): dropped", interaction.id)
             return
         if isinstance(error, errors.TripoleyError):

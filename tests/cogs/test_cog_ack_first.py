@@ -7,6 +7,7 @@ the table's lock, and what only shows under it is answered once, privately. Join
 from __future__ import annotations
 
 import asyncio
+import time
 
 from bot import errors
 from tests.cogs.test_cog_e2e_fake_discord import labels, start_bot
@@ -14,27 +15,32 @@ from tests.cogs.test_cog_e2e_fake_discord import labels, start_bot
 SLOW = 0.2  # seconds an opening takes in these tests (its transaction waiting behind others)
 
 
-def slowed(bot, fail: errors.TripoleyError | None = None):
-    """Make opening a table take :data:`SLOW` (its transaction waiting behind others)."""
+def slowed(bot, fail: errors.TripoleyError | None = None) -> list[float]:
+    """Make opening a table take :data:`SLOW` (its transaction waiting behind others); the
+    ``time.perf_counter()`` each opening began at (the fake Discord's clock)."""
     create_table = bot.manager.create_table
+    began: list[float] = []
 
     async def slow_create_table(*args, **kwargs):
+        began.append(time.perf_counter())
         await asyncio.sleep(SLOW)
         if fail is not None:
             raise fail
         return await create_table(*args, **kwargs)
 
     bot.manager.create_table = slow_create_table
+    return began
 
 
 async def test_slow_lobby_answers_thinking_then_the_lobby(discord_harness, bot_settings):
     dh = discord_harness
     bot, _ = await start_bot(dh, bot_settings)
-    slowed(bot)
+    began = slowed(bot)
     h = await dh.run_command("alice", "general", "tripoley start", preset="tripoley")
     await h.response()
     assert h.response_type == 5  # "thinking…", before the table exists
-    assert h.record.ack_latency < SLOW
+    await dh.wait_for(lambda: began, 5, what="the opening")
+    assert h.record.acked_at is not None and h.record.acked_at <= began[0]  # the buy-in waited for the ack
     lobby = await h.message()
     assert "table open" in lobby.content and "Add AI" in labels(lobby) and not lobby.ephemeral
     table = bot.manager.tables[dh.channel("general").id]

@@ -246,6 +246,10 @@ class Controller:
             # move waits for its acknowledgement, so none was made. Routine: no traceback.
             log.info("interaction %s could not be answered any more (10062): dropped", interaction.id)
             return
+        if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+            # An answer (a private view, a page) whose first attempt got through, then answered 5xx.
+            log.info("interaction %s was answered already (40060)", interaction.id)
+            return
         if isinstance(error, errors.TripoleyError):
             message = say(error)
             # Not the message itself: it may name the player's own cards ("you may place …").

@@ -363,3 +363,27 @@ async def test_forget_me_everywhere_after_a_confirmation(stack, cog):
     assert click.calls[0][0] == "edit_message" and "forgotten in 2 server(s) (1300 chips removed" in click.calls[0][1]
     rows = await stack.db.fetchall("SELECT guild_id FROM wallets WHERE user_id = ?", (ANN,))
     assert rows == [] and (await stack.bank.audit(G + 1)).ok
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        discord.NotFound(
+            SimpleNamespace(status=404, reason="Not Found"), {"code": 10062, "message": "Unknown interaction"}
+        ),
+        discord.HTTPException(
+            SimpleNamespace(status=400, reason="Bad Request"),
+            {"code": 40060, "message": "Interaction has already been acknowledged."},
+        ),
+    ],
+    ids=["10062", "40060"],
+)
+async def test_discords_routine_refusals_are_dropped_quietly(stack, caplog, error):
+    """10062 (too late to answer) and 40060 (answered already) are Discord's routine refusals: no
+    answer is attempted (it would fail the same way), logged at INFO without a traceback."""
+    it = interaction(stack)
+    caplog.set_level(logging.INFO, "bot.discordio.controller")
+    await stack.controller.report(it, error)
+    assert it.calls == []
+    [record] = [r for r in caplog.records if r.name == "bot.discordio.controller"]
+    assert record.levelno == logging.INFO and record.exc_info is None

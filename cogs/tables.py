@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 
@@ -12,6 +14,7 @@ from bot.discordio.controller import (
     check_bot_permissions,
     guild_of,
     send_answer,
+    thinking,
     wants_thread,
 )
 from bot.discordio.ui import build_view, message_kwargs
@@ -96,10 +99,10 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
-        def join():
-            return self.manager.join(channel_of(interaction), interaction.user.id, display_name(interaction.user))
-
-        update = await acknowledged_first(interaction, join, ephemeral=True)
+        # A private "thinking…" before the buy-in (a refusal found first is answered as such).
+        update = await self.manager.join(
+            channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
+        )
         await self.controller.reply(interaction, update.message or "You're in!")
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")

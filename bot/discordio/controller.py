@@ -194,6 +194,11 @@ async def show_result(interaction: discord.Interaction, result: dict[str, Any]) 
             await asyncio.sleep(delay)
 
 
+async def thinking(interaction: discord.Interaction) -> None:
+    """Acknowledge with a private "thinking…", which the answer then fills (:meth:`Controller.reply`)."""
+    await acknowledge(interaction, thinking=True, ephemeral=True)
+
+
 async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge a click whose answer follows (a deferred update): the work after it waits for no one."""
     await acknowledge(interaction)
@@ -432,9 +437,8 @@ class Controller:
             raise errors.StaleButton("This lobby is closed: the game has started.")
         if verb == "join":
             # Seated before the answer, unless the buy-ins of those who clicked first make it wait.
-            update = await acknowledged_first(
-                interaction, lambda: self.manager.join(channel, user.id, name), ephemeral=True
-            )
+            # A private "thinking…" before the buy-in (a refusal found first is answered as such).
+            update = await self.manager.join(channel, user.id, name, before_apply=partial(thinking, interaction))
             await self.reply(interaction, update.message or "You're in!")
         elif verb == "leave":
             update = await self.manager.leave(channel, user.id)

@@ -144,8 +144,10 @@ class TableManager:
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
         return await self.lobby.rematch(old_table_id, user_id, name, thread)
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
-        return await self.lobby.join(channel_id, user_id, name)
+    async def join(
+        self, channel_id: int, user_id: int, name: str, before_apply: BeforeApply | None = None
+    ) -> TableUpdate:
+        return await self.lobby.join(channel_id, user_id, name, before_apply)
 
     async def add_ai(
         self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None, level: str = "normal"

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.controller import channel_of, guild_of
+from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.economy.privacy import forget_everywhere
 from bot.messages.text import escape
@@ -144,40 +144,46 @@ class EconomyCommands(CommandFamily):
 
     # -- getting back in -------------------------------------------------------------------------
 
+    # A grant is made only once its answer is sure to be seen (acknowledge_then): a claim whose
+    # acknowledgement failed ("This interaction failed") grants nothing.
+
     @app_commands.command(name="daily", description="Claim your daily chips")
     async def daily(self, interaction: discord.Interaction) -> None:
-        config = await self.prefs.guild(guild_of(interaction))
-        balance = await self.bank.claim(
-            guild_of(interaction),
-            interaction.user.id,
-            "daily",
-            config.daily_amount,
-            config.daily_cooldown_hours * 3600,
-            config.starting_balance,
-        )
-        await self.controller.reply(
-            interaction,
-            f"+{config.daily_amount} chips! Your wallet: **{balance}** chips. "
-            f"The next daily grant is in {duration_text(config.daily_cooldown_hours * 3600)}.",
-        )
+        async def claim() -> dict:
+            config = await self.prefs.guild(guild_of(interaction))
+            balance = await self.bank.claim(
+                guild_of(interaction),
+                interaction.user.id,
+                "daily",
+                config.daily_amount,
+                config.daily_cooldown_hours * 3600,
+                config.starting_balance,
+            )
+            return {
+                "content": f"+{config.daily_amount} chips! Your wallet: **{balance}** chips. "
+                f"The next daily grant is in {duration_text(config.daily_cooldown_hours * 3600)}."
+            }
+
+        await acknowledge_then(interaction, claim)
 
     @app_commands.command(
         name="relief", description="Chips to get back in when your wallet is below the smallest buy-in"
     )
     async def relief(self, interaction: discord.Interaction) -> None:
-        config = await self.prefs.guild(guild_of(interaction))
-        balance = await self.bank.claim(
-            guild_of(interaction),
-            interaction.user.id,
-            "relief",
-            config.relief_amount,
-            config.relief_cooldown_hours * 3600,
-            config.starting_balance,
-            below=smallest_buy_in(),
-        )
-        await self.controller.reply(
-            interaction, f"+{config.relief_amount} chips to get you back in. Your wallet: **{balance}** chips."
-        )
+        async def claim() -> dict:
+            config = await self.prefs.guild(guild_of(interaction))
+            balance = await self.bank.claim(
+                guild_of(interaction),
+                interaction.user.id,
+                "relief",
+                config.relief_amount,
+                config.relief_cooldown_hours * 3600,
+                config.starting_balance,
+                below=smallest_buy_in(),
+            )
+            return {"content": f"+{config.relief_amount} chips to get you back in. Your wallet: **{balance}** chips."}
+
+        await acknowledge_then(interaction, claim)
 
     # -- your data ------------------------------------------------------------------------------
 

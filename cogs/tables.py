@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 
 from bot import errors
 from bot.discordio.controller import (
-    answer_soon,
+    acknowledged_first,
     channel_of,
     check_bot_permissions,
     guild_of,
     send_answer,
+    thinking,
     wants_thread,
 )
 from bot.discordio.ui import build_view, message_kwargs
@@ -88,16 +91,18 @@ class TableCommands(CommandFamily):
                 thread=thread,
             )
 
-        # The lobby is the answer; opening it waits for the database (a "thinking…" answer first if that is slow).
-        table = (await answer_soon(interaction, open_table())).table
+        # Acknowledged before the host's buy-in is taken: "thinking…", which the lobby then fills.
+        table = (await acknowledged_first(interaction, open_table)).table
         message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
         if message_id:
             await remember_message(self.manager, table.id, "lobby", message_id)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
-        join = self.manager.join(channel_of(interaction), interaction.user.id, display_name(interaction.user))
-        update = await answer_soon(interaction, join, ephemeral=True)
+        # A private "thinking…" before the buy-in (a refusal found first is answered as such).
+        update = await self.manager.join(
+            channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
+        )
         await self.controller.reply(interaction, update.message or "You're in!")
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")

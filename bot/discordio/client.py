@@ -20,6 +20,7 @@ from discord.types.user import User as UserPayload
 
 from bot import __version__
 from bot.discordio import ackstats, commandsync, sdnotify
+from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
@@ -48,6 +49,7 @@ from bot.settings import Settings
 from bot.storage import database as storage
 from bot.storage.database import Database
 from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_ownership
+from bot.tables.clock import SystemClock
 from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,9 @@ TOKEN_REFUSED = (
     " (developer portal → Bot → Reset Token) and start the bot again."
 )
 RETENTION_EVERY = 86_400.0  # seconds between two runs of the retention rules (PRIVACY.md), the first at start
+# Seconds the timer loop may oversleep before the event loop counts as stalled: no click was read
+# meanwhile, so every deadline is extended by the stall (bot.tables.timers).
+LOOP_STALL = 5.0
 
 
 def ignore_event(data: object) -> None:
@@ -287,6 +292,8 @@ class TripoleyBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.settings = settings
         self.traffic = traffic
+        self.clock = SystemClock()  # the game's (monotonic) clock, shared by the tables and the clicks
+        click_times = self.click_times = ClickTimes(self.clock)
         self.db: Database | None = None
         self.images: ImageService | None = None
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
@@ -311,6 +318,7 @@ class TripoleyBot(commands.Bot):
             token = storage.PRIORITY.set(storage.INTERACTIVE)
             try:
                 traffic.received(int(data["id"]))
+                click_times.arrived(int(data["id"]))  # as it is read: a click is dated when it was made
                 return _parse(data)
             finally:
                 storage.PRIORITY.reset(token)
@@ -334,7 +342,8 @@ class TripoleyBot(commands.Bot):
         await self.db.checkpoint_in_background()
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
-        self.manager = TableManager(self.db, self.bank, self.prefs, s, save_delay=SAVE_DELAY)
+        self.manager = TableManager(self.db, self.bank, self.prefs, s, clock=self.clock, save_delay=SAVE_DELAY)
+        self.manager.timers.stall_after = LOOP_STALL
         self.manager.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
             self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
@@ -357,7 +366,7 @@ class TripoleyBot(commands.Bot):
             ping_delay=s.ping_delay,
             ping_watching=s.ping_watching,
         )
-        self.controller = Controller(self.manager, self.publisher, self.turns)
+        self.controller = Controller(self.manager, self.publisher, self.turns, self.click_times)
         self.places = Places(self.manager, self.publisher, self.turns, sink)
         sink.on_lost = self.places.refused  # a channel Discord answers as lost: its tables end
         self.add_dynamic_items(TableButton, TableSelect)
@@ -460,6 +469,42 @@ class TripoleyBot(commands.Bot):
             # A local test server: guild commands show up at once.
             for guild in self.guilds:
                 await self._sync_guild(guild)
+
+    # -- deafness: while the gateway is down no click reaches the bot, so no deadline runs out --
+
+    def _lost(self, why: str) -> None:
+        manager = getattr(self, "manager", None)
+        if manager is not None:
+            manager.timers.hearing.lost(why)
+
+    async def _heard(self, why: str) -> None:
+        """The bot hears again: every deadline is extended by the gap, and the table messages show them."""
+        manager = getattr(self, "manager", None)
+        if manager is None:
+            return
+        gap = manager.timers.hearing.back(why)
+        if gap is None:
+            return
+        for table in await manager.timers.extend(gap, f"{why} disconnected"):
+            self.publisher.publish(table)
+
+    async def on_disconnect(self) -> None:
+        self._lost("gateway")
+
+    async def on_connect(self) -> None:
+        await self._heard("gateway")
+
+    async def on_resumed(self) -> None:
+        await self._heard("gateway")
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self._lost(f"shard {shard_id}")
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        await self._heard(f"shard {shard_id}")
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        await self._heard(f"shard {shard_id}")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type == discord.InteractionType.modal_submit:

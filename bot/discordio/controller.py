@@ -12,6 +12,12 @@ through the click when it was made on that message: a click on a public message 
 remembered as a carrier (:mod:`bot.discordio.carriers`), so the updates it causes, the turn pings
 and round results after it ride on the interaction, outside Discord's global limit. Every
 refusal is answered ephemerally by :meth:`Controller.report`.
+
+An interaction's effects are all or nothing: a grant, a buy-in or a move is applied only once its
+acknowledgement went through (:func:`acknowledge`), so a click Discord no longer lets the bot answer
+(its 3 s ran out: 10062) changes nothing and is dropped quietly. A 40060 on an acknowledgement means
+an earlier attempt of it reached Discord: the work goes on and its result is shown. A move is
+judged by when it was made (:mod:`bot.discordio.clicktimes`), not when it arrived.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.discordio.carriers import InteractionCarrier, edit_through, original_editor, webhook_of
+from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
@@ -46,9 +53,8 @@ log = logging.getLogger(__name__)
 GENERIC_FAILURE = "Something went wrong on my side; it has been logged. Please try again."
 UNKNOWN_INTERACTION = 10062  # Discord's code for an interaction whose 3 s to answer are over
 
-# Seconds an answer that waits for the database may take before the interaction is acknowledged
-# with a "thinking…" defer (under load a transaction waits behind others; Discord allows 3 s).
-THINKING_AFTER = 0.05
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code: an earlier attempt of the acknowledgement got through
+UNKNOWN_INTERACTION = 10062  # Discord's code: the interaction can't be answered any more (its 3 s are over)
 # Seconds between further attempts to show a result whose work is done (an admin's grant) once
 # discord.py gave up on its own retries of 429s and 5xx: the admin must see what was done.
 RESULT_RETRY_DELAYS = (1.0, 2.0, 4.0, 8.0, 15.0)
@@ -102,20 +108,41 @@ def check_bot_permissions(interaction: discord.Interaction, new_thread: bool = F
         raise errors.MissingBotPermissions([errors.permission_label(p) for p in missing], new_thread)
 
 
-async def answer_soon(interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False) -> T:
-    """``work``'s result; if it takes longer than :data:`THINKING_AFTER`, the interaction is
-    acknowledged meanwhile with a "thinking…" defer (the answer then fills that message as the first
-    follow-up: see :func:`send_answer`; ``ephemeral``: a private one). A refusal raised after a
-    public defer removes the loading message, so the refusal is still answered privately
-    (:meth:`Controller.report`); a private one is filled by the refusal."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=THINKING_AFTER)
-    if done:
-        return task.result()
-    await interaction.response.defer(thinking=True, ephemeral=ephemeral)
-    storage.acknowledged()
+async def acknowledge(interaction: discord.Interaction, *, thinking: bool = False, ephemeral: bool = False) -> None:
+    """Acknowledge the interaction: a deferred update of the clicked message, or (``thinking``, and
+    always for a command) a "thinking…" answer (``ephemeral``: a private one). A 40060 means an
+    earlier attempt of this very request reached Discord (it answered a 5xx, discord.py tried again):
+    the interaction is acknowledged, so the caller carries on and shows its result through the
+    interaction's webhook, as after any acknowledgement; a move is never dropped for it."""
     try:
-        return await task
+        await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:
+            raise
+        log.info(
+            "interaction %s was acknowledged already (an earlier attempt got through): carrying on", interaction.id
+        )
+        updating = interaction.type == discord.InteractionType.component and not thinking
+        interaction.response._response_type = (  # what discord.py records for a defer that went through
+            discord.InteractionResponseType.deferred_message_update
+            if updating
+            else discord.InteractionResponseType.deferred_channel_message
+        )
+    storage.acknowledged()
+
+
+async def acknowledged_first(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[T]], *, ephemeral: bool = False
+) -> T:
+    """Acknowledge with a "thinking…" defer (``ephemeral``: a private one), then do ``work`` (a
+    buy-in, an opened table: effects the player must be able to see) and return its result; the
+    answer fills that message as the first follow-up (:func:`send_answer`, :meth:`Controller.reply`).
+    If the acknowledgement fails, ``work`` is never done: a player told "This interaction failed"
+    lost and got nothing. A refusal raised after a public defer removes the loading message, so the
+    refusal is still answered privately (:meth:`Controller.report`); a private one is filled by it."""
+    await acknowledge(interaction, thinking=True, ephemeral=ephemeral)
+    try:
+        return await work()
     except BaseException:
         if not ephemeral:
             try:
@@ -126,8 +153,8 @@ async def answer_soon(interaction: discord.Interaction, work: Awaitable[T], *, e
 
 
 async def send_answer(interaction: discord.Interaction, **kwargs: Any) -> int | None:
-    """Send the public answer (after :func:`answer_soon`: the response, or the follow-up that fills
-    its "thinking…" message); the answer message's id."""
+    """Send the public answer (after :func:`acknowledged_first`: the follow-up that fills its
+    "thinking…" message; else the response); the answer message's id."""
     if interaction.response.is_done():
         message = await interaction.followup.send(wait=True, **kwargs)
         return message.id
@@ -143,11 +170,7 @@ async def acknowledge_then(
     message), then do ``work``, then show its result (message keyword arguments) in that answer
     (:func:`show_result`). If the acknowledgement fails, the work is not done: the user sees the
     interaction fail and may simply try again. A refusal from the work is shown the same way."""
-    if update:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-    storage.acknowledged()
+    await acknowledge(interaction, thinking=not update, ephemeral=not update)
     try:
         result = await work()
     except errors.TripoleyError as exc:
@@ -172,10 +195,14 @@ async def show_result(interaction: discord.Interaction, result: dict[str, Any]) 
             await asyncio.sleep(delay)
 
 
+async def thinking(interaction: discord.Interaction) -> None:
+    """Acknowledge with a private "thinking…", which the answer then fills (:meth:`Controller.reply`)."""
+    await acknowledge(interaction, thinking=True, ephemeral=True)
+
+
 async def defer(interaction: discord.Interaction) -> None:
     """Acknowledge a click whose answer follows (a deferred update): the work after it waits for no one."""
-    await interaction.response.defer()
-    storage.acknowledged()
+    await acknowledge(interaction)
 
 
 def release(interaction: discord.Interaction) -> None:
@@ -192,11 +219,16 @@ def release(interaction: discord.Interaction) -> None:
 
 class Controller:
     def __init__(
-        self, manager: TableManager, publisher: Publisher | None = None, turns: TurnNotifier | None = None
+        self,
+        manager: TableManager,
+        publisher: Publisher | None = None,
+        turns: TurnNotifier | None = None,
+        click_times: ClickTimes | None = None,
     ) -> None:
         self.manager = manager
         self.publisher = publisher
         self.turns = turns
+        self.click_times = click_times  # when each click was made (None: judged as it arrives)
         self.pages: dict[str, PageHandler] = {}
         self.confirms: dict[str, ConfirmHandler] = {}  # confirm.<what> buttons (admin reset, forget-me)
         self._clicks: set[asyncio.Task[None]] = set()  # clicks being handled (see take_component)
@@ -215,6 +247,15 @@ class Controller:
         """The central error handler: a friendly ephemeral message, details in the log."""
         if isinstance(error, (app_commands.CommandInvokeError,)) and error.original is not None:
             error = error.original
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+            # Too old to answer (it came late: a gateway outage, a stalled loop); a grant, buy-in or
+            # move waits for its acknowledgement, so none was made. Routine: no traceback.
+            log.info("interaction %s could not be answered any more (10062): dropped", interaction.id)
+            return
+        if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+            # An answer (a private view, a page) whose first attempt got through, then answered 5xx.
+            log.info("interaction %s was answered already (40060)", interaction.id)
+            return
         if isinstance(error, errors.TripoleyError):
             message = say(error)
             # Not the message itself: it may name the player's own cards ("you may place …").
@@ -230,10 +271,6 @@ class Controller:
             message = f"Slow down a little: try again in {error.retry_after:.0f} s."
         elif isinstance(error, app_commands.CheckFailure):
             message = "You can't use that command here."
-        elif isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-            # Discord's routine refusal: the answer came after its 3 s (nobody can be answered now).
-            log.info("an interaction was answered too late (10062 Unknown interaction): dropped")
-            return
         elif isinstance(error, discord.DiscordServerError):
             log.warning("Discord failed (%s) while an interaction was answered; discord.py retried it", error.status)
             message = GENERIC_FAILURE
@@ -315,7 +352,9 @@ class Controller:
             case buttonids.RematchButton(table_id):  # on a finished game's last message
                 thread = await wants_thread(interaction, self.manager.prefs)
                 check_bot_permissions(interaction, thread)
-                update = await self.manager.rematch(table_id, user.id, name, thread=thread)
+                update = await acknowledged_first(
+                    interaction, lambda: self.manager.rematch(table_id, user.id, name, thread=thread), ephemeral=True
+                )
                 answer = update.message or "You're in!"
                 if update.refused is not None:
                     answer += f" Not every AI seat came back: {say(update.refused)}"
@@ -402,7 +441,8 @@ class Controller:
             raise errors.StaleButton("This lobby is closed: the game has started.")
         if verb == "join":
             # Seated before the answer, unless the buy-ins of those who clicked first make it wait.
-            update = await answer_soon(interaction, self.manager.join(channel, user.id, name), ephemeral=True)
+            # A private "thinking…" before the buy-in (a refusal found first is answered as such).
+            update = await self.manager.join(channel, user.id, name, before_apply=partial(thinking, interaction))
             await self.reply(interaction, update.message or "You're in!")
         elif verb == "leave":
             update = await self.manager.leave(channel, user.id)
@@ -469,7 +509,7 @@ class Controller:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
 
-        async def acknowledge() -> None:
+        async def acknowledge_click() -> None:
             if private:
                 if self.turns is not None:
                     self.turns.touch(table.id, interaction.user.id)  # the view's own answer comes next
@@ -485,7 +525,8 @@ class Controller:
             act,
             round_number,
             expect=expect,
-            before_apply=acknowledge,
+            before_apply=acknowledge_click,
+            made_at=self.click_times.made_at(interaction.id) if self.click_times is not None else None,
         )
         if private:
             seat = table.seat_of(interaction.user.id)

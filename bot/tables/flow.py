@@ -31,7 +31,7 @@ from bot.errors import DatabaseUnavailable
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.tables.aiworker import AIPlayers
-from bot.tables.clock import Clock
+from bot.tables.clock import Clock, Hearing
 from bot.tables.log import LOGGED_EVENTS, describe_event, escaped_view, public_action_text
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
@@ -113,6 +113,7 @@ class Flow:
         self.ai = ai
         self.rng = rng
         self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
+        self.hearing = Hearing(clock)  # whether the players can be heard (deadlines held while not)
 
     # -- deadlines ----------------------------------------------------------------------
 
@@ -275,7 +276,7 @@ class Flow:
         self.store.discard(table)
         async with self.store.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts, kind="refund")
-            await self.store.cancel(conn, table, self.clock.now())
+            await self.store.cancel(conn, table, self.clock.wall())
         # Only once the refunds are committed: a failure leaves the lobby open (and its timer armed).
         table.status = TableStatus.CANCELLED
         self.set_deadline(table, None)
@@ -298,7 +299,7 @@ class Flow:
         results = game_results(table, stacks, events)
         replay = replay_json(table)
         self.log_events(table, events[logged:])
-        now = self.clock.now()
+        now = self.clock.wall()
         self.store.discard(table)  # this transaction writes the newest state
         async with self.store.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)

@@ -140,7 +140,7 @@ class Lobby:
                 buy_in=buy_in,
                 turn_timeout=float(turn_timeout or config.turn_timeout),
                 ai_pause=float(config.ai_pause),
-                created_at=self.clock.now(),
+                created_at=self.clock.wall(),
                 thread=thread,
                 rematch_of=rematch_of,
             )
@@ -212,15 +212,29 @@ class Lobby:
         self.registry.notify(update)
         return update
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
+    @staticmethod
+    def check_join(table: Table, user_id: int) -> None:
+        """The refusal (raised) of a seat the user can't take at ``table``: checked before the click
+        is acknowledged (so answered once, as such) and again under the table's lock."""
+        if table.status != TableStatus.LOBBY:
+            raise errors.WrongPhase(errors.Refusal.STARTED_JOIN_NEXT)
+        if table.seat_of(user_id) is not None:
+            raise errors.TripoleyError(errors.Refusal.ALREADY_SEATED)
+        if len(table.seats) >= table.preset_info.max_players:
+            raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
+
+    async def join(
+        self, channel_id: int, user_id: int, name: str, before_apply: BeforeApply | None = None
+    ) -> TableUpdate:
+        """Seat the user, their buy-in taken. ``before_apply``: awaited once the seat is known to be
+        free, before the buy-in (the Discord side acknowledges there: a click it could not
+        acknowledge takes no chips)."""
         table = self.registry.get(channel_id)
+        if before_apply is not None:
+            self.check_join(table, user_id)
+            await before_apply()
         async with table.lock:
-            if table.status != TableStatus.LOBBY:
-                raise errors.WrongPhase(errors.Refusal.STARTED_JOIN_NEXT)
-            if table.seat_of(user_id) is not None:
-                raise errors.TripoleyError(errors.Refusal.ALREADY_SEATED)
-            if len(table.seats) >= table.preset_info.max_players:
-                raise errors.LobbyFull(errors.Refusal.TABLE_FULL, seats=table.preset_info.max_players)
+            self.check_join(table, user_id)
             config = await self.prefs.guild(table.guild_id)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
@@ -420,7 +434,7 @@ class Lobby:
             if len(table.seats) < info.min_players:
                 raise errors.TripoleyError(errors.Refusal.TOO_FEW_PLAYERS, game=info.name, players=info.min_players)
             # Before anything changes in memory: if the database is away, the lobby stays as it was.
-            await self.store.mark_started(table, self.clock.now())
+            await self.store.mark_started(table, self.clock.wall())
             async with self.flow.all_or_nothing(table):  # the game's first save refused: a lobby again
                 table.game = Game.new(
                     table.preset,

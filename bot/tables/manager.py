@@ -59,11 +59,11 @@ class TableManager:
     ) -> None:
         """``ai``: the AI seats' decisions (default: with ``rng`` and ``clock``; the bot gives it a
         worker process pool for Hard decisions)."""
-        self.store = TableStore(db, save_delay)
+        self.clock = clock or SystemClock()
+        self.store = TableStore(db, save_delay, self.clock)
         self.bank = bank
         self.prefs = prefs
         self.settings = settings
-        self.clock = clock or SystemClock()
         self.rng = rng or random.Random()
         self.ai = ai or AIPlayers(self.rng, clock=self.clock)
         self.registry = Registry()
@@ -144,8 +144,10 @@ class TableManager:
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
         return await self.lobby.rematch(old_table_id, user_id, name, thread)
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> TableUpdate:
-        return await self.lobby.join(channel_id, user_id, name)
+    async def join(
+        self, channel_id: int, user_id: int, name: str, before_apply: BeforeApply | None = None
+    ) -> TableUpdate:
+        return await self.lobby.join(channel_id, user_id, name, before_apply)
 
     async def add_ai(
         self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None, level: str = "normal"

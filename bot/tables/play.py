@@ -13,7 +13,7 @@ from bot import errors
 from bot.messages.text import escape, place_lost_line, you_did
 from bot.tables.flow import Flow
 from bot.tables.log import decision_token, public_action_text
-from bot.tables.model import BeforeApply, Table, TableStatus, TableUpdate, UpdateKind
+from bot.tables.model import BeforeApply, DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from engine import Action, IllegalAction
 
@@ -65,6 +65,18 @@ class Play:
             ) from None
         return index, act
 
+    def check_in_time(self, table: Table, index: int, made_at: float | None) -> None:
+        """Refuse a move made (``made_at``, on the game's clock; None: not known) after its turn ran
+        out, though the timer has not fired yet. The deadline counts as extended by the time the bot
+        has been deaf so far (a click replayed after a gateway outage comes before the bot hears
+        again): a click made in time is applied however late it arrives."""
+        if made_at is None or table.deadline is None:
+            return
+        if table.deadline_kind != DeadlineKind.TURN or table.deadline_seat != index:
+            return
+        if made_at > table.deadline + self.flow.hearing.deaf_for():
+            raise errors.WrongPhase(errors.Refusal.TIME_RAN_OUT)
+
     async def act(
         self,
         table: Table,
@@ -73,6 +85,7 @@ class Play:
         round_number: int | None = None,
         expect: str | None = None,
         before_apply: BeforeApply | None = None,
+        made_at: float | None = None,
     ) -> TableUpdate:
         """Apply a player's action (``{"do": "bet", "amount": 5}``; the seat is filled in) at
         ``table`` (found by the id its button carries, or by its channel).
@@ -87,12 +100,16 @@ class Play:
         after the save or timer that holds the lock. Under the lock the action is checked again
         (a concurrent click may have changed the state: that refusal comes after the
         acknowledgement) and applied. The new state is saved at once (the acknowledgement went
-        out already, so nobody waits for it): a crash never undoes a player's move."""
+        out already, so nobody waits for it): a crash never undoes a player's move.
+
+        ``made_at``: when the click was made (:meth:`check_in_time`)."""
         if before_apply is not None:
-            self.check_move(table, user_id, action, round_number, expect)
+            index, _ = self.check_move(table, user_id, action, round_number, expect)
+            self.check_in_time(table, index, made_at)
             await before_apply()
         async with table.lock:
             index, act = self.check_move(table, user_id, action, round_number, expect)
+            self.check_in_time(table, index, made_at)
             seat = table.seats[index]
             aw = table.running_game.awaiting()
             assert aw is not None  # check_move found the seat to act

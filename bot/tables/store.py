@@ -32,6 +32,7 @@ from bot.errors import DatabaseUnavailable
 from bot.storage import database as storage
 from bot.storage.database import Database
 from bot.storage.dialect import Connection, Row
+from bot.tables.clock import Clock, wall_offset
 from bot.tables.model import Table, TableStatus
 
 log = logging.getLogger(__name__)
@@ -39,8 +40,9 @@ RETRY_DELAY = 1.0  # seconds between two tries of saves that failed while the da
 
 
 class TableStore:
-    def __init__(self, db: Database, save_delay: float = 0.0) -> None:
+    def __init__(self, db: Database, save_delay: float = 0.0, clock: Clock | None = None) -> None:
         self.db = db
+        self.clock = clock  # the game's (deadlines are saved as wall times); None: saved as they are
         self.save_delay = save_delay  # > 0: coalesce the saves of AI moves (see the module doc)
         self.save_batch = 8  # tables per coalesced-save transaction
         self._dirty: dict[int, Table] = {}  # table id → table whose newest state is not saved yet
@@ -60,6 +62,17 @@ class TableStore:
 
     # -- a table's state --------------------------------------------------------------
 
+    def state(self, table: Table) -> dict[str, Any]:
+        """The table's state as saved, with the wall clock's lead over the game's clock then
+        (``wall_offset``): the game's clock is monotonic (bot.tables.clock) and starts again with
+        the process, so the timers re-arm a deadline from the wall time it stood for
+        (``deadline + wall_offset``). The deadline itself stays on the game's clock, so a table put
+        back as last saved (Table.roll_back) keeps its deadline."""
+        state = table.to_state()
+        if self.clock is not None:
+            state["wall_offset"] = wall_offset(self.clock)
+        return state
+
     async def save(self, table: Table, urgent: bool = True, priority: int | None = None) -> None:
         """Save the table's state: at once when ``urgent`` (or when saves are not coalesced),
         else soon (:meth:`_saver`), together with other tables' states. ``priority``: of the
@@ -70,7 +83,7 @@ class TableStore:
             try:
                 # One statement, no BEGIN/COMMIT: one trip to the database thread. The version moves
                 # on once it is written (a coalesced save encoded before is then left out).
-                text = json.dumps({**table.to_state(), "version": table.version + 1})
+                text = json.dumps({**self.state(table), "version": table.version + 1})
                 await self.db.execute_alone(
                     "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
                     (text, table.status, table.id),
@@ -135,7 +148,7 @@ class TableStore:
                 began = time.perf_counter()
                 for i, t in enumerate(batch):
                     if t.status == TableStatus.PLAYING and t.game is not None:
-                        encoded.append((t, t.version, json.dumps(t.to_state())))
+                        encoded.append((t, t.version, json.dumps(self.state(t))))
                     if time.perf_counter() - began > 0.004:  # a short turn of the loop: the rest next
                         for rest in batch[i + 1 :]:
                             self._dirty.setdefault(rest.id, rest)
@@ -165,12 +178,12 @@ class TableStore:
         table.version += 1
         await conn.execute(
             "UPDATE tables SET state_json = ?, status = ? WHERE id = ?",
-            (json.dumps(table.to_state()), table.status, table.id),
+            (json.dumps(self.state(table)), table.status, table.id),
         )
 
     async def save_state(self, table: Table) -> None:
         """Write the table's state now, in a transaction of its own (its status unchanged)."""
-        text = json.dumps(table.to_state())
+        text = json.dumps(self.state(table))
         async with self.db.transaction() as conn:
             await conn.execute("UPDATE tables SET state_json = ? WHERE id = ?", (text, table.id))
         table.saved = text

@@ -1,4 +1,4 @@
-"""Timers: every deadline is an absolute time from the injectable clock, saved with its table.
+"""Timers: every deadline is an absolute time of the game's clock, saved with its table.
 
 :meth:`Timers.tick` fires the due ones (lobby expiry, turn timeout, AI move, next deal) and
 :meth:`Timers.run` calls it as they come due. After a restart, :meth:`Timers.resume` loads every
@@ -13,6 +13,13 @@ Nothing in the loop waits on Discord or on one table: each due table fires in a 
 firing is slow holds up no other table's timers. Whether a timed-out player is still in the
 server is asked before the table's lock is taken, for at most ``member_check_timeout`` seconds:
 no answer by then counts as "still here" (the timeout applies, as it would have).
+
+The game's clock is monotonic (bot.tables.clock): a wall-clock step is logged once and changes no
+deadline; a deadline is saved as a wall time and re-armed from it. While the bot cannot hear its
+players (:class:`~bot.tables.clock.Hearing`: the gateway is down, or with ``stall_after`` set the
+event loop stalled that long), no deadline fires; when it hears again, :meth:`Timers.extend`
+moves every deadline on by the gap, a player's turn to at least ``resume_grace`` from then, as
+after a restart: the bot's deafness never costs a player their time.
 
 The loop waits through the service's clock (``Clock.wait``: wall time in production, a test's
 hand-driven time under :class:`~bot.tables.clock.FakeClock`), and never longer than
@@ -32,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -41,7 +49,7 @@ from bot.errors import DatabaseUnavailable
 from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
 from bot.settings import Settings
 from bot.storage.dialect import Row
-from bot.tables.clock import Clock
+from bot.tables.clock import WALL_STEP, Clock, wall_offset
 from bot.tables.flow import Flow
 from bot.tables.model import DeadlineKind, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
@@ -79,6 +87,9 @@ class Timers:
     overdue_after = 3.0  # seconds past its deadline that make a table overdue (a warning)
     fire_limit = 16  # due tables firing at once (each in a task; Hard AI searches are not counted)
     member_check_timeout = 2.0  # seconds Discord may take to say whether a timed-out player is still here
+    # Seconds the loop may oversleep before that counts as a stalled event loop, when nothing was
+    # heard (None: not watched; the bot sets it, a test's hand-driven clock jumps on purpose).
+    stall_after: float | None = None
 
     def __init__(
         self, registry: Registry, store: TableStore, bank: Bank, settings: Settings, clock: Clock, flow: Flow
@@ -90,6 +101,8 @@ class Timers:
         self.clock = clock
         self.flow = flow
         self._wake = flow.deadlines_changed  # set whenever a deadline changes (Flow.set_deadline)
+        self.hearing = flow.hearing
+        self._wall_offset = wall_offset(clock)  # the wall clock's lead over the game's, as last seen
         # Whether a user is still a member of a server (the Discord side asks Discord); None: assume so.
         self.member_check: Callable[[int, int], Awaitable[bool]] | None = None
         self._busy_due = False  # the last tick skipped a due table whose lock was held
@@ -117,8 +130,9 @@ class Timers:
         return min(times) if times else None
 
     def next_deadline(self) -> float | None:
-        """The next deadline to fire (None: none, or they are held while the database is away)."""
-        if self.held_since is not None or self.store.db.away_since is not None:
+        """The next deadline to fire (None: none, or they are held: while the database is away, or
+        until the bot hears its players again, :meth:`extend`)."""
+        if self.held_since is not None or self.store.db.away_since is not None or self.hearing.deaf:
             return None
         times = [
             t.deadline
@@ -181,7 +195,7 @@ class Timers:
                     self.store.discard(table)
                     self.registry.forget(table)
                 try:
-                    await quarantine(self.store.db, self.bank, int(row["id"]), one_line(exc), self.clock.now())
+                    await quarantine(self.store.db, self.bank, int(row["id"]), one_line(exc), self.clock.wall())
                 except DatabaseUnavailable:
                     raise
                 except Exception:
@@ -193,6 +207,9 @@ class Timers:
     async def _resume_one(self, row: Row) -> Table:
         table = Table.from_row(row, clock=self.clock.now)
         check_loaded(table, int(row["chips"]))
+        if table.deadline is not None:  # re-armed from the wall time it stood for (TableStore.state)
+            saved_offset = float(json.loads(row["state_json"]).get("wall_offset") or 0.0)
+            table.deadline += saved_offset - wall_offset(self.clock)
         self.registry.remember(table)
         if table.status == TableStatus.PLAYING and table.deadline is None:
             # Saved between steps: decide again what we wait for.
@@ -227,9 +244,15 @@ class Timers:
             if timeout is None or on_its_own:
                 timeout = self.watchdog_step
             self._looking_since = None
+            waited_from = self.clock.now()
             woken = timeout <= 0 or await self.clock.wait(self._wake, timeout)
             self._looking_since = self.clock.now()
             try:
+                overslept = self._looking_since - waited_from - timeout
+                if self.stall_after is not None and overslept > self.stall_after and not self.hearing.deaf:
+                    # Nothing ran, clicks included, while the loop stood still: the players' time is theirs.
+                    await self.extend(overslept, "the event loop stalled")
+                self.watch_wall()
                 if self.held():
                     continue  # (looked at again within a watchdog step)
                 self.watch(lost_wake_ups=on_its_own and not woken)
@@ -237,6 +260,41 @@ class Timers:
             except Exception:
                 log.exception("table timer failed")
                 await self.clock.wait(asyncio.Event(), 0.5)
+
+    def watch_wall(self) -> None:
+        """Log a wall-clock step (each once): deadlines keep to the game's clock, so it changes none."""
+        offset = wall_offset(self.clock)
+        if abs(offset - self._wall_offset) > WALL_STEP:
+            log.warning(
+                "the wall clock stepped %+.1f s; the game's deadlines keep to the monotonic clock",
+                offset - self._wall_offset,
+            )
+        self._wall_offset = offset
+
+    async def extend(self, gap: float, why: str) -> list[Table]:
+        """The bot could not hear its players for ``gap`` seconds (``why``): every deadline moves on
+        by it, a human's turn to at least ``resume_grace`` from now (as after a restart); each such
+        table is saved. The tables whose deadlines moved (their messages show the new times)."""
+        if gap <= 0:
+            return []
+        now = self.clock.now()
+        moved = []
+        for table in self.registry:
+            if table.deadline is None or table.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+                continue
+            table.deadline += gap
+            if table.deadline_kind == DeadlineKind.TURN:
+                table.deadline = max(table.deadline, now + self.resume_grace)
+            moved.append(table)
+        log.info("the bot could not hear its players for %.1f s (%s): %d deadline(s) extended", gap, why, len(moved))
+        self._wake.set()
+        for table in moved:
+            async with table.lock:
+                try:
+                    await self.store.save(table, urgent=False)
+                except DatabaseUnavailable as exc:  # a restart re-arms the saved deadline with its grace
+                    log.warning("table %s: its extended deadline is not saved (%s)", table.id, exc.detail)
+        return moved
 
     def idle(self) -> bool:
         """Whether the loop has nothing under way: no deadline firing, no Hard AI's move searching,
@@ -249,6 +307,8 @@ class Timers:
         looked on its own, woken by nothing, though it waited for no earlier deadline) any due one
         whose lock is free: nothing woke the loop for it. :meth:`tick` then fires them."""
         now = self.clock.now()
+        if self.hearing.deaf:
+            return  # held, not late
         for table in self.registry:
             deadline = table.deadline
             if deadline is None or deadline > now or table.id in self._searching:
@@ -277,7 +337,10 @@ class Timers:
         return sum(
             1
             for t in self.registry
-            if t.deadline is not None and now - t.deadline > self.overdue_after and t.id not in self._searching
+            if not self.hearing.deaf
+            and t.deadline is not None
+            and now - t.deadline > self.overdue_after
+            and t.id not in self._searching
         )
 
     async def tick(self, wait_for_searches: bool = True) -> list[TableUpdate]:
@@ -286,7 +349,7 @@ class Timers:
         which searches for a while in a worker process (bot.tables.aiworker). ``wait_for_searches``:
         when nothing else was due, wait for one such move and return its update (a caller stepping
         a test clock sees the game go on). The timer loop (:meth:`run`) waits for none of them."""
-        if self.held():
+        if self.held() or self.hearing.deaf:  # the players cannot act, or nothing could be saved
             self._busy_due = False
             return []
         started = self._start_due(skip_busy=False)
@@ -305,8 +368,8 @@ class Timers:
         started = []
         self._busy_due = False
         for table in [t for t in self.registry if t.deadline is not None and t.deadline <= now]:
-            if self.store.db.away_since is not None:
-                break  # it went away meanwhile: the rest are held (:meth:`held`)
+            if self.store.db.away_since is not None or self.hearing.deaf:
+                break  # it went away meanwhile (:meth:`held`), or the bot stopped hearing its players
             if table.id in self._searching or table.id in self._firing:
                 continue
             if skip_busy and table.lock.locked():
@@ -351,6 +414,7 @@ class Timers:
             if (
                 table.deadline is None
                 or table.deadline > self.clock.now()
+                or self.hearing.deaf
                 or table.status in (TableStatus.FINISHED, TableStatus.CANCELLED)
             ):
                 return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from types import SimpleNamespace
 from typing import Any
@@ -73,6 +74,9 @@ class FakeFollowup:
         self.calls.append(("followup_delete", None, {"message_id": message_id}))
 
 
+INTERACTION_IDS = itertools.count(1_000_000)  # an id for each interaction, as Discord gives
+
+
 class FakeInteraction:
     def __init__(
         self,
@@ -89,6 +93,7 @@ class FakeInteraction:
         roles: tuple[int, ...] = (),
     ) -> None:
         self.calls = Calls()
+        self.id = next(INTERACTION_IDS)
 
         async def send(content: str | None = None, **kwargs: Any) -> None:
             """A DM to this user: recorded, or refused (403) when their DMs are closed."""
@@ -118,6 +123,9 @@ class FakeInteraction:
 
     async def edit_original_response(self, **kwargs: Any) -> None:
         self.calls.append(("edit_original_response", kwargs.get("content"), kwargs))
+
+    async def delete_original_response(self) -> None:
+        self.calls.append(("delete_original_response", None, {}))
 
 
 def public_message():

@@ -40,8 +40,10 @@ def interaction(stack, user=ANN, **kw):
 async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     it = interaction(stack)
     await cog.start.callback(cog, it, preset="tripoley", rounds=2)
-    name, content, kwargs = it.calls[0]
-    assert name == "send_message" and "table open" in content
+    assert it.calls.names() == ["defer", "followup"]  # acknowledged before the host's buy-in is taken
+    assert it.calls[0][2] == {"thinking": True, "ephemeral": False}
+    name, content, kwargs = it.calls[1]
+    assert "table open" in content
     ids = [c.custom_id for c in kwargs["view"].children]
     assert ids == [
         "tripoley:1:0:join",
@@ -52,14 +54,16 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
         "tripoley:1:0:ai.hard",
         "tripoley:1:0:pick.house",
     ]
-    assert stack.manager.get(C).lobby_message_id == 4242
+    assert stack.manager.get(C).lobby_message_id == 6001  # the follow-up that filled "thinking…"
     # A second table in the same channel is refused, ephemerally, by the error handler.
     again = interaction(stack, BOB)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, again, preset="tripoley")
     await stack.controller.report(again, err.value)
-    assert again.calls.last("send_message")[2]["ephemeral"] is True
-    assert "already running" in again.calls.last("send_message")[1]
+    # After the "thinking…" (removed), the refusal comes privately as a follow-up.
+    assert again.calls.names() == ["defer", "delete_original_response", "followup"]
+    assert again.calls.last("followup")[2]["ephemeral"] is True
+    assert "already running" in again.calls.last("followup")[1]
 
 
 TABLE_PERMISSIONS = discord.Permissions(
@@ -79,7 +83,7 @@ async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, it, preset="tripoley")
     await stack.controller.report(it, err.value)
-    answer = it.calls.last("send_message")
+    answer = it.calls.last("followup")  # after the "thinking…" (removed)
     assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
     assert answer[1].count("**") == 2, "only the missing one is named"
     assert C not in stack.manager.tables
@@ -110,7 +114,8 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
     await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=1)
     join = interaction(stack, BOB, name="bob", message=public_message())
     await stack.controller.on_component(join, "tripoley:1:0:join", [])
-    assert join.calls.names() == ["send_message"] and join.calls[0][2]["ephemeral"]
+    assert join.calls.names() == ["defer", "followup"] and join.calls[1][2]["ephemeral"]
+    assert join.calls[0][2] == {"thinking": True, "ephemeral": True}  # before the buy-in: private
     early = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(early, "tripoley:1:0:start", [])
     assert "Only the host" in early.calls[0][1]
@@ -414,3 +419,27 @@ async def test_a_card_menu_choice_from_before_the_hand_changed_is_refused_and_pl
     it = interaction(stack, user, message=ephemeral_message())
     await stack.controller.on_component(it, menu.custom_id, values)
     assert it.calls.names()[0] == "defer" and table.version > version
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        discord.NotFound(
+            SimpleNamespace(status=404, reason="Not Found"), {"code": 10062, "message": "Unknown interaction"}
+        ),
+        discord.HTTPException(
+            SimpleNamespace(status=400, reason="Bad Request"),
+            {"code": 40060, "message": "Interaction has already been acknowledged."},
+        ),
+    ],
+    ids=["10062", "40060"],
+)
+async def test_discords_routine_refusals_are_dropped_quietly(stack, caplog, error):
+    """10062 (too late to answer) and 40060 (answered already) are Discord's routine refusals: no
+    answer is attempted (it would fail the same way), logged at INFO without a traceback."""
+    it = interaction(stack)
+    caplog.set_level(logging.INFO, "bot.discordio.controller")
+    await stack.controller.report(it, error)
+    assert it.calls == []
+    [record] = [r for r in caplog.records if r.name == "bot.discordio.controller"]
+    assert record.levelno == logging.INFO and record.exc_info is None

@@ -217,13 +217,13 @@ async def test_kick_from_a_lobby_and_mid_game(discord_harness, tmp_path):
     dh = discord_harness
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley", rounds=1)).message()
-    await (await dh.click("bob", lobby, label="Join")).response()
+    await (await dh.click("bob", lobby, label="Join")).message()  # answered once seated
     kicked = await say(dh, "owner", "tripoley-admin kick", user="bob")
     assert "back in their wallet" in kicked.content
     assert query(tmp_path, "SELECT balance FROM wallets WHERE user_id = ?", (dh.user("bob").id,))[0][0] == 1000
     nobody = await say(dh, "owner", "tripoley-admin kick", user="carol")
     assert "isn't seated at any open table" in nobody.content
-    await (await dh.click("bob", lobby, label="Join")).response()
+    await (await dh.click("bob", lobby, label="Join")).message()  # answered once seated
     await (await dh.click("alice", lobby, label="Start")).response()
     await dh.wait_for(lambda: table_message(dh, "general"), 8, what="the table message")
     kicked = await say(dh, "owner", "tripoley-admin kick", user="bob")
@@ -272,7 +272,7 @@ async def test_threads_a_table_plays_in_its_own_thread_then_it_is_archived(disco
     settings = await say(dh, "alice", "tripoley settings")
     assert "Tables in threads: on" in settings.content and "Daily grant: 100 chips every 20 h" in settings.content
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley", rounds=1)).message()
-    await (await dh.click("bob", lobby, label="Join")).response()
+    await (await dh.click("bob", lobby, label="Join")).message()  # answered once seated
     await (await dh.click("alice", lobby, label="Add AI")).response()
     await (await dh.click("alice", lobby, label="Start")).response()
     thread = await dh.wait_for(

@@ -184,7 +184,7 @@ async def test_twenty_seats_with_32_character_names(discord_harness, tmp_path):
         await dh.run_command(names[0], "general", "tripoley start", preset="rummy-royal", rounds=1)
     ).message()
     for name in names[1:]:
-        await (await dh.click(name, lobby, label="Join")).response()
+        await (await dh.click(name, lobby, label="Join")).message()  # answered once seated
     await (await dh.click(names[0], lobby, label="Start")).response()
     await dh.wait_for(lambda: (tm := table_message(dh, "general")) and "⏳" in tm.content, 10, what="the 20-seat table")
     tm = table_message(dh, "general")
@@ -207,7 +207,7 @@ async def test_missed_turns_hand_the_seat_to_an_ai_and_the_player_is_told(discor
     dh.user("bob").dms_open = False
     await dh.spawn(env=bot_env(tmp_path, TURN_TIMEOUT="1", AI_PAUSE="1"), cwd=tmp_path, commands=["tripoley"])
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="rummoli", rounds=4)).message()
-    await (await dh.click("bob", lobby, label="Join")).response()
+    await (await dh.click("bob", lobby, label="Join")).message()  # answered once seated
     await (await dh.click("alice", lobby, label="Add AI")).response()
     await (await dh.click("alice", lobby, label="Start")).response()
     told = "an AI is playing your seat now"

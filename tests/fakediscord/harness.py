@@ -1119,6 +1119,25 @@ class DiscordHarness:
         rec = handle.record if isinstance(handle, InteractionHandle) else handle
         rec.expires_at = 0.0
 
+    async def gateway_outage(self, seconds: float) -> None:
+        """Drop the bot's gateway connection and keep Discord unreachable for `seconds`: events
+        dispatched meanwhile (clicks included, with their ids made at the click) are buffered and
+        replayed on RESUME. Returns at once; ``wait_resumed`` waits for the end."""
+        self.faults.gateway_outage(seconds)
+        sess = self.server.current_session()
+        self._resumes_before_outage = sess.resumes if sess else 0
+        await self.faults.drop_gateway()
+
+    async def wait_resumed(self, timeout: float = 10.0) -> None:
+        """Until the bot has RESUMEd after the last ``gateway_outage``."""
+        sess = self.server.current_session()
+        before = getattr(self, "_resumes_before_outage", 0)
+        await self.wait_for(
+            lambda: sess is not None and sess.resumes > before and sess.conn is not None,
+            timeout,
+            what="the bot to RESUME after the outage",
+        )
+
     async def drop_gateway(
         self, *, code: int = 4000, abrupt: bool = False, wait_resume: bool = True, timeout: float = 10.0
     ) -> None:

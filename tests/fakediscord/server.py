@@ -95,7 +95,7 @@ def json_response(data: Any, status: int = 200, headers: dict | None = None) -> 
 
 @dataclass
 class _Fault:
-    kind: str  # "429", "delay", "status"
+    kind: str  # "429", "delay", "status", "applied" (the request is carried out, then answered with status)
     pattern: str
     remaining: int | None  # None: forever
     retry_after: float = 0.0
@@ -202,6 +202,20 @@ class Faults:
         f = _Fault("status", route, count, status=status, code=code, message=message)
         self._faults.append(f)
         return f
+
+    def fail_after_applying(
+        self, route: str, status: int = 502, *, count: int = 1, code: int = 0, message: str = "Bad Gateway"
+    ) -> _Fault:
+        """Carry out the next `count` matching calls, then answer them with `status` all the same (a
+        proxy between Discord and the bot failing on the way back: the bot can't tell it was done)."""
+        f = _Fault("applied", route, count, status=status, code=code, message=message)
+        self._faults.append(f)
+        return f
+
+    def gateway_outage(self, seconds: float) -> None:
+        """For `seconds` from now, a new gateway connection is held before its HELLO (Discord
+        unreachable); the caller drops the current one (DiscordHarness.gateway_outage)."""
+        self._server.gateway_down_until = time.perf_counter() + seconds
 
     def close_dms(self, user: Any) -> None:
         """DMs to this user answer 403 with code 50007, like a user who blocks server DMs."""
@@ -345,6 +359,7 @@ class FakeDiscordServer:
         self.violation_expectations: list[ViolationExpectation] = []
         self.validation_stats = {"bodies": 0, "seconds": 0.0}  # the schema checks' cost (docs/discord-limits.md)
         self.bot_denied = 0  # permission bits taken from the bot in every server (faults.revoke_permission)
+        self.gateway_down_until = 0.0  # perf_counter until which new gateway connections wait (an outage)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -490,6 +505,10 @@ class FakeDiscordServer:
                         raise ApiError(401, 0, "401: Unauthorized")
                     resp = await handler(request)
                     resp.headers.update(self._ratelimit_headers(bucket))
+                    applied = self.faults._take("applied", request.method, template, rpath)
+                    if applied:
+                        call.injected = f"{applied.status} after applying"
+                        raise ApiError(applied.status, applied.code, applied.message)
         except ApiError as e:
             if call.injected is None:
                 self._record_violation(request, call, e)
@@ -1417,6 +1436,9 @@ class FakeDiscordServer:
         conn = GatewayConnection(ws, request, request.query.get("compress"))
         self.connections.append(conn)
         try:
+            outage = self.gateway_down_until - time.perf_counter()
+            if outage > 0:
+                await asyncio.sleep(outage)  # Discord unreachable: no HELLO until the outage is over
             await conn.send(
                 {
                     "op": 10,

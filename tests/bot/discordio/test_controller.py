@@ -21,6 +21,7 @@ class Interaction:
         self.sent: list[str] = []
         self.response = SimpleNamespace(is_done=lambda: False, send_message=self._send)
         self.user = SimpleNamespace(id=1)
+        self.id = 1234  # the log lines name it
 
     async def _send(self, content: str, **kwargs) -> None:
         self.sent.append(content)

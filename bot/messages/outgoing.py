@@ -149,10 +149,24 @@ def image_digest(png: bytes | None) -> bytes | None:
     return hashlib.blake2b(png, digest_size=16).digest() if png else None
 
 
+def wanagan_hint(table: Table, view: dict) -> dict:
+    """The hand view of a Wanagan declaration with ``detail["makes"]``: the open spaces the whole
+    hand can make (as poker's Best five), so the player sees where a claim can win."""
+    detail = view.get("detail") or {}
+    if "reveal" not in (view.get("legal") or []) or table.game is None:
+        return view
+    from engine import cards as C
+
+    hand, wild = C.parse_many(view.get("hand") or []), C.parse_many(detail.get("wild") or [])
+    makes = [sp for sp in detail.get("spaces") or [] if table.game.wanagan_qualifies(hand, sp, wild)]
+    return {**view, "detail": {**detail, "makes": makes}}
+
+
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
+    hinted = wanagan_hint(table, view)
     return Outgoing(
-        text.hand_text(view, seat),
-        hand_components(table, seat, view, choice),
+        text.hand_text(hinted, seat),
+        hand_components(table, seat, hinted, choice),
         view=view,
         render="hand",
         image_name="hand.png",

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bot.messages.text import cards
-from bot.tables.log import describe_event, escaped_view
+from bot.messages.reveals import declaration, reveal_heading, told_reveals
+from bot.messages.text import cards, escaped_view
+from bot.tables.log import describe_event
 from bot.tables.model import Table
 from engine import events as ev
 from engine.events import as_events
@@ -30,10 +31,17 @@ def showdown_lines(event: ev.Showdown, view: dict) -> list[str]:
 
 
 def result_lines(events: Iterable[Mapping], view: dict) -> list[str]:
-    """The hands shown down and every payout among ``events`` (records or their dicts), in order."""
+    """The hands shown down (Wanagan's reveals too) and every payout among ``events`` (records or
+    their dicts), in order."""
     lines: list[str] = []
-    for event in as_events(events):
-        if isinstance(event, ev.Showdown):
+    records = as_events(events)
+    reveals = iter(told_reveals(records))
+    for event in records:
+        if isinstance(event, ev.Reveal):
+            told = next(reveals)
+            lines.append(f"**{reveal_heading(event)}**")
+            lines.extend(declaration(told, int(seat), view) for seat in event.hands)
+        elif isinstance(event, ev.Showdown):
             lines.append("**Showdown**")
             lines.extend(showdown_lines(event, view))
         elif isinstance(event, ev.Payout):

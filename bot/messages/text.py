@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.messages.reveals import latest_reveal, reveal_board
 from bot.messages.rules import lobby_rules_lines
 from engine.cards import SUIT_SYMBOLS
 from engine.phases.names import PHASE_TEXTS
@@ -104,6 +105,11 @@ def escape(text: object) -> str:
         out.append("\\" + ch if ch in ESCAPED else ch)
     body = "".join(out)
     return f"{FIRST_STRONG_ISOLATE}{body}{POP_ISOLATE}" if rtl else body
+
+
+def escaped_view(view: dict) -> dict:
+    """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
+    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
 
 
 def card(text: str) -> str:
@@ -272,6 +278,9 @@ def mat_text(table, view: dict) -> str:
         board.append("**Showdown:** " + " | ".join(shows))
     elif poker.get("last_action"):
         board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
+    told = latest_reveal(table.game.log[-1]["events"]) if table.game.log else None
+    if told is not None:
+        board.append(reveal_board(told, escaped_view(view)))
     mich = view.get("michigan") or {}
     if mich.get("sequence"):
         board.append(f"**Michigan:** {cards(mich['sequence'])}")
@@ -379,6 +388,8 @@ def hand_text(view: dict, seat: int) -> str:
             lines.append(f"Amount: {detail['min']}–{detail['max']}.")
         if detail.get("best"):
             lines.append(f"Best five: {cards(detail['best'])}")
+        if "makes" in detail:  # Wanagan: where a declaration can win (bot.messages.outgoing.wanagan_hint)
+            lines.append(wanagan_makes_text(view, detail["makes"]))
         if detail.get("space"):
             lines.append(f"Your claim: {claim_words(view, detail)}")
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
@@ -386,6 +397,15 @@ def hand_text(view: dict, seat: int) -> str:
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)
+
+
+def wanagan_makes_text(view: dict, makes: list[str]) -> str:
+    """The hint under a Wanagan declaration: the open spaces the hand can make, and the order of the menus."""
+    if not makes:
+        return (
+            "Your hand makes none of the open spaces: whatever you declare cannot win. Choose a space, then five cards."
+        )
+    return f"Your hand can make: {', '.join(space_label(view, sp) for sp in makes)}. Choose the space, then its five cards."
 
 
 ENGINE_TOKEN = re.compile(r"(?<![\w♣♦♥♠])[\w-]+")

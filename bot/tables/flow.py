@@ -22,11 +22,12 @@ from collections.abc import Callable
 
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
+from bot.messages.text import escaped_view
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock
-from bot.tables.log import LOGGED_EVENTS, describe_event, escaped_view, public_action_text
+from bot.tables.log import LOGGED_EVENTS, log_lines, public_action_text
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.results import game_results
@@ -214,10 +215,8 @@ class Flow:
         if not any(isinstance(e, LOGGED_EVENTS) for e in events):
             return
         view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
-        for event in events:
-            line = describe_event(event, view)
-            if line:
-                table.add_log(line)
+        for line in log_lines(events, view):
+            table.add_log(line)
 
     # -- the end of a game or a lobby ---------------------------------------------------
 

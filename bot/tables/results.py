@@ -24,7 +24,8 @@ def hand_rank(name: str | None) -> int:
 
 
 def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[str, Any]:
-    """A finished game's results: each seat's stake, final stack, pots won and best hand, its highlights."""
+    """A finished game's results: each seat's stake, final stack, pots won and best hand shown (at
+    a showdown or a Wanagan reveal), its highlights."""
     history = list(getattr(table.game, "history", []) or []) or list(events)
     pots = [0] * len(table.seats)
     best: list[tuple[int, str | None]] = [(-1, None)] * len(table.seats)
@@ -32,7 +33,7 @@ def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[s
         kind = event.get("type")
         if kind == "payout" and isinstance(event.get("seat"), int) and 0 <= event["seat"] < len(pots):
             pots[event["seat"]] += 1
-        if kind == "showdown":
+        if kind in ("showdown", "reveal"):  # a Wanagan reveal shows its five cards to all too
             hands = event.get("hands") or []
             items = hands.items() if isinstance(hands, dict) else enumerate(hands)
             for key, hand in items:

@@ -11,6 +11,7 @@ import re
 import sqlite3
 import time
 
+from bot.messages.components import WANAGAN_MAKES
 from bot.messages.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
 from tests.fakediscord.harness import PATIENCE
 
@@ -229,6 +230,15 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
             ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
         ):
             return await dh.click(user, hand, custom_id=b["custom_id"])
+    spaces = [s for s in selects(hand) if s["custom_id"].endswith("pick.space")]
+    if spaces and not any(":pick.reveal." in s["custom_id"] for s in selects(hand)):
+        # Wanagan: no space is chosen beforehand; the five cards are asked once one is (a space
+        # the hand makes, by the menu's hint, when there is one).
+        options = spaces[0]["options"]
+        assert not any(o.get("default") for o in options), options
+        option = next((o for o in options if o.get("description") == WANAGAN_MAKES), options[0])
+        stats.setdefault("declared", []).append((user, option["value"], option.get("description")))
+        hand = await (await dh.select(user, hand, spaces[0]["custom_id"], [option["value"]])).message()
     for s in selects(hand):
         cid = s["custom_id"]
         if cid.endswith((*COMBOS, "pick.space")):

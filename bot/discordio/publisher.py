@@ -55,6 +55,7 @@ from bot.messages.outgoing import (
     MessageGone,
     Outgoing,
     Sink,
+    closed_round_message,
     describe_error,
     image_digest,
     retryable,
@@ -66,6 +67,7 @@ from bot.tables.messageids import remember_message, remember_thread
 from bot.tables.model import Table, TableUpdate
 
 log = logging.getLogger(__name__)
+FINAL_MESSAGE = 0  # the mat_round of a finished game's own message (rounds count from 1)
 
 
 class Job(enum.Enum):
@@ -97,6 +99,8 @@ class _Strip:
     channel_id: int
     closed: str | None  # its text once closed (None: the text it shows is not known)
     attempts: int = 0
+    out: Outgoing | None = None  # the last round's message at the game's end: its whole closed state
+    archive: Table | None = None  # the game whose thread is archived once this message is closed
 
 
 @dataclass
@@ -281,7 +285,10 @@ class Publisher:
     # -- the per-channel worker --------------------------------------------------
 
     def _fresh(self, table: Table, status: str, round_number: int) -> bool:
-        """Whether this game state goes to a new message (first mat, or a new round)."""
+        """Whether this game state goes to a new message (first mat, a new round, or the game's end:
+        the standings are posted last, below the last round's results)."""
+        if status == "finished":
+            return table.mat_round != FINAL_MESSAGE
         return table.mat_message_id is None or (status == "playing" and table.mat_round != round_number)
 
     def _needs_post(self, table: Table) -> bool:
@@ -522,19 +529,25 @@ class Publisher:
             except MessageGone:
                 pass
         previous = table.mat_message_id
-        message_id = await self._posted_before_restart(table, previous, round_number)
+        final = status == "finished"
+        closing = closed_round_message(table) if final and previous and table.game is not None else None
+        # (a round's message found after a restart is reused; the standings always get their own)
+        message_id = None if final else await self._posted_before_restart(table, previous, round_number)
         if message_id is not None:
             await self._edit(ch, channel, message_id, out)
         else:
             message_id = await self.sink.post(channel, out)
             self._shown(message_id, out, image_digest(out.image))
-        table.mat_message_id, table.mat_round = message_id, round_number
+        shown_round = FINAL_MESSAGE if final else round_number
+        table.mat_message_id, table.mat_round = message_id, shown_round
         if previous and previous != message_id and all(strip.message_id != previous for strip in ch.strips):
             shown = self._texts.pop(previous, None)
-            ch.strips.append(_Strip(previous, channel, None if shown is None else text.closed_round_text(shown)))
+            closed = None if shown is None else text.closed_round_text(shown)
+            ch.strips.append(_Strip(previous, channel, closed, out=closing, archive=table if final else None))
             self._pictures.pop(previous, None)
-        await remember_message(self.manager, table.id, "mat", message_id, round_number)
-        await self._archive_when_over(table, status)
+        else:
+            await self._archive_when_over(table, status)
+        await remember_message(self.manager, table.id, "mat", message_id, shown_round)
         return True
 
     async def _start_thread(self, table: Table) -> None:
@@ -650,10 +663,18 @@ class Publisher:
         message_id, attempts = pending.message_id, pending.attempts
         fresh = self.carriers.for_message(message_id)
         try:
-            if fresh is None or not await self._carry(ch, fresh, partial(fresh.carrier.strip_original, pending.closed)):
+            if pending.out is not None:  # the game is over: the round's own end, with its picture
+                if pending.out.image is None and pending.out.render:
+                    pending.out.image, pending.out.alt = await self.images.render(pending.out.render, pending.out.view)
+                await self._edit(ch, pending.channel_id, message_id, pending.out)
+            elif fresh is None or not await self._carry(
+                ch, fresh, partial(fresh.carrier.strip_original, pending.closed)
+            ):
                 await self._channel_edit_due(ch)
                 await self.sink.strip(pending.channel_id, message_id, pending.closed)
                 ch.last_edit = self._monotonic()
+        except MessageGone:
+            pass
         except Exception as exc:
             if retryable(exc) and attempts < 2:
                 pending.attempts += 1
@@ -661,3 +682,5 @@ class Publisher:
                 return
             log.info("could not remove the buttons of message %s", message_id)
         ch.strips.pop(0)
+        if pending.archive is not None:
+            await self._archive_when_over(pending.archive, "finished")

@@ -109,6 +109,13 @@ def table_message(table: Table) -> Outgoing:
     return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
 
 
+def closed_round_message(table: Table) -> Outgoing:
+    """The last round's message once the game is over: that round's mat as it ended, closed (no
+    buttons, no turn); the standings come in a message of their own, posted last."""
+    view = table.running_game.view(None)
+    return Outgoing(text.closed_round_text(text.mat_text(table, view)), [], view=picture_view(view), render="mat")
+
+
 def summary_view(table: Table) -> dict | None:
     """What the standings picture is drawn from: each player's chips, net, pots won and best hand,
     and the game's highlights in words (the results; the game's view for results without them)."""

@@ -10,6 +10,7 @@ import pytest
 
 from bot.discordio.publisher import Publisher
 from bot.messages.outgoing import table_message
+from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from tests.cogs.fakes import FakeCarrier, RecordingSink
@@ -65,16 +66,23 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
         rounds_posted.add(table.mat_round)
     assert table.status == "finished"
     posts = [c for c in sink.calls if c[0] == "post" and not c[3].embeds]
-    assert len(posts) == 2 + 1  # lobby message + one mat per round
+    assert len(posts) == 2 + 1 + 1  # lobby message + one mat per round + the final standings
     strips = [c for c in sink.calls if c[0] == "strip"]
     assert [c[2] for c in strips] == [posts[1][2]]  # round 1's mat lost its buttons when round 2 began
     # Each round's results (and the board clearing at the end) in a message of their own, in order.
     results = [c[3].embeds[0]["title"] for c in sink.calls if c[0] == "post" and c[3].embeds]
     assert results[:2] == ["Round 1 — who collected what", "Round 2 — who collected what"], results
     assert set(results[2:]) <= {"Game over — the last hands"}
-    final = sink.calls[-1]
+    # The end at the bottom: the standings are the last message posted, after every round's results.
+    last_post = max(i for i, c in enumerate(sink.calls) if c[0] == "post")
+    final = sink.calls[last_post]
+    assert final[2] == posts[-1][2] == table.mat_message_id and "game over" in final[3].text
+    # The last round's message keeps its own end: the round's mat, closed, without buttons.
+    (closing,) = [c for c in sink.calls[last_post:] if c[0] == "edit"]
+    assert closing[2] == posts[2][2] and closing[3].components == [] and closing[3].render == "mat"
+    assert closing[3].text.endswith(ROUND_OVER) and "🏁" not in closing[3].text
+    assert "## 🃏 Tripoley (Cadaco) — round 2" in closing[3].text
     # No game controls are left: only Rematch, the whole game's Log and its Replay.
-    assert final[0] == "edit" and "game over" in final[3].text
     assert [c.custom_id for c in final[3].components] == [
         f"tripoley:{table.id}:0:rematch",
         f"tripoley:{table.id}:0:gamelog",

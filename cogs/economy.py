@@ -25,6 +25,7 @@ from cogs.common import (
 )
 
 STATS_GAMES = 20  # the games the stats chart follows
+PUBLIC_ANSWER = "Post the answer in the channel for everyone (default: only you see it)"
 
 
 class EconomyCommands(CommandFamily):
@@ -62,14 +63,20 @@ class EconomyCommands(CommandFamily):
         return " · ".join(parts)
 
     @app_commands.command(name="leaderboard", description="The server's richest players, biggest winners and most wins")
-    @app_commands.describe(by="Rank by wallet balance, net winnings or games won", period="This week or all time")
+    @app_commands.describe(
+        by="Rank by wallet balance, net winnings or games won",
+        period="This week or all time",
+        public=PUBLIC_ANSWER,
+    )
     @app_commands.choices(
         by=[app_commands.Choice(name=title, value=key) for key, title in LEADERBOARD_TITLES.items()],
         period=[app_commands.Choice(name="all time", value="all"), app_commands.Choice(name="this week", value=WEEK)],
     )
-    async def leaderboard(self, interaction: discord.Interaction, by: str = "balance", period: str = "all") -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, by: str = "balance", period: str = "all", public: bool = False
+    ) -> None:
         embed, view = await self._board(guild_of(interaction), f"{by}-{period}", 0)
-        kwargs = {"embed": embed}
+        kwargs = {"embed": embed, "ephemeral": not public}  # private unless asked: no post in a game's channel
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
@@ -101,7 +108,10 @@ class EconomyCommands(CommandFamily):
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Games, rounds, pots and best hand of a player")
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    @app_commands.describe(user="Whose stats (default: yours)", public=PUBLIC_ANSWER)
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None, public: bool = False
+    ) -> None:
         target = user or interaction.user
         stats = await self.manager.stats(guild_of(interaction), target.id)
         if not stats:
@@ -117,7 +127,7 @@ class EconomyCommands(CommandFamily):
         embed.add_field(name="Pots won", value=str(stats["pots_won"]))
         embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
         embed.add_field(name="Best poker hand", value=stats["best_hand"] or "—")
-        private = user is None
+        private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
         png, alt = await self._stats_chart(guild_of(interaction), target)
         if png is None:

@@ -101,6 +101,7 @@ class _Strip:
     attempts: int = 0
     out: Outgoing | None = None  # the last round's message at the game's end: its whole closed state
     archive: Table | None = None  # the game whose thread is archived once this message is closed
+    embeds: list[dict] = field(default_factory=list)  # the round's results, told on its own message
 
 
 @dataclass
@@ -120,6 +121,8 @@ class _Channel:
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
     strips: list[_Strip] = field(default_factory=list)  # old mats to strip
     stories: list[_Story] = field(default_factory=list)  # round results to post, in order
+    # Per table, the results of rounds that ended, for the round's own message when it closes.
+    told: dict[int, list[dict]] = field(default_factory=dict)
     close_lobby: _LobbyClose | None = None  # the lobby message to close
     last_edit: float = float("-inf")
     last_carried: float = float("-inf")  # the last edit through a click (carriers)
@@ -192,9 +195,9 @@ class Publisher:
     def on_update(self, update: TableUpdate) -> None:
         table = update.table
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
-        if embeds:
+        if embeds:  # told on the round's own message as it closes (one showdown per round)
             channel = self._channels.setdefault(table.channel_id, _Channel())
-            channel.stories += [_Story(Outgoing("", embeds=[embed]), table.mat_channel, table.id) for embed in embeds]
+            channel.told.setdefault(table.id, []).extend(embeds)
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -505,6 +508,14 @@ class Publisher:
                 return False
             out = table_message(table)
             edit_of_round = not post and table.mat_message_id is not None
+            # The results of the rounds that ended by this state: on the message that closes now.
+            results = ch.told.pop(table.id, []) if post and status != "lobby" else []
+            final = status == "finished"
+            previous = table.mat_message_id
+            closing = closed_round_message(table, results) if final and previous and table.game is not None else None
+            if results and not previous:  # no round message to tell them on: posted before this one
+                self._post_results(ch, table, results)
+                return False
         if out.image is None and out.render:
             await self._draw(ch, table, out, text_first=status == "playing", earlier_ok=edit_of_round)
         if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
@@ -528,9 +539,6 @@ class Publisher:
                 return True
             except MessageGone:
                 pass
-        previous = table.mat_message_id
-        final = status == "finished"
-        closing = closed_round_message(table) if final and previous and table.game is not None else None
         # (a round's message found after a restart is reused; the standings always get their own)
         message_id = None if final else await self._posted_before_restart(table, previous, round_number)
         if message_id is not None:
@@ -542,10 +550,12 @@ class Publisher:
         table.mat_message_id, table.mat_round = message_id, shown_round
         if previous and previous != message_id and all(strip.message_id != previous for strip in ch.strips):
             shown = self._texts.pop(previous, None)
-            closed = None if shown is None else text.closed_round_text(shown)
-            ch.strips.append(_Strip(previous, channel, closed, out=closing, archive=table if final else None))
+            closed = None if shown is None else text.closed_round_text(shown, told=bool(results))
+            archive = table if final else None
+            ch.strips.append(_Strip(previous, channel, closed, out=closing, archive=archive, embeds=results))
             self._pictures.pop(previous, None)
         else:
+            self._post_results(ch, table, results)  # no earlier message to tell them on
             await self._archive_when_over(table, status)
         await remember_message(self.manager, table.id, "mat", message_id, shown_round)
         return True
@@ -632,6 +642,15 @@ class Publisher:
             log.exception("could not post a round's results in channel %s; giving up on them", channel_id)
         ch.stories.pop(0)
 
+    def _post_results(
+        self, ch: _Channel, table: Table | None, embeds: list[dict], channel_id: int | None = None
+    ) -> None:
+        """Round results with no round message to tell them on: posted as messages of their own."""
+        if table is None or not embeds:
+            return
+        where = channel_id if channel_id is not None else table.mat_channel
+        ch.stories += [_Story(Outgoing("", embeds=[embed]), where, table.id) for embed in embeds]
+
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
         assert ch.close_lobby is not None  # the job is only named while it is pending
         table, attempts = ch.close_lobby.table, ch.close_lobby.attempts
@@ -662,6 +681,11 @@ class Publisher:
         pending = ch.strips[0]
         message_id, attempts = pending.message_id, pending.attempts
         fresh = self.carriers.for_message(message_id)
+        if pending.out is None and pending.embeds:
+            if pending.closed is None:  # its text is not known (a restart): the results on their own
+                self._post_results(ch, pending.archive, pending.embeds, pending.channel_id)
+            else:  # closed with the round's results under it, its picture kept
+                pending.out = Outgoing(pending.closed, [], embeds=pending.embeds, keep_image=True)
         try:
             if pending.out is not None:  # the game is over: the round's own end, with its picture
                 if pending.out.image is None and pending.out.render:

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.messages import text
+from bot.messages import story, text
 from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
-from bot.tables.model import Table
+from bot.tables.model import DeadlineKind, Table
 
 MAX_CONTENT = text.MAX_CONTENT
 
@@ -104,16 +104,27 @@ def table_message(table: Table) -> Outgoing:
             image_name="summary.png",
         )
     view = table.running_game.view(None)
+    # Between rounds the round's own message tells its results (one showdown per round in the channel).
+    result = story.round_embed(table, table.round) if table.deadline_kind == DeadlineKind.NEXT_DEAL else None
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
     # is the one notification, so a new round's post does not notify them twice.
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
+    return Outgoing(
+        text.mat_text(table, view, told=result is not None),
+        mat_components(table),
+        view=picture_view(view),
+        render="mat",
+        embeds=[result] if result else [],
+    )
 
 
-def closed_round_message(table: Table) -> Outgoing:
+def closed_round_message(table: Table, results: list[dict]) -> Outgoing:
     """The last round's message once the game is over: that round's mat as it ended, closed (no
-    buttons, no turn); the standings come in a message of their own, posted last."""
+    buttons, no turn), with its ``results`` (embeds); the standings come in a message of their own,
+    posted last."""
     view = table.running_game.view(None)
-    return Outgoing(text.closed_round_text(text.mat_text(table, view)), [], view=picture_view(view), render="mat")
+    told = bool(results)
+    content = text.closed_round_text(text.mat_text(table, view, told=told), told=told)
+    return Outgoing(content, [], view=picture_view(view), render="mat", embeds=list(results))
 
 
 def summary_view(table: Table) -> dict | None:

@@ -77,6 +77,16 @@ def _round_events(game, number: int) -> list[ev.Event]:
     return []
 
 
+def round_embed(table: Table, number: int, view: dict | None = None) -> dict | None:
+    """Round ``number``'s results (its hands shown and who collected what), or None when nothing
+    was shown or paid; ``view``: the public view, names escaped (made when not given)."""
+    game = table.game
+    if game is None:
+        return None
+    lines = result_lines(_round_events(game, number), view or escaped_view(game.view(None)))
+    return result_embed(f"Round {number} — who collected what", lines) if lines else None
+
+
 def stories(table: Table, events: Iterable[Mapping], finished: bool = False) -> list[dict]:
     """The result embeds due after an update's ``events`` (records or their dicts): one per round
     that ended, and the game's last hands (a board clearing, a playoff) when it is over."""
@@ -92,10 +102,9 @@ def stories(table: Table, events: Iterable[Mapping], finished: bool = False) -> 
             continue
         last_end = i
         view = view or escaped_view(game.view(None))
-        number = event.round
-        lines = result_lines(_round_events(game, number), view)
-        if lines:
-            out.append(result_embed(f"Round {number} — who collected what", lines))
+        embed = round_embed(table, event.round, view)
+        if embed is not None:
+            out.append(embed)
     if finished:
         view = view or escaped_view(game.view(None))
         lines = result_lines(records[last_end + 1 :], view)

@@ -184,10 +184,15 @@ LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
 ROUND_OVER = "✅ This round is over."
 
 
-def closed_round_text(content: str) -> str:
+SHOWDOWN_LINE = "**Showdown:** "
+
+
+def closed_round_text(content: str, told: bool = False) -> str:
     """An earlier round's table message, closed: its text without whose turn it was (nor when the
-    next deal comes), and a line that says the round is over."""
-    lines = [line for line in content.split("\n") if not line.startswith(LIVE_LINES) and line != ROUND_OVER]
+    next deal comes), and a line that says the round is over (``told``: its results come with it,
+    so the showdown line goes: the results show those hands)."""
+    dropped = (*LIVE_LINES, SHOWDOWN_LINE) if told else LIVE_LINES
+    lines = [line for line in content.split("\n") if not line.startswith(dropped) and line != ROUND_OVER]
     return "\n".join([*lines, ROUND_OVER])
 
 
@@ -237,8 +242,9 @@ def fit_mat(
     return text
 
 
-def mat_text(table, view: dict) -> str:
-    """The public table message."""
+def mat_text(table, view: dict, told: bool = False) -> str:
+    """The public table message (``told``: the round's results come with it, which show its
+    showdown: not told twice)."""
     head = [
         f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
         f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}",
@@ -273,14 +279,14 @@ def mat_text(table, view: dict) -> str:
     if mat:
         board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
     poker = view.get("poker") or {}
-    if poker.get("showdown"):
+    if poker.get("showdown") and not told:
         shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
-        board.append("**Showdown:** " + " | ".join(shows))
+        board.append(SHOWDOWN_LINE + " | ".join(shows))
     elif poker.get("last_action"):
         board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
-    told = latest_reveal(table.game.log[-1]["events"]) if table.game.log else None
-    if told is not None:
-        board.append(reveal_board(told, escaped_view(view)))
+    reveal = latest_reveal(table.game.log[-1]["events"]) if table.game.log else None
+    if reveal is not None:
+        board.append(reveal_board(reveal, escaped_view(view)))
     mich = view.get("michigan") or {}
     if mich.get("sequence"):
         board.append(f"**Michigan:** {cards(mich['sequence'])}")

@@ -258,6 +258,10 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     await cog.leaderboard.callback(cog, it, "balance")
     embed = it.calls[0][2]["embed"]
     assert "<@1>" in embed.description
+    assert it.calls[0][2]["ephemeral"], "private by default: nothing is posted into a game's channel"
+    it = interaction(stack, BOB)
+    await cog.leaderboard.callback(cog, it, "balance", "all", True)
+    assert it.calls[0][2]["ephemeral"] is False, "for everyone when asked"
 
 
 async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):

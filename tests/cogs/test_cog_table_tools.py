@@ -138,3 +138,10 @@ async def test_stats_come_with_a_chart(stack, cog):
     assert "By game: Tripoley (Cadaco) 1 game" in chart.description
     assert kwargs["embed"].image.url == "attachment://stats.png"
     assert chart.fp.read(8) == b"\x89PNG\r\n\x1a\n"
+    # Someone else's stats are private too unless asked for everyone (no post into a game's channel).
+    other = interaction(stack, BOB)
+    await cog.stats.callback(cog, other, it.user)
+    assert other.calls[0][2]["ephemeral"] and other.calls[1][2]["ephemeral"]
+    shared = interaction(stack, BOB)
+    await cog.stats.callback(cog, shared, it.user, True)
+    assert shared.calls[0][2]["ephemeral"] is False and shared.calls[1][2]["ephemeral"] is False

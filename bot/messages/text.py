@@ -179,6 +179,8 @@ def lobby_text(table, info) -> str:
     return "\n".join(line for line in lines if line is not None)
 
 
+FORCED_NOTE = " (the only card to play)"  # after the log line of a card played for its holder (Table.auto_forced)
+
 # The lines of a round's table message that only hold while the round is played.
 LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
 ROUND_OVER = "✅ This round is over."
@@ -296,7 +298,7 @@ def mat_text(table, view: dict, told: bool = False) -> str:
         bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
         board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
     footer: list[str] = []
-    if to_act is not None and table.deadline_kind in ("turn", "ai"):
+    if to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)
         mention = f"<@{pinged}>" if pinged else f"**{who}**"
@@ -304,6 +306,8 @@ def mat_text(table, view: dict, told: bool = False) -> str:
             footer.append(
                 f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}"
             )
+        elif table.deadline_kind == "forced":  # their only card: played for them in a moment
+            footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))})")
         else:
             footer.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
@@ -361,6 +365,9 @@ def highlight_lines(result: dict, discord: bool = True) -> list[str]:
     best = highlights.get("best_hand")
     if best:
         lines.append(f"Best hand: {who(best['name'])}'s {bold(best['hand'])}.")
+    worst = highlights.get("worst_hand")  # Great Lakes: the worst hand wins the poker
+    if worst:
+        lines.append(f"Worst hand (the worst hand wins here): {who(worst['name'])}'s {bold(worst['hand'])}.")
     return [("💰 " if line.startswith("Biggest") else "🃏 ") + line for line in lines] if discord else lines
 
 
@@ -368,7 +375,10 @@ def player_result(seat: dict) -> str:
     """One player's game beyond their chips: pots won, best hand shown down (plain text)."""
     pots = int(seat.get("pots_won") or 0)
     parts = [f"{pots} pot{'s' if pots != 1 else ''} won"]
-    if seat.get("best_hand"):
+    if "worst_hand" in seat:  # where the worst hand wins the poker, that is the hand to name
+        if seat["worst_hand"]:
+            parts.append(f"worst hand {seat['worst_hand']}")
+    elif seat.get("best_hand"):
         parts.append(f"best hand {seat['best_hand']}")
     return ", ".join(parts)
 

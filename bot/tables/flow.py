@@ -37,6 +37,7 @@ from engine.events import Deal
 
 log = logging.getLogger(__name__)
 DATABASE_RETRY = 1.0  # seconds before a deadline that met an unavailable database fires again
+FORCED_PAUSE = 1.5  # seconds a forced card stays on show before it is played for its holder
 
 
 def card_rank(card: str) -> int:
@@ -198,9 +199,13 @@ class Flow:
                 if rearm or table.deadline_kind != DeadlineKind.AI or table.deadline_seat != aw.seat:
                     self.set_deadline(table, table.ai_pause, DeadlineKind.AI, aw.seat)
                 break
-            timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
-            if rearm or table.deadline_kind != DeadlineKind.TURN or table.deadline_seat != aw.seat:
-                self.set_deadline(table, timeout, DeadlineKind.TURN, aw.seat)
+            if table.auto_forced and (aw.detail or {}).get("forced"):
+                kind, timeout = DeadlineKind.FORCED, FORCED_PAUSE  # played for them (bot.tables.timers)
+            else:
+                kind = DeadlineKind.TURN
+                timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
+            if rearm or table.deadline_kind != kind or table.deadline_seat != aw.seat:
+                self.set_deadline(table, timeout, kind, aw.seat)
             break
         self.log_events(table, events[logged:])
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.

@@ -108,9 +108,11 @@ class Lobby:
         turn_timeout: float | None = None,
         thread: bool = False,
         rematch_of: int | None = None,
+        auto_forced: bool = True,
     ) -> TableUpdate:
         """Open a lobby, the host seated and bought in. ``thread``: the game runs in a thread
-        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats."""
+        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats;
+        ``auto_forced``: see :attr:`bot.tables.model.Table.auto_forced`."""
         from engine.presets import PRESETS
 
         config = await self.prefs.guild(guild_id)
@@ -143,6 +145,7 @@ class Lobby:
                 created_at=self.clock.now(),
                 thread=thread,
                 rematch_of=rematch_of,
+                auto_forced=auto_forced,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
             table.add_log(f"{escape(host_name)} opened the table.")
@@ -192,6 +195,7 @@ class Lobby:
                     turn_timeout=old.turn_timeout,
                     thread=thread,
                     rematch_of=old.id,
+                    auto_forced=old.auto_forced,
                 )
             except errors.TableExists:  # another player's click opened it just now: join that one
                 continue

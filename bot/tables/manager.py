@@ -136,9 +136,20 @@ class TableManager:
         turn_timeout: float | None = None,
         thread: bool = False,
         rematch_of: int | None = None,
+        auto_forced: bool = True,
     ) -> TableUpdate:
         return await self.lobby.create_table(
-            guild_id, channel_id, host_id, host_name, preset, options, buy_in, turn_timeout, thread, rematch_of
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            preset,
+            options,
+            buy_in,
+            turn_timeout,
+            thread,
+            rematch_of,
+            auto_forced,
         )
 
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:

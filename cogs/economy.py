@@ -12,7 +12,7 @@ from bot import errors
 from bot.discordio.controller import channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.economy.privacy import forget_everywhere
-from bot.messages.text import escape
+from bot.messages.text import escape, plural
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
@@ -93,11 +93,11 @@ class EconomyCommands(CommandFamily):
             guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
         )
         title = f"Leaderboard — {LEADERBOARD_TITLES[by]}" + (" this week" if week else "")
-        unit = "wins" if by == "wins" else "chips"
+        unit = "win" if by == "wins" else "chip"
         lines = []
         for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1):
             value = f"{'+' if by == 'net' and row['value'] > 0 else ''}{row['value']}"
-            lines.append(f"**{i}.** <@{row['user_id']}> — {value} {unit}")
+            lines.append(f"**{i}.** <@{row['user_id']}> — {plural(value, unit)}")
         empty = "No games ended this week yet." if week else "Nobody has played yet."
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
         embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))

@@ -103,7 +103,7 @@ def table_message(table: Table) -> Outgoing:
             render="summary",
             image_name="summary.png",
         )
-    view = table.running_game.view(None)
+    view = round_dealer_view(table, table.running_game.view(None))
     # Between rounds the round's own message tells its results (one showdown per round in the channel).
     result = story.round_embed(table, table.round) if table.deadline_kind == DeadlineKind.NEXT_DEAL else None
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
@@ -117,11 +117,21 @@ def table_message(table: Table) -> Outgoing:
     )
 
 
+def round_dealer_view(table: Table, view: dict) -> dict:
+    """The public view with the dealer mark on who dealt the round shown: once a round is over the
+    engine's view names the next round's dealer, but that round's message is not about it yet."""
+    log = table.game.log if table.game is not None else []
+    dealer = log[-1].get("dealer") if log else None
+    if dealer is None:
+        return view
+    return {**view, "seats": [{**s, "is_dealer": s["seat"] == dealer} for s in view.get("seats", [])]}
+
+
 def closed_round_message(table: Table, results: list[dict]) -> Outgoing:
     """The last round's message once the game is over: that round's mat as it ended, closed (no
     buttons, no turn), with its ``results`` (embeds); the standings come in a message of their own,
     posted last."""
-    view = table.running_game.view(None)
+    view = round_dealer_view(table, table.running_game.view(None))
     told = bool(results)
     content = text.closed_round_text(text.mat_text(table, view, told=told), told=told)
     return Outgoing(content, [], view=picture_view(view), render="mat", embeds=list(results))

@@ -11,7 +11,7 @@ import unicodedata
 
 from bot.messages.reveals import latest_reveal, reveal_board
 from bot.messages.rules import lobby_rules_lines
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import SUIT_SYMBOLS, SUITS
 from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
 
@@ -129,8 +129,29 @@ def hand_by_suit(texts: list[str] | None) -> str:
     groups: dict[str, list[str]] = {}
     for c in texts or []:
         groups.setdefault(c[-1].upper(), []).append(c)
-    lines = [f"{SUIT_SYMBOLS[s]} " + " ".join(card(c)[:-1] for c in groups[s]) for s in "SHDC" if s in groups]
+    # In the order of the hand's picture (images.base.card_sort_key): ♣ ♦ ♥ ♠.
+    lines = [f"{SUIT_SYMBOLS[s]} " + " ".join(card(c)[:-1] for c in groups[s]) for s in SUITS if s in groups]
     return "\n".join(lines) or "(no cards)"
+
+
+def plural(count: object, word: str) -> str:
+    """``1 card``, ``2 cards``, ``0 wins``: a count and its noun (regular plurals)."""
+    return f"{count} {word}" if str(count) in ("1", "-1") else f"{count} {word}s"
+
+
+def replay_file_name(replay: str, table_id: int, ended: float | None) -> str:
+    """A replay file's name, one per game: its game, its table and the day it ended
+    (``great-lakes-game-12-2026-12-02.json``)."""
+    import json
+    import time
+
+    try:
+        preset = str(json.loads(replay).get("preset") or "tripoley")
+    except (ValueError, AttributeError):
+        preset = "tripoley"
+    preset = re.sub(r"[^a-z0-9-]+", "-", preset.lower()).strip("-") or "tripoley"
+    day = time.strftime("-%Y-%m-%d", time.gmtime(ended)) if ended else ""
+    return f"{preset}-game-{table_id}{day}.json"
 
 
 def timestamp(epoch: float | None, style: str = "R") -> str:
@@ -244,12 +265,23 @@ def fit_mat(
     return text
 
 
+def has_pay_suit(view: dict) -> bool:
+    """Whether the mat's money cards are of one pay suit (Tripoley's hearts; not Great Lakes' three
+    named cards, nor Wanagan's mat of hands)."""
+    symbol = SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
+    labels = [sp.get("label", "") for sp in view.get("mat") or () if sp.get("kind") in ("card", "combo")]
+    suited = [label for label in labels if any(s in label for s in SUIT_SYMBOLS.values())]
+    return bool(labels) and all(label.endswith(symbol) for label in suited)
+
+
 def mat_text(table, view: dict, told: bool = False) -> str:
     """The public table message (``told``: the round's results come with it, which show its
     showdown: not told twice)."""
     head = [
         f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
-        f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}",
+        f"Ante {view.get('ante')} · "
+        + (f"pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · " if has_pay_suit(view) else "")
+        + phase_text(view.get("phase")),
     ]
     to_act = view.get("to_act")
     seats_out = []
@@ -263,15 +295,17 @@ def mat_text(table, view: dict, told: bool = False) -> str:
         if i < len(table.seats):
             seat = table.seats[i]
             if seat.left:
-                marks.append("left · AI")
+                marks.append("removed · AI" if seat.removed else "left · AI")
             elif seat.away:
                 marks.append("away · AI")
         arrow = "▶ " if i == to_act else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
-        committed = f" · in pot {s['committed']}" if s.get("committed") else ""
+        in_poker = str(view.get("phase") or "").startswith("poker")  # once the pot is paid, nothing is in it
+        committed = f" · in pot {s['committed']}" if s.get("committed") and in_poker else ""
         seats_out.append(
             (
-                f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
+                f"{arrow}**{escape(s['name'])}** — {plural(s['stack'], 'chip')} · {plural(s.get('cards', 0), 'card')}"
+                f"{committed}{extra}",
                 f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
                 + (f" ({', '.join(marks)})" if marks else ""),
             )
@@ -324,14 +358,14 @@ def final_text(table) -> str:
     then each player's pots and best hand (the standings picture shows them too)."""
     result = table.result or {}
     head = [
-        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"
+        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {plural(result.get('rounds', 0), 'round')}"
     ]
     standings, details = [], []
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
         who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
-        standings.append(f"{medal} {who} — {s['final']} chips ({net})")
+        standings.append(f"{medal} {who} — {plural(s['final'], 'chip')} ({net})")
         details.append(f" · {escape(player_result(s))}" if "pots_won" in s else "")
     highlights = highlight_lines(result)
     footer = [
@@ -385,14 +419,14 @@ def player_result(seat: dict) -> str:
 
 def hand_text(view: dict, seat: int) -> str:
     """The private hand message: cards and what the player may do."""
-    lines = [f"**Your hand** (round {view.get('round')}, {len(view.get('hand') or [])} cards):"]
+    lines = [f"**Your hand** (round {view.get('round')}, {plural(len(view.get('hand') or []), 'card')}):"]
     lines.append(hand_by_suit(view.get("hand")))
     poker = view.get("poker") or {}
     if poker.get("chosen"):
         lines.append(f"Your poker five: {cards(poker['chosen'])}")
     me = next((s for s in view.get("seats", []) if s["seat"] == seat), None)
     if me:
-        lines.append(f"Stack: {me['stack']} chips")
+        lines.append(f"Stack: {plural(me['stack'], 'chip')}")
     legal = view.get("legal")
     if legal:
         detail = view.get("detail") or {}

@@ -367,7 +367,8 @@ class Lobby:
                 return await self.flow.cancel(table, "Everyone left; the table is closed.")
             saved = snapshot(table)
             del table.seats[index]
-            table.add_log(f"{escape(seat.name)} left.")
+            if not kicked:  # (a removal has the remover's own line)
+                table.add_log(f"{escape(seat.name)} left.")
             if table.host_id == user_id:
                 new_host = table.humans()[0]
                 assert new_host.user_id is not None  # humans() are the seats with a member
@@ -388,9 +389,13 @@ class Lobby:
             return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
-        ended = await self.flow.seat_to_ai(
-            table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
+        seat.removed = kicked
+        line = (  # (a removal has the remover's own line before this one)
+            f"An AI plays {escape(seat.name)}'s seat; they are cashed out at the end."
+            if kicked
+            else f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
         )
+        ended = await self.flow.seat_to_ai(table, seat, line)
         if ended is not None:
             return ended
         await self.flow.advance(table, [], rearm=False, urgent=True)

@@ -236,6 +236,9 @@ class TableManager:
     async def replay(self, guild_id: int, table_id: int) -> str | None:
         return await self.store.replay(guild_id, table_id)
 
+    async def replay_and_end(self, guild_id: int, table_id: int) -> tuple[str, float | None] | None:
+        return await self.store.replay_and_end(guild_id, table_id)
+
     async def game_log(self, guild_id: int, table_id: int) -> tuple[str, dict[str, list[str]]] | None:
         return await self.store.game_log(guild_id, table_id)
 

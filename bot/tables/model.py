@@ -66,6 +66,7 @@ class Seat:
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # played by AI after too many timeouts, until "I'm back"
     left: bool = False  # left mid-game: AI until the end, cashed out at the end
+    removed: bool = False  # that, because the host or an admin removed them (not of their own accord)
     ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
     votes: list[int] = field(default_factory=list)  # who voted to hand this absent player's seat to the AI
 

@@ -4,6 +4,8 @@ final message's Log and Replay and ``/tripoley history``'s Log N, and the stats 
 
 from __future__ import annotations
 
+import time
+
 import discord
 import pytest
 
@@ -114,7 +116,9 @@ async def test_the_final_message_keeps_the_whole_log_and_the_replay(stack, cog):
     assert "Ann opened the table." in embed.description and embed.footer.text.startswith("Page 1/")
     it = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(it, replay.custom_id, [])
-    assert it.calls[0][2]["file"].filename == f"tripoley-game-{table.id}.json" and it.calls[0][2]["ephemeral"]
+    # Named by its game, its table and the day it ended: every game's file its own name.
+    day = time.strftime("%Y-%m-%d", time.gmtime(stack.manager.clock.now()))
+    assert it.calls[0][2]["file"].filename == f"tripoley-game-{table.id}-{day}.json" and it.calls[0][2]["ephemeral"]
     # /tripoley history: Log N and Replay N next to each game.
     it = interaction(stack)
     await cog.history.callback(cog, it)

@@ -485,6 +485,12 @@ class Controller:
                 # The move stands; only the old view could not be replaced.
                 log.warning("could not update a hand view after a move")
                 await self.reply(interaction, "Done. Press **Show my hand** for your current hand.")
+        elif self.turns is not None and table.status == "playing":
+            seat = table.seat_of(interaction.user.id)
+            if seat is not None:  # a public button's move: the player's open hand view follows it
+                await self.turns.show_hand_now(
+                    table, interaction.user.id, hand_message(table, seat, table.running_game.view(seat))
+                )
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
         detail = self._detail_for(table, interaction.user.id)

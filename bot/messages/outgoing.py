@@ -158,10 +158,10 @@ def summary_view(table: Table) -> dict | None:
     }
 
 
-# What the table message's text tells and its picture need not: whose turn it is (with the
-# deadline), the last poker action and bet, the recent events. Left out of the picture, a move
-# that changes only those edits the text and keeps the picture uploaded before.
-TEXT_ONLY_FIELDS = ("to_act", "events", "standings")
+# What the table message's text tells and its picture need not: the deadline, the last poker action
+# and bet, the recent events. Left out of the picture, a move that changes only those edits the
+# text and keeps the picture uploaded before. Whose turn it is stays in: the mat marks that seat.
+TEXT_ONLY_FIELDS = ("events", "standings")
 TEXT_ONLY_POKER_FIELDS = ("last_action", "current_bet")
 
 

@@ -272,7 +272,7 @@ async def test_lobby_edits_are_paced_and_the_newest_wins(db, bank, prefs, settin
 
 async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
     """The mat picture is uploaded only when it changes: an edit that changes only the text (a log
-    line, whose turn it is) keeps the message's picture and uploads nothing."""
+    line) keeps the message's picture and uploads nothing."""
     import json
 
     from bot.discordio.ui import message_kwargs

@@ -124,7 +124,7 @@ def round_dealer_view(table: Table, view: dict) -> dict:
     dealer = log[-1].get("dealer") if log else None
     if dealer is None:
         return view
-    return {**view, "seats": [{**s, "is_dealer": s["seat"] == dealer} for s in view.get("seats", [])]}
+    return {**view, "dealer": dealer, "seats": [{**s, "is_dealer": s["seat"] == dealer} for s in view.get("seats", [])]}
 
 
 def closed_round_message(table: Table, results: list[dict]) -> Outgoing:

@@ -196,7 +196,9 @@ async def public_messages_until_the_holder_decides(db, bank, prefs, settings, mo
     manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
     sink = RecordingSink()
     publisher, turns = Publisher(manager, sink, renderer=None, min_interval=0), TurnNotifier(manager, sink)
-    await manager.create_table(G, channel, ANN, "ann", "great-lakes", {"game_end": "rounds:1"})
+    # With auto_forced off: a forced card then waits for its holder too (on, the default, it is played
+    # for them after a short pause, which tells the table that no combination was possible).
+    await manager.create_table(G, channel, ANN, "ann", "great-lakes", {"game_end": "rounds:1"}, auto_forced=False)
     await manager.join(channel, BOB, "bob")
     await manager.join(channel, CAT, "cat")
     await manager.start(channel, ANN)

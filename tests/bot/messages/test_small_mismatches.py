@@ -83,7 +83,9 @@ async def test_between_rounds_the_round_names_its_own_dealer_and_no_pot_is_left(
     text = table_message(table).text
     marked = [line for line in text.splitlines() if "dealer" in line and "**" in line]
     assert len(marked) == 1 and f"**{table.seats[dealt].name}**" in marked[0]
-    assert table_message(table).view["seats"][dealt]["is_dealer"], "and so does its picture"
+    shown = table_message(table).view
+    assert shown["seats"][dealt]["is_dealer"] and shown["dealer"] == dealt, "and so does its picture"
+    assert [s["seat"] for s in shown["seats"] if s["is_dealer"]] == [dealt]
     assert "in pot" not in text, "the pot is paid"
     view = table.game.view(None)
     poker = {**view, "phase": "poker-betting", "seats": [{**s, "committed": 3} for s in view["seats"]]}

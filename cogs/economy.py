@@ -12,7 +12,7 @@ from bot import errors
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.economy.privacy import forget_everywhere
-from bot.messages.text import escape
+from bot.messages.text import escape, plural
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
@@ -25,6 +25,7 @@ from cogs.common import (
 )
 
 STATS_GAMES = 20  # the games the stats chart follows
+PUBLIC_ANSWER = "Post the answer in the channel for everyone (default: only you see it)"
 
 
 class EconomyCommands(CommandFamily):
@@ -62,14 +63,20 @@ class EconomyCommands(CommandFamily):
         return " · ".join(parts)
 
     @app_commands.command(name="leaderboard", description="The server's richest players, biggest winners and most wins")
-    @app_commands.describe(by="Rank by wallet balance, net winnings or games won", period="This week or all time")
+    @app_commands.describe(
+        by="Rank by wallet balance, net winnings or games won",
+        period="This week or all time",
+        public=PUBLIC_ANSWER,
+    )
     @app_commands.choices(
         by=[app_commands.Choice(name=title, value=key) for key, title in LEADERBOARD_TITLES.items()],
         period=[app_commands.Choice(name="all time", value="all"), app_commands.Choice(name="this week", value=WEEK)],
     )
-    async def leaderboard(self, interaction: discord.Interaction, by: str = "balance", period: str = "all") -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, by: str = "balance", period: str = "all", public: bool = False
+    ) -> None:
         embed, view = await self._board(guild_of(interaction), f"{by}-{period}", 0)
-        kwargs = {"embed": embed}
+        kwargs = {"embed": embed, "ephemeral": not public}  # private unless asked: no post in a game's channel
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
@@ -86,11 +93,11 @@ class EconomyCommands(CommandFamily):
             guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
         )
         title = f"Leaderboard — {LEADERBOARD_TITLES[by]}" + (" this week" if week else "")
-        unit = "wins" if by == "wins" else "chips"
+        unit = "win" if by == "wins" else "chip"
         lines = []
         for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1):
             value = f"{'+' if by == 'net' and row['value'] > 0 else ''}{row['value']}"
-            lines.append(f"**{i}.** <@{row['user_id']}> — {value} {unit}")
+            lines.append(f"**{i}.** <@{row['user_id']}> — {plural(value, unit)}")
         empty = "No games ended this week yet." if week else "Nobody has played yet."
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
         embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))
@@ -101,8 +108,10 @@ class EconomyCommands(CommandFamily):
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Games, rounds, pots and best hand of a player")
-    @app_commands.describe(user="Whose stats (leave empty for your own)")
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    @app_commands.describe(user="Whose stats (default: yours)", public=PUBLIC_ANSWER)
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None, public: bool = False
+    ) -> None:
         target = user or interaction.user
         stats = await self.manager.stats(guild_of(interaction), target.id)
         if not stats:
@@ -118,7 +127,7 @@ class EconomyCommands(CommandFamily):
         embed.add_field(name="Pots won", value=str(stats["pots_won"]))
         embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
         embed.add_field(name="Best poker hand", value=stats["best_hand"] or "—")
-        private = user is None
+        private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
         png, alt = await self._stats_chart(guild_of(interaction), target)
         if png is None:

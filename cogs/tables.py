@@ -49,6 +49,7 @@ class TableCommands(CommandFamily):
         buy_in="Chips each player brings to the table",
         bet_limit="Largest bet or raise in poker",
         turn_timeout="Seconds per decision",
+        auto_forced="Play a card that is its holder's only choice for them after a moment (default on)",
     )
     @app_commands.choices(preset=preset_choices())
     async def start(
@@ -61,6 +62,7 @@ class TableCommands(CommandFamily):
         buy_in: app_commands.Range[int, 1, 1000000] | None = None,
         bet_limit: app_commands.Range[int, 1, 100000] | None = None,
         turn_timeout: app_commands.Range[int, 10, 3600] | None = None,
+        auto_forced: bool = True,
     ) -> None:
         ends = [
             x
@@ -89,6 +91,7 @@ class TableCommands(CommandFamily):
                 buy_in=buy_in,
                 turn_timeout=turn_timeout,
                 thread=thread,
+                auto_forced=auto_forced,
             )
 
         # Acknowledged before the host's buy-in is taken: "thinking…", which the lobby then fills.

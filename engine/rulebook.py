@@ -133,7 +133,8 @@ def space_text(space: P.Space, options: Options) -> str:
         card = _card_name(space.cards[0])
         if played:
             return f"Whoever plays the {card} in Michigan takes it."
-        return f"Whoever holds the {card} once the spare hand is settled takes it."
+        settled = "after the deal" if options.spare_hand == "none" else "once the spare hand is settled"
+        return f"Whoever holds the {card} {settled} takes it."
     if space.trigger == P.COMBO:
         first, second = (_card_name(c) for c in space.cards)
         if played:

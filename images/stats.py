@@ -49,6 +49,20 @@ def running_totals(games: list[dict], total_net: int) -> list[int]:
     return out[::-1]
 
 
+LABEL_GAP = 18  # px between two of the chart's value labels (13 px type): closer ones would overlap
+
+
+def axis_labels(low: int, high: int, y_of) -> list[tuple[int, float]]:
+    """The values labelled on the chart's left (the lowest, zero, the highest) with their heights:
+    zero always, an extreme only where it does not overlap a label already placed."""
+    placed: list[tuple[int, float]] = []
+    for value in sorted({low, 0, high}, key=lambda v: (v != 0, v)):
+        y = y_of(value)
+        if all(abs(y - other) >= LABEL_GAP for _, other in placed):
+            placed.append((value, y))
+    return sorted(placed, key=lambda p: p[1])
+
+
 def signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
@@ -108,8 +122,8 @@ def render_stats(stats: dict) -> Rendered:
         xs = [LEFT + i * step if len(points) > 1 else (LEFT + right) / 2 for i in range(len(points))]
         zero = y_of(0)
         draw.line((LEFT, zero, right, zero), fill=MUTED, width=1)
-        for value in sorted({low, 0, high}):
-            draw_text(draw, (LEFT - 8, y_of(value)), signed(value), f13, MUTED, "rm")
+        for value, y in axis_labels(low, high, y_of):
+            draw_text(draw, (LEFT - 8, y), signed(value), f13, MUTED, "rm")
         line = [(x, y_of(v)) for x, v in zip(xs, points)]
         if len(line) > 1:
             draw.line(line, fill=WHITE, width=3)

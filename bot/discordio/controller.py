@@ -44,6 +44,7 @@ from bot.messages.components import card_pool, log_components, space_rules_selec
 from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
 from bot.messages.refusals import say
 from bot.messages.rules import space_rule
+from bot.messages.text import replay_file_name
 from bot.storage import database as storage
 from bot.tables.manager import TableManager
 from bot.tables.model import Table
@@ -545,6 +546,12 @@ class Controller:
                 # The move stands; only the old view could not be replaced.
                 log.warning("could not update a hand view after a move")
                 await self.reply(interaction, "Done. Press **Show my hand** for your current hand.")
+        elif self.turns is not None and table.status == "playing":
+            seat = table.seat_of(interaction.user.id)
+            if seat is not None:  # a public button's move: the player's open hand view follows it
+                await self.turns.show_hand_now(
+                    table, interaction.user.id, hand_message(table, seat, table.running_game.view(seat))
+                )
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
         detail = self._detail_for(table, interaction.user.id)
@@ -661,10 +668,11 @@ class Controller:
     async def send_replay(self, interaction: discord.Interaction, table_id: int) -> None:
         """A finished game's replay file, to the one who asked (it shows every hand, which is no
         secret once the game is over)."""
-        text = await self.manager.replay(guild_of(interaction), table_id)
-        if text is None:
+        found = await self.manager.replay_and_end(guild_of(interaction), table_id)
+        if found is None:
             raise errors.StaleButton("That game has no replay file (it began before games were kept as replays).")
-        name = f"tripoley-game-{table_id}.json"
+        text, ended = found
+        name = replay_file_name(text, table_id, ended)
         await interaction.response.send_message(
             f"The replay of that game: every deck and every decision. Play it back with `python -m engine replay {name}`.",
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=name),

@@ -59,6 +59,7 @@ from bot.messages.outgoing import (
     MessageGone,
     Outgoing,
     Sink,
+    closed_round_message,
     describe_error,
     image_digest,
     log_failure,
@@ -71,6 +72,7 @@ from bot.tables.messageids import remember_message, remember_thread
 from bot.tables.model import Table, TableUpdate
 
 log = logging.getLogger(__name__)
+FINAL_MESSAGE = 0  # the mat_round of a finished game's own message (rounds count from 1)
 
 
 class Job(enum.Enum):
@@ -103,6 +105,9 @@ class _Strip:
     closed: str | None  # its text once closed (None: the text it shows is not known)
     table_id: int | None = None  # the table it is a round of
     attempts: int = 0
+    out: Outgoing | None = None  # the last round's message at the game's end: its whole closed state
+    archive: Table | None = None  # the game whose thread is archived once this message is closed
+    embeds: list[dict] = field(default_factory=list)  # the round's results, told on its own message
 
 
 @dataclass
@@ -122,6 +127,8 @@ class _Channel:
     lobby_post: tuple[Table, Outgoing] | None = None  # a lobby with no message yet: posted as it was
     strips: list[_Strip] = field(default_factory=list)  # old mats to strip
     stories: list[_Story] = field(default_factory=list)  # round results to post, in order
+    # Per table, the results of rounds that ended, for the round's own message when it closes.
+    told: dict[int, list[dict]] = field(default_factory=dict)
     close_lobby: _LobbyClose | None = None  # the lobby message to close
     last_edit: float = float("-inf")
     last_carried: float = float("-inf")  # the last edit through a click (carriers)
@@ -198,9 +205,9 @@ class Publisher:
         if table.id in self._dropped:
             return
         embeds = story.stories(table, update.events, finished=update.kind == "finished")
-        if embeds:
+        if embeds:  # told on the round's own message as it closes (one showdown per round)
             channel = self._channels.setdefault(table.channel_id, _Channel())
-            channel.stories += [_Story(Outgoing("", embeds=[embed]), table.mat_channel, table.id) for embed in embeds]
+            channel.told.setdefault(table.id, []).extend(embeds)
         self.publish(table)
         if update.dealt and table.game is not None:
             views = {
@@ -334,7 +341,10 @@ class Publisher:
     # -- the per-channel worker --------------------------------------------------
 
     def _fresh(self, table: Table, status: str, round_number: int) -> bool:
-        """Whether this game state goes to a new message (first mat, or a new round)."""
+        """Whether this game state goes to a new message (first mat, a new round, or the game's end:
+        the standings are posted last, below the last round's results)."""
+        if status == "finished":
+            return table.mat_round != FINAL_MESSAGE
         return table.mat_message_id is None or (status == "playing" and table.mat_round != round_number)
 
     def _needs_post(self, table: Table) -> bool:
@@ -557,6 +567,14 @@ class Publisher:
                 return False
             out = table_message(table)
             edit_of_round = not post and table.mat_message_id is not None
+            # The results of the rounds that ended by this state: on the message that closes now.
+            results = ch.told.pop(table.id, []) if post and status != "lobby" else []
+            final = status == "finished"
+            previous = table.mat_message_id
+            closing = closed_round_message(table, results) if final and previous and table.game is not None else None
+            if results and not previous:  # no round message to tell them on: posted before this one
+                self._post_results(ch, table, results)
+                return False
         if out.image is None and out.render:
             await self._draw(ch, table, out, text_first=status == "playing", earlier_ok=edit_of_round)
         if status not in ("lobby", "cancelled") and table.thread and table.thread_id is None:
@@ -580,14 +598,15 @@ class Publisher:
                 return True
             except MessageGone:
                 pass
-        previous = table.mat_message_id
-        message_id = await self._posted_before_restart(table, previous, round_number)
+        # (a round's message found after a restart is reused; the standings always get their own)
+        message_id = None if final else await self._posted_before_restart(table, previous, round_number)
         if message_id is not None:
             await self._edit(ch, channel, message_id, out)
         else:
             message_id = await self.sink.post(channel, out)
             self._shown(message_id, out, image_digest(out.image))
-        table.mat_message_id, table.mat_round = message_id, round_number
+        shown_round = FINAL_MESSAGE if final else round_number
+        table.mat_message_id, table.mat_round = message_id, shown_round
         if (
             previous
             and previous != message_id
@@ -595,11 +614,14 @@ class Publisher:
             and all(strip.message_id != previous for strip in ch.strips)
         ):
             shown = self._texts.pop(previous, None)
-            closed = None if shown is None else text.closed_round_text(shown)
-            ch.strips.append(_Strip(previous, channel, closed, table.id))
+            closed = None if shown is None else text.closed_round_text(shown, told=bool(results))
+            archive = table if final else None
+            ch.strips.append(_Strip(previous, channel, closed, table.id, out=closing, archive=archive, embeds=results))
             self._pictures.pop(previous, None)
-        await remember_message(self.manager, table.id, "mat", message_id, round_number)
-        await self._archive_when_over(table, status)
+        else:
+            self._post_results(ch, table, results)  # no earlier message to tell them on
+            await self._archive_when_over(table, status)
+        await remember_message(self.manager, table.id, "mat", message_id, shown_round)
         return True
 
     async def _start_thread(self, table: Table) -> None:
@@ -684,6 +706,15 @@ class Publisher:
             log_failure(log, exc, "could not post a round's results in channel %s; giving up on them", channel_id)
         ch.stories.pop(0)
 
+    def _post_results(
+        self, ch: _Channel, table: Table | None, embeds: list[dict], channel_id: int | None = None
+    ) -> None:
+        """Round results with no round message to tell them on: posted as messages of their own."""
+        if table is None or not embeds:
+            return
+        where = channel_id if channel_id is not None else table.mat_channel
+        ch.stories += [_Story(Outgoing("", embeds=[embed]), where, table.id) for embed in embeds]
+
     async def _close_lobby(self, channel_id: int, ch: _Channel) -> None:
         assert ch.close_lobby is not None  # the job is only named while it is pending
         table, attempts = ch.close_lobby.table, ch.close_lobby.attempts
@@ -714,11 +745,24 @@ class Publisher:
         pending = ch.strips[0]
         message_id, attempts = pending.message_id, pending.attempts
         fresh = self.carriers.for_message(message_id)
+        if pending.out is None and pending.embeds:
+            if pending.closed is None:  # its text is not known (a restart): the results on their own
+                self._post_results(ch, pending.archive, pending.embeds, pending.channel_id)
+            else:  # closed with the round's results under it, its picture kept
+                pending.out = Outgoing(pending.closed, [], embeds=pending.embeds, keep_image=True)
         try:
-            if fresh is None or not await self._carry(ch, fresh, partial(fresh.carrier.strip_original, pending.closed)):
+            if pending.out is not None:  # the game is over: the round's own end, with its picture
+                if pending.out.image is None and pending.out.render:
+                    pending.out.image, pending.out.alt = await self.images.render(pending.out.render, pending.out.view)
+                await self._edit(ch, pending.channel_id, message_id, pending.out)
+            elif fresh is None or not await self._carry(
+                ch, fresh, partial(fresh.carrier.strip_original, pending.closed)
+            ):
                 await self._channel_edit_due(ch)
                 await self.sink.strip(pending.channel_id, message_id, pending.closed)
                 ch.last_edit = self._monotonic()
+        except MessageGone:
+            pass
         except Exception as exc:
             if retryable(exc) and attempts < 2:
                 pending.attempts += 1
@@ -726,3 +770,5 @@ class Publisher:
                 return
             log.info("could not remove the buttons of message %s", message_id)
         ch.strips.pop(0)
+        if pending.archive is not None:
+            await self._archive_when_over(pending.archive, "finished")

@@ -162,6 +162,23 @@ class TurnNotifier:
             old = self._monotonic() - HAND_VIEW_LIFETIME
             self._views = {k: v for k, v in self._views.items() if v.opened > old}
 
+    async def show_hand_now(self, table: Table, user_id: int, hand: Outgoing) -> None:
+        """After a move the player made with the table message's buttons: their open hand view (if
+        any) shows ``hand``, the hand after it, at once, so it keeps no controls of that decision."""
+        view = self._views.get((table.id, user_id))
+        if view is None or self._monotonic() - view.opened > HAND_VIEW_LIFETIME:
+            return
+        number = self.touch(table.id, user_id)
+        if self.images is not None:
+            hand.image, hand.alt = await self.images.render(hand.render, hand.view)
+        if not self.is_latest(table.id, user_id, number):
+            return  # a newer change of the view (their next decision) goes out instead
+        try:
+            await view.edit(hand)
+        except Exception as exc:
+            log.info("could not update a hand view (%s)", describe_error(exc))
+            self._views.pop((table.id, user_id), None)
+
     async def flush(self) -> None:
         """Wait until every ping, deletion and notice is sent (tests, shutdown)."""
         await settle(lambda: [*self._workers.values(), *self._tasks])

@@ -328,7 +328,7 @@ class Bank:
             if below is not None and balance >= below:
                 raise NotAllowed(
                     f"Relief is for wallets below {below} chips (the smallest buy-in); yours holds {balance}. "
-                    "Try `/tripoley daily`."
+                    "Try `/tripoley daily`, or open a table your wallet covers with `/tripoley start buy_in:…`."
                 )
             if amount <= 0:
                 raise NotAllowed(f"This server has turned the {kind} grant off.")

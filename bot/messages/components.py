@@ -262,6 +262,9 @@ def vote_buttons(table) -> list[ButtonSpec]:
     return out
 
 
+WANAGAN_MAKES = "Your hand makes it"
+WANAGAN_MISSES = "Not in your hand"
+
 MAX_OPTIONS = 25  # Discord's limit of a select's options (no hand the bot deals holds more cards)
 
 
@@ -322,25 +325,30 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
         direction = detail.get("direction", "on")
         comps.append(_card_select(CardMenu(tid, r, "pass_cards"), f"Pick {n} cards to pass {direction}", hand, n, 0))
     if "reveal" in legal:
-        spaces = list(detail.get("spaces") or [])
-        space = choice if choice is not None and choice in spaces else (spaces[0] if spaces else "")
+        # No space is chosen for the player: the five cards are picked once a space is (picking
+        # them first would declare whatever the menu started on).
+        spaces = list(detail.get("spaces") or [])[:25]
+        space = choice if choice is not None and choice in spaces else None
         labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
+        makes = set(detail.get("makes") or ())
         comps.append(
             SelectSpec(
                 encode(CardMenu(tid, r, "space")),
-                "Space to declare",
+                "Choose the space to declare first",
                 tuple((labels.get(sp, sp), sp) for sp in list(dict.fromkeys(spaces))[:MAX_OPTIONS]),
                 1,
                 1,
                 0,
-                (space,),
+                (space,) if space else (),
+                tuple(WANAGAN_MAKES if sp in makes else WANAGAN_MISSES for sp in spaces) if "makes" in detail else (),
             )
         )
-        comps.append(
-            _card_select(
-                CardMenu(tid, r, "reveal", space), f"Pick five cards for {labels.get(space, space)}", hand, 5, 1
+        if space is not None:
+            comps.append(
+                _card_select(
+                    CardMenu(tid, r, "reveal", space), f"Pick five cards for {labels.get(space, space)}", hand, 5, 1
+                )
             )
-        )
     for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
         if combo in legal and detail.get(combo):
             options = tuple(

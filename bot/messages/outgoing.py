@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.messages import text
+from bot.messages import story, text
 from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
-from bot.tables.model import Table
+from bot.tables.model import DeadlineKind, Table
 
 MAX_CONTENT = text.MAX_CONTENT
 
@@ -120,10 +120,38 @@ def table_message(table: Table) -> Outgoing:
             render="summary",
             image_name="summary.png",
         )
-    view = table.running_game.view(None)
+    view = round_dealer_view(table, table.running_game.view(None))
+    # Between rounds the round's own message tells its results (one showdown per round in the channel).
+    result = story.round_embed(table, table.round) if table.deadline_kind == DeadlineKind.NEXT_DEAL else None
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
     # is the one notification, so a new round's post does not notify them twice.
-    return Outgoing(text.mat_text(table, view), mat_components(table), view=picture_view(view), render="mat")
+    return Outgoing(
+        text.mat_text(table, view, told=result is not None),
+        mat_components(table),
+        view=picture_view(view),
+        render="mat",
+        embeds=[result] if result else [],
+    )
+
+
+def round_dealer_view(table: Table, view: dict) -> dict:
+    """The public view with the dealer mark on who dealt the round shown: once a round is over the
+    engine's view names the next round's dealer, but that round's message is not about it yet."""
+    log = table.game.log if table.game is not None else []
+    dealer = log[-1].get("dealer") if log else None
+    if dealer is None:
+        return view
+    return {**view, "dealer": dealer, "seats": [{**s, "is_dealer": s["seat"] == dealer} for s in view.get("seats", [])]}
+
+
+def closed_round_message(table: Table, results: list[dict]) -> Outgoing:
+    """The last round's message once the game is over: that round's mat as it ended, closed (no
+    buttons, no turn), with its ``results`` (embeds); the standings come in a message of their own,
+    posted last."""
+    view = round_dealer_view(table, table.running_game.view(None))
+    told = bool(results)
+    content = text.closed_round_text(text.mat_text(table, view, told=told), told=told)
+    return Outgoing(content, [], view=picture_view(view), render="mat", embeds=list(results))
 
 
 def summary_view(table: Table) -> dict | None:
@@ -147,10 +175,10 @@ def summary_view(table: Table) -> dict | None:
     }
 
 
-# What the table message's text tells and its picture need not: whose turn it is (with the
-# deadline), the last poker action and bet, the recent events. Left out of the picture, a move
-# that changes only those edits the text and keeps the picture uploaded before.
-TEXT_ONLY_FIELDS = ("to_act", "events", "standings")
+# What the table message's text tells and its picture need not: the deadline, the last poker action
+# and bet, the recent events. Left out of the picture, a move that changes only those edits the
+# text and keeps the picture uploaded before. Whose turn it is stays in: the mat marks that seat.
+TEXT_ONLY_FIELDS = ("events", "standings")
 TEXT_ONLY_POKER_FIELDS = ("last_action", "current_bet")
 
 
@@ -166,10 +194,24 @@ def image_digest(png: bytes | None) -> bytes | None:
     return hashlib.blake2b(png, digest_size=16).digest() if png else None
 
 
+def wanagan_hint(table: Table, view: dict) -> dict:
+    """The hand view of a Wanagan declaration with ``detail["makes"]``: the open spaces the whole
+    hand can make (as poker's Best five), so the player sees where a claim can win."""
+    detail = view.get("detail") or {}
+    if "reveal" not in (view.get("legal") or []) or table.game is None:
+        return view
+    from engine import cards as C
+
+    hand, wild = C.parse_many(view.get("hand") or []), C.parse_many(detail.get("wild") or [])
+    makes = [sp for sp in detail.get("spaces") or [] if table.game.wanagan_qualifies(hand, sp, wild)]
+    return {**view, "detail": {**detail, "makes": makes}}
+
+
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
+    hinted = wanagan_hint(table, view)
     return Outgoing(
-        text.hand_text(view, seat),
-        hand_components(table, seat, view, choice),
+        text.hand_text(hinted, seat),
+        hand_components(table, seat, hinted, choice),
         view=view,
         render="hand",
         image_name="hand.png",

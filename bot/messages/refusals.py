@@ -18,10 +18,27 @@ STARTED = "The game has already started."
 STALE_CLAIM = "Already claimed, or too late: that claim is settled, so nothing happened."
 
 
+def cheaper_games(buy_in: int) -> str:
+    """The games whose usual buy-in is below ``buy_in``, by buy-in: ``Tripoley (Cadaco), Rummoli
+    (100 chips)``; empty when there are none."""
+    from engine.presets import PRESETS
+
+    by_cost: dict[int, list[str]] = {}
+    for preset in PRESETS.values():
+        cost = int(preset.options.start_stack)
+        if cost < buy_in:
+            by_cost.setdefault(cost, []).append(preset.name)
+    return "; ".join(f"{', '.join(names)} ({cost} chips)" for cost, names in sorted(by_cost.items()))
+
+
 def _unaffordable(buy_in: int, why: TripoleyError, opening: bool) -> str:
     """``why``: the wallet's refusal; ``opening``: the player opens the table, so a smaller
-    ``buy_in`` option would do."""
-    return f"The buy-in is {buy_in} chips. {say(why)}" + (" Try a smaller `buy_in`." if opening else "")
+    ``buy_in:`` option would do (else: a table of their own with one)."""
+    how = "Try a smaller `buy_in:`" if opening else "Or open a table of your own with a smaller `buy_in:`"
+    cheaper = cheaper_games(buy_in)
+    return f"The buy-in is {buy_in} chips. {say(why)} {how} (`/tripoley start buy_in:…`)" + (
+        f", or play a game with a smaller buy-in: {cheaper}." if cheaper else "."
+    )
 
 
 WORDS: dict[Refusal, Callable[..., str]] = {

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from bot.messages.text import cards
-from bot.tables.log import describe_event, escaped_view
+from bot.messages.reveals import declaration, reveal_heading, told_reveals
+from bot.messages.text import cards, escaped_view
+from bot.tables.log import describe_event
 from bot.tables.model import Table
 from engine import events as ev
 from engine.events import as_events
@@ -30,10 +31,17 @@ def showdown_lines(event: ev.Showdown, view: dict) -> list[str]:
 
 
 def result_lines(events: Iterable[Mapping], view: dict) -> list[str]:
-    """The hands shown down and every payout among ``events`` (records or their dicts), in order."""
+    """The hands shown down (Wanagan's reveals too) and every payout among ``events`` (records or
+    their dicts), in order."""
     lines: list[str] = []
-    for event in as_events(events):
-        if isinstance(event, ev.Showdown):
+    records = as_events(events)
+    reveals = iter(told_reveals(records))
+    for event in records:
+        if isinstance(event, ev.Reveal):
+            told = next(reveals)
+            lines.append(f"**{reveal_heading(event)}**")
+            lines.extend(declaration(told, int(seat), view) for seat in event.hands)
+        elif isinstance(event, ev.Showdown):
             lines.append("**Showdown**")
             lines.extend(showdown_lines(event, view))
         elif isinstance(event, ev.Payout):
@@ -69,6 +77,16 @@ def _round_events(game, number: int) -> list[ev.Event]:
     return []
 
 
+def round_embed(table: Table, number: int, view: dict | None = None) -> dict | None:
+    """Round ``number``'s results (its hands shown and who collected what), or None when nothing
+    was shown or paid; ``view``: the public view, names escaped (made when not given)."""
+    game = table.game
+    if game is None:
+        return None
+    lines = result_lines(_round_events(game, number), view or escaped_view(game.view(None)))
+    return result_embed(f"Round {number} — who collected what", lines) if lines else None
+
+
 def stories(table: Table, events: Iterable[Mapping], finished: bool = False) -> list[dict]:
     """The result embeds due after an update's ``events`` (records or their dicts): one per round
     that ended, and the game's last hands (a board clearing, a playoff) when it is over."""
@@ -84,10 +102,9 @@ def stories(table: Table, events: Iterable[Mapping], finished: bool = False) -> 
             continue
         last_end = i
         view = view or escaped_view(game.view(None))
-        number = event.round
-        lines = result_lines(_round_events(game, number), view)
-        if lines:
-            out.append(result_embed(f"Round {number} — who collected what", lines))
+        embed = round_embed(table, event.round, view)
+        if embed is not None:
+            out.append(embed)
     if finished:
         view = view or escaped_view(game.view(None))
         lines = result_lines(records[last_end + 1 :], view)

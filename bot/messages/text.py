@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.messages.reveals import latest_reveal, reveal_board
 from bot.messages.rules import lobby_rules_lines
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import SUIT_SYMBOLS, SUITS
 from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
 
@@ -106,6 +107,11 @@ def escape(text: object) -> str:
     return f"{FIRST_STRONG_ISOLATE}{body}{POP_ISOLATE}" if rtl else body
 
 
+def escaped_view(view: dict) -> dict:
+    """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
+    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
+
+
 def card(text: str) -> str:
     """``TH`` → ``10♥``."""
     if not text or len(text) < 2:
@@ -129,13 +135,34 @@ def hand_by_suit(texts: list[str] | None) -> str:
     groups: dict[str, list[str]] = {}
     for c in texts or []:
         groups.setdefault(c[-1].upper(), []).append(c)
-    lines = [f"{SUIT_SYMBOLS[s]} " + " ".join(card(c)[:-1] for c in groups[s]) for s in "SHDC" if s in groups]
+    # In the order of the hand's picture (images.base.card_sort_key): ♣ ♦ ♥ ♠.
+    lines = [f"{SUIT_SYMBOLS[s]} " + " ".join(card(c)[:-1] for c in groups[s]) for s in SUITS if s in groups]
     return "\n".join(lines) or "(no cards)"
 
 
 def ping_closed_text(user_id: int, by_them: bool) -> str:
     """What a turn ping says once its decision is made (it stays, so its notification leads here)."""
     return f"<@{user_id}> \u2713 done \u2014 you played." if by_them else f"<@{user_id}> that turn is over."
+
+
+def plural(count: object, word: str) -> str:
+    """``1 card``, ``2 cards``, ``0 wins``: a count and its noun (regular plurals)."""
+    return f"{count} {word}" if str(count) in ("1", "-1") else f"{count} {word}s"
+
+
+def replay_file_name(replay: str, table_id: int, ended: float | None) -> str:
+    """A replay file's name, one per game: its game, its table and the day it ended
+    (``great-lakes-game-12-2026-12-02.json``)."""
+    import json
+    import time
+
+    try:
+        preset = str(json.loads(replay).get("preset") or "tripoley")
+    except (ValueError, AttributeError):
+        preset = "tripoley"
+    preset = re.sub(r"[^a-z0-9-]+", "-", preset.lower()).strip("-") or "tripoley"
+    day = time.strftime("-%Y-%m-%d", time.gmtime(ended)) if ended else ""
+    return f"{preset}-game-{table_id}{day}.json"
 
 
 def timestamp(epoch: float | None, style: str = "R") -> str:
@@ -184,15 +211,22 @@ def lobby_text(table, info) -> str:
     return "\n".join(line for line in lines if line is not None)
 
 
+FORCED_NOTE = " (the only card to play)"  # after the log line of a card played for its holder (Table.auto_forced)
+
 # The lines of a round's table message that only hold while the round is played.
 LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
 ROUND_OVER = "✅ This round is over."
 
 
-def closed_round_text(content: str) -> str:
+SHOWDOWN_LINE = "**Showdown:** "
+
+
+def closed_round_text(content: str, told: bool = False) -> str:
     """An earlier round's table message, closed: its text without whose turn it was (nor when the
-    next deal comes), and a line that says the round is over."""
-    lines = [line for line in content.split("\n") if not line.startswith(LIVE_LINES) and line != ROUND_OVER]
+    next deal comes), and a line that says the round is over (``told``: its results come with it,
+    so the showdown line goes: the results show those hands)."""
+    dropped = (*LIVE_LINES, SHOWDOWN_LINE) if told else LIVE_LINES
+    lines = [line for line in content.split("\n") if not line.startswith(dropped) and line != ROUND_OVER]
     return "\n".join([*lines, ROUND_OVER])
 
 
@@ -242,11 +276,23 @@ def fit_mat(
     return text
 
 
-def mat_text(table, view: dict) -> str:
-    """The public table message."""
+def has_pay_suit(view: dict) -> bool:
+    """Whether the mat's money cards are of one pay suit (Tripoley's hearts; not Great Lakes' three
+    named cards, nor Wanagan's mat of hands)."""
+    symbol = SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
+    labels = [sp.get("label", "") for sp in view.get("mat") or () if sp.get("kind") in ("card", "combo")]
+    suited = [label for label in labels if any(s in label for s in SUIT_SYMBOLS.values())]
+    return bool(labels) and all(label.endswith(symbol) for label in suited)
+
+
+def mat_text(table, view: dict, told: bool = False) -> str:
+    """The public table message (``told``: the round's results come with it, which show its
+    showdown: not told twice)."""
     head = [
         f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
-        f"Ante {view.get('ante')} · pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · {phase_text(view.get('phase'))}",
+        f"Ante {view.get('ante')} · "
+        + (f"pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · " if has_pay_suit(view) else "")
+        + phase_text(view.get("phase")),
     ]
     to_act = view.get("to_act")
     seats_out = []
@@ -260,15 +306,17 @@ def mat_text(table, view: dict) -> str:
         if i < len(table.seats):
             seat = table.seats[i]
             if seat.left:
-                marks.append("left · AI")
+                marks.append("removed · AI" if seat.removed else "left · AI")
             elif seat.away:
                 marks.append("away · AI")
         arrow = "▶ " if i == to_act else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
-        committed = f" · in pot {s['committed']}" if s.get("committed") else ""
+        in_poker = str(view.get("phase") or "").startswith("poker")  # once the pot is paid, nothing is in it
+        committed = f" · in pot {s['committed']}" if s.get("committed") and in_poker else ""
         seats_out.append(
             (
-                f"{arrow}**{escape(s['name'])}** — {s['stack']} chips · {s.get('cards', 0)} cards{committed}{extra}",
+                f"{arrow}**{escape(s['name'])}** — {plural(s['stack'], 'chip')} · {plural(s.get('cards', 0), 'card')}"
+                f"{committed}{extra}",
                 f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
                 + (f" ({', '.join(marks)})" if marks else ""),
             )
@@ -278,11 +326,14 @@ def mat_text(table, view: dict) -> str:
     if mat:
         board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
     poker = view.get("poker") or {}
-    if poker.get("showdown"):
+    if poker.get("showdown") and not told:
         shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
-        board.append("**Showdown:** " + " | ".join(shows))
+        board.append(SHOWDOWN_LINE + " | ".join(shows))
     elif poker.get("last_action"):
         board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
+    reveal = latest_reveal(table.game.log[-1]["events"]) if table.game.log else None
+    if reveal is not None:
+        board.append(reveal_board(reveal, escaped_view(view)))
     mich = view.get("michigan") or {}
     if mich.get("sequence"):
         board.append(f"**Michigan:** {cards(mich['sequence'])}")
@@ -292,7 +343,7 @@ def mat_text(table, view: dict) -> str:
         bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
         board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
     footer: list[str] = []
-    if to_act is not None and table.deadline_kind in ("turn", "ai"):
+    if to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)
         mention = f"<@{pinged}>" if pinged else f"**{who}**"
@@ -300,6 +351,8 @@ def mat_text(table, view: dict) -> str:
             footer.append(
                 f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}"
             )
+        elif table.deadline_kind == "forced":  # their only card: played for them in a moment
+            footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))})")
         else:
             footer.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
@@ -316,14 +369,14 @@ def final_text(table) -> str:
     then each player's pots and best hand (the standings picture shows them too)."""
     result = table.result or {}
     head = [
-        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {result.get('rounds', 0)} round(s)"
+        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {plural(result.get('rounds', 0), 'round')}"
     ]
     standings, details = [], []
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
         who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
-        standings.append(f"{medal} {who} — {s['final']} chips ({net})")
+        standings.append(f"{medal} {who} — {plural(s['final'], 'chip')} ({net})")
         details.append(f" · {escape(player_result(s))}" if "pots_won" in s else "")
     highlights = highlight_lines(result)
     footer = [
@@ -357,6 +410,9 @@ def highlight_lines(result: dict, discord: bool = True) -> list[str]:
     best = highlights.get("best_hand")
     if best:
         lines.append(f"Best hand: {who(best['name'])}'s {bold(best['hand'])}.")
+    worst = highlights.get("worst_hand")  # Great Lakes: the worst hand wins the poker
+    if worst:
+        lines.append(f"Worst hand (the worst hand wins here): {who(worst['name'])}'s {bold(worst['hand'])}.")
     return [("💰 " if line.startswith("Biggest") else "🃏 ") + line for line in lines] if discord else lines
 
 
@@ -364,21 +420,24 @@ def player_result(seat: dict) -> str:
     """One player's game beyond their chips: pots won, best hand shown down (plain text)."""
     pots = int(seat.get("pots_won") or 0)
     parts = [f"{pots} pot{'s' if pots != 1 else ''} won"]
-    if seat.get("best_hand"):
+    if "worst_hand" in seat:  # where the worst hand wins the poker, that is the hand to name
+        if seat["worst_hand"]:
+            parts.append(f"worst hand {seat['worst_hand']}")
+    elif seat.get("best_hand"):
         parts.append(f"best hand {seat['best_hand']}")
     return ", ".join(parts)
 
 
 def hand_text(view: dict, seat: int) -> str:
     """The private hand message: cards and what the player may do."""
-    lines = [f"**Your hand** (round {view.get('round')}, {len(view.get('hand') or [])} cards):"]
+    lines = [f"**Your hand** (round {view.get('round')}, {plural(len(view.get('hand') or []), 'card')}):"]
     lines.append(hand_by_suit(view.get("hand")))
     poker = view.get("poker") or {}
     if poker.get("chosen"):
         lines.append(f"Your poker five: {cards(poker['chosen'])}")
     me = next((s for s in view.get("seats", []) if s["seat"] == seat), None)
     if me:
-        lines.append(f"Stack: {me['stack']} chips")
+        lines.append(f"Stack: {plural(me['stack'], 'chip')}")
     legal = view.get("legal")
     if legal:
         detail = view.get("detail") or {}
@@ -390,6 +449,8 @@ def hand_text(view: dict, seat: int) -> str:
             lines.append(f"Amount: {detail['min']}–{detail['max']}.")
         if detail.get("best"):
             lines.append(f"Best five: {cards(detail['best'])}")
+        if "makes" in detail:  # Wanagan: where a declaration can win (bot.messages.outgoing.wanagan_hint)
+            lines.append(wanagan_makes_text(view, detail["makes"]))
         if detail.get("space"):
             lines.append(f"Your claim: {claim_words(view, detail)}")
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
@@ -397,6 +458,15 @@ def hand_text(view: dict, seat: int) -> str:
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)
+
+
+def wanagan_makes_text(view: dict, makes: list[str]) -> str:
+    """The hint under a Wanagan declaration: the open spaces the hand can make, and the order of the menus."""
+    if not makes:
+        return (
+            "Your hand makes none of the open spaces: whatever you declare cannot win. Choose a space, then five cards."
+        )
+    return f"Your hand can make: {', '.join(space_label(view, sp) for sp in makes)}. Choose the space, then its five cards."
 
 
 ENGINE_TOKEN = re.compile(r"(?<![\w♣♦♥♠])[\w-]+")

@@ -28,11 +28,12 @@ from contextlib import asynccontextmanager
 
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
+from bot.messages.text import escaped_view
 from bot.settings import Settings
 from bot.storage import database as storage
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, Hearing
-from bot.tables.log import LOGGED_EVENTS, describe_event, escaped_view, public_action_text
+from bot.tables.log import LOGGED_EVENTS, log_lines, public_action_text
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.results import game_results
@@ -41,6 +42,7 @@ from engine import Action, Awaiting, Event, Game
 from engine.events import Deal
 
 log = logging.getLogger(__name__)
+FORCED_PAUSE = 1.5  # seconds a forced card stays on show before it is played for its holder
 
 
 def card_rank(card: str) -> int:
@@ -219,9 +221,13 @@ class Flow:
                 if rearm or table.deadline_kind != DeadlineKind.AI or table.deadline_seat != aw.seat:
                     self.set_deadline(table, table.ai_pause, DeadlineKind.AI, aw.seat)
                 break
-            timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
-            if rearm or table.deadline_kind != DeadlineKind.TURN or table.deadline_seat != aw.seat:
-                self.set_deadline(table, timeout, DeadlineKind.TURN, aw.seat)
+            if table.auto_forced and (aw.detail or {}).get("forced"):
+                kind, timeout = DeadlineKind.FORCED, FORCED_PAUSE  # played for them (bot.tables.timers)
+            else:
+                kind = DeadlineKind.TURN
+                timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
+            if rearm or table.deadline_kind != kind or table.deadline_seat != aw.seat:
+                self.set_deadline(table, timeout, kind, aw.seat)
             break
         self.log_events(table, events[logged:])
         # urgent: an interaction is answered after this save (a hand view's move): it goes first.
@@ -236,10 +242,8 @@ class Flow:
         if not any(isinstance(e, LOGGED_EVENTS) for e in events):
             return
         view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
-        for event in events:
-            line = describe_event(event, view)
-            if line:
-                table.add_log(line)
+        for line in log_lines(events, view):
+            table.add_log(line)
 
     # -- the end of a game or a lobby ---------------------------------------------------
 

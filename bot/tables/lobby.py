@@ -108,9 +108,11 @@ class Lobby:
         turn_timeout: float | None = None,
         thread: bool = False,
         rematch_of: int | None = None,
+        auto_forced: bool = True,
     ) -> TableUpdate:
         """Open a lobby, the host seated and bought in. ``thread``: the game runs in a thread
-        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats."""
+        started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats;
+        ``auto_forced``: see :attr:`bot.tables.model.Table.auto_forced`."""
         from engine.presets import PRESETS
 
         config = await self.prefs.guild(guild_id)
@@ -143,6 +145,7 @@ class Lobby:
                 created_at=self.clock.wall(),
                 thread=thread,
                 rematch_of=rematch_of,
+                auto_forced=auto_forced,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
             table.add_log(f"{escape(host_name)} opened the table.", naming=((host_id, host_name),))
@@ -192,6 +195,7 @@ class Lobby:
                     turn_timeout=old.turn_timeout,
                     thread=thread,
                     rematch_of=old.id,
+                    auto_forced=old.auto_forced,
                 )
             except errors.TableExists:  # another player's click opened it just now: join that one
                 continue
@@ -385,7 +389,8 @@ class Lobby:
                 return await self.flow.cancel(table, "Everyone left; the table is closed.")
             saved = snapshot(table)
             del table.seats[index]
-            table.add_log(f"{escape(seat.name)} left.")
+            if not kicked:  # (a removal has the remover's own line)
+                table.add_log(f"{escape(seat.name)} left.")
             if table.host_id == user_id:
                 new_host = table.humans()[0]
                 assert new_host.user_id is not None  # humans() are the seats with a member
@@ -406,9 +411,13 @@ class Lobby:
             return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
-        ended = await self.flow.seat_to_ai(
-            table, seat, f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
+        seat.removed = kicked
+        line = (  # (a removal has the remover's own line before this one)
+            f"An AI plays {escape(seat.name)}'s seat; they are cashed out at the end."
+            if kicked
+            else f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
         )
+        ended = await self.flow.seat_to_ai(table, seat, line)
         if ended is not None:
             return ended
         await self.flow.advance(table, [], rearm=False, urgent=True)

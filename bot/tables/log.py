@@ -11,6 +11,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.messages.reveals import reveal_lines, told_reveals
 from bot.messages.text import escape
 from engine import Action, Game
 from engine import events as ev
@@ -37,6 +38,7 @@ LOGGED_EVENTS: tuple[type[Event], ...] = (
     ev.GameEnd,
     ev.SitOut,
     ev.Eliminated,
+    ev.Reveal,
 )
 QUIET_TO_SPACE = frozenset({"", "ante", "call", "bet", "raise"})
 
@@ -77,9 +79,19 @@ def describe_event(event: Event | Mapping[str, Any], view: dict[str, Any]) -> st
     return line[:1].upper() + line[1:]
 
 
-def escaped_view(view: dict[str, Any]) -> dict[str, Any]:
-    """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
-    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
+def log_lines(events: Sequence[Event], view: dict[str, Any]) -> list[str]:
+    """The log's lines for ``events`` (records, in order; ``view``: names escaped): one per event
+    worth a line, and a Wanagan reveal told seat by seat (its cards, space and verdict)."""
+    lines: list[str] = []
+    reveals = iter(told_reveals(events))
+    for event in events:
+        if isinstance(event, ev.Reveal):
+            lines.extend(reveal_lines(next(reveals), view))
+            continue
+        line = describe_event(event, view)
+        if line:
+            lines.append(line)
+    return lines
 
 
 def public_action_text(names: list[str], action: Action, events: Sequence[Event] = (), phase: str | None = None) -> str:

@@ -136,9 +136,20 @@ class TableManager:
         turn_timeout: float | None = None,
         thread: bool = False,
         rematch_of: int | None = None,
+        auto_forced: bool = True,
     ) -> TableUpdate:
         return await self.lobby.create_table(
-            guild_id, channel_id, host_id, host_name, preset, options, buy_in, turn_timeout, thread, rematch_of
+            guild_id,
+            channel_id,
+            host_id,
+            host_name,
+            preset,
+            options,
+            buy_in,
+            turn_timeout,
+            thread,
+            rematch_of,
+            auto_forced,
         )
 
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
@@ -231,6 +242,9 @@ class TableManager:
 
     async def replay(self, guild_id: int, table_id: int) -> str | None:
         return await self.store.replay(guild_id, table_id)
+
+    async def replay_and_end(self, guild_id: int, table_id: int) -> tuple[str, float | None] | None:
+        return await self.store.replay_and_end(guild_id, table_id)
 
     async def game_log(self, guild_id: int, table_id: int) -> tuple[str, dict[str, list[str]]] | None:
         return await self.store.game_log(guild_id, table_id)

@@ -44,6 +44,7 @@ class DeadlineKind(StrEnum):
     LOBBY = "lobby"  # nobody started the game in time: the lobby closes
     TURN = "turn"  # a player's time to act runs out
     AI = "ai"  # an AI seat's move, after its pause
+    FORCED = "forced"  # a player's only legal card, played for them after a short pause (Table.auto_forced)
     NEXT_DEAL = "next-deal"  # the pause between rounds ends
     FINISH = "finish"  # a finished game's cash-out tried again (set by older versions: saved tables may hold it)
 
@@ -65,6 +66,7 @@ class Seat:
     timeouts: int = 0  # timeouts in a row
     away: bool = False  # played by AI after too many timeouts, until "I'm back"
     left: bool = False  # left mid-game: AI until the end, cashed out at the end
+    removed: bool = False  # that, because the host or an admin removed them (not of their own accord)
     ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
     votes: list[int] = field(default_factory=list)  # who voted to hand this absent player's seat to the AI
 
@@ -105,6 +107,10 @@ class Table:
     thread: bool = False  # run the game in a thread started from the lobby message
     thread_id: int | None = None  # that thread, once started
     rematch_of: int | None = None  # the finished table whose players this lobby seats on Rematch
+    # A card that is its holder's only choice (Great Lakes' next card without a combination) is played
+    # for them after a short pause, not asked for with a click; off, every such card waits for the
+    # player (then nobody can tell from the timing whether a combination was possible).
+    auto_forced: bool = True
     ping_message_id: int | None = None  # the turn ping on show (bot.discordio.turns), deleted once answered
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
@@ -207,6 +213,7 @@ class Table:
             "thread": self.thread,
             "thread_id": self.thread_id,
             "rematch_of": self.rematch_of,
+            "auto_forced": self.auto_forced,
             "log": self.log,
             "round_logs": self.round_logs,
             "named": self.named,
@@ -249,6 +256,7 @@ class Table:
         self.thread = bool(state.get("thread"))
         self.thread_id = state.get("thread_id")
         self.rematch_of = state.get("rematch_of")
+        self.auto_forced = bool(state.get("auto_forced", True))
         self.log = list(state.get("log") or [])
         self.round_logs = dict(state.get("round_logs") or {})
         self.named = dict(state.get("named") or {})

@@ -24,15 +24,18 @@ def hand_rank(name: str | None) -> int:
 
 
 def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[str, Any]:
-    """A finished game's results: each seat's stake, final stack, pots won and best hand, its highlights."""
+    """A finished game's results: each seat's stake, final stack, pots won and best hand shown (at
+    a showdown or a Wanagan reveal), its highlights."""
     history = list(getattr(table.game, "history", []) or []) or list(events)
     pots = [0] * len(table.seats)
     best: list[tuple[int, str | None]] = [(-1, None)] * len(table.seats)
+    worst: list[tuple[int, str | None]] = [(-1, None)] * len(table.seats)  # where the worst hand wins
+    low = bool(getattr(table.game, "poker_low", False))
     for event in history:
         kind = event.get("type")
         if kind == "payout" and isinstance(event.get("seat"), int) and 0 <= event["seat"] < len(pots):
             pots[event["seat"]] += 1
-        if kind == "showdown":
+        if kind in ("showdown", "reveal"):  # a Wanagan reveal shows its five cards to all too
             hands = event.get("hands") or []
             items = hands.items() if isinstance(hands, dict) else enumerate(hands)
             for key, hand in items:
@@ -46,8 +49,11 @@ def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[s
                     continue
                 if 0 <= seat < len(best) and hand_rank(name) > best[seat][0]:
                     best[seat] = (hand_rank(name), str(name))
+                rank = hand_rank(name)
+                if 0 <= seat < len(worst) and rank >= 0 and (worst[seat][0] < 0 or rank < worst[seat][0]):
+                    worst[seat] = (rank, str(name))
     top = max(stacks) if stacks else 0
-    highlights = game_highlights(table, history, best)
+    highlights = game_highlights(table, history, best, worst if low else None)
     seats = []
     for i, seat in enumerate(table.seats):
         seats.append(
@@ -61,6 +67,7 @@ def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[s
                 "pots_won": pots[i],
                 "best_hand": best[i][1],
                 "best_hand_rank": best[i][0],
+                **({"worst_hand": worst[i][1]} if low else {}),
                 "winner": int(stacks[i]) == top and top > 0,
             }
         )
@@ -76,10 +83,16 @@ def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[s
     }
 
 
-def game_highlights(table: Table, history: list[Event], best: list[tuple[int, str | None]]) -> dict[str, Any]:
+def game_highlights(
+    table: Table,
+    history: list[Event],
+    best: list[tuple[int, str | None]],
+    worst: list[tuple[int, str | None]] | None = None,
+) -> dict[str, Any]:
     """The game's biggest pot (its largest single payout: who, how much, from which space, in
     which round; the earliest of equal ones) and its best hand shown down (the strongest; the
-    first seat of equal ones), each None when the game had none."""
+    first seat of equal ones), each None when the game had none. Where the worst hand wins the
+    poker (Great Lakes: ``worst`` given, per seat), its worst hand shown instead (``worst_hand``)."""
     from engine.textview import space_label
 
     view = table.running_game.view(None)
@@ -100,6 +113,12 @@ def game_highlights(table: Table, history: list[Event], best: list[tuple[int, st
                     "space": space_label(view, str(event.get("space", ""))),
                     "round": round_number,
                 }
+    if worst is not None:
+        shown = [(r, i) for i, (r, _) in enumerate(worst) if r >= 0]
+        if not shown:
+            return {"biggest_pot": biggest, "worst_hand": None}
+        rank, seat = min(shown)  # the weakest; the first seat of equal ones
+        return {"biggest_pot": biggest, "worst_hand": {"seat": seat, "name": names[seat], "hand": worst[seat][1]}}
     rank, seat = max(((r, i) for i, (r, _) in enumerate(best)), key=lambda x: (x[0], -x[1]), default=(-1, 0))
     best_hand = {"seat": seat, "name": names[seat], "hand": best[seat][1]} if rank >= 0 else None
     return {"biggest_pot": biggest, "best_hand": best_hand}

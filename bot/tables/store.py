@@ -373,7 +373,16 @@ class TableStore:
 
     async def replay(self, guild_id: int, table_id: int) -> str | None:
         """The replay file's text of a finished game of this server (None if there is none)."""
+        found = await self.replay_and_end(guild_id, table_id)
+        return found[0] if found else None
+
+    async def replay_and_end(self, guild_id: int, table_id: int) -> tuple[str, float | None] | None:
+        """The replay file's text of a finished game of this server and when the game ended (None:
+        no replay)."""
         row = await self.db.fetchone(
-            "SELECT replay_json FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'", (table_id, guild_id)
+            "SELECT replay_json, ended_at FROM tables WHERE id = ? AND guild_id = ? AND status = 'finished'",
+            (table_id, guild_id),
         )
-        return row["replay_json"] if row else None
+        if row is None or row["replay_json"] is None:
+            return None
+        return row["replay_json"], row["ended_at"]

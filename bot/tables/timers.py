@@ -46,7 +46,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
-from bot.messages.text import ai_takeover_notice, escape, timed_out_to_ai
+from bot.messages.text import FORCED_NOTE, ai_takeover_notice, escape, timed_out_to_ai
 from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import WALL_STEP, Clock, wall_offset
@@ -473,6 +473,10 @@ class Timers:
             update = await self.flow.advance(table, events)
             update.message = message
             return update
+        if kind == DeadlineKind.FORCED and not seat.auto:
+            # The player's only card, played for them: no missed turn (it still gets its log line).
+            await self.flow.play_auto(table, events, timeout=True, note=FORCED_NOTE)
+            return await self.flow.advance(table, events)
         if kind == DeadlineKind.TURN and not seat.auto and aw.phase == "claim":
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
             await self.flow.play_auto(table, events, timeout=True, note="")

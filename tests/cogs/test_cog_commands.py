@@ -11,6 +11,7 @@ import pytest
 
 from bot import errors
 from bot.discordio.controller import GENERIC_FAILURE
+from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, handle_modal_submit
 from bot.messages.buttonids import AmountButton
 from bot.messages.outgoing import hand_message
@@ -194,6 +195,28 @@ async def test_amount_modal_validation_and_ephemeral_hand_edit(stack, cog):
     assert shown == hand_message(table, seat, table.game.view(seat)).clipped()
 
 
+async def test_a_public_move_refreshes_the_players_open_hand_view(stack, cog):
+    """A move made with the table message's buttons: the hand view the player has open shows the hand
+    after it at once, without that decision's controls (they would answer "It's not your turn")."""
+    await cog.start.callback(cog, interaction(stack), preset="tripoley", rounds=3)
+    await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
+    await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
+    table, aw = await play_until_betting(stack)
+    turns = stack.controller.turns = TurnNotifier(stack.manager, stack.sink, carriers=stack.publisher.carriers)
+    user = table.seats[aw.seat].user_id
+    opened = interaction(stack, user, message=public_message())
+    await stack.controller.on_component(opened, f"tripoley:1:{table.round}:hand", [])
+    assert "**Your turn:**" in opened.calls[1][1]
+    public = interaction(stack, user, message=public_message())
+    await stack.controller.on_component(public, f"tripoley:1:{table.round}:do.check", [])
+    assert public.calls.names()[0] == "defer" and table.awaiting().seat != aw.seat
+    (edited,) = [c for c in opened.calls if c[0] == "followup_edit"]
+    seat = table.seat_of(user)
+    assert edited[1] == hand_message(table, seat, table.game.view(seat)).clipped()
+    assert "**Your turn:**" not in edited[1] and not edited[2]["view"].children, "no controls left"
+    turns.close()
+
+
 async def test_modal_submission_is_routed_after_a_restart(stack):
     seen = []
 
@@ -281,6 +304,10 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     await cog.leaderboard.callback(cog, it, "balance")
     embed = it.calls[0][2]["embed"]
     assert "<@1>" in embed.description
+    assert it.calls[0][2]["ephemeral"], "private by default: nothing is posted into a game's channel"
+    it = interaction(stack, BOB)
+    await cog.leaderboard.callback(cog, it, "balance", "all", True)
+    assert it.calls[0][2]["ephemeral"] is False, "for everyone when asked"
 
 
 async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):

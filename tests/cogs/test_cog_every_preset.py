@@ -80,6 +80,10 @@ ANN, BOB = 81, 82
 
 def pick_control(table, seat, view):
     private = hand_components(table, seat, view)
+    space = next((spec for spec in private if spec.custom_id.endswith(":pick.space")), None)
+    if space is not None:  # Wanagan: the five cards are asked once a space is chosen
+        assert isinstance(space, SelectSpec) and not space.defaults
+        private = hand_components(table, seat, view, space.options[0][1])
     public = mat_components(table)
     for spec in private + public:
         action = spec.custom_id.split(":", 3)[3]

@@ -4,6 +4,8 @@ final message's Log and Replay and ``/tripoley history``'s Log N, and the stats 
 
 from __future__ import annotations
 
+import time
+
 import discord
 import pytest
 
@@ -114,7 +116,9 @@ async def test_the_final_message_keeps_the_whole_log_and_the_replay(stack, cog):
     assert "Ann opened the table." in embed.description and embed.footer.text.startswith("Page 1/")
     it = interaction(stack, BOB, message=public_message())
     await stack.controller.on_component(it, replay.custom_id, [])
-    assert it.calls[0][2]["file"].filename == f"tripoley-game-{table.id}.json" and it.calls[0][2]["ephemeral"]
+    # Named by its game, its table and the day it ended: every game's file its own name.
+    day = time.strftime("%Y-%m-%d", time.gmtime(stack.manager.clock.now()))
+    assert it.calls[0][2]["file"].filename == f"tripoley-game-{table.id}-{day}.json" and it.calls[0][2]["ephemeral"]
     # /tripoley history: Log N and Replay N next to each game.
     it = interaction(stack)
     await cog.history.callback(cog, it)
@@ -138,3 +142,10 @@ async def test_stats_come_with_a_chart(stack, cog):
     assert "By game: Tripoley (Cadaco) 1 game" in chart.description
     assert kwargs["embed"].image.url == "attachment://stats.png"
     assert chart.fp.read(8) == b"\x89PNG\r\n\x1a\n"
+    # Someone else's stats are private too unless asked for everyone (no post into a game's channel).
+    other = interaction(stack, BOB)
+    await cog.stats.callback(cog, other, it.user)
+    assert other.calls[0][2]["ephemeral"] and other.calls[1][2]["ephemeral"]
+    shared = interaction(stack, BOB)
+    await cog.stats.callback(cog, shared, it.user, True)
+    assert shared.calls[0][2]["ephemeral"] is False and shared.calls[1][2]["ephemeral"] is False

@@ -11,6 +11,7 @@ import re
 import sqlite3
 import time
 
+from bot.messages.components import WANAGAN_MAKES
 from bot.messages.text import PHASE_TEXT, PROMPTS, SUIT_SYMBOLS, card
 from tests.fakediscord.harness import PATIENCE
 
@@ -112,6 +113,12 @@ def check_no_leak(dh, channel, user, hand_text):
         for embed in m.embeds if not m.components else ():
             hands = (embed.get("description") or "").partition("**Showdown**")[2]
             shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", hands.split("collects")[0]))
+        # Wanagan's reveals show five cards of every hand to all (they stay in the hands, or are passed on).
+        for line in public_text(dh, m).splitlines():
+            if re.search(r" declares .+: (?:\S+ ){4}\S+ — ", line):
+                shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", line.split(" declares ", 1)[1]))
+            for wild in re.findall(r"Reveal 4 \(([^)]*) wild\)", line):  # the rules' four wild cards
+                shown |= set(wild.split())
     header = tm.content.split("\n", 1)[0] if tm else None
     for m in dh.channel_messages(channel):
         first = m.content.split("\n", 1)[0]
@@ -232,6 +239,15 @@ async def move(dh, channel, user, tm, stats=None, hand=None):
             ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
         ):
             return await dh.click(user, hand, custom_id=b["custom_id"])
+    spaces = [s for s in selects(hand) if s["custom_id"].endswith("pick.space")]
+    if spaces and not any(":pick.reveal." in s["custom_id"] for s in selects(hand)):
+        # Wanagan: no space is chosen beforehand; the five cards are asked once one is (a space
+        # the hand makes, by the menu's hint, when there is one).
+        options = spaces[0]["options"]
+        assert not any(o.get("default") for o in options), options
+        option = next((o for o in options if o.get("description") == WANAGAN_MAKES), options[0])
+        stats.setdefault("declared", []).append((user, option["value"], option.get("description")))
+        hand = await (await dh.select(user, hand, spaces[0]["custom_id"], [option["value"]])).message()
     for s in selects(hand):
         cid = s["custom_id"]
         if cid.endswith((*COMBOS, "pick.space")):
@@ -584,7 +600,8 @@ async def test_sigkill_mid_round_then_restart(discord_harness, tmp_path):
     assert hand.ephemeral and "Your hand" in hand.content
     await play(dh, "general", extra_checks=False)
     await finish_and_leaderboard(dh, proc, tmp_path)
-    earlier = round_messages(dh, "general")  # the last round's message shows the results by now
+    await the_end_at_the_bottom(dh)  # the last round's message is closed after the standings are posted
+    earlier = round_messages(dh, "general")
     assert earlier and all("⏳" not in m.content and not buttons(m) for m in earlier), [m.content for m in earlier]
 
 
@@ -633,13 +650,43 @@ async def test_great_lakes_whole_game(discord_harness, tmp_path):
     # tests/bot/discordio/test_turns.py pins it by a dealt hand.
 
 
+async def the_end_at_the_bottom(dh, channel="general"):
+    """The channel ends with the standings: the 🏁 message is the last one posted, after every round's
+    results; each round's message is closed with its own end (no buttons, "This round is over")."""
+    await dh.wait_for(lambda: finished(dh, channel), 8, what="the game-over message")
+
+    def settled():
+        messages = dh.channel_messages(channel)
+        return messages if not any(button(m, "Show my hand") for m in messages) else None
+
+    messages = await dh.wait_for(settled, 8, what="the last round's message to close")
+    assert "🏁" in messages[-1].content and button(messages[-1], "Rematch"), messages[-1].content
+    results = [i for i, m in enumerate(messages) if m.embeds and "who collected what" in m.embeds[0].get("title", "")]
+    assert results and max(results) < len(messages) - 1
+    rounds = [m for m in messages if re.match(r"## 🃏 .* — round \d+", m.content)]
+    assert rounds and all(m.content.endswith("✅ This round is over.") and not m.components for m in rounds)
+    assert "🏁" not in rounds[-1].content and dh.attachments(rounds[-1]), "the last round keeps its mat picture"
+    return messages
+
+
 async def test_wanagan_whole_game(discord_harness, tmp_path):
-    """Reveals (five cards and a space), passes of three cards left and right, then poker."""
+    """Reveals (five cards and a space, told in the channel), passes of three cards left and right,
+    then poker; the game's end at the bottom of the channel."""
     dh = discord_harness
     proc = await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])
     await open_table(dh, "wanagan", 1)
     stats = await play_fast(dh, "general")
     assert stats["wrong"] >= 1 and stats["moves"] > 0
+    messages = await the_end_at_the_bottom(dh)
+    history = table_history(dh, "general")
+    # Every reveal told on the table message: who declared which space with which cards, and the verdict.
+    declared = re.findall(r"Reveal (\d)\b[^:]*: (\w+) declares [^:]+: ((?:\S+ ){4}\S+) — (\w+)", history)
+    assert {who.lower() for _, who, _, _ in declared} >= set(HUMANS), history[-3000:]
+    assert {verdict for *_, verdict in declared} <= {"wins", "beaten", "does", "shares", "ties"}
+    assert re.search(r"\*\*Reveal \d[^*]*:\*\* .+? declares ", history), "the latest reveal on the table's board"
+    story = "\n".join(m.embeds[0].get("description", "") for m in messages if m.embeds)
+    assert "**Reveal 1**" in story and " declares " in story, story
+    assert {user for user, *_ in stats.get("declared", [])} == set(HUMANS), "the humans chose their space first"
     await finish_and_leaderboard(dh, proc, tmp_path)
     assert dh.ack_stats()["late"] == 0
     for user in HUMANS:  # each human passed three cards left and right and revealed at least twice

@@ -74,3 +74,20 @@ def test_many_games_and_games_of_the_family():
 
 def test_same_data_same_picture():
     assert render_stats(stats([5, -5, 12])).png == render_stats(stats([5, -5, 12])).png
+
+
+def test_the_value_labels_never_overlap():
+    """A line that barely rises above zero and falls far below: +3 would sit on 0's label, so only
+    zero and the lowest are labelled; far apart, all three are."""
+    from images.stats import CHART_H, CHART_TOP, LABEL_GAP, axis_labels
+
+    def y_of_for(low, high):
+        return lambda v: CHART_TOP + CHART_H - (v - low) / max(high - low, 1) * CHART_H
+
+    close = axis_labels(-200, 3, y_of_for(-200, 3))
+    assert [v for v, _ in close] == [0, -200]
+    apart = axis_labels(-100, 120, y_of_for(-100, 120))
+    assert [v for v, _ in apart] == [120, 0, -100]
+    for labels in (close, apart):
+        ys = [y for _, y in labels]
+        assert all(b - a >= LABEL_GAP for a, b in zip(ys, ys[1:]))

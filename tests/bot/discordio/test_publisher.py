@@ -10,6 +10,7 @@ import pytest
 
 from bot.discordio.publisher import Publisher
 from bot.messages.outgoing import table_message
+from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from tests.cogs.fakes import FakeCarrier, RecordingSink
@@ -64,17 +65,33 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
         await publisher.flush()
         rounds_posted.add(table.mat_round)
     assert table.status == "finished"
-    posts = [c for c in sink.calls if c[0] == "post" and not c[3].embeds]
-    assert len(posts) == 2 + 1  # lobby message + one mat per round
-    strips = [c for c in sink.calls if c[0] == "strip"]
-    assert [c[2] for c in strips] == [posts[1][2]]  # round 1's mat lost its buttons when round 2 began
-    # Each round's results (and the board clearing at the end) in a message of their own, in order.
-    results = [c[3].embeds[0]["title"] for c in sink.calls if c[0] == "post" and c[3].embeds]
-    assert results[:2] == ["Round 1 — who collected what", "Round 2 — who collected what"], results
-    assert set(results[2:]) <= {"Game over — the last hands"}
-    final = sink.calls[-1]
+    posts = [c for c in sink.calls if c[0] == "post"]
+    assert len(posts) == 2 + 1 + 1  # lobby message + one mat per round + the final standings
+    assert not [c for c in posts if c[3].embeds], "no results of their own: each round's message tells them"
+    # One showdown per round: each round's message is closed with its results under it (no buttons,
+    # no showdown line in its text: the results show those hands), its picture kept.
+    told = [c for c in sink.calls if c[0] == "edit" and c[2] in (posts[1][2], posts[2][2]) and c[3].embeds]
+    # (between rounds the live message shows them already: the round pause is 3 s here)
+    assert [c for c in told if c[3].components], "the results come as soon as the round ends"
+    closings = [c for c in told if not c[3].components]
+    assert [c[2] for c in closings] == [posts[1][2], posts[2][2]]
+    assert not [c for c in sink.calls if c[0] == "strip"]
+    titles = [[e["title"] for e in c[3].embeds] for c in closings]
+    assert titles[0] == ["Round 1 — who collected what"] and titles[1][0] == "Round 2 — who collected what"
+    assert set(titles[1][1:]) <= {"Game over — the last hands"}
+    for c in closings:
+        assert c[3].components == [] and c[3].text.endswith(ROUND_OVER) and "**Showdown:**" not in c[3].text
+    assert closings[0][3].keep_image and closings[0][3].image is None
+    # The end at the bottom: the standings are the last message posted, after every round's results.
+    last_post = max(i for i, c in enumerate(sink.calls) if c[0] == "post")
+    final = sink.calls[last_post]
+    assert final[2] == posts[-1][2] == table.mat_message_id and "game over" in final[3].text
+    assert sink.calls.index(closings[0]) < last_post < sink.calls.index(closings[1])
+    # The last round's message keeps its own end: the round's mat, closed, without buttons.
+    closing = closings[1]
+    assert closing[3].render == "mat" and "🏁" not in closing[3].text
+    assert "## 🃏 Tripoley (Cadaco) — round 2" in closing[3].text
     # No game controls are left: only Rematch, the whole game's Log and its Replay.
-    assert final[0] == "edit" and "game over" in final[3].text
     assert [c.custom_id for c in final[3].components] == [
         f"tripoley:{table.id}:0:rematch",
         f"tripoley:{table.id}:0:gamelog",
@@ -255,7 +272,7 @@ async def test_lobby_edits_are_paced_and_the_newest_wins(db, bank, prefs, settin
 
 async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
     """The mat picture is uploaded only when it changes: an edit that changes only the text (a log
-    line, whose turn it is) keeps the message's picture and uploads nothing."""
+    line) keeps the message's picture and uploads nothing."""
     import json
 
     from bot.discordio.ui import message_kwargs
@@ -447,10 +464,10 @@ async def test_an_expired_click_carries_nothing(db, bank, prefs, settings):
     assert [c for c in sink.calls[before:] if c[0] == "edit"]
 
 
-async def test_round_results_are_follow_ups_and_the_old_message_is_stripped_through_its_click(setup):
-    """At the end of a round: the results go out as a follow-up of the table's freshest click, the
-    round's message loses its buttons through the click made on it; only the new round's message
-    is a channel post."""
+async def test_round_results_close_the_rounds_own_message_through_its_click(setup):
+    """At the end of a round: its results are told on the round's own message (one showdown per
+    round, no message of their own), edited through the click made on it as it closes; only the new
+    round's message is a channel post."""
     manager, sink, publisher, clock = setup
     table = await started_game(manager, publisher)
     first = table.mat_message_id
@@ -463,11 +480,12 @@ async def test_round_results_are_follow_ups_and_the_old_message_is_stripped_thro
         await next_change(manager, publisher, table, clock)
     await publisher.flush()
     sent = sink.calls[before:]
-    results = [c for c in sent if c[0] == "followup" and c[3].embeds]
-    assert results and results[0][3].embeds[0]["title"] == "Round 1 — who collected what"
-    assert not [c for c in sent if c[0] == "post" and c[3].embeds]
-    strips = [c for c in sent if c[0] == "carried_strip" and c[1] == id(carrier)]  # closed, through the click
-    assert strips and "This round is over" in strips[0][3] and not [c for c in sent if c[0] == "strip"]
+    assert not [c for c in sent if c[0] in ("post", "followup") and c[3].embeds], "no results of their own"
+    told = [c for c in sent if c[0] == "carried_edit" and c[3].embeds]  # through the click on it
+    assert told and told[-1][3].embeds[0]["title"] == "Round 1 — who collected what"
+    closed = told[-1][3]
+    assert closed.components == [] and "This round is over" in closed.text and closed.keep_image
+    assert not [c for c in sent if c[0] in ("strip", "carried_strip")]
     assert [c[0] for c in sent if c[0] == "post"] == ["post"]  # round 2's message
 
 

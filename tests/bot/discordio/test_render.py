@@ -38,3 +38,16 @@ def test_only_public_pictures_are_compacted_and_other_bytes_pass_through():
     assert rendered("mat", png)[0] == compact_png(png)
     assert rendered("hand", png)[0] == png
     assert compact_png(b"not a picture") == b"not a picture"
+
+
+def test_the_mat_picture_marks_the_seat_to_act():
+    """Whose turn it is reaches the picture (the seat is outlined and says TO ACT), not only the text."""
+    game = Game.new("tripoley", ["Ann", "Bob", "Cat"], seed=4)
+    list(game.next_deal())
+    view = picture_view(game.view(None))
+    assert view["to_act"] is not None and view["to_act"] == game.awaiting().seat
+    marked = images.render_mat(view)
+    unmarked = images.render_mat({**view, "to_act": None})
+    assert marked.png != unmarked.png
+    seat = f"seat:{view['to_act']}"
+    assert any(name == seat for name, *_ in marked.boxes)

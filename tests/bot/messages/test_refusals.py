@@ -19,7 +19,13 @@ def test_every_refusal_has_words():
     assert set(WORDS) == set(errors.Refusal)
     for refusal, wording in WORDS.items():
         facts = {name: "x" for name in inspect.signature(wording).parameters}
-        given = (("legal", ["check"]), ("view", None), ("opening", True), ("why", errors.NotEnoughChips("Short.")))
+        given = (
+            ("legal", ["check"]),
+            ("view", None),
+            ("opening", True),
+            ("why", errors.NotEnoughChips("Short.")),
+            ("buy_in", 320),
+        )
         facts.update({k: v for k, v in given if k in facts})
         assert words(refusal, facts).strip()
 

@@ -9,6 +9,7 @@ import pytest
 
 from bot import errors
 from bot.messages.components import mat_components
+from bot.messages.outgoing import table_message
 from bot.tables.flow import safe_default
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 
@@ -43,6 +44,10 @@ async def test_the_host_hands_a_seat_to_an_ai_mid_game_after_confirming(manager,
     update = await manager.host_kick(C, ANN, BOB, confirmed=True)
     bob = table.seats[table.seat_of(BOB)]
     assert bob.left and bob.auto and "An AI plays user22's seat now" in update.message
+    # Told as a removal, not as leaving of their own accord: in the log and on the table message.
+    assert bob.removed and "The host removed user22 from the table." in table.log
+    assert not [line for line in table.log if line.startswith("user22 left")]
+    assert "(removed · AI)" in table_message(table).text and "left · AI" not in table_message(table).text
     assert update.notices and update.notices[0][0] == BOB
     with pytest.raises(errors.TripoleyError) as again:
         await manager.host_kick(C, ANN, BOB, confirmed=True)

@@ -19,8 +19,8 @@ def table() -> SimpleNamespace:
     return SimpleNamespace(id=4, round=2, awaiting=lambda: None)
 
 
-def menus(view: dict) -> list:
-    comps = hand_components(table(), 0, view)
+def menus(view: dict, choice: str | None = None) -> list:
+    comps = hand_components(table(), 0, view, choice)
     check_components(build_view(comps).to_components(), "hand view")
     return comps
 
@@ -52,7 +52,8 @@ def test_wanagans_pass_and_reveal_menus_offer_each_copy_once():
         "detail": {"cards": POOL, "spaces": ["one-pair", "flush"]},
         "mat": [{"id": "one-pair", "label": "One pair"}, {"id": "flush", "label": "Flush"}],
     }
-    reveal = select(menus(view), "reveal")
+    assert not [c for c in menus(view) if isinstance(c, SelectSpec) and ":pick.reveal" in c.custom_id]  # space first
+    reveal = select(menus(view, choice="flush"), "reveal")
     assert [v for _, v in reveal.options] == B.card_values(POOL) and reveal.max_values == 5
 
 

@@ -51,6 +51,7 @@ class Refusal(enum.Enum):
     CLAIM_SETTLED = enum.auto()
     NOBODY_TO_ACT = enum.auto()
     NOT_YOUR_TURN = enum.auto()
+    CHOSEN_ALREADY = enum.auto()
     UNKNOWN_ACTION = enum.auto()
     NOT_NOW = enum.auto()
     ILLEGAL = enum.auto()

@@ -120,6 +120,11 @@ class Game(Table):
         w = None if self.finished or self.r is None else self.r.wait
         return w is not None and w.phase in SIMULTANEOUS
 
+    def asked_seats(self) -> list[int]:
+        """Every seat the decision in play asks, in the published order: for a step decided at once
+        those that chose too (``chosen_seats``), else the one seat to act."""
+        return [w.seat for w in self.asked_together()]
+
     def chosen_seats(self) -> list[int]:
         """The seats that made their choice in the step decided at once in play (only that they did)."""
         return [int(a["seat"]) for a in self.r.sealed] if self.r is not None and self.is_simultaneous() else []

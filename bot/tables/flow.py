@@ -141,27 +141,48 @@ class Flow:
         timeout: bool = False,
         note: str = " (timed out)",
         search: bool = True,
+        seat: int | None = None,
     ) -> Action | None:
-        """Play one move for the awaited seat: its AI's at the seat's level (Normal without
-        ``search``; None: the game moved on meanwhile), or the safe default on a timeout (``note``
-        follows its log line)."""
+        """Play one move for the awaited seat (``seat``: that one of a step every seat decides at
+        once): its AI's at the seat's level (Normal without ``search``; None: the game moved on
+        meanwhile), or the safe default on a timeout (``note`` follows its log line)."""
         game = table.running_game
-        aw = game.awaiting()
+        aw = game.awaiting(seat)
         assert aw is not None  # called when a seat is to act
         action: Action | None
         if timeout:
             action = safe_default(game, aw, lambda: self.ai_action(table, aw.seat))
         else:
-            seat = table.seats[aw.seat]
-            level = seat.ai_level if seat.is_ai and search else "normal"
+            who = table.seats[aw.seat]
+            level = who.ai_level if who.is_ai and search else "normal"
             action = await self.ai.decide(game, aw.seat, level)
             if action is None:
                 return None
-        applied = list(game.apply(action))
+        applied, _ = self.apply_logged(table, action, note if timeout else "")
         events += applied
-        line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
-        table.add_log(line + (note if timeout else ""))
         return action
+
+    def apply_logged(self, table: Table, action: Action, note: str = "") -> tuple[list[Event], str]:
+        """Apply a checked ``action`` and tell it in the log; the events and the action's own line.
+
+        A choice in a step every seat decides at once is held unseen: the log tells the step's
+        choices only once the last is in (each as its seat's line, in the published order), and
+        until then nothing but who is still choosing (the table message)."""
+        game = table.running_game
+        aw = game.awaiting(action.seat)
+        assert aw is not None  # checked: the seat may act
+        names = [s.name for s in table.seats]
+        together = game.is_simultaneous()
+        asked = game.asked_seats()
+        held = [choice for s in asked if (choice := game.sealed_choice(s)) is not None] if together else []
+        events = list(game.apply(action))
+        own = public_action_text(names, action, events, aw.phase)
+        if not together:
+            table.add_log(own + note)
+        elif events:  # the last choice came in: the step is resolved, every choice applied
+            for choice in sorted([*held, action], key=lambda a: asked.index(a.seat)):
+                table.add_log(public_action_text(names, choice, events, aw.phase))
+        return events, own
 
     async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:
         """After a change: run whatever needs no waiting, set the next deadline, save.
@@ -172,6 +193,7 @@ class Flow:
         table.ask_humans()
         dealt = any(isinstance(e, Deal) for e in events)
         logged = 0  # events told in the log so far (a round's lines go to that round's story)
+        begins = False  # a step decided at once began during this call (its timer is armed anew)
         for _ in range(10_000):
             if game.finished:
                 return await self.finish(table, events, logged)
@@ -186,6 +208,18 @@ class Flow:
                     events += new
                     continue
                 self.set_deadline(table, pause, DeadlineKind.NEXT_DEAL)
+                break
+            if game.is_simultaneous():
+                # Every seat asked decides at once: the AI seats answer now (held unseen), and one
+                # timer runs for the players still choosing, armed as the step begins.
+                begins = begins or not game.chosen_seats()
+                ai_seats = [s for s in game.acting_seats() if table.seats[s].auto]
+                for s in ai_seats:
+                    await self.play_auto(table, events, seat=s)
+                if ai_seats:
+                    continue
+                if (rearm and begins) or table.deadline_kind != DeadlineKind.TURN:
+                    self.set_deadline(table, table.turn_timeout, DeadlineKind.TURN)
                 break
             seat = table.seats[aw.seat]
             if seat.auto:

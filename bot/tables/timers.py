@@ -305,6 +305,8 @@ class Timers:
         aw = game.awaiting()
         if aw is None:
             return await self.flow.advance(table, [])
+        if kind == DeadlineKind.TURN and game.is_simultaneous():
+            return await self._time_up_together(table)
         seat = table.seats[aw.seat]
         events: list[Event] = []
         if kind == DeadlineKind.TURN and not seat.auto and not await self._still_member(table, seat):
@@ -320,22 +322,56 @@ class Timers:
             await self.flow.play_auto(table, events, timeout=True, note="")
             return await self.flow.advance(table, events)
         if kind == DeadlineKind.TURN and not seat.auto:
-            seat.timeouts += 1
             await self.flow.play_auto(table, events, timeout=True)
-            message = f"{escape(seat.name)} ran out of time."
-            notices = []
-            if seat.timeouts >= self.settings.timeouts_before_ai:
-                seat.away = True
-                message = timed_out_to_ai(seat.name, seat.timeouts)
-                table.add_log(message)
-                assert seat.user_id is not None  # a player's turn (not seat.auto)
-                notices.append((seat.user_id, ai_takeover_notice(seat.timeouts)))
+            message, notices = self._timed_out(table, seat)
             update = await self.flow.advance(table, events)
             update.message = message
             update.notices = notices
             return update
         await self.flow.play_auto(table, events)
         return await self.flow.advance(table, events)
+
+    def _timed_out(self, table: Table, seat: Seat) -> tuple[str, list[tuple[int, str]]]:
+        """A player missed a turn (its safe default is played): counted, and after
+        ``timeouts_before_ai`` in a row an AI takes the seat. The table's words, and the notice."""
+        seat.timeouts += 1
+        if seat.timeouts < self.settings.timeouts_before_ai:
+            return f"{escape(seat.name)} ran out of time.", []
+        seat.away = True
+        message = timed_out_to_ai(seat.name, seat.timeouts)
+        table.add_log(message)
+        assert seat.user_id is not None  # a player's turn (not seat.auto)
+        return message, [(seat.user_id, ai_takeover_notice(seat.timeouts))]
+
+    async def _time_up_together(self, table: Table) -> TableUpdate:
+        """The one timer of a step every seat decides at once ran out: each player still choosing
+        gets the safe default (a missed turn each), then the step is resolved. A player who left
+        the server is handed to the AI instead, which chooses for them."""
+        game = table.running_game
+        events: list[Event] = []
+        messages: list[str] = []
+        notices: list[tuple[int, str]] = []
+        late = [table.seats[s] for s in game.acting_seats()]
+        table.add_log(f"Time is up: {', '.join(escape(seat.name) for seat in late)} did not choose in time.")
+        for index in list(game.acting_seats()):
+            seat = table.seats[index]
+            if not seat.auto and not await self._still_member(table, seat):
+                message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+                ended = await self.flow.seat_to_ai(table, seat, message)
+                if ended is not None:
+                    return ended
+                messages.append(message)
+                await self.flow.play_auto(table, events, seat=index, search=False)
+                continue
+            await self.flow.play_auto(table, events, timeout=True, note="", seat=index)
+            if not seat.auto:
+                message, told = self._timed_out(table, seat)
+                messages.append(message)
+                notices += told
+        update = await self.flow.advance(table, events)
+        update.message = " ".join(messages) or None
+        update.notices = notices
+        return update
 
     async def _still_member(self, table: Table, seat: Seat) -> bool:
         """Whether the seat's player is still in the server (asked when their timer fires: a member

@@ -325,14 +325,12 @@ def mat_text(table, view: dict) -> str:
         bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
         board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
     footer: list[str] = []
-    if choosing_together(view) and table.deadline_kind == "turn":
+    if choosing_together(view) and table.deadline_kind in ("turn", "ai"):
         # every seat asked decides at once: who is still choosing, nothing about what was chosen
         players = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id and not s.auto}
         verb = TOGETHER_VERBS[view["phase"]]
-        footer.append(
-            f"⏳ Waiting for {names_of(view, list(view['acting']), players)} to {verb}"
-            f" — time runs out {timestamp(table.deadline)}"
-        )
+        until = f" — time runs out {timestamp(table.deadline)}" if table.deadline_kind == "turn" else ""
+        footer.append(f"⏳ Waiting for {names_of(view, list(view['acting']), players)} to {verb}{until}")
     elif to_act is not None and table.deadline_kind in ("turn", "ai"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)

@@ -214,10 +214,15 @@ class Flow:
                 # timer runs for the players still choosing, armed as the step begins.
                 begins = begins or not game.chosen_seats()
                 ai_seats = [s for s in game.acting_seats() if table.seats[s].auto]
-                for s in ai_seats:
+                quick = [s for s in ai_seats if not table.seats[s].searches]
+                for s in quick:
                     await self.play_auto(table, events, seat=s)
-                if ai_seats:
+                if quick:
                     continue
+                if ai_seats:  # Hard seats search in the timers' tasks, one after another, from now
+                    if table.deadline_kind != DeadlineKind.AI or table.deadline_seat not in ai_seats:
+                        self.set_deadline(table, 0.0, DeadlineKind.AI, ai_seats[0])
+                    break
                 if (rearm and begins) or table.deadline_kind != DeadlineKind.TURN:
                     self.set_deadline(table, table.turn_timeout, DeadlineKind.TURN)
                 break

@@ -252,9 +252,19 @@ class Timers:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
         if table.deadline_kind != DeadlineKind.AI or table.game is None:
             return False
-        aw = table.running_game.awaiting()
-        seat = table.seats[aw.seat] if aw is not None else None
-        return seat is not None and seat.is_ai and seat.ai_level == "hard"
+        index = self._ai_seat(table)
+        return index is not None and table.seats[index].searches
+
+    @staticmethod
+    def _ai_seat(table: Table) -> int | None:
+        """The seat an AI deadline plays: the one awaited, or in a step every seat decides at once
+        the AI seat the deadline names (if it still has to choose)."""
+        game = table.running_game
+        if game.is_simultaneous():
+            seat = table.deadline_seat
+            return seat if seat is not None and game.awaiting(seat) is not None else None
+        aw = game.awaiting()
+        return aw.seat if aw is not None else None
 
     async def _fire_due(self, table: Table) -> TableUpdate | None:
         """Fire the table's deadline if it is still due, under its lock; the update, told to the listeners."""
@@ -328,7 +338,9 @@ class Timers:
             update.message = message
             update.notices = notices
             return update
-        await self.flow.play_auto(table, events)
+        ai_seat = self._ai_seat(table)
+        if ai_seat is not None:
+            await self.flow.play_auto(table, events, seat=ai_seat)
         return await self.flow.advance(table, events)
 
     def _timed_out(self, table: Table, seat: Seat) -> tuple[str, list[tuple[int, str]]]:

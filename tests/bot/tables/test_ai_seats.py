@@ -122,6 +122,7 @@ async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, 
     clock.t = max(clock.t, waiting.deadline)
     await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)  # does not wait for the search
     await asyncio.wait_for(searching.wait(), 5)
+
     def progress():  # (a choice made at once is held unseen: it adds no event, only a seat that chose)
         return waiting.game.decision_number(), len(waiting.game.chosen_seats())
 

@@ -224,7 +224,8 @@ class Flow:
                         self.set_deadline(table, 0.0, DeadlineKind.AI, ai_seats[0])
                     break
                 if (rearm and begins) or table.deadline_kind != DeadlineKind.TURN:
-                    self.set_deadline(table, table.turn_timeout, DeadlineKind.TURN)
+                    # (its seat: the first still choosing, as a decision in turn names its own)
+                    self.set_deadline(table, table.turn_timeout, DeadlineKind.TURN, game.acting_seats()[0])
                 break
             seat = table.seats[aw.seat]
             if seat.auto:

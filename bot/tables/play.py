@@ -29,7 +29,7 @@ def awaited_of(table: Table, index: int) -> Awaiting:
         raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
     view = game.view(index)
     if view.get("sealed"):
-        raise errors.NotAllowed(
+        raise errors.NotYourTurn(
             errors.Refusal.CHOSEN_ALREADY, choice=sealed_words(view, view["sealed"]), names=still_choosing(view)
         )
     names = ", ".join(table.seats[s].name for s in game.acting_seats())

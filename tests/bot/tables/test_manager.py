@@ -25,11 +25,18 @@ async def lobby(manager, *, ai=1, humans=(ANN, BOB), options=None, buy_in=100):
 
 
 async def drive_to_human(manager, clock, table, limit=200):
-    """Fire AI/next-deal deadlines until a human must act (or the game ends)."""
+    """Fire AI/next-deal deadlines until a human must act (or the game ends). In a step every seat
+    decides at once, the other players still choosing choose first (their Normal AI's choice), so
+    the seat returned is the one left to act, as in a decision in turn."""
     for _ in range(limit):
         if table.status != "playing":
             return None
         if table.deadline_kind == "turn":
+            game = table.game
+            for s in game.acting_seats()[1:] if game.is_simultaneous() else []:
+                action = manager.flow.ai_action(table, s).to_dict()
+                action.pop("seat")
+                await manager.act(C, table.seats[s].user_id, action, table.round)
             return table.deadline_seat
         clock.t = table.deadline
         await manager.tick()

@@ -338,7 +338,7 @@ def acting_seats(view) -> list[int]:
 
 
 def _to_act_text(view) -> str:
-    return "to act: " + ", ".join(name_of(view, s) for s in acting_seats(view))
+    return "to act: " + ", ".join(name_of(view, s) or f"seat {s}" for s in acting_seats(view))
 
 
 def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):

@@ -108,6 +108,8 @@ class Flow:
         self.ai = ai
         self.rng = rng
         self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
+        # (table id, seat) → the note of a choice held unseen ("(timed out)"), told when its step resolves
+        self._held_notes: dict[tuple[int, int], str] = {}
 
     # -- deadlines ----------------------------------------------------------------------
 
@@ -179,9 +181,12 @@ class Flow:
         own = public_action_text(names, action, events, aw.phase)
         if not together:
             table.add_log(own + note)
-        elif events:  # the last choice came in: the step is resolved, every choice applied
+        elif not events:  # held unseen: its note (a timeout) is told with it once the step resolves
+            self._held_notes[(table.id, action.seat)] = note
+        else:  # the last choice came in: the step is resolved, every choice applied
             for choice in sorted([*held, action], key=lambda a: asked.index(a.seat)):
-                table.add_log(public_action_text(names, choice, events, aw.phase))
+                told = note if choice is action else self._held_notes.pop((table.id, choice.seat), "")
+                table.add_log(public_action_text(names, choice, events, aw.phase) + told)
         return events, own
 
     async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:

@@ -363,8 +363,6 @@ class Timers:
         events: list[Event] = []
         messages: list[str] = []
         notices: list[tuple[int, str]] = []
-        late = [table.seats[s] for s in game.acting_seats()]
-        table.add_log(f"Time is up: {', '.join(escape(seat.name) for seat in late)} did not choose in time.")
         for index in list(game.acting_seats()):
             seat = table.seats[index]
             if not seat.auto and not await self._still_member(table, seat):
@@ -375,7 +373,7 @@ class Timers:
                 messages.append(message)
                 await self.flow.play_auto(table, events, seat=index, search=False)
                 continue
-            await self.flow.play_auto(table, events, timeout=True, note="", seat=index)
+            await self.flow.play_auto(table, events, timeout=True, seat=index)
             if not seat.auto:
                 message, told = self._timed_out(table, seat)
                 messages.append(message)

@@ -82,4 +82,6 @@ async def test_the_steps_timer_gives_everyone_still_choosing_the_default(manager
     await manager.tick()
     assert game.phase != "poker-choose"  # everyone's five is in: the step went on
     assert [table.seats[i].timeouts for i in late] == [1, 1] and table.seats[table.seat_of(ANN)].timeouts == 0
-    assert any("did not choose in time" in line for line in table.log)
+    told = table.round_log(table.round)
+    for i in late:  # each told with its timeout, once the step resolved
+        assert any(line.startswith(f"{table.seats[i].name} picks a poker hand (timed out)") for line in told), told

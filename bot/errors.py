@@ -53,6 +53,7 @@ class Refusal(enum.Enum):
     NOBODY_TO_ACT = enum.auto()
     NOT_YOUR_TURN = enum.auto()
     TIME_RAN_OUT = enum.auto()
+    CHOSEN_ALREADY = enum.auto()
     UNKNOWN_ACTION = enum.auto()
     NOT_NOW = enum.auto()
     ILLEGAL = enum.auto()

@@ -120,6 +120,7 @@ def _round_copy(r: RoundState, hands: list[list[int]], spare: list[int], deck: l
     out.wanagan = _copy_state(r.wanagan)
     out.interest = None if r.interest is None else dict(r.interest)
     out.active = list(r.active)
+    out.sealed = []  # the others' choices in a step decided at once are unseen: they choose again
     return out
 
 

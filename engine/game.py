@@ -20,7 +20,9 @@ from .model import Action, Awaiting, IllegalAction
 from .observation import Observation
 from .options import Options
 from .phases import DECISION, STEP
+from .phases.base import Wait
 from .phases.clearing import after_interest_hand, showdown_playoff
+from .phases.names import SIMULTANEOUS
 from .phases.poker import PokerState
 from .phases.spare import spare_auction_exclusions
 from .phases.wanagan import qualifies
@@ -94,17 +96,52 @@ class Game(Table):
     def phase(self) -> str:
         return game_phase(self)
 
-    def awaiting(self) -> Awaiting | None:
+    def awaiting(self, seat: int | None = None) -> Awaiting | None:
+        """The decision awaited next (None: nobody is asked); with ``seat``, that seat's, if it may act now.
+
+        In a step decided at once (``acting_seats``) the next is the first seat in the published
+        order that has not chosen yet: the one a replay lists next."""
         if self.finished or self.r is None or self.r.wait is None:
             return None
-        w = self.r.wait
+        pending = self.pending_waits()
+        w = pending[0] if seat is None else self.wait_of(seat)
+        if w is None:
+            return None
         return Awaiting(w.seat, w.phase, list(w.legal), plain_copy(w.detail))
 
+    def acting_seats(self) -> list[int]:
+        """The seats that may act now (OpenSpiel's simultaneous move): one seat for a decision made
+        in turn; for one made at once (the poker five, Wanagan's picks, covering a corner bet) every
+        seat that has not chosen yet, in the published order."""
+        return [] if self.finished or self.r is None or self.r.wait is None else [w.seat for w in self.pending_waits()]
+
+    def is_simultaneous(self) -> bool:
+        """Whether the decision in play is made by every seat asked at once, each unseen by the others."""
+        w = None if self.finished or self.r is None else self.r.wait
+        return w is not None and w.phase in SIMULTANEOUS
+
+    def asked_seats(self) -> list[int]:
+        """Every seat the decision in play asks, in the published order: for a step decided at once
+        those that chose too (``chosen_seats``), else the one seat to act."""
+        return [w.seat for w in self.asked_together()]
+
+    def chosen_seats(self) -> list[int]:
+        """The seats that made their choice in the step decided at once in play (only that they did)."""
+        return [int(a["seat"]) for a in self.r.sealed] if self.r is not None and self.is_simultaneous() else []
+
+    def sealed_choice(self, seat: int) -> Action | None:
+        """``seat``'s own choice in the step decided at once, while it waits for the others (for that seat only)."""
+        if self.r is None or not self.is_simultaneous():
+            return None
+        return next((Action.from_dict(a) for a in self.r.sealed if a["seat"] == seat), None)
+
     def current_player(self) -> int | None:
-        return None if self.r is None or self.r.wait is None or self.finished else self.r.wait.seat
+        aw = self.awaiting()
+        return None if aw is None else aw.seat
 
     def legal_actions(self) -> list[str]:
-        return [] if self.r is None or self.r.wait is None or self.finished else list(self.r.wait.legal)
+        aw = self.awaiting()
+        return [] if aw is None else aw.legal
 
     def total_chips(self) -> int:
         return sum(self.stacks) + sum(self.mat.values())
@@ -344,6 +381,7 @@ class Game(Table):
         events: list[Event] = []
         if self.r is not None and self.r.wait is not None:
             self.r.wait = None
+            self.r.sealed = []
             self.r.auction = None
             self.r.claims = []
             events.append(self.emit(ev.Abandoned(round=self.r.number)))
@@ -357,29 +395,63 @@ class Game(Table):
         return events
 
     # ---------------------------------------------------------- actions
-    def check(self, action: Action | dict[str, Any]) -> Action:
-        """Raise IllegalAction if ``action`` is not allowed now; return it parsed."""
+    def check(self, action: Action | dict[str, Any], in_turn: bool = False) -> Action:
+        """Raise IllegalAction if ``action`` is not allowed now; return it parsed.
+
+        A step decided at once takes any seat that has not chosen yet; ``in_turn`` (a replay)
+        only the next in the published order."""
         a = action if isinstance(action, Action) else Action.from_dict(action)
         if self.finished:
             raise IllegalAction("the game is finished")
         if self.r is None or self.r.wait is None:
             raise IllegalAction("nobody is to act now: the round is over")
-        w = self.r.wait
         if not 0 <= a.seat < self.n:
             raise IllegalAction(f"there is no seat {a.seat}")
-        if a.seat != w.seat:
-            raise IllegalAction(f"not your turn: waiting for seat {w.seat} ({self.players[w.seat]}) to {w.phase}")
+        pending = self.pending_waits()
+        w = self.wait_of(a.seat)
+        if w is None or (in_turn and w is not pending[0]):
+            if a.seat in self.chosen_seats():
+                raise IllegalAction(f"you have already chosen: waiting for {self._seat_names(pending)}")
+            if len(pending) > 1 and not in_turn:
+                raise IllegalAction(f"not your turn: waiting for {self._seat_names(pending)} to {pending[0].phase}")
+            nxt = pending[0]
+            raise IllegalAction(f"not your turn: waiting for seat {nxt.seat} ({self.players[nxt.seat]}) to {nxt.phase}")
         if a.do not in w.legal:
             raise IllegalAction(f"cannot {a.do} now ({w.phase}); legal: {', '.join(w.legal)}")
         DECISION[w.phase].check(self, a)
         return a
 
-    def apply(self, action: Action | dict[str, Any]) -> list[Event]:
-        a = self.check(action)
+    def _seat_names(self, waits: list[Wait]) -> str:
+        return ", ".join(f"seat {w.seat} ({self.players[w.seat]})" for w in waits)
+
+    def apply(self, action: Action | dict[str, Any], in_turn: bool = False) -> list[Event]:
+        """Check and apply ``action``; the events it caused. In a step decided at once the choice is
+        held unseen (no events) until the last seat asked has chosen; then all are applied
+        together, in the published order, whatever order they came in."""
+        a = self.check(action, in_turn)
+        r = self.round
+        if not self.is_simultaneous():
+            start = len(r.events)
+            self._apply_now(a)
+            return list(r.events[start:])
+        r.sealed = sorted([*r.sealed, a.to_dict()], key=lambda d: int(d["seat"]))
+        return [] if self.pending_waits() else self._resolve_sealed()
+
+    def _resolve_sealed(self) -> list[Event]:
+        r = self.round
+        start = len(r.events)
+        sealed = {int(d["seat"]): d for d in r.sealed}
+        r.sealed = []
+        while r.wait is not None and r.wait.seat in sealed:
+            self._apply_now(Action.from_dict(sealed.pop(r.wait.seat)))
+        assert not sealed, f"choices left unapplied: {sorted(sealed)}"
+        return list(r.events[start:])
+
+    def _apply_now(self, a: Action) -> None:
+        """Apply a checked action of the seat the step asks now and run the round on."""
         r = self.round
         w = r.wait
-        assert w is not None
-        start = len(r.events)
+        assert w is not None and w.seat == a.seat
         r.last_actor = a.seat
         # (rounds of saves from before replays were kept have no actions; a forced play is no decision)
         if "actions" in self.log[-1] and not w.detail.get("forced"):
@@ -388,7 +460,6 @@ class Game(Table):
         if DECISION[w.phase].apply(self, a):
             r.step += 1
         self._advance()
-        return list(r.events[start:])
 
     # ---------------------------------------------------------- replay export
     def _note_end(self, how: str) -> None:
@@ -414,7 +485,7 @@ class Game(Table):
         if rec["dealer"] is not None:
             out["dealer"] = rec["dealer"]
         out["rounds"] = [
-            {"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
+            {"deck": list(hand["deck"]), "actions": self._replay_actions(hand)}
             for hand in self.log
             if not hand.get("playoff")
         ]
@@ -423,7 +494,7 @@ class Game(Table):
         if rec["end"] is not None:
             out["end"] = rec["end"]
         clearing = [
-            {"deck": list(hand["deck"]), "actions": [dict(a) for a in hand["actions"]]}
+            {"deck": list(hand["deck"]), "actions": self._replay_actions(hand)}
             for hand in self.log
             if hand.get("playoff")
         ]
@@ -432,6 +503,19 @@ class Game(Table):
         elif rec["playoff_deck"] is not None:
             out["playoff"] = {"deck": list(rec["playoff_deck"]), "actions": []}
         return out
+
+    def _replay_actions(self, hand: dict[str, Any]) -> list[dict[str, Any]]:
+        """A hand's decisions as applied; for the hand in play, mid-way through a step decided at
+        once, followed by the choices made so far that come before the first seat still choosing
+        (in the published order): the replay then waits for that seat, as the game does."""
+        actions = [dict(a) for a in hand["actions"]]
+        if hand is self.log[-1] and self.r is not None and self.r.sealed:
+            sealed = {int(a["seat"]): a for a in self.r.sealed}
+            for w in self.asked_together():
+                if w.seat not in sealed:
+                    break
+                actions.append(dict(sealed[w.seat]))
+        return actions
 
     # ---------------------------------------------------------- persistence
     def to_json(self) -> str:

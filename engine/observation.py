@@ -27,8 +27,8 @@ class Observation:
 
     def __init__(self, game: Table, seat: int) -> None:
         r = game.r
-        w = None if game.finished or r is None else r.wait
-        if r is None or w is None or w.seat != seat:
+        w = None if game.finished or r is None else game.wait_of(seat)  # (any seat of a step decided at once)
+        if r is None or w is None:
             raise ValueError(f"seat {seat} is not to act")
         self._game = game
         self._round: RoundState = r

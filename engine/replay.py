@@ -126,7 +126,7 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             except ValidationError as exc:
                 raise ReplayError(f"{where}: malformed action ({exc.errors()[0]['msg']})") from None
             try:
-                emit(game.apply(action))
+                emit(game.apply(action, in_turn=True))  # a step decided at once: in the published order
             except IllegalAction as exc:
                 raise ReplayError(f"{where}: {exc}") from None
         if game.awaiting() is not None:  # the actions ran out mid-round: report what the engine awaits

@@ -1,7 +1,8 @@
 """Saving and loading a game (``Game.to_json`` / ``Game.from_json``), with the migration of older saves.
 
 Format 2 saves the round with one typed state per phase; format 1 (before the phases were
-modules) kept them as flat fields and plain dicts and is migrated on load.
+modules) kept them as flat fields and plain dicts and is migrated on load. Format 3 adds the
+round's ``sealed`` choices (a step decided at once, mid-way); a format-2 save has none.
 """
 
 from __future__ import annotations
@@ -15,17 +16,18 @@ from .events import Event
 from .model import SavedGame
 from .options import Options
 from .phases.auction import AuctionState
+from .phases.base import Wait
 from .phases.claims import Claim, Share
 from .phases.corner import CornerState
 from .phases.michigan import LeadRequirement, MichiganState, pay_triggers
 from .phases.poker import PokerState
 from .phases.wanagan import Pick, WanaganState
-from .table import RoundState, Wait
+from .table import RoundState
 
 if TYPE_CHECKING:
     from .table import Table
 
-FORMAT = 2
+FORMAT = 3
 STATE_FIELDS = (
     "seed",
     "stacks",

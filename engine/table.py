@@ -21,10 +21,11 @@ from .events import Event, EventT
 from .model import IllegalAction
 from .options import Options
 from .phases.auction import AuctionState
+from .phases.base import Wait
 from .phases.claims import Claim
 from .phases.corner import CornerState
 from .phases.michigan import MichiganState, PayTriggers
-from .phases.names import PhaseName
+from .phases.names import SIMULTANEOUS, PhaseName
 from .phases.poker import PokerState
 from .phases.wanagan import WanaganState
 from .presets import CARD, COMBO, LOSERS, MICHIGAN, PAY_SUIT, POKER, RUN, Preset, Space, get_preset, spaces_for
@@ -35,16 +36,6 @@ INTEREST_ORDER = ("deal", "interest-prep", "michigan")  # a board-clearing hand 
 def decks_for_players(n: int) -> int:
     """Rulebook: 1 deck for 2–5 players, 2 for 6–10, 3 for 11–15, 4 for 16–20."""
     return max(1, min(4, (n - 1) // 5 + 1))
-
-
-@dataclass(slots=True)
-class Wait:
-    """The decision the round waits for: ``seat`` to choose one of ``legal`` in ``phase``."""
-
-    seat: int
-    phase: str
-    legal: list[str]
-    detail: dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -75,6 +66,9 @@ class RoundState:
     michigan: MichiganState = field(default_factory=MichiganState)
     corner: CornerState | None = None
     wanagan: WanaganState | None = None
+    # A decision every seat makes at once (``Phase.together``): the choices made so far, as action
+    # dicts in seat order, held unseen until the last seat asked has chosen (then applied in turn).
+    sealed: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Table:
@@ -118,6 +112,8 @@ class Table:
         self.n_decks = 1
         self.mat: dict[str, int] = {}
         self._money_cards: dict[int, frozenset[int]] = {}  # by pay suit: cards that pay on this mat
+        # the waits of the decision in play, worked out for (round, wait): see ``asked_together``
+        self._together: tuple[RoundState, Wait, list[Wait]] | None = None
         self.set_mat(empty=True)
 
     def set_mat(self, empty: bool) -> None:
@@ -239,6 +235,31 @@ class Table:
         """Ask ``seat`` to decide; returns False (the step is not over) for ``return self.wait(...)``."""
         self.round.wait = Wait(seat, phase, legal, detail)
         return False
+
+    def asked_together(self) -> list[Wait]:
+        """The waits of the decision in play, one per seat still asked: every seat of a step decided
+        at once (``Phase.together``, in the published seat order, chosen ones included), else the
+        one seat to act. Worked out once per wait (a view asks often)."""
+        r = self.r
+        w = None if r is None or self.finished else r.wait
+        if r is None or w is None:
+            return []
+        if self._together is not None and self._together[0] is r and self._together[1] is w:
+            return self._together[2]
+        from .phases import DECISION  # (the phases are registered after this module is loaded)
+
+        waits = DECISION[w.phase].together(self) if w.phase in SIMULTANEOUS else [w]
+        self._together = (r, w, waits)
+        return waits
+
+    def pending_waits(self) -> list[Wait]:
+        """The seats that may act now, in seat order: those of the decision in play not yet chosen."""
+        chosen = {int(a["seat"]) for a in self.round.sealed} if self.r is not None else set()
+        return [w for w in self.asked_together() if w.seat not in chosen]
+
+    def wait_of(self, seat: int) -> Wait | None:
+        """``seat``'s decision, if it may act now."""
+        return next((w for w in self.pending_waits() if w.seat == seat), None)
 
     # ------------------------------------------------------------ the ledger
     def emit(self, e: EventT) -> EventT:

@@ -6,7 +6,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from . import cards as C
-from .phases.names import PhaseName
+from .phases.names import SIMULTANEOUS, PhaseName
 
 if TYPE_CHECKING:
     from .table import Table
@@ -17,8 +17,9 @@ DENOMINATIONS = {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
 def view(game: Table, seat: int | None) -> dict[str, Any]:
     """JSON-able, only what ``seat`` may know (``None``: a spectator)."""
     r = game.r
-    w = r.wait if (r is not None and not game.finished) else None
-    to_act = w.seat if w else None
+    pending = game.pending_waits() if (r is not None and not game.finished) else []
+    to_act = pending[0].seat if pending else None
+    mine_wait = next((pw for pw in pending if pw.seat == seat), None)
     order = game.order()
     seats = []
     for s in range(game.n):
@@ -67,9 +68,16 @@ def view(game: Table, seat: int | None) -> dict[str, Any]:
         "standings": standings(game),
         "corner": None,
     }
-    if w and seat == to_act:
-        out["legal"] = list(w.legal)
-        out["detail"] = copy.deepcopy(w.detail)
+    together = r is not None and r.wait is not None and r.wait.phase in SIMULTANEOUS and not game.finished
+    # a step decided at once: who may still choose (public); the viewer's own choice (theirs only)
+    out["acting"] = [pw.seat for pw in pending] if together else ([to_act] if to_act is not None else [])
+    out["sealed"] = None
+    if together and mine and r is not None:
+        own = next((a for a in r.sealed if a["seat"] == seat), None)
+        out["sealed"] = dict(own) if own is not None else None
+    if mine_wait is not None:
+        out["legal"] = list(mine_wait.legal)
+        out["detail"] = copy.deepcopy(mine_wait.detail)
     if r is not None:
         p = r.poker
         chosen = p.chosen[seat] if mine and seat is not None else None

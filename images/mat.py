@@ -333,7 +333,17 @@ def _draw_bits(draw, bits, left: float, right: float, baseline: int) -> list:
     return []
 
 
-def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
+def acting_seats(view) -> list[int]:
+    """The seats to act now: several in a step every seat decides at once (``view["acting"]``)."""
+    to_act = view.get("to_act")
+    return list(view.get("acting") or ([] if to_act is None else [to_act]))
+
+
+def _to_act_text(view) -> str:
+    return "to act: " + ", ".join(name_of(view, s) or f"seat {s}" for s in acting_seats(view))
+
+
+def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):
     """One seat: its name on the first line; stack, cards, dealer button and status on the second.
     Returns its box and its labels (name, stack, cards)."""
     x0, y0, x1, y1 = r
@@ -341,7 +351,7 @@ def _seat_block(img, draw, r, seat, i, view, to_act, viewer):
     seat_no = seat.get("seat", i)
     st_text = status_text(seat.get("status"))
     inactive = bool(st_text) and st_text != "WENT OUT"
-    acting = to_act is not None and seat_no == to_act
+    acting = seat_no in acting_now
     you = viewer is not None and seat_no == viewer
     fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
     outline, width = (GOLD, 3) if acting else (CYAN, 2) if you else ((84, 92, 104), 1)
@@ -391,7 +401,7 @@ def _strip(img, draw, view, center, y):
     line = phase_text(phase)
     to_act = view.get("to_act")
     if to_act is not None and phase not in ("round-over", "finished", "game-over"):
-        line = f"{line} \u2022 to act: {name_of(view, to_act)}" if line else f"to act: {name_of(view, to_act)}"
+        line = f"{line} \u2022 {_to_act_text(view)}" if line else _to_act_text(view)
     if line:
         fnt, t = fit_font(line, width, 16, 11)
         b = draw_text(draw, (mid, y), t, fnt, WHITE, "ma")
@@ -473,7 +483,7 @@ def mat_alt(view) -> str:
     if ph:
         bits.append(ph)
     if view.get("to_act") is not None:
-        bits.append(f"to act: {name_of(view, view.get('to_act'))}")
+        bits.append(_to_act_text(view))
     if view.get("dealer") is not None:
         bits.append(f"dealer: {name_of(view, view.get('dealer'))}")
     text = ". ".join(bits) + "."
@@ -555,11 +565,11 @@ def render_mat(view: dict) -> Rendered:
             )
         )
     center_texts += _strip(img, draw, view, center, geo["below_center_y"])
-    to_act = view.get("to_act")
+    acting_now = acting_seats(view)
     viewer = view.get("viewer")
     seat_boxes, labels = [], []
     for i, (seat, r) in enumerate(zip(seats, geo["seats"])):
-        seat_box, seat_labels = _seat_block(img, draw, r, seat, i, view, to_act, viewer)
+        seat_box, seat_labels = _seat_block(img, draw, r, seat, i, view, acting_now, viewer)
         seat_boxes.append(seat_box)
         labels += seat_labels
     all_boxes = [(n, r, tuple(t)) for n, (r, t) in boxes.items()]

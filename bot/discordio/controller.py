@@ -48,6 +48,7 @@ from bot.messages.text import replay_file_name
 from bot.storage import database as storage
 from bot.tables.manager import TableManager
 from bot.tables.model import Table
+from bot.tables.play import awaited_of
 
 log = logging.getLogger(__name__)
 
@@ -473,15 +474,12 @@ class Controller:
 
     def _detail_for(self, table: Table, user_id: int) -> dict:
         """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
-        aw = table.awaiting()
         seat = table.seat_of(user_id)
         if seat is None:
             raise errors.NotSeated(errors.Refusal.NOT_PLAYING)
-        if aw is None:
+        if table.awaiting() is None:
             raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
-        if aw.seat != seat:
-            raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=table.seats[aw.seat].name)
-        return aw.detail or {}
+        return awaited_of(table, seat).detail or {}
 
     def _chosen_cards(self, table: Table, user_id: int, values: list[str]) -> list[str]:
         """The engine codes of a card menu's choices (each value names one physical card: see
@@ -555,7 +553,8 @@ class Controller:
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
         detail = self._detail_for(table, interaction.user.id)
-        aw = table.awaiting()
+        seat = table.seat_of(interaction.user.id)
+        aw = table.awaiting() if seat is None else table.running_game.awaiting(seat)
         assert aw is not None  # _detail_for refused otherwise
         verb = button.verb
         if verb not in aw.legal:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.discordio.carriers import Carriers, Fresh
@@ -61,8 +61,12 @@ def message_link(table: Table) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{table.mat_channel}/{table.mat_message_id or ''}".rstrip("/")
 
 
-def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str, hand_view_updated: bool) -> str:
-    """The ping: who, what (the phase's words only) and until when."""
+def ping_text(
+    user_ids: int | Sequence[int], phase: str | None, deadline: float | None, link: str, hand_view_updated: bool
+) -> str:
+    """The ping: who (everyone still choosing, in a step decided at once), what (the phase's words
+    only) and until when."""
+    who = " ".join(f"<@{u}>" for u in ((user_ids,) if isinstance(user_ids, int) else user_ids))
     what = PROMPTS.get(phase or "", "your move")
     where = (
         "your hand view is up to date (or press **Show my hand**)"
@@ -70,7 +74,7 @@ def ping_text(user_id: int, phase: str | None, deadline: float | None, link: str
         else f"press **Show my hand** on the table message <{link}>"
     )
     until = f" Time runs out {timestamp(deadline)}." if deadline else ""
-    return f"<@{user_id}>{PING_MARK}{what} — {where}.{until}"
+    return f"{who}{PING_MARK}{what} — {where}.{until}"
 
 
 class TurnNotifier:
@@ -199,13 +203,24 @@ class TurnNotifier:
 
     @staticmethod
     def decision(table: Table) -> tuple | None:
-        """The decision a player at the keyboard has to make now (round, decision, seat), or None."""
+        """The decision players at the keyboard have to make now (round, decision, their seats), or
+        None. A step every seat decides at once is one decision for all its players (one ping each)."""
         if table.status != "playing" or table.deadline_kind != "turn":
             return None
+        game = table.running_game
+        if table.awaiting() is not None and game.is_simultaneous():
+            players = tuple(s for s in game.asked_seats() if not table.seats[s].auto)
+            return (table.round, decision_token(game), players) if players else None
         aw = table.awaiting()
         if aw is None or aw.seat != table.deadline_seat or table.seats[aw.seat].auto:
             return None
-        return table.round, decision_token(table.running_game), aw.seat
+        return table.round, decision_token(game), (aw.seat,)
+
+    @staticmethod
+    def still_to_decide(table: Table, key: tuple) -> list[int]:
+        """The seats of decision ``key`` that have not decided yet."""
+        acting = table.running_game.acting_seats() if table.awaiting() is not None else []
+        return [s for s in key[2] if s in acting]
 
     async def _drain(self, table_id: int) -> None:
         while table_id in self._due:
@@ -241,11 +256,17 @@ class TurnNotifier:
             ended = self.policy.end(table.id, key, lambda s: not table.seats[s].auto and table.seats[s].timeouts == 0)
             old, table.ping_message_id = table.ping_message_id, None
             if key is not None:
-                seat = table.seats[key[2]]
-                self.policy.begin(table.id, key, seat.user_id, key[2])
-                view = table.running_game.view(key[2])
-                hand = hand_message(table, key[2], view) if (table.id, seat.user_id) in self._views else None
-                phase, deadline, link = view.get("phase"), table.deadline, message_link(table)
+                hands = {}
+                for s in self.still_to_decide(table, key):
+                    view = table.running_game.view(s)
+                    shown = (table.id, table.seats[s].user_id) in self._views
+                    hands[s] = hand_message(table, s, view) if shown else None
+                # The policy learns from the first of the seats (the only one of a decision in turn).
+                first = next(iter(hands), key[2][0])
+                first_user = table.seats[first].user_id
+                assert first_user is not None  # a player at the keyboard
+                self.policy.begin(table.id, key, first_user, first)
+                phase, deadline, link = table.running_game.phase, table.deadline, message_link(table)
                 time_left = None if deadline is None else deadline - self.manager.clock.now()
         if table.id in self._dropped:
             return
@@ -262,14 +283,24 @@ class TurnNotifier:
             if table.status != "playing":
                 self._forget(table)
             return
-        updated = await self._update_hand_view(table, key, seat.user_id, hand, detected)
-        if not await self.manager.prefs.pings(table.guild_id, seat.user_id):
-            return
-        delay = self.policy.delay(table.id, seat.user_id, time_left)
+        updated = {}
+        for s, hand in hands.items():
+            user_id = table.seats[s].user_id
+            assert user_id is not None  # a player at the keyboard
+            updated[user_id] = await self._update_hand_view(table, key, s, user_id, hand, detected)
+        pending = [table.seats[s].user_id for s in hands]
+        delay = min((self.policy.delay(table.id, u, time_left) for u in pending if u is not None), default=0.0)
         if await self._decided_within(table, key, delay) or table.id in self._dropped:
             return  # fast enough (or watching the table) to need no ping, or the table's place is gone
-        text = ping_text(seat.user_id, phase, deadline, link, updated)
-        message_id = await self._post_ping(table, Outgoing(text, pings=(seat.user_id,)))
+        users = []
+        for s in self.still_to_decide(table, key):  # (who decided meanwhile needs none)
+            user_id = table.seats[s].user_id
+            if user_id is not None and await self.manager.prefs.pings(table.guild_id, user_id):
+                users.append(user_id)
+        if not users:
+            return
+        text = ping_text(users, phase, deadline, link, all(updated.get(u, False) for u in users))
+        message_id = await self._post_ping(table, Outgoing(text, pings=tuple(users)))
         # Answered meanwhile? The update that moved the table on is due here next: it closes this one.
         await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
 
@@ -355,7 +386,7 @@ class TurnNotifier:
             del self._view_changes[key]
 
     async def _update_hand_view(
-        self, table: Table, key: tuple, user_id: int, hand: Outgoing | None, detected: float
+        self, table: Table, key: tuple, seat: int, user_id: int, hand: Outgoing | None, detected: float
     ) -> bool:
         """Show the new decision (``hand``: its hand view) in the player's last hand view, if it can
         still be edited (a view opened since the decision came shows it already)."""
@@ -367,7 +398,7 @@ class TurnNotifier:
             return True
         if self.images is not None:
             hand.image, hand.alt = await self.images.render(hand.render, hand.view)
-        if self.decision(table) != key:
+        if self.decision(table) != key or seat not in self.still_to_decide(table, key):
             return False  # decided meanwhile (from that very view, perhaps): its own answer shows the result
         self.touch(table.id, user_id)
         try:

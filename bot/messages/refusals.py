@@ -84,6 +84,9 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.NOBODY_TO_ACT: lambda: "Nobody is to act right now: the next round is coming up.",
     Refusal.NOT_YOUR_TURN: lambda name: f"It's not your turn: waiting for **{escape(name)}**.",
     Refusal.TIME_RAN_OUT: lambda: "Your time for that decision had run out when you clicked, so it wasn't used.",
+    Refusal.CHOSEN_ALREADY: lambda choice, names: (
+        f"You chose {choice}; waiting for {names}. A choice can't be changed."
+    ),
     Refusal.UNKNOWN_ACTION: lambda: "That action isn't one this game knows.",
     Refusal.NOT_NOW: not_now,
     Refusal.ILLEGAL: lambda reason, view: f"Not allowed: {in_words(reason, view)}",

@@ -183,6 +183,50 @@ def name(view: dict, seat: int | None) -> str:
         return f"seat {seat}"
 
 
+# A step every seat asked decides at once (``view["acting"]``: who is still choosing), in words:
+# "Waiting for Alice, Bob to choose their five".
+TOGETHER_VERBS: dict[str, str] = {
+    "poker-choose": "choose their five",
+    "wanagan-pass": "pick the cards they pass",
+    "wanagan-reveal": "pick their five and a space",
+    "corner-cover": "decide whether to cover the corner bet",
+}
+
+
+def choosing_together(view: dict) -> bool:
+    """Whether the view's decision is one every seat asked makes at once."""
+    return view.get("phase") in TOGETHER_VERBS and bool(view.get("acting"))
+
+
+def names_of(view: dict, seats: list[int], mentions: dict[int, int] | None = None) -> str:
+    """The seats' names (a player's mention where ``mentions`` has their user id), joined by commas."""
+    mentions = mentions or {}
+    return ", ".join(f"<@{mentions[s]}>" if s in mentions else f"**{name(view, s)}**" for s in seats)
+
+
+def sealed_words(view: dict, choice: dict) -> str:
+    """A seat's own choice in a step decided at once, told to that seat only: what it chose."""
+    do = choice.get("do")
+    if do == "choose":
+        return cards(choice.get("cards"))
+    if do == "pass_cards":
+        return f"to pass {cards(choice.get('cards'))}"
+    if do == "reveal":
+        return f"{cards(choice.get('cards'))} for {space_label(view, choice.get('space') or '')}"
+    if do == "cover":
+        return "to cover the corner bet"
+    if do == "decline":
+        return "not to cover the corner bet"
+    return str(do).replace("_", " ")
+
+
+def still_choosing(view: dict) -> str:
+    """Who has not chosen yet in the step decided at once: "**Alice**, **Bob** to choose their five"."""
+    return (
+        f"{names_of(view, list(view.get('acting') or []))} to {TOGETHER_VERBS.get(view.get('phase') or '', 'choose')}"
+    )
+
+
 def pinged_user(table, view: dict) -> int | None:
     """The player whose turn the table message names with a mention (shown, not notified: see bot.discordio.turns)."""
     to_act = view.get("to_act")
@@ -309,7 +353,7 @@ def mat_text(table, view: dict, told: bool = False) -> str:
                 marks.append("removed · AI" if seat.removed else "left · AI")
             elif seat.away:
                 marks.append("away · AI")
-        arrow = "▶ " if i == to_act else "　"
+        arrow = "▶ " if i in (view.get("acting") or [to_act]) else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
         in_poker = str(view.get("phase") or "").startswith("poker")  # once the pot is paid, nothing is in it
         committed = f" · in pot {s['committed']}" if s.get("committed") and in_poker else ""
@@ -343,7 +387,13 @@ def mat_text(table, view: dict, told: bool = False) -> str:
         bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
         board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
     footer: list[str] = []
-    if to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
+    if choosing_together(view) and table.deadline_kind in ("turn", "ai"):
+        # every seat asked decides at once: who is still choosing, nothing about what was chosen
+        players = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id and not s.auto}
+        verb = TOGETHER_VERBS[view["phase"]]
+        until = f" — time runs out {timestamp(table.deadline)}" if table.deadline_kind == "turn" else ""
+        footer.append(f"⏳ Waiting for {names_of(view, list(view['acting']), players)} to {verb}{until}")
+    elif to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)
         mention = f"<@{pinged}>" if pinged else f"**{who}**"
@@ -455,6 +505,10 @@ def hand_text(view: dict, seat: int) -> str:
             lines.append(f"Your claim: {claim_words(view, detail)}")
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
             lines.append(f"Careful: {in_words(detail['warning'], view)}.")
+    elif view.get("sealed"):
+        lines.append(f"\nYou chose {sealed_words(view, view['sealed'])}; waiting for {still_choosing(view)}.")
+    elif choosing_together(view):
+        lines.append(f"\nWaiting for {still_choosing(view)}.")
     elif view.get("to_act") is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
     return "\n".join(lines)

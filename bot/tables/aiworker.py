@@ -103,7 +103,7 @@ class AIPlayers:
         finally:
             self.thinking -= 1
             self.backlog -= cost
-        if (game.round_number, game.decision_number()) != token or game.awaiting() is None:
+        if (game.round_number, game.decision_number()) != token or game.awaiting(seat) is None:
             log.info("an AI decision came after the game moved on; dropped")
             return None
         if action is None:

@@ -116,6 +116,8 @@ class Flow:
         self.rng = rng
         self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
         self.hearing = Hearing(clock)  # whether the players can be heard (deadlines held while not)
+        # (table id, seat) → the note of a choice held unseen ("(timed out)"), told when its step resolves
+        self._held_notes: dict[tuple[int, int], str] = {}
 
     # -- deadlines ----------------------------------------------------------------------
 
@@ -165,27 +167,51 @@ class Flow:
         timeout: bool = False,
         note: str = " (timed out)",
         search: bool = True,
+        seat: int | None = None,
     ) -> Action | None:
-        """Play one move for the awaited seat: its AI's at the seat's level (Normal without
-        ``search``; None: the game moved on meanwhile), or the safe default on a timeout (``note``
-        follows its log line)."""
+        """Play one move for the awaited seat (``seat``: that one of a step every seat decides at
+        once): its AI's at the seat's level (Normal without ``search``; None: the game moved on
+        meanwhile), or the safe default on a timeout (``note`` follows its log line)."""
         game = table.running_game
-        aw = game.awaiting()
+        aw = game.awaiting(seat)
         assert aw is not None  # called when a seat is to act
         action: Action | None
         if timeout:
             action = safe_default(game, aw, lambda: self.ai_action(table, aw.seat))
         else:
-            seat = table.seats[aw.seat]
-            level = seat.ai_level if seat.is_ai and search else "normal"
+            who = table.seats[aw.seat]
+            level = who.ai_level if who.is_ai and search else "normal"
             action = await self.ai.decide(game, aw.seat, level)
             if action is None:
                 return None
-        applied = list(game.apply(action))
+        applied, _ = self.apply_logged(table, action, note if timeout else "")
         events += applied
-        line = public_action_text([s.name for s in table.seats], action, applied, aw.phase)
-        table.add_log(line + (note if timeout else ""))
         return action
+
+    def apply_logged(self, table: Table, action: Action, note: str = "") -> tuple[list[Event], str]:
+        """Apply a checked ``action`` and tell it in the log; the events and the action's own line.
+
+        A choice in a step every seat decides at once is held unseen: the log tells the step's
+        choices only once the last is in (each as its seat's line, in the published order), and
+        until then nothing but who is still choosing (the table message)."""
+        game = table.running_game
+        aw = game.awaiting(action.seat)
+        assert aw is not None  # checked: the seat may act
+        names = [s.name for s in table.seats]
+        together = game.is_simultaneous()
+        asked = game.asked_seats()
+        held = [choice for s in asked if (choice := game.sealed_choice(s)) is not None] if together else []
+        events = list(game.apply(action))
+        own = public_action_text(names, action, events, aw.phase)
+        if not together:
+            table.add_log(own + note)
+        elif not events:  # held unseen: its note (a timeout) is told with it once the step resolves
+            self._held_notes[(table.id, action.seat)] = note
+        else:  # the last choice came in: the step is resolved, every choice applied
+            for choice in sorted([*held, action], key=lambda a: asked.index(a.seat)):
+                told = note if choice is action else self._held_notes.pop((table.id, choice.seat), "")
+                table.add_log(public_action_text(names, choice, events, aw.phase) + told)
+        return events, own
 
     async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:
         """After a change: run whatever needs no waiting, set the next deadline, save.
@@ -196,6 +222,7 @@ class Flow:
         table.ask_humans()
         dealt = any(isinstance(e, Deal) for e in events)
         logged = 0  # events told in the log so far (a round's lines go to that round's story)
+        begins = False  # a step decided at once began during this call (its timer is armed anew)
         for _ in range(10_000):
             if game.finished:
                 return await self.finish(table, events, logged)
@@ -210,6 +237,24 @@ class Flow:
                     events += new
                     continue
                 self.set_deadline(table, pause, DeadlineKind.NEXT_DEAL)
+                break
+            if game.is_simultaneous():
+                # Every seat asked decides at once: the AI seats answer now (held unseen), and one
+                # timer runs for the players still choosing, armed as the step begins.
+                begins = begins or not game.chosen_seats()
+                ai_seats = [s for s in game.acting_seats() if table.seats[s].auto]
+                quick = [s for s in ai_seats if not table.seats[s].searches]
+                for s in quick:
+                    await self.play_auto(table, events, seat=s)
+                if quick:
+                    continue
+                if ai_seats:  # Hard seats search in the timers' tasks, one after another, from now
+                    if table.deadline_kind != DeadlineKind.AI or table.deadline_seat not in ai_seats:
+                        self.set_deadline(table, 0.0, DeadlineKind.AI, ai_seats[0])
+                    break
+                if (rearm and begins) or table.deadline_kind != DeadlineKind.TURN:
+                    # (its seat: the first still choosing, as a decision in turn names its own)
+                    self.set_deadline(table, table.turn_timeout, DeadlineKind.TURN, game.acting_seats()[0])
                 break
             seat = table.seats[aw.seat]
             if seat.auto:

@@ -80,6 +80,12 @@ class Seat:
         return self.user_id is None or self.away or self.left
 
     @property
+    def searches(self) -> bool:
+        """Whether its AI searches (Hard; away and left seats play Normal): a move that takes a
+        while, so the timers play it in a task of its own."""
+        return self.is_ai and self.ai_level == "hard"
+
+    @property
     def account(self) -> int:
         return HOUSE if self.user_id is None else self.user_id
 

@@ -10,12 +10,30 @@ from __future__ import annotations
 from typing import Any
 
 from bot import errors
-from bot.messages.text import escape, place_lost_line, you_did
+from bot.messages.text import escape, place_lost_line, sealed_words, still_choosing, you_did
 from bot.tables.flow import Flow
-from bot.tables.log import decision_token, public_action_text
+from bot.tables.log import decision_token
 from bot.tables.model import BeforeApply, DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
-from engine import Action, IllegalAction
+from engine import Action, Awaiting, IllegalAction
+
+
+def awaited_of(table: Table, index: int) -> Awaiting:
+    """Seat ``index``'s decision now (in a step every seat decides at once, any seat not yet
+    chosen), or the refusal that says whom the table waits for."""
+    game = table.running_game
+    aw = game.awaiting(index)
+    if aw is not None:
+        return aw
+    if game.awaiting() is None:
+        raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
+    view = game.view(index)
+    if view.get("sealed"):
+        raise errors.NotYourTurn(
+            errors.Refusal.CHOSEN_ALREADY, choice=sealed_words(view, view["sealed"]), names=still_choosing(view)
+        )
+    names = ", ".join(table.seats[s].name for s in game.acting_seats())
+    raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=names)
 
 
 class Play:
@@ -47,10 +65,7 @@ class Play:
         aw = table.running_game.awaiting()
         if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.running_game) != expect):
             raise errors.StaleButton(errors.Refusal.CLAIM_SETTLED)
-        if aw is None:
-            raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
-        if aw.seat != index:
-            raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=table.seats[aw.seat].name)
+        aw = awaited_of(table, index)
         try:
             act = Action.from_dict({**action, "seat": index})
         except ValueError:
@@ -111,19 +126,14 @@ class Play:
             index, act = self.check_move(table, user_id, action, round_number, expect)
             self.check_in_time(table, index, made_at)
             seat = table.seats[index]
-            aw = table.running_game.awaiting()
-            assert aw is not None  # check_move found the seat to act
-            phase = aw.phase
             async with self.flow.all_or_nothing(table):  # the database away: the move is undone, refused
                 try:
-                    events = list(table.running_game.apply(act))
+                    events, line = self.flow.apply_logged(table, act)
                 except IllegalAction as exc:
                     raise errors.TripoleyError(
                         errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
                     ) from None
                 seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
-                line = public_action_text([s.name for s in table.seats], act, events, phase)
-                table.add_log(line)
                 try:
                     update = await self.flow.advance(table, events, urgent=True)
                 except errors.DatabaseUnavailable:

@@ -51,7 +51,7 @@ from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import WALL_STEP, Clock, wall_offset
 from bot.tables.flow import Flow
-from bot.tables.model import DeadlineKind, Table, TableStatus, TableUpdate
+from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
@@ -401,9 +401,19 @@ class Timers:
         """Whether the due deadline is a Hard AI seat's move (a search, not a rule of thumb)."""
         if table.deadline_kind != DeadlineKind.AI or table.game is None:
             return False
-        aw = table.running_game.awaiting()
-        seat = table.seats[aw.seat] if aw is not None else None
-        return seat is not None and seat.is_ai and seat.ai_level == "hard"
+        index = self._ai_seat(table)
+        return index is not None and table.seats[index].searches
+
+    @staticmethod
+    def _ai_seat(table: Table) -> int | None:
+        """The seat an AI deadline plays: the one awaited, or in a step every seat decides at once
+        the AI seat the deadline names (if it still has to choose)."""
+        game = table.running_game
+        if game.is_simultaneous():
+            seat = table.deadline_seat
+            return seat if seat is not None and game.awaiting(seat) is not None else None
+        aw = game.awaiting()
+        return aw.seat if aw is not None else None
 
     async def _fire_due(self, table: Table, bounded: bool = False) -> TableUpdate | None:
         """Fire the table's deadline if it is still due, under its lock (``bounded``: in one of the
@@ -463,6 +473,8 @@ class Timers:
         aw = game.awaiting()
         if aw is None:
             return await self.flow.advance(table, [])
+        if kind == DeadlineKind.TURN and game.is_simultaneous():
+            return await self._time_up_together(table)
         seat = table.seats[aw.seat]
         events: list[Event] = []
         if kind == DeadlineKind.TURN and not seat.auto and checked == (seat.user_id, False):
@@ -482,22 +494,72 @@ class Timers:
             await self.flow.play_auto(table, events, timeout=True, note="")
             return await self.flow.advance(table, events)
         if kind == DeadlineKind.TURN and not seat.auto:
-            seat.timeouts += 1
             await self.flow.play_auto(table, events, timeout=True)
-            message = f"{escape(seat.name)} ran out of time."
-            notices = []
-            if seat.timeouts >= self.settings.timeouts_before_ai:
-                seat.away = True
-                message = timed_out_to_ai(seat.name, seat.timeouts)
-                table.add_log(message)
-                assert seat.user_id is not None  # a player's turn (not seat.auto)
-                notices.append((seat.user_id, ai_takeover_notice(seat.timeouts)))
+            message, notices = self._timed_out(table, seat)
             update = await self.flow.advance(table, events)
             update.message = message
             update.notices = notices
             return update
-        await self.flow.play_auto(table, events)
+        ai_seat = self._ai_seat(table)
+        if ai_seat is not None:
+            await self.flow.play_auto(table, events, seat=ai_seat)
         return await self.flow.advance(table, events)
+
+    def _timed_out(self, table: Table, seat: Seat) -> tuple[str, list[tuple[int, str]]]:
+        """A player missed a turn (its safe default is played): counted, and after
+        ``timeouts_before_ai`` in a row an AI takes the seat. The table's words, and the notice."""
+        seat.timeouts += 1
+        if seat.timeouts < self.settings.timeouts_before_ai:
+            return f"{escape(seat.name)} ran out of time.", []
+        seat.away = True
+        message = timed_out_to_ai(seat.name, seat.timeouts)
+        table.add_log(message)
+        assert seat.user_id is not None  # a player's turn (not seat.auto)
+        return message, [(seat.user_id, ai_takeover_notice(seat.timeouts))]
+
+    async def _time_up_together(self, table: Table) -> TableUpdate:
+        """The one timer of a step every seat decides at once ran out: each player still choosing
+        gets the safe default (a missed turn each), then the step is resolved. A player who left
+        the server is handed to the AI instead, which chooses for them."""
+        game = table.running_game
+        events: list[Event] = []
+        messages: list[str] = []
+        notices: list[tuple[int, str]] = []
+        for index in list(game.acting_seats()):
+            seat = table.seats[index]
+            if not seat.auto and not await self._still_member(table, seat):
+                message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+                ended = await self.flow.seat_to_ai(table, seat, message)
+                if ended is not None:
+                    return ended
+                messages.append(message)
+                await self.flow.play_auto(table, events, seat=index, search=False)
+                continue
+            await self.flow.play_auto(table, events, timeout=True, seat=index)
+            if not seat.auto:
+                message, told = self._timed_out(table, seat)
+                messages.append(message)
+                notices += told
+        update = await self.flow.advance(table, events)
+        update.message = " ".join(messages) or None
+        update.notices = notices
+        return update
+
+    async def _still_member(self, table: Table, seat: Seat) -> bool:
+        """Whether the seat's player is still in the server, when a step's one timer runs out for every
+        player still choosing: asked for at most ``member_check_timeout`` seconds (Discord slow or
+        unreachable: present, the timeout applies)."""
+        if self.member_check is None or seat.user_id is None:
+            return True
+        try:
+            return await asyncio.wait_for(self.member_check(table.guild_id, seat.user_id), self.member_check_timeout)
+        except Exception as exc:  # noqa: BLE001 - any failure: present
+            log.warning(
+                "could not tell whether a player is still in server %s (%s): counted as present",
+                table.guild_id,
+                type(exc).__name__,
+            )
+            return True
 
     async def _membership(self, table: Table) -> tuple[int, bool] | None:
         """Before a player's turn times out: (the player, whether they are still in the server), so a

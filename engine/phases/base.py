@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
@@ -10,6 +11,16 @@ from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
+
+
+@dataclass(slots=True)
+class Wait:
+    """The decision the round waits for: ``seat`` to choose one of ``legal`` in ``phase``."""
+
+    seat: int
+    phase: str
+    legal: list[str]
+    detail: dict[str, Any]
 
 
 class Phase:
@@ -32,6 +43,12 @@ class Phase:
 
     def apply(self, game: Table, a: Action) -> bool:
         raise NotImplementedError(f"{type(self).__name__} takes no decision {a.do!r}")
+
+    def together(self, game: Table) -> list[Wait]:
+        """For a decision in ``SIMULTANEOUS``: the waits of every seat the step still asks, in the
+        order the step asks them (the wait in play first). Each seat's must not depend on another's
+        choice: the choices are held unseen until all are in, then applied in that order."""
+        raise NotImplementedError(f"{type(self).__name__} asks nobody at once")
 
     def resume(self, game: Table) -> bool:
         """Go on after a strict claim was settled: by default, the next claim, then the step is over."""

@@ -10,7 +10,7 @@ from .. import cards as C
 from .. import events as ev
 from ..model import Action, IllegalAction
 from ..presets import CORNER
-from .base import Phase
+from .base import Phase, Wait
 from .names import PhaseName
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class CornerBet(Phase):
     def check(self, game: Table, a: Action) -> None:
         if a.do != "corner_bet":
             return
-        w = game.round.wait
+        w = game.round.wait  # (the dealer's corner bet: asked alone)
         assert w is not None
         aces = w.detail["aces"]
         if (a.ace or "").upper() not in aces:
@@ -83,8 +83,19 @@ class CornerBet(Phase):
             if game.stacks[seat] < c.amount:
                 c.queue.pop(0)
                 continue
-            return game.wait(seat, PhaseName.CORNER_COVER, ["cover", "decline"], ace=c.ace, amount=c.amount)
+            game.round.wait = cover_wait(c, seat)
+            return False
         return True
+
+    def together(self, game: Table) -> list[Wait]:
+        """Every seat still asked that can match the bet: each covers from its own stack, unseen."""
+        c = game.round.corner
+        assert c is not None
+        return [cover_wait(c, s) for s in c.queue if game.stacks[s] >= c.amount]
+
+
+def cover_wait(c: CornerState, seat: int) -> Wait:
+    return Wait(seat, PhaseName.CORNER_COVER, ["cover", "decline"], {"ace": c.ace, "amount": c.amount})
 
 
 class CornerCollect(Phase):

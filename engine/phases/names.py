@@ -32,6 +32,13 @@ class PhaseName(StrEnum):
     FINISHED = "finished"
 
 
+# Decisions every seat asked makes at once, none seeing another's (docs/rules-decisions.md): the
+# poker five, Wanagan's passes and declarations, covering a corner bet. The others are in turn.
+SIMULTANEOUS: frozenset[str] = frozenset(
+    {PhaseName.POKER_CHOOSE, PhaseName.WANAGAN_PASS, PhaseName.WANAGAN_REVEAL, PhaseName.CORNER_COVER}
+)
+
+
 @dataclass(frozen=True, slots=True)
 class PhaseText:
     """A phase in words: ``title`` heads a picture ("Poker: betting"), ``status`` says where the

@@ -11,7 +11,7 @@ from ..fives import best_five, worst_five
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import CORNER
-from .base import Phase, cards_of, picked_from
+from .base import Phase, Wait, cards_of, picked_from
 from .names import PhaseName
 
 if TYPE_CHECKING:
@@ -38,6 +38,13 @@ def poker_cards(game: Table, seat: int) -> list[int]:
     """Rulebook poker (after Michigan) uses the whole dealt hand; cards placed stay in front of their owner."""
     r = game.round
     return r.poker.dealt[seat] if r.poker.dealt else r.hands[seat]
+
+
+def choose_wait(game: Table, seat: int, cards: list[int]) -> Wait:
+    """``seat``'s choice of its poker five from ``cards``, with the best (or, Losers Kitty, worst) five."""
+    best = worst_five(cards) if game.poker_low else best_five(cards)
+    detail = {"cards": C.to_strs(C.sorted_hand(cards)), "best": C.to_strs(best.cards)}
+    return Wait(seat, PhaseName.POKER_CHOOSE, ["choose"], detail)
 
 
 def first_bettor(game: Table) -> int:
@@ -82,15 +89,14 @@ class Poker(Phase):
                 p.choose_queue.pop(0)
                 game.emit(ev.Choose(seat=seat))
                 continue
-            best = worst_five(cards) if game.poker_low else best_five(cards)
-            return game.wait(
-                seat,
-                PhaseName.POKER_CHOOSE,
-                ["choose"],
-                cards=C.to_strs(C.sorted_hand(cards)),
-                best=C.to_strs(best.cards),
-            )
+            game.round.wait = choose_wait(game, seat, cards)
+            return False
         return self.start_betting(game)
+
+    def together(self, game: Table) -> list[Wait]:
+        """Every seat still to choose its five (a seat holding five or fewer has no choice)."""
+        queue = game.round.poker.choose_queue
+        return [choose_wait(game, s, cards) for s in queue if len(cards := poker_cards(game, s)) > 5]
 
     def check(self, game: Table, a: Action) -> None:
         if a.do == "choose":

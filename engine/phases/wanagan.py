@@ -11,7 +11,7 @@ from ..combinations import combination_key, contains, evens_or_odds_key, is_even
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import HAND
-from .base import CARD_STRS, HOLD_ORDER, Phase, cards_of, picked_from
+from .base import CARD_STRS, HOLD_ORDER, Phase, Wait, cards_of, picked_from
 from .names import PhaseName
 
 if TYPE_CHECKING:
@@ -96,31 +96,10 @@ class Wanagan(Phase):
 
     def ask_next(self, game: Table) -> bool:
         """Ask the next seat (seat by seat, clockwise from the dealer's left); resolve once all chose."""
-        r = game.round
         w = self.state(game)
         if w.queue:
-            seat = w.queue[0]
-            hand = [CARD_STRS[c] for c in sorted(r.hands[seat], key=HOLD_ORDER.__getitem__)]
-            if w.stage == "pass":
-                return game.wait(
-                    seat,
-                    PhaseName.WANAGAN_PASS,
-                    ["pass_cards"],
-                    cards=hand,
-                    count=3,
-                    round=w.round,
-                    direction="left" if w.round == 2 else "right",
-                )
-            return game.wait(
-                seat,
-                PhaseName.WANAGAN_REVEAL,
-                ["reveal"],
-                cards=hand,
-                count=5,
-                round=w.round,
-                spaces=open_spaces(game),
-                wild=list(WANAGAN_WILD) if w.round == 4 else [],
-            )
+            game.round.wait = self.ask(game, w.queue[0])
+            return False
         if w.stage == "pass":
             self.pass_cards(game)
             w.stage = "reveal"
@@ -129,8 +108,24 @@ class Wanagan(Phase):
         self.resolve(game)
         return self.reveal_round(game, w.round + 1)
 
+    def ask(self, game: Table, seat: int) -> Wait:
+        """``seat``'s pick in this reveal round: three cards to pass, or five and the space declared."""
+        w = self.state(game)
+        hand = [CARD_STRS[c] for c in sorted(game.round.hands[seat], key=HOLD_ORDER.__getitem__)]
+        if w.stage == "pass":
+            direction = "left" if w.round == 2 else "right"
+            detail = {"cards": hand, "count": 3, "round": w.round, "direction": direction}
+            return Wait(seat, PhaseName.WANAGAN_PASS, ["pass_cards"], detail)
+        wild = list(WANAGAN_WILD) if w.round == 4 else []
+        detail = {"cards": hand, "count": 5, "round": w.round, "spaces": open_spaces(game), "wild": wild}
+        return Wait(seat, PhaseName.WANAGAN_REVEAL, ["reveal"], detail)
+
+    def together(self, game: Table) -> list[Wait]:
+        """Every seat still to pick: they pass together, and reveal together."""
+        return [self.ask(game, s) for s in self.state(game).queue]
+
     def check(self, game: Table, a: Action) -> None:
-        w = game.round.wait
+        w = game.wait_of(a.seat)
         assert w is not None
         d = w.detail
         picked_from(a.cards, game.round.hands[a.seat], d["count"], f"{a.do} needs exactly {d['count']} cards")

@@ -57,11 +57,22 @@ def table_message(dh, channel):
 
 
 def to_act(dh, msg):
+    """The human the table message names to act; in a step every seat decides at once ("⏳ Waiting
+    for <@1>, <@2> to choose their five"), the first of those still choosing."""
     m = re.search(r"⏳ <@(\d+)> to act", msg.content)
-    if not m:
+    together = choosing(dh, msg)
+    if not m and not together:
         return None
-    uid = int(m.group(1))
+    uid = int(m.group(1)) if m else dh.user(together[0]).id
     return next((n for n in HUMANS if dh.user(n).id == uid), None)
+
+
+def choosing(dh, msg, humans=None):
+    """The humans a step every seat decides at once still waits for, by the table message (in its order)."""
+    humans = HUMANS if humans is None else humans
+    m = re.search(r"⏳ Waiting for (.+?) to (?:choose|pick|decide)", msg.content) if msg else None
+    ids = [int(i) for i in re.findall(r"<@(\d+)>", m.group(1))] if m else []
+    return [n for i in ids for n in humans if dh.user(n).id == i]
 
 
 def hand_cards(text):
@@ -316,7 +327,7 @@ async def play(dh, channel, *, max_moves=400, until=None, extra_checks=True):
                 pass
             continue
         before = state_key(dh, channel)
-        if extra_checks and stats["wrong"] < 2 and button(tm, "Show my hand"):
+        if extra_checks and stats["wrong"] < 2 and button(tm, "Show my hand") and not choosing(dh, tm):
             verb = next((button(tm, label) for label in PREFER if button(tm, label)), None)
             if verb:
                 other = next(u for u in HUMANS if u != user)

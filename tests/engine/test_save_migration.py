@@ -29,7 +29,7 @@ def test_a_format_1_save_loads_and_plays_on_as_before(case):
     assert game.phase == case["phase"]
     total = game.total_chips()
     again = Game.from_json(game.to_json())  # saved again in the current format, it loads the same
-    assert json.loads(again.to_json())["format"] == 2 and again.to_json() == game.to_json()
+    assert json.loads(again.to_json())["format"] == 3 and again.to_json() == game.to_json()
     for _ in autoplay(game, "heuristic", random.Random(0)):
         assert game.total_chips() == total
     assert (game.stacks, game.mat, game.round_number) == (case["stacks"], case["mat"], case["rounds"])

@@ -79,11 +79,15 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
     assert view["chip_denominations"] == {"white": 1, "red": 5, "blue": 10, "green": 25, "black": 100}
     aw = game.awaiting()
     assert view["to_act"] == (aw.seat if aw else None)
-    if aw is not None and viewer == aw.seat:
-        assert view["legal"] == aw.legal
-        assert view["detail"] == aw.detail
+    assert view["acting"] == game.acting_seats()
+    mine = game.awaiting(viewer) if viewer is not None else None  # (a step decided at once: any seat asked)
+    if mine is not None:
+        assert view["legal"] == mine.legal
+        assert view["detail"] == mine.detail
     else:
         assert "legal" not in view and "detail" not in view, "legal/detail shown to a seat not to act"
+    if viewer is None or game.sealed_choice(viewer) is None:
+        assert view["sealed"] is None, "a choice held unseen shown to another seat"
     # seats
     assert [s["seat"] for s in view["seats"]] == list(range(game.n))
     for s in view["seats"]:
@@ -138,16 +142,16 @@ def test_view_keys_and_privacy_through_a_game(preset: str) -> None:
             check_view(game, v)
 
 
-def test_only_the_seat_to_act_sees_legal_and_detail() -> None:
+def test_only_the_seats_to_act_see_legal_and_detail() -> None:
     game = Game.new("tripoley", names(4), seed=3)
     game.next_deal()
-    aw = game.awaiting()
-    assert aw is not None
-    mine = game.view(aw.seat)
-    assert mine["legal"] == aw.legal and mine["detail"] == aw.detail
+    assert game.phase == "poker-choose" and len(game.acting_seats()) > 1  # the five: every seat at once
     for s in range(4):
-        if s != aw.seat:
-            assert "legal" not in game.view(s)
+        aw = game.awaiting(s)
+        if s in game.acting_seats():
+            assert aw is not None and game.view(s)["legal"] == aw.legal and game.view(s)["detail"] == aw.detail
+        else:
+            assert aw is None and "legal" not in game.view(s)
     public = game.view(None)
     assert public["hand"] is None and "legal" not in public and "detail" not in public
     assert public["poker"]["chosen"] is None
@@ -188,6 +192,11 @@ def test_poker_chosen_is_the_viewers_own() -> None:
         from engine import Action
 
         game.apply(Action(seat=aw.seat, do="choose", cards=pick))
+        # held unseen while the others choose: the chooser sees it as their sealed choice only
+        assert game.view(aw.seat)["sealed"] == {"seat": aw.seat, "do": "choose", "cards": pick}
+        assert all(game.view(s)["sealed"] is None for s in [None, *range(3)] if s != aw.seat)
+        for other in game.acting_seats():
+            game.apply(choose_action(game, other, "heuristic", rng))
         assert sorted(game.view(aw.seat)["poker"]["chosen"]) == sorted(pick)
         for s in range(3):
             if s != aw.seat:

@@ -56,13 +56,16 @@ async def two_humans(manager, preset="tripoley"):
 
 
 async def to_human_turn(manager, table):
-    """Fire AI deadlines until a human must decide (None: the game is over)."""
+    """Fire AI deadlines until a human must decide (None: the game is over). In a step every seat
+    decides at once the other players choose first, so one is left to decide, as in turn."""
     for _ in range(500):
         if table.status != "playing":
             return None
         aw = table.awaiting()
         if aw is not None and table.deadline_kind == "turn":
-            return aw
+            for seat in table.game.acting_seats()[1:] if table.game.is_simultaneous() else []:
+                await play_as_the_ai_would(manager, table, table.game.awaiting(seat))
+            return table.awaiting()
         manager.clock.t = table.deadline
         await manager.tick()
     raise AssertionError("no human turn")

@@ -36,7 +36,7 @@ async def test_the_manager_refuses_with_a_kind_and_facts(manager, clock):
         await manager.start(C, BOB)
     assert refused.value.refusal is errors.Refusal.HOST_ONLY_START and refused.value.facts == {}
     await manager.start(C, ANN)
-    seat = await drive_to_human(manager, clock, table)
+    seat = await drive_to_human(manager, clock, table, in_turn=True)
     other = table.seats[1 - seat].user_id
     with pytest.raises(errors.NotYourTurn) as refused:
         await manager.act(C, other, {"do": "check"})

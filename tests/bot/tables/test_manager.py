@@ -24,12 +24,23 @@ async def lobby(manager, *, ai=1, humans=(ANN, BOB), options=None, buy_in=100):
     return manager.get(C)
 
 
-async def drive_to_human(manager, clock, table, limit=200):
-    """Fire AI/next-deal deadlines until a human must act (or the game ends)."""
+async def drive_to_human(manager, clock, table, limit=200, in_turn=False):
+    """Fire AI/next-deal deadlines until a human must act (or the game ends). In a step every seat
+    decides at once, the other players still choosing choose first (their Normal AI's choice), so
+    the seat returned is the one left to act, as in a decision in turn (``in_turn``: all of them
+    choose, and the drive goes on to a decision in turn)."""
     for _ in range(limit):
         if table.status != "playing":
             return None
         if table.deadline_kind == "turn":
+            game = table.game
+            together = game.is_simultaneous()
+            for s in game.acting_seats()[0 if in_turn else 1 :] if together else []:
+                action = manager.flow.ai_action(table, s).to_dict()
+                action.pop("seat")
+                await manager.act(C, table.seats[s].user_id, action, table.round)
+            if in_turn and together:
+                continue
             return table.deadline_seat
         clock.t = table.deadline
         await manager.tick()
@@ -79,7 +90,7 @@ async def test_lobby_expires_and_refunds(manager, clock, bank, settings):
 async def test_human_turn_wrong_user_and_stale_round(manager, clock):
     table = await lobby(manager, ai=1)
     await manager.start(C, ANN)
-    seat = await drive_to_human(manager, clock, table)
+    seat = await drive_to_human(manager, clock, table, in_turn=True)
     other = table.seats[1 - seat].user_id if seat in (0, 1) else ANN
     with pytest.raises(errors.NotYourTurn):
         await manager.act(C, other, {"do": "pass"})

@@ -456,9 +456,10 @@ class Timers:
         for task in [*self._searching.values(), *self._firing.values()]:
             task.cancel()
 
-    async def _fire(self, table: Table, checked: tuple[int, bool] | None = None) -> TableUpdate | None:
-        """Fire the due deadline. ``checked``: (a player, whether they are still in the server), as
-        :meth:`_membership` found before the lock was taken."""
+    async def _fire(self, table: Table, checked: dict[int, bool] | None = None) -> TableUpdate | None:
+        """Fire the due deadline. ``checked``: whether each player a turn times out is still in the
+        server, as :meth:`_membership` found before the lock was taken (missing: present)."""
+        checked = checked or {}
         kind = table.deadline_kind
         if kind == DeadlineKind.LOBBY:
             return await self.flow.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
@@ -474,10 +475,10 @@ class Timers:
         if aw is None:
             return await self.flow.advance(table, [])
         if kind == DeadlineKind.TURN and game.is_simultaneous():
-            return await self._time_up_together(table)
+            return await self._time_up_together(table, checked)
         seat = table.seats[aw.seat]
         events: list[Event] = []
-        if kind == DeadlineKind.TURN and not seat.auto and checked == (seat.user_id, False):
+        if kind == DeadlineKind.TURN and not seat.auto and checked.get(seat.user_id or 0) is False:
             message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
             ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
@@ -517,7 +518,7 @@ class Timers:
         assert seat.user_id is not None  # a player's turn (not seat.auto)
         return message, [(seat.user_id, ai_takeover_notice(seat.timeouts))]
 
-    async def _time_up_together(self, table: Table) -> TableUpdate:
+    async def _time_up_together(self, table: Table, checked: dict[int, bool]) -> TableUpdate:
         """The one timer of a step every seat decides at once ran out: each player still choosing
         gets the safe default (a missed turn each), then the step is resolved. A player who left
         the server is handed to the AI instead, which chooses for them."""
@@ -527,7 +528,7 @@ class Timers:
         notices: list[tuple[int, str]] = []
         for index in list(game.acting_seats()):
             seat = table.seats[index]
-            if not seat.auto and not await self._still_member(table, seat):
+            if not seat.auto and checked.get(seat.user_id or 0) is False:
                 message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
                 ended = await self.flow.seat_to_ai(table, seat, message)
                 if ended is not None:
@@ -545,40 +546,31 @@ class Timers:
         update.notices = notices
         return update
 
-    async def _still_member(self, table: Table, seat: Seat) -> bool:
-        """Whether the seat's player is still in the server, when a step's one timer runs out for every
-        player still choosing: asked for at most ``member_check_timeout`` seconds (Discord slow or
-        unreachable: present, the timeout applies)."""
-        if self.member_check is None or seat.user_id is None:
-            return True
-        try:
-            return await asyncio.wait_for(self.member_check(table.guild_id, seat.user_id), self.member_check_timeout)
-        except Exception as exc:  # noqa: BLE001 - any failure: present
-            log.warning(
-                "could not tell whether a player is still in server %s (%s): counted as present",
-                table.guild_id,
-                type(exc).__name__,
-            )
-            return True
-
-    async def _membership(self, table: Table) -> tuple[int, bool] | None:
-        """Before a player's turn times out: (the player, whether they are still in the server), so a
-        member who left is not timed out turn after turn; None when no player's turn is due. Asked
-        without the table's lock, for at most ``member_check_timeout`` seconds: Discord slow or
-        unreachable, the player counts as present (their timeout applies)."""
+    async def _membership(self, table: Table) -> dict[int, bool]:
+        """Before a turn times out: whether each player it would time out (the one to act, or every
+        player still choosing in a step decided at once) is still in the server, so a member who left
+        is not timed out turn after turn; empty when no player's turn is due. Asked without the
+        table's lock, all at once, for at most ``member_check_timeout`` seconds: Discord slow or
+        unreachable, a player counts as present (their timeout applies)."""
         if self.member_check is None or table.deadline_kind != DeadlineKind.TURN or table.game is None:
-            return None
-        aw = table.running_game.awaiting()
-        seat = table.seats[aw.seat] if aw is not None else None
-        if seat is None or seat.auto or seat.user_id is None:
-            return None
+            return {}
+        game = table.running_game
+        aw = game.awaiting()
+        if aw is None:
+            return {}
+        seats = game.acting_seats() if game.is_simultaneous() else [aw.seat]
+        users = [u for s in seats if not table.seats[s].auto and (u := table.seats[s].user_id) is not None]
+        found = await asyncio.gather(*(self._present(table.guild_id, u) for u in users))
+        return dict(zip(users, found, strict=True))
+
+    async def _present(self, guild_id: int, user_id: int) -> bool:
+        assert self.member_check is not None
         try:
-            present = await asyncio.wait_for(self.member_check(table.guild_id, seat.user_id), self.member_check_timeout)
+            return await asyncio.wait_for(self.member_check(guild_id, user_id), self.member_check_timeout)
         except Exception as exc:  # noqa: BLE001 - Discord slow or unreachable: present, the timeout applies
             log.warning(
                 "could not tell whether a player is still in server %s (%s): counted as present",
-                table.guild_id,
+                guild_id,
                 type(exc).__name__,
             )
-            present = True
-        return seat.user_id, present
+            return True

@@ -143,6 +143,14 @@ async def move_in_hand(dh, user, hand, stats: Counter):
             chosen = sorted(values, key=lambda v: not COPY.search(v))[: s["min_values"]]
         elif action in COMBOS or action == "pick.lead":
             chosen = values[:1]
+        elif action == "pick.space" and not any(
+            x["custom_id"].split(":", 3)[3].startswith("pick.reveal") for x in selects(hand)
+        ):
+            # The space first (none is preselected): the view then offers the five cards for it.
+            chosen_space = await dh.select(user, hand, s["custom_id"], values[:1])
+            await chosen_space.response()
+            shown = await chosen_space.message()
+            return await move_in_hand(dh, user, shown, stats)
         else:
             continue  # pick.space: the reveal menu beside it carries the space shown
         stats[action.split(".")[1]] += 1

@@ -38,7 +38,7 @@ async def drive_to_human(manager, clock, table, limit=200, in_turn=False):
             for s in game.acting_seats()[0 if in_turn else 1 :] if together else []:
                 action = manager.flow.ai_action(table, s).to_dict()
                 action.pop("seat")
-                await manager.act(C, table.seats[s].user_id, action, table.round)
+                await manager.act(table.channel_id, table.seats[s].user_id, action, table.round)
             if in_turn and together:
                 continue
             return table.deadline_seat

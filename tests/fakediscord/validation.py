@@ -542,13 +542,7 @@ def component_problems(components: list, base: list[str | int], *, v2: bool) -> 
             out += _button_problems(c, p)
         elif t in S.SELECT_TYPES:
             out += _select_problems(c, p)
-        cid = c.get("custom_id")
-        if isinstance(cid, str):
-            if cid in seen:
-                out.append(
-                    ([*p, "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id was already specified")
-                )
-            seen.add(cid)
+        out += _custom_id_repeated(c, p, seen)
     return out
 
 
@@ -683,13 +677,7 @@ def validate_modal(data: dict, *, deprecations: list[str] | None = None) -> None
                     out.append(([*p, "value"], "BASE_TYPE_MAX_LENGTH", f"Must be {hi} or fewer in length."))
         elif t in S.SELECT_TYPES:
             out += _select_problems(c, p)
-        cid = c.get("custom_id")
-        if isinstance(cid, str):
-            if cid in seen:
-                out.append(
-                    ([*p, "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id was already specified")
-                )
-            seen.add(cid)
+        out += _custom_id_repeated(c, p, seen)
     if out:
         raise FormError(out)
 
@@ -843,3 +831,14 @@ def validate_commands(cmds: list[dict]) -> None:
         out += _option_problems(c.get("options") or [], [i, "options"], 0)
     if out:
         raise FormError(out)
+
+
+def _custom_id_repeated(c: dict, p: list, seen: set[str]) -> list:
+    """COMPONENT_CUSTOM_ID_DUPLICATED when ``c``'s custom_id was used before in the message (``seen``)."""
+    cid = c.get("custom_id")
+    if not isinstance(cid, str):
+        return []
+    if cid not in seen:
+        seen.add(cid)
+        return []
+    return [([*p, "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id was already specified")]

@@ -6,7 +6,9 @@ must carry everything a player needs to play.
 
 from __future__ import annotations
 
+import json
 import re
+import time
 import unicodedata
 
 from bot.messages.reveals import latest_reveal, reveal_board
@@ -153,9 +155,6 @@ def plural(count: object, word: str) -> str:
 def replay_file_name(replay: str, table_id: int, ended: float | None) -> str:
     """A replay file's name, one per game: its game, its table and the day it ended
     (``great-lakes-game-12-2026-12-02.json``)."""
-    import json
-    import time
-
     try:
         preset = str(json.loads(replay).get("preset") or "tripoley")
     except (ValueError, AttributeError):
@@ -566,6 +565,11 @@ def claim_words(view: dict, detail: dict) -> str:
     if len(labels) > 1 and all(re.sub(r" \(.*\)$", "", label) == first for label in labels):
         return f"{first} (both {first} pockets, {chips})"
     return f"{' + '.join(labels)} ({chips})"
+
+
+def left_server_to_ai(name: str) -> str:
+    """The table's line when a player whose time ran out is no longer in the server."""
+    return f"{escape(name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
 
 
 def timed_out_to_ai(name: str, count: int) -> str:

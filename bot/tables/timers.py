@@ -46,7 +46,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
-from bot.messages.text import FORCED_NOTE, ai_takeover_notice, escape, timed_out_to_ai
+from bot.messages.text import FORCED_NOTE, ai_takeover_notice, escape, left_server_to_ai, timed_out_to_ai
 from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import WALL_STEP, Clock, wall_offset
@@ -479,7 +479,7 @@ class Timers:
         seat = table.seats[aw.seat]
         events: list[Event] = []
         if kind == DeadlineKind.TURN and not seat.auto and checked.get(seat.user_id or 0) is False:
-            message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+            message = left_server_to_ai(seat.name)
             ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
                 return ended
@@ -529,7 +529,7 @@ class Timers:
         for index in list(game.acting_seats()):
             seat = table.seats[index]
             if not seat.auto and checked.get(seat.user_id or 0) is False:
-                message = f"{escape(seat.name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+                message = left_server_to_ai(seat.name)
                 ended = await self.flow.seat_to_ai(table, seat, message)
                 if ended is not None:
                     return ended

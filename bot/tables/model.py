@@ -90,6 +90,10 @@ class Seat:
         return HOUSE if self.user_id is None else self.user_id
 
 
+# The fields that name the Discord messages (and thread) showing a table: kept when it is rolled back.
+SHOWN_BY = ("lobby_message_id", "mat_message_id", "mat_round", "ping_message_id", "thread", "thread_id")
+
+
 @dataclass
 class Table:
     id: int
@@ -280,25 +284,12 @@ class Table:
         """Undo every change since ``checkpoint`` in memory: its save was refused, so the table is as
         its database row holds it (as a restart would load it). The ids of the Discord messages that
         show it are kept: they name messages that exist. The version moves on (the table is shown again)."""
-        shown = (
-            self.lobby_message_id,
-            self.mat_message_id,
-            self.mat_round,
-            self.ping_message_id,
-            self.thread,
-            self.thread_id,
-        )
+        shown = {name: getattr(self, name) for name in SHOWN_BY}
         version = self.version
         self._load(json.loads(checkpoint.state), self.game.clock if self.game is not None else None)
         self.status, self.result = checkpoint.status, checkpoint.result
-        (
-            self.lobby_message_id,
-            self.mat_message_id,
-            self.mat_round,
-            self.ping_message_id,
-            self.thread,
-            self.thread_id,
-        ) = shown
+        for name, value in shown.items():
+            setattr(self, name, value)
         self.version = max(version, self.version) + 1
 
 

@@ -68,6 +68,7 @@ class TableManager:
         self.ai = ai or AIPlayers(self.rng, clock=self.clock)
         self.registry = Registry()
         self.flow = Flow(self.registry, self.store, bank, settings, self.clock, self.ai, self.rng)
+        bank.also_forget.append(self.flow.ratings.forget)  # forget-me scrubs the ratings and standings too
         self.lobby = Lobby(self.registry, self.store, bank, prefs, settings, self.clock, self.rng, self.flow)
         self.play = Play(self.registry, self.flow)
         self.moderation = Moderation(self.registry, self.store, self.flow, self.lobby)

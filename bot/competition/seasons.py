@@ -56,14 +56,15 @@ class Reset:
 @dataclass(frozen=True)
 class SeasonEnded:
     """A season that just ended: where to post it, its top places, how many were placed, the
-    wallets reset (None: untouched)."""
+    wallets reset with it and how many (None: untouched)."""
 
     guild_id: int
     number: int
     channel_id: int | None
     top: list[Standing]
     placed: int
-    wallets_reset: int | None
+    reset: Reset | None = None
+    wallets_reset: int | None = None
 
 
 class Seasons:
@@ -85,6 +86,11 @@ class Seasons:
         self.changed.set()
         return Season(guild_id, season.number, length, season.started_at, ends_at, channel_id)
 
+    async def current(self, guild_id: int) -> Season:
+        """The season under way (the first one begun now if the server has none yet)."""
+        async with self.db.transaction() as conn:
+            return await self.store.current_season(conn, guild_id, self.clock())
+
     async def end(self, guild_id: int, channel_id: int | None = None, reset: Reset | None = None) -> SeasonEnded | None:
         """End the season under way now (None: it was ended meanwhile). ``channel_id``: where to post
         it when the admin set no channel."""
@@ -104,6 +110,7 @@ class Seasons:
             season.channel_id or channel_id,
             await self.store.standings(guild_id, season.number, 0, TOP_PLACES),
             await self.store.standings_count(guild_id, season.number),
+            reset,
             wallets,
         )
 

@@ -80,8 +80,9 @@ def season_state_text(number: int, length: str, ends_at: float | None, channel_i
     )
 
 
-def season_ended_text(number: int, lines: list[str], placed: int, wallets_reset: int | None, starting: int) -> str:
-    """A season's end as posted: its top places, how to see them all, the softening, the wallets."""
+def season_ended_text(number: int, lines: list[str], placed: int, reset: tuple[int, int] | None) -> str:
+    """A season's end as posted: its top places, how to see them all, the softening, and the wallets
+    reset with it (``reset``: how many, to how many chips; None: untouched)."""
     parts = [f"🏆 **Season {number} is over.**"]
     if lines:
         parts.append("Final standings:")
@@ -94,8 +95,9 @@ def season_ended_text(number: int, lines: list[str], placed: int, wallets_reset:
         f"Season {number + 1} begins now: every rating is softened toward the start (not erased), so a new "
         "climb begins for everyone."
     )
-    if wallets_reset is not None:
-        parts.append(f"Every wallet is back to {plural(starting, 'chip')} ({plural(wallets_reset, 'wallet')} reset).")
+    if reset is not None:
+        count, starting = reset
+        parts.append(f"Every wallet is back to {plural(starting, 'chip')} ({plural(count, 'wallet')} reset).")
     return "\n".join(parts)
 
 
@@ -105,5 +107,6 @@ def season_ended_answer(number: int, channel_id: int | None) -> str:
     return f"Season {number} is over.{where}"
 
 
+RESET_NEEDS_END = "`reset_chips:True` goes with `end:True`: wallets are reset only when a season ends."
 SEASON_ENDED_MEANWHILE = "That season was just ended (by its timer or another admin): nothing more to do."
 SEASON_END_AND_LENGTH = "Choose one: `end:True` ends the season now; `length:` sets how long seasons last."

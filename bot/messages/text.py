@@ -33,7 +33,7 @@ HELP_TEXT = """\
 `/tripoley balance` · `/tripoley daily` · `/tripoley relief` · `/tripoley leaderboard` · `/tripoley stats`: chips and records
 `/tripoley history`: recent games and their replays · `/tripoley ping`: turn pings on or off
 `/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
-Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings)."""
+Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings, season)."""
 
 # Where the table stands, in each phase (the engine's one table of phase words).
 PHASE_TEXT: dict[str, str] = {name: text.status for name, text in PHASE_TEXTS.items()}

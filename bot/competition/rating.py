@@ -75,7 +75,7 @@ EASY_FARM_BOUND = Skill(max(MODEL.mu, AI_SKILL["easy"][0] + AI_MARGIN), 0.0).sho
 
 
 @dataclass(frozen=True)
-class Seat:
+class Entrant:
     """One seat of a finished game, as the rating sees it: its skill before the game, the chips it
     ended with, and whether an AI played it (its skill is then fixed)."""
 
@@ -89,7 +89,7 @@ def final_places(finals: Sequence[int]) -> list[int]:
     return [sum(1 for other in finals if other > mine) for mine in finals]
 
 
-def rate_game(seats: Sequence[Seat]) -> list[Skill]:
+def rate_game(seats: Sequence[Entrant]) -> list[Skill]:
     """Every seat's skill after the game, in the seats' order (an AI seat's unchanged)."""
     if len(seats) < 2:
         return [seat.skill for seat in seats]

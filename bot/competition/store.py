@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.competition.rating import PROVISIONAL_GAMES, Seat, Skill, rate_game
+from bot.competition.rating import PROVISIONAL_GAMES, Entrant, Skill, rate_game
 from bot.storage.database import Database
 from bot.storage.dialect import Connection, Row
 
@@ -109,7 +109,9 @@ class CompetitionStore:
             if seat.user_id is not None:
                 before[seat.user_id] = await self._locked_rating(conn, guild_id, seat.user_id)
         rated = [
-            Seat(Skill.of_ai(s.ai_level) if s.user_id is None else before[s.user_id].skill, s.final, s.user_id is None)
+            Entrant(
+                Skill.of_ai(s.ai_level) if s.user_id is None else before[s.user_id].skill, s.final, s.user_id is None
+            )
             for s in seats
         ]
         for seat, skill in zip(seats, rate_game(rated)):

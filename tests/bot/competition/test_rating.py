@@ -13,7 +13,7 @@ from bot.competition.rating import (
     AI_SKILL,
     EASY_FARM_BOUND,
     SEASON_SOFTENING,
-    Seat,
+    Entrant,
     Skill,
     final_places,
     rate_game,
@@ -35,9 +35,9 @@ def test_final_places_share_equal_stacks():
 def test_the_order_of_the_seats_does_not_matter():
     rng = random.Random(5)
     seats = [
-        Seat(Skill(rng.uniform(15, 35), rng.uniform(2, 8)), rng.choice([0, 100, 250, 400]), False) for _ in range(5)
+        Entrant(Skill(rng.uniform(15, 35), rng.uniform(2, 8)), rng.choice([0, 100, 250, 400]), False) for _ in range(5)
     ]
-    seats.append(Seat(Skill.of_ai("hard"), 250, True))
+    seats.append(Entrant(Skill.of_ai("hard"), 250, True))
     expected = dict(zip(range(len(seats)), rate_game(seats)))
     for _ in range(10):
         order = list(range(len(seats)))
@@ -49,7 +49,7 @@ def test_the_order_of_the_seats_does_not_matter():
 
 
 def test_a_win_raises_and_a_loss_lowers():
-    seats = [Seat(Skill.newcomer(), final, False) for final in (400, 200, 100, 0)]
+    seats = [Entrant(Skill.newcomer(), final, False) for final in (400, 200, 100, 0)]
     first, second, third, last = rate_game(seats)
     start = Skill.newcomer()
     assert first.mu > second.mu > start.mu > third.mu > last.mu
@@ -59,14 +59,18 @@ def test_a_win_raises_and_a_loss_lowers():
 
 def test_a_tie_is_shared():
     a, b, c = rate_game(
-        [Seat(Skill.newcomer(), 300, False), Seat(Skill.newcomer(), 300, False), Seat(Skill.newcomer(), 0, False)]
+        [
+            Entrant(Skill.newcomer(), 300, False),
+            Entrant(Skill.newcomer(), 300, False),
+            Entrant(Skill.newcomer(), 0, False),
+        ]
     )
     assert a == b and a.mu > c.mu
 
 
 def test_ai_seats_keep_their_fixed_strength():
     ai = Skill.of_ai("normal")
-    human, after_ai = rate_game([Seat(Skill.newcomer(), 0, False), Seat(ai, 500, True)])
+    human, after_ai = rate_game([Entrant(Skill.newcomer(), 0, False), Entrant(ai, 500, True)])
     assert after_ai == ai == Skill(*AI_SKILL["normal"])
     assert human.mu < Skill.newcomer().mu  # losing to an AI counts
     assert Skill.of_ai("no-such-level") == ai
@@ -80,7 +84,7 @@ def test_beating_the_weakest_ai_again_and_again_is_bounded():
     skill = Skill.newcomer()
     shown = []
     for _ in range(1000):
-        skill = rate_game([Seat(skill, 300, False), Seat(easy, 0, True), Seat(easy, 0, True)])[0]
+        skill = rate_game([Entrant(skill, 300, False), Entrant(easy, 0, True), Entrant(easy, 0, True)])[0]
         shown.append(skill.shown)
     assert EASY_FARM_BOUND == 1500
     assert shown[0] > Skill.newcomer().shown  # the first win raised it
@@ -90,7 +94,7 @@ def test_beating_the_weakest_ai_again_and_again_is_bounded():
     rival = Skill.newcomer()
     climber = Skill.newcomer()
     for _ in range(50):
-        climber, rival = rate_game([Seat(climber, 300, False), Seat(rival, 0, False)])
+        climber, rival = rate_game([Entrant(climber, 300, False), Entrant(rival, 0, False)])
     assert climber.shown > EASY_FARM_BOUND
 
 
@@ -98,7 +102,7 @@ def test_beating_hard_ais_lifts_further_than_easy_ones_but_is_bounded_too():
     hard = Skill.of_ai("hard")
     skill = Skill.newcomer()
     for _ in range(500):
-        skill = rate_game([Seat(skill, 300, False), Seat(hard, 0, True)])[0]
+        skill = rate_game([Entrant(skill, 300, False), Entrant(hard, 0, True)])[0]
     assert skill.mu == pytest.approx(hard.mu + AI_MARGIN)
     assert EASY_FARM_BOUND < skill.shown < Skill(hard.mu + AI_MARGIN, 0).shown
 

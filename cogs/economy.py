@@ -124,10 +124,10 @@ class EconomyCommands(CommandFamily):
         store = self.manager.ratings
         if by == SEASON_BOARD:
             embed, pages = await competition.season_board(store, guild_id, int(rest), page, LEADERBOARD_PAGE)
-            return embed, pager("board", key, page, pages)
-        draw = competition.rating_board if by == "rating" else competition.games_board
-        embed, pages = await draw(store, guild_id, page, LEADERBOARD_PAGE)
-        return embed, pager("board", key, page, pages)
+        else:
+            draw = competition.rating_board if by == "rating" else competition.games_board
+            embed, pages = await draw(store, guild_id, page, LEADERBOARD_PAGE)
+        return embed, pager("board", key, max(0, min(page, pages - 1)), pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
         embed, view = await self._board(guild_of(interaction), key, page)

@@ -81,9 +81,12 @@ async def test_the_rating_is_written_in_the_transaction_of_the_games_end(manager
         raise RuntimeError("no rating")
 
     monkeypatch.setattr(manager.flow.ratings, "record_game", broken)
-    with pytest.raises(AssertionError, match="did not end"):
-        await play_out(manager, clock, table, limit=3000)
-    assert len(tried) > 1 and table.status == "playing"
+    for _ in range(5000):  # played until its end was tried twice
+        if len(tried) >= 2:
+            break
+        clock.t = table.deadline
+        await manager.tick()
+    assert len(tried) == 2 and table.status == "playing"
     assert await count(db, "SELECT COUNT(*) FROM tables WHERE status = 'finished'") == 0
     assert await count(db, "SELECT COUNT(*) FROM stats") == 0
     assert (await manager.audit(G))["ok"]

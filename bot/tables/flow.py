@@ -26,6 +26,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+from bot.competition.store import CompetitionStore, RatedSeat
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
 from bot.messages.text import escaped_view
@@ -114,6 +115,7 @@ class Flow:
         self.clock = clock
         self.ai = ai
         self.rng = rng
+        self.ratings = CompetitionStore(store.db)  # each finished game rated with its end (bot.competition)
         self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
         self.hearing = Hearing(clock)  # whether the players can be heard (deadlines held while not)
         # (table id, seat) → the note of a choice held unseen ("(timed out)"), told when its step resolves
@@ -353,6 +355,8 @@ class Flow:
         async with self.store.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
             await self.store.finish(conn, table, results, replay, now)
+            rated = [RatedSeat(seat.user_id, seat.ai_level, int(stacks[i])) for i, seat in enumerate(table.seats)]
+            await self.ratings.record_game(conn, table.guild_id, table.id, rated, now)
         # Only once everyone is cashed out: if that failed, the table stays open (put back as it
         # was: Flow.all_or_nothing) rather than a finished table holding chips nobody gets back.
         table.status = TableStatus.FINISHED

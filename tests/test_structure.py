@@ -48,7 +48,6 @@ KNOWN_UNTIL_MERGE: tuple[tuple[str, str], ...] = (
     ("bot.discordio.controller", "long"),
     ("bot.discordio.publisher", "long"),
     ("bot.messages.text", "long"),
-    ("bot.storage.database", "long"),  # split on this branch, next
 )
 
 

@@ -30,7 +30,7 @@ from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
 from bot.messages.text import escaped_view
 from bot.settings import Settings
-from bot.storage import database as storage
+from bot.storage import priority
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, Hearing
 from bot.tables.log import LOGGED_EVENTS, log_lines, public_action_text
@@ -279,7 +279,7 @@ class Flow:
         await self.store.save(
             table,
             urgent=urgent or table.deadline_kind == DeadlineKind.TURN,
-            priority=storage.INTERACTIVE if urgent else storage.NORMAL,
+            priority=priority.INTERACTIVE if urgent else priority.NORMAL,
         )
         return TableUpdate.of(table, UpdateKind.PLAY, events=list(events), dealt=dealt)
 

@@ -38,6 +38,7 @@ class TableStatus(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+    QUARANTINED = "quarantined"  # only a row's: its saved state set aside (bot.tables.quarantine), never loaded
 
 
 class DeadlineKind(StrEnum):

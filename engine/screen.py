@@ -137,9 +137,6 @@ def render_view(view: dict[str, Any], *, events: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- the prompt
-AMOUNT_ACTIONS = ("bid", "suit_bid", "bet", "raise", "corner_bet")
-
-
 def legal_lines(view: dict[str, Any]) -> list[str]:
     """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
     legal = view.get("legal") or []

@@ -173,9 +173,8 @@ def long_modules() -> dict[str, int]:
 
 
 def test_the_graph_sees_every_kind_of_import() -> None:
-    """The reader is checked on imports the interpreter only runs late or never: a function-level
-    one (engine/play.py's readline is not ours; engine/__main__.py's .replay is), a package's own
-    submodules, and an annotation-only one."""
+    """The reader is checked on imports the interpreter runs late or never: a function-level one
+    (engine/__main__.py's ``.replay``), a package's own submodules, and an annotation-only one."""
     edges = graph()
     assert "engine.replay" in edges["engine.__main__"]  # inside main()
     assert "engine.phases.base" in edges["engine.phases"]  # from .base import Phase
@@ -274,14 +273,10 @@ def test_statuses_and_phases_are_compared_as_enums() -> None:
     )
 
 
-def test_a_raw_comparison_is_found() -> None:
-    code = 'if table.status == "lobby" or aw.phase in ("claim", "x") or row["status"] != "finished": pass\n'
-    path = ROOT / "tests" / "_raw_comparison_sample.py"
-    try:
-        path.write_text(code, encoding="utf-8")
-        found = raw_comparisons(Module("sample", path, False))
-    finally:
-        path.unlink()
+def test_a_raw_comparison_is_found(tmp_path: Path) -> None:
+    path = tmp_path / "sample.py"
+    path.write_text('if table.status == "lobby" or aw.phase in ("claim", "x") or row["status"] != "finished": pass\n')
+    found = raw_comparisons(Module("sample", path, False))
     assert found == ["sample:1 ['lobby']", "sample:1 ['claim']", "sample:1 ['finished']"]
 
 

@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "has-token":
         return has_token()
     from bot.settings import SettingsError, load_settings
-    from bot.storage.database import SchemaTooNew
+    from bot.storage.schema import SchemaTooNew
 
     try:
         settings = load_settings(**command_line_settings(args))
@@ -261,7 +261,7 @@ def has_token() -> int:
 
 
 def backup(settings, path: str) -> int:
-    from bot.storage.database import backup as copy_database
+    from bot.storage.backup import backup as copy_database
 
     if settings.is_postgres():
         print(

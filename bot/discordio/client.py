@@ -47,7 +47,7 @@ from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, 
 from bot.messages.reports import error_report
 from bot.reporting import OwnerReports
 from bot.settings import Settings
-from bot.storage import database as storage
+from bot.storage import priority as storage
 from bot.storage.database import Database
 from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_ownership
 from bot.tables.clock import SystemClock
@@ -316,7 +316,7 @@ class TripoleyBot(commands.Bot):
         def parse_interaction_create(data, _parse=parse):
             # discord.py starts the task that handles the interaction inside the parser: it copies
             # this context, so the database transactions an interaction waits for go ahead of the
-            # timers' and the coalesced saves (bot.storage.database.PRIORITY).
+            # timers' and the coalesced saves (bot.storage.priority.PRIORITY).
             token = storage.PRIORITY.set(storage.INTERACTIVE)
             try:
                 traffic.received(int(data["id"]))

@@ -44,6 +44,7 @@ KNOWN_UNTIL_MERGE: tuple[tuple[str, str], ...] = (
     ("bot.discordio.controller", "circle"),
     ("bot.discordio.places", "circle"),
     ("bot.discordio.publisher", "circle"),
+    ("bot.discordio.seasontools", "circle"),
     ("bot.discordio.turns", "circle"),
     ("bot.discordio.ui", "circle"),
     ("bot.discordio.client", "long"),

@@ -91,7 +91,3 @@ def pile_image(total: int, denoms=DEFAULT_DENOMINATIONS, max_w: int = 120) -> Im
     for i, s in enumerate(stacks):
         img.alpha_composite(s, (i * step, height - s.height))
     return img
-
-
-def chip_icon() -> Image.Image:
-    return stack_image("red", 2)

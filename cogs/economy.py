@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -11,6 +12,7 @@ from discord import app_commands
 from bot import errors
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
+from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
 from bot.messages.text import escape, plural
 from cogs.common import (
@@ -47,7 +49,7 @@ class EconomyCommands(CommandFamily):
         lines.append(await self._grants_due(interaction, config, balance))
         await self.controller.reply(interaction, "\n".join(lines))
 
-    async def _grants_due(self, interaction: discord.Interaction, config, balance: int) -> str:
+    async def _grants_due(self, interaction: discord.Interaction, config: GuildConfig, balance: int) -> str:
         """When the player can next claim the daily (and, with a wallet below the smallest buy-in, relief) grant."""
         last = await self.bank.last_claims(guild_of(interaction), interaction.user.id)
         now = self.bank.clock()
@@ -76,12 +78,15 @@ class EconomyCommands(CommandFamily):
         self, interaction: discord.Interaction, by: str = "balance", period: str = "all", public: bool = False
     ) -> None:
         embed, view = await self._board(guild_of(interaction), f"{by}-{period}", 0)
-        kwargs = {"embed": embed, "ephemeral": not public}  # private unless asked: no post in a game's channel
+        kwargs: dict[str, Any] = {
+            "embed": embed,
+            "ephemeral": not public,
+        }  # private unless asked: no post in a game's channel
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    async def _board(self, guild_id: int, key: str, page: int):
+    async def _board(self, guild_id: int, key: str, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
         by, _, period = key.partition("-")
         if by not in LEADERBOARD_TITLES:
             raise errors.StaleButton("That leaderboard is no longer available.")
@@ -158,7 +163,7 @@ class EconomyCommands(CommandFamily):
 
     @app_commands.command(name="daily", description="Claim your daily chips")
     async def daily(self, interaction: discord.Interaction) -> None:
-        async def claim() -> dict:
+        async def claim() -> dict[str, Any]:
             config = await self.prefs.guild(guild_of(interaction))
             balance = await self.bank.claim(
                 guild_of(interaction),
@@ -179,7 +184,7 @@ class EconomyCommands(CommandFamily):
         name="relief", description="Chips to get back in when your wallet is below the smallest buy-in"
     )
     async def relief(self, interaction: discord.Interaction) -> None:
-        async def claim() -> dict:
+        async def claim() -> dict[str, Any]:
             config = await self.prefs.guild(guild_of(interaction))
             balance = await self.bank.claim(
                 guild_of(interaction),

@@ -6,7 +6,7 @@ nothing of ours, so the phases, the view and every reader can share it without a
 ``from __future__ import annotations`` here: Python 3.11 could not then tell ``NotRequired`` keys.)
 """
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, final
 
 SeatStatus = Literal["active", "eliminated", "sitting-out", "folded"]
 
@@ -80,6 +80,7 @@ class Standing(TypedDict):
     net: int  # chips won (negative: lost) since the start
 
 
+@final  # (so that ``"seats" in x`` tells a view from another TypedDict)
 class GameView(TypedDict):
     """What one seat (``viewer``; ``None``: a spectator) may know of the game."""
 

@@ -14,6 +14,9 @@ each point is green after a game they won chips in, red after one they lost chip
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PIL import Image, ImageDraw
 
 from .base import (
@@ -39,7 +42,7 @@ LEFT = 86  # the chart's left edge (the axis labels are left of it)
 ROW_H = 28
 
 
-def running_totals(games: list[dict], total_net: int) -> list[int]:
+def running_totals(games: list[dict[str, Any]], total_net: int) -> list[int]:
     """The net over all games after each of ``games`` (oldest first), ending at ``total_net``."""
     out = []
     after = total_net
@@ -52,7 +55,7 @@ def running_totals(games: list[dict], total_net: int) -> list[int]:
 LABEL_GAP = 18  # px between two of the chart's value labels (13 px type): closer ones would overlap
 
 
-def axis_labels(low: int, high: int, y_of) -> list[tuple[int, float]]:
+def axis_labels(low: int, high: int, y_of: Callable[[int], float]) -> list[tuple[int, float]]:
     """The values labelled on the chart's left (the lowest, zero, the highest) with their heights:
     zero always, an extreme only where it does not overlap a label already placed."""
     placed: list[tuple[int, float]] = []
@@ -67,7 +70,7 @@ def signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def stats_alt(stats: dict) -> str:
+def stats_alt(stats: dict[str, Any]) -> str:
     """The picture in words: the line's start, end, lowest and highest, and every game's results."""
     name = str(stats.get("name") or "This player")
     games = list(stats.get("games") or [])
@@ -95,7 +98,7 @@ def stats_alt(stats: dict) -> str:
     return " ".join(parts)[:1024]
 
 
-def render_stats(stats: dict) -> Rendered:
+def render_stats(stats: dict[str, Any]) -> Rendered:
     games = list(stats.get("games") or [])
     families = list(stats.get("by_game") or [])[:12]
     height = CHART_TOP + CHART_H + 56 + (ROW_H * len(families) + 30 if families else 0) + PAD

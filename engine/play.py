@@ -220,7 +220,7 @@ class TerminalGame:
                 self.say_cover_skips(view, e.seat, e.amount)
             if isinstance(e, ev.Deal) and e.spare:
                 self.say_spare_unused(view, told)
-        self.hand_before = list(view.get("hand") or [])
+        self.hand_before = list(view["hand"] or [])
         if any(isinstance(e, ev.RoundEnd) for e in events) and game.log:
             self.say(SC.render_round_result(game.log[-1], view, game.round_number))
 
@@ -261,7 +261,7 @@ class TerminalGame:
         if HUMAN not in active:
             return
         got = sorted(
-            (Counter(view.get("hand") or []) - Counter(self.hand_before)).elements(),
+            (Counter(view["hand"] or []) - Counter(self.hand_before)).elements(),
             key=lambda c: C.sort_key(C.parse(c)),
         )
         giver = active[(active.index(HUMAN) + (-1 if direction == "left" else 1)) % len(active)]
@@ -349,7 +349,7 @@ class TerminalGame:
         """The player's view, with the suggested Wanagan reveal or pass (from the player's own cards)."""
         game = self.game
         view = game.view(HUMAN)
-        legal = view.get("legal") or []
+        legal = view.get("legal", [])
         if "reveal" in legal or "pass_cards" in legal:
             hint = choose_action(game, HUMAN, "heuristic", random.Random(0))
             view["detail"]["suggested"] = (
@@ -360,11 +360,11 @@ class TerminalGame:
     def unoffered(self, view: GameView) -> list[str]:
         """Why a choice the player might look for is not offered (Rulebook spare hand)."""
         game = self.game
-        legal = view.get("legal") or []
+        legal = view.get("legal", [])
         if (
-            view.get("phase") != PhaseName.SPARE_HAND
+            view["phase"] != PhaseName.SPARE_HAND
             or game.options.spare_hand != "rulebook"
-            or (view.get("detail") or {}).get("stage") != "decide"
+            or view.get("detail", {}).get("stage") != "decide"
         ):
             return []
         lines = []
@@ -409,7 +409,7 @@ class TerminalGame:
         view = self.human_view()
         self.say("")
         self.say(SC.render_view(view))
-        if not self.told_cards and CARD_VERBS & set(view.get("legal") or []):
+        if not self.told_cards and CARD_VERBS & set(view.get("legal", [])):
             self.told_cards = True
             self.say(f"How to type cards: {CARD_SYNTAX}.")
         self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
@@ -424,7 +424,7 @@ class TerminalGame:
                 continue
             note = None
             try:
-                action = parse_command(line, HUMAN, view.get("legal") or [], view.get("detail") or {})
+                action = parse_command(line, HUMAN, view.get("legal", []), view.get("detail", {}))
                 game.check(action)
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)

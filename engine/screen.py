@@ -15,16 +15,12 @@ from .viewtypes import GameView, Standing
 
 # ---------------------------------------------------------------- blocks of the table
 def render_header(view: GameView) -> str:
-    phase = view.get("phase", "")
-    return (
-        f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
-        f"ante {view.get('ante', '')}, phase {phase} =="
-    )
+    return f"== {view['preset_name']} — round {view['round']}, ante {view['ante']}, phase {view['phase']} =="
 
 
 def render_mat(view: GameView) -> str:
     """The mat: each space's label and chips, several to a line."""
-    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view.get("mat", ())]
+    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view["mat"]]
     lines, line = [], "Mat:"
     for cell in cells:
         if len(line) + len(cell) + 3 > 78:
@@ -32,7 +28,7 @@ def render_mat(view: GameView) -> str:
             line = "    "
         line += " " + f"[{cell}]"
     lines.append(line)
-    total = sum(sp["chips"] for sp in view.get("mat", ()))
+    total = sum(sp["chips"] for sp in view["mat"])
     lines[-1] += f"   (on the mat: {total})"
     return "\n".join(lines)
 
@@ -40,19 +36,18 @@ def render_mat(view: GameView) -> str:
 def render_seats(view: GameView) -> str:
     """One line per seat: marker for the seat to act, name, stack, cards left, dealer, status."""
     lines = []
-    to_act = view.get("to_act")
-    viewer = view.get("viewer")
+    to_act, viewer = view["to_act"], view["viewer"]
     width = max((len(s["name"]) for s in view["seats"]), default=4) + 6
     for s in view["seats"]:
         mark = ">" if s["seat"] == to_act else " "
         name = s["name"] + (" (you)" if s["seat"] == viewer and s["name"].lower() != "you" else "")
         parts = [f"{mark} {name:<{width}}", f"stack {s['stack']:>4}", f"cards {s['cards']:>2}"]
         tags = []
-        if s.get("is_dealer"):
+        if s["is_dealer"]:
             tags.append("dealer")
-        if s.get("status") and s["status"] != "active":
+        if s["status"] != "active":
             tags.append(s["status"])
-        if s.get("committed") and str(view.get("phase", "")).startswith("poker"):
+        if s["committed"] and view["phase"].startswith("poker"):
             tags.append(f"in pot {s['committed']}")
         if s["seat"] == to_act:
             tags.append("to act")
@@ -95,18 +90,18 @@ def render_play_state(view: GameView) -> str:
         lines.append(
             "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich['played']}"
         )
-    corner = view.get("corner")
+    corner = view["corner"]
     if corner:
         backers = ", ".join(name_of(view, s) for s in corner["backers"])
         lines.append(f"Corner bet: {corner['amount']} on {card(corner['ace'])}, backed by {backers}")
-    if view.get("pay_suit") and view.get("pay_suit") != "H":
+    if view["pay_suit"] != "H":
         lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
     return "\n".join(lines)
 
 
 def render_hand(view: GameView) -> str:
     """The viewer's hand, sorted by suit, one group per suit."""
-    hand = view.get("hand")
+    hand = view["hand"]
     if hand is None:
         return ""
     if not hand:
@@ -125,7 +120,7 @@ def render_view(view: GameView, *, events: bool = False) -> str:
     if state:
         blocks.append(state)
     if events:
-        recent = describe_events(view.get("events") or [], view)
+        recent = describe_events(view["events"], view)
         if recent:
             blocks.append("Recent:\n" + "\n".join("  " + line for line in recent[-8:]))
     hand = render_hand(view)
@@ -140,8 +135,8 @@ AMOUNT_ACTIONS = ("bid", "suit_bid", "bet", "raise", "corner_bet")
 
 def legal_lines(view: GameView) -> list[str]:
     """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
-    legal = view.get("legal") or []
-    d = view.get("detail") or {}
+    legal = view.get("legal", [])  # (legal and detail: only for the seat to act)
+    d = view.get("detail", {})
     out = []
     for do in legal:
         out.append(_legal_line(view, do, d))
@@ -149,7 +144,7 @@ def legal_lines(view: GameView) -> list[str]:
 
 
 def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
-    phase = view.get("phase", "")
+    phase = view["phase"]
     lo, hi = d.get("min"), d.get("max")
     rng = f"{lo}" if lo == hi else f"{lo}–{hi}"
     if do == "keep":
@@ -226,7 +221,7 @@ def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
 def render_prompt(view: GameView) -> str:
     lines = ["Your move. Legal actions:"]
     lines += ["  " + line for line in legal_lines(view)]
-    warning = (view.get("detail") or {}).get("warning")
+    warning = view.get("detail", {}).get("warning")
     if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
         lines.append(f"  Careful: {plain_message(warning)}.")
     lines.append("  (also: `table` to show the table again, `quit` to leave)")

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from engine.phases.names import PHASE_TEXTS
-from engine.viewtypes import GameView, SeatView, SpaceView
+from engine.viewtypes import GameView, SeatStatus, SeatView, SpaceView
 
 from . import fonts
 from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
@@ -14,17 +14,12 @@ from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_
 # A phase's heading (the engine's one table of phase words).
 PHASE_NAMES: dict[str, str] = {name: text.title for name, text in PHASE_TEXTS.items()}
 
-STATUS_TEXT = {
+# A seat's status as the pictures mark it (an active seat is not marked).
+STATUS_TEXT: dict[SeatStatus, str] = {
+    "active": "",
     "folded": "FOLDED",
-    "fold": "FOLDED",
     "sitting-out": "SITTING OUT",
-    "sat-out": "SITTING OUT",
-    "sit-out": "SITTING OUT",
-    "sitting out": "SITTING OUT",
-    "out": "OUT",
     "eliminated": "OUT",
-    "busted": "OUT",
-    "went-out": "WENT OUT",
 }
 
 CENTER_IDS = {
@@ -40,21 +35,12 @@ CENTER_IDS = {
 }
 
 
-def phase_text(phase: str | None) -> str:
-    if not phase:
-        return ""
+def phase_text(phase: str) -> str:
     return PHASE_NAMES.get(phase, phase.replace("-", " ").replace("_", " ").capitalize())
 
 
-def status_key(status: str | None) -> str:
-    return (status or "active").strip().lower().replace("_", "-")
-
-
-def status_text(status: str | None) -> str:
-    key = status_key(status)
-    if key in ("active", "", "in", "playing", "waiting"):
-        return ""
-    return STATUS_TEXT.get(key, key.replace("-", " ").upper())
+def status_text(status: SeatStatus) -> str:
+    return STATUS_TEXT[status]
 
 
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))

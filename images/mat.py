@@ -376,7 +376,7 @@ def _seat_block(
     seat_no = seat["seat"]
     box = f"seat:{seat_no}"
     st_text = status_text(seat["status"])
-    inactive = bool(st_text) and st_text != "WENT OUT"
+    inactive = bool(st_text)
     acting = seat_no in view["acting"]
     you = seat_no == view["viewer"]
     fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from engine.phases.names import PHASE_TEXTS
 from engine.viewtypes import GameView, SeatStatus, SeatView, SpaceView
@@ -139,14 +138,6 @@ def space_label(space: SpaceView) -> str:
     if len(cards) == 1:
         return card_text(cards[0])
     return sid
-
-
-def chips_of(x: Any) -> int:
-    """A count from an event record (plain data, not typed by the view): 0 when it is none."""
-    try:
-        return int(x or 0)
-    except (TypeError, ValueError):
-        return 0
 
 
 def suit_symbol(s: str) -> str:

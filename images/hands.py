@@ -32,7 +32,7 @@ from .base import (
     truncate,
 )
 from .cards import card_height, card_image, outline_image, shade_image
-from .common import chips_of, drawn_name, name_of, phase_text
+from .common import drawn_name, name_of, phase_text
 
 SUIT_WORDS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 ACTION_WORDS = {
@@ -199,15 +199,14 @@ SD_STEP = 64
 
 def _showdown_entries(view: GameView) -> list[ShowdownHand]:
     """The round's showdown, else the last showdown event's hands (e.g. the end-of-game playoff).
-    Events are plain records (``Event.to_dict``: fields at their default left out)."""
+    Events are plain records (``Event.to_dict``: the ``type`` and the event's fields)."""
     poker = view["poker"]
     if poker and poker["showdown"]:
         return list(poker["showdown"])
     for ev in reversed(view["events"]):
-        if ev.get("type") == "showdown" and ev.get("hands"):
+        if ev["type"] == "showdown":
             return [
-                {"seat": int(seat), "cards": list(h.get("cards") or []), "hand": h.get("hand") or ""}
-                for seat, h in ev["hands"].items()
+                {"seat": int(seat), "cards": list(h["cards"]), "hand": h["hand"]} for seat, h in ev["hands"].items()
             ]
     return []
 
@@ -217,10 +216,8 @@ def _winnings(view: GameView) -> dict[int, int]:
     pot_ids = {s["id"] for s in view["mat"] if s["kind"] == "poker"} or {"pot"}
     won: dict[int, int] = {}
     for ev in view["events"]:
-        if ev.get("type") != "payout":
-            continue
-        if str(ev.get("reason")) in ("poker", "playoff") or str(ev.get("space")) in pot_ids:
-            won[ev["seat"]] = won.get(ev["seat"], 0) + chips_of(ev.get("amount"))
+        if ev["type"] == "payout" and (ev["reason"] in ("poker", "playoff") or ev["space"] in pot_ids):
+            won[ev["seat"]] = won.get(ev["seat"], 0) + ev["amount"]
     return won
 
 

@@ -11,9 +11,12 @@ import argparse
 import asyncio
 import sqlite3
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from bot import __version__
+
+if TYPE_CHECKING:  # (imported where used: ``--help`` and ``has-token`` load no pydantic)
+    from bot.settings import Settings
 
 NO_TOKEN = """\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
@@ -164,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         return BAD_SETTINGS
 
 
-def command(args: argparse.Namespace, settings) -> int:
+def command(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "migrations":
         return asyncio.run(migrations(settings))
     if args.command == "backup":
@@ -207,7 +210,7 @@ def command(args: argparse.Namespace, settings) -> int:
     return run_bot(settings)
 
 
-async def refuse_a_newer_database(settings) -> None:
+async def refuse_a_newer_database(settings: Settings) -> None:
     """Raise SchemaTooNew for a database a newer bot migrated; any other problem is the bot's to report
     as it starts (it retries a database that is away)."""
     from bot.storage.database import Database
@@ -219,7 +222,7 @@ async def refuse_a_newer_database(settings) -> None:
     await db.close()
 
 
-async def migrations(settings) -> int:
+async def migrations(settings: Settings) -> int:
     import datetime
 
     from bot.settings import redacted
@@ -260,7 +263,7 @@ def has_token() -> int:
     return 0 if found else NO_TOKEN_SET
 
 
-def backup(settings, path: str) -> int:
+def backup(settings: Settings, path: str) -> int:
     from bot.storage.backup import backup as copy_database
 
     if settings.is_postgres():
@@ -279,7 +282,7 @@ def backup(settings, path: str) -> int:
     return 0
 
 
-async def check(settings, token: str) -> int:
+async def check(settings: Settings, token: str) -> int:
     """Each part on one line; every part is tried even when one fails."""
     import discord
 
@@ -316,7 +319,7 @@ async def check(settings, token: str) -> int:
     return status
 
 
-async def sync(settings, token: str) -> int:
+async def sync(settings: Settings, token: str) -> int:
     import discord
 
     from bot.discordio.client import DiscordUnreachable, point_discord_at, sync_commands_once
@@ -348,7 +351,7 @@ def database_errors() -> tuple[type[BaseException], ...]:
     return (OSError, sqlite3.Error, RuntimeError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
-async def forget(settings, user_id: int) -> int:
+async def forget(settings: Settings, user_id: int) -> int:
     """An operator's answer to a deletion request: the user forgotten everywhere, each server balanced."""
     from bot import errors
     from bot.competition.store import CompetitionStore
@@ -383,7 +386,7 @@ async def forget(settings, user_id: int) -> int:
     return 0
 
 
-async def prune(settings) -> int:
+async def prune(settings: Settings) -> int:
     import time
 
     from bot.economy import privacy
@@ -410,7 +413,7 @@ async def prune(settings) -> int:
     return 0
 
 
-async def repair(settings, table_id: int) -> int:
+async def repair(settings: Settings, table_id: int) -> int:
     from bot.economy.bank import Bank
     from bot.storage.database import Database
     from bot.tables.quarantine import repair as repair_table

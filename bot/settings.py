@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine import PRESETS
@@ -177,7 +178,7 @@ class Settings(TokenSettings):
 
     @field_validator("shard_ids")
     @classmethod
-    def _shards_in_range(cls, value: tuple[int, ...] | None, info) -> tuple[int, ...] | None:
+    def _shards_in_range(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
         if value is None:
             return None
         count = info.data.get("shard_count")
@@ -245,7 +246,7 @@ class Settings(TokenSettings):
 
     @field_validator("discord_api_base", "discord_gateway_url")
     @classmethod
-    def _url(cls, value: str | None, info) -> str | None:
+    def _url(cls, value: str | None, info: ValidationInfo) -> str | None:
         schemes = ("http://", "https://") if info.field_name == "discord_api_base" else ("ws://", "wss://")
         if value is not None and not value.startswith(schemes):
             raise ValueError("not a URL")
@@ -431,7 +432,7 @@ def rest_rate_problem(settings: Settings) -> str | None:
     return None
 
 
-def load_settings(**overrides) -> Settings:
+def load_settings(**overrides: Any) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
         settings = Settings(**overrides)

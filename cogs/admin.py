@@ -9,6 +9,8 @@ admin_role`` (so a "game master" role can be handed the tools without Manage Ser
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -29,6 +31,9 @@ from cogs.common import (
     settings_text,
 )
 
+if TYPE_CHECKING:
+    from bot.discordio.client import TripoleyBot
+
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
@@ -40,7 +45,7 @@ class Admin(
 ):
     admin_tools: AdminTools
 
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: TripoleyBot) -> None:
         self.bot = bot
         self.manager = bot.manager
         self.bank = bot.bank
@@ -196,5 +201,5 @@ class Admin(
         await self.controller.reply(interaction, await self.season_tools.set_length(interaction, length, where))
 
 
-async def setup(bot) -> None:
+async def setup(bot: TripoleyBot) -> None:
     await bot.add_cog(Admin(bot))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -12,6 +13,7 @@ from bot import errors
 from bot.competition.rating import PROVISIONAL_GAMES
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
+from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
 from bot.messages.competition import STATS_RATING, rating_text
 from bot.messages.text import escape, plural
@@ -51,7 +53,7 @@ class EconomyCommands(CommandFamily):
         lines.append(await self._grants_due(interaction, config, balance))
         await self.controller.reply(interaction, "\n".join(lines))
 
-    async def _grants_due(self, interaction: discord.Interaction, config, balance: int) -> str:
+    async def _grants_due(self, interaction: discord.Interaction, config: GuildConfig, balance: int) -> str:
         """When the player can next claim the daily (and, with a wallet below the smallest buy-in, relief) grant."""
         last = await self.bank.last_claims(guild_of(interaction), interaction.user.id)
         now = self.bank.clock()
@@ -89,12 +91,13 @@ class EconomyCommands(CommandFamily):
     ) -> None:
         key = f"{SEASON_BOARD}-{season}" if season is not None else f"{by}-{period}"
         embed, view = await self._board(guild_of(interaction), key, 0)
-        kwargs = {"embed": embed, "ephemeral": not public}  # private unless asked: no post in a game's channel
+        # private unless asked: no post in a game's channel
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": not public}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    async def _board(self, guild_id: int, key: str, page: int):
+    async def _board(self, guild_id: int, key: str, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
         by, _, period = key.partition("-")
         if by in (SEASON_BOARD, "rating", "games"):
             return await self._competition_board(guild_id, key, page)
@@ -118,7 +121,9 @@ class EconomyCommands(CommandFamily):
         embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))
         return embed, pager("board", key, page, pages)
 
-    async def _competition_board(self, guild_id: int, key: str, page: int):
+    async def _competition_board(
+        self, guild_id: int, key: str, page: int
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
         """The boards of :mod:`cogs.competition`: by rating, by games played (both all time), a past season."""
         by, _, rest = key.partition("-")
         store = self.manager.ratings
@@ -191,7 +196,7 @@ class EconomyCommands(CommandFamily):
 
     @app_commands.command(name="daily", description="Claim your daily chips")
     async def daily(self, interaction: discord.Interaction) -> None:
-        async def claim() -> dict:
+        async def claim() -> dict[str, Any]:
             config = await self.prefs.guild(guild_of(interaction))
             balance = await self.bank.claim(
                 guild_of(interaction),
@@ -212,7 +217,7 @@ class EconomyCommands(CommandFamily):
         name="relief", description="Chips to get back in when your wallet is below the smallest buy-in"
     )
     async def relief(self, interaction: discord.Interaction) -> None:
-        async def claim() -> dict:
+        async def claim() -> dict[str, Any]:
             config = await self.prefs.guild(guild_of(interaction))
             balance = await self.bank.claim(
                 guild_of(interaction),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
 from bot.messages.text import HELP_TEXT, escape
 from bot.tables.messageids import remember_message
-from bot.tables.model import TableStatus
+from bot.tables.model import TableStatus, TableUpdate
 from cogs.common import (
     CommandFamily,
     display_name,
@@ -72,13 +73,13 @@ class TableCommands(CommandFamily):
         ]
         if len(ends) > 1:
             raise errors.TripoleyError("Pick one way to end the game: `rounds`, `minutes` or `elimination`.")
-        options: dict = {}
+        options: dict[str, Any] = {}
         if ends:
             options["game_end"] = ends[0]
         if bet_limit:
             options["bet_limit"] = bet_limit
 
-        async def open_table():
+        async def open_table() -> TableUpdate:
             # A table opened inside a thread plays there (threads don't nest).
             thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
             check_bot_permissions(interaction, thread)
@@ -198,12 +199,12 @@ class TableCommands(CommandFamily):
         else:
             key = preset or (await self.prefs.guild(guild_of(interaction))).default_preset
         embed, view = self._rules(key, 0)
-        kwargs = {"embed": embed, "ephemeral": True}
+        kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    def _rules(self, key: str, page: int):
+    def _rules(self, key: str, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """``key``: a preset, or ``table-<id>`` for the rules as that table plays them (a key of
         neither kind, e.g. a game this version no longer has, is refused as a page no longer in use)."""
         from engine.presets import PRESETS

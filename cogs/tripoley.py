@@ -7,6 +7,8 @@ are a top-level group of their own, ``/tripoley-admin`` (:mod:`cogs.admin`).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from discord import app_commands
 from discord.ext import commands
 
@@ -22,7 +24,7 @@ class Tripoley(
     group_name="tripoley",
     group_description="Play Tripoley and its family",
 ):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: TripoleyBot) -> None:
         self.bot = bot
         self.manager = bot.manager
         self.bank = bot.bank
@@ -36,5 +38,9 @@ class Tripoley(
         super().__init__()
 
 
-async def setup(bot) -> None:
+if TYPE_CHECKING:
+    from bot.discordio.client import TripoleyBot
+
+
+async def setup(bot: TripoleyBot) -> None:
     await bot.add_cog(Tripoley(bot))

@@ -11,20 +11,17 @@ from typing import Any
 from . import cards as C
 from .phases.names import PhaseName
 from .textview import SUIT_WORDS, card, cards, describe_events, name_of, plain_message, sorted_hand, space_label
+from .viewtypes import GameView, Standing
 
 
 # ---------------------------------------------------------------- blocks of the table
-def render_header(view: dict[str, Any]) -> str:
-    phase = view.get("phase", "")
-    return (
-        f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
-        f"ante {view.get('ante', '')}, phase {phase} =="
-    )
+def render_header(view: GameView) -> str:
+    return f"== {view['preset_name']} — round {view['round']}, ante {view['ante']}, phase {view['phase']} =="
 
 
-def render_mat(view: dict[str, Any]) -> str:
+def render_mat(view: GameView) -> str:
     """The mat: each space's label and chips, several to a line."""
-    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view.get("mat", ())]
+    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view["mat"]]
     lines, line = [], "Mat:"
     for cell in cells:
         if len(line) + len(cell) + 3 > 78:
@@ -32,27 +29,26 @@ def render_mat(view: dict[str, Any]) -> str:
             line = "    "
         line += " " + f"[{cell}]"
     lines.append(line)
-    total = sum(sp["chips"] for sp in view.get("mat", ()))
+    total = sum(sp["chips"] for sp in view["mat"])
     lines[-1] += f"   (on the mat: {total})"
     return "\n".join(lines)
 
 
-def render_seats(view: dict[str, Any]) -> str:
+def render_seats(view: GameView) -> str:
     """One line per seat: marker for the seat to act, name, stack, cards left, dealer, status."""
     lines = []
-    to_act = view.get("to_act")
-    viewer = view.get("viewer")
+    to_act, viewer = view["to_act"], view["viewer"]
     width = max((len(s["name"]) for s in view["seats"]), default=4) + 6
     for s in view["seats"]:
         mark = ">" if s["seat"] == to_act else " "
         name = s["name"] + (" (you)" if s["seat"] == viewer and s["name"].lower() != "you" else "")
         parts = [f"{mark} {name:<{width}}", f"stack {s['stack']:>4}", f"cards {s['cards']:>2}"]
         tags = []
-        if s.get("is_dealer"):
+        if s["is_dealer"]:
             tags.append("dealer")
-        if s.get("status") and s["status"] != "active":
+        if s["status"] != "active":
             tags.append(s["status"])
-        if s.get("committed") and str(view.get("phase", "")).startswith("poker"):
+        if s["committed"] and view["phase"].startswith("poker"):
             tags.append(f"in pot {s['committed']}")
         if s["seat"] == to_act:
             tags.append("to act")
@@ -63,52 +59,50 @@ def render_seats(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_play_state(view: dict[str, Any]) -> str:
+def render_play_state(view: GameView) -> str:
     """The Michigan sequence, or the poker state, or the spare-hand auction: what matters in this phase."""
-    phase = view.get("phase", "")
+    phase = view["phase"]
     lines = []
-    spare = view.get("spare") or {}
-    au = spare.get("auction")
+    spare = view["spare"]
+    au = spare["auction"] if spare else None
     if au:
-        what = "pay suit" if au.get("kind") == "suit" else "spare hand"
+        what = "pay suit" if au["kind"] == "suit" else "spare hand"
         high = (
             f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
-            if au.get("high_bidder") is not None
+            if au["high_bidder"] is not None
             else "no bids yet"
         )
         lines.append(f"Auction for the {what}: {high}")
     elif phase == PhaseName.SPARE_HAND:
-        lines.append(f"Spare hand: {spare.get('cards', 0)} cards face down")
-    poker = view.get("poker") or {}
-    if phase.startswith("poker") or poker.get("last_action"):
+        lines.append(f"Spare hand: {spare['cards'] if spare else 0} cards face down")
+    poker = view["poker"]
+    if poker and (phase.startswith("poker") or poker["last_action"]):
         if phase.startswith("poker"):
-            bet = poker.get("current_bet", 0)
-            lines.append(
-                f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else "")
-            )
-        d = view.get("detail") or {}
-        if phase == PhaseName.POKER_CHOOSE and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
+            last = f"; last: {poker['last_action']}" if poker["last_action"] else ""
+            lines.append(f"Poker: current bet {poker['current_bet']}{last}")
+        d = view.get("detail", {})
+        if phase == PhaseName.POKER_CHOOSE and d.get("cards") and sorted(d["cards"]) != sorted(view["hand"] or []):
             lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
-        if poker.get("chosen") and phase.startswith("poker"):
+        if poker["chosen"] and phase.startswith("poker"):
             lines.append(f"Your poker hand: {cards(poker['chosen'])}")
-    mich = view.get("michigan") or {}
-    if phase.startswith("michigan") or (phase == PhaseName.CLAIM and mich.get("played")):
-        seq = mich.get("sequence") or []
+    mich = view["michigan"]
+    if mich and (phase.startswith("michigan") or (phase == PhaseName.CLAIM and mich["played"])):
+        seq = mich["sequence"]
         lines.append(
-            "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich.get('played', 0)}"
+            "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich['played']}"
         )
-    corner = view.get("corner")
+    corner = view["corner"]
     if corner:
-        backers = ", ".join(name_of(view, s) for s in corner.get("backers", []))
+        backers = ", ".join(name_of(view, s) for s in corner["backers"])
         lines.append(f"Corner bet: {corner['amount']} on {card(corner['ace'])}, backed by {backers}")
-    if view.get("pay_suit") and view.get("pay_suit") != "H":
+    if view["pay_suit"] != "H":
         lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
     return "\n".join(lines)
 
 
-def render_hand(view: dict[str, Any]) -> str:
+def render_hand(view: GameView) -> str:
     """The viewer's hand, sorted by suit, one group per suit."""
-    hand = view.get("hand")
+    hand = view["hand"]
     if hand is None:
         return ""
     if not hand:
@@ -120,14 +114,14 @@ def render_hand(view: dict[str, Any]) -> str:
     return f"Your hand ({len(hand)}): {body}"
 
 
-def render_view(view: dict[str, Any], *, events: bool = False) -> str:
+def render_view(view: GameView, *, events: bool = False) -> str:
     """The whole table as the viewer sees it."""
     blocks = [render_header(view), render_mat(view), render_seats(view)]
     state = render_play_state(view)
     if state:
         blocks.append(state)
     if events:
-        recent = describe_events(view.get("events") or [], view)
+        recent = describe_events(view["events"], view)
         if recent:
             blocks.append("Recent:\n" + "\n".join("  " + line for line in recent[-8:]))
     hand = render_hand(view)
@@ -137,18 +131,18 @@ def render_view(view: dict[str, Any], *, events: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- the prompt
-def legal_lines(view: dict[str, Any]) -> list[str]:
+def legal_lines(view: GameView) -> list[str]:
     """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
-    legal = view.get("legal") or []
-    d = view.get("detail") or {}
+    legal = view.get("legal", [])  # (legal and detail: only for the seat to act)
+    d = view.get("detail", {})
     out = []
     for do in legal:
         out.append(_legal_line(view, do, d))
     return out
 
 
-def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
-    phase = view.get("phase", "")
+def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
+    phase = view["phase"]
     lo, hi = d.get("min"), d.get("max")
     rng = f"{lo}" if lo == hi else f"{lo}–{hi}"
     if do == "keep":
@@ -226,10 +220,10 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
     return do
 
 
-def render_prompt(view: dict[str, Any]) -> str:
+def render_prompt(view: GameView) -> str:
     lines = ["Your move. Legal actions:"]
     lines += ["  " + line for line in legal_lines(view)]
-    warning = (view.get("detail") or {}).get("warning")
+    warning = view.get("detail", {}).get("warning")
     if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
         lines.append(f"  Careful: {plain_message(warning)}.")
     lines.append("  (also: `table` to show the table again, `quit` to leave)")
@@ -237,7 +231,7 @@ def render_prompt(view: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------- results
-def render_round_result(record: dict[str, Any], view: dict[str, Any], round_number: int) -> str:
+def render_round_result(record: dict[str, Any], view: GameView, round_number: int) -> str:
     """A finished round: payouts by seat, the poker result and who went out."""
     lines = [f"Round {round_number} results:"]
     poker = record.get("poker")
@@ -266,7 +260,7 @@ def render_round_result(record: dict[str, Any], view: dict[str, Any], round_numb
     return "\n".join(lines)
 
 
-def render_standings(standings: Sequence[dict[str, Any]]) -> str:
+def render_standings(standings: Sequence[Standing]) -> str:
     lines = ["Final standings:"]
     for i, row in enumerate(standings, start=1):
         net = row.get("net", 0)

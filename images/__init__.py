@@ -6,13 +6,15 @@
 data: :mod:`images.stats`).  See docs/images.md.
 """
 
+from typing import Any
+
 from .base import Rendered
 from .mat import render_mat
 
 __all__ = ["Rendered", "render_mat", "render_hand", "render_showdown", "render_summary", "render_stats"]
 
 
-def __getattr__(name):  # the other renderers are imported lazily
+def __getattr__(name: str) -> Any:  # the other renderers are imported lazily
     if name in ("render_hand", "render_showdown", "render_summary"):
         from . import hands
 

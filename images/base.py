@@ -19,6 +19,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from . import fonts
+from .shapes import Box, BoxSet, Colour, Label
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 FONT_FILES = {
@@ -72,8 +73,8 @@ class Rendered:
     alt: str
     width: int = 0
     height: int = 0
-    boxes: tuple = field(default=(), compare=False, repr=False)
-    labels: tuple = field(default=(), compare=False, repr=False)
+    boxes: tuple[BoxSet, ...] = field(default=(), compare=False, repr=False)
+    labels: tuple[Label, ...] = field(default=(), compare=False, repr=False)
 
 
 @lru_cache(maxsize=64)
@@ -108,19 +109,19 @@ def encode(img: Image.Image) -> bytes:
 
 def card_text(card: str) -> str:
     """``"TH"`` → ``"10♥"``; unknown strings are returned unchanged."""
-    if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOLS:
+    if len(card) == 2 and card[1] in SUIT_SYMBOLS:
         return RANK_TEXT.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
-    return str(card)
+    return card
 
 
-def is_card(card) -> bool:
-    return isinstance(card, str) and len(card) == 2 and card[0] in RANK_ORDER and card[1] in SUIT_ORDER
+def is_card(card: str) -> bool:
+    return len(card) == 2 and card[0] in RANK_ORDER and card[1] in SUIT_ORDER
 
 
-def card_sort_key(card: str):
+def card_sort_key(card: str) -> tuple[int, int, str]:
     """By suit (C, D, H, S), then rank (2 … A)."""
     if not is_card(card):
-        return (9, 99, str(card))
+        return (9, 99, card)
     return (SUIT_ORDER.index(card[1]), RANK_ORDER.index(card[0]), card)
 
 
@@ -176,7 +177,9 @@ def fit_name(name: str, limit: float, measure: Callable[[str], float] = len, suf
     return cut(name, limit, measure)
 
 
-def fit_font(text: str, max_w: float, size: int, min_size: int, face: str = "bold"):
+def fit_font(
+    text: str, max_w: float, size: int, min_size: int, face: str = "bold"
+) -> tuple[ImageFont.FreeTypeFont, str]:
     """The largest font (down to ``min_size``) in which ``text`` fits, and the
     text (truncated if even ``min_size`` is too wide)."""
     for s in range(size, min_size - 1, -1):
@@ -187,7 +190,9 @@ def fit_font(text: str, max_w: float, size: int, min_size: int, face: str = "bol
     return f, truncate(text, f, max_w)
 
 
-def wrap2(text: str, max_w: float, size: int, min_size: int, face: str = "bold"):
+def wrap2(
+    text: str, max_w: float, size: int, min_size: int, face: str = "bold"
+) -> tuple[ImageFont.FreeTypeFont, list[str]]:
     """Fit ``text`` on one line, else on two lines (split at a space), else
     truncated on one line.  Returns ``(font, [lines])``."""
     f1 = font(size, face)
@@ -199,7 +204,7 @@ def wrap2(text: str, max_w: float, size: int, min_size: int, face: str = "bold")
         if text_width(text, f) <= max_w:
             return f, [text]
         if len(words) > 1:
-            best = None
+            best: tuple[float, list[str]] | None = None
             for i in range(1, len(words)):
                 a, b = " ".join(words[:i]), " ".join(words[i:])
                 w = max(text_width(a, f), text_width(b, f))
@@ -216,14 +221,14 @@ SUIT_COLOURS = tuple((ch, "red") for ch in sorted(RED_SYMBOLS)) + tuple((ch, "bl
 
 def draw_text(
     draw: ImageDraw.ImageDraw,
-    xy,
+    xy: tuple[float, float],
     text: str,
     fnt: ImageFont.FreeTypeFont,
-    fill,
+    fill: Colour,
     anchor: str = "la",
-    red=CARD_RED,
-    black=None,
-):
+    red: Colour = CARD_RED,
+    black: Colour | None = None,
+) -> Box:
     """Draw ``text`` with red/black suit symbols, in fallback fonts where ``fnt`` has no glyph and
     in visual order (right-to-left runs); returns its bounding box.
 
@@ -242,11 +247,11 @@ def draw_text(
         x -= total / 2
     elif h_anchor == "r":
         x -= total
-    fills = {None: fill, "red": red, "black": black or fill}
+    fills: dict[str | None, Colour] = {None: fill, "red": red, "black": black or fill}
     return fonts.draw(draw, x, fonts.baseline(fnt, y, v_anchor), runs, size, fills)
 
 
-def rect_inside(inner, outer, slack: float = 0.5) -> bool:
+def rect_inside(inner: Box, outer: Box, slack: float = 0.5) -> bool:
     return (
         inner[0] >= outer[0] - slack
         and inner[1] >= outer[1] - slack
@@ -255,5 +260,5 @@ def rect_inside(inner, outer, slack: float = 0.5) -> bool:
     )
 
 
-def rects_intersect(a, b) -> bool:
+def rects_intersect(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -11,6 +11,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .base import CARD_RED, INK, RANK_TEXT, font, is_card
+from .shapes import Colour, Rect
 
 SS = 3  # supersampling factor
 _PIP_SS = 4
@@ -18,17 +19,17 @@ _PIP_SS = 4
 BLACK_SUITS = ("C", "S")
 
 
-def suit_colour(suit: str):
+def suit_colour(suit: str) -> Colour:
     return INK if suit in BLACK_SUITS else CARD_RED
 
 
-def _pip_shape(draw: ImageDraw.ImageDraw, suit: str, s: float, ox: float = 0, oy: float = 0):
+def _pip_shape(draw: ImageDraw.ImageDraw, suit: str, s: float, ox: float = 0, oy: float = 0) -> None:
     """Draw a suit symbol filling the square (ox, oy)-(ox+s, oy+s) with fill 255."""
 
-    def P(x, y):
+    def P(x: float, y: float) -> tuple[float, float]:
         return (ox + x * s, oy + y * s)
 
-    def circle(cx, cy, r):
+    def circle(cx: float, cy: float, r: float) -> None:
         draw.ellipse([ox + (cx - r) * s, oy + (cy - r) * s, ox + (cx + r) * s, oy + (cy + r) * s], fill=255)
 
     if suit == "D":
@@ -58,7 +59,9 @@ def pip_mask(suit: str, size: int) -> Image.Image:
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
-def paste_pip(img: Image.Image, suit: str, size: int, x: float, y: float, colour=None, flip=False):
+def paste_pip(
+    img: Image.Image, suit: str, size: int, x: float, y: float, colour: Colour | None = None, flip: bool = False
+) -> None:
     """Paste a pip with its top-left corner at (x, y)."""
     mask = pip_mask(suit, size)
     if flip:
@@ -102,7 +105,7 @@ def card_height(w: int) -> int:
     return int(round(w * 1.4))
 
 
-def _draw_face_figure(img: Image.Image, d: ImageDraw.ImageDraw, rank: str, suit: str, box):
+def _draw_face_figure(img: Image.Image, d: ImageDraw.ImageDraw, rank: str, suit: str, box: Rect) -> None:
     """Court card: framed two-tone panel, crown/cap, big letter, suit pips."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
@@ -283,7 +286,7 @@ def back_image(w: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def _outline(w: int, h: int, colour, width: int) -> Image.Image:
+def _outline(w: int, h: int, colour: Colour, width: int) -> Image.Image:
     W, H = w * SS, h * SS
     img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
     ImageDraw.Draw(img).rounded_rectangle(
@@ -292,7 +295,7 @@ def _outline(w: int, h: int, colour, width: int) -> Image.Image:
     return img.resize((w, h), Image.Resampling.LANCZOS)
 
 
-def outline_image(w: int, h: int, colour, width: int = 3) -> Image.Image:
+def outline_image(w: int, h: int, colour: Colour, width: int = 3) -> Image.Image:
     return _outline(w, h, tuple(colour), width)
 
 

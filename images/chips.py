@@ -6,8 +6,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+Denominations = tuple[tuple[str, int], ...]  # (colour, value), the highest first
+
 SS = 3
-DEFAULT_DENOMINATIONS = (("black", 100), ("green", 25), ("blue", 10), ("red", 5), ("white", 1))
+DEFAULT_DENOMINATIONS: Denominations = (("black", 100), ("green", 25), ("blue", 10), ("red", 5), ("white", 1))
 CHIP_COLOURS = {
     # name: (face, edge, stripe)
     "white": ((236, 236, 228), (150, 150, 140), (40, 90, 200)),
@@ -25,11 +27,9 @@ CHIP_STEP = 3  # vertical offset between stacked chips
 MAX_VISIBLE = 10
 
 
-def denominations(view_denoms) -> tuple:
-    """``{"white": 1, ...}`` → ``(("black", 100), ..., ("white", 1))`` high first."""
-    if not isinstance(view_denoms, dict) or not view_denoms:
-        return DEFAULT_DENOMINATIONS
-    items = [(str(k), int(v)) for k, v in view_denoms.items() if isinstance(v, (int, float)) and v > 0]
+def denominations(view_denoms: dict[str, int]) -> Denominations:
+    """``{"white": 1, ...}`` (the view's ``chip_denominations``) → ``(("black", 100), ..., ("white", 1))`` high first."""
+    items = [(k, v) for k, v in view_denoms.items() if v > 0]
     if not items:
         return DEFAULT_DENOMINATIONS
     if not any(v == 1 for _, v in items):
@@ -37,7 +37,7 @@ def denominations(view_denoms) -> tuple:
     return tuple(sorted(items, key=lambda kv: -kv[1]))
 
 
-def breakdown(total: int, denoms=DEFAULT_DENOMINATIONS) -> list[tuple[str, int]]:
+def breakdown(total: int, denoms: Denominations = DEFAULT_DENOMINATIONS) -> list[tuple[str, int]]:
     """Greedy split of ``total`` into chips: ``[("blue", 1), ("white", 2)]``."""
     out = []
     rest = max(0, int(total))
@@ -74,7 +74,7 @@ def stack_image(colour: str, count: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def pile_image(total: int, denoms=DEFAULT_DENOMINATIONS, max_w: int = 120) -> Image.Image | None:
+def pile_image(total: int, denoms: Denominations = DEFAULT_DENOMINATIONS, max_w: int = 120) -> Image.Image | None:
     """The chips of one space side by side, tallest first; None when empty."""
     parts = breakdown(total, denoms)
     if not parts:
@@ -91,7 +91,3 @@ def pile_image(total: int, denoms=DEFAULT_DENOMINATIONS, max_w: int = 120) -> Im
     for i, s in enumerate(stacks):
         img.alpha_composite(s, (i * step, height - s.height))
     return img
-
-
-def chip_icon() -> Image.Image:
-    return stack_image("red", 2)

@@ -1,10 +1,11 @@
-"""Reading engine views tolerantly: names, statuses, phases, space kinds."""
+"""Reading engine views (``engine.viewtypes.GameView``): names, statuses, phases, space kinds."""
 
 from __future__ import annotations
 
 import re
 
 from engine.phases.names import PHASE_TEXTS
+from engine.viewtypes import GameView, SeatStatus, SeatView, SpaceView
 
 from . import fonts
 from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
@@ -12,17 +13,12 @@ from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_
 # A phase's heading (the engine's one table of phase words).
 PHASE_NAMES: dict[str, str] = {name: text.title for name, text in PHASE_TEXTS.items()}
 
-STATUS_TEXT = {
+# A seat's status as the pictures mark it (an active seat is not marked).
+STATUS_TEXT: dict[SeatStatus, str] = {
+    "active": "",
     "folded": "FOLDED",
-    "fold": "FOLDED",
     "sitting-out": "SITTING OUT",
-    "sat-out": "SITTING OUT",
-    "sit-out": "SITTING OUT",
-    "sitting out": "SITTING OUT",
-    "out": "OUT",
     "eliminated": "OUT",
-    "busted": "OUT",
-    "went-out": "WENT OUT",
 }
 
 CENTER_IDS = {
@@ -38,53 +34,46 @@ CENTER_IDS = {
 }
 
 
-def phase_text(phase) -> str:
-    if not phase:
-        return ""
-    p = str(phase)
-    return PHASE_NAMES.get(p, p.replace("-", " ").replace("_", " ").capitalize())
+def phase_text(phase: str) -> str:
+    return PHASE_NAMES.get(phase, phase.replace("-", " ").replace("_", " ").capitalize())
 
 
-def status_key(status) -> str:
-    return str(status or "active").strip().lower().replace("_", "-")
-
-
-def status_text(status) -> str:
-    key = status_key(status)
-    if key in ("active", "", "in", "playing", "waiting"):
-        return ""
-    return STATUS_TEXT.get(key, key.replace("-", " ").upper())
+def status_text(status: SeatStatus) -> str:
+    return STATUS_TEXT[status]
 
 
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 
 
-def seat_name(seat: dict, fallback_index: int = 0) -> str:
-    """The seat's name as the pictures draw it; "Seat N" when it has none, or has a character
-    none of the fonts can draw (a box would make two players look alike)."""
-    name = seat.get("name")
+def seat_name(seat: SeatView) -> str:
+    """The seat's name as the pictures draw it (:func:`drawn_name`)."""
+    return drawn_name(seat["name"], seat["seat"])
+
+
+def drawn_name(name: str, seat: int) -> str:
+    """A player's name as the pictures draw it; "Seat N" (``seat`` counted from 0) when it is
+    empty, or has a character none of the fonts can draw (a box would make two players look alike)."""
     # No newlines or runs of spaces; no direction overrides (they would reverse the alt text after the name).
-    text = " ".join(str(name).translate(BIDI_CONTROLS).split()) if name is not None else ""
+    text = " ".join(name.translate(BIDI_CONTROLS).split())
     if not text or not all(fonts.drawable(text, str(ASSETS / f)) for f in FONT_FILES.values()):
-        number = seat.get("seat", fallback_index)
-        return f"Seat {number + 1 if isinstance(number, int) else fallback_index + 1}"
+        return f"Seat {seat + 1}"
     return text
 
 
-def name_of(view: dict, seat_no) -> str | None:
+def name_of(view: GameView, seat_no: int | None) -> str | None:
     if seat_no is None:
         return None
-    for i, s in enumerate(view.get("seats") or []):
-        if s.get("seat", i) == seat_no:
-            return seat_name(s, i)
-    return f"Seat {seat_no + 1}" if isinstance(seat_no, int) else str(seat_no)
+    for s in view["seats"]:
+        if s["seat"] == seat_no:
+            return seat_name(s)
+    return f"Seat {seat_no + 1}"
 
 
-def space_class(space: dict) -> str:
+def space_class(space: SpaceView) -> str:
     """'center', 'corner', 'pot' (Kitty / Pot) or 'ring'."""
-    kind = str(space.get("kind") or "").lower()
-    sid = str(space.get("id") or "").lower()
-    label = str(space.get("label") or "").lower()
+    kind = space["kind"].lower()
+    sid = space["id"].lower()
+    label = space["label"].lower()
     if kind in ("center", "centre") or sid in CENTER_IDS:
         return "center"
     if kind == "corner" or "corner" in sid or "corner" in label:
@@ -94,7 +83,7 @@ def space_class(space: dict) -> str:
     return "ring"
 
 
-def split_mat(mat: list[dict]):
+def split_mat(mat: list[SpaceView]) -> tuple[list[SpaceView], list[SpaceView], list[SpaceView]]:
     """(ring, corners, center) in board order."""
     classes = [space_class(s) for s in mat]
     corners = [s for s, c in zip(mat, classes) if c == "corner"]
@@ -113,10 +102,10 @@ _RANK = r"(?:10|[2-9TJQKA])"
 _LABEL_CARDS = re.compile(rf"^({_RANK}(?:\s*-\s*{_RANK})*)\s*([\u2663\u2666\u2665\u2660CDHS])$")
 
 
-def space_cards(space: dict) -> tuple[str, ...]:
+def space_cards(space: SpaceView) -> tuple[str, ...]:
     """Card faces printed on a space: ``10♥`` → ("TH",); ``K-Q♥`` → ("KH", "QH")."""
-    label = str(space.get("label") or "").strip()
-    sid = str(space.get("id") or "").strip().upper()
+    label = space["label"].strip()
+    sid = space["id"].strip().upper()
     if sid.startswith("10") and len(sid) == 3:
         sid = "T" + sid[2]
     if is_card(sid) and not label.endswith("?"):
@@ -124,7 +113,7 @@ def space_cards(space: dict) -> tuple[str, ...]:
             return (sid[0] + SYMBOL_SUITS[label[-1]],)
         if not SUITLESS.match(label):  # a named space such as "Tomahawk" (J♥)
             return (sid,)
-    for text in (label,) if label else (str(space.get("id") or "").strip(),):
+    for text in (label,) if label else (space["id"].strip(),):
         m = _LABEL_CARDS.match(text.upper().replace("\u2009", ""))
         if m:
             suit = m.group(2)
@@ -140,37 +129,29 @@ def space_cards(space: dict) -> tuple[str, ...]:
 _ANY_CARD = re.compile(r"(10|[2-9JQKA])([\u2663\u2666\u2665\u2660])")
 
 
-def space_label(space: dict) -> str:
-    label = space.get("label")
+def space_label(space: SpaceView) -> str:
+    label = space["label"]
     if label:
-        return " ".join(str(label).split())
-    sid = str(space.get("id") or "?")
+        return " ".join(label.split())
+    sid = space["id"] or "?"
     cards = space_cards(space)
     if len(cards) == 1:
         return card_text(cards[0])
     return sid
 
 
-def chips_of(x) -> int:
-    try:
-        return int(x or 0)
-    except (TypeError, ValueError):
-        return 0
-
-
-def suit_symbol(s) -> str:
-    return SUIT_SYMBOLS.get(str(s or "").upper()[:1], str(s or ""))
+def suit_symbol(s: str) -> str:
+    return SUIT_SYMBOLS.get(s.upper()[:1], s)
 
 
 SUITLESS = re.compile(rf"^{_RANK}(?:\s*-\s*{_RANK})*$")
 
 
-def with_pay_suit(space: dict, pay_suit: str | None) -> dict:
+def with_pay_suit(space: SpaceView, pay_suit: str | None) -> SpaceView:
     """Optional-suit mats label pay-card spaces without a suit ("10", "K-Q"):
     add the pay suit once it is known (``pay_suit`` None = not named yet)."""
-    label = str(space.get("label") or "")
-    kind = str(space.get("kind") or "")
-    if kind not in ("card", "combo") or not SUITLESS.match(label.strip()):
+    label = space["label"]
+    if space["kind"] not in ("card", "combo") or not SUITLESS.match(label.strip()):
         return space
-    sym = SUIT_SYMBOLS.get(str(pay_suit or "").upper()[:1])
-    return dict(space, label=label.strip() + (sym if sym else " ?"))
+    sym = SUIT_SYMBOLS.get((pay_suit or "").upper()[:1])
+    return {**space, "label": label.strip() + (sym if sym else " ?")}

@@ -22,8 +22,11 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, features
+
+from .shapes import Box, Colour
 
 RAQM = bool(features.check("raqm"))
 SYSTEM_FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
@@ -109,14 +112,14 @@ def load(face: Face, size: int) -> ImageFont.FreeTypeFont:
     return fnt
 
 
-def _mask(face: Face, text: str) -> tuple:
+def _mask(face: Face, text: str) -> tuple[tuple[int, int], object]:
     """What ``text`` draws as: the ink's size and bytes (a colour face: its size and ink box)."""
     m = load(face, PROBE_SIZE).getmask(text, mode="RGBA" if face.bitmap else "L")
     return (m.size, m.getbbox()) if face.bitmap else (m.size, bytes(m))
 
 
 @cache
-def _notdef(face: Face) -> tuple:
+def _notdef(face: Face) -> tuple[tuple[int, int], object]:
     return _mask(face, NOTDEF_PROBE)
 
 
@@ -215,7 +218,7 @@ def runs(text: str, primary: str, colours: tuple[tuple[str, str], ...] = ()) -> 
     """``text`` as runs in visual (left-to-right) order. ``colours`` maps characters to a colour key."""
     faces = chain(primary)
     colour_of = dict(colours)
-    pieces: list[list] = []  # [text, face, direction (True rtl / False ltr / None neutral), colour]
+    pieces: list[list[Any]] = []  # [text, face, direction (True rtl / False ltr / None neutral), colour]
     for ch, face in _assign(_plain(text, primary), faces):
         d = None if _extends(ch) else _direction(ch)
         colour = colour_of.get(ch)
@@ -315,12 +318,14 @@ def baseline(fnt: ImageFont.FreeTypeFont, y: float, v_anchor: str) -> float:
     )
 
 
-def draw(draw: ImageDraw.ImageDraw, x: float, base: float, runs_: tuple[Run, ...], size: int, fills: dict):
+def draw(
+    draw: ImageDraw.ImageDraw, x: float, base: float, runs_: tuple[Run, ...], size: int, fills: dict[str | None, Colour]
+) -> Box:
     """Draw ``runs_`` left to right from ``x`` on the baseline ``base``; returns the union of their boxes.
     ``fills`` maps a run's colour key (None for plain text) to its fill."""
-    box: list[float] = []
+    box: Box | None = None
     for run in runs_:
-        rect: tuple[float, float, float, float]
+        rect: Box
         if run.face.bitmap:
             img, ascent = _bitmap_run(run, size)
             top = round(base) - ascent
@@ -334,9 +339,9 @@ def draw(draw: ImageDraw.ImageDraw, x: float, base: float, runs_: tuple[Run, ...
             draw.text((x, base), run.text, font=fnt, fill=fill, anchor="ls", direction=direction)
             rect = draw.textbbox((x, base), run.text, font=fnt, anchor="ls", direction=direction)
         box = (
-            list(rect)
-            if not box
-            else [min(box[0], rect[0]), min(box[1], rect[1]), max(box[2], rect[2]), max(box[3], rect[3])]
+            rect
+            if box is None
+            else (min(box[0], rect[0]), min(box[1], rect[1]), max(box[2], rect[2]), max(box[3], rect[3]))
         )
         x += run_width(run, size)
-    return tuple(box) if box else (x, base, x, base)
+    return box if box is not None else (x, base, x, base)

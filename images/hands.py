@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+from typing import TypedDict, final
 
 from PIL import Image, ImageDraw
+
+from engine.viewtypes import GameView, ShowdownHand, Standing
 
 from .base import (
     BG,
@@ -29,7 +32,7 @@ from .base import (
     truncate,
 )
 from .cards import card_height, card_image, outline_image, shade_image
-from .common import chips_of, name_of, phase_text, seat_name
+from .common import drawn_name, name_of, phase_text
 
 SUIT_WORDS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 ACTION_WORDS = {
@@ -67,20 +70,23 @@ HAND_MAX_W = 1000
 LIFT = 22
 
 
-def _hand_cards(view) -> list[str]:
-    hand = view.get("hand") or []
-    return sorted((str(c) for c in hand), key=card_sort_key)
+def _hand_cards(view: GameView) -> list[str]:
+    return sorted(view["hand"] or [], key=card_sort_key)
 
 
-def _selectable(view, cards) -> set[str]:
-    detail = view.get("detail") or {}
-    sel = detail.get("cards") if isinstance(detail, dict) else None
-    if not sel:
-        return set()
-    return {str(c) for c in sel if str(c) in cards}
+def _selectable(view: GameView, cards: list[str]) -> set[str]:
+    """The cards the awaited decision offers (``detail["cards"]``: only the seat to act has a detail)."""
+    offered: list[str] = view.get("detail", {}).get("cards") or []
+    return {c for c in offered if c in cards}
 
 
-def _hand_rows(cards, cw, max_w):
+def _chosen(view: GameView) -> list[str]:
+    """The viewer's own poker five while poker is being played (none before it is chosen)."""
+    poker = view["poker"]
+    return (poker["chosen"] or []) if poker and view["phase"].startswith("poker") else []
+
+
+def _hand_rows(cards: list[str], cw: int, max_w: int) -> tuple[list[list[str]], int, int]:
     """Split into rows and pick the overlap step; returns (rows, step, suit_gap).
 
     One row while the cards stay readable (step >= 46), else two or three rows."""
@@ -97,16 +103,16 @@ def _hand_rows(cards, cw, max_w):
     return [cards[i * per : (i + 1) * per] for i in range(4) if cards[i * per : (i + 1) * per]], 30, 6
 
 
-def _row_width(row, cw, step, gap):
+def _row_width(row: list[str], cw: int, step: float, gap: int) -> float:
     if not row:
         return 0
-    w = cw
+    w: float = cw
     for a, b in zip(row, row[1:]):
         w += step + (gap if a[-1] != b[-1] else 0)
     return w
 
 
-def hand_alt(view, cards, selectable) -> str:
+def hand_alt(view: GameView, cards: list[str], selectable: set[str]) -> str:
     if not cards:
         return "Your hand is empty."
     groups = []
@@ -120,21 +126,19 @@ def hand_alt(view, cards, selectable) -> str:
     text = f"Your hand ({len(cards)} cards): " + " \u00b7 ".join(groups) + "."
     if selectable:
         text += " Playable: " + " ".join(card_text(c) for c in cards if c in selectable) + "."
-    chosen = (view.get("poker") or {}).get("chosen")
-    if chosen and str(view.get("phase") or "").startswith("poker"):
-        text += " Poker hand: " + " ".join(card_text(str(c)) for c in chosen) + "."
+    chosen = _chosen(view)
+    if chosen:
+        text += " Poker hand: " + " ".join(card_text(c) for c in chosen) + "."
     legal = view.get("legal")
     if legal:
         text += " Your turn: " + ", ".join(ACTION_WORDS.get(a, a) for a in legal) + "."
     return text[:1024]
 
 
-def render_hand(view: dict) -> Rendered:
+def render_hand(view: GameView) -> Rendered:
     cards = _hand_cards(view)
     selectable = _selectable(view, cards)
-    chosen = set()
-    if str(view.get("phase") or "").startswith("poker"):
-        chosen = {str(c) for c in ((view.get("poker") or {}).get("chosen") or [])}
+    chosen = set(_chosen(view))
     cw = HAND_CW
     ch = card_height(cw)
     rows, step, gap = _hand_rows(cards, cw, HAND_MAX_W - 2 * HAND_PAD)
@@ -142,7 +146,7 @@ def render_hand(view: dict) -> Rendered:
     header_h = 38
     lift = LIFT if selectable and len(selectable) < len(cards) else 0
     row_h = ch + lift + 8
-    width = max(420, content_w + 2 * HAND_PAD)
+    width = int(max(420, content_w + 2 * HAND_PAD))
     height = header_h + row_h * max(1, len(rows)) + HAND_PAD - 8
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
@@ -154,7 +158,7 @@ def render_hand(view: dict) -> Rendered:
         right = "Your turn: " + " / ".join(ACTION_WORDS.get(a, a) for a in legal)
         colour = GOLD
     else:
-        right = phase_text(view.get("phase"))
+        right = phase_text(view["phase"])
         colour = MUTED
     if right:
         fnt, t = fit_font(right, width - lb[2] - 2 * HAND_PAD, 16, 11)
@@ -193,50 +197,41 @@ SD_CW = 60
 SD_STEP = 64
 
 
-def _showdown_entries(view):
-    poker = view.get("poker") or {}
-    entries = poker.get("showdown")
-    if entries:
-        return [dict(e) for e in entries if isinstance(e, dict)]
-    for ev in reversed(view.get("events") or []):  # e.g. the end-of-game playoff
-        if isinstance(ev, dict) and ev.get("type") == "showdown" and isinstance(ev.get("hands"), dict):
-            out = []
-            for seat, h in ev["hands"].items():
-                try:
-                    seat_no = int(seat)
-                except (TypeError, ValueError):
-                    seat_no = seat
-                out.append({"seat": seat_no, "cards": list(h.get("cards") or []), "hand": h.get("hand")})
-            return out
+def _showdown_entries(view: GameView) -> list[ShowdownHand]:
+    """The round's showdown, else the last showdown event's hands (e.g. the end-of-game playoff).
+    Events are plain records (``Event.to_dict``: the ``type`` and the event's fields)."""
+    poker = view["poker"]
+    if poker and poker["showdown"]:
+        return list(poker["showdown"])
+    for ev in reversed(view["events"]):
+        if ev["type"] == "showdown":
+            return [
+                {"seat": int(seat), "cards": list(h["cards"]), "hand": h["hand"]} for seat, h in ev["hands"].items()
+            ]
     return []
 
 
-def _winnings(view) -> dict:
+def _winnings(view: GameView) -> dict[int, int]:
     """Chips each seat took from the poker pot, from the recent payout events."""
-    pot_ids = {
-        str(s.get("id")) for s in view.get("mat") or [] if isinstance(s, dict) and str(s.get("kind")) == "poker"
-    } or {"pot"}
-    won: dict = {}
-    events = view.get("events") or []
-    for ev in events:
-        if not isinstance(ev, dict) or ev.get("type") != "payout":
-            continue
-        if str(ev.get("reason")) in ("poker", "playoff") or str(ev.get("space")) in pot_ids:
-            won[ev.get("seat")] = won.get(ev.get("seat"), 0) + chips_of(ev.get("amount"))
+    pot_ids = {s["id"] for s in view["mat"] if s["kind"] == "poker"} or {"pot"}
+    won: dict[int, int] = {}
+    for ev in view["events"]:
+        if ev["type"] == "payout" and (ev["reason"] in ("poker", "playoff") or ev["space"] in pot_ids):
+            won[ev["seat"]] = won.get(ev["seat"], 0) + ev["amount"]
     return won
 
 
-def showdown_alt(view, entries, winners, won) -> str:
+def showdown_alt(view: GameView, entries: list[ShowdownHand], winners: list[int], won: dict[int, int]) -> str:
     if not entries and not winners:
         return "No showdown."
     parts = []
     for e in entries:
-        who = name_of(view, e.get("seat"))
-        cards = " ".join(card_text(str(c)) for c in e.get("cards") or [])
-        hand = e.get("hand") or ""
+        who = name_of(view, e["seat"])
+        cards = " ".join(card_text(c) for c in e["cards"])
+        hand = e["hand"]
         tag = ""
-        if e.get("seat") in winners:
-            tag = f" \u2014 wins {won[e.get('seat')]}" if won.get(e.get("seat")) else " \u2014 wins"
+        if e["seat"] in winners:
+            tag = f" \u2014 wins {won[e['seat']]}" if won.get(e["seat"]) else " \u2014 wins"
         parts.append(f"{who}: {cards} ({hand}){tag}")
     text = "Showdown. " + "; ".join(parts) + "." if parts else ""
     if not entries and winners:
@@ -246,11 +241,11 @@ def showdown_alt(view, entries, winners, won) -> str:
     return text[:1024]
 
 
-def render_showdown(view: dict) -> Rendered:
-    poker = view.get("poker") or {}
+def render_showdown(view: GameView) -> Rendered:
+    poker = view["poker"]
     entries = _showdown_entries(view)
     won = _winnings(view)
-    winners = list(poker.get("winners") or [])
+    winners = list(poker["winners"]) if poker else []
     if not winners:
         winners = [s for s, a in won.items() if a]
     n = len(entries)
@@ -285,7 +280,7 @@ def render_showdown(view: dict) -> Rendered:
         col, row = k % ncols, k // ncols
         x0 = pad + col * (cell_w + pad)
         y0 = title_h + row * (cell_h + pad)
-        is_win = e.get("seat") in winners
+        is_win = e["seat"] in winners
         draw.rounded_rectangle(
             (x0, y0, x0 + cell_w, y0 + cell_h),
             radius=10,
@@ -293,10 +288,10 @@ def render_showdown(view: dict) -> Rendered:
             outline=GOLD if is_win else (84, 92, 104),
             width=3 if is_win else 1,
         )
-        name = name_of(view, e.get("seat")) or "?"
+        name = name_of(view, e["seat"]) or "?"
         tag = ""
         if is_win:
-            tag = f"WINS {won[e.get('seat')]}" if won.get(e.get("seat")) else "WINNER"
+            tag = f"WINS {won[e['seat']]}" if won.get(e["seat"]) else "WINNER"
         ftag = font(14)
         tag_w = text_width(tag, ftag) + 10 if tag else 0
         fnt = font(16)
@@ -308,14 +303,14 @@ def render_showdown(view: dict) -> Rendered:
             GOLD if is_win else WHITE,
             "la",
         )
-        hand_name = str(e.get("hand") or "").replace("-", " ")
+        hand_name = e["hand"].replace("-", " ")
         hx = x0 + cell_w - 10 - tag_w
         if hand_name:
             hf, ht = fit_font(hand_name, cell_w * 0.5 - 10 - tag_w, 15, 10)
             draw_text(draw, (hx, y0 + 8), ht, hf, (220, 230, 240), "ra")
         if tag:
             draw_text(draw, (x0 + cell_w - 10, y0 + 8), tag, ftag, GOLD, "ra")
-        cards = [str(c) for c in e.get("cards") or []][:7]
+        cards = e["cards"][:7]
         step = SD_STEP if len(cards) <= 5 else (4 * SD_STEP) / max(1, len(cards) - 1)
         cx = x0 + 12
         for i, c in enumerate(cards):
@@ -329,48 +324,55 @@ def render_showdown(view: dict) -> Rendered:
 # ----------------------------------------------------------------- summary
 
 
-def _standings(view_or_standings):
+class SummaryRow(TypedDict):
+    """A player's line of the final standings: ``net`` None when unknown, ``detail`` the pots won and best hand."""
+
+    name: str
+    stack: int
+    net: int | None
+    detail: str | None
+
+
+@final
+class Summary(TypedDict):
+    """What the standings picture is drawn from when the game's results are known (the bot's results)."""
+
+    preset_name: str
+    standings: list[SummaryRow]
+    highlights: list[str]  # the game's highlights in words: the first three are drawn
+
+
+def standing_rows(standings: list[Standing]) -> list[SummaryRow]:
+    return [
+        {"name": drawn_name(r["name"], r["seat"]), "stack": r["stack"], "net": r["net"], "detail": None}
+        for r in standings
+    ]
+
+
+def _standings(source: GameView | Summary | list[Standing]) -> tuple[str, list[SummaryRow], list[str]]:
     """The title, the rows (best first) and the highlights lines of a summary."""
     highlights: list[str] = []
-    if isinstance(view_or_standings, dict):
-        rows = view_or_standings.get("standings") or []
-        if not rows:
-            rows = [
-                {"seat": s.get("seat", i), "name": seat_name(s, i), "stack": s.get("stack"), "net": None}
-                for i, s in enumerate(view_or_standings.get("seats") or [])
-            ]
-        title = view_or_standings.get("preset_name") or "Game over"
-        highlights = [str(line) for line in view_or_standings.get("highlights") or []][:3]
+    if isinstance(source, list):
+        title, rows = "Game over", standing_rows(source)
+    elif "seats" in source:
+        title, rows = source["preset_name"], standing_rows(source["standings"])
     else:
-        rows = list(view_or_standings or [])
-        title = "Game over"
-    out = []
-    for i, r in enumerate(rows):
-        if not isinstance(r, dict):
-            continue
-        out.append(
-            {
-                "name": seat_name(r, i),
-                "stack": chips_of(r.get("stack")),
-                "net": None if r.get("net") is None else chips_of(r.get("net")),
-                "detail": str(r["detail"]) if r.get("detail") else None,
-            }
-        )
-    out.sort(key=lambda r: -r["stack"])
-    return title, out, highlights
+        rows = [{**r, "name": drawn_name(r["name"], i)} for i, r in enumerate(source["standings"])]
+        title, highlights = source["preset_name"], source["highlights"][:3]
+    return title, sorted(rows, key=lambda r: -r["stack"]), highlights
 
 
-def summary_alt(title, rows, highlights=()) -> str:
+def summary_alt(title: str, rows: list[SummaryRow], highlights: list[str]) -> str:
     parts = []
     for i, r in enumerate(rows, 1):
         net = "" if r["net"] is None else f" ({r['net']:+d})"
-        detail = f", {r['detail']}" if r.get("detail") else ""
+        detail = f", {r['detail']}" if r["detail"] else ""
         parts.append(f"{i}. {fit_name(r['name'], 24)} {r['stack']}{net}{detail}")
     told = "".join(f" {line}" for line in highlights)
     return (f"{title}: final standings. " + "; ".join(parts) + "." + told)[:1024]
 
 
-def render_summary(view_or_standings) -> Rendered:
+def render_summary(view_or_standings: GameView | Summary | list[Standing]) -> Rendered:
     """The final standings: a row per player (chips, won or lost with a bar, and under the name the
     pots they won and their best hand), the game's highlights under the title."""
     title, rows, highlights = _standings(view_or_standings)

@@ -21,6 +21,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from engine.phases.names import PhaseName
+from engine.viewtypes import GameView, SeatView, SpaceView
 
 from .base import (
     BG,
@@ -48,9 +49,8 @@ from .base import (
     wrap2,
 )
 from .cards import back_image, card_height, card_image
-from .chips import denominations, pile_image, stack_image
+from .chips import Denominations, denominations, pile_image, stack_image
 from .common import (
-    chips_of,
     name_of,
     phase_text,
     seat_name,
@@ -61,6 +61,7 @@ from .common import (
     suit_symbol,
     with_pay_suit,
 )
+from .shapes import Box, BoxSet, Colour, Label, Rect
 
 W = 1000  # every mat is this wide; up to RING_MAX seats it is RING_H tall, more seats make it taller
 RING_H = 700
@@ -121,7 +122,7 @@ def mat_layout(n: int) -> Layout:
     return Layout((W, height), seats[:n], board)
 
 
-def _spread(count, lo, hi, size):
+def _spread(count: int, lo: float, hi: float, size: float) -> list[int]:
     """``count`` positions of width ``size`` spread evenly between lo and hi."""
     if count <= 0:
         return []
@@ -129,7 +130,7 @@ def _spread(count, lo, hi, size):
     return [int(round(lo + (i + 0.5) * span / count - size / 2)) for i in range(count)]
 
 
-def tile_rects(board, n_ring: int, corners: int):
+def tile_rects(board: Rect, n_ring: int, corners: int) -> tuple[list[Rect], list[Rect], Rect, tuple[int, int]]:
     """Rects of the ring spaces (clockwise from top-left), the corners and the centre area."""
     pad = 12
     fx0, fy0, fx1, fy1 = board[0] + pad, board[1] + pad, board[2] - pad, board[3] - pad
@@ -189,12 +190,34 @@ def tile_rects(board, n_ring: int, corners: int):
 # ----------------------------------------------------------------- static board
 
 
-def _space_spec(space):
-    return (str(space.get("id")), space_label(space), space_cards(space))
+SpaceSpec = tuple[str, str, tuple[str, ...]]  # id, label, the card faces printed on it
+Tile = tuple[str, Box, float, int, bool]  # id, rect, where its label ends, the width of its card faces, a centre tile
+
+
+class Geometry(NamedTuple):
+    """Where the static layer put things, for the chips and texts drawn over it."""
+
+    size: tuple[int, int]
+    seats: list[Rect]
+    center: Rect
+    title_box: Box
+    info_y: float
+    below_center_y: float
+    tiles: list[Tile]
+
+
+def _space_spec(space: SpaceView) -> SpaceSpec:
+    return (space["id"], space_label(space), space_cards(space))
 
 
 @lru_cache(maxsize=64)
-def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tuple, center_specs: tuple):
+def _static_layer(
+    n_seats: int,
+    title: str,
+    ring_specs: tuple[SpaceSpec, ...],
+    corner_specs: tuple[SpaceSpec, ...],
+    center_specs: tuple[SpaceSpec, ...],
+) -> tuple[Image.Image, tuple[BoxSet, ...], Geometry]:
     """Background, board, spaces and their labels.  Returns (image, boxes, geometry)."""
     (width, height), seats, board = mat_layout(n_seats)
     ring_r, corner_r, center, (tw, th) = tile_rects(board, len(ring_specs), len(corner_specs))
@@ -202,7 +225,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
     big = Image.new("RGB", (width * ss, height * ss), BG)
     d = ImageDraw.Draw(big)
 
-    def S(r):
+    def S(r: Rect) -> list[int]:
         return [v * ss for v in r]
 
     d.rounded_rectangle(S(board), radius=28 * ss, fill=RIM)
@@ -212,13 +235,13 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         d.rounded_rectangle(S(r), radius=10 * ss, fill=FELT_DARK, outline=(214, 190, 120), width=2 * ss)
     img = big.resize((width, height), Image.Resampling.BOX)
     draw = ImageDraw.Draw(img)
-    boxes = []
-    tiles = []
+    boxes: list[BoxSet] = []
+    tiles: list[Tile] = []
     for spec, r in list(zip(ring_specs, ring_r)) + list(zip(corner_specs, corner_r)):
         sid, label, cards = spec
         texts = []
         fnt, lines = wrap2(label, r[2] - r[0] - 10, 16, 11)
-        y = r[1] + 5
+        y: float = r[1] + 5
         for line in lines:
             texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED, black=WHITE))
             y += fnt.size + 2
@@ -239,7 +262,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
                 img.paste(im, (x + i * 9, cy), im)
             icon_w = cw + 9 * (k - 1) + 4
         tiles.append((sid, r, label_bottom, icon_w, False))
-        boxes.append((f"space:{sid}", r, texts))
+        boxes.append((f"space:{sid}", r, tuple(texts)))
     # centre: title, centre tiles
     cx0, cy0, cx1, cy1 = center
     fnt, t = fit_font(title, cx1 - cx0 - 8, 22, 13)
@@ -253,33 +276,37 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
     # tiles for the centre spaces are drawn at 1x (few of them)
     for spec, x in zip(center_specs, xs):
         sid, label, cards = spec
-        r = (x, ctiles_y, x + ctw, ctiles_y + cth)
-        draw.rounded_rectangle(r, radius=14, fill=(18, 84, 52), outline=GOLD, width=3)
+        tile: Box = (x, ctiles_y, x + ctw, ctiles_y + cth)
+        draw.rounded_rectangle(tile, radius=14, fill=(18, 84, 52), outline=GOLD, width=3)
         fnt, lines = wrap2(label, ctw - 12, 19, 12)
-        y = r[1] + 6
+        y = tile[1] + 6
         texts = []
         for line in lines[:1] if len(lines) > 1 and fnt.size > 15 else lines:
-            texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED, black=GOLD))
+            texts.append(
+                draw_text(draw, ((tile[0] + tile[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED, black=GOLD)
+            )
             y += fnt.size + 2
-        tiles.append((sid, r, y, 0, True))
-        boxes.append((f"space:{sid}", r, texts))
-    geometry = {
-        "size": (width, height),
-        "seats": seats,
-        "board": board,
-        "center": center,
-        "title_box": title_box,
-        "info_y": info_y,
-        "below_center_y": ctiles_y + (cth if center_specs else 0) + 6,
-        "tiles": tiles,
-    }
+        tiles.append((sid, tile, y, 0, True))
+        boxes.append((f"space:{sid}", tile, tuple(texts)))
+    geometry = Geometry(
+        (width, height), seats, center, title_box, info_y, ctiles_y + (cth if center_specs else 0) + 6, tiles
+    )
     return img, tuple(boxes), geometry
 
 
 # ----------------------------------------------------------------- dynamic parts
 
 
-def _draw_pile(img, draw, r, total, denoms, top, icon_w, big):
+def _draw_pile(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    r: Box,
+    total: int,
+    denoms: Denominations,
+    top: float,
+    icon_w: int,
+    big: bool,
+) -> Box:
     x0, y0, x1, y1 = r
     total_font = font(24 if big else 18)
     total_text = str(total)
@@ -299,24 +326,26 @@ def _draw_pile(img, draw, r, total, denoms, top, icon_w, big):
     return tb
 
 
-def _status_bits(seat, view, acting: bool, inactive: bool) -> list[tuple[str, tuple]]:
+def _status_bits(seat: SeatView, view: GameView, acting: bool, inactive: bool) -> list[tuple[str, Colour]]:
     """The short words on a seat's second line: to act, its status, its poker bet, cards played."""
-    bits = []
+    bits: list[tuple[str, Colour]] = []
     if acting:
         bits.append(("TO ACT", GOLD))
-    st_text = status_text(seat.get("status"))
+    st_text = status_text(seat["status"])
     if st_text:
         bits.append((st_text, LIGHT_RED if inactive else GREEN_UP))
-    committed = chips_of(seat.get("committed"))
-    if committed and str(view.get("phase") or "").startswith("poker"):
+    committed = seat["committed"]
+    if committed and view["phase"].startswith("poker"):
         bits.append((f"bet {committed}", WHITE))
-    played = seat.get("played")
-    if isinstance(played, list) and played and not bits:
+    played = seat["played"]
+    if played and not bits:
         bits.append((f"played {len(played)}", MUTED))
     return bits
 
 
-def _draw_bits(draw, bits, left: float, right: float, baseline: int) -> list:
+def _draw_bits(
+    draw: ImageDraw.ImageDraw, bits: list[tuple[str, Colour]], left: float, right: float, baseline: int
+) -> list[Box]:
     """``bits`` right-aligned between ``left`` and ``right`` in the largest type (20 down to 14 px)
     that holds them; the last ones are left out when even 14 px cannot."""
     while bits:
@@ -335,86 +364,75 @@ def _draw_bits(draw, bits, left: float, right: float, baseline: int) -> list:
     return []
 
 
-def acting_seats(view) -> list[int]:
-    """The seats to act now: several in a step every seat decides at once (``view["acting"]``)."""
-    to_act = view.get("to_act")
-    return list(view.get("acting") or ([] if to_act is None else [to_act]))
+def _to_act_text(view: GameView) -> str:
+    return "to act: " + ", ".join(name_of(view, s) or f"seat {s}" for s in view["acting"])
 
 
-def _to_act_text(view) -> str:
-    return "to act: " + ", ".join(name_of(view, s) or f"seat {s}" for s in acting_seats(view))
-
-
-def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):
+def _seat_block(
+    img: Image.Image, draw: ImageDraw.ImageDraw, r: Rect, seat: SeatView, view: GameView
+) -> tuple[BoxSet, list[Label]]:
     """One seat: its name on the first line; stack, cards, dealer button and status on the second.
     Returns its box and its labels (name, stack, cards)."""
     x0, y0, x1, y1 = r
-    box = f"seat:{seat.get('seat', i)}"
-    seat_no = seat.get("seat", i)
-    st_text = status_text(seat.get("status"))
-    inactive = bool(st_text) and st_text != "WENT OUT"
-    acting = seat_no in acting_now
-    you = viewer is not None and seat_no == viewer
+    seat_no = seat["seat"]
+    box = f"seat:{seat_no}"
+    st_text = status_text(seat["status"])
+    inactive = bool(st_text)
+    acting = seat_no in view["acting"]
+    you = seat_no == view["viewer"]
     fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
     outline, width = (GOLD, 3) if acting else (CYAN, 2) if you else ((84, 92, 104), 1)
     draw.rounded_rectangle(r, radius=10, fill=fill, outline=outline, width=width)
     fg = MUTED if inactive else WHITE
     f = font(SEAT_FONT, "cond")
     left, right = x0 + SEAT_PAD, x1 - SEAT_PAD
-    texts, labels = [], []
+    texts: list[Box] = []
+    labels: list[Label] = []
 
-    def label(role, xy, text, colour):
+    def label(role: str, xy: tuple[float, int], text: str, colour: Colour) -> Box:
         rect = draw_text(draw, xy, text, f, colour, "ls")
         texts.append(rect)
         labels.append((box, role, text, rect, xy[1]))
         return rect
 
-    name = fit_name(seat_name(seat, i), right - left, measure(f), " (you)" if you else "")
+    name = fit_name(seat_name(seat), right - left, measure(f), " (you)" if you else "")
     label("name", (left, y0 + 31), name, GOLD if acting else fg)
     base = y0 + 65  # the second line's baseline
     chip = stack_image("red", 3)
     img.paste(chip, (left, base - chip.height), chip)
-    stack_end = label("stack", (left + chip.width + 6, base), str(chips_of(seat.get("stack"))), fg)[2]
+    stack_end = label("stack", (left + chip.width + 6, base), str(seat["stack"]), fg)[2]
     x = max(left + chip.width + 6 + f.getlength("8888"), stack_end) + 14  # counts line up down the table
-    cards = seat.get("cards")
-    if isinstance(cards, list):
-        cards = len(cards)
-    if cards is not None:
-        back = back_image(16)
-        img.paste(back, (int(x), base - back.height), back)
-        x = label("cards", (x + back.width + 6, base), str(chips_of(cards)), fg)[2]
-    is_dealer = bool(seat.get("is_dealer")) or (view.get("dealer") is not None and view.get("dealer") == seat_no)
-    if is_dealer:
+    back = back_image(16)
+    img.paste(back, (int(x), base - back.height), back)
+    x = label("cards", (x + back.width + 6, base), str(seat["cards"]), fg)[2]
+    if seat["is_dealer"]:
         d = 26
         draw.ellipse((right - d, base - 12 - d / 2, right, base - 12 + d / 2), fill=WHITE, outline=INK)
         texts.append(draw_text(draw, (right - d / 2, base - 12), "D", font(17), INK, "mm"))
         right -= d + 8
     texts += _draw_bits(draw, _status_bits(seat, view, acting, inactive), x + 12, right, base)
-    return (box, r, texts), labels
+    return (box, r, tuple(texts)), labels
 
 
-def _strip(img, draw, view, center, y):
+def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: GameView, center: Rect, y: float) -> list[Box]:
     """Below the centre spaces: phase, whose turn, then the Michigan sequence or poker line."""
     cx0, cy0, cx1, cy1 = center
     texts = []
     width = cx1 - cx0 - 8
     mid = (cx0 + cx1) / 2
-    phase = view.get("phase")
+    phase = view["phase"]
     line = phase_text(phase)
-    to_act = view.get("to_act")
-    if to_act is not None and phase not in (PhaseName.ROUND_OVER, PhaseName.FINISHED, PhaseName.GAME_OVER):
+    if view["to_act"] is not None and phase not in (PhaseName.ROUND_OVER, PhaseName.FINISHED, PhaseName.GAME_OVER):
         line = f"{line} \u2022 {_to_act_text(view)}" if line else _to_act_text(view)
     if line:
         fnt, t = fit_font(line, width, 16, 11)
         b = draw_text(draw, (mid, y), t, fnt, WHITE, "ma")
         texts.append(b)
         y = b[3] + 6
-    michigan = view.get("michigan") or {}
-    poker = view.get("poker") or {}
-    seq = michigan.get("sequence") or []
-    out = michigan.get("out")
-    pstr = str(phase or "")
-    if seq and not pstr.startswith("poker"):
+    michigan, poker, spare = view["michigan"], view["poker"], view["spare"]
+    seq = michigan["sequence"] if michigan else []
+    out = michigan["out"] if michigan else None
+    if seq and not phase.startswith("poker"):
         avail_h = cy1 - y
         cw = next((w for w in (46, 40, 34) if avail_h >= card_height(w) + 22), max(16, int(avail_h / 1.4) - 1))
         chh = card_height(cw)
@@ -424,48 +442,41 @@ def _strip(img, draw, view, center, y):
             total_w = cw + step * (len(shown) - 1)
             x = mid - total_w / 2
             for k, c in enumerate(shown):
-                im = card_image(str(c), cw)
+                im = card_image(c, cw)
                 img.paste(im, (int(x + k * step), int(y)), im)
             y += chh + 4
     if out is not None and cy1 - y >= 16:
-        who = out if isinstance(out, str) else name_of(view, out)
+        who = name_of(view, out)
         fnt, t = fit_font(f"{who} went out!", width, 16, 11)
         b = draw_text(draw, (mid, y), t, fnt, GOLD, "ma")
         texts.append(b)
         y = b[3] + 4
-    if pstr.startswith("poker"):
+    if phase.startswith("poker") and poker:
         parts = []
-        if poker.get("last_action"):
-            parts.append(str(poker["last_action"]))
-        if chips_of(poker.get("current_bet")):
-            parts.append(f"bet to match: {chips_of(poker.get('current_bet'))}")
+        if poker["last_action"]:
+            parts.append(poker["last_action"])
+        if poker["current_bet"]:
+            parts.append(f"bet to match: {poker['current_bet']}")
         if parts and cy1 - y >= 16:
             fnt, t = fit_font(" \u2022 ".join(parts), width, 15, 11)
             b = draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma")
             texts.append(b)
             y = b[3] + 4
-    spare = view.get("spare") or {}
-    auction = spare.get("auction") if isinstance(spare, dict) else None
-    if pstr in (PhaseName.SPARE_HAND, PhaseName.AUCTION) and cy1 - y >= 16:
-        bits = []
-        if isinstance(spare, dict) and spare.get("cards") is not None:
-            bits.append(f"spare hand: {spare.get('cards')} cards")
-        if isinstance(auction, dict) and auction.get("high_bid") is not None:
-            bits.append(f"high bid {auction.get('high_bid')} ({name_of(view, auction.get('high_bidder'))})")
+    if phase in (PhaseName.SPARE_HAND, PhaseName.AUCTION) and spare and cy1 - y >= 16:
+        bits = [f"spare hand: {spare['cards']} cards"]
+        auction = spare["auction"]
+        if auction:
+            bits.append(f"high bid {auction['high_bid']} ({name_of(view, auction['high_bidder'])})")
         if bits:
             fnt, t = fit_font(" \u2022 ".join(bits), width, 15, 11)
             texts.append(draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma"))
     return texts
 
 
-def _info_line(view) -> str:
-    bits = []
-    if view.get("round") is not None:
-        bits.append(f"Round {view.get('round')}")
-    if view.get("ante") is not None:
-        bits.append(f"Ante {view.get('ante')}")
-    pay = view.get("pay_suit")
-    if pay and str(pay).upper()[:1] != "H":
+def _info_line(view: GameView) -> str:
+    bits = [f"Round {view['round']}", f"Ante {view['ante']}"]
+    pay = view["pay_suit"]
+    if pay.upper()[:1] != "H":
         bits.append(f"Pay suit {suit_symbol(pay)}")
     return " \u2022 ".join(bits)
 
@@ -473,38 +484,31 @@ def _info_line(view) -> str:
 # ----------------------------------------------------------------- alt text
 
 
-def mat_alt(view) -> str:
-    seats = view.get("seats") or []
-    mat = view.get("mat") or []
-    head = view.get("preset_name") or view.get("preset") or "Tripoley"
-    bits = [str(head)]
+def mat_alt(view: GameView) -> str:
+    bits = [view["preset_name"]]
     info = _info_line(view)
     if info:
         bits.append(info.replace(" \u2022 ", ", "))
-    ph = phase_text(view.get("phase"))
+    ph = phase_text(view["phase"])
     if ph:
         bits.append(ph)
-    if view.get("to_act") is not None:
+    if view["to_act"] is not None:
         bits.append(_to_act_text(view))
-    if view.get("dealer") is not None:
-        bits.append(f"dealer: {name_of(view, view.get('dealer'))}")
+    bits.append(f"dealer: {name_of(view, view['dealer'])}")
     text = ". ".join(bits) + "."
-    pay_suit = None if view.get("phase") in BEFORE_SUIT_NAMED else view.get("pay_suit")
-    spaces = ", ".join(
-        f"{space_label(with_pay_suit(s, pay_suit))} {chips_of(s.get('chips'))}" for s in mat if isinstance(s, dict)
-    )
+    spaces = ", ".join(f"{space_label(s)} {s['chips']}" for s in shown_mat(view))
     if spaces:
         text += f" Mat: {spaces}."
-    seq = (view.get("michigan") or {}).get("sequence") or []
+    seq = view["michigan"]["sequence"] if view["michigan"] else []
     if seq:
-        text += " Michigan: " + " ".join(card_text(str(c)) for c in seq[-13:]) + "."
-    last = (view.get("poker") or {}).get("last_action")
+        text += " Michigan: " + " ".join(card_text(c) for c in seq[-13:]) + "."
+    last = view["poker"]["last_action"] if view["poker"] else ""
     if last:
         text += f" Last: {last}."
     people = []
-    for i, s in enumerate(seats):
-        p = f"{fit_name(seat_name(s, i), 24)} {chips_of(s.get('stack'))}"
-        st = status_text(s.get("status"))
+    for s in view["seats"]:
+        p = f"{fit_name(seat_name(s), 24)} {s['stack']}"
+        st = status_text(s["status"])
         if st:
             p += f" ({st.lower()})"
         people.append(p)
@@ -527,12 +531,17 @@ def mat_alt(view) -> str:
 BEFORE_SUIT_NAMED = (PhaseName.SPARE_HAND, PhaseName.AUCTION, PhaseName.SUIT_BID, PhaseName.NAME_SUIT)
 
 
-def render_mat(view: dict) -> Rendered:
-    seats = list(view.get("seats") or [])
-    pay_suit = None if view.get("phase") in BEFORE_SUIT_NAMED else view.get("pay_suit")
-    mat = [with_pay_suit(s, pay_suit) for s in (view.get("mat") or []) if isinstance(s, dict)]
+def shown_mat(view: GameView) -> list[SpaceView]:
+    """The mat's spaces as drawn: an optional-suit mat's pay-card spaces with the pay suit once named."""
+    pay_suit = None if view["phase"] in BEFORE_SUIT_NAMED else view["pay_suit"]
+    return [with_pay_suit(s, pay_suit) for s in view["mat"]]
+
+
+def render_mat(view: GameView) -> Rendered:
+    seats = view["seats"]
+    mat = shown_mat(view)
     ring, corners, center_spaces = split_mat(mat)
-    title = str(view.get("preset_name") or view.get("preset") or "Tripoley")
+    title = view["preset_name"]
     static, static_boxes, geo = _static_layer(
         len(seats),
         title,
@@ -542,22 +551,22 @@ def render_mat(view: dict) -> Rendered:
     )
     img = static.copy()
     draw = ImageDraw.Draw(img)
-    denoms = denominations(view.get("chip_denominations"))
+    denoms = denominations(view["chip_denominations"])
     boxes = {name: (r, list(texts)) for name, r, texts in static_boxes}
-    chips_by_id = {str(s.get("id")): chips_of(s.get("chips")) for s in mat}
-    for sid, r, top, icon_w, big in geo["tiles"]:
+    chips_by_id = {s["id"]: s["chips"] for s in mat}
+    for sid, r, top, icon_w, big in geo.tiles:
         tb = _draw_pile(img, draw, r, chips_by_id.get(sid, 0), denoms, top, icon_w, big)
         boxes[f"space:{sid}"][1].append(tb)
     # centre: info line under the title, phase / sequence under the centre spaces
-    center = geo["center"]
+    center = geo.center
     info = _info_line(view)
-    center_texts = [geo["title_box"]]
+    center_texts = [geo.title_box]
     if info:
         fnt, t = fit_font(info, center[2] - center[0] - 8, 15, 11)
         center_texts.append(
             draw_text(
                 draw,
-                ((center[0] + center[2]) / 2, geo["info_y"]),
+                ((center[0] + center[2]) / 2, geo.info_y),
                 t,
                 fnt,
                 (220, 230, 240),
@@ -566,18 +575,17 @@ def render_mat(view: dict) -> Rendered:
                 black=WHITE,
             )
         )
-    center_texts += _strip(img, draw, view, center, geo["below_center_y"])
-    acting_now = acting_seats(view)
-    viewer = view.get("viewer")
-    seat_boxes, labels = [], []
-    for i, (seat, r) in enumerate(zip(seats, geo["seats"])):
-        seat_box, seat_labels = _seat_block(img, draw, r, seat, i, view, acting_now, viewer)
+    center_texts += _strip(img, draw, view, center, geo.below_center_y)
+    seat_boxes: list[BoxSet] = []
+    labels: list[Label] = []
+    for seat, r in zip(seats, geo.seats):
+        seat_box, seat_labels = _seat_block(img, draw, r, seat, view)
         seat_boxes.append(seat_box)
         labels += seat_labels
     all_boxes = [(n, r, tuple(t)) for n, (r, t) in boxes.items()]
     all_boxes.append(("center", center, tuple(center_texts)))
     all_boxes += [(n, r, tuple(t)) for n, r, t in seat_boxes]
-    width, height = geo["size"]
+    width, height = geo.size
     return Rendered(
         png=encode(img),
         alt=mat_alt(view),

@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine import Game
+    from engine.model import Awaiting
+    from engine.viewtypes import GameView
+
+    from .base import Rendered
 
 NAMES = [  # players as the bot seats them: Discord names, and AI seats named with their level
     "ann",
@@ -63,7 +72,9 @@ WORLD_NAMES = [
 ]
 
 
-def _play_until(game, pred, rng, limit=3000):
+def _play_until(
+    game: Game, pred: Callable[[Game, Awaiting], bool], rng: random.Random, limit: int = 3000
+) -> GameView | None:
     from engine.ai import choose_action
 
     for _ in range(limit):
@@ -79,9 +90,15 @@ def _play_until(game, pred, rng, limit=3000):
     return None
 
 
-def _michigan_under_way(game, awaiting) -> bool:
+def _michigan_under_way(game: Game, awaiting: Awaiting) -> bool:
     """The moment the mats are drawn at: three cards into a Michigan run, the board in play."""
-    return len((game.view(None).get("michigan") or {}).get("sequence") or []) >= 3
+    michigan = game.view(None)["michigan"]
+    return michigan is not None and len(michigan["sequence"]) >= 3
+
+
+def _poker_shown(game: Game, awaiting: Awaiting) -> bool:
+    poker = game.view(None)["poker"]
+    return poker is not None and bool(poker["showdown"])
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -101,7 +118,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 # A player's stats as /tripoley stats reads them from the database (made up: no database here).
-SAMPLE_STATS = {
+SAMPLE_STATS: dict[str, Any] = {
     "name": "Ada",
     "games": [
         {"game": game, "net": net, "winner": net > 25}
@@ -133,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     written = []
 
-    def save(name, r):
+    def save(name: str, r: Rendered) -> None:
         (out / f"{name}.png").write_bytes(r.png)
         written.append(name)
 
@@ -155,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         save("hand-lead", render_hand(v))
     g = Game.new("tripoley", NAMES[:5], seed=7)
     g.next_deal()
-    v = _play_until(g, lambda g, aw: bool((g.view(None).get("poker") or {}).get("showdown")), random.Random(3))
+    v = _play_until(g, _poker_shown, random.Random(3))
     if v:
         save("showdown", render_showdown(g.view(None)))
         save("mat-poker-showdown", render_mat(g.view(None)))

@@ -15,6 +15,9 @@ after each game is a second, cyan line on a scale of its own (its last value lab
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PIL import Image, ImageDraw
 
 from .base import (
@@ -41,7 +44,7 @@ LEFT = 86  # the chart's left edge (the axis labels are left of it)
 ROW_H = 28
 
 
-def running_totals(games: list[dict], total_net: int) -> list[int]:
+def running_totals(games: list[dict[str, Any]], total_net: int) -> list[int]:
     """The net over all games after each of ``games`` (oldest first), ending at ``total_net``."""
     out = []
     after = total_net
@@ -54,7 +57,7 @@ def running_totals(games: list[dict], total_net: int) -> list[int]:
 LABEL_GAP = 18  # px between two of the chart's value labels (13 px type): closer ones would overlap
 
 
-def axis_labels(low: int, high: int, y_of) -> list[tuple[int, float]]:
+def axis_labels(low: int, high: int, y_of: Callable[[int], float]) -> list[tuple[int, float]]:
     """The values labelled on the chart's left (the lowest, zero, the highest) with their heights:
     zero always, an extreme only where it does not overlap a label already placed."""
     placed: list[tuple[int, float]] = []
@@ -69,7 +72,7 @@ def signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def stats_alt(stats: dict) -> str:
+def stats_alt(stats: dict[str, Any]) -> str:
     """The picture in words: the line's start, end, lowest and highest, and every game's results."""
     name = str(stats.get("name") or "This player")
     games = list(stats.get("games") or [])
@@ -99,12 +102,12 @@ def stats_alt(stats: dict) -> str:
     return " ".join(parts)[:1024]
 
 
-def rating_points(games: list[dict]) -> list[tuple[int, int]]:
+def rating_points(games: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(index of the game, rating after it) of the games that were rated."""
     return [(i, int(g["rating"])) for i, g in enumerate(games) if g.get("rating") is not None]
 
 
-def rating_sentence(games: list[dict]) -> str:
+def rating_sentence(games: list[dict[str, Any]]) -> str:
     points = rating_points(games)
     if not points:
         return ""
@@ -113,7 +116,7 @@ def rating_sentence(games: list[dict]) -> str:
     return f"Rating over these games: from {points[0][1]} to {points[-1][1]}."
 
 
-def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[dict], bottom: float) -> None:
+def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[dict[str, Any]], bottom: float) -> None:
     """The rating after each rated game, a cyan line scaled to its own range, its last value labelled."""
     points = rating_points(games)
     if not points:
@@ -128,7 +131,7 @@ def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[di
     draw_text(draw, (WIDTH / 2, bottom + 18), f"rating (cyan line): {points[-1][1]}", font(13), CYAN, "mm")
 
 
-def render_stats(stats: dict) -> Rendered:
+def render_stats(stats: dict[str, Any]) -> Rendered:
     games = list(stats.get("games") or [])
     families = list(stats.get("by_game") or [])[:12]
     height = CHART_TOP + CHART_H + 56 + (ROW_H * len(families) + 30 if families else 0) + PAD

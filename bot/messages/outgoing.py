@@ -176,17 +176,14 @@ def summary_view(table: Table) -> dict | None:
 
 
 # What the table message's text tells and its picture need not: the deadline, the last poker action
-# and bet, the recent events. Left out of the picture, a move that changes only those edits the
+# and bet, the recent events. Blank in the picture's view, a move that changes only those edits the
 # text and keeps the picture uploaded before. Whose turn it is stays in: the mat marks that seat.
-TEXT_ONLY_FIELDS = ("events", "standings")
-TEXT_ONLY_POKER_FIELDS = ("last_action", "current_bet")
-
-
 def picture_view(view: dict) -> dict:
-    """The public view the mat picture is drawn from."""
-    shown = {k: v for k, v in view.items() if k not in TEXT_ONLY_FIELDS}
-    if isinstance(view.get("poker"), dict):
-        shown["poker"] = {k: v for k, v in view["poker"].items() if k not in TEXT_ONLY_POKER_FIELDS}
+    """The public view the mat picture is drawn from: still a whole view (the renderers read every
+    key, engine.viewtypes.GameView), its text-only parts blank."""
+    shown = {**view, "events": [], "standings": []}
+    if view["poker"] is not None:
+        shown["poker"] = {**view["poker"], "last_action": "", "current_bet": 0}
     return shown
 
 

@@ -57,7 +57,7 @@ def safe_default(game: Game, aw: Awaiting, ai_choice: Callable[[], Action]) -> A
     """The action played for a seat that ran out of time (RULES: check or fold, best five,
     the forced or lowest lead, no bid). Falls back to the AI's choice when none applies."""
     legal = list(aw.legal)
-    detail = aw.detail or {}
+    detail = aw.detail  # (its keys depend on the phase)
     candidates: list[Action] = []
     if "check" in legal:
         candidates.append(Action(seat=aw.seat, do="check"))
@@ -269,7 +269,7 @@ class Flow:
                 if rearm or table.deadline_kind != DeadlineKind.AI or table.deadline_seat != aw.seat:
                     self.set_deadline(table, table.ai_pause, DeadlineKind.AI, aw.seat)
                 break
-            if table.auto_forced and (aw.detail or {}).get("forced"):
+            if table.auto_forced and aw.detail.get("forced"):
                 kind, timeout = DeadlineKind.FORCED, FORCED_PAUSE  # played for them (bot.tables.timers)
             else:
                 kind = DeadlineKind.TURN

@@ -46,6 +46,7 @@ from bot.tables.registry import Registry
 from bot.tables.results import Results
 from bot.tables.store import TableStore
 from bot.tables.timers import Timers
+from engine.viewtypes import GameView
 
 
 class TableManager:
@@ -119,7 +120,7 @@ class TableManager:
     def member_check(self, check: Callable[[int, int], Awaitable[bool]] | None) -> None:
         self.timers.member_check = check
 
-    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict[str, Any]]:
+    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, GameView]:
         table = self.get(channel_id)
         if table.status != TableStatus.PLAYING:
             raise errors.WrongPhase(errors.Refusal.NO_CARDS_YET)

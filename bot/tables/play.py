@@ -29,9 +29,10 @@ def awaited_of(table: Table, index: int) -> Awaiting:
     if game.awaiting() is None:
         raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
     view = game.view(index)
-    if view.get("sealed"):
+    sealed = view["sealed"]
+    if sealed:
         raise errors.NotYourTurn(
-            errors.Refusal.CHOSEN_ALREADY, choice=sealed_words(view, view["sealed"]), names=still_choosing(view)
+            errors.Refusal.CHOSEN_ALREADY, choice=sealed_words(view, sealed), names=still_choosing(view)
         )
     names = ", ".join(table.seats[s].name for s in game.acting_seats())
     raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=names)

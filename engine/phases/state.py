@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..viewtypes import ShowdownHand
+
 
 @dataclass(slots=True)
 class Wait:
@@ -104,7 +106,7 @@ class PokerState:
     need: list[int] = field(default_factory=list)  # seats still to act, in turn
     pot_before: int = 0
     winners: list[int] = field(default_factory=list)
-    showdown: list[dict[str, Any]] | None = None
+    showdown: list[ShowdownHand] | None = None
     hands: dict[str, str] = field(default_factory=dict)  # seat → category shown
     last_action: str = ""
     dealt: list[list[int]] = field(default_factory=list)  # hands as dealt (Rulebook poker after Michigan)

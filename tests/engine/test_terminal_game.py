@@ -496,7 +496,8 @@ def test_one_line_says_when_the_rules_play_michigan_for_you():
 
 
 def test_the_rummoli_warning_shows_cards_as_everywhere_else():
-    view = {
+    view = {  # the parts of a view the prompt reads
+        "phase": "spare-hand",
         "legal": ["keep", "swap"],
         "detail": {"warning": "you hold pay cards (KH TH): the rules advise against swapping your hand"},
     }

@@ -1,4 +1,5 @@
-"""View dicts shaped like docs/engine-api.md "View", for tests without the engine."""
+"""Views of the engine's shape (``engine.viewtypes.GameView``, docs/engine-api.md "View"), made up for tests
+without playing a game."""
 
 from __future__ import annotations
 
@@ -150,7 +151,7 @@ def make_view(preset="tripoley", players=4, *, seed=1, viewer=None, phase="michi
         if n > 8 and i == (dealer + 4) % n:
             status = "sitting-out"
         if n > 8 and i == (dealer + 5) % n:
-            status = "out"
+            status = "eliminated"
         seats.append(
             {
                 "seat": i,
@@ -182,13 +183,15 @@ def make_view(preset="tripoley", players=4, *, seed=1, viewer=None, phase="michi
         "poker": {
             "chosen": None,
             "current_bet": 5 if phase.startswith("poker") else 0,
-            "last_action": "bob raises 5" if phase.startswith("poker") else None,
+            "last_action": "bob raises 5" if phase.startswith("poker") else "",
             "showdown": None,
+            "winners": [],
         },
         "michigan": {
             "sequence": ["8H", "9H", "TH", "JH"] if phase.startswith("michigan") else [],
             "last_card": "JH" if phase.startswith("michigan") else None,
             "out": None,
+            "played": 4 if phase.startswith("michigan") else 0,
         },
         "spare": {"cards": hs, "auction": None},
         "events": [],
@@ -197,6 +200,9 @@ def make_view(preset="tripoley", players=4, *, seed=1, viewer=None, phase="michi
         "standings": [
             {"seat": s["seat"], "name": s["name"], "stack": s["stack"], "net": s["stack"] - 100} for s in seats
         ],
+        "corner": None,
+        "acting": [to_act],
+        "sealed": None,
     }
     if viewer is not None and viewer == to_act:
         view["legal"] = ["play", "pass"]

@@ -9,6 +9,7 @@ from test_render import MAT_BUDGET, check_layout
 
 from engine import PRESETS, Game
 from engine.ai import autoplay
+from engine.viewtypes import GameView
 from images import render_hand, render_mat, render_showdown, render_summary
 from images.samples import NAMES
 
@@ -52,3 +53,27 @@ def test_real_views_render(preset, players):
     pub = g.view(None)
     assert render_mat(pub).png.startswith(b"\x89PNG")
     assert render_summary(pub).alt
+
+
+def test_the_bots_pictures_are_drawn_from_whole_views():
+    """The bot draws the mat from ``picture_view`` (its text-only parts blank) and the standings from
+    its results: both of the shapes the renderers read (a GameView, a Summary), every key there."""
+    from bot.messages.outgoing import picture_view
+    from images.hands import Summary
+    from tests.viewshape import assert_shape
+
+    g = Game.new("tripoley", NAMES[:4], seed=3)
+    steps = autoplay(g, "heuristic", random.Random(3))
+    while not ((poker := g.view(None)["poker"]) and poker["last_action"]):
+        next(steps)
+    view = picture_view(g.view(None))
+    assert_shape(view, GameView)
+    assert view["poker"]["last_action"] == "" and view["events"] == [] and view["standings"] == []
+    assert render_mat(view).png.startswith(b"\x89PNG")
+    summary = {
+        "preset_name": "Tripoley (Cadaco)",
+        "standings": [{"name": "Ann", "stack": 120, "net": 20, "detail": "won 2 pots"}],
+        "highlights": ["Ann won the biggest pot"],
+    }
+    assert_shape(summary, Summary)
+    assert "won 2 pots" in render_summary(summary).alt

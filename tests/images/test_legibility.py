@@ -112,8 +112,9 @@ def test_every_seat_box_holds_an_ai_level_and_letters(tag):
 
 
 def test_alt_text_keeps_the_ai_level():
-    seats = [{"seat": 0, "name": "Ramanujan the Great (Normal AI)", "stack": 90}, {"seat": 1, "name": "Bob"}]
-    alt = mat_alt({"seats": seats})
+    view = Game.new("tripoley", ["Ramanujan the Great (Normal AI)", "Bob"], seed=1).view(None)
+    view["seats"][0]["stack"], view["seats"][1]["stack"] = 90, 0
+    alt = mat_alt(view)
     assert "Ramanujan t\u2026 (Normal AI) 90" in alt and "Bob 0" in alt
 
 

@@ -9,9 +9,12 @@ import pytest
 from image_views import PRESETS, make_view
 from PIL import Image
 
+from engine import Game
+from engine.viewtypes import GameView
 from images import Rendered, render_hand, render_mat, render_showdown, render_summary
 from images.base import rect_inside, rects_intersect
 from images.mat import mat_layout
+from tests.viewshape import assert_shape
 
 MAT_BUDGET = 300 * 1024
 
@@ -91,14 +94,13 @@ def test_identical_views_identical_bytes():
     assert h1.png == h2.png
 
 
-def test_tolerates_missing_keys():
-    r = render_mat({"mat": [{"id": "pot", "chips": 5}], "seats": [{"seat": 0}]})
-    assert r.png.startswith(b"\x89PNG")
-    render_mat({})
-    render_hand({})
-    render_showdown({})
-    render_summary({})
-    render_summary([])
+def test_a_view_before_the_first_deal_renders():
+    """No round yet: no hand, no poker, no Michigan, no spare hand (None in the view)."""
+    view = Game.new("tripoley", ["ann", "bob", "cat"], seed=1).view(0)
+    assert view["poker"] is None and view["hand"] is None
+    for render in (render_mat, render_hand, render_showdown, render_summary):
+        assert render(view).png.startswith(b"\x89PNG")
+    assert render_summary([]).alt.startswith("Game over: final standings.")  # no standings given
 
 
 def test_optional_suit_labels():
@@ -170,3 +172,12 @@ def test_folded_showdown():
     view["poker"]["winners"] = [1]
     r = render_showdown(view)
     assert "uncontested" in r.alt
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_made_up_views_have_the_engines_shape(preset):
+    """The renderers read views as ``GameView`` (no key looked for in vain): the views these tests
+    make up must have that shape too."""
+    for phase in ("michigan-play", "poker-betting"):
+        for viewer in (None, 1):
+            assert_shape(make_view(preset, 9, viewer=viewer, phase=phase), GameView)

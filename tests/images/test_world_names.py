@@ -148,7 +148,7 @@ def test_world_names_on_a_mat_of_every_size(players):
 def test_world_names_in_the_final_standings():
     g = Game.new("tripoley", WORLD_NAMES[:6], seed=9, options={"game_end": "rounds:1"})
     view = g.view(None)
-    view["standings"] = [{"seat": i, "name": n, "stack": 100 - i} for i, n in enumerate(WORLD_NAMES[:6])]
+    view["standings"] = [{"seat": i, "name": n, "stack": 100 - i, "net": -i} for i, n in enumerate(WORLD_NAMES[:6])]
     r = render_summary(view)
     plain = render_summary(Game.new("tripoley", ["a", "b", "c", "d", "e", "f"], seed=9).view(None))
     assert (r.width, r.height) == (plain.width, plain.height)  # long and wide names keep the layout

@@ -76,7 +76,7 @@ async def test_the_final_message_names_the_biggest_pot_the_best_hand_and_each_re
         {
             **out.view,
             "highlights": [],
-            "standings": [{k: v for k, v in row.items() if k != "detail"} for row in out.view["standings"]],
+            "standings": [{**row, "detail": None} for row in out.view["standings"]],
         }
     )
     assert picture.height > plain.height, "the highlights and each player's line take room of their own"

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.discordio.ui import build_view
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
+from bot.messages.weblinks import BOARD
 
 if TYPE_CHECKING:
     from bot.discordio.client import TripoleyBot
@@ -71,8 +72,19 @@ def settings_text(config: GuildConfig, house_bankroll: int) -> str:
         f"Tables in threads: {'on' if config.threads else 'off'}\n"
         f"Turn pings: {'on' if config.pings else 'off'} by default\n"
         f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
-        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)"
+        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)\n"
+        f"{web_pages_text(config)}"
     )
+
+
+def web_pages_text(config: GuildConfig) -> str:
+    """Whether the server's leaderboard is on the web, and where (when the bot serves web pages)."""
+    links = BOARD.links
+    if not config.web_pages:
+        return "Leaderboard on the web: off"
+    if links is None:
+        return "Leaderboard on the web: on (the bot serves no web pages now)"
+    return f"Leaderboard on the web: on, at <{links.server_url(config.guild_id)}>"
 
 
 def confirm_view(what: str, label: str) -> discord.ui.View:

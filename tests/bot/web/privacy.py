@@ -13,7 +13,6 @@ from engine import cards as C
 from engine import events as ev
 from engine.replay import run_replay
 
-
 WILD_CARDS = re.compile(r"\([^()]* wild\)")
 
 

@@ -19,7 +19,7 @@
   let shown = -1;
   let wanted = 0;
 
-  const labels = { first: "⏮", back: "◀", forward: "▶", last: "⏭" };
+  const labels = { first: "«", back: "‹", forward: "›", last: "»" };
   for (const id of Object.keys(labels)) {
     const button = document.getElementById(id);
     button.textContent = labels[id];

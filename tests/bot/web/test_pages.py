@@ -8,35 +8,19 @@ from __future__ import annotations
 import re
 
 import aiohttp
-import pytest
 from markupsafe import escape
 
 from bot.economy import privacy
 from bot.messages.weblinks import BOARD, WebLinks
 from bot.web.headers import CONTENT_SECURITY_POLICY
-from bot.web.live import LiveHub
-from bot.web.pages import Pages
-from bot.web.server import RequestBudget, WebServer, client_address
+from bot.web.server import RequestBudget, client_address
 from bot.web.store import WebStore
+from tests.bot.web.conftest import PUBLIC
 from tests.bot.web.games import HOSTILE, played, save_finished
 
 G = 1  # the server
 OTHER = 2
 ANN, BOB, CAT = 11, 12, 13
-PUBLIC = "https://tripoley.example.org"
-
-
-@pytest.fixture
-async def web(db, manager):
-    store = WebStore(db)
-    links = WebLinks(PUBLIC, await store.site_key())
-    hub = LiveHub(manager.get_by_id, links.replay_url)
-    server = WebServer(Pages(links, store, manager.store, manager.bank, hub), "127.0.0.1", 0)
-    await server.start()
-    async with aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as session:
-        server.session = session
-        yield server
-    await server.stop()
 
 
 def path(url: str) -> str:

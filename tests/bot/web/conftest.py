@@ -1,0 +1,44 @@
+"""The web pages' fixtures: the pages on a real HTTP server over the test database (``web``), and one
+headless chromium for the session (``browser``; skipped, saying why, where none can run, but in CI)."""
+
+from __future__ import annotations
+
+import aiohttp
+import pytest
+
+from bot.messages.weblinks import WebLinks
+from bot.web.live import LiveHub
+from bot.web.pages import Pages
+from bot.web.server import WebServer
+from bot.web.store import WebStore
+from tests import browser as chromium
+from tests.pgserver import in_ci
+
+PUBLIC = "https://tripoley.example.org"
+
+
+@pytest.fixture
+async def web(db, manager):
+    """A WebServer on a free port (``.session``: an HTTP client to it; ``.base``: its address)."""
+    store = WebStore(db)
+    links = WebLinks(PUBLIC, await store.site_key())
+    hub = LiveHub(manager.get_by_id, links.replay_url)
+    server = WebServer(Pages(links, store, manager.store, manager.bank, hub), "127.0.0.1", 0)
+    await server.start()
+    server.base = f"http://127.0.0.1:{server.port}"
+    async with aiohttp.ClientSession(server.base) as session:
+        server.session = session
+        yield server
+    await server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    reason = chromium.unavailable()
+    if reason:
+        if in_ci():
+            pytest.fail(f"CI runs the browser tests, but {reason}")
+        pytest.skip(reason)
+    started = chromium.Browser().start()
+    yield started
+    started.stop()

@@ -2,7 +2,7 @@
 
 The hub listens to the table service's updates (the ones that refresh the table message on Discord,
 :meth:`bot.tables.registry.Registry.notify`) and keeps, per table someone watches, the newest public
-snapshot and its recent log lines; each watcher has a queue that holds only the newest snapshot (a
+snapshot and the recent log lines of the round in play; each watcher has a queue that holds only the newest snapshot (a
 slow one skips to it, nobody's backlog grows). Snapshots are built from the spectator view only
 (:func:`bot.web.public.public_table`).
 """
@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.tables.log import log_lines
 from bot.tables.model import Table, TableStatus, TableUpdate, UpdateKind
-from bot.web.public import public_table
+from bot.web.public import live_lines, public_table
+from engine import events as ev
 
 RECENT_LINES = 40  # log lines a page shows (and a new watcher is sent)
 MOST_WATCHERS = 500  # per table
@@ -30,6 +30,10 @@ class Watched:
     snapshot: dict[str, Any]
     lines: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_LINES))
     queues: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+
+
+def snapshot_lines(snapshot: dict[str, Any]) -> deque[str]:
+    return deque(snapshot.get("lines") or [], maxlen=RECENT_LINES)
 
 
 def snapshot_of(table: Table, lines: deque[str], replay_url: str, kind: UpdateKind | None = None) -> dict[str, Any]:
@@ -48,6 +52,15 @@ def snapshot_of(table: Table, lines: deque[str], replay_url: str, kind: UpdateKi
     }
 
 
+def round_so_far(table: Table) -> deque[str]:
+    """The lines of the round in play up to now (a new watcher's first)."""
+    lines: deque[str] = deque(maxlen=RECENT_LINES)
+    game = table.game
+    if game is not None and game.r is not None:
+        lines.extend(live_lines(list(game.r.events), game.view(None)))
+    return lines
+
+
 class LiveHub:
     """``find(table_id)``: the open table of that id in this process (the table service's registry);
     ``replay_url(table_id)``: the link a finished game's watchers are given."""
@@ -64,8 +77,13 @@ class LiveHub:
         if watched is None or update.kind is UpdateKind.LOBBY:
             return
         game = table.game
-        if game is not None and update.events:
-            watched.lines.extend(log_lines(list(update.events), game.view(None)))
+        events = list(update.events)
+        starts = [i for i, event in enumerate(events) if isinstance(event, ev.RoundStart)]
+        if starts:  # a new deal: the page tells this round (the last one's cards are in new hands)
+            watched.lines.clear()
+            events = events[starts[-1] :]
+        if game is not None and events:
+            watched.lines.extend(live_lines(events, game.view(None)))
         watched.snapshot = snapshot_of(table, watched.lines, self.replay_url(table.id), update.kind)
         for queue in watched.queues:
             if queue.full():
@@ -80,7 +98,7 @@ class LiveHub:
         table = self.find(table_id)
         if table is None or table.game is None:
             return None
-        return snapshot_of(table, deque(maxlen=RECENT_LINES), self.replay_url(table_id))
+        return snapshot_of(table, round_so_far(table), self.replay_url(table_id))
 
     def watch(self, table_id: int) -> asyncio.Queue[dict[str, Any]] | None:
         """A new watcher's queue, holding the snapshot now; None: no such table, or too many watchers."""
@@ -89,7 +107,7 @@ class LiveHub:
             snapshot = self.current(table_id)
             if snapshot is None:
                 return None
-            watched = self.watched[table_id] = Watched(snapshot)
+            watched = self.watched[table_id] = Watched(snapshot, snapshot_lines(snapshot))
         if len(watched.queues) >= MOST_WATCHERS:
             return None
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)

@@ -13,8 +13,9 @@ from typing import Any
 
 from bot.tables.log import log_lines
 from engine import Action
+from engine import events as ev
 from engine.events import Event
-from engine.textview import describe_action
+from engine.textview import describe_action, event_sentence
 
 SEAT_FIELDS = ("seat", "name", "stack", "cards", "status", "committed", "played", "is_dealer")
 MAT_FIELDS = ("id", "label", "kind", "chips")
@@ -70,3 +71,19 @@ def step_lines(before: dict[str, Any], action: Action | None, events: Sequence[E
         lines.append(describe_action(before, action.to_dict(), events, before.get("phase")))
     lines.extend(log_lines(list(events), before))
     return [line for line in lines if line]
+
+
+def live_lines(events: Sequence[Event], view: dict[str, Any]) -> list[str]:
+    """The live page's lines for ``events``: the table's log (:func:`bot.tables.log.log_lines`) and the
+    decisions the events tell in the engine's public words (bets, calls, plays, "picks five poker
+    cards": never a chosen card); the antes and the chips going to a space are left out."""
+    lines: list[str] = []
+    for event in events:
+        if isinstance(event, (ev.Ante, ev.ToSpace)):
+            continue
+        told = log_lines([event], view)
+        if not told and not isinstance(event, ev.Reveal):
+            sentence = event_sentence(event, view)
+            told = [sentence[:1].upper() + sentence[1:]] if sentence else []
+        lines.extend(told)
+    return lines

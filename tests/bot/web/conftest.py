@@ -1,5 +1,5 @@
-"""The web pages' fixtures: the pages on a real HTTP server over the test database (``web``), and one
-headless chromium for the session (``browser``; skipped, saying why, where none can run, but in CI)."""
+"""The web pages' fixture: the pages on a real HTTP server over the test database (``web``); the
+browser is tests/conftest.py's."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from bot.web.live import LiveHub
 from bot.web.pages import Pages
 from bot.web.server import WebServer
 from bot.web.store import WebStore
-from tests import browser as chromium
-from tests.pgserver import in_ci
 
 PUBLIC = "https://tripoley.example.org"
 
@@ -30,15 +28,3 @@ async def web(db, manager):
         server.session = session
         yield server
     await server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    reason = chromium.unavailable()
-    if reason:
-        if in_ci():
-            pytest.fail(f"CI runs the browser tests, but {reason}")
-        pytest.skip(reason)
-    started = chromium.Browser().start()
-    yield started
-    started.stop()

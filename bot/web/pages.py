@@ -34,6 +34,7 @@ BOARD_ROWS = 25
 BOARDS = ("balance", "net", "wins")
 KEEP_ALIVE = 15.0  # seconds between the comments that keep a live stream open through proxies
 PLAYER_GAMES = 20
+STEPS_CHUNK = 50  # steps a request of the replay viewer loads
 STREAMS_PER_TABLE = 500
 
 Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -85,7 +86,7 @@ class Pages:
             ("/", self.index),
             ("/replay/{token}", self.replay_page),
             ("/api/replay/{token}", self.replay_api),
-            ("/api/replay/{token}/step/{step}", self.step_api),
+            ("/api/replay/{token}/steps/{first}", self.steps_api),
             ("/live/{token}", self.live_page),
             ("/api/live/{token}", self.live_api),
             ("/api/live/{token}/stream", self.live_stream),
@@ -114,7 +115,9 @@ class Pages:
 
     @staticmethod
     def data(payload: Any) -> web.Response:
-        return web.json_response(payload, dumps=lambda value: json.dumps(value, separators=(",", ":")))
+        response = web.json_response(payload, dumps=lambda value: json.dumps(value, separators=(",", ":")))
+        response.enable_compression()  # when the client accepts it: a game's steps shrink tenfold
+        return response
 
     # -- finding things by their tokens ---------------------------------------------------
 
@@ -157,19 +160,25 @@ class Pages:
             api=f"/api/replay/{token}",
             start=min(start, max(0, len(steps.tables) - 1)),
             script_words=SCRIPT_WORDS,
+            chunk=STEPS_CHUNK,
         )
 
     async def replay_api(self, request: web.Request) -> web.StreamResponse:
         game, steps = await self._finished(request)
         return self.data({**steps.summary(), "game": game_name(game.preset)})
 
-    async def step_api(self, request: web.Request) -> web.StreamResponse:
+    async def steps_api(self, request: web.Request) -> web.StreamResponse:
+        """A chunk of :data:`STEPS_CHUNK` steps from ``first`` (a multiple of it): each step's lines and
+        table. In chunks, so stepping through a long game takes few requests of the address's budget."""
         _, steps = await self._finished(request)
-        step = request.match_info["step"]
-        if not step.isdigit() or int(step) >= len(steps.tables):
+        first = request.match_info["first"]
+        if not first.isdigit() or int(first) % STEPS_CHUNK or int(first) >= len(steps.tables):
             raise web.HTTPNotFound()
-        number = int(step)
-        return self.data({"step": number, "lines": steps.lines[number], "table": steps.tables[number]})
+        start = int(first)
+        numbers = range(start, min(start + STEPS_CHUNK, len(steps.tables)))
+        return self.data(
+            {"first": start, "steps": [{"lines": steps.lines[n], "table": steps.tables[n]} for n in numbers]}
+        )
 
     async def _live_or_finished(self, table_id: int) -> dict[str, Any]:
         """A table's live snapshot, or for a game already over the note that leads to its replay."""

@@ -34,9 +34,10 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
         guild_ready_timeout=0.01,
     )
     await dh.connect(bot)
-    lobby = await (await dh.run_command("alice", CHANNEL, "tripoley start", preset="tripoley", rounds=2)).message()
+    lobby = await (await dh.run_command("alice", CHANNEL, "tripoley start", preset="tripoley", rounds=3)).message()
     await (await dh.click("bob", lobby, label="Join")).response()
     await (await dh.click("alice", lobby, label="Add AI")).response()
+    bot.manager.rng.seed(5)  # the same deal every run (the game's seed is drawn at Start)
     await (await dh.click("alice", lobby, label="Start")).response()
     tm = await dh.wait_for(lambda: table_message(dh, CHANNEL), 10, what="the table message")
     table = bot.manager.tables[dh.channel(CHANNEL).id]
@@ -70,7 +71,10 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
     followed = 0
     while not finished(dh, CHANNEL):
         await play_from_hands(dh, CHANNEL, moves=1)
-        version = table.version
+        watched = hub.watched.get(table.id)
+        if watched is None or watched.snapshot["over"]:
+            break  # the game ended: its stream too
+        version = watched.snapshot["version"]  # the newest change the table told
 
         async def caught_up(page, version=version):
             await page.wait_for_function(

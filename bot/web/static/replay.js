@@ -14,7 +14,8 @@
   const position = document.getElementById("position");
   const tableBox = document.getElementById("table");
   const logBox = document.getElementById("log");
-  const tables = new Map();
+  const chunk = Number(root.dataset.chunk);
+  const chunks = new Map(); // first step of a chunk → the promise of its steps
   let summary = null;
   let shown = -1;
   let wanted = 0;
@@ -27,13 +28,17 @@
     button.setAttribute("aria-label", words[id]);
   }
 
-  async function load(step) {
-    if (!tables.has(step)) {
-      const answer = await fetch(api + "/step/" + step, { credentials: "omit" });
-      if (!answer.ok) throw new Error("step " + step + ": " + answer.status);
-      tables.set(step, await answer.json());
+  function load(step) {
+    const first = step - (step % chunk);
+    if (!chunks.has(first)) {
+      const loading = fetch(api + "/steps/" + first, { credentials: "omit" }).then((answer) => {
+        if (!answer.ok) throw new Error("steps from " + first + ": " + answer.status);
+        return answer.json();
+      });
+      chunks.set(first, loading);
+      loading.catch(() => chunks.delete(first)); // asked again at the next step
     }
-    return tables.get(step);
+    return chunks.get(first).then((data) => data.steps[step - first]);
   }
 
   async function show(step) {
@@ -52,7 +57,7 @@
     const url = new URL(window.location.href);
     url.searchParams.set("step", String(step));
     window.history.replaceState(null, "", url);
-    if (step + 1 < summary.steps) load(step + 1).catch(() => {}); // the next one, ahead of the click
+    if (step + chunk < summary.steps) load(step + chunk).catch(() => {}); // the next chunk, ahead
   }
 
   function go(step) {

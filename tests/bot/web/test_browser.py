@@ -10,6 +10,7 @@ import json
 import pytest
 
 from bot.messages.weblinks import WebLinks
+from bot.web.pages import STEPS_CHUNK
 from tests.bot.web.conftest import PUBLIC
 from tests.bot.web.games import HOSTILE, played, save_finished
 from tests.bot.web.privacy import hidden_at_each_step, leaks
@@ -171,10 +172,11 @@ async def test_no_hidden_card_reaches_the_browser(browser, web, db):
         assert leaks(text, hidden[step], labels) == [], (step, text)
     steps_seen = 0
     for address, body in bodies.items():
-        if "/step/" in address:
-            step = int(address.rsplit("/", 1)[1])
-            assert leaks(json.loads(body), hidden[step], labels) == [], address
-            steps_seen += 1
+        if "/steps/" in address:
+            chunk = json.loads(body)
+            for number, step in enumerate(chunk["steps"], chunk["first"]):
+                assert leaks(step, hidden[number], labels) == [], (address, number)
+                steps_seen += 1
         elif "/api/replay/" in address:
             data = json.loads(body)
             assert data.pop("lines") == summary["lines"]  # checked step by step
@@ -188,8 +190,9 @@ async def test_no_hidden_card_reaches_the_browser(browser, web, db):
 
 async def step_table(web, url: str, step: int) -> dict:
     token = url.rsplit("/", 1)[1]
-    async with web.session.get(f"/api/replay/{token}/step/{step}") as response:
-        return (await response.json())["table"]
+    first = step - step % STEPS_CHUNK
+    async with web.session.get(f"/api/replay/{token}/steps/{first}") as response:
+        return (await response.json())["steps"][step - first]["table"]
 
 
 def mat_labels(table: dict) -> set[str]:

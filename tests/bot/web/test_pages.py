@@ -13,6 +13,7 @@ from markupsafe import escape
 from bot.economy import privacy
 from bot.messages.weblinks import BOARD, WebLinks
 from bot.web.headers import CONTENT_SECURITY_POLICY
+from bot.web.pages import STEPS_CHUNK
 from bot.web.server import RequestBudget, client_address
 from bot.web.store import WebStore
 from tests.bot.web.conftest import PUBLIC
@@ -81,11 +82,17 @@ async def test_the_replay_api_gives_every_step_and_the_standings(web, db):
     assert [r["round"] for r in summary["rounds"]] == [1, 2]
     assert summary["players"] == list(HOSTILE)
     assert [row["stack"] for row in summary["standings"]] == sorted(game.stacks, reverse=True)
-    async with web.session.get(f"{api}/step/{summary['steps'] - 1}") as response:
-        last = await response.json()
-    assert last["table"]["finished"] and last["table"]["standings"] == summary["standings"]
-    async with web.session.get(f"{api}/step/{summary['steps']}") as response:
-        assert response.status == 404
+    tables = []
+    for first in range(0, summary["steps"], STEPS_CHUNK):
+        async with web.session.get(f"{api}/steps/{first}") as response:
+            chunk = await response.json()
+        assert chunk["first"] == first and len(chunk["steps"]) == min(STEPS_CHUNK, summary["steps"] - first)
+        tables += [step["table"] for step in chunk["steps"]]
+    assert len(tables) == summary["steps"]
+    assert tables[-1]["finished"] and tables[-1]["standings"] == summary["standings"]
+    for first in (summary["steps"] + STEPS_CHUNK, 1, "x"):  # past the end, not a chunk's first step
+        async with web.session.get(f"{api}/steps/{first}") as response:
+            assert response.status == 404
     status, text, _ = await get(web, web.pages.links.replay_url(table_id, step=5))
     assert status == 200 and 'data-start="5"' in text
 

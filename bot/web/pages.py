@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -28,6 +29,9 @@ from bot.web.live import LiveHub
 from bot.web.steps import ReplaySteps, replay_steps
 from bot.web.store import FinishedGame, WebStore
 from engine import PRESETS
+from engine.replay import ReplayError
+
+log = logging.getLogger(__name__)
 
 CACHED_REPLAYS = 16  # games whose steps are kept in memory (a replay is played again past it)
 BOARD_ROWS = 25
@@ -131,7 +135,11 @@ class Pages:
         game = await self.store.finished_game(self._table_id(request))
         if game is None:
             raise web.HTTPNotFound()
-        return game, await self.cache.steps(game)
+        try:
+            return game, await self.cache.steps(game)
+        except (ReplayError, ValueError) as exc:  # a file that no longer plays (an older engine's)
+            log.warning("table %d: its replay does not play (%s): no page", game.table_id, exc)
+            raise web.HTTPNotFound() from None
 
     async def _server(self, request: web.Request) -> int:
         guild_id = self.links.read("server", request.match_info["token"])

@@ -180,3 +180,29 @@ async def test_the_links_go_with_the_server(db, manager):
     finally:
         await server.stop()
     assert BOARD.links is None
+
+
+async def test_a_replay_that_no_longer_plays_has_no_page(web, db):
+    table_id = await save_finished(db, played(), G, [ANN, BOB, CAT])
+    await db.execute_alone("UPDATE tables SET replay_json = ? WHERE id = ?", ('{"players": ["A"]}', table_id))
+    assert (await get(web, web.pages.links.replay_url(table_id)))[0] == 404
+
+
+def test_the_messages_link_to_the_web_only_when_it_is_served():
+    from types import SimpleNamespace
+
+    from bot.messages.components import LINK, final_components
+    from cogs.tables import web_replay_link
+
+    finished = SimpleNamespace(id=7)
+    assert BOARD.links is None
+    assert all(spec.url is None for spec in final_components(finished)) and web_replay_link(7) == ""
+    links = WebLinks(PUBLIC, b"k" * 32)
+    BOARD.configure(links)
+    try:
+        [web_button] = [spec for spec in final_components(finished) if spec.url is not None]
+        assert web_button.style == LINK and web_button.label == "Replay on the web"
+        assert web_button.url == links.replay_url(7) and web_button.custom_id == ""
+        assert web_replay_link(7) == f" · [Replay on the web]({links.replay_url(7)})" and web_replay_link(None) == ""
+    finally:
+        BOARD.configure(None)

@@ -33,7 +33,6 @@ PAGE_WORDS: dict[str, str] = {
     "balance": "Wallet",
     "recent_games": "Recent games",
     "game": "Game",
-    "ended": "Ended",
     "replay_link": "Replay",
     "nobody_yet": "Nobody has finished a game here yet.",
     "no_games_yet": "No finished game is kept for this player.",
@@ -78,7 +77,6 @@ SCRIPT_WORDS: dict[str, str] = {
     "live_over": "The game is over.",
     "live_cancelled": "The table closed before its game ended.",
     "live_replay": "Watch its replay",
-    "log": "What happened",
 }
 
 

@@ -39,7 +39,6 @@ BOARDS = ("balance", "net", "wins")
 KEEP_ALIVE = 15.0  # seconds between the comments that keep a live stream open through proxies
 PLAYER_GAMES = 20
 STEPS_CHUNK = 50  # steps a request of the replay viewer loads
-STREAMS_PER_TABLE = 500
 
 Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
 

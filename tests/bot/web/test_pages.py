@@ -206,3 +206,16 @@ def test_the_messages_link_to_the_web_only_when_it_is_served():
         assert web_replay_link(7) == f" · [Replay on the web]({links.replay_url(7)})" and web_replay_link(None) == ""
     finally:
         BOARD.configure(None)
+
+
+async def test_check_names_the_web_pages(discord_harness, tmp_path):
+    from tests.bot.test_main import run_bot_command
+
+    env = discord_harness.bot_env(
+        DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3", WEB_ADDRESS="127.0.0.1:8080", PUBLIC_URL=PUBLIC + "/"
+    )
+    rc, out, err = await run_bot_command(["check"], tmp_path, env)
+    assert rc == 0, err
+    assert out.splitlines()[1] == f"web: pages on http://127.0.0.1:8080/, linked as {PUBLIC}"
+    rc, out, err = await run_bot_command(["check"], tmp_path, {**env, "PUBLIC_URL": ""})
+    assert rc == 2 and "PUBLIC_URL" in err and "WEB_ADDRESS serves the web pages" in err

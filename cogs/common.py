@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.discordio.ui import build_view
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
+from bot.messages.web import web_pages_setting
 from bot.messages.weblinks import BOARD
 
 if TYPE_CHECKING:
@@ -80,11 +81,7 @@ def settings_text(config: GuildConfig, house_bankroll: int) -> str:
 def web_pages_text(config: GuildConfig) -> str:
     """Whether the server's leaderboard is on the web, and where (when the bot serves web pages)."""
     links = BOARD.links
-    if not config.web_pages:
-        return "Leaderboard on the web: off"
-    if links is None:
-        return "Leaderboard on the web: on (the bot serves no web pages now)"
-    return f"Leaderboard on the web: on, at <{links.server_url(config.guild_id)}>"
+    return web_pages_setting(config.web_pages, links.server_url(config.guild_id) if links is not None else None)
 
 
 def confirm_view(what: str, label: str) -> discord.ui.View:

@@ -22,6 +22,7 @@ from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
 from bot.messages.text import HELP_TEXT, escape
+from bot.messages.web import history_replay_link
 from bot.messages.weblinks import BOARD
 from bot.tables.messageids import remember_message
 from cogs.common import (
@@ -41,7 +42,7 @@ def web_replay_link(table_id: int | None) -> str:
     ten games' Log and Replay take 20), or nothing."""
     if table_id is None or BOARD.links is None:
         return ""
-    return f" · [Replay on the web]({BOARD.links.replay_url(table_id)})"
+    return history_replay_link(BOARD.links.replay_url(table_id))
 
 
 class TableCommands(CommandFamily):

@@ -83,3 +83,18 @@ SCRIPT_WORDS: dict[str, str] = {
 def say(key: str, **facts: Any) -> str:
     """A page's label or sentence ``key`` with its placeholders filled."""
     return PAGE_WORDS[key].format(**facts)
+
+
+def web_pages_setting(on: bool, server_url: str | None) -> str:
+    """The line of ``/tripoley settings`` about the server's pages (``server_url``: None when the bot
+    serves no web pages now)."""
+    if not on:
+        return "Leaderboard on the web: off"
+    if server_url is None:
+        return "Leaderboard on the web: on (the bot serves no web pages now)"
+    return f"Leaderboard on the web: on, at <{server_url}>"
+
+
+def history_replay_link(replay_url: str) -> str:
+    """The end of a ``/tripoley history`` line: its game's replay on the web, as a masked link."""
+    return f" · [Replay on the web]({replay_url})"

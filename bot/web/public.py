@@ -22,6 +22,10 @@ MAT_FIELDS = ("id", "label", "kind", "chips")
 TOP_FIELDS = ("preset_name", "round", "ante", "phase", "dealer", "to_act", "acting", "pay_suit", "finished")
 
 
+class NotTheSpectatorsView(ValueError):
+    """A view of some seat (its hand in it) was handed to :func:`public_table`: a bug, refused."""
+
+
 def _pick(item: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
     return {name: item.get(name) for name in fields}
 
@@ -29,7 +33,7 @@ def _pick(item: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
 def public_table(view: dict[str, Any]) -> dict[str, Any]:
     """The page's table from a spectator view (``game.view(None)``): see the module's docstring."""
     if view.get("viewer") is not None:
-        raise ValueError("a web page is drawn from the spectator view (seat None) only")
+        raise NotTheSpectatorsView(view.get("viewer"))
     out = _pick(view, TOP_FIELDS)
     out["seats"] = [_pick(seat, SEAT_FIELDS) for seat in view.get("seats") or []]
     out["mat"] = [_pick(space, MAT_FIELDS) for space in view.get("mat") or []]

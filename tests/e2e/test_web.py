@@ -1,5 +1,6 @@
 """End to end, the web pages of a game played through the local Discord (``WEB_ADDRESS`` and
-``PUBLIC_URL`` set): the table message's Watch link opens the live page in a real browser, which
+``PUBLIC_URL`` set): the table message's Watch link opens the live page in a real browser (a phone's
+width and a desktop's), which
 follows every change within 2 s with the hands hidden; when the game ends it says so and links to the
 replay, the final message's Replay on the web link is the same, and the replay steps through every
 action. No snapshot the live page is sent ever names a card still hidden at that moment."""
@@ -68,6 +69,8 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
         return await page.locator("#table .seat").count()
 
     assert await tab.do(opened) == 3
+    desktop = await browser.tab(1280, 900)
+    assert await desktop.do(opened) == 3
     followed = 0
     while not finished(dh, CHANNEL):
         await play_from_hands(dh, CHANNEL, moves=1)
@@ -90,6 +93,7 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
         followed += 1
         if followed == 3:
             await tab.do(lambda page: page.screenshot(path=str(screenshot_path("live-phone")), full_page=True))
+            await desktop.do(lambda page: page.screenshot(path=str(screenshot_path("live-desktop")), full_page=True))
     assert followed >= 3 and checked and leaked == []
 
     final = await dh.wait_for(
@@ -109,6 +113,13 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
             await page.wait_for_selector(f'#viewer[data-step="{step}"]', state="attached")
         return link, steps, await page.inner_text("#table .phase")
 
+    async def told_the_end(page):
+        await page.wait_for_selector("#over:not([hidden]) a.replay-link", timeout=FOLLOWS_WITHIN * 1000)
+        return await page.get_attribute("#over a.replay-link", "href")
+
+    assert await desktop.do(told_the_end) == replay["url"]
+    assert desktop.errors == []
+    await desktop.close()
     link, steps, phase = await tab.do(ended)
     assert link == replay["url"]
     assert steps > followed and "finished" in phase

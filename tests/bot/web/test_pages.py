@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import aiohttp
+import pytest
 from markupsafe import escape
 
 from bot.economy import privacy
@@ -219,3 +220,22 @@ async def test_check_names_the_web_pages(discord_harness, tmp_path):
     assert out.splitlines()[1] == f"web: pages on http://127.0.0.1:8080/, linked as {PUBLIC}"
     rc, out, err = await run_bot_command(["check"], tmp_path, {**env, "PUBLIC_URL": ""})
     assert rc == 2 and "PUBLIC_URL" in err and "WEB_ADDRESS serves the web pages" in err
+
+
+def test_the_web_settings_go_together_and_keep_to_their_own_address(tmp_path):
+    from bot.settings import SettingsError, load_settings
+
+    base = {"_env_file": None, "database_url": f"sqlite:///{tmp_path}/t.sqlite3"}
+    on = load_settings(**base, web_address="127.0.0.1:8080", public_url=PUBLIC + "/")
+    assert on.web_bind() == ("127.0.0.1", 8080) and on.public_url == PUBLIC
+    assert load_settings(**base).web_bind() is None  # off by default
+    for bad, named in (
+        ({"web_address": "127.0.0.1:8080"}, "PUBLIC_URL"),
+        ({"public_url": PUBLIC}, "WEB_ADDRESS"),
+        ({"web_address": "127.0.0.1:8080", "public_url": "ftp://x.org"}, "PUBLIC_URL"),
+        ({"web_address": "nowhere", "public_url": PUBLIC}, "WEB_ADDRESS"),
+        ({"web_address": "127.0.0.1:9464", "public_url": PUBLIC, "health_address": "127.0.0.1:9464"}, "WEB_ADDRESS"),
+    ):
+        with pytest.raises(SettingsError) as refused:
+            load_settings(**base, **bad)
+        assert len(refused.value.lines) == 1 and refused.value.lines[0].startswith(named), refused.value.lines

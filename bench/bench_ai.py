@@ -34,7 +34,6 @@ from engine.ai import choose_action  # noqa: E402
 from engine.search import Budget  # noqa: E402
 
 PRESETS = ("tripoley", "rummoli", "michigan-rummy", "great-lakes", "wanagan")
-MATCHUPS = (("hard", "normal"), ("normal", "easy"))
 SEATS = 4
 
 

@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "has-token":
         return has_token()
     from bot.settings import SettingsError, load_settings
-    from bot.storage.database import SchemaTooNew
+    from bot.storage.schema import SchemaTooNew
 
     try:
         settings = load_settings(**command_line_settings(args))
@@ -261,7 +261,7 @@ def has_token() -> int:
 
 
 def backup(settings, path: str) -> int:
-    from bot.storage.database import backup as copy_database
+    from bot.storage.backup import backup as copy_database
 
     if settings.is_postgres():
         print(
@@ -353,6 +353,7 @@ def database_errors() -> tuple[type[BaseException], ...]:
 async def forget(settings, user_id: int) -> int:
     """An operator's answer to a deletion request: the user forgotten everywhere, each server balanced."""
     from bot import errors
+    from bot.competition.store import CompetitionStore
     from bot.economy import privacy
     from bot.economy.bank import Bank
     from bot.storage.database import Database
@@ -366,7 +367,9 @@ async def forget(settings, user_id: int) -> int:
         print(f"forget: cannot open the database ({exc})", file=sys.stderr)
         return FAILED
     try:
-        removed = await privacy.forget_everywhere(Bank(db), user_id, lambda guild_id: False)
+        bank = Bank(db)
+        bank.also_forget.append(CompetitionStore(db).forget)  # as the bot's (bot.tables.manager)
+        removed = await privacy.forget_everywhere(bank, user_id, lambda guild_id: False)
     except errors.NotAllowed:
         print(
             f"forget: user {user_id} is seated at an open table; run this again once that game has ended",

@@ -1,8 +1,8 @@
-"""Refusals the players see, as exceptions carrying a friendly message.
+"""Refusals the players see, as exceptions.
 
-Anything raised as a :class:`TripoleyError` is answered ephemerally with its
-``message``; anything else is logged in full and answered with a generic
-apology (never a traceback, never a secret).
+Anything raised as a :class:`TripoleyError` is answered ephemerally: with its ``words``, or with
+its :class:`Refusal` and facts worded where it is answered; anything else is logged in full and
+answered with a generic apology (never a traceback, never a secret).
 
 The table manager refuses with a :class:`Refusal` (what is refused) and its facts (a seat's
 name, a count…), never with words: the Discord side words them where it answers

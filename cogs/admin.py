@@ -1,4 +1,4 @@
-"""``/tripoley-admin …``: the server's tools for admins (grant, house, audit, kick, reset, settings).
+"""``/tripoley-admin …``: the server's tools for admins (grant, house, audit, kick, reset, settings, season).
 
 A top-level group of its own, because Discord applies ``default_member_permissions`` to top-level
 commands only: members without **Manage Server** don't see it, and a server's owner can show it to
@@ -14,9 +14,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
+from bot.competition.store import LENGTHS
 from bot.discordio.admin import AdminTools, require_admin, require_manage_server
-from bot.discordio.controller import guild_of
+from bot.discordio.controller import channel_of, guild_of
+from bot.discordio.seasontools import SeasonTools
 from bot.economy.bank import HOUSE
+from bot.messages import competition as competition_words
 from bot.messages.text import audit_text
 from cogs.common import (
     CommandFamily,
@@ -44,6 +47,7 @@ class Admin(
         self.prefs = bot.prefs
         self.controller = bot.controller
         self.admin_tools = AdminTools(bot.manager)
+        self.season_tools = SeasonTools(bot.manager, getattr(bot.controller.publisher, "sink", None))
         self.controller.confirms["reset"] = self.admin_tools.reset
         self.controller.confirms["adjust"] = self.admin_tools.confirm_adjust
         super().__init__()
@@ -163,6 +167,36 @@ class Admin(
         else:
             config = await self.prefs.guild(guild_of(interaction))
         await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
+
+    @app_commands.command(name="season", description="The seasons: end the one under way, or set how long they last")
+    @app_commands.describe(
+        end="End the season under way now: its final standings kept and posted, every rating softened",
+        length="How long seasons last (without end: from the start of the one under way)",
+        channel="Where a season's final standings are posted (default: this channel)",
+        reset_chips="With end: every wallet back to the starting balance too (default: wallets untouched)",
+    )
+    @app_commands.choices(length=[app_commands.Choice(name=length, value=length) for length in LENGTHS])
+    async def admin_season(
+        self,
+        interaction: discord.Interaction,
+        end: bool = False,
+        length: str | None = None,
+        channel: discord.TextChannel | None = None,
+        reset_chips: bool = False,
+    ) -> None:
+        await require_admin(interaction, self.prefs, "Seasons")
+        if end and length is not None:
+            raise errors.TripoleyError(competition_words.SEASON_END_AND_LENGTH)
+        if reset_chips and not end:
+            raise errors.TripoleyError(competition_words.RESET_NEEDS_END)
+        if end:
+            await self.season_tools.end(interaction, reset_chips)
+            return
+        if length is None and channel is None:
+            await self.controller.reply(interaction, await self.season_tools.show(interaction))
+            return
+        where = channel.id if channel is not None else channel_of(interaction)
+        await self.controller.reply(interaction, await self.season_tools.set_length(interaction, length, where))
 
 
 async def setup(bot) -> None:

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.discordio.ui import build_view
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
+from bot.messages.competition import GAMES_TITLE, RATING_TITLE
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.web import web_pages_setting
 from bot.messages.weblinks import BOARD
@@ -89,7 +90,15 @@ def confirm_view(what: str, label: str) -> discord.ui.View:
     return build_view([ButtonSpec(encode(ConfirmButton(what)), label, DANGER)])
 
 
-LEADERBOARD_TITLES = {"balance": "balance", "net": "net winnings", "wins": "games won"}
+# The leaderboards by key (the first: /tripoley leaderboard's default): rating and games are drawn by
+# cogs.competition, the others from the bank.
+LEADERBOARD_TITLES = {
+    "rating": RATING_TITLE,
+    "balance": "balance",
+    "net": "net winnings",
+    "wins": "games won",
+    "games": GAMES_TITLE,
+}
 
 
 class CommandFamily(commands.Cog):

@@ -9,10 +9,13 @@ import discord
 from discord import app_commands
 
 from bot import errors
+from bot.competition.rating import PROVISIONAL_GAMES
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.economy.privacy import forget_everywhere
+from bot.messages.competition import STATS_RATING, rating_text
 from bot.messages.text import escape, plural
+from cogs import competition
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
@@ -24,6 +27,7 @@ from cogs.common import (
     smallest_buy_in,
 )
 
+SEASON_BOARD = "season"  # a leaderboard key: a past season's final standings ("season-3")
 STATS_GAMES = 20  # the games the stats chart follows
 PUBLIC_ANSWER = "Post the answer in the channel for everyone (default: only you see it)"
 
@@ -62,20 +66,29 @@ class EconomyCommands(CommandFamily):
             parts.append(f"`/tripoley {kind}` in {duration_text(left)}" if left > 0 else f"`/tripoley {kind}` is ready")
         return " · ".join(parts)
 
-    @app_commands.command(name="leaderboard", description="The server's richest players, biggest winners and most wins")
+    @app_commands.command(
+        name="leaderboard", description="The server's best players by rating, or by chips, wins or games"
+    )
     @app_commands.describe(
-        by="Rank by wallet balance, net winnings or games won",
-        period="This week or all time",
+        by="Rank by rating (the default), wallet balance, net winnings, games won or games played",
+        period="This week or all time (net winnings and games won)",
         public=PUBLIC_ANSWER,
+        season="A past season's final standings: its number",
     )
     @app_commands.choices(
         by=[app_commands.Choice(name=title, value=key) for key, title in LEADERBOARD_TITLES.items()],
         period=[app_commands.Choice(name="all time", value="all"), app_commands.Choice(name="this week", value=WEEK)],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, by: str = "balance", period: str = "all", public: bool = False
+        self,
+        interaction: discord.Interaction,
+        by: str = "rating",
+        period: str = "all",
+        public: bool = False,
+        season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
-        embed, view = await self._board(guild_of(interaction), f"{by}-{period}", 0)
+        key = f"{SEASON_BOARD}-{season}" if season is not None else f"{by}-{period}"
+        embed, view = await self._board(guild_of(interaction), key, 0)
         kwargs = {"embed": embed, "ephemeral": not public}  # private unless asked: no post in a game's channel
         if view is not None:
             kwargs["view"] = view
@@ -83,6 +96,8 @@ class EconomyCommands(CommandFamily):
 
     async def _board(self, guild_id: int, key: str, page: int):
         by, _, period = key.partition("-")
+        if by in (SEASON_BOARD, "rating", "games"):
+            return await self._competition_board(guild_id, key, page)
         if by not in LEADERBOARD_TITLES:
             raise errors.StaleButton("That leaderboard is no longer available.")
         week = period == WEEK and by != "balance"  # a balance is always today's
@@ -102,6 +117,17 @@ class EconomyCommands(CommandFamily):
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
         embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))
         return embed, pager("board", key, page, pages)
+
+    async def _competition_board(self, guild_id: int, key: str, page: int):
+        """The boards of :mod:`cogs.competition`: by rating, by games played (both all time), a past season."""
+        by, _, rest = key.partition("-")
+        store = self.manager.ratings
+        if by == SEASON_BOARD:
+            embed, pages = await competition.season_board(store, guild_id, int(rest), page, LEADERBOARD_PAGE)
+        else:
+            draw = competition.rating_board if by == "rating" else competition.games_board
+            embed, pages = await draw(store, guild_id, page, LEADERBOARD_PAGE)
+        return embed, pager("board", key, max(0, min(page, pages - 1)), pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
         embed, view = await self._board(guild_of(interaction), key, page)
@@ -127,6 +153,9 @@ class EconomyCommands(CommandFamily):
         embed.add_field(name="Pots won", value=str(stats["pots_won"]))
         embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
         embed.add_field(name="Best poker hand", value=stats["best_hand"] or "—")
+        rating = await self.manager.ratings.rating(guild_of(interaction), target.id)
+        if rating is not None:
+            embed.add_field(name=STATS_RATING, value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
         private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
         png, alt = await self._stats_chart(guild_of(interaction), target)
@@ -139,12 +168,16 @@ class EconomyCommands(CommandFamily):
 
     async def _stats_chart(self, guild_id: int, target: discord.abc.User) -> tuple[bytes | None, str | None]:
         """The chart of ``/tripoley stats`` (images.stats, drawn in the render workers) and its alt
-        text: the player's net chips after each of their last games, their results per game."""
+        text: the player's net chips (and rating) after each of their last games, their results per game."""
         games = await self.manager.player_games(guild_id, target.id, STATS_GAMES)
         presets = await self.manager.player_presets(guild_id, target.id)
+        ratings = await self.manager.ratings.trend(guild_id, target.id, [g["id"] for g in games])
         data = {
             "name": display_name(target),
-            "games": [{"game": preset_name(g["preset"]), "net": g["net"], "winner": g["winner"]} for g in games],
+            "games": [
+                {"game": preset_name(g["preset"]), "net": g["net"], "winner": g["winner"], "rating": rating}
+                for g, rating in zip(games, ratings)
+            ],
             "total_net": sum(p["net"] for p in presets),
             "by_game": [{**p, "game": preset_name(p["preset"])} for p in presets],
         }

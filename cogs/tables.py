@@ -25,6 +25,7 @@ from bot.messages.text import HELP_TEXT, escape
 from bot.messages.web import history_replay_link
 from bot.messages.weblinks import BOARD
 from bot.tables.messageids import remember_message
+from bot.tables.model import TableStatus
 from cogs.common import (
     CommandFamily,
     display_name,
@@ -130,7 +131,7 @@ class TableCommands(CommandFamily):
         button, since their seat then goes to an AI until the end (their chips stay theirs)."""
         table = self.manager.get(channel_of(interaction))
         seat = self.manager.check_kick(table, interaction.user.id, player.id)
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
             await self.controller.reply(interaction, update.message or "Removed.")
             return

@@ -20,11 +20,10 @@ from .model import Action, Awaiting, IllegalAction
 from .observation import Observation
 from .options import Options
 from .phases import DECISION, STEP
-from .phases.base import Wait
 from .phases.clearing import after_interest_hand, showdown_playoff
 from .phases.names import SIMULTANEOUS
-from .phases.poker import PokerState
 from .phases.spare import spare_auction_exclusions
+from .phases.state import PokerState, Wait
 from .phases.wanagan import qualifies
 from .presets import get_preset, options_for
 from .saving import game_to_json, read_save, restore
@@ -313,6 +312,13 @@ class Game(Table):
                 after_interest_hand(self)
             else:
                 self._after_round()
+
+    def together(self, w: Wait) -> list[Wait]:
+        return DECISION[w.phase].together(self)
+
+    def resume_step(self) -> bool:
+        r = self.round
+        return STEP[self.order()[r.step]].resume(self)
 
     def _after_round(self) -> None:
         r = self.round

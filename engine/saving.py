@@ -15,13 +15,19 @@ from typing import TYPE_CHECKING, Any
 from .events import Event
 from .model import SavedGame
 from .options import Options
-from .phases.auction import AuctionState
-from .phases.base import Wait
-from .phases.claims import Claim, Share
-from .phases.corner import CornerState
-from .phases.michigan import LeadRequirement, MichiganState, pay_triggers
-from .phases.poker import PokerState
-from .phases.wanagan import Pick, WanaganState
+from .phases.michigan import pay_triggers
+from .phases.state import (
+    AuctionState,
+    Claim,
+    CornerState,
+    LeadRequirement,
+    MichiganState,
+    Pick,
+    PokerState,
+    Share,
+    Wait,
+    WanaganState,
+)
 from .table import RoundState
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import cards as C
+from .phases.names import PhaseName
 from .textview import SUIT_WORDS, card, cards, describe_events, name_of, plain_message, sorted_hand, space_label
 
 
@@ -76,7 +77,7 @@ def render_play_state(view: dict[str, Any]) -> str:
             else "no bids yet"
         )
         lines.append(f"Auction for the {what}: {high}")
-    elif phase == "spare-hand":
+    elif phase == PhaseName.SPARE_HAND:
         lines.append(f"Spare hand: {spare.get('cards', 0)} cards face down")
     poker = view.get("poker") or {}
     if phase.startswith("poker") or poker.get("last_action"):
@@ -86,12 +87,12 @@ def render_play_state(view: dict[str, Any]) -> str:
                 f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else "")
             )
         d = view.get("detail") or {}
-        if phase == "poker-choose" and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
+        if phase == PhaseName.POKER_CHOOSE and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
             lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
         if poker.get("chosen") and phase.startswith("poker"):
             lines.append(f"Your poker hand: {cards(poker['chosen'])}")
     mich = view.get("michigan") or {}
-    if phase.startswith("michigan") or (phase == "claim" and mich.get("played")):
+    if phase.startswith("michigan") or (phase == PhaseName.CLAIM and mich.get("played")):
         seq = mich.get("sequence") or []
         lines.append(
             "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich.get('played', 0)}"
@@ -136,9 +137,6 @@ def render_view(view: dict[str, Any], *, events: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- the prompt
-AMOUNT_ACTIONS = ("bid", "suit_bid", "bet", "raise", "corner_bet")
-
-
 def legal_lines(view: dict[str, Any]) -> list[str]:
     """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
     legal = view.get("legal") or []
@@ -168,7 +166,7 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
             high += f" by {name_of(view, d['high_bidder'])}"
         return f"bid N                N = {rng} chips for {what} ({high})"
     if do == "pass":
-        if phase == "claim":
+        if phase == PhaseName.CLAIM:
             return "pass                 leave the chips on the space"
         return "pass                 no bid (you drop out of this auction)"
     if do == "name_suit":
@@ -220,7 +218,11 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
     if do == "cover":
         return f"cover                match the {d.get('amount', '?')}-chip bet on the corner {card(d.get('ace', ''))}"
     if do == "decline":
-        return "decline              no corner bet" if phase == "corner-bet" else "decline              do not cover"
+        return (
+            "decline              no corner bet"
+            if phase == PhaseName.CORNER_BET
+            else "decline              do not cover"
+        )
     return do
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,14 +21,8 @@ from . import events as ev
 from .events import Event, EventT
 from .model import IllegalAction
 from .options import Options
-from .phases.auction import AuctionState
-from .phases.base import Wait
-from .phases.claims import Claim
-from .phases.corner import CornerState
-from .phases.michigan import MichiganState, PayTriggers
 from .phases.names import SIMULTANEOUS, PhaseName
-from .phases.poker import PokerState
-from .phases.wanagan import WanaganState
+from .phases.state import AuctionState, Claim, CornerState, MichiganState, PayTriggers, PokerState, Wait, WanaganState
 from .presets import CARD, COMBO, LOSERS, MICHIGAN, PAY_SUIT, POKER, RUN, Preset, Space, get_preset, spaces_for
 
 INTEREST_ORDER = ("deal", "interest-prep", "michigan")  # a board-clearing hand (endgame=michigan-interests)
@@ -71,7 +66,7 @@ class RoundState:
     sealed: list[dict[str, Any]] = field(default_factory=list)
 
 
-class Table:
+class Table(ABC):
     """The state of one table's game and the moves every phase is made of."""
 
     def __init__(
@@ -246,11 +241,18 @@ class Table:
             return []
         if self._together is not None and self._together[0] is r and self._together[1] is w:
             return self._together[2]
-        from .phases import DECISION  # (the phases are registered after this module is loaded)
-
-        waits = DECISION[w.phase].together(self) if w.phase in SIMULTANEOUS else [w]
+        waits = self.together(w) if w.phase in SIMULTANEOUS else [w]
         self._together = (r, w, waits)
         return waits
+
+    @abstractmethod
+    def together(self, w: Wait) -> list[Wait]:
+        """The waits of every seat asked ``w``'s decision at once: its phase's ``Phase.together``
+        (``Game`` knows the phases; the phases work on this class, so it cannot import them)."""
+
+    @abstractmethod
+    def resume_step(self) -> bool:
+        """Go on with the step in play after a strict claim was settled: its phase's ``Phase.resume``."""
 
     def pending_waits(self) -> list[Wait]:
         """The seats that may act now, in seat order: those of the decision in play not yet chosen."""

@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
+from engine.phases.names import PhaseName
+
 from .base import (
     BG,
     CYAN,
@@ -400,7 +402,7 @@ def _strip(img, draw, view, center, y):
     phase = view.get("phase")
     line = phase_text(phase)
     to_act = view.get("to_act")
-    if to_act is not None and phase not in ("round-over", "finished", "game-over"):
+    if to_act is not None and phase not in (PhaseName.ROUND_OVER, PhaseName.FINISHED, PhaseName.GAME_OVER):
         line = f"{line} \u2022 {_to_act_text(view)}" if line else _to_act_text(view)
     if line:
         fnt, t = fit_font(line, width, 16, 11)
@@ -444,7 +446,7 @@ def _strip(img, draw, view, center, y):
             y = b[3] + 4
     spare = view.get("spare") or {}
     auction = spare.get("auction") if isinstance(spare, dict) else None
-    if pstr in ("spare-hand", "auction") and cy1 - y >= 16:
+    if pstr in (PhaseName.SPARE_HAND, PhaseName.AUCTION) and cy1 - y >= 16:
         bits = []
         if isinstance(spare, dict) and spare.get("cards") is not None:
             bits.append(f"spare hand: {spare.get('cards')} cards")
@@ -522,7 +524,7 @@ def mat_alt(view) -> str:
 # ----------------------------------------------------------------- entry point
 
 
-BEFORE_SUIT_NAMED = ("spare-hand", "auction", "suit-bid", "name-suit")
+BEFORE_SUIT_NAMED = (PhaseName.SPARE_HAND, PhaseName.AUCTION, PhaseName.SUIT_BID, PhaseName.NAME_SUIT)
 
 
 def render_mat(view: dict) -> Rendered:

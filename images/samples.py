@@ -121,6 +121,7 @@ SAMPLE_STATS = {
 
 def main(argv: list[str] | None = None) -> int:
     from engine import PRESETS, Game
+    from engine.phases.names import PhaseName
 
     from . import render_hand, render_mat, render_showdown, render_stats, render_summary
 
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     # the hand of a player asked to lead, a showdown, a final summary (Cadaco Tripoley)
     g = Game.new("tripoley", NAMES[:4], seed=5)
     g.next_deal()
-    v = _play_until(g, lambda g, aw: aw.phase == "michigan-lead", random.Random(3))
+    v = _play_until(g, lambda g, aw: aw.phase == PhaseName.MICHIGAN_LEAD, random.Random(3))
     if v:
         save("hand-lead", render_hand(v))
     g = Game.new("tripoley", NAMES[:5], seed=7)

@@ -4,12 +4,13 @@ Pure: drawn from plain data (the bot reads it from the database), never from a g
 
 - ``name``: the player's name;
 - ``games``: their last finished games, oldest first, each ``{"game": name, "net": chips won or
-  lost, "winner": bool}``;
+  lost, "winner": bool}``, and ``"rating"``: their shown rating after it (absent or None: not rated);
 - ``total_net``: their net over every game they finished (the line ends there);
 - ``by_game``: per game of the family, ``{"game": name, "games": n, "wins": n, "net": chips}``.
 
 The line is their net winnings over all their games as it stood after each of the last games;
-each point is green after a game they won chips in, red after one they lost chips in.
+each point is green after a game they won chips in, red after one they lost chips in. Their rating
+after each game is a second, cyan line on a scale of its own (its last value labelled).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from .base import (
     BG,
+    CYAN,
     GOLD,
     GREEN_UP,
     MUTED,
@@ -85,6 +87,8 @@ def stats_alt(stats: dict) -> str:
         )
     else:
         parts.append(f"{name} has no finished games yet.")
+    if rating_sentence(games):
+        parts.append(rating_sentence(games))
     families = [
         f"{f['game']} {f['games']} game{'s' if f['games'] != 1 else ''}, {f['wins']} win{'s' if f['wins'] != 1 else ''},"
         f" {signed(int(f['net']))}"
@@ -93,6 +97,35 @@ def stats_alt(stats: dict) -> str:
     if families:
         parts.append("By game: " + "; ".join(families) + ".")
     return " ".join(parts)[:1024]
+
+
+def rating_points(games: list[dict]) -> list[tuple[int, int]]:
+    """(index of the game, rating after it) of the games that were rated."""
+    return [(i, int(g["rating"])) for i, g in enumerate(games) if g.get("rating") is not None]
+
+
+def rating_sentence(games: list[dict]) -> str:
+    points = rating_points(games)
+    if not points:
+        return ""
+    if len(points) == 1:
+        return f"Rating after the last rated game: {points[-1][1]}."
+    return f"Rating over these games: from {points[0][1]} to {points[-1][1]}."
+
+
+def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[dict], bottom: float) -> None:
+    """The rating after each rated game, a cyan line scaled to its own range, its last value labelled."""
+    points = rating_points(games)
+    if not points:
+        return
+    low, high = min(r for _, r in points), max(r for _, r in points)
+    span = max(high - low, 1)
+    line = [(xs[i], bottom - 12 - (r - low) / span * (CHART_H - 24)) for i, r in points]
+    if len(line) > 1:
+        draw.line(line, fill=CYAN, width=2)
+    for x, y in line:
+        draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=CYAN)
+    draw_text(draw, (WIDTH / 2, bottom + 18), f"rating (cyan line): {points[-1][1]}", font(13), CYAN, "mm")
 
 
 def render_stats(stats: dict) -> Rendered:
@@ -131,6 +164,7 @@ def render_stats(stats: dict) -> Rendered:
             net = int(game.get("net") or 0)
             colour = GREEN_UP if net > 0 else RED_DOWN if net < 0 else MUTED
             draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=colour, outline=GOLD if game.get("winner") else colour)
+        draw_rating_trend(draw, xs, games, bottom)
         draw_text(draw, (LEFT, bottom + 18), "oldest", f13, MUTED, "lm")
         draw_text(draw, (right, bottom + 18), "newest", f13, MUTED, "rm")
     if families:

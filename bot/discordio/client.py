@@ -28,6 +28,7 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.places import Places
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
+from bot.discordio.seasontools import post_season_end
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import (
     TableButton,
@@ -46,7 +47,7 @@ from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, 
 from bot.messages.reports import error_report
 from bot.reporting import OwnerReports
 from bot.settings import Settings
-from bot.storage import database as storage
+from bot.storage import priority as storage
 from bot.storage.database import Database
 from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_ownership
 from bot.tables.clock import SystemClock
@@ -301,6 +302,7 @@ class TripoleyBot(commands.Bot):
         self.exit_status = 0  # set by stop_for: python -m bot exits with it
         self._save_at_close = True
         self._timer: asyncio.Task | None = None
+        self._seasons: asyncio.Task | None = None  # the seasons' timer (bot.competition.seasons)
         self.health_server: HealthServer | None = None
         self.web_server: WebServer | None = None
         self.owner_reports: OwnerReports | None = None  # tracebacks summarised to the owner (ERROR_REPORTS)
@@ -316,7 +318,7 @@ class TripoleyBot(commands.Bot):
         def parse_interaction_create(data, _parse=parse):
             # discord.py starts the task that handles the interaction inside the parser: it copies
             # this context, so the database transactions an interaction waits for go ahead of the
-            # timers' and the coalesced saves (bot.storage.database.PRIORITY).
+            # timers' and the coalesced saves (bot.storage.priority.PRIORITY).
             token = storage.PRIORITY.set(storage.INTERACTIVE)
             try:
                 traffic.received(int(data["id"]))
@@ -383,6 +385,8 @@ class TripoleyBot(commands.Bot):
             self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        seasons = self.manager.seasons.run(s.owns_guild, lambda ended: post_season_end(sink, ended))
+        self._seasons = asyncio.create_task(seasons, name="tripoley-seasons")
         self.health = Health(self.manager, self.db, self, lambda: self._timer)
         bind = s.health_bind()
         if bind is not None:
@@ -595,6 +599,8 @@ class TripoleyBot(commands.Bot):
             self._timer.cancel()
         if self._retention is not None:
             self._retention.cancel()
+        if self._seasons is not None:
+            self._seasons.cancel()
         manager = getattr(self, "manager", None)
         if manager is not None:
             manager.timers.stop()  # Hard AI moves under way: dropped, due again after a restart

@@ -45,7 +45,7 @@ from bot.messages.outgoing import Outgoing, describe_error, hand_message, retrya
 from bot.messages.refusals import say
 from bot.messages.rules import space_rule
 from bot.messages.text import replay_file_name
-from bot.storage import database as storage
+from bot.storage import priority as storage
 from bot.tables.manager import TableManager
 from bot.tables.model import Table
 from bot.tables.play import awaited_of

@@ -23,7 +23,7 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -98,6 +98,7 @@ class Bank:
         self.db = db
         self.clock = clock
         self._forget_key: bytes | None = None  # read once it exists (it never changes)
+        self.also_forget: list[Callable[..., Awaitable[None]]] = []  # (conn, guild, user): bot.competition's rows
 
     # -- helpers usable inside a caller's transaction -------------------------
 
@@ -418,13 +419,11 @@ class Bank:
                 await self.debit(conn, guild_id, user_id, balance, "forget", None, "player forgotten")
             await conn.execute("DELETE FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
             await conn.execute("DELETE FROM stats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
-            await conn.execute(
-                "UPDATE ledger SET user_id = ? WHERE guild_id = ? AND user_id = ?", (FORGOTTEN, guild_id, user_id)
-            )
-            await conn.execute(
-                "UPDATE ledger SET actor_id = ? WHERE guild_id = ? AND actor_id = ?", (FORGOTTEN, guild_id, user_id)
-            )
-            await forget_in_tables(conn, guild_id, user_id)
+            for column in ("user_id", "actor_id"):
+                sql = f"UPDATE ledger SET {column} = ? WHERE guild_id = ? AND {column} = ?"
+                await conn.execute(sql, (FORGOTTEN, guild_id, user_id))
+            for scrub in (forget_in_tables, *self.also_forget):  # inside this transaction: all or nothing
+                await scrub(conn, guild_id, user_id)
             return balance
 
     async def _remember_forgotten(self, conn, guild_id: int, user_id: int) -> None:

@@ -27,7 +27,19 @@ DAY = 86_400.0
 OPEN = ("lobby", "playing")
 CLOSED = ("finished", "cancelled")
 # Every table with a guild_id column, in the order a server's purge deletes from them.
-GUILD_TABLES = ("ledger", "wallets", "stats", "tables", "guild_settings", "departed_guilds")
+GUILD_TABLES = (
+    "ledger",
+    "wallets",
+    "stats",
+    "tables",
+    "guild_settings",
+    "ratings",  # bot.competition's five
+    "rated_games",
+    "rating_history",
+    "seasons",
+    "season_standings",
+    "departed_guilds",
+)
 SEATED_ELSEWHERE = (
     "You're seated at a table in one of the servers: leave it (or let the game end) first, then forget everywhere."
 )

@@ -30,10 +30,10 @@ HELP_TEXT = """\
 **Commands that matter**
 `/tripoley start` · `/tripoley join` · `/tripoley leave` · `/tripoley hand`: the table
 `/tripoley rules`: the rules of any game, or of this table with its house rules
-`/tripoley balance` · `/tripoley daily` · `/tripoley relief` · `/tripoley leaderboard` · `/tripoley stats`: chips and records
+`/tripoley balance` · `/tripoley daily` · `/tripoley relief` · `/tripoley leaderboard` · `/tripoley stats`: ratings, chips and records
 `/tripoley history`: recent games and their replays · `/tripoley ping`: turn pings on or off
 `/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
-Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings)."""
+Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings, season)."""
 
 # Where the table stands, in each phase (the engine's one table of phase words).
 PHASE_TEXT: dict[str, str] = {name: text.status for name, text in PHASE_TEXTS.items()}

@@ -1,8 +1,7 @@
 """Storage: SQLite (the default, one aiosqlite connection, WAL) or PostgreSQL (asyncpg), with
 numbered migrations.
 
-Migrations are ``bot/storage/migrations/NNNN_name.sql``, written for SQLite and applied in order at
-start-up; ``schema_version`` records each applied number. Writes go through
+Migrations (:mod:`bot.storage.schema`) are applied at start-up. Writes go through
 :meth:`Database.transaction`, which serialises the process's transactions on one connection (two
 coroutines' statements would otherwise interleave inside each other's transactions).
 
@@ -27,9 +26,7 @@ repeat is retried with backoff for up to :attr:`Database.retry_for` seconds, the
   :class:`bot.errors.CommitOutcomeUnknown`, and :attr:`Database.on_outcome_unknown` (the bot
   stops, so that its restart reloads every table from the database, which holds the truth).
 
-Every form of the database being away (SQLite read-only, an I/O error, a full disk, locked by
-another program, a file that can't be opened or is corrupt; PostgreSQL's connection lost, a shutdown,
-a read-only transaction, a full disk, too many connections) is one :func:`fault_of`; anything else
+Every form of the database being away is one :func:`bot.storage.faults.fault_of`; anything else
 (a constraint, a bug) stays an error. Once work is given up, the database counts as away
 (:attr:`Database.away_since`, :attr:`Database.outages`): further writes are refused at once, without
 waiting for it (a click is answered "try again in a moment" in a moment, not after ``retry_for``
@@ -40,20 +37,11 @@ seconds each), and one write, :data:`PROBE`, tries it with backoff until it answ
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import errno
-import heapq
-import itertools
 import logging
-import os
-import re
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, closing
-from dataclasses import dataclass
+from contextlib import asynccontextmanager
 from pathlib import Path
-from types import TracebackType
 from typing import TypeVar
 
 import aiosqlite
@@ -73,199 +61,20 @@ from bot.storage.dialect import (
     is_postgres_url,
     postgres_session,
 )
+from bot.storage.faults import BUSY, LOST, ErrorCount, contention, disk_full, fault_of
+from bot.storage.priority import INTERACTIVE, PRIORITY, PriorityLock
+from bot.storage.schema import (
+    MIGRATIONS_DIR,
+    SCHEMA_VERSION_DDL,
+    MigrationStatus,
+    apply_on_postgres,
+    apply_on_sqlite,
+    load_migrations,
+    refuse_newer,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[\w\-]+\.sql$")
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    sql: str
-
-
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    found: list[Migration] = []
-    for path in sorted(directory.glob("*.sql")):
-        match = _MIGRATION_NAME.match(path.name)
-        if not match:
-            raise RuntimeError(f"migration file {path.name} is not named NNNN_name.sql")
-        found.append(Migration(int(match.group(1)), path.name, path.read_text(encoding="utf-8")))
-    versions = [m.version for m in found]
-    if len(set(versions)) != len(versions):
-        raise RuntimeError(f"duplicate migration numbers in {directory}")
-    return found
-
-
-def known_version(directory: Path = MIGRATIONS_DIR) -> int:
-    """The newest schema version this code can make (and so read)."""
-    return max((m.version for m in load_migrations(directory)), default=0)
-
-
-class SchemaTooNew(Exception):
-    """The database was migrated by a newer version of the bot: this code must neither read nor write
-    it (its tables may mean something this code does not know). Not a database fault: no retry helps."""
-
-    def __init__(self, found: int, known: int) -> None:
-        self.found, self.known = found, known
-        super().__init__(
-            f"the database is at schema version {found}, newer than this version of the bot knows ({known}):"
-            " a newer version used it; run that version, or restore a backup this version made"
-        )
-
-
-def refuse_newer(found: int, directory: Path = MIGRATIONS_DIR) -> None:
-    known = known_version(directory)
-    if found > known:
-        raise SchemaTooNew(found, known)
-
-
-@dataclass(frozen=True)
-class MigrationStatus:
-    """What ``python -m bot migrations`` shows: the applied migrations (version, name, when) and those
-    this code would apply at the next start."""
-
-    applied: list[tuple[int, str, float]]
-    pending: list[Migration]
-
-
-# Transaction priorities (lower first): a save that an interaction's answer waits for goes ahead of
-# other saves, and the coalesced background saves go last.
-INTERACTIVE = 0
-NORMAL = 1
-BACKGROUND = 2
-# The default priority of the transactions of the current task (e.g. INTERACTIVE while an
-# interaction is answered after the move is saved: the game's end, chips and all, goes first too).
-PRIORITY: contextvars.ContextVar[int] = contextvars.ContextVar("transaction_priority", default=NORMAL)
-
-
-def acknowledged() -> None:
-    """The current interaction is acknowledged: its further transactions (the move's save, a lobby's
-    chips) no longer go ahead of those that other interactions' acknowledgements wait for (a
-    ``/tripoley start``'s lobby is its answer, sent after its transaction)."""
-    PRIORITY.set(NORMAL)
-
-
-class PriorityLock:
-    """An asyncio lock whose waiters are woken lowest priority number first (FIFO within one)."""
-
-    def __init__(self) -> None:
-        self._locked = False
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._seq = itertools.count()
-
-    def locked(self) -> bool:
-        return self._locked
-
-    async def acquire(self, priority: int = NORMAL) -> None:
-        if not self._locked and not any(not f.done() for _, _, f in self._waiters):
-            self._locked = True
-            return
-        fut = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (priority, next(self._seq), fut))
-        try:
-            await fut
-        except asyncio.CancelledError:
-            if fut.done() and not fut.cancelled():
-                self.release()  # handed over just as we were cancelled: pass it on
-            raise
-
-    def release(self) -> None:
-        while self._waiters:
-            _, _, fut = heapq.heappop(self._waiters)
-            if not fut.done():
-                fut.set_result(None)  # ownership goes to that waiter; still locked
-                return
-        self._locked = False
-
-    @asynccontextmanager
-    async def hold(self, priority: int = NORMAL) -> AsyncIterator[None]:
-        await self.acquire(priority)
-        try:
-            yield
-        finally:
-            self.release()
-
-
-# The drivers' errors (a lost connection, a locked or full SQLite file, a failed statement), counted
-# for the metrics; a refusal that rolls a transaction back is not one.
-DRIVER_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
-
-
-class ErrorCount:
-    """``async with errors:`` around a database operation counts the driver errors that leave it."""
-
-    def __init__(self) -> None:
-        self.total = 0
-
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if isinstance(exc, DRIVER_ERRORS):
-            self.total += 1
-
-
-# What a database fault means for the connection that met it.
-BUSY = "busy"  # locked, full, a serialisation failure: try again on the same connection
-LOST = "lost"  # the connection is gone (a restart, a failover, an I/O error): reopen it
-_SQLITE_BUSY = {5, 6, 13}  # SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL
-# SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_PROTOCOL,
-# SQLITE_NOTADB. Reopened: a file that became read-only (a filesystem remounted read-only after disk
-# errors) is opened read-only from then on, and only a new connection writes once it is writable again.
-_SQLITE_LOST = {3, 8, 10, 11, 14, 15, 26}
-
-
-def disk_full(exc: BaseException) -> bool:
-    """Whether the fault is a full disk (SQLITE_FULL, ENOSPC, PostgreSQL's disk_full): no retry
-    cures that by itself, an operator must act, so it is logged as an error, not a warning."""
-    if isinstance(exc, sqlite3.OperationalError):
-        return getattr(exc, "sqlite_errorcode", 0) & 0xFF == 13
-    if isinstance(exc, OSError):
-        return exc.errno == errno.ENOSPC
-    return isinstance(exc, asyncpg.DiskFullError)
-
-
-def fault_of(exc: BaseException) -> str | None:
-    """:data:`BUSY` or :data:`LOST` for a fault of the database that trying again may cure; None
-    for anything else (a bug, a constraint: trying again would fail the same way)."""
-    if isinstance(exc, sqlite3.DatabaseError):  # (a constraint, a syntax error: codes in neither set)
-        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-        return BUSY if code in _SQLITE_BUSY else LOST if code in _SQLITE_LOST else None
-    if isinstance(
-        exc,
-        (
-            asyncpg.PostgresConnectionError,  # class 08: the connection failed or does not exist
-            asyncpg.OperatorInterventionError,  # 57P0x: shut down, crashed, starting up
-            asyncpg.TooManyConnectionsError,
-            asyncpg.ReadOnlySQLTransactionError,  # 25006: a standby (a failover's new primary is elsewhere)
-            OSError,  # refused, reset, unreachable
-            TimeoutError,  # connecting took too long
-        ),
-    ):
-        return LOST
-    if isinstance(exc, asyncpg.InsufficientResourcesError):  # class 53: disk full, out of memory
-        return BUSY
-    if isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc):
-        return LOST  # a query on a connection that is closed already
-    if isinstance(exc, asyncpg.exceptions.InternalClientError):
-        return LOST  # the client's protocol state broke with the connection ("cannot switch to state")
-    if isinstance(exc, asyncpg.TransactionRollbackError):  # serialisation failure, deadlock
-        return BUSY
-    return None
-
-
-def contention(exc: BaseException) -> bool:
-    """A transaction refused because another one got in its way (PostgreSQL's serialisation
-    failure or deadlock): trying it again is enough, the database is not away."""
-    return isinstance(exc, asyncpg.TransactionRollbackError)
-
 
 # The write that tells whether an away database answers again: it changes nothing, but is a write
 # (a read succeeds on a read-only file or a standby). A full disk may take it (it needs no new
@@ -273,13 +82,6 @@ def contention(exc: BaseException) -> bool:
 PROBE = "UPDATE schema_version SET applied_at = applied_at WHERE version = (SELECT MAX(version) FROM schema_version)"
 PROBE_FIRST = 0.5  # seconds before the first probe of an away database; doubled after each failure
 PROBE_MAX = 5.0  # seconds between probes at most
-
-# The advisory lock that makes processes starting together apply each migration once.
-MIGRATION_LOCK = 0x7472_6970  # "trip"
-SCHEMA_VERSION_DDL = (
-    "CREATE TABLE IF NOT EXISTS schema_version ("
-    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
-)
 
 
 class Database:
@@ -532,50 +334,22 @@ class Database:
         """Apply every migration newer than the recorded schema version; return those applied."""
         applied: list[int] = []
         async with self._tx_lock.hold():
-            if self.is_postgres:
-                await self._apply_on_postgres(None)
+            conn = self.conn
+            if isinstance(conn, PostgresConnection):
+                await apply_on_postgres(conn, None)
                 refuse_newer(await self.schema_version(), self.migrations_dir)
                 for migration in load_migrations(self.migrations_dir):
-                    if await self._apply_on_postgres(migration):
+                    if await apply_on_postgres(conn, migration):
                         applied.append(migration.version)
                 return applied
-            await self.conn.raw.execute(SCHEMA_VERSION_DDL)
+            await conn.raw.execute(SCHEMA_VERSION_DDL)
             current = await self.schema_version()
             refuse_newer(current, self.migrations_dir)
             for migration in load_migrations(self.migrations_dir):
-                if migration.version <= current:
-                    continue
-                log.info("applying migration %s", migration.name)
-                # executescript commits implicitly; wrap the script in its own transaction.
-                script = "BEGIN IMMEDIATE;\n" + migration.sql + f"\n;{_recorded(migration)};\nCOMMIT;"
-                try:
-                    await self.conn.raw.executescript(script)
-                except Exception:
-                    if self.conn.in_transaction:
-                        await self.conn.raw.execute("ROLLBACK")
-                    raise
-                applied.append(migration.version)
+                if migration.version > current:
+                    await apply_on_sqlite(conn, migration)
+                    applied.append(migration.version)
         return applied
-
-    async def _apply_on_postgres(self, migration: Migration | None) -> bool:
-        """One migration (None: the schema_version table) in its own transaction, under an advisory
-        lock so that processes starting together apply it once; False if it was applied already."""
-        conn = self.conn
-        assert isinstance(conn, PostgresConnection), "only called on PostgreSQL"
-        raw = conn.raw
-        async with raw.transaction():
-            await raw.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            if migration is None:
-                await raw.execute(POSTGRES.ddl(SCHEMA_VERSION_DDL))
-                return False
-            if await raw.fetchval("SELECT 1 FROM schema_version WHERE version = $1", migration.version):
-                return False
-            log.info("applying migration %s", migration.name)
-            await raw.execute(POSTGRES.ddl(migration.sql) + f"\n;{_recorded(migration)}")
-            # A table the migration rebuilt got its rows back with their ids: its identity follows.
-            for (table,) in await raw.fetch(POSTGRES.sql(POSTGRES.ID_TABLES)):
-                await raw.execute(POSTGRES.after_copy(table, ["id"]))
-            return True
 
     async def migration_status(self) -> MigrationStatus:
         """The applied and pending migrations, changing nothing (a database with no schema_version table
@@ -770,43 +544,3 @@ async def _close_quietly(conn: SqliteConnection | PostgresConnection) -> None:
             await conn.raw.close()
     except Exception as exc:  # noqa: BLE001 - it is dropped either way
         log.info("closing a broken database connection: %s", exc)
-
-
-def _recorded(migration: Migration) -> str:
-    return (
-        f"INSERT INTO schema_version (version, name, applied_at) VALUES"
-        f" ({migration.version}, '{migration.name}', {time.time()})"
-    )
-
-
-def backup(source: str, destination: str) -> int:
-    """Copy the SQLite database ``source`` to the new file ``destination``; return its schema version.
-
-    SQLite's online backup API copies one consistent snapshot in a single step, so it is safe while
-    the bot runs and writes (in WAL mode the reader blocks no writer). The copy is a single
-    self-contained file (journal mode DELETE), checked before it is moved into place."""
-    if source == ":memory:":
-        raise ValueError("the database is in memory (sqlite:///:memory:): there is nothing to back up")
-    if not Path(source).is_file():
-        raise ValueError(f"there is no database at {source}")
-    target = Path(destination)
-    if target.exists():
-        raise ValueError(f"{destination} already exists: back up to a new file")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".part")
-    partial.unlink(missing_ok=True)
-    try:
-        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as copy:
-            src.execute("PRAGMA busy_timeout=5000")
-            src.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")
-            (verdict,) = copy.execute("PRAGMA integrity_check").fetchone()
-            if verdict != "ok":
-                raise ValueError(f"the copy failed its integrity check: {verdict}")
-            (version,) = copy.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
-            refuse_newer(int(version))
-        os.replace(partial, target)
-    except BaseException:
-        partial.unlink(missing_ok=True)
-        raise
-    return int(version)

@@ -26,11 +26,12 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+from bot.competition.store import CompetitionStore, RatedSeat
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
 from bot.messages.text import escaped_view
 from bot.settings import Settings
-from bot.storage import database as storage
+from bot.storage import priority
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, Hearing
 from bot.tables.log import LOGGED_EVENTS, log_lines, public_action_text
@@ -40,6 +41,7 @@ from bot.tables.results import game_results
 from bot.tables.store import TableStore
 from engine import Action, Awaiting, Event, Game
 from engine.events import Deal
+from engine.phases.names import PhaseName
 
 log = logging.getLogger(__name__)
 FORCED_PAUSE = 1.5  # seconds a forced card stays on show before it is played for its holder
@@ -114,6 +116,7 @@ class Flow:
         self.clock = clock
         self.ai = ai
         self.rng = rng
+        self.ratings = CompetitionStore(store.db)  # each finished game rated with its end (bot.competition)
         self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
         self.hearing = Hearing(clock)  # whether the players can be heard (deadlines held while not)
         # (table id, seat) → the note of a choice held unseen ("(timed out)"), told when its step resolves
@@ -260,7 +263,7 @@ class Flow:
             if seat.auto:
                 # Great Lakes: an AI holder of the next card decides at once, combination or not
                 # (a pause only when it has one would show the table that it has one).
-                if table.ai_pause <= 0 or aw.phase == "michigan-play":
+                if table.ai_pause <= 0 or aw.phase == PhaseName.MICHIGAN_PLAY:
                     await self.play_auto(table, events)
                     continue
                 if rearm or table.deadline_kind != DeadlineKind.AI or table.deadline_seat != aw.seat:
@@ -270,7 +273,7 @@ class Flow:
                 kind, timeout = DeadlineKind.FORCED, FORCED_PAUSE  # played for them (bot.tables.timers)
             else:
                 kind = DeadlineKind.TURN
-                timeout = self.settings.claim_timeout if aw.phase == "claim" else table.turn_timeout
+                timeout = self.settings.claim_timeout if aw.phase == PhaseName.CLAIM else table.turn_timeout
             if rearm or table.deadline_kind != kind or table.deadline_seat != aw.seat:
                 self.set_deadline(table, timeout, kind, aw.seat)
             break
@@ -279,7 +282,7 @@ class Flow:
         await self.store.save(
             table,
             urgent=urgent or table.deadline_kind == DeadlineKind.TURN,
-            priority=storage.INTERACTIVE if urgent else storage.NORMAL,
+            priority=priority.INTERACTIVE if urgent else priority.NORMAL,
         )
         return TableUpdate.of(table, UpdateKind.PLAY, events=list(events), dealt=dealt)
 
@@ -353,6 +356,8 @@ class Flow:
         async with self.store.transaction() as conn:
             await self.bank.cash_out_all(conn, table.guild_id, table.id, payouts)
             await self.store.finish(conn, table, results, replay, now)
+            rated = [RatedSeat(seat.user_id, seat.ai_level, int(stacks[i])) for i, seat in enumerate(table.seats)]
+            await self.ratings.record_game(conn, table.guild_id, table.id, rated, now)
         # Only once everyone is cashed out: if that failed, the table stays open (put back as it
         # was: Flow.all_or_nothing) rather than a finished table holding chips nobody gets back.
         table.status = TableStatus.FINISHED

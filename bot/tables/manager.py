@@ -18,7 +18,9 @@ back into it, and the calls between them go one way (each module imports only th
 - :class:`~bot.tables.play.Play` (bot/tables/play.py): a move checked and applied, "I'm back", stopping a table;
 - :class:`~bot.tables.moderation.Moderation` (bot/tables/moderation.py): the host removes a player, the table votes an absent one's seat to the AI;
 - :class:`~bot.tables.timers.Timers` (bot/tables/timers.py): deadlines fired as they come due, resumed after a restart;
-- :class:`~bot.tables.results.Results` (bot/tables/results.py): what a finished game records, the audit.
+- :class:`~bot.tables.results.Results` (bot/tables/results.py): what a finished game records, the audit;
+- :class:`~bot.competition.store.CompetitionStore` and :class:`~bot.competition.seasons.Seasons`
+  (bot/competition): the ratings (each game rated with its end, by the flow) and the seasons.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot import errors
+from bot.competition.seasons import Seasons
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.settings import Settings
@@ -68,6 +71,9 @@ class TableManager:
         self.ai = ai or AIPlayers(self.rng, clock=self.clock)
         self.registry = Registry()
         self.flow = Flow(self.registry, self.store, bank, settings, self.clock, self.ai, self.rng)
+        bank.also_forget.append(self.flow.ratings.forget)  # forget-me scrubs the ratings and standings too
+        self.ratings = self.flow.ratings  # bot.competition: the ratings, the leaderboards, the standings
+        self.seasons = Seasons(self.ratings, bank, self.clock.wall)
         self.lobby = Lobby(self.registry, self.store, bank, prefs, settings, self.clock, self.rng, self.flow)
         self.play = Play(self.registry, self.flow)
         self.moderation = Moderation(self.registry, self.store, self.flow, self.lobby)

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
 from bot.economy.bank import HOUSE
 from bot.errors import TripoleyError
 from bot.storage.dialect import Row
@@ -36,6 +38,7 @@ class TableStatus(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+    QUARANTINED = "quarantined"  # only a row's: its saved state set aside (bot.tables.quarantine), never loaded
 
 
 class DeadlineKind(StrEnum):
@@ -206,72 +209,34 @@ class Table:
     # -- persistence ----------------------------------------------------------
 
     def to_state(self) -> dict[str, Any]:
-        return {
-            "options": self.options,
-            "buy_in": self.buy_in,
-            "turn_timeout": self.turn_timeout,
-            "ai_pause": self.ai_pause,
-            "seats": [asdict(s) for s in self.seats],
-            "game": self.game.to_json() if self.game is not None else None,
-            "deadline": self.deadline,
-            "deadline_kind": self.deadline_kind,
-            "deadline_seat": self.deadline_seat,
-            "lobby_message_id": self.lobby_message_id,
-            "mat_message_id": self.mat_message_id,
-            "mat_round": self.mat_round,
-            "ping_message_id": self.ping_message_id,
-            "thread": self.thread,
-            "thread_id": self.thread_id,
-            "rematch_of": self.rematch_of,
-            "auto_forced": self.auto_forced,
-            "log": self.log,
-            "round_logs": self.round_logs,
-            "named": self.named,
-            "version": self.version,
-        }
+        """The saved state: :class:`SavedTable`'s fields, ready for ``json.dumps``."""
+        state = {name: getattr(self, name) for name in SAVED_FIELDS}
+        state.update(
+            format=TABLE_FORMAT,
+            seats=[asdict(s) for s in self.seats],
+            game=self.game.to_json() if self.game is not None else None,
+        )
+        return state
 
     @classmethod
     def from_row(cls, row: Row, clock: Callable[[], float] | None = None) -> Table:
+        saved = read_state(row["state_json"])
         table = cls(
             id=int(row["id"]),
             guild_id=int(row["guild_id"]),
             channel_id=int(row["channel_id"]),
             host_id=int(row["host_id"]),
             preset=row["preset"],
-            options={},
-            buy_in=0,
-            turn_timeout=60,
-            ai_pause=1,
             status=TableStatus(row["status"]),
             created_at=float(row["created_at"]),
+            **saved.fields(),
         )
-        table._load(json.loads(row["state_json"]), clock)
+        table._load_game(saved, clock)
         table.saved = row["state_json"]
         return table
 
-    def _load(self, state: dict[str, Any], clock: Callable[[], float] | None) -> None:
-        """Every field of a saved state (:meth:`to_state`)."""
-        self.options = state.get("options") or {}
-        self.buy_in = int(state.get("buy_in", 0))
-        self.turn_timeout = float(state.get("turn_timeout", 60))
-        self.ai_pause = float(state.get("ai_pause", 1))
-        self.seats = [Seat(**s) for s in state.get("seats", [])]
-        self.deadline = state.get("deadline")
-        self.deadline_kind = DeadlineKind(state["deadline_kind"]) if state.get("deadline_kind") else None
-        self.deadline_seat = state.get("deadline_seat")
-        self.lobby_message_id = state.get("lobby_message_id")
-        self.mat_message_id = state.get("mat_message_id")
-        self.mat_round = state.get("mat_round")
-        self.ping_message_id = state.get("ping_message_id")
-        self.thread = bool(state.get("thread"))
-        self.thread_id = state.get("thread_id")
-        self.rematch_of = state.get("rematch_of")
-        self.auto_forced = bool(state.get("auto_forced", True))
-        self.log = list(state.get("log") or [])
-        self.round_logs = dict(state.get("round_logs") or {})
-        self.named = dict(state.get("named") or {})
-        self.version = int(state.get("version", 0))
-        self.game = Game.from_json(state["game"], clock=clock) if state.get("game") else None
+    def _load_game(self, saved: SavedTable, clock: Callable[[], float] | None) -> None:
+        self.game = Game.from_json(saved.game, clock=clock) if saved.game else None
         self.ask_humans()
 
     def checkpoint(self) -> Checkpoint:
@@ -286,11 +251,87 @@ class Table:
         show it are kept: they name messages that exist. The version moves on (the table is shown again)."""
         shown = {name: getattr(self, name) for name in SHOWN_BY}
         version = self.version
-        self._load(json.loads(checkpoint.state), self.game.clock if self.game is not None else None)
+        saved = read_state(checkpoint.state)
+        for name, value in saved.fields().items():
+            setattr(self, name, value)
+        self._load_game(saved, self.game.clock if self.game is not None else None)
         self.status, self.result = checkpoint.status, checkpoint.result
         for name, value in shown.items():
             setattr(self, name, value)
         self.version = max(version, self.version) + 1
+
+
+TABLE_FORMAT = 1  # the shape of SavedTable; 0: saved before the format was (the same fields)
+
+
+class SavedTableTooNew(ValueError):
+    """A table saved by a newer version of the bot, in a format this one does not know: never read as
+    if it were one it knows (it is quarantined, its chips refunded, with this as the reason)."""
+
+    def __init__(self, found: int) -> None:
+        super().__init__(f"format={found} known={TABLE_FORMAT}")
+        self.found = found
+
+
+class SavedTable(BaseModel):
+    """A table's saved state (its row's ``state_json``; the row's columns hold its id, place, host,
+    game, status and creation), declared once: :meth:`Table.to_state` writes these fields and
+    :meth:`Table.from_row` reads them back, a field missing from an older save at its default.
+    A change to the shape bumps :data:`TABLE_FORMAT`, and reads the older formats on."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    format: int = 0
+    options: dict[str, Any] = Field(default_factory=dict)
+    buy_in: int = 0
+    turn_timeout: float = 60
+    ai_pause: float = 1
+    seats: list[Seat] = Field(default_factory=list)
+    game: str | None = None  # engine.Game.to_json, which carries its own format
+    deadline: float | None = None
+    deadline_kind: DeadlineKind | None = None
+    deadline_seat: int | None = None
+    lobby_message_id: int | None = None
+    mat_message_id: int | None = None
+    mat_round: int | None = None
+    ping_message_id: int | None = None
+    thread: bool = False
+    thread_id: int | None = None
+    rematch_of: int | None = None
+    auto_forced: bool = True
+    log: list[str] = Field(default_factory=list)
+    round_logs: dict[str, list[str]] = Field(default_factory=dict)
+    named: dict[str, str] = Field(default_factory=dict)
+    version: int = 0
+
+    @field_validator("options", "log", "round_logs", "named", "seats", mode="before")
+    @classmethod
+    def _none_is_empty(cls, value: Any, info: ValidationInfo) -> Any:
+        """A collection saved as null (older versions read it as empty): empty."""
+        assert info.field_name is not None
+        return cls.model_fields[info.field_name].get_default(call_default_factory=True) if value is None else value
+
+    @field_validator("deadline_kind", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return value or None
+
+    def fields(self) -> dict[str, Any]:
+        """The fields of :class:`Table` it holds, as the table takes them (the game aside: it needs a clock)."""
+        return {name: getattr(self, name) for name in SAVED_FIELDS}
+
+
+# The saved fields that are the table's as they are (the format and the game's text are not).
+SAVED_FIELDS = tuple(name for name in SavedTable.model_fields if name not in ("format", "game"))
+
+
+def read_state(text: str) -> SavedTable:
+    """A saved state, checked: a newer format than this code knows is refused (:class:`SavedTableTooNew`)."""
+    state = json.loads(text)
+    found = state.get("format", 0) if isinstance(state, dict) else 0
+    if not isinstance(found, int) or found > TABLE_FORMAT:
+        raise SavedTableTooNew(found)
+    return SavedTable.model_validate(state)
 
 
 @dataclass(frozen=True)

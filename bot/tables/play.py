@@ -16,6 +16,7 @@ from bot.tables.log import decision_token
 from bot.tables.model import BeforeApply, DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from engine import Action, Awaiting, IllegalAction
+from engine.phases.names import PhaseName
 
 
 def awaited_of(table: Table, index: int) -> Awaiting:
@@ -63,7 +64,9 @@ class Play:
         if seat.away:
             raise errors.NotAllowed(errors.Refusal.AI_PLAYS_FOR_YOU)
         aw = table.running_game.awaiting()
-        if expect is not None and (aw is None or aw.phase != "claim" or decision_token(table.running_game) != expect):
+        if expect is not None and (
+            aw is None or aw.phase != PhaseName.CLAIM or decision_token(table.running_game) != expect
+        ):
             raise errors.StaleButton(errors.Refusal.CLAIM_SETTLED)
         aw = awaited_of(table, index)
         try:

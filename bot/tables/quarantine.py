@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from bot.economy.bank import FORGOTTEN, HOUSE, Bank
 from bot.storage.database import Database
 from bot.storage.dialect import Connection
+from bot.tables.model import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ async def quarantine(db: Database, bank: Bank, table_id: int, reason: str, when:
             "SELECT guild_id, status, chips FROM tables WHERE id = ? FOR UPDATE", (table_id,)
         ) as cur:
             row = await cur.fetchone()
-        if row is None or row["status"] not in ("lobby", "playing"):
+        if row is None or row["status"] not in (TableStatus.LOBBY, TableStatus.PLAYING):
             return Plan([], "it is not open")
         chips = int(row["chips"])
         await conn.execute(
@@ -108,7 +109,7 @@ async def repair(db: Database, bank: Bank, table_id: int) -> str:
             row = await cur.fetchone()
         if row is None:
             raise ValueError(f"there is no table {table_id}")
-        if row["status"] != "quarantined":
+        if row["status"] != TableStatus.QUARANTINED:
             raise ValueError(f"table {table_id} is not quarantined (it is {row['status']})")
         chips = int(row["chips"])
         if not chips:

@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.economy.bank import HOUSE
 from bot.errors import DatabaseUnavailable
-from bot.storage import database as storage
+from bot.storage import priority
 from bot.storage.database import Database
 from bot.storage.dialect import Connection, Row
 from bot.tables.clock import Clock, wall_offset
@@ -76,7 +76,7 @@ class TableStore:
     async def save(self, table: Table, urgent: bool = True, priority: int | None = None) -> None:
         """Save the table's state: at once when ``urgent`` (or when saves are not coalesced),
         else soon (:meth:`_saver`), together with other tables' states. ``priority``: of the
-        immediate save's transaction (:data:`bot.storage.database.INTERACTIVE` when an interaction's answer
+        immediate save's transaction (:data:`bot.storage.priority.INTERACTIVE` when an interaction's answer
         waits for it)."""
         if urgent or self.save_delay <= 0:
             self._dirty.pop(table.id, None)
@@ -155,7 +155,7 @@ class TableStore:
                         batch = batch[: i + 1]
                         break
                 await asyncio.sleep(0)
-                async with self.db.transaction(storage.BACKGROUND) as conn:
+                async with self.db.transaction(priority.BACKGROUND) as conn:
                     written = [(t, text) for t, version, text in encoded if t.version == version]
                     rows = [(text, t.id) for t, text in written]
                     # A table finished (or stopped) meanwhile was saved with its chips: never overwrite

@@ -56,6 +56,7 @@ from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
 from engine import Event
+from engine.phases.names import PhaseName
 
 log = logging.getLogger(__name__)
 
@@ -490,7 +491,7 @@ class Timers:
             # The player's only card, played for them: no missed turn (it still gets its log line).
             await self.flow.play_auto(table, events, timeout=True, note=FORCED_NOTE)
             return await self.flow.advance(table, events)
-        if kind == DeadlineKind.TURN and not seat.auto and aw.phase == "claim":
+        if kind == DeadlineKind.TURN and not seat.auto and aw.phase == PhaseName.CLAIM:
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
             await self.flow.play_auto(table, events, timeout=True, note="")
             return await self.flow.advance(table, events)

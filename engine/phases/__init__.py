@@ -7,8 +7,6 @@ with a ``Phase`` subclass and one line in ``PHASES`` (docs/engine-api.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .base import Phase
 from .claims import Claims
 from .clearing import InterestPrep
@@ -20,9 +18,6 @@ from .poker import Poker, ToPoker
 from .spare import SpareHand
 from .suitbid import SuitBid
 from .wanagan import Wanagan
-
-if TYPE_CHECKING:
-    from ..table import Table
 
 PHASES: tuple[Phase, ...] = (
     Ante(),
@@ -43,9 +38,3 @@ PHASES: tuple[Phase, ...] = (
 
 STEP: dict[str, Phase] = {step: phase for phase in PHASES for step in phase.steps}
 DECISION: dict[str, Phase] = {decision: phase for phase in PHASES for decision in phase.decisions}
-
-
-def step_phase(game: Table) -> Phase:
-    """The phase of the step in play."""
-    r = game.round
-    return STEP[game.order()[r.step]]

@@ -5,22 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import cards as C
 from .. import events as ev
 from ..model import Action, IllegalAction
 from .names import PhaseName
+from .state import AuctionState
 
 if TYPE_CHECKING:
     from ..table import Table
-
-
-@dataclass(slots=True)
-class AuctionState:
-    kind: str  # "spare" or "suit"
-    stage: str  # the spare-hand stage the auction was opened from ("" for the suit)
-    bidders: list[int]  # still bidding, in turn
-    turn: int = 0  # index into ``bidders``
-    high: int = 0
-    high_bidder: int | None = None
 
 
 @dataclass(slots=True)
@@ -31,6 +23,17 @@ class Sold:
     stage: str
     winner: int | None
     price: int
+
+
+def pay_card_warning(game: Table, seat: int, doing: str) -> dict[str, str]:
+    """Rummoli: players holding a pay card "should not" swap or buy the widow. A warning, not a
+    bar: shown to that seat only (it is part of the decision's detail)."""
+    if game.options.spare_hand != "rummoli":
+        return {}
+    held = game.money_held(seat)
+    if not held:
+        return {}
+    return {"warning": f"you hold pay cards ({' '.join(C.to_strs(held))}): the rules advise against {doing}"}
 
 
 def open_auction(game: Table, kind: str, stage: str, bidders: list[int]) -> Sold | None:
@@ -65,8 +68,6 @@ def ask_next(game: Table) -> Sold | None:
                 high_bidder=a.high_bidder,
             )
         else:
-            from .spare import pay_card_warning
-
             game.wait(
                 seat,
                 PhaseName.AUCTION,

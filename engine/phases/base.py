@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
 from ..model import Action, IllegalAction
 from .names import PhaseName
+from .state import Wait
 
 if TYPE_CHECKING:
     from ..table import Table
-
-
-@dataclass(slots=True)
-class Wait:
-    """The decision the round waits for: ``seat`` to choose one of ``legal`` in ``phase``."""
-
-    seat: int
-    phase: str
-    legal: list[str]
-    detail: dict[str, Any]
 
 
 class Phase:
@@ -51,10 +41,8 @@ class Phase:
         raise NotImplementedError(f"{type(self).__name__} asks nobody at once")
 
     def resume(self, game: Table) -> bool:
-        """Go on after a strict claim was settled: by default, the next claim, then the step is over."""
-        from .claims import wait_for_claims
-
-        return wait_for_claims(game)
+        """Go on after a strict claim was settled (a step that queues claims: ``claims.pay_or_claim``)."""
+        raise NotImplementedError(f"{type(self).__name__} queues no claims")
 
 
 CARD_STRS = tuple(C.to_strs(range(52)))

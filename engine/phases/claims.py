@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import events as ev
 from ..model import Action
 from .base import Phase
 from .names import PhaseName
+from .state import Claim, Share
 
 if TYPE_CHECKING:
     from ..table import Table
-
-
-@dataclass(slots=True)
-class Share:
-    space: str
-    chips: int | None  # the share fixed when won (a shared space), or None: the whole space
-
-
-@dataclass(slots=True)
-class Claim:
-    """What one seat may claim now: every space it won at once."""
-
-    seat: int
-    shares: list[Share] = field(default_factory=list)
 
 
 def pay_or_claim(game: Table, space: str, seats: list[int], reason: str) -> None:
@@ -82,12 +68,10 @@ class Claims(Phase):
     decisions: ClassVar[tuple[PhaseName, ...]] = (PhaseName.CLAIM,)
 
     def apply(self, game: Table, a: Action) -> bool:
-        from . import step_phase
-
         claim = game.round.claims.pop(0)
         for space, chips in claim_chips(game, claim):
             if a.do == "claim":
                 game.payout(space, claim.seat, chips, "claimed")
             else:
                 game.emit(ev.Unclaimed(seat=claim.seat, space=space))
-        return step_phase(game).resume(game)
+        return game.resume_step()

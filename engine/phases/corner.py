@@ -3,26 +3,18 @@ and its holder takes the corner if they backed it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
 from .. import events as ev
 from ..model import Action, IllegalAction
 from ..presets import CORNER
-from .base import Phase, Wait
+from .base import Phase
 from .names import PhaseName
+from .state import CornerState, Wait
 
 if TYPE_CHECKING:
     from ..table import Table
-
-
-@dataclass(slots=True)
-class CornerState:
-    ace: str  # "AH", ...
-    amount: int
-    backers: list[int] = field(default_factory=list)
-    queue: list[int] = field(default_factory=list)  # seats still to be asked to cover
 
 
 class CornerBet(Phase):

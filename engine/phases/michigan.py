@@ -7,8 +7,7 @@ Lakes combination play, or a strict claim. What a placed card pays is read once 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
 from .. import events as ev
@@ -18,56 +17,13 @@ from .base import Phase, card_of
 from .claims import pay_or_claim, wait_for_claims
 from .combos import combination_plays, combo_cards
 from .names import PhaseName
+from .state import LeadRequirement, MichiganState, PayTriggers
 
 if TYPE_CHECKING:
     from ..table import Table
 
 COMBO_PLAYS = {FULL_HOUSE_PLAY: "full_house", STRAIGHT_PLAY: "straight"}  # Great Lakes: space trigger → action
 FACE_VALUE = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # Rulebook all-stuck count, by rank
-
-
-@dataclass(slots=True)
-class LeadRequirement:
-    """What the next lead must be: the ``lowest`` card or a ``chosen`` suit's lowest, perhaps
-    not of suit ``exclude`` or only of ``colour``."""
-
-    kind: str  # "lowest" or "chosen"
-    exclude: int | None = None
-    colour: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.exclude is not None:
-            out["exclude"] = self.exclude
-        if self.colour is not None:
-            out["colour"] = self.colour
-        return out
-
-
-@dataclass(slots=True)
-class MichiganState:
-    state: str = ""  # "lead" or "follow"
-    seat: int = -1  # who leads next, or who placed the last card
-    last: int = -1  # the last card placed
-    lead_req: LeadRequirement = field(default_factory=lambda: LeadRequirement("lowest"))
-    passes: int = 0  # seats in a row that could not lead
-    seq: list[int] = field(default_factory=list)  # cards of the current sequence
-    played: list[int] = field(default_factory=list)  # every card placed, in order
-    played_by: list[int] = field(default_factory=list)
-    out: int | None = None
-    stuck: bool = False
-
-
-@dataclass(slots=True)
-class PayTriggers:
-    """What placing a card pays in the hand being played (built from the mat, not saved)."""
-
-    card_pays: dict[int, list[str]] = field(default_factory=dict)  # card → spaces it pays
-    combo_pays: list[tuple[str, list[int]]] = field(default_factory=list)  # space, cards in a row
-    run_pays: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)  # space, ranks of one suit
-    lead_pays: list[tuple[str, str, int]] = field(default_factory=list)  # space, LEAD or ACE_TWO, rank
-    play_combos: dict[str, str] = field(default_factory=dict)  # action "full_house"/"straight" → space
-    interest_pays: dict[int, list[str]] = field(default_factory=dict)  # board clearing: card → spaces
 
 
 def pay_triggers(game: Table) -> PayTriggers:

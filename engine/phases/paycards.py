@@ -41,3 +41,7 @@ class PayCards(Phase):
                 if holders:
                     pay_or_claim(game, sp.id, holders, "held")
         return wait_for_claims(game)
+
+    def resume(self, game: Table) -> bool:
+        """After a claim: the next claim, then the step is over."""
+        return wait_for_claims(game)

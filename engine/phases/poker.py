@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
@@ -11,27 +10,12 @@ from ..fives import best_five, worst_five
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import CORNER
-from .base import Phase, Wait, cards_of, picked_from
+from .base import Phase, cards_of, picked_from
 from .names import PhaseName
+from .state import Wait
 
 if TYPE_CHECKING:
     from ..table import Table
-
-
-@dataclass(slots=True)
-class PokerState:
-    chosen: list[list[int] | None] = field(default_factory=list)  # per seat: the five cards chosen
-    choose_queue: list[int] = field(default_factory=list)
-    folded: list[bool] = field(default_factory=list)
-    committed: list[int] = field(default_factory=list)  # per seat: chips bet this betting round
-    current_bet: int = 0
-    need: list[int] = field(default_factory=list)  # seats still to act, in turn
-    pot_before: int = 0
-    winners: list[int] = field(default_factory=list)
-    showdown: list[dict[str, Any]] | None = None
-    hands: dict[str, str] = field(default_factory=dict)  # seat → category shown
-    last_action: str = ""
-    dealt: list[list[int]] = field(default_factory=list)  # hands as dealt (Rulebook poker after Michigan)
 
 
 def poker_cards(game: Table, seat: int) -> list[int]:

@@ -4,26 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from .. import cards as C
 from .. import events as ev
 from ..model import Action
-from .auction import Sold, check_bid, open_auction, take_bid
+from .auction import Sold, check_bid, open_auction, pay_card_warning, take_bid
 from .base import Phase
 from .names import PhaseName
 
 if TYPE_CHECKING:
     from ..table import Table
-
-
-def pay_card_warning(game: Table, seat: int, doing: str) -> dict[str, str]:
-    """Rummoli: players holding a pay card "should not" swap or buy the widow. A warning, not a
-    bar: shown to that seat only (it is part of the decision's detail)."""
-    if game.options.spare_hand != "rummoli":
-        return {}
-    held = game.money_held(seat)
-    if not held:
-        return {}
-    return {"warning": f"you hold pay cards ({' '.join(C.to_strs(held))}): the rules advise against {doing}"}
 
 
 def spare_bidders(game: Table) -> list[int]:

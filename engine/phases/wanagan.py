@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import events as ev
@@ -11,8 +10,9 @@ from ..combinations import combination_key, contains, evens_or_odds_key, is_even
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import HAND
-from .base import CARD_STRS, HOLD_ORDER, Phase, Wait, cards_of, picked_from
+from .base import CARD_STRS, HOLD_ORDER, Phase, cards_of, picked_from
 from .names import PhaseName
+from .state import Pick, Wait, WanaganState
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -27,22 +27,6 @@ WANAGAN_CATEGORIES = {
     "straight": H.STRAIGHT,
     "flush": H.FLUSH,
 }
-
-
-@dataclass(slots=True)
-class Pick:
-    """A seat's choice in a reveal round: five cards and the space declared (None: cards to pass)."""
-
-    cards: list[int]
-    space: str | None = None
-
-
-@dataclass(slots=True)
-class WanaganState:
-    round: int = 0
-    stage: str = ""  # "pass" or "reveal"
-    queue: list[int] = field(default_factory=list)  # seats still to choose, in turn
-    picks: list[Pick | None] = field(default_factory=list)  # per seat
 
 
 def open_spaces(game: Table) -> list[str]:

@@ -197,7 +197,7 @@ def free_port() -> int:
 
 def newer_database(path: Path) -> int:
     """A database as a newer bot would leave it: every migration this code knows, and one more."""
-    from bot.storage.database import known_version
+    from bot.storage.schema import known_version
 
     known = known_version()
     with sqlite3.connect(path) as db:
@@ -225,7 +225,7 @@ def test_a_database_newer_than_the_code_is_refused_by_every_command(tmp_path):
 
 
 def test_migrations_lists_what_is_applied_and_pending(tmp_path):
-    from bot.storage.database import load_migrations
+    from bot.storage.schema import load_migrations
 
     names = [m.name for m in load_migrations()]
     env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3")

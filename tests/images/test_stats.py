@@ -91,3 +91,16 @@ def test_the_value_labels_never_overlap():
     for labels in (close, apart):
         ys = [y for _, y in labels]
         assert all(b - a >= LABEL_GAP for a, b in zip(ys, ys[1:]))
+
+
+def test_the_rating_after_each_rated_game_is_a_second_line_told_in_words():
+    data = stats([10, -30, 25, 5])
+    for game, rating in zip(data["games"], [1020, None, 1060, 1090]):  # the second game was not rated
+        game["rating"] = rating
+    chart = render_stats(data)
+    assert "Rating over these games: from 1020 to 1090." in chart.alt
+    plain = render_stats(stats([10, -30, 25, 5]))
+    assert "Rating" not in plain.alt and chart.png != plain.png  # the cyan line is drawn only when rated
+    one = stats([10])
+    one["games"][0]["rating"] = 1025
+    assert "Rating after the last rated game: 1025." in render_stats(one).alt

@@ -10,7 +10,8 @@ from bot import errors
 from bot.discordio.publisher import Publisher
 from bot.economy.bank import HOUSE, Bank
 from bot.messages.refusals import say
-from bot.storage.database import MIGRATIONS_DIR, Database
+from bot.storage.database import Database
+from bot.storage.schema import MIGRATIONS_DIR
 from bot.tables.messageids import remember_message
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 from tests.cogs.fakes import RecordingSink

@@ -1,4 +1,4 @@
-"""bot.storage.database.backup: SQLite's online backup while the bot's connection keeps writing."""
+"""bot.storage.backup: SQLite's online backup while the bot's connection keeps writing."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import sqlite3
 
 import pytest
 
-from bot.storage.database import Database, backup
+from bot.storage.backup import backup
+from bot.storage.database import Database
 
 TOTAL = 1000
 

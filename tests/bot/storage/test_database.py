@@ -4,7 +4,8 @@ import sqlite3
 
 import pytest
 
-from bot.storage.database import Database, load_migrations
+from bot.storage.database import Database
+from bot.storage.schema import load_migrations
 
 
 async def test_migrations_on_empty_database(tmp_path):
@@ -69,7 +70,7 @@ async def test_transaction_rolls_back_on_error(db):
 async def test_priority_lock_wakes_the_most_urgent_waiter_first():
     import asyncio
 
-    from bot.storage.database import BACKGROUND, INTERACTIVE, NORMAL, PriorityLock
+    from bot.storage.priority import BACKGROUND, INTERACTIVE, NORMAL, PriorityLock
 
     lock = PriorityLock()
     order: list[str] = []
@@ -140,7 +141,7 @@ async def test_a_statement_and_its_rows_come_back_in_one_trip(tmp_path):
 def test_acknowledged_work_leaves_the_interactive_priority():
     import contextvars
 
-    from bot.storage.database import INTERACTIVE, NORMAL, PRIORITY, acknowledged
+    from bot.storage.priority import INTERACTIVE, NORMAL, PRIORITY, acknowledged
 
     def interaction_task() -> int:
         PRIORITY.set(INTERACTIVE)  # as for an interaction's task (bot.discordio.client)

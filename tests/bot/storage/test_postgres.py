@@ -9,8 +9,9 @@ import pytest
 
 from bot.economy.bank import Bank
 from bot.errors import OnCooldown, RepeatedGrant
-from bot.storage.database import Database, load_migrations
+from bot.storage.database import Database
 from bot.storage.dialect import POSTGRES, SQLITE
+from bot.storage.schema import load_migrations
 
 
 def test_the_project_sql_is_translated_for_postgresql():

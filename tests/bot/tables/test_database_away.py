@@ -398,7 +398,7 @@ async def test_an_ai_move_whose_save_is_refused_is_undone_and_held(short_stack, 
 
 
 def test_every_form_of_the_database_away_is_one_fault_and_bugs_stay_bugs():
-    from bot.storage.database import fault_of
+    from bot.storage.faults import fault_of
 
     away = [
         sqlite_error(8, "attempt to write a readonly database"),

@@ -42,7 +42,7 @@ PAGE_WORDS: dict[str, str] = {
     "too_many": "Too many requests from your address. Wait a minute and load the page again.",
     "read_only": "A read-only view: nothing on this page acts in a game.",
     "needs_script": "This page draws the table with JavaScript: turn it on to see the game step by step.",
-    "former_player": "a former player",
+    "unnamed_player": "a player with no game kept here",
     "index": "Tripoley on the web. Game pages are reached from the links the bot posts on Discord.",
 }
 

@@ -248,7 +248,7 @@ class Pages:
             "rows": [
                 {
                     "rank": rank,
-                    "name": names.get(row["user_id"], say("former_player")),
+                    "name": names.get(row["user_id"], say("unnamed_player")),
                     "value": row["value"],
                     "link": self.links.player_url(guild_id, row["user_id"]),
                 }
@@ -274,7 +274,7 @@ class Pages:
         stats = None if user_id is None else await self.tables.stats(guild_id, user_id)
         if user_id is None or stats is None:
             raise web.HTTPNotFound()
-        name = (await self.store.names(guild_id)).get(user_id, say("former_player"))
+        name = (await self.store.names(guild_id)).get(user_id, say("unnamed_player"))
         games = await self.tables.player_games(guild_id, user_id, PLAYER_GAMES)
         return {
             "name": name,

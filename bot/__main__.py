@@ -291,6 +291,8 @@ async def check(settings: Settings, token: str) -> int:
     from bot.storage.database import Database
 
     print("settings: ok")
+    if settings.web_address is not None:  # the web pages (docs/web.md): where served, how linked
+        print(f"web: pages on http://{settings.web_address}/, linked as {settings.public_url}")
     print(f"discord.py: ok, {discord.__version__} with every internal the bot relies on")
     database = redacted(settings.database_path())
     status = 0

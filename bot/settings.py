@@ -64,6 +64,10 @@ ACCEPTS = {
     "shard_count": "a whole number of shards from 1 to 10000, or nothing (one process, no sharding)",
     "health_address": "HOST:PORT to serve /healthz and /metrics on (e.g. 127.0.0.1:9464; port 0: any free"
     " one), or nothing (not served)",
+    "web_address": "HOST:PORT to serve the web pages on (e.g. 127.0.0.1:8080, behind a reverse proxy: docs/web.md),"
+    " or nothing (not served)",
+    "public_url": "the http(s):// address players reach the web pages at (e.g. https://tripoley.example.org),"
+    " or nothing (no links)",
     "sentry_dsn": "a Sentry DSN (https://KEY@HOST/PROJECT), or nothing",
     "error_reports": "owner (tracebacks summarised to the application's owner by DM) or off",
     "shard_ids": "the shards this process runs, as numbers below SHARD_COUNT separated by commas (0,1),"
@@ -158,6 +162,12 @@ class Settings(TokenSettings):
     # Health and metrics over HTTP (bot.discordio.health): HOST:PORT, or nothing (not served).
     health_address: str | None = None
 
+    # The web pages (bot/web, docs/web.md): WEB_ADDRESS is where they are served (HOST:PORT, its own,
+    # never HEALTH_ADDRESS's), PUBLIC_URL the address players reach them at (the base of the links
+    # the bot posts). Both or neither: nothing (the default) serves and links nothing.
+    web_address: str | None = None
+    public_url: str | None = None
+
     # Unexpected errors (bot.reporting): to Sentry when a DSN is set, else summarised to the owner by DM.
     sentry_dsn: SecretStr | None = None
     error_reports: str = "owner"
@@ -195,6 +205,8 @@ class Settings(TokenSettings):
         "discord_gateway_url",
         "log_file",
         "health_address",
+        "web_address",
+        "public_url",
         "retention_days",
         "sentry_dsn",
         mode="before",
@@ -252,12 +264,26 @@ class Settings(TokenSettings):
             raise ValueError("not a URL")
         return value
 
-    @field_validator("health_address")
+    @field_validator("health_address", "web_address")
     @classmethod
     def _host_and_port(cls, value: str | None) -> str | None:
         if value is not None:
             host_and_port(value)
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("not an http(s):// address")
+        return value.strip().rstrip("/")
+
+    def web_bind(self) -> tuple[str, int] | None:
+        """Where to serve the web pages (None: nowhere)."""
+        return None if self.web_address is None else host_and_port(self.web_address)
 
     def health_bind(self) -> tuple[str, int] | None:
         """Where to serve /healthz and /metrics (None: nowhere)."""
@@ -432,6 +458,20 @@ def rest_rate_problem(settings: Settings) -> str | None:
     return None
 
 
+def web_settings_problem(settings: Settings) -> tuple[str, object, str] | None:
+    """(setting, value, reason) when the web settings do not fit together, or None: the pages need
+    their links' address and the links need pages; their address is not health's (that one stays
+    private)."""
+    if settings.web_address is not None and settings.public_url is None:
+        return "public_url", "", "WEB_ADDRESS serves the web pages, and their links need PUBLIC_URL"
+    if settings.public_url is not None and settings.web_address is None:
+        return "web_address", "", "PUBLIC_URL links to the web pages, which need WEB_ADDRESS to be served"
+    web = settings.web_bind()
+    if web is not None and web[1] != 0 and settings.health_bind() == web:  # port 0: a free one each
+        return "web_address", settings.web_address, "the web pages need an address of their own, not HEALTH_ADDRESS"
+    return None
+
+
 def load_settings(**overrides: Any) -> Settings:
     """The settings from the environment and ``.env``, checked: raises :class:`SettingsError`."""
     try:
@@ -473,6 +513,9 @@ def load_settings(**overrides: Any) -> Settings:
     rate_problem = rest_rate_problem(settings)
     if rate_problem:
         lines.append(error_line("rest_rate", f"{settings.rest_rate:g}", rate_problem))
+    web_problem = web_settings_problem(settings)
+    if web_problem:
+        lines.append(error_line(*web_problem))
     log_file_problem = settings.log_file and unwritable(settings.log_file)
     if log_file_problem:
         lines.append(error_line("log_file", settings.log_file, log_file_problem))

@@ -123,6 +123,7 @@ class Admin(
         pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
         admin_role="A role whose members may use /tripoley-admin too (Manage Server only)",
         no_admin_role="Only Manage Server may use /tripoley-admin again (Manage Server only)",
+        web_pages="Show the leaderboard and players' records on the bot's web pages (off by default)",
     )
     @app_commands.choices(default_preset=preset_choices())
     async def settings(
@@ -140,6 +141,7 @@ class Admin(
         pings: bool | None = None,
         admin_role: discord.Role | None = None,
         no_admin_role: bool = False,
+        web_pages: bool | None = None,
     ) -> None:
         changes = dict(
             default_preset=default_preset,
@@ -152,6 +154,7 @@ class Admin(
             relief_cooldown_hours=relief_cooldown_hours,
             threads=threads,
             pings=pings,
+            web_pages=web_pages,
         )
         if admin_role is not None or no_admin_role:
             # Who may administer is the server managers' choice alone, not a delegated admin's.

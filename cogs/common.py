@@ -12,6 +12,8 @@ from bot.discordio.ui import build_view
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.competition import GAMES_TITLE, RATING_TITLE
 from bot.messages.components import DANGER, ButtonSpec
+from bot.messages.web import web_pages_setting
+from bot.messages.weblinks import BOARD
 
 if TYPE_CHECKING:
     from bot.discordio.client import TripoleyBot
@@ -72,8 +74,15 @@ def settings_text(config: GuildConfig, house_bankroll: int) -> str:
         f"Tables in threads: {'on' if config.threads else 'off'}\n"
         f"Turn pings: {'on' if config.pings else 'off'} by default\n"
         f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
-        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)"
+        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)\n"
+        f"{web_pages_text(config)}"
     )
+
+
+def web_pages_text(config: GuildConfig) -> str:
+    """Whether the server's leaderboard is on the web, and where (when the bot serves web pages)."""
+    links = BOARD.links
+    return web_pages_setting(config.web_pages, links.server_url(config.guild_id) if links is not None else None)
 
 
 def confirm_view(what: str, label: str) -> discord.ui.View:

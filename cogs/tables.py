@@ -23,6 +23,8 @@ from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
 from bot.messages.text import HELP_TEXT, escape
+from bot.messages.web import history_replay_link
+from bot.messages.weblinks import BOARD
 from bot.tables.messageids import remember_message
 from bot.tables.model import TableStatus, TableUpdate
 from cogs.common import (
@@ -35,6 +37,14 @@ from cogs.common import (
 )
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
+
+def web_replay_link(table_id: int | None) -> str:
+    """A history line's link to the game's replay on the web (a masked link: a message holds 25 buttons,
+    ten games' Log and Replay take 20), or nothing."""
+    if table_id is None or BOARD.links is None:
+        return ""
+    return history_replay_link(BOARD.links.replay_url(table_id))
 
 
 class TableCommands(CommandFamily):
@@ -163,6 +173,7 @@ class TableCommands(CommandFamily):
             when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
             lines.append(
                 f"{number}. **{escape(result.get('preset_name', game['preset']))}** in <#{game['channel_id']}> {when}: {podium}"
+                + web_replay_link(game["id"] if game.get("has_replay") else None)
             )
             if result.get("house_rules"):
                 lines.append(f"  house rules: {'; '.join(result['house_rules'])}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -13,6 +14,10 @@ from .game import Game
 from .model import Action, IllegalAction
 from .presets import PRESETS
 from .textview import printable
+
+#: Told of every step of a replay as it is played: the game after it, the decision (None for a deal,
+#: the start or the game's end) and the events it raised.
+StepWatcher = Callable[[Game, Action | None, list[Event]], None]
 
 
 class ReplayError(Exception):
@@ -54,8 +59,9 @@ def _describe(index: int, data: dict[str, Any]) -> str:
     return f"action {index} (seat {data.get('seat', '?')}, {what})"
 
 
-def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, Any]:
-    """Play ``data`` through the engine; raise ReplayError on the first illegal step."""
+def run_replay(data: dict[str, Any], trace: TextIO | None = None, watch: StepWatcher | None = None) -> dict[str, Any]:
+    """Play ``data`` through the engine; raise ReplayError on the first illegal step. ``watch``, when
+    given, is told of each step (the web's replay viewer shows the game as it was after each)."""
     try:
         spec = ReplayInput.model_validate(data)
     except ValidationError as exc:
@@ -97,10 +103,13 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
 
     traced_game_events = 0
 
-    def emit(events: list[Event]) -> None:
+    def emit(events: list[Event], action: Action | None = None) -> None:
         """Trace the game-level events raised meanwhile (e.g. `eliminated` while a deal seats the
-        players), then ``events``; an event that is both (the board clearing's) is traced once."""
+        players), then ``events``; an event that is both (the board clearing's) is traced once.
+        ``watch`` hears of the step (``action``: the decision that raised them)."""
         nonlocal traced_game_events
+        if watch is not None:
+            watch(game, action, events)
         if trace is not None:
             returned = {id(e) for e in events}
             raised = [e for e in game.game_events[traced_game_events:] if id(e) not in returned]
@@ -126,7 +135,7 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
             except ValidationError as exc:
                 raise ReplayError(f"{where}: malformed action ({exc.errors()[0]['msg']})") from None
             try:
-                emit(game.apply(action, in_turn=True))  # a step decided at once: in the published order
+                emit(game.apply(action, in_turn=True), action)  # a step decided at once: in the published order
             except IllegalAction as exc:
                 raise ReplayError(f"{where}: {exc}") from None
         if game.awaiting() is not None:  # the actions ran out mid-round: report what the engine awaits
@@ -157,7 +166,8 @@ def run_replay(data: dict[str, Any], trace: TextIO | None = None) -> dict[str, A
         for i, raw in enumerate(hand.actions):  # leads in a Michigan-interests clearing hand
             where = _describe(i, raw) + " in the playoff"
             try:
-                emit(game.apply(Action.model_validate(raw, strict=True)))
+                lead = Action.model_validate(raw, strict=True)
+                emit(game.apply(lead), lead)
             except ValidationError as exc:
                 raise ReplayError(f"{where}: malformed action ({exc.errors()[0]['msg']})") from None
             except IllegalAction as exc:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README, CI): set up with the test tools, run the static checks, then the whole suite.
-#   bash scripts/test.sh [--with-postgres] [--with-colour-emoji] [PYTEST ARGUMENTS...]
+#   bash scripts/test.sh [--with-postgres] [--with-colour-emoji] [--with-chromium] [PYTEST ARGUMENTS...]
 # The suite runs in TEST_WORKERS processes (pytest-xdist; default 3: most of its time is spent waiting on the
 # local Discord, not computing); `-n 0` among the arguments runs it in this one.
 # --with-postgres (implied in CI, CI=true): install the system's postgresql package when it is missing,
@@ -8,15 +8,20 @@
 # machine lacking them skips those tests, saying so.
 # --with-colour-emoji (implied in CI too): install fonts-noto-color-emoji when it is missing, so the pictures'
 # colour emoji path is tested (images/fonts.py; without it emoji are drawn by the packaged monochrome Noto Emoji).
+# --with-chromium (implied in CI too): install Debian's chromium when it is missing, for the web pages' browser
+# tests (tests/browser.py drives /usr/bin/chromium with Playwright; never `playwright install`). Without it,
+# a machine lacking it skips those tests, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_postgres="${CI:-}"
 with_emoji="${CI:-}"
+with_chromium="${CI:-}"
 pytest_args=()
 for arg in "$@"; do
   case "$arg" in
     --with-postgres) with_postgres=true ;;
     --with-colour-emoji) with_emoji=true ;;
+    --with-chromium) with_chromium=true ;;
     *) pytest_args+=("$arg") ;;
   esac
 done
@@ -38,6 +43,16 @@ if [ "$with_emoji" = "true" ] && ! have_colour_emoji && command -v apt-get >/dev
   echo "test: installing fonts-noto-color-emoji for the colour emoji test."
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq fonts-noto-color-emoji >/dev/null; } \
     || echo "test: fonts-noto-color-emoji could not be installed; the colour emoji test will be skipped." >&2
+fi
+
+if [ "$with_chromium" = "true" ] && [ ! -x /usr/bin/chromium ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "test: no apt-get here: install chromium at /usr/bin/chromium yourself for the browser tests." >&2
+  else
+    echo "test: installing chromium (Debian's package) for the web pages' browser tests."
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null; } \
+      || echo "test: chromium could not be installed; the browser tests will fail in CI and be skipped elsewhere." >&2
+  fi
 fi
 
 bash scripts/setup.sh test

@@ -33,3 +33,20 @@ def postgres_server():
     server = pgserver.PostgresServer().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless chromium for the whole session (tests/browser.py), started on first use: skipped with
+    the reason where none can run, but in CI (CI=true), where it must."""
+    from tests import browser as chromium
+    from tests import pgserver
+
+    reason = chromium.unavailable()
+    if reason:
+        if pgserver.in_ci():
+            pytest.fail(f"CI runs the browser tests, but {reason}")
+        pytest.skip(reason)
+    started = chromium.Browser().start()
+    yield started
+    started.stop()

@@ -52,6 +52,7 @@ from bot.storage.database import Database
 from bot.storage.ownership import OWNED_ELSEWHERE, OwnershipRefused, take_ownership
 from bot.tables.clock import SystemClock
 from bot.tables.manager import TableManager
+from bot.web.server import WebServer, open_web
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -303,6 +304,7 @@ class TripoleyBot(commands.Bot):
         self._timer: asyncio.Task | None = None
         self._seasons: asyncio.Task | None = None  # the seasons' timer (bot.competition.seasons)
         self.health_server: HealthServer | None = None
+        self.web_server: WebServer | None = None
         self.owner_reports: OwnerReports | None = None  # tracebacks summarised to the owner (ERROR_REPORTS)
         self._watchdog: asyncio.Task | None = None
         self._retention: asyncio.Task | None = None
@@ -393,6 +395,9 @@ class TripoleyBot(commands.Bot):
             )
             self.health_server = HealthServer(self.health, registry_for(collector), *bind)
             await self.health_server.start()
+        web_bind = s.web_bind()
+        if web_bind is not None and s.public_url is not None:  # the web pages, on their own address
+            self.web_server = await open_web(self.manager, self.db, s.public_url, *web_bind)
         if s.runs_shard_zero():  # once for the whole cluster
             self._retention = asyncio.create_task(self._apply_retention(), name="tripoley-retention")
         if s.error_reports == "owner" and not s.sentry():
@@ -588,6 +593,8 @@ class TripoleyBot(commands.Bot):
             self._watchdog.cancel()
         if self.health_server is not None:
             await self.health_server.stop()
+        if self.web_server is not None:
+            await self.web_server.stop()
         if self._timer is not None:
             self._timer.cancel()
         if self._retention is not None:

@@ -142,6 +142,8 @@ def build_view(components: Sequence[Component]) -> discord.ui.View:
             if not spec.options:
                 continue
             view.add_item(TableSelect.from_spec(spec))
+        elif spec.url is not None:  # a link: opens a page, nothing comes back to the bot
+            view.add_item(discord.ui.Button(label=spec.label, url=spec.url, row=spec.row, emoji=spec.emoji))
         else:
             view.add_item(TableButton.from_spec(spec))
     return view

@@ -22,6 +22,7 @@ GUILD_SETTINGS = (
     "threads",
     "pings",
     "admin_role",
+    "web_pages",
 )
 
 
@@ -39,6 +40,7 @@ class GuildConfig:
     threads: bool
     pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
     admin_role: int | None = None  # a role whose members may use /tripoley-admin besides Manage Server
+    web_pages: bool = False  # the server's leaderboard and players' records on the web (bot/web; opt-in)
 
 
 class Prefs:
@@ -68,6 +70,7 @@ class Prefs:
             threads=bool(pick("threads", s.threads)),
             pings=bool(pick("pings", True)),
             admin_role=None if pick("admin_role", None) is None else int(pick("admin_role", None)),
+            web_pages=bool(pick("web_pages", False)),
         )
 
     async def update_guild(self, guild_id: int, clear: tuple[str, ...] = (), **changes: Any) -> GuildConfig:

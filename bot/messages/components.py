@@ -32,6 +32,7 @@ from bot.messages.buttonids import (
     encode,
 )
 from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, card_copy, claim_words
+from bot.messages.weblinks import BOARD
 from bot.tables.log import claim_is_public, decision_token
 from bot.tables.moderation import vote_open, votes_needed
 
@@ -40,6 +41,7 @@ PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pas
 AMOUNT_VERBS = ("bet", "raise", "bid", "suit_bid", "corner_bet")
 
 PRIMARY, SECONDARY, SUCCESS, DANGER = "primary", "secondary", "success", "danger"
+LINK = "link"  # a button that opens ``url`` (no custom_id: the bot hears nothing of it)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,11 @@ class ButtonSpec:
     style: str = SECONDARY
     row: int = 0
     emoji: str | None = None
+    url: str | None = None  # a link button's address (style LINK)
+
+
+def link_button(label: str, url: str, row: int = 0, emoji: str | None = None) -> ButtonSpec:
+    return ButtonSpec("", label, LINK, row, emoji, url)
 
 
 @dataclass(frozen=True)
@@ -125,9 +132,12 @@ def _clip(text: str, limit: int) -> str:
 def final_components(table) -> list[Component]:
     """Under a finished game's results: Rematch (the table id names the game to play again), the
     whole game's Log and its Replay file (both read from the saved game, so they outlive a restart)."""
+    links = BOARD.links
+    web = [link_button("Replay on the web", links.replay_url(table.id), 0, "▶️")] if links is not None else []
     return [
         ButtonSpec(encode(RematchButton(table.id)), "Rematch", SUCCESS, 0, "🔁"),
         *game_buttons(table.id),
+        *web,
     ]
 
 
@@ -224,6 +234,8 @@ def mat_components(table) -> list[Component]:
     ]
     if any(s.away for s in table.seats):
         comps.append(ButtonSpec(encode(SeatButton(table.id, r, "back")), "I'm back", SUCCESS, 0))
+    if BOARD.links is not None:  # the table on the web, hands hidden (bot/web)
+        comps.append(link_button("Watch", BOARD.links.watch_url(table.id), 0, "👀"))
     comps.extend(vote_buttons(table))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:

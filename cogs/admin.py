@@ -17,11 +17,13 @@ from bot import errors
 from bot.discordio.admin import AdminTools, require_admin, require_manage_server
 from bot.discordio.controller import guild_of
 from bot.economy.bank import HOUSE
+from bot.i18n.choice import SERVER_LANGUAGE
 from bot.messages.text import audit_text
 from cogs.common import (
     CommandFamily,
     confirm_view,
     display_name,
+    language_choices,
     preset_choices,
     settings_text,
 )
@@ -114,8 +116,9 @@ class Admin(
         pings="Ping players when it's their turn (each player can change it with /tripoley ping)",
         admin_role="A role whose members may use /tripoley-admin too (Manage Server only)",
         no_admin_role="Only Manage Server may use /tripoley-admin again (Manage Server only)",
+        language="The language of the server's public messages and mats",
     )
-    @app_commands.choices(default_preset=preset_choices())
+    @app_commands.choices(default_preset=preset_choices(), language=language_choices())
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -131,6 +134,7 @@ class Admin(
         pings: bool | None = None,
         admin_role: discord.Role | None = None,
         no_admin_role: bool = False,
+        language: str | None = None,
     ) -> None:
         changes = dict(
             default_preset=default_preset,
@@ -143,17 +147,19 @@ class Admin(
             relief_cooldown_hours=relief_cooldown_hours,
             threads=threads,
             pings=pings,
+            language=None if language == SERVER_LANGUAGE else language,
         )
+        clear = ("language",) if language == SERVER_LANGUAGE else ()
         if admin_role is not None or no_admin_role:
             # Who may administer is the server managers' choice alone, not a delegated admin's.
             require_manage_server(interaction, "Choosing the admin role")
             if admin_role is not None and no_admin_role:
                 raise errors.TripoleyError("Give `admin_role` or `no_admin_role`, not both.")
-        if any(v is not None for v in changes.values()) or admin_role is not None or no_admin_role:
+        if any(v is not None for v in changes.values()) or clear or admin_role is not None or no_admin_role:
             await require_admin(interaction, self.prefs, "Changing the settings")
             config = await self.prefs.update_guild(
                 guild_of(interaction),
-                clear=("admin_role",) if no_admin_role else (),
+                clear=clear + (("admin_role",) if no_admin_role else ()),
                 admin_role=admin_role.id if admin_role is not None else None,
                 **changes,
             )

@@ -9,6 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordio.ui import build_view
+from bot.i18n import ENDONYMS, SPOKEN
+from bot.i18n.choice import SERVER_LANGUAGE
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 
@@ -26,6 +28,14 @@ def preset_choices() -> list[app_commands.Choice[str]]:
     from engine.presets import PRESETS
 
     return [app_commands.Choice(name=p.name[:100], value=key) for key, p in list(PRESETS.items())[:25]]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """The languages a server may choose for its public messages (each named in itself), and its Discord one."""
+    return [
+        *(app_commands.Choice(name=ENDONYMS[locale], value=locale.value) for locale in SPOKEN),
+        app_commands.Choice(name="the server's language (Discord)", value=SERVER_LANGUAGE),
+    ]
 
 
 def preset_name(key: str) -> str:

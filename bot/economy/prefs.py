@@ -21,6 +21,7 @@ GUILD_SETTINGS = (
     "threads",
     "pings",
     "admin_role",
+    "language",
 )
 
 
@@ -38,6 +39,7 @@ class GuildConfig:
     threads: bool
     pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
     admin_role: int | None = None  # a role whose members may use /tripoley-admin besides Manage Server
+    language: str | None = None  # the public messages' language (None: the server's Discord language)
 
 
 class Prefs:
@@ -67,6 +69,7 @@ class Prefs:
             threads=bool(pick("threads", s.threads)),
             pings=bool(pick("pings", True)),
             admin_role=None if pick("admin_role", None) is None else int(pick("admin_role", None)),
+            language=pick("language", None),
         )
 
     async def update_guild(self, guild_id: int, clear: tuple[str, ...] = (), **changes) -> GuildConfig:
@@ -110,3 +113,19 @@ class Prefs:
 
     async def set_pings(self, user_id: int, on: bool) -> None:
         await self._set_user_flag(user_id, "pings", on)
+
+    async def locale(self, user_id: int) -> str | None:
+        """The Discord locale the user's client last showed (for their DMs), if any."""
+        row = await self.db.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
+        return None if row is None else row["locale"]
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """Note the user's Discord locale when it changed (one read, and a write only on a change)."""
+        if await self.locale(user_id) == locale:
+            return
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                (user_id, locale),
+            )

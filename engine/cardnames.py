@@ -32,6 +32,8 @@ class CardNames:
     suit_letters: tuple[tuple[str, ...], ...]
     #: Other ways a rank may be typed (upper case) → rank 0..12 (``T`` for 10 in English).
     rank_aliases: Mapping[str, int]
+    #: The words that may join a rank to its suit (``DE`` in "dame de pique", ``OF``).
+    joins: tuple[str, ...]
     #: The English hand name (``engine.hands.category_name``, and "royal flush") → this language's.
     hands: Mapping[str, str]
 
@@ -57,20 +59,30 @@ class CardNames:
         for rank_text in sorted(ranks, key=len, reverse=True):
             if not token.startswith(rank_text):
                 continue
-            rest = token[len(rank_text) :].removeprefix("DE").removeprefix("D'")
+            rest = token[len(rank_text) :]
+            rest = next((rest[len(w) :] for w in self.joins if rest.startswith(w) and rest[len(w) :]), rest)
             for suit, spellings in enumerate(self.suit_letters):
                 if rest in spellings or rest == SYMBOLS[suit]:
                     return C.make(ranks[rank_text], suit)
         return None
 
 
-def _table(language: str, ranks: str, suits: str, letters: tuple[str, ...], hands: tuple[str, ...]) -> CardNames:
+def _table(
+    language: str,
+    ranks: str,
+    words: dict[str, int],
+    suits: str,
+    letters: tuple[str, ...],
+    joins: str,
+    hands: tuple[str, ...],
+) -> CardNames:
     return CardNames(
         language=language,
         ranks=tuple(ranks.split()),
         suits=tuple(suits.split()),
         suit_letters=tuple(tuple(spellings.split()) for spellings in letters),
-        rank_aliases=MappingProxyType({"T": C.TEN} if language == SOURCE else {}),
+        rank_aliases=MappingProxyType(words),
+        joins=tuple(joins.split()),
         hands=MappingProxyType(dict(zip(NAMES_BY_STRENGTH, hands, strict=True))),
     )
 
@@ -78,15 +90,19 @@ def _table(language: str, ranks: str, suits: str, letters: tuple[str, ...], hand
 ENGLISH = _table(
     SOURCE,
     "2 3 4 5 6 7 8 9 10 J Q K A",
+    {"T": C.TEN, "TEN": C.TEN, "JACK": C.JACK, "QUEEN": C.QUEEN, "KING": C.KING, "ACE": C.ACE},
     "clubs diamonds hearts spades",
     ("C CLUBS CLUB", "D DIAMONDS DIAMOND", "H HEARTS HEART", "S SPADES SPADE"),
+    "OF",
     NAMES_BY_STRENGTH,
 )
 FRENCH = _table(
     "fr",
     "2 3 4 5 6 7 8 9 10 V D R A",
+    {"DIX": C.TEN, "VALET": C.JACK, "DAME": C.QUEEN, "ROI": C.KING, "AS": C.ACE},
     "trèfle carreau cœur pique",
     ("T TR TRÈFLE TREFLE", "K CA CARREAU", "C CO CŒUR COEUR", "P PI PIQUE"),
+    "DE D'",
     (
         "carte haute",
         "paire",
@@ -104,8 +120,10 @@ FRENCH = _table(
 GERMAN = _table(
     "de",
     "2 3 4 5 6 7 8 9 10 B D K A",
+    {"ZEHN": C.TEN, "BUBE": C.JACK, "DAME": C.QUEEN, "KÖNIG": C.KING, "KOENIG": C.KING, "ASS": C.ACE},
     "Kreuz Karo Herz Pik",
     ("KR KREUZ", "KA KARO", "HE H HERZ", "PI P PIK"),
+    "",
     (
         "höchste Karte",
         "ein Paar",
@@ -127,6 +145,7 @@ PSEUDO_NAMES = CardNames(
     suits=tuple(pseudo(s) for s in ENGLISH.suits),
     suit_letters=ENGLISH.suit_letters,
     rank_aliases=ENGLISH.rank_aliases,
+    joins=ENGLISH.joins,
     hands=MappingProxyType({english: pseudo(english) for english in NAMES_BY_STRENGTH}),
 )
 TABLES: Mapping[str, CardNames] = MappingProxyType({t.language: t for t in (ENGLISH, FRENCH, GERMAN, PSEUDO_NAMES)})

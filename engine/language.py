@@ -28,6 +28,11 @@ LANGUAGES: tuple[str, ...] = (SOURCE, *TRANSLATED, PSEUDO)
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
+def N_(message: str) -> str:
+    """Marks a text of a table for the catalogs (``pybabel extract``), looked up where it is shown."""
+    return message
+
+
 class Words(Protocol):
     """What the text of one language is looked up through (a ``gettext.NullTranslations`` is one)."""
 

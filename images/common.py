@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import re
 
+from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
 
 from . import fonts
-from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
+from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, _, card_text, is_card, rank_text
 
 # A phase's heading (the engine's one table of phase words).
 PHASE_NAMES: dict[str, str] = {name: text.title for name, text in PHASE_TEXTS.items()}
 
 STATUS_TEXT = {
-    "folded": "FOLDED",
-    "fold": "FOLDED",
-    "sitting-out": "SITTING OUT",
-    "sat-out": "SITTING OUT",
-    "sit-out": "SITTING OUT",
-    "sitting out": "SITTING OUT",
-    "out": "OUT",
-    "eliminated": "OUT",
-    "busted": "OUT",
-    "went-out": "WENT OUT",
+    "folded": N_("FOLDED"),
+    "fold": N_("FOLDED"),
+    "sitting-out": N_("SITTING OUT"),
+    "sat-out": N_("SITTING OUT"),
+    "sit-out": N_("SITTING OUT"),
+    "sitting out": N_("SITTING OUT"),
+    "out": N_("OUT"),
+    "eliminated": N_("OUT"),
+    "busted": N_("OUT"),
+    "went-out": N_("WENT OUT"),
 }
 
 CENTER_IDS = {
@@ -42,7 +43,7 @@ def phase_text(phase) -> str:
     if not phase:
         return ""
     p = str(phase)
-    return PHASE_NAMES.get(p, p.replace("-", " ").replace("_", " ").capitalize())
+    return _(PHASE_NAMES[p]) if p in PHASE_NAMES else p.replace("-", " ").replace("_", " ").capitalize()
 
 
 def status_key(status) -> str:
@@ -53,7 +54,7 @@ def status_text(status) -> str:
     key = status_key(status)
     if key in ("active", "", "in", "playing", "waiting"):
         return ""
-    return STATUS_TEXT.get(key, key.replace("-", " ").upper())
+    return _(STATUS_TEXT[key]) if key in STATUS_TEXT else key.replace("-", " ").upper()
 
 
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
@@ -140,10 +141,20 @@ def space_cards(space: dict) -> tuple[str, ...]:
 _ANY_CARD = re.compile(r"(10|[2-9JQKA])([\u2663\u2666\u2665\u2660])")
 
 
+def is_card_label(label: str) -> bool:
+    """Whether a space's label is only cards (``K-Q♥``, ``10``): written in each language's ranks, not translated."""
+    return bool(_LABEL_CARDS.match(label.upper().replace("\u2009", "")) or SUITLESS.match(label))
+
+
 def space_label(space: dict) -> str:
+    """A space's name as the picture's language says it: its cards' ranks as that language writes them
+    (``R-D♥``), other names from the catalogs (``Kitty`` → ``Cagnotte``)."""
     label = space.get("label")
     if label:
-        return " ".join(str(label).split())
+        label = " ".join(str(label).split())
+        if is_card_label(label):
+            return re.sub(r"10|[2-9TJQKA]", lambda rank: rank_text(rank.group().replace("10", "T")), label)
+        return _(label)
     sid = str(space.get("id") or "?")
     cards = space_cards(space)
     if len(cards) == 1:

@@ -18,7 +18,7 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from .base import (
     BG,
@@ -28,6 +28,7 @@ from .base import (
     GOLD,
     GREEN_UP,
     INK,
+    LANGUAGE,
     LIGHT_RED,
     MUTED,
     PANEL,
@@ -35,13 +36,16 @@ from .base import (
     RIM,
     WHITE,
     Rendered,
+    _,
     card_text,
     draw_text,
     encode,
     fit_font,
     fit_name,
     font,
+    in_view_language,
     measure,
+    pgettext,
     text_width,
     wrap2,
 )
@@ -55,6 +59,7 @@ from .common import (
     space_cards,
     space_label,
     split_mat,
+    status_key,
     status_text,
     suit_symbol,
     with_pay_suit,
@@ -132,7 +137,7 @@ def tile_rects(board, n_ring: int, corners: int):
     pad = 12
     fx0, fy0, fx1, fy1 = board[0] + pad, board[1] + pad, board[2] - pad, board[3] - pad
     tw, th = TILE_W, TILE_H
-    for _ in range(12):
+    for _attempt in range(12):
         fw, fh = fx1 - fx0, fy1 - fy0
         row_cap = (fw + G) // (tw + G) - (2 if corners else 0)
         side_cap = max(0, (fh - 2 * th - 2 * G + G) // (th + G))
@@ -191,9 +196,17 @@ def _space_spec(space):
     return (str(space.get("id")), space_label(space), space_cards(space))
 
 
+def _below(texts: list[tuple[float, float, float, float]], y: float, fnt: ImageFont.FreeTypeFont, line: str) -> float:
+    """Where a label's next line goes: ``y``, or lower when its accents would reach the line above's
+    descenders (``É`` under ``g``: a French or German label, not an English one)."""
+    if not texts:
+        return y
+    return max(y, texts[-1][3] + 1 - fnt.getbbox(line, anchor="ma")[1])
+
+
 @lru_cache(maxsize=64)
-def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tuple, center_specs: tuple):
-    """Background, board, spaces and their labels.  Returns (image, boxes, geometry)."""
+def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tuple, center_specs: tuple, language: str):
+    """Background, board, spaces and their labels (their cards in ``language``).  Returns (image, boxes, geometry)."""
     (width, height), seats, board = mat_layout(n_seats)
     ring_r, corner_r, center, (tw, th) = tile_rects(board, len(ring_specs), len(corner_specs))
     ss = 2
@@ -214,10 +227,11 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
     tiles = []
     for spec, r in list(zip(ring_specs, ring_r)) + list(zip(corner_specs, corner_r)):
         sid, label, cards = spec
-        texts = []
+        texts: list[tuple[float, float, float, float]] = []
         fnt, lines = wrap2(label, r[2] - r[0] - 10, 16, 11)
         y = r[1] + 5
         for line in lines:
+            y = _below(texts, y, fnt, line)
             texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED, black=WHITE))
             y += fnt.size + 2
         label_bottom = y
@@ -257,6 +271,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         y = r[1] + 6
         texts = []
         for line in lines[:1] if len(lines) > 1 and fnt.size > 15 else lines:
+            y = _below(texts, y, fnt, line)
             texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED, black=GOLD))
             y += fnt.size + 2
         tiles.append((sid, r, y, 0, True))
@@ -301,16 +316,16 @@ def _status_bits(seat, view, acting: bool, inactive: bool) -> list[tuple[str, tu
     """The short words on a seat's second line: to act, its status, its poker bet, cards played."""
     bits = []
     if acting:
-        bits.append(("TO ACT", GOLD))
+        bits.append((_("TO ACT"), GOLD))
     st_text = status_text(seat.get("status"))
     if st_text:
         bits.append((st_text, LIGHT_RED if inactive else GREEN_UP))
     committed = chips_of(seat.get("committed"))
     if committed and str(view.get("phase") or "").startswith("poker"):
-        bits.append((f"bet {committed}", WHITE))
+        bits.append((_("bet {amount}").format(amount=committed), WHITE))
     played = seat.get("played")
     if isinstance(played, list) and played and not bits:
-        bits.append((f"played {len(played)}", MUTED))
+        bits.append((_("played {count}").format(count=len(played)), MUTED))
     return bits
 
 
@@ -340,7 +355,8 @@ def acting_seats(view) -> list[int]:
 
 
 def _to_act_text(view) -> str:
-    return "to act: " + ", ".join(name_of(view, s) or f"seat {s}" for s in acting_seats(view))
+    names = ", ".join(name_of(view, s) or _("seat {number}").format(number=s) for s in acting_seats(view))
+    return _("to act: {names}").format(names=names)
 
 
 def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):
@@ -350,7 +366,7 @@ def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):
     box = f"seat:{seat.get('seat', i)}"
     seat_no = seat.get("seat", i)
     st_text = status_text(seat.get("status"))
-    inactive = bool(st_text) and st_text != "WENT OUT"
+    inactive = bool(st_text) and status_key(seat.get("status")) != "went-out"
     acting = seat_no in acting_now
     you = viewer is not None and seat_no == viewer
     fill = PANEL_HI if acting else ((38, 42, 48) if inactive else PANEL)
@@ -367,7 +383,7 @@ def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):
         labels.append((box, role, text, rect, xy[1]))
         return rect
 
-    name = fit_name(seat_name(seat, i), right - left, measure(f), " (you)" if you else "")
+    name = fit_name(seat_name(seat, i), right - left, measure(f), " " + _("(you)") if you else "")
     label("name", (left, y0 + 31), name, GOLD if acting else fg)
     base = y0 + 65  # the second line's baseline
     chip = stack_image("red", 3)
@@ -385,7 +401,7 @@ def _seat_block(img, draw, r, seat, i, view, acting_now, viewer):
     if is_dealer:
         d = 26
         draw.ellipse((right - d, base - 12 - d / 2, right, base - 12 + d / 2), fill=WHITE, outline=INK)
-        texts.append(draw_text(draw, (right - d / 2, base - 12), "D", font(17), INK, "mm"))
+        texts.append(draw_text(draw, (right - d / 2, base - 12), pgettext("dealer button", "D"), font(17), INK, "mm"))
         right -= d + 8
     texts += _draw_bits(draw, _status_bits(seat, view, acting, inactive), x + 12, right, base)
     return (box, r, texts), labels
@@ -427,7 +443,7 @@ def _strip(img, draw, view, center, y):
             y += chh + 4
     if out is not None and cy1 - y >= 16:
         who = out if isinstance(out, str) else name_of(view, out)
-        fnt, t = fit_font(f"{who} went out!", width, 16, 11)
+        fnt, t = fit_font(_("{name} went out!").format(name=who), width, 16, 11)
         b = draw_text(draw, (mid, y), t, fnt, GOLD, "ma")
         texts.append(b)
         y = b[3] + 4
@@ -436,7 +452,7 @@ def _strip(img, draw, view, center, y):
         if poker.get("last_action"):
             parts.append(str(poker["last_action"]))
         if chips_of(poker.get("current_bet")):
-            parts.append(f"bet to match: {chips_of(poker.get('current_bet'))}")
+            parts.append(_("bet to match: {amount}").format(amount=chips_of(poker.get("current_bet"))))
         if parts and cy1 - y >= 16:
             fnt, t = fit_font(" \u2022 ".join(parts), width, 15, 11)
             b = draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma")
@@ -447,9 +463,13 @@ def _strip(img, draw, view, center, y):
     if pstr in ("spare-hand", "auction") and cy1 - y >= 16:
         bits = []
         if isinstance(spare, dict) and spare.get("cards") is not None:
-            bits.append(f"spare hand: {spare.get('cards')} cards")
+            bits.append(_("spare hand: {count} cards").format(count=spare.get("cards")))
         if isinstance(auction, dict) and auction.get("high_bid") is not None:
-            bits.append(f"high bid {auction.get('high_bid')} ({name_of(view, auction.get('high_bidder'))})")
+            bits.append(
+                _("high bid {amount} ({name})").format(
+                    amount=auction.get("high_bid"), name=name_of(view, auction.get("high_bidder"))
+                )
+            )
         if bits:
             fnt, t = fit_font(" \u2022 ".join(bits), width, 15, 11)
             texts.append(draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma"))
@@ -459,12 +479,12 @@ def _strip(img, draw, view, center, y):
 def _info_line(view) -> str:
     bits = []
     if view.get("round") is not None:
-        bits.append(f"Round {view.get('round')}")
+        bits.append(_("Round {number}").format(number=view.get("round")))
     if view.get("ante") is not None:
-        bits.append(f"Ante {view.get('ante')}")
+        bits.append(_("Ante {amount}").format(amount=view.get("ante")))
     pay = view.get("pay_suit")
     if pay and str(pay).upper()[:1] != "H":
-        bits.append(f"Pay suit {suit_symbol(pay)}")
+        bits.append(_("Pay suit {suit}").format(suit=suit_symbol(pay)))
     return " \u2022 ".join(bits)
 
 
@@ -525,18 +545,20 @@ def mat_alt(view) -> str:
 BEFORE_SUIT_NAMED = ("spare-hand", "auction", "suit-bid", "name-suit")
 
 
+@in_view_language
 def render_mat(view: dict) -> Rendered:
     seats = list(view.get("seats") or [])
     pay_suit = None if view.get("phase") in BEFORE_SUIT_NAMED else view.get("pay_suit")
     mat = [with_pay_suit(s, pay_suit) for s in (view.get("mat") or []) if isinstance(s, dict)]
     ring, corners, center_spaces = split_mat(mat)
-    title = str(view.get("preset_name") or view.get("preset") or "Tripoley")
+    title = _(str(view.get("preset_name") or view.get("preset") or "Tripoley"))
     static, static_boxes, geo = _static_layer(
         len(seats),
         title,
         tuple(_space_spec(s) for s in ring),
         tuple(_space_spec(s) for s in corners),
         tuple(_space_spec(s) for s in center_spaces),
+        LANGUAGE.get(),
     )
     img = static.copy()
     draw = ImageDraw.Draw(img)

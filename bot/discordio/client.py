@@ -513,6 +513,8 @@ class TripoleyBot(commands.Bot):
             await handle_modal_submit(interaction)
         elif interaction.type == discord.InteractionType.component:
             await handle_unrouted_component(interaction)
+        with contextlib.suppress(DatabaseUnavailable):  # the language of their DMs: best effort
+            await self.prefs.remember_locale(interaction.user.id, str(interaction.locale))
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         if self.db is not None:

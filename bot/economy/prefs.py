@@ -46,6 +46,7 @@ class Prefs:
     def __init__(self, db: Database, settings: Settings) -> None:
         self.db = db
         self.settings = settings
+        self._locales: dict[int, str] = {}  # the locale last stored per user: a click costs no write
 
     async def guild(self, guild_id: int) -> GuildConfig:
         row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -120,12 +121,15 @@ class Prefs:
         return None if row is None else row["locale"]
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
-        """Note the user's Discord locale when it changed (one read, and a write only on a change)."""
-        if await self.locale(user_id) == locale:
+        """Note the user's Discord locale when it changed (at most one read per user and process, and a
+        write only on a change)."""
+        if self._locales.get(user_id) == locale:
             return
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
-                (user_id, locale),
-            )
+        if await self.locale(user_id) != locale:
+            async with self.db.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                    (user_id, locale),
+                )
+        self._locales[user_id] = locale

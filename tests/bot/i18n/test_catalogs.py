@@ -1,10 +1,9 @@
-"""Every catalog complete: each text the code and the command list hand gettext has a translation in
+"""Every catalog complete: each text the code and the data (the command list, the mats) hand gettext has a translation in
 every language, none fuzzy, with the source's placeholders and the language's plural forms (Babel's
 checkers), and the compiled catalogs the bot reads are the ones the .po files say."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 
@@ -15,9 +14,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from bot.i18n import Locale, translator
-from bot.i18n.commands import command_texts
 from engine.language import LOCALE_DIR, TRANSLATED, language_from_environment, pseudo, words
-from scripts.command_texts import tree
+from scripts.data_texts import data_texts
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGES = ("engine", "images", "bot", "cogs")  # what babel.cfg maps, walked one at a time as scripts/catalogs.sh does
@@ -30,7 +28,7 @@ def catalog(language: str) -> Catalog:
 
 
 def extracted() -> set[tuple[str | None, str]]:
-    """What the catalogs must hold: the code's text (babel.cfg) and the command list's."""
+    """What the code hands gettext (babel.cfg); the data's texts come from scripts/data_texts.py."""
     with (ROOT / "babel.cfg").open() as f:
         method_map, options_map = parse_mapping_cfg(f)
     keys: set[tuple[str | None, str]] = set()
@@ -42,7 +40,7 @@ def extracted() -> set[tuple[str | None, str]]:
 
 @pytest.fixture(scope="module")
 def wanted() -> set[tuple[str | None, str]]:
-    return extracted() | set(asyncio.run(command_texts(asyncio.run(tree()))))
+    return extracted() | set(data_texts())
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

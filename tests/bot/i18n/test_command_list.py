@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 
 from bot.i18n.commands import CatalogTranslator
-from scripts.command_texts import tree
+from scripts.data_texts import tree
 from tests.fakediscord.validation import validate_commands
 
 LOCALES = ("fr", "de")

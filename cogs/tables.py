@@ -92,6 +92,7 @@ class TableCommands(CommandFamily):
                 turn_timeout=turn_timeout,
                 thread=thread,
                 auto_forced=auto_forced,
+                guild_locale=str(interaction.guild_locale) if interaction.guild_locale else None,
             )
 
         # Acknowledged before the host's buy-in is taken: "thinking…", which the lobby then fills.

@@ -39,6 +39,7 @@ from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
+from bot.i18n.choice import private_locale
 from bot.messages import buttonids, story
 from bot.messages.components import card_pool, log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
@@ -69,6 +70,11 @@ ConfirmHandler = Callable[..., Awaitable[None]]  # (interaction, *the button's a
 TABLE_PERMISSIONS = ("view_channel", "embed_links", "attach_files", "read_message_history")
 # A table in a thread of its own: start the thread, post in it, archive it when the game ends.
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "manage_threads")
+
+
+def reader_locale(interaction: discord.Interaction) -> str:
+    """The language of an answer only the interaction's user sees."""
+    return private_locale(interaction.locale).value
 
 
 def guild_of(interaction: discord.Interaction) -> int:
@@ -497,7 +503,7 @@ class Controller:
         self._detail_for(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
         assert seat is not None  # _detail_for refused anyone without a seat
-        out = hand_message(table, seat, table.running_game.view(seat), choice)
+        out = hand_message(table, seat, table.running_game.view(seat), choice, reader_locale(interaction))
         kwargs = message_kwargs(out, edit=True)
         kwargs.pop("attachments", None)
         await interaction.response.edit_message(**kwargs)
@@ -531,7 +537,7 @@ class Controller:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
                 # Text and picture of the hand after the move (the old picture showed the cards before it).
-                out = hand_message(table, seat, table.running_game.view(seat))
+                out = hand_message(table, seat, table.running_game.view(seat), locale=reader_locale(interaction))
                 if self.publisher is not None:
                     out.image, out.alt = await self.publisher.image("hand", out.view)
                 kwargs = message_kwargs(out, edit=True)
@@ -548,7 +554,9 @@ class Controller:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:  # a public button's move: the player's open hand view follows it
                 await self.turns.show_hand_now(
-                    table, interaction.user.id, hand_message(table, seat, table.running_game.view(seat))
+                    table,
+                    interaction.user.id,
+                    hand_message(table, seat, table.running_game.view(seat), locale=reader_locale(interaction)),
                 )
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
@@ -593,14 +601,14 @@ class Controller:
         if table is None:
             table = self.manager.get(channel_of(interaction))
         table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
-        out = hand_message(table, seat, view)
+        out = hand_message(table, seat, view, locale=reader_locale(interaction))
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
         edit = await self._open_hand_view(interaction, table, out)
         self._remember_hand_view(interaction, table, edit)
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
-            png, alt = await self.publisher.image("hand", view)
+            png, alt = await self.publisher.image("hand", out.view)
             if (
                 change is not None
                 and self.turns is not None

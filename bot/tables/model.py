@@ -121,6 +121,7 @@ class Table:
     # for them after a short pause, not asked for with a click; off, every such card waits for the
     # player (then nobody can tell from the timing whether a combination was possible).
     auto_forced: bool = True
+    locale: str = "en"  # the language of its public messages and mat (bot.i18n.choice.public_locale), fixed at opening
     ping_message_id: int | None = None  # the turn ping on show (bot.discordio.turns), deleted once answered
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
@@ -224,6 +225,7 @@ class Table:
             "thread_id": self.thread_id,
             "rematch_of": self.rematch_of,
             "auto_forced": self.auto_forced,
+            "locale": self.locale,
             "log": self.log,
             "round_logs": self.round_logs,
             "named": self.named,
@@ -267,6 +269,7 @@ class Table:
         self.thread_id = state.get("thread_id")
         self.rematch_of = state.get("rematch_of")
         self.auto_forced = bool(state.get("auto_forced", True))
+        self.locale = str(state.get("locale") or "en")
         self.log = list(state.get("log") or [])
         self.round_logs = dict(state.get("round_logs") or {})
         self.named = dict(state.get("named") or {})

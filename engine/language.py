@@ -15,6 +15,7 @@ import gettext
 import math
 import re
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Protocol
 
@@ -90,6 +91,16 @@ def words(language: str) -> gettext.NullTranslations:
     if language == PSEUDO:
         return PseudoWords()
     return gettext.NullTranslations()
+
+
+#: The language the terminal game speaks (set by engine/play.py from ``--lang`` or the environment): its
+#: cards as that language writes and reads them, its fixed texts from the catalogs.
+LANGUAGE: ContextVar[str] = ContextVar("language", default=SOURCE)
+
+
+def _(message: str) -> str:
+    """``message`` in the terminal game's language."""
+    return words(LANGUAGE.get()).gettext(message)
 
 
 def language_code(tag: str) -> str | None:

@@ -545,13 +545,13 @@ def test_the_terminal_game_reads_and_writes_cards_in_its_language(language, type
     """``--lang`` (or LANG): a French player types ``rc`` for roi de cœur and reads V♦, D♦ in the hand."""
     from engine.language import LANGUAGE
 
-    out = io.StringIO()
+    out, lines = io.StringIO(), iter([typed, "quit"])
     run(
         "tripoley",
         3,
         seed=3,
         rounds=1,
-        input_fn=lambda _prompt, lines=iter([typed, "quit"]): next(lines),
+        input_fn=lambda _prompt: next(lines),
         out=out,
         language=language,
     )

@@ -8,13 +8,14 @@ their language first, then in English (so ``QH`` is understood everywhere), and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from . import cards as C
 from .hands import NAMES_BY_STRENGTH
-from .language import PSEUDO, SOURCE, pseudo
+from .language import PSEUDO, SOURCE, pseudo, words
 
 SYMBOLS = tuple(C.SUIT_SYMBOLS[s] for s in C.SUITS)
 
@@ -154,6 +155,18 @@ TABLES: Mapping[str, CardNames] = MappingProxyType({t.language: t for t in (ENGL
 def card_names(language: str) -> CardNames:
     """The naming table of ``language`` (English for a language without one)."""
     return TABLES.get(language, ENGLISH)
+
+
+_CARD_LABEL = re.compile(r"^(?:10|[2-9JQKA])(?:-(?:10|[2-9JQKA]))*[\u2663\u2666\u2665\u2660]?$")
+
+
+def label_in(label: str, language: str) -> str:
+    """A mat space's label in ``language``: cards only (``K-Q♥``, ``10``) in its ranks (``R-D♥``), a name
+    (``Kitty``) from the catalogs."""
+    if not _CARD_LABEL.match(label):
+        return words(language).gettext(label)
+    ranks = card_names(language).ranks
+    return re.sub(r"10|[2-9JQKA]", lambda rank: ranks[ENGLISH.ranks.index(rank.group())], label)
 
 
 def read_card(text: str, language: str = SOURCE) -> C.Card:

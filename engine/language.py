@@ -103,6 +103,13 @@ def _(message: str) -> str:
     return words(LANGUAGE.get()).gettext(message)
 
 
+def rule_summary(language: str) -> str | None:
+    """The family's rules in brief, written for the players of ``language`` (``engine/locale/LANG/rules.md``:
+    the French and German words of the family, Nain Jaune's and Poch's), or None (English: docs/rules.md)."""
+    path = LOCALE_DIR / language / "rules.md"
+    return path.read_text(encoding="utf-8").strip() if language in TRANSLATED and path.is_file() else None
+
+
 def language_code(tag: str) -> str | None:
     """The language of a locale tag (``fr_CA.UTF-8``, ``de-DE``, ``fr``) when it is one of ours, else None."""
     base = re.split(r"[._@-]", tag.strip(), maxsplit=1)[0].lower()

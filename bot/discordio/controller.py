@@ -698,7 +698,10 @@ class Controller:
             content = "Pick a space of the mat to see what pays it."
             await interaction.response.send_message(content, view=view, ephemeral=True)
             return
-        content = space_rule(table.game, space) or "That space isn't on the mat any more: pick another."
+        content = (
+            space_rule(table.game, space, reader_locale(interaction))
+            or "That space isn't on the mat any more: pick another."
+        )
         await interaction.response.edit_message(content=content, view=view)
 
     async def _log_page(self, interaction: discord.Interaction, embed: dict, components: list, paging: bool) -> None:

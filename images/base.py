@@ -154,6 +154,16 @@ def hand_text(name: str) -> str:
     return card_names(LANGUAGE.get()).hand(name)
 
 
+def line_below(
+    texts: list[tuple[float, float, float, float]], y: float, fnt: ImageFont.FreeTypeFont, line: str
+) -> float:
+    """Where a label's next line goes: ``y``, or lower when its accents would reach the line above's
+    descenders (``É`` under ``g``: a French or German label, not an English one)."""
+    if not texts:
+        return y
+    return max(y, texts[-1][3] + 1 - fnt.getbbox(line, anchor="ma")[1])
+
+
 def card_text(card: str) -> str:
     """``"TH"`` → ``"10♥"`` (``"KH"`` → ``"R♥"`` in French); unknown strings are returned unchanged."""
     if isinstance(card, str) and len(card) == 2 and card[1] in SUIT_SYMBOLS:

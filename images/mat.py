@@ -18,7 +18,7 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from .base import (
     BG,
@@ -44,6 +44,7 @@ from .base import (
     fit_name,
     font,
     in_view_language,
+    line_below,
     measure,
     pgettext,
     text_width,
@@ -196,14 +197,6 @@ def _space_spec(space):
     return (str(space.get("id")), space_label(space), space_cards(space))
 
 
-def _below(texts: list[tuple[float, float, float, float]], y: float, fnt: ImageFont.FreeTypeFont, line: str) -> float:
-    """Where a label's next line goes: ``y``, or lower when its accents would reach the line above's
-    descenders (``É`` under ``g``: a French or German label, not an English one)."""
-    if not texts:
-        return y
-    return max(y, texts[-1][3] + 1 - fnt.getbbox(line, anchor="ma")[1])
-
-
 @lru_cache(maxsize=64)
 def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tuple, center_specs: tuple, language: str):
     """Background, board, spaces and their labels (their cards in ``language``).  Returns (image, boxes, geometry)."""
@@ -231,7 +224,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         fnt, lines = wrap2(label, r[2] - r[0] - 10, 16, 11)
         y = r[1] + 5
         for line in lines:
-            y = _below(texts, y, fnt, line)
+            y = line_below(texts, y, fnt, line)
             texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED, black=WHITE))
             y += fnt.size + 2
         label_bottom = y
@@ -271,7 +264,7 @@ def _static_layer(n_seats: int, title: str, ring_specs: tuple, corner_specs: tup
         y = r[1] + 6
         texts = []
         for line in lines[:1] if len(lines) > 1 and fnt.size > 15 else lines:
-            y = _below(texts, y, fnt, line)
+            y = line_below(texts, y, fnt, line)
             texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED, black=GOLD))
             y += fnt.size + 2
         tiles.append((sid, r, y, 0, True))
@@ -465,11 +458,8 @@ def _strip(img, draw, view, center, y):
         if isinstance(spare, dict) and spare.get("cards") is not None:
             bits.append(_("spare hand: {count} cards").format(count=spare.get("cards")))
         if isinstance(auction, dict) and auction.get("high_bid") is not None:
-            bits.append(
-                _("high bid {amount} ({name})").format(
-                    amount=auction.get("high_bid"), name=name_of(view, auction.get("high_bidder"))
-                )
-            )
+            high, bidder = auction.get("high_bid"), name_of(view, auction.get("high_bidder"))
+            bits.append(_("high bid {amount} ({name})").format(amount=high, name=bidder))
         if bits:
             fnt, t = fit_font(" \u2022 ".join(bits), width, 15, 11)
             texts.append(draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma"))

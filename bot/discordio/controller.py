@@ -39,7 +39,7 @@ from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
-from bot.i18n.choice import private_locale
+from bot.i18n.choice import reader_locale
 from bot.messages import buttonids, story
 from bot.messages.components import card_pool, log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
@@ -70,11 +70,6 @@ ConfirmHandler = Callable[..., Awaitable[None]]  # (interaction, *the button's a
 TABLE_PERMISSIONS = ("view_channel", "embed_links", "attach_files", "read_message_history")
 # A table in a thread of its own: start the thread, post in it, archive it when the game ends.
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads", "manage_threads")
-
-
-def reader_locale(interaction: discord.Interaction) -> str:
-    """The language of an answer only the interaction's user sees."""
-    return private_locale(interaction.locale).value
 
 
 def guild_of(interaction: discord.Interaction) -> int:

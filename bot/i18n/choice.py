@@ -29,6 +29,11 @@ def private_locale(user_locale: object) -> Locale:
     return spoken(user_locale) or Locale.EN
 
 
+def reader_locale(interaction: object) -> str:
+    """The language (its code) of an answer only an interaction's user sees: their ``interaction.locale``'s."""
+    return private_locale(getattr(interaction, "locale", None)).value
+
+
 def public_locale(server_setting: str | None, guild_locale: object) -> Locale:
     """The language of a message a whole channel reads: the server's setting, its ``guild_locale``, English."""
     return spoken(server_setting) or spoken(guild_locale) or Locale.EN

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.discordio.ui import build_view
 from bot.i18n import ENDONYMS, SPOKEN
-from bot.i18n.choice import SERVER_LANGUAGE
+from bot.i18n.choice import SERVER_LANGUAGE, spoken
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 
@@ -36,6 +36,12 @@ def language_choices() -> list[app_commands.Choice[str]]:
         *(app_commands.Choice(name=ENDONYMS[locale], value=locale.value) for locale in SPOKEN),
         app_commands.Choice(name="the server's language (Discord)", value=SERVER_LANGUAGE),
     ]
+
+
+def language_name(setting: str | None) -> str:
+    """The server's language setting as ``/tripoley settings`` names it."""
+    locale = spoken(setting)
+    return ENDONYMS[locale] if locale is not None else "the server's Discord language"
 
 
 def preset_name(key: str) -> str:
@@ -81,6 +87,7 @@ def settings_text(config: GuildConfig, house_bankroll: int) -> str:
         f"Tables in threads: {'on' if config.threads else 'off'}\n"
         f"Turn pings: {'on' if config.pings else 'off'} by default\n"
         f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
+        f"Language of the tables: {language_name(config.language)}\n"
         f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)"
     )
 

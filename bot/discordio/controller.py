@@ -645,7 +645,7 @@ class Controller:
         async def update(out: Outgoing) -> None:
             await edit_view(**message_kwargs(out, edit=True))
 
-        self.turns.remember_hand_view(table.id, interaction.user.id, update)
+        self.turns.remember_hand_view(table.id, interaction.user.id, update, reader_locale(interaction))
 
     # -- the round's log -------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import io
 import math
 import re
 from collections.abc import Mapping
@@ -87,7 +88,10 @@ def words(language: str) -> gettext.NullTranslations:
     """The text of ``language`` (one of :data:`LANGUAGES`; anything else reads as English). An entry a
     catalog lacks reads as its English source."""
     if language in TRANSLATED:
-        return gettext.translation(DOMAIN, LOCALE_DIR, [language])
+        try:
+            return gettext.translation(DOMAIN, LOCALE_DIR, [language])
+        except FileNotFoundError:  # installed without scripts/setup.sh (``pip install .``): no .mo built
+            return compiled_catalog(language)
     if language == PSEUDO:
         return PseudoWords()
     return gettext.NullTranslations()
@@ -108,6 +112,19 @@ def rule_summary(language: str) -> str | None:
     the French and German words of the family, Nain Jaune's and Poch's), or None (English: docs/rules.md)."""
     path = LOCALE_DIR / language / "rules.md"
     return path.read_text(encoding="utf-8").strip() if language in TRANSLATED and path.is_file() else None
+
+
+def compiled_catalog(language: str) -> gettext.GNUTranslations:
+    """``language``'s catalog compiled from its ``.po`` in memory (what ``pybabel compile`` writes)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as po:
+        catalog = read_po(po)
+    mo = io.BytesIO()
+    write_mo(mo, catalog)
+    mo.seek(0)
+    return gettext.GNUTranslations(mo)
 
 
 def language_code(tag: str) -> str | None:

@@ -14,7 +14,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from bot.i18n import Locale, translator
-from engine.language import LOCALE_DIR, TRANSLATED, language_from_environment, pseudo, words
+from engine.language import LOCALE_DIR, TRANSLATED, compiled_catalog, language_from_environment, pseudo, words
 from scripts.data_texts import data_texts
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -88,6 +88,18 @@ def test_the_compiled_catalog_is_the_po_file(language):
         if message.id and isinstance(message.id, str):
             got = compiled.pgettext(message.context, message.id) if message.context else compiled.gettext(message.id)
             assert got == message.string, f"{language}: {message.id!r} (bash scripts/catalogs.sh compile)"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_an_install_without_compiled_catalogs_compiles_them_from_the_po(language):
+    """``pip install .`` ships the .po files, not the .mo that scripts/setup.sh builds: the same text."""
+    built, compiled = words(language), compiled_catalog(language)
+    for message in catalog(language):
+        if message.id and isinstance(message.id, str) and not message.context:
+            assert compiled.gettext(message.id) == built.gettext(message.id)
+    assert compiled.ngettext("Your hand · {count} card", "Your hand · {count} cards", 5) == built.ngettext(
+        "Your hand · {count} card", "Your hand · {count} cards", 5
+    )
 
 
 def test_an_entry_a_catalog_lacks_reads_as_english():

@@ -34,6 +34,7 @@ async def test_a_french_and_a_german_player_in_a_french_server(discord_harness, 
     assert rules["alice"].startswith("Comment jouer") and rules["bob"].startswith("So wird gespielt")
     assert rules["carol"].startswith("How to play")
 
+    await (await dh.run_command("bob", CHANNEL, "tripoley dm", mode="on")).response()  # his DMs: in German
     await open_table(dh, "tripoley", 1)
     table = bot.manager.get(dh.channel(CHANNEL).id)
     assert table.locale == "fr"  # the server's Discord language: its public messages and mat
@@ -44,5 +45,7 @@ async def test_a_french_and_a_german_player_in_a_french_server(discord_harness, 
     got = dh.attachments(hand.id)[0].data
     assert got == render_hand(german).png  # drawn in Bob's German
     assert render_hand(german).png != render_hand(german | {"locale": "fr"}).png
+    dm = await dh.wait_for(lambda: next((m for m in dh.dms("bob") if m.attachments), None), 8, what="Bob's DM")
+    assert dh.attachments(dm.id)[0].data == render_hand(german).png  # the language his client last showed
     await play(dh, CHANNEL)
     assert finished(dh, CHANNEL) and button(dh.channel_messages(CHANNEL)[-1], "Rematch") is not None

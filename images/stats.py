@@ -150,7 +150,7 @@ def render_stats(stats: dict) -> Rendered:
             y = top + 28 + i * ROW_H
             if i % 2 == 0:
                 draw.rectangle((PAD, y - ROW_H / 2, WIDTH - PAD, y + ROW_H / 2 - 2), fill=PANEL)
-            game_name = truncate(str(family["game"]), f16, cols["games"] - 60 - cols["game"])
+            game_name = truncate(_(str(family["game"])), f16, cols["games"] - 60 - cols["game"])
             draw_text(draw, (cols["game"], y), game_name, f16, WHITE, "lm")
             draw_text(draw, (cols["games"], y), str(family["games"]), f16, WHITE, "rm")
             draw_text(draw, (cols["wins"], y), str(family["wins"]), f16, WHITE, "rm")

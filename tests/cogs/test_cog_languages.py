@@ -57,3 +57,29 @@ async def test_an_english_server_is_unchanged(stack):
     cog = Tripoley(stack)
     await cog.start.callback(cog, FakeInteraction(ANN, C, G, client=stack, guild_locale=None))
     assert stack.manager.get(C).locale == "en"
+
+
+async def test_the_stats_chart_is_drawn_in_the_readers_language_or_the_servers_when_posted(stack, monkeypatch):
+    cog = Tripoley(stack)
+    drawn: list[str] = []
+
+    async def image(kind, view):
+        drawn.append(view["locale"])
+        return None, None
+
+    async def stats(guild_id, user_id):
+        return {"games": 1, "wins": 1, "rounds": 3, "pots_won": 2, "net": 12, "best_hand": "flush", "favourite": None}
+
+    async def nothing(*args):
+        return []
+
+    monkeypatch.setattr(stack.publisher, "image", image)
+    monkeypatch.setattr(stack.manager, "stats", stats)
+    monkeypatch.setattr(stack.manager, "player_games", nothing)
+    monkeypatch.setattr(stack.manager, "player_presets", nothing)
+    for public in (False, True):
+        german = FakeInteraction(
+            BOB, C, G, client=stack, locale=discord.Locale.german, guild_locale=discord.Locale.french
+        )
+        await cog.stats.callback(cog, german, public=public)
+    assert drawn == ["de", "fr"]

@@ -306,11 +306,11 @@ class TerminalGame:
                     events = game.apply(choose_action(game, aw.seat, self.ai, self.rng))
                 self.tell(events)
         except EOFError:
-            return self.leave(f"Input ended: leaving the game in round {game.round_number}.", 0)
+            return self.leave(_("Input ended: leaving the game in round {round}.").format(round=game.round_number), 0)
         except QuitGame:
-            return self.leave(f"You left the game in round {game.round_number}.", 0)
+            return self.leave(_("You left the game in round {round}.").format(round=game.round_number), 0)
         except KeyboardInterrupt:
-            return self.leave(f"Interrupted: leaving the game in round {game.round_number}.", 130)
+            return self.leave(_("Interrupted: leaving the game in round {round}.").format(round=game.round_number), 130)
         self.say("")
         self.say(_("The game is over."))
         self.say(SC.render_standings(game.standings()))
@@ -440,10 +440,12 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(f"Not allowed: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
+                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(TV.plain_message(str(exc)))))
                 continue
             except ValueError as exc:
-                self.say(f"Cannot read that: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
+                self.say(
+                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(TV.plain_message(str(exc))))
+                )
                 continue
             if note:
                 self.say(note)

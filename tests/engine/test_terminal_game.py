@@ -542,7 +542,8 @@ def test_the_terminal_has_line_editing(monkeypatch):
     ],
 )
 def test_the_terminal_game_reads_and_writes_cards_in_its_language(language, typed, shown):
-    """``--lang`` (or LANG): a French player types ``rc`` for roi de cœur and reads V♦, D♦ in the hand."""
+    """``--lang`` (or LANG): a French player types ``rc`` for roi de cœur and reads V♦, D♦ in their hand
+    (the engine's reasons for a refused move are English still)."""
     from engine.language import LANGUAGE
 
     out, lines = io.StringIO(), iter([typed, "quit"])
@@ -556,7 +557,10 @@ def test_the_terminal_game_reads_and_writes_cards_in_its_language(language, type
         language=language,
     )
     text = out.getvalue()
-    hand = next(line for line in text.splitlines() if line.startswith("Your hand"))
+    hand = next(
+        line for line in text.splitlines() if line.startswith({"fr": "Votre main", "de": "Deine Hand"}[language])
+    )
+    assert {"fr": "Pas permis", "de": "Nicht erlaubt"}[language] in text  # its fixed lines too
     assert {"fr": "V♦ D♦", "de": "B♦ D♦"}[language] in hand
     assert shown in text
     assert LANGUAGE.get() == "en"  # the language is the game's, not left behind

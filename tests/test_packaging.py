@@ -58,6 +58,7 @@ async def test_a_non_editable_install_has_its_migrations_and_passes_check(discor
     assert shipped == sorted(p.name for p in (ROOT / "bot" / "storage" / "migrations").glob("*.sql"))
     assert (site / "images" / "assets").is_dir()
     assert sorted(p.parent.parent.name for p in site.glob("engine/locale/*/LC_MESSAGES/tripoley.po")) == ["de", "fr"]
+    assert sorted(p.parent.name for p in site.glob("engine/locale/*/rules.md")) == ["de", "fr"]
 
     workdir = tmp_path / "elsewhere"
     workdir.mkdir()

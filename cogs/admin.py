@@ -21,12 +21,14 @@ from bot.discordio.admin import AdminTools, require_admin, require_manage_server
 from bot.discordio.controller import channel_of, guild_of
 from bot.discordio.seasontools import SeasonTools
 from bot.economy.bank import HOUSE
+from bot.i18n.choice import SERVER_LANGUAGE
 from bot.messages import competition as competition_words
 from bot.messages.text import audit_text
 from cogs.common import (
     CommandFamily,
     confirm_view,
     display_name,
+    language_choices,
     preset_choices,
     settings_text,
 )
@@ -124,8 +126,9 @@ class Admin(
         admin_role="A role whose members may use /tripoley-admin too (Manage Server only)",
         no_admin_role="Only Manage Server may use /tripoley-admin again (Manage Server only)",
         web_pages="Show the leaderboard and players' records on the bot's web pages (off by default)",
+        language="The language of the server's public messages and mats",
     )
-    @app_commands.choices(default_preset=preset_choices())
+    @app_commands.choices(default_preset=preset_choices(), language=language_choices())
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -142,6 +145,7 @@ class Admin(
         admin_role: discord.Role | None = None,
         no_admin_role: bool = False,
         web_pages: bool | None = None,
+        language: str | None = None,
     ) -> None:
         changes = dict(
             default_preset=default_preset,
@@ -155,17 +159,19 @@ class Admin(
             threads=threads,
             pings=pings,
             web_pages=web_pages,
+            language=None if language == SERVER_LANGUAGE else language,
         )
+        clear = ("language",) if language == SERVER_LANGUAGE else ()
         if admin_role is not None or no_admin_role:
             # Who may administer is the server managers' choice alone, not a delegated admin's.
             require_manage_server(interaction, "Choosing the admin role")
             if admin_role is not None and no_admin_role:
                 raise errors.TripoleyError("Give `admin_role` or `no_admin_role`, not both.")
-        if any(v is not None for v in changes.values()) or admin_role is not None or no_admin_role:
+        if any(v is not None for v in changes.values()) or clear or admin_role is not None or no_admin_role:
             await require_admin(interaction, self.prefs, "Changing the settings")
             config = await self.prefs.update_guild(
                 guild_of(interaction),
-                clear=("admin_role",) if no_admin_role else (),
+                clear=clear + (("admin_role",) if no_admin_role else ()),
                 admin_role=admin_role.id if admin_role is not None else None,
                 **changes,
             )

@@ -9,6 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordio.ui import build_view
+from bot.i18n import ENDONYMS, SPOKEN
+from bot.i18n.choice import SERVER_LANGUAGE, spoken
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.competition import GAMES_TITLE, RATING_TITLE
 from bot.messages.components import DANGER, ButtonSpec
@@ -29,6 +31,20 @@ def preset_choices() -> list[app_commands.Choice[str]]:
     from engine.presets import PRESETS
 
     return [app_commands.Choice(name=p.name[:100], value=key) for key, p in list(PRESETS.items())[:25]]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """The languages a server may choose for its public messages (each named in itself), and its Discord one."""
+    return [
+        *(app_commands.Choice(name=ENDONYMS[locale], value=locale.value) for locale in SPOKEN),
+        app_commands.Choice(name="the server's language (Discord)", value=SERVER_LANGUAGE),
+    ]
+
+
+def language_name(setting: str | None) -> str:
+    """The server's language setting as ``/tripoley settings`` names it."""
+    locale = spoken(setting)
+    return ENDONYMS[locale] if locale is not None else "the server's Discord language"
 
 
 def preset_name(key: str) -> str:
@@ -74,6 +90,7 @@ def settings_text(config: GuildConfig, house_bankroll: int) -> str:
         f"Tables in threads: {'on' if config.threads else 'off'}\n"
         f"Turn pings: {'on' if config.pings else 'off'} by default\n"
         f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
+        f"Language of the tables: {language_name(config.language)}\n"
         f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)\n"
         f"{web_pages_text(config)}"
     )

@@ -15,6 +15,7 @@ from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
+from bot.i18n.choice import public_locale, reader_locale
 from bot.messages.competition import STATS_RATING, rating_text
 from bot.messages.text import escape, plural
 from cogs import competition
@@ -163,7 +164,12 @@ class EconomyCommands(CommandFamily):
             embed.add_field(name=STATS_RATING, value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
         private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
-        png, alt = await self._stats_chart(guild_of(interaction), target)
+        if private:
+            locale = reader_locale(interaction)
+        else:  # posted for the channel: in the server's language
+            setting = (await self.prefs.guild(guild_of(interaction))).language
+            locale = public_locale(setting, interaction.guild_locale).value
+        png, alt = await self._stats_chart(guild_of(interaction), target, locale)
         if png is None:
             await interaction.followup.send(embed=embed, ephemeral=private)
             return
@@ -171,13 +177,17 @@ class EconomyCommands(CommandFamily):
         chart = discord.File(io.BytesIO(png), filename="stats.png", description=(alt or "")[:1000] or None)
         await interaction.followup.send(embed=embed, file=chart, ephemeral=private)
 
-    async def _stats_chart(self, guild_id: int, target: discord.abc.User) -> tuple[bytes | None, str | None]:
+    async def _stats_chart(
+        self, guild_id: int, target: discord.abc.User, locale: str
+    ) -> tuple[bytes | None, str | None]:
         """The chart of ``/tripoley stats`` (images.stats, drawn in the render workers) and its alt
-        text: the player's net chips (and rating) after each of their last games, their results per game."""
+        text: the player's net chips (and rating) after each of their last games, their results per game;
+        in ``locale``."""
         games = await self.manager.player_games(guild_id, target.id, STATS_GAMES)
         presets = await self.manager.player_presets(guild_id, target.id)
         ratings = await self.manager.ratings.trend(guild_id, target.id, [g["id"] for g in games])
         data = {
+            "locale": locale,
             "name": display_name(target),
             "games": [
                 {"game": preset_name(g["preset"]), "net": g["net"], "winner": g["winner"], "rating": rating}

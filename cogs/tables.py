@@ -19,6 +19,8 @@ from bot.discordio.controller import (
     wants_thread,
 )
 from bot.discordio.ui import build_view, message_kwargs
+from bot.i18n import Locale, translator
+from bot.i18n.choice import private_locale
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
@@ -104,6 +106,7 @@ class TableCommands(CommandFamily):
                 turn_timeout=turn_timeout,
                 thread=thread,
                 auto_forced=auto_forced,
+                guild_locale=str(interaction.guild_locale) if interaction.guild_locale else None,
             )
 
         # Acknowledged before the host's buy-in is taken: "thinking…", which the lobby then fills.
@@ -198,7 +201,7 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="help", description="How to play, in a few lines, and the commands that matter")
     async def show_help(self, interaction: discord.Interaction) -> None:
-        await self.controller.reply(interaction, HELP_TEXT)
+        await self.controller.reply(interaction, translator(private_locale(interaction.locale)).gettext(HELP_TEXT))
 
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
@@ -209,15 +212,16 @@ class TableCommands(CommandFamily):
             key = f"table-{table.id}"
         else:
             key = preset or (await self.prefs.guild(guild_of(interaction))).default_preset
-        embed, view = self._rules(key, 0)
+        embed, view = self._rules(key, 0, private_locale(interaction.locale))
         kwargs: dict[str, Any] = {"embed": embed, "ephemeral": True}
         if view is not None:
             kwargs["view"] = view
         await interaction.response.send_message(**kwargs)
 
-    def _rules(self, key: str, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    def _rules(self, key: str, page: int, locale: Locale = Locale.EN) -> tuple[discord.Embed, discord.ui.View | None]:
         """``key``: a preset, or ``table-<id>`` for the rules as that table plays them (a key of
-        neither kind, e.g. a game this version no longer has, is refused as a page no longer in use)."""
+        neither kind, e.g. a game this version no longer has, is refused as a page no longer in use);
+        in the reader's ``locale``."""
         from engine.presets import PRESETS
 
         if key.startswith("table-"):
@@ -225,20 +229,23 @@ class TableCommands(CommandFamily):
             table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
                 raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
-            preset, pages = table.preset, pages_for(table.preset, table.options)
+            preset, pages = table.preset, pages_for(table.preset, table.options, locale.value)
         elif key in PRESETS:
-            preset, pages = key, pages_for(key)
+            preset, pages = key, pages_for(key, locale=locale.value)
         else:
             raise errors.StaleButton("Those rules are no longer available. `/tripoley rules` shows every game's rules.")
         page = max(0, min(page, len(pages) - 1))
+        words = translator(locale)
         embed = discord.Embed(
-            title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000
+            title=words.gettext("How to play — {game}").format(game=words.gettext(preset_name(preset))),
+            description=pages[page][:4000],
+            colour=0x8B0000,
         )
-        embed.set_footer(text=f"Page {page + 1}/{len(pages)}")
+        embed.set_footer(text=words.gettext("Page {page}/{pages}").format(page=page + 1, pages=len(pages)))
         return embed, pager("rules", key, page, len(pages))
 
     async def _rules_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
-        embed, view = self._rules(key, page)
+        embed, view = self._rules(key, page, private_locale(interaction.locale))
         await interaction.response.edit_message(embed=embed, view=view)
 
     # -- preferences and settings ---------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import fields
 from typing import Any, NoReturn
 
 from .ai import LEVELS
+from .language import LANGUAGES
 from .options import CHOICES, Options
 from .presets import PRESETS, options_for
 from .textview import printable
@@ -194,6 +195,13 @@ def build_parser() -> Parser:
     )
     pp.add_argument(
         "--save", metavar="FILE", help="write the game as a replay file when it ends or you leave (default: no file)"
+    )
+    pp.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="the game's language: its cards (R, D, V in French; K, D, B in German) and texts"
+        " (default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en)",
     )
     return parser
 

@@ -11,15 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 from . import cards as C
+from .cardnames import read_card
+from .language import LANGUAGE, N_, _
 from .model import Action
 
 SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 #: How a card is typed: told before the player's first decision that takes cards, and after a card
 #: that cannot be read (written so that no example reads as another card once shown with symbols).
-CARD_SYNTAX = (
+#: In the terminal game's language (:func:`card_syntax`): a French player types ``rc`` for roi de cœur.
+CARD_SYNTAX = N_(
     "a card is its rank (2-9, T or 10, J, Q, K, A) then its suit (C, D, H, S, or \u2663 \u2666 \u2665 \u2660):"
     " `th` or `10h` is 10\u2665, `qs` is Q\u2660; cards are separated by spaces"
 )
+
+
+def card_syntax() -> str:
+    return _(CARD_SYNTAX)
+
+
 #: The moves that take cards.
 CARD_VERBS = frozenset({"choose", "lead", "full_house", "straight", "pass_cards", "reveal", "corner_bet"})
 ALIASES = {
@@ -41,18 +50,17 @@ def _card_token(text: str) -> str:
 
 
 def _card(text: str) -> str:
-    """A typed card as the engine writes it; ``ValueError`` saying how to type one."""
-    token = _card_token(text)
+    """A typed card (in the terminal game's language, or English) as the engine writes it; ``ValueError``
+    saying how to type one."""
     try:
-        C.parse(token)
+        return C.to_str(read_card(text, LANGUAGE.get()))
     except ValueError:
-        raise ValueError(f"{text!r} is not a card: {CARD_SYNTAX}") from None
-    return token
+        raise ValueError(f"{text!r} is not a card: {card_syntax()}") from None
 
 
 def _looks_like_card(text: str) -> bool:
     try:
-        C.parse(_card_token(text))
+        _card(text)
         return True
     except ValueError:
         return False
@@ -116,12 +124,12 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
         picked: list[str] = []
         for a in args:
             if _looks_like_card(a) and len(picked) < 5:
-                picked.append(_card_token(a))
+                picked.append(_card(a))
             else:
                 space = a
         return Action(seat=seat, do=verb, cards=picked or None, space=space)
     if verb == "corner_bet":
-        ace = next((_card_token(a) for a in args if _looks_like_card(a)), None)
+        ace = next((_card(a) for a in args if _looks_like_card(a)), None)
         amount = next((int(a) for a in args if a.isdigit()), None)
         return Action(seat=seat, do=verb, ace=ace, amount=amount)
     if args:

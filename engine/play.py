@@ -28,9 +28,10 @@ from . import rulebook
 from . import screen as SC
 from . import textview as TV
 from .ai import choose_action
-from .commands import CARD_SYNTAX, CARD_VERBS, parse_command
+from .commands import CARD_VERBS, card_syntax, parse_command
 from .events import Event
 from .game import Game
+from .language import LANGUAGE, SOURCE, _, language_from_environment
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
@@ -161,8 +162,10 @@ class TerminalGame:
         rng: random.Random | None = None,
         colour: bool = False,
         symbols: bool = True,
+        language: str = SOURCE,
     ) -> None:
         self.game = game
+        self.language = language  # its cards and fixed texts (engine.language.LANGUAGE while it runs)
         self.input_fn = input_fn
         self.out = out
         self.ai = ai
@@ -268,6 +271,13 @@ class TerminalGame:
         self.say(f"  you receive {TV.cards(got)} from {TV.name_of(view, giver)}")
 
     def run(self) -> int:
+        token = LANGUAGE.set(self.language)
+        try:
+            return self._play()
+        finally:
+            LANGUAGE.reset(token)
+
+    def _play(self) -> int:
         game = self.game
         preset = game.preset
         self.say(f"{preset.name}: {preset.summary}".rstrip(": "))
@@ -278,15 +288,17 @@ class TerminalGame:
         if game.options.strict_claims:
             self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
         self.say(
-            "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules"
-            " (in sections), `table` to see the table, `quit` to leave."
+            _(
+                "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules"
+                " (in sections), `table` to see the table, `quit` to leave."
+            )
         )
         try:
             while not game.finished:
                 aw = game.awaiting()
                 if aw is None:
                     if game.over:
-                        self.say("Clearing the board (end-of-game showdown):")
+                        self.say(_("Clearing the board (end-of-game showdown):"))
                     self.tell(game.next_deal())
                     continue
                 if aw.seat == HUMAN:
@@ -295,13 +307,13 @@ class TerminalGame:
                     events = game.apply(choose_action(game, aw.seat, self.ai, self.rng))
                 self.tell(events)
         except EOFError:
-            return self.leave(f"Input ended: leaving the game in round {game.round_number}.", 0)
+            return self.leave(_("Input ended: leaving the game in round {round}.").format(round=game.round_number), 0)
         except QuitGame:
-            return self.leave(f"You left the game in round {game.round_number}.", 0)
+            return self.leave(_("You left the game in round {round}.").format(round=game.round_number), 0)
         except KeyboardInterrupt:
-            return self.leave(f"Interrupted: leaving the game in round {game.round_number}.", 130)
+            return self.leave(_("Interrupted: leaving the game in round {round}.").format(round=game.round_number), 130)
         self.say("")
-        self.say("The game is over.")
+        self.say(_("The game is over."))
         self.say(SC.render_standings(game.standings()))
         return 0
 
@@ -411,7 +423,7 @@ class TerminalGame:
         self.say(SC.render_view(view))
         if not self.told_cards and CARD_VERBS & set(view.get("legal", [])):
             self.told_cards = True
-            self.say(f"How to type cards: {CARD_SYNTAX}.")
+            self.say(_("How to type cards: {syntax}.").format(syntax=card_syntax()))
         self.say("\n".join([SC.render_prompt(view), *self.unoffered(view)]))
         while True:
             line = self.input_fn("> ")
@@ -429,10 +441,12 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(f"Not allowed: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
+                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(TV.plain_message(str(exc)))))
                 continue
             except ValueError as exc:
-                self.say(f"Cannot read that: {TV.printable(TV.plain_message(str(exc)))}. Try again.")
+                self.say(
+                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(TV.plain_message(str(exc))))
+                )
                 continue
             if note:
                 self.say(note)
@@ -470,6 +484,7 @@ def run(
     err: TextIO | None = None,
     save: str | None = None,
     ai_level: str = "normal",
+    language: str = SOURCE,
 ) -> int:
     """Set up and play a game; a bad set-up is one line on ``err`` (default: ``out``), exit code 2."""
     err = err or out
@@ -483,7 +498,7 @@ def run(
         return 2
     try:
         return TerminalGame(
-            game, input_fn=input_fn, out=out, ai=ai_level, echo=echo, colour=colour, symbols=symbols
+            game, input_fn=input_fn, out=out, ai=ai_level, echo=echo, colour=colour, symbols=symbols, language=language
         ).run()
     finally:  # finished, quit, end of input or Ctrl-C: the game so far is a replay
         if save:
@@ -540,4 +555,5 @@ def main(args: Any) -> int:
         err=sys.stderr,
         save=args.save,
         ai_level=args.ai_level,
+        language=args.lang or language_from_environment(os.environ),
     )

@@ -12,6 +12,8 @@ from dataclasses import fields
 from typing import Any
 
 from . import presets as P
+from .cardnames import SYMBOLS, card_names
+from .language import N_, SOURCE, words
 from .options import RULEBOOK_ANTES, Options
 from .ruletext import OPTION_TEXT as OPTION_TEXT  # re-exported: the bot reads option names from here
 from .ruletext import OTHER_DIFFERENCES, REASONS
@@ -33,32 +35,35 @@ _WANAGAN_HANDS = {
 }
 
 _SPACE_BY_ID = {
-    "AH2": "A second pocket for the A♥: the card that takes the A♥ space takes this one too, with the same claim.",
-    "6-lead": "The first player in the round to start a sequence with a 6 (their lowest card of that suit) takes it.",
-    "a-2": "The first player who places an Ace, ending the sequence, and then leads a 2 of the other colour takes "
-    "it. Aces placed in a Full House or a 5-Card Straight count: the 2 need only be of the other colour than "
-    "one of the Aces placed in that play, whatever order they were put down in.",
+    "AH2": N_("A second pocket for the A♥: the card that takes the A♥ space takes this one too, with the same claim."),
+    "6-lead": N_(
+        "The first player in the round to start a sequence with a 6 (their lowest card of that suit) takes it."
+    ),
+    "a-2": N_(
+        "The first player who places an Ace, ending the sequence, and then leads a 2 of the other colour takes "
+        "it. Aces placed in a Full House or a 5-Card Straight count: the 2 need only be of the other colour than "
+        "one of the Aces placed in that play, whatever order they were put down in."
+    ),
 }
 
 _SPACE_BY_TRIGGER = {
-    P.POKER: "The best poker hand at the showdown takes it; equal hands split it.",
-    P.LOSERS: "The worst poker hand at the showdown takes it (at the final showdown too).",
-    P.FULL_HOUSE_PLAY: "The player to act may, instead of a normal play, place four cards that make a full house "
-    "with the last card placed; they take this space, the sequence stops and they lead next.",
-    P.STRAIGHT_PLAY: "The player holding the next card may place it with three more of any suit continuing the "
-    "ranks (five in a row with the last card placed) and take this space; the next player follows the suit of "
-    "the straight's last card.",
-    P.CORNER: "A side bet: at the ante the dealer may back one corner Ace and the others may cover it with an "
-    "equal bet; once the spare hand is settled, the holder of that Ace takes the corner if they backed it, "
-    "otherwise the chips stay. It is not a money card.",
+    P.POKER: N_("The best poker hand at the showdown takes it; equal hands split it."),
+    P.LOSERS: N_("The worst poker hand at the showdown takes it (at the final showdown too)."),
+    P.FULL_HOUSE_PLAY: N_(
+        "The player to act may, instead of a normal play, place four cards that make a full house "
+        "with the last card placed; they take this space, the sequence stops and they lead next."
+    ),
+    P.STRAIGHT_PLAY: N_(
+        "The player holding the next card may place it with three more of any suit continuing the "
+        "ranks (five in a row with the last card placed) and take this space; the next player follows the suit of "
+        "the straight's last card."
+    ),
+    P.CORNER: N_(
+        "A side bet: at the ante the dealer may back one corner Ace and the others may cover it with an "
+        "equal bet; once the spare hand is settled, the holder of that Ace takes the corner if they backed it, "
+        "otherwise the chips stay. It is not a money card."
+    ),
 }
-
-_SUIT_NAMES = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "*": " of the pay suit"}
-
-
-def _card_name(text: str) -> str:
-    rank = "10" if text[0] == "T" else text[0]
-    return rank + _SUIT_NAMES[text[1]]
 
 
 def option_names() -> list[str]:
@@ -122,39 +127,53 @@ def option_line(name: str, value: Any) -> str:
 # ----------------------------------------------------------------- spaces
 
 
-def space_text(space: P.Space, options: Options) -> str:
-    """What pays a space, and when."""
+def _card_in(language: str, text: str) -> str:
+    """A mat card (``KH``, or ``K*`` for the pay suit's) as ``language`` writes it."""
+    rank = card_names(language).ranks["23456789TJQKA".index(text[0])]
+    if text[1] == "*":
+        return words(language).gettext("{rank} of the pay suit").format(rank=rank)
+    return rank + SYMBOLS["CDHS".index(text[1])]
+
+
+def space_text(space: P.Space, options: Options, language: str = SOURCE) -> str:
+    """What pays a space, and when (in ``language``: the catalogs' sentences, its card names)."""
+    _ = words(language).gettext
     if space.id in _SPACE_BY_ID:
-        return _SPACE_BY_ID[space.id]
+        return _(_SPACE_BY_ID[space.id])
     if space.trigger in _SPACE_BY_TRIGGER:
-        return _SPACE_BY_TRIGGER[space.trigger]
+        return _(_SPACE_BY_TRIGGER[space.trigger])
     played = options.paycards == "play"
     if space.trigger == P.CARD:
-        card = _card_name(space.cards[0])
+        card = _card_in(language, space.cards[0])
         if played:
-            return f"Whoever plays the {card} in Michigan takes it."
-        settled = "after the deal" if options.spare_hand == "none" else "once the spare hand is settled"
-        return f"Whoever holds the {card} {settled} takes it."
+            return _("Whoever plays the {card} in Michigan takes it.").format(card=card)
+        if options.spare_hand == "none":
+            return _("Whoever holds the {card} after the deal takes it.").format(card=card)
+        return _("Whoever holds the {card} once the spare hand is settled takes it.").format(card=card)
     if space.trigger == P.COMBO:
-        first, second = (_card_name(c) for c in space.cards)
+        first, second = (_card_in(language, c) for c in space.cards)
         if played:
-            return f"Whoever plays the {second} right after the {first}, in the same sequence, takes it."
-        return f"Whoever holds both the {first} and the {second} takes it."
+            return _("Whoever plays the {second} right after the {first}, in the same sequence, takes it.").format(
+                first=first, second=second
+            )
+        return _("Whoever holds both the {first} and the {second} takes it.").format(first=first, second=second)
     if space.trigger == P.RUN:
         top = space.id.rsplit("-", 1)[1]
         if played:
-            return (
-                f"Whoever plays the {top} right after the other two cards of {space.id} in one suit, in the "
-                f"same sequence, takes it."
-            )
-        return f"Whoever holds the {space.id} of one suit takes it; several holders split it."
+            return _(
+                "Whoever plays the {top} right after the other two cards of {run} in one suit, in the "
+                "same sequence, takes it."
+            ).format(top=top, run=space.id)
+        return _("Whoever holds the {run} of one suit takes it; several holders split it.").format(run=space.id)
     if space.trigger == P.MICHIGAN:
-        stuck = (
-            "if nobody can lead, the lowest count in hand wins it"
-            if options.all_stuck == "lowest-count-wins"
-            else "if play is blocked, nobody wins it this round"
+        if options.all_stuck == "lowest-count-wins":
+            return _(
+                "The first player to empty their hand in Michigan takes it; if nobody can lead, the lowest count in "
+                "hand wins it."
+            )
+        return _(
+            "The first player to empty their hand in Michigan takes it; if play is blocked, nobody wins it this round."
         )
-        return f"The first player to empty their hand in Michigan takes it; {stuck}."
     if space.trigger == P.HAND:
         needs, compare = _WANAGAN_HANDS[space.hand]
         return (

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import cards as C
+from .language import _
 from .phases.names import PhaseName
 from .textview import SUIT_WORDS, card, cards, describe_events, name_of, plain_message, sorted_hand, space_label
 from .viewtypes import GameView, Standing
@@ -106,12 +107,12 @@ def render_hand(view: GameView) -> str:
     if hand is None:
         return ""
     if not hand:
-        return "Your hand: (empty)"
+        return _("Your hand: (empty)")
     groups: dict[str, list[str]] = {}
     for t in sorted_hand(hand):
         groups.setdefault(t[1], []).append(card(t))
     body = "   ".join(" ".join(g) for g in groups.values())
-    return f"Your hand ({len(hand)}): {body}"
+    return _("Your hand ({count}): {cards}").format(count=len(hand), cards=body)
 
 
 def render_view(view: GameView, *, events: bool = False) -> str:
@@ -221,12 +222,12 @@ def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
 
 
 def render_prompt(view: GameView) -> str:
-    lines = ["Your move. Legal actions:"]
+    lines = [_("Your move. Legal actions:")]
     lines += ["  " + line for line in legal_lines(view)]
     warning = view.get("detail", {}).get("warning")
     if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
-        lines.append(f"  Careful: {plain_message(warning)}.")
-    lines.append("  (also: `table` to show the table again, `quit` to leave)")
+        lines.append("  " + _("Careful: {warning}.").format(warning=plain_message(warning)))
+    lines.append("  " + _("(also: `table` to show the table again, `quit` to leave)"))
     return "\n".join(lines)
 
 
@@ -261,7 +262,7 @@ def render_round_result(record: dict[str, Any], view: GameView, round_number: in
 
 
 def render_standings(standings: Sequence[Standing]) -> str:
-    lines = ["Final standings:"]
+    lines = [_("Final standings:")]
     for i, row in enumerate(standings, start=1):
         net = row.get("net", 0)
         lines.append(f"  {i}. {row['name']:<12} {row['stack']:>5}  ({'+' if net >= 0 else ''}{net})")

@@ -14,7 +14,9 @@ from typing import Any, TypeGuard
 
 from . import cards as C
 from . import events as ev
+from .cardnames import card_names
 from .events import Event, as_events
+from .language import LANGUAGE
 from .phases.names import PHASE_TEXTS, PhaseName
 
 SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -24,7 +26,7 @@ SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 def card(text: str) -> str:
     """``"TH"`` → ``10♥``; anything unparsable is returned unchanged."""
     try:
-        return C.pretty(C.parse(text))
+        return card_names(LANGUAGE.get()).pretty(C.parse(text))
     except ValueError:
         return str(text)
 

@@ -108,3 +108,6 @@ class GameView(TypedDict):
     sealed: dict[str, Any] | None  # the viewer's own choice held unseen (``Action.to_dict``)
     legal: NotRequired[list[str]]  # only when the viewer may act now, like ``detail``
     detail: NotRequired[dict[str, Any]]  # ``Awaiting.detail``: its keys depend on the phase
+    locale: NotRequired[
+        str
+    ]  # the language a picture is drawn in: set by the bot on a view it draws, never by the engine

@@ -7,16 +7,22 @@ fallback fonts of ``images/fonts.py``, and every text measure here measures the 
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import struct
 import zlib
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engine.cardnames import card_names
+from engine.language import SOURCE, words
 
 from . import fonts
 from .shapes import Box, BoxSet, Colour, Label
@@ -31,7 +37,6 @@ SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}
 RED_SYMBOLS = {"\u2665", "\u2666", "\u2661", "\u2662"}
 BLACK_SYMBOLS = {"\u2663", "\u2660", "\u2667", "\u2664"}
-RANK_TEXT = {"T": "10"}
 RANK_ORDER = "23456789TJQKA"
 SUIT_ORDER = "CDHS"
 
@@ -107,10 +112,63 @@ def encode(img: Image.Image) -> bytes:
     )
 
 
+#: The language the picture being drawn is in: its view's ``locale`` (:func:`in_view_language`).
+LANGUAGE: ContextVar[str] = ContextVar("picture_language", default=SOURCE)
+Drawn = TypeVar("Drawn")
+
+
+def in_view_language(render: Callable[[Any], Drawn]) -> Callable[[Any], Drawn]:
+    """A renderer that draws its labels, cards and hand names in ``view["locale"]`` (English without one)."""
+
+    @functools.wraps(render)
+    def in_language(view: Any) -> Drawn:
+        language = view.get("locale") if isinstance(view, dict) else None
+        token = LANGUAGE.set(str(language or SOURCE))
+        try:
+            return render(view)
+        finally:
+            LANGUAGE.reset(token)
+
+    return in_language
+
+
+def _(text: str) -> str:
+    """A fixed label in the picture's language."""
+    return words(LANGUAGE.get()).gettext(text)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return words(LANGUAGE.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, text: str) -> str:
+    return words(LANGUAGE.get()).pgettext(context, text)
+
+
+def rank_text(rank: str) -> str:
+    """A rank in the engine's notation (``T``, ``Q``) as the picture's language writes it (``10``, ``D``)."""
+    return card_names(LANGUAGE.get()).ranks[RANK_ORDER.index(rank)] if rank in RANK_ORDER else rank
+
+
+def hand_text(name: str) -> str:
+    """A poker hand's English name (``engine.hands.category_name``) in the picture's language."""
+    return card_names(LANGUAGE.get()).hand(name)
+
+
+def line_below(
+    texts: list[tuple[float, float, float, float]], y: float, fnt: ImageFont.FreeTypeFont, line: str
+) -> float:
+    """Where a label's next line goes: ``y``, or lower when its accents would reach the line above's
+    descenders (``É`` under ``g``: a French or German label, not an English one)."""
+    if not texts:
+        return y
+    return max(y, texts[-1][3] + 1 - fnt.getbbox(line, anchor="ma")[1])
+
+
 def card_text(card: str) -> str:
-    """``"TH"`` → ``"10♥"``; unknown strings are returned unchanged."""
+    """``"TH"`` → ``"10♥"`` (``"KH"`` → ``"R♥"`` in French); unknown strings are returned unchanged."""
     if len(card) == 2 and card[1] in SUIT_SYMBOLS:
-        return RANK_TEXT.get(card[0], card[0]) + SUIT_SYMBOLS[card[1]]
+        return rank_text(card[0]) + SUIT_SYMBOLS[card[1]]
     return card
 
 

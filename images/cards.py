@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .base import CARD_RED, INK, RANK_TEXT, font, is_card
+from .base import CARD_RED, INK, font, is_card, rank_text
 from .shapes import Colour, Rect
 
 SS = 3  # supersampling factor
@@ -203,11 +203,11 @@ def _blank_card(w: int) -> tuple[Image.Image, ImageDraw.ImageDraw, int, int, int
     return img, d, h, W, H, radius
 
 
-def _draw_card(card: str, w: int) -> Image.Image:
+def _draw_card(card: str, w: int, text: str) -> Image.Image:
+    """``card``'s face with ``text`` as its index (its rank as the picture's language writes it)."""
     img, d, h, W, H, radius = _blank_card(w)
     rank, suit = card[0], card[1]
     col = suit_colour(suit)
-    text = RANK_TEXT.get(rank, rank)
     mini = w < 64
     if mini:
         # Small card: big index top-left and one large pip.
@@ -272,12 +272,17 @@ def _draw_back(w: int) -> Image.Image:
     return base.resize((w, h), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=1024)
 def card_image(card: str, w: int) -> Image.Image:
-    """RGBA image of ``card`` (e.g. ``"TH"``) ``w`` pixels wide; unknown → back."""
+    """RGBA image of ``card`` (e.g. ``"TH"``) ``w`` pixels wide, its index in the picture's language
+    (``R`` on a French king); unknown → back."""
+    return _card_image(card, w, rank_text(card[0]) if is_card(card) else "")
+
+
+@lru_cache(maxsize=1024)
+def _card_image(card: str, w: int, index: str) -> Image.Image:
     if not is_card(card):
         return _draw_back(w)
-    return _draw_card(card, w)
+    return _draw_card(card, w, index)
 
 
 @lru_cache(maxsize=16)

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import re
 
+from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
 from engine.viewtypes import GameView, SeatStatus, SeatView, SpaceView
 
 from . import fonts
-from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, card_text, is_card
+from .base import ASSETS, FONT_FILES, SUIT_SYMBOLS, SYMBOL_SUITS, _, card_text, is_card, rank_text
 
 # A phase's heading (the engine's one table of phase words).
 PHASE_NAMES: dict[str, str] = {name: text.title for name, text in PHASE_TEXTS.items()}
 
-# A seat's status as the pictures mark it (an active seat is not marked).
+# A seat's status as the pictures mark it (an active seat is not marked), in the source language.
 STATUS_TEXT: dict[SeatStatus, str] = {
     "active": "",
-    "folded": "FOLDED",
-    "sitting-out": "SITTING OUT",
-    "eliminated": "OUT",
+    "folded": N_("FOLDED"),
+    "sitting-out": N_("SITTING OUT"),
+    "eliminated": N_("OUT"),
 }
 
 CENTER_IDS = {
@@ -35,11 +36,12 @@ CENTER_IDS = {
 
 
 def phase_text(phase: str) -> str:
-    return PHASE_NAMES.get(phase, phase.replace("-", " ").replace("_", " ").capitalize())
+    return _(PHASE_NAMES[phase]) if phase in PHASE_NAMES else phase.replace("-", " ").replace("_", " ").capitalize()
 
 
 def status_text(status: SeatStatus) -> str:
-    return STATUS_TEXT[status]
+    text = STATUS_TEXT[status]
+    return _(text) if text else ""
 
 
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
@@ -129,10 +131,20 @@ def space_cards(space: SpaceView) -> tuple[str, ...]:
 _ANY_CARD = re.compile(r"(10|[2-9JQKA])([\u2663\u2666\u2665\u2660])")
 
 
+def is_card_label(label: str) -> bool:
+    """Whether a space's label is only cards (``K-Q♥``, ``10``): written in each language's ranks, not translated."""
+    return bool(_LABEL_CARDS.match(label.upper().replace("\u2009", "")) or SUITLESS.match(label))
+
+
 def space_label(space: SpaceView) -> str:
+    """A space's name as the picture's language says it: its cards' ranks as that language writes them
+    (``R-D♥``), other names from the catalogs (``Kitty`` → ``Cagnotte``)."""
     label = space["label"]
     if label:
-        return " ".join(label.split())
+        label = " ".join(label.split())
+        if is_card_label(label):
+            return re.sub(r"10|[2-9TJQKA]", lambda rank: rank_text(rank.group().replace("10", "T")), label)
+        return _(label)
     sid = space["id"] or "?"
     cards = space_cards(space)
     if len(cards) == 1:

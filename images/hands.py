@@ -7,6 +7,7 @@ from typing import TypedDict, final
 
 from PIL import Image, ImageDraw
 
+from engine.language import N_
 from engine.viewtypes import GameView, ShowdownHand, Standing
 
 from .base import (
@@ -19,6 +20,7 @@ from .base import (
     RED_DOWN,
     WHITE,
     Rendered,
+    _,
     card_sort_key,
     card_text,
     draw_text,
@@ -26,8 +28,11 @@ from .base import (
     fit_font,
     fit_name,
     font,
+    hand_text,
+    in_view_language,
     is_card,
     measure,
+    ngettext,
     text_width,
     truncate,
 )
@@ -36,30 +41,30 @@ from .common import drawn_name, name_of, phase_text
 
 SUIT_WORDS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 ACTION_WORDS = {
-    "lead": "lead",
-    "play": "play",
-    "pass": "pass",
-    "keep": "keep",
-    "swap": "swap",
-    "auction": "auction",
-    "bid": "bid",
-    "check": "check",
-    "bet": "bet",
-    "call": "call",
-    "raise": "raise",
-    "fold": "fold",
-    "choose": "choose five",
-    "claim": "claim",
-    "name_suit": "name the suit",
-    "suit_bid": "bid for the suit",
-    "look": "look at the widow",
-    "cover": "cover",
-    "decline": "decline",
-    "corner_bet": "corner bet",
-    "pass_cards": "pass cards",
-    "reveal": "reveal five",
-    "full_house": "place a full house",
-    "straight": "place a straight",
+    "lead": N_("lead"),
+    "play": N_("play"),
+    "pass": N_("pass"),
+    "keep": N_("keep"),
+    "swap": N_("swap"),
+    "auction": N_("auction"),
+    "bid": N_("bid"),
+    "check": N_("check"),
+    "bet": N_("bet"),
+    "call": N_("call"),
+    "raise": N_("raise"),
+    "fold": N_("fold"),
+    "choose": N_("choose five"),
+    "claim": N_("claim"),
+    "name_suit": N_("name the suit"),
+    "suit_bid": N_("bid for the suit"),
+    "look": N_("look at the widow"),
+    "cover": N_("cover"),
+    "decline": N_("decline"),
+    "corner_bet": N_("corner bet"),
+    "pass_cards": N_("pass cards"),
+    "reveal": N_("reveal five"),
+    "full_house": N_("place a full house"),
+    "straight": N_("place a straight"),
 }
 
 # ----------------------------------------------------------------- hand
@@ -135,6 +140,7 @@ def hand_alt(view: GameView, cards: list[str], selectable: set[str]) -> str:
     return text[:1024]
 
 
+@in_view_language
 def render_hand(view: GameView) -> Rendered:
     cards = _hand_cards(view)
     selectable = _selectable(view, cards)
@@ -151,11 +157,15 @@ def render_hand(view: GameView) -> Rendered:
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
     # header: count on the left, whose turn / phase on the right
-    left = f"Your hand \u00b7 {len(cards)} card{'s' if len(cards) != 1 else ''}"
+    left = ngettext("Your hand \u00b7 {count} card", "Your hand \u00b7 {count} cards", len(cards)).format(
+        count=len(cards)
+    )
     lb = draw_text(draw, (HAND_PAD, 10), left, font(18), WHITE, "la")
     legal = view.get("legal")
     if legal:
-        right = "Your turn: " + " / ".join(ACTION_WORDS.get(a, a) for a in legal)
+        right = _("Your turn: {moves}").format(
+            moves=" / ".join(_(ACTION_WORDS[a]) if a in ACTION_WORDS else a for a in legal)
+        )
         colour = GOLD
     else:
         right = phase_text(view["phase"])
@@ -164,7 +174,7 @@ def render_hand(view: GameView) -> Rendered:
         fnt, t = fit_font(right, width - lb[2] - 2 * HAND_PAD, 16, 11)
         draw_text(draw, (width - HAND_PAD, 12), t, fnt, colour, "ra")
     if not cards:
-        draw_text(draw, (width / 2, header_h + row_h / 2), "no cards", font(20), MUTED, "mm")
+        draw_text(draw, (width / 2, header_h + row_h / 2), _("no cards"), font(20), MUTED, "mm")
     shade = shade_image(cw, ch, 64)
     ring = outline_image(cw, ch, GOLD, 4)
     chosen_ring = outline_image(cw, ch, CYAN, 4)
@@ -241,6 +251,7 @@ def showdown_alt(view: GameView, entries: list[ShowdownHand], winners: list[int]
     return text[:1024]
 
 
+@in_view_language
 def render_showdown(view: GameView) -> Rendered:
     poker = view["poker"]
     entries = _showdown_entries(view)
@@ -261,19 +272,22 @@ def render_showdown(view: GameView) -> Rendered:
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
     total = sum(won.values())
-    draw_text(draw, (pad, 10), "Showdown", font(22), GOLD, "la")
+    draw_text(draw, (pad, 10), _("Showdown"), font(22), GOLD, "la")
     if winners:
         names = [name_of(view, w) for w in winners]
-        if len(winners) == 1:
-            line = f"{names[0]} wins" + (f" {won.get(winners[0])}" if won.get(winners[0]) else " the pot")
+        if len(winners) == 1 and won.get(winners[0]):
+            line = _("{name} wins {amount}").format(name=names[0], amount=won.get(winners[0]))
+        elif len(winners) == 1:
+            line = _("{name} wins the pot").format(name=names[0])
         else:
-            line = "Split pot: " + ", ".join(f"{nm} {won.get(w, '')}".strip() for nm, w in zip(names, winners))
-        if total and len(winners) > 1:
-            line += f" (of {total})"
+            shares = ", ".join(f"{nm} {won.get(w, '')}".strip() for nm, w in zip(names, winners))
+            line = (_("Split pot: {shares} (of {total})") if total else _("Split pot: {shares}")).format(
+                shares=shares, total=total
+            )
         fnt, t = fit_font(line, width - 2 * pad, 17, 11)
         draw_text(draw, (pad, 38), t, fnt, WHITE, "la")
     if not entries:
-        msg = "Everyone else folded: no cards shown" if winners else "No showdown this round"
+        msg = _("Everyone else folded: no cards shown") if winners else _("No showdown this round")
         draw_text(draw, (width / 2, title_h + (cell_h) / 2), msg, font(18), MUTED, "mm")
     gold_ring = outline_image(SD_CW, ch, GOLD, 3)
     for k, e in enumerate(entries):
@@ -291,7 +305,7 @@ def render_showdown(view: GameView) -> Rendered:
         name = name_of(view, e["seat"]) or "?"
         tag = ""
         if is_win:
-            tag = f"WINS {won[e['seat']]}" if won.get(e["seat"]) else "WINNER"
+            tag = _("WINS {amount}").format(amount=won[e["seat"]]) if won.get(e["seat"]) else _("WINNER")
         ftag = font(14)
         tag_w = text_width(tag, ftag) + 10 if tag else 0
         fnt = font(16)
@@ -303,7 +317,7 @@ def render_showdown(view: GameView) -> Rendered:
             GOLD if is_win else WHITE,
             "la",
         )
-        hand_name = e["hand"].replace("-", " ")
+        hand_name = hand_text(e["hand"].replace("-", " "))
         hx = x0 + cell_w - 10 - tag_w
         if hand_name:
             hf, ht = fit_font(hand_name, cell_w * 0.5 - 10 - tag_w, 15, 10)
@@ -353,12 +367,12 @@ def _standings(source: GameView | Summary | list[Standing]) -> tuple[str, list[S
     """The title, the rows (best first) and the highlights lines of a summary."""
     highlights: list[str] = []
     if isinstance(source, list):
-        title, rows = "Game over", standing_rows(source)
+        title, rows = _("Game over"), standing_rows(source)
     elif "seats" in source:
-        title, rows = source["preset_name"], standing_rows(source["standings"])
+        title, rows = _(source["preset_name"]), standing_rows(source["standings"])
     else:
         rows = [{**r, "name": drawn_name(r["name"], i)} for i, r in enumerate(source["standings"])]
-        title, highlights = source["preset_name"], source["highlights"][:3]
+        title, highlights = _(source["preset_name"]), source["highlights"][:3]
     return title, sorted(rows, key=lambda r: -r["stack"]), highlights
 
 
@@ -372,6 +386,7 @@ def summary_alt(title: str, rows: list[SummaryRow], highlights: list[str]) -> st
     return (f"{title}: final standings. " + "; ".join(parts) + "." + told)[:1024]
 
 
+@in_view_language
 def render_summary(view_or_standings: GameView | Summary | list[Standing]) -> Rendered:
     """The final standings: a row per player (chips, won or lost with a bar, and under the name the
     pots they won and their best hand), the game's highlights under the title."""
@@ -385,16 +400,16 @@ def render_summary(view_or_standings: GameView | Summary | list[Standing]) -> Re
     height = head_h + row_h * max(1, len(rows)) + pad
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
-    fnt, t = fit_font(f"{title} \u2014 final standings", width - 2 * pad, 22, 14)
+    fnt, t = fit_font(_("{title} \u2014 final standings").format(title=title), width - 2 * pad, 22, 14)
     draw_text(draw, (pad, 14), t, fnt, GOLD, "la")
     for i, line in enumerate(highlights):
         hf, ht = fit_font(line, width - 2 * pad, 16, 12)
         draw_text(draw, (pad, 46 + 24 * i), ht, hf, CYAN, "la")
     f13 = font(13)
     cols = {"rank": pad + 30, "name": pad + 46, "stack": 470, "net": 560}
-    draw_text(draw, (cols["name"], 52 + lines_h), "PLAYER", f13, MUTED, "la")
-    draw_text(draw, (cols["stack"], 52 + lines_h), "CHIPS", f13, MUTED, "ra")
-    draw_text(draw, (cols["net"] + 60, 52 + lines_h), "WON / LOST", f13, MUTED, "ra")
+    draw_text(draw, (cols["name"], 52 + lines_h), _("PLAYER"), f13, MUTED, "la")
+    draw_text(draw, (cols["stack"], 52 + lines_h), _("CHIPS"), f13, MUTED, "ra")
+    draw_text(draw, (cols["net"] + 60, 52 + lines_h), _("WON / LOST"), f13, MUTED, "ra")
     maxabs = max([abs(r["net"]) for r in rows if r["net"] is not None] + [1])
     f16 = font(16)
     for i, r in enumerate(rows):
@@ -425,5 +440,5 @@ def render_summary(view_or_standings: GameView | Summary | list[Standing]) -> Re
                 draw.rectangle((zero - bl, mid - 6, zero, mid + 6), fill=RED_DOWN)
             draw.line((zero, y + 4, zero, y + row_h - 6), fill=MUTED)
     if not rows:
-        draw_text(draw, (width / 2, head_h + row_h / 2), "no players", f16, MUTED, "mm")
+        draw_text(draw, (width / 2, head_h + row_h / 2), _("no players"), f16, MUTED, "mm")
     return Rendered(png=encode(img), alt=summary_alt(title, rows, highlights), width=width, height=height)

@@ -31,6 +31,7 @@ from .base import (
     GOLD,
     GREEN_UP,
     INK,
+    LANGUAGE,
     LIGHT_RED,
     MUTED,
     PANEL,
@@ -38,13 +39,17 @@ from .base import (
     RIM,
     WHITE,
     Rendered,
+    _,
     card_text,
     draw_text,
     encode,
     fit_font,
     fit_name,
     font,
+    in_view_language,
+    line_below,
     measure,
+    pgettext,
     text_width,
     wrap2,
 )
@@ -135,7 +140,7 @@ def tile_rects(board: Rect, n_ring: int, corners: int) -> tuple[list[Rect], list
     pad = 12
     fx0, fy0, fx1, fy1 = board[0] + pad, board[1] + pad, board[2] - pad, board[3] - pad
     tw, th = TILE_W, TILE_H
-    for _ in range(12):
+    for _attempt in range(12):
         fw, fh = fx1 - fx0, fy1 - fy0
         row_cap = (fw + G) // (tw + G) - (2 if corners else 0)
         side_cap = max(0, (fh - 2 * th - 2 * G + G) // (th + G))
@@ -217,8 +222,9 @@ def _static_layer(
     ring_specs: tuple[SpaceSpec, ...],
     corner_specs: tuple[SpaceSpec, ...],
     center_specs: tuple[SpaceSpec, ...],
+    language: str,
 ) -> tuple[Image.Image, tuple[BoxSet, ...], Geometry]:
-    """Background, board, spaces and their labels.  Returns (image, boxes, geometry)."""
+    """Background, board, spaces and their labels (their cards in ``language``).  Returns (image, boxes, geometry)."""
     (width, height), seats, board = mat_layout(n_seats)
     ring_r, corner_r, center, (tw, th) = tile_rects(board, len(ring_specs), len(corner_specs))
     ss = 2
@@ -239,10 +245,11 @@ def _static_layer(
     tiles: list[Tile] = []
     for spec, r in list(zip(ring_specs, ring_r)) + list(zip(corner_specs, corner_r)):
         sid, label, cards = spec
-        texts = []
+        texts: list[tuple[float, float, float, float]] = []
         fnt, lines = wrap2(label, r[2] - r[0] - 10, 16, 11)
         y: float = r[1] + 5
         for line in lines:
+            y = line_below(texts, y, fnt, line)
             texts.append(draw_text(draw, ((r[0] + r[2]) / 2, y), line, fnt, WHITE, "ma", red=LIGHT_RED, black=WHITE))
             y += fnt.size + 2
         label_bottom = y
@@ -282,6 +289,7 @@ def _static_layer(
         y = tile[1] + 6
         texts = []
         for line in lines[:1] if len(lines) > 1 and fnt.size > 15 else lines:
+            y = line_below(texts, y, fnt, line)
             texts.append(
                 draw_text(draw, ((tile[0] + tile[2]) / 2, y), line, fnt, GOLD, "ma", red=LIGHT_RED, black=GOLD)
             )
@@ -330,16 +338,16 @@ def _status_bits(seat: SeatView, view: GameView, acting: bool, inactive: bool) -
     """The short words on a seat's second line: to act, its status, its poker bet, cards played."""
     bits: list[tuple[str, Colour]] = []
     if acting:
-        bits.append(("TO ACT", GOLD))
+        bits.append((_("TO ACT"), GOLD))
     st_text = status_text(seat["status"])
     if st_text:
         bits.append((st_text, LIGHT_RED if inactive else GREEN_UP))
     committed = seat["committed"]
     if committed and view["phase"].startswith("poker"):
-        bits.append((f"bet {committed}", WHITE))
+        bits.append((_("bet {amount}").format(amount=committed), WHITE))
     played = seat["played"]
     if played and not bits:
-        bits.append((f"played {len(played)}", MUTED))
+        bits.append((_("played {count}").format(count=len(played)), MUTED))
     return bits
 
 
@@ -365,7 +373,8 @@ def _draw_bits(
 
 
 def _to_act_text(view: GameView) -> str:
-    return "to act: " + ", ".join(name_of(view, s) or f"seat {s}" for s in view["acting"])
+    names = ", ".join(name_of(view, s) or _("seat {number}").format(number=s) for s in view["acting"])
+    return _("to act: {names}").format(names=names)
 
 
 def _seat_block(
@@ -395,7 +404,7 @@ def _seat_block(
         labels.append((box, role, text, rect, xy[1]))
         return rect
 
-    name = fit_name(seat_name(seat), right - left, measure(f), " (you)" if you else "")
+    name = fit_name(seat_name(seat), right - left, measure(f), " " + _("(you)") if you else "")
     label("name", (left, y0 + 31), name, GOLD if acting else fg)
     base = y0 + 65  # the second line's baseline
     chip = stack_image("red", 3)
@@ -408,7 +417,7 @@ def _seat_block(
     if seat["is_dealer"]:
         d = 26
         draw.ellipse((right - d, base - 12 - d / 2, right, base - 12 + d / 2), fill=WHITE, outline=INK)
-        texts.append(draw_text(draw, (right - d / 2, base - 12), "D", font(17), INK, "mm"))
+        texts.append(draw_text(draw, (right - d / 2, base - 12), pgettext("dealer button", "D"), font(17), INK, "mm"))
         right -= d + 8
     texts += _draw_bits(draw, _status_bits(seat, view, acting, inactive), x + 12, right, base)
     return (box, r, tuple(texts)), labels
@@ -447,7 +456,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: GameView, center: 
             y += chh + 4
     if out is not None and cy1 - y >= 16:
         who = name_of(view, out)
-        fnt, t = fit_font(f"{who} went out!", width, 16, 11)
+        fnt, t = fit_font(_("{name} went out!").format(name=who), width, 16, 11)
         b = draw_text(draw, (mid, y), t, fnt, GOLD, "ma")
         texts.append(b)
         y = b[3] + 4
@@ -456,17 +465,18 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: GameView, center: 
         if poker["last_action"]:
             parts.append(poker["last_action"])
         if poker["current_bet"]:
-            parts.append(f"bet to match: {poker['current_bet']}")
+            parts.append(_("bet to match: {amount}").format(amount=poker["current_bet"]))
         if parts and cy1 - y >= 16:
             fnt, t = fit_font(" \u2022 ".join(parts), width, 15, 11)
             b = draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma")
             texts.append(b)
             y = b[3] + 4
     if phase in (PhaseName.SPARE_HAND, PhaseName.AUCTION) and spare and cy1 - y >= 16:
-        bits = [f"spare hand: {spare['cards']} cards"]
+        bits = [_("spare hand: {count} cards").format(count=spare["cards"])]
         auction = spare["auction"]
         if auction:
-            bits.append(f"high bid {auction['high_bid']} ({name_of(view, auction['high_bidder'])})")
+            high, bidder = auction["high_bid"], name_of(view, auction["high_bidder"])
+            bits.append(_("high bid {amount} ({name})").format(amount=high, name=bidder))
         if bits:
             fnt, t = fit_font(" \u2022 ".join(bits), width, 15, 11)
             texts.append(draw_text(draw, (mid, y), t, fnt, (220, 230, 240), "ma"))
@@ -474,10 +484,10 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: GameView, center: 
 
 
 def _info_line(view: GameView) -> str:
-    bits = [f"Round {view['round']}", f"Ante {view['ante']}"]
+    bits = [_("Round {number}").format(number=view["round"]), _("Ante {amount}").format(amount=view["ante"])]
     pay = view["pay_suit"]
     if pay.upper()[:1] != "H":
-        bits.append(f"Pay suit {suit_symbol(pay)}")
+        bits.append(_("Pay suit {suit}").format(suit=suit_symbol(pay)))
     return " \u2022 ".join(bits)
 
 
@@ -537,17 +547,19 @@ def shown_mat(view: GameView) -> list[SpaceView]:
     return [with_pay_suit(s, pay_suit) for s in view["mat"]]
 
 
+@in_view_language
 def render_mat(view: GameView) -> Rendered:
     seats = view["seats"]
     mat = shown_mat(view)
     ring, corners, center_spaces = split_mat(mat)
-    title = view["preset_name"]
+    title = _(view["preset_name"])
     static, static_boxes, geo = _static_layer(
         len(seats),
         title,
         tuple(_space_spec(s) for s in ring),
         tuple(_space_spec(s) for s in corners),
         tuple(_space_spec(s) for s in center_spaces),
+        LANGUAGE.get(),
     )
     img = static.copy()
     draw = ImageDraw.Draw(img)

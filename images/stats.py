@@ -30,10 +30,13 @@ from .base import (
     RED_DOWN,
     WHITE,
     Rendered,
+    _,
     draw_text,
     encode,
     fit_font,
     font,
+    in_view_language,
+    ngettext,
     truncate,
 )
 
@@ -131,21 +134,24 @@ def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[di
     draw_text(draw, (WIDTH / 2, bottom + 18), f"rating (cyan line): {points[-1][1]}", font(13), CYAN, "mm")
 
 
+@in_view_language
 def render_stats(stats: dict[str, Any]) -> Rendered:
     games = list(stats.get("games") or [])
     families = list(stats.get("by_game") or [])[:12]
     height = CHART_TOP + CHART_H + 56 + (ROW_H * len(families) + 30 if families else 0) + PAD
     img = Image.new("RGB", (WIDTH, height), BG)
     draw = ImageDraw.Draw(img)
-    name = str(stats.get("name") or "Player")
-    count = f"the last {len(games)} games" if len(games) != 1 else "the last game"
-    title_font, title = fit_font(f"{name} \u2014 net chips over {count}", WIDTH - 2 * PAD, 22, 14)
+    name = str(stats.get("name") or _("Player"))
+    heading = ngettext(
+        "{name} \u2014 net chips over the last game", "{name} \u2014 net chips over the last {count} games", len(games)
+    )
+    title_font, title = fit_font(heading.format(name=name, count=len(games)), WIDTH - 2 * PAD, 22, 14)
     draw_text(draw, (PAD, 16), title, title_font, GOLD, "la")
     f13, f16 = font(13), font(16)
     right, bottom = WIDTH - PAD - 10, CHART_TOP + CHART_H
     draw.rectangle((PAD, CHART_TOP - 10, WIDTH - PAD, bottom + 34), fill=PANEL)
     if not games:
-        draw_text(draw, (WIDTH / 2, CHART_TOP + CHART_H / 2), "No finished games yet", f16, MUTED, "mm")
+        draw_text(draw, (WIDTH / 2, CHART_TOP + CHART_H / 2), _("No finished games yet"), f16, MUTED, "mm")
     else:
         points = running_totals(games, int(stats.get("total_net") or 0))
         low, high = min(points + [0]), max(points + [0])
@@ -168,20 +174,20 @@ def render_stats(stats: dict[str, Any]) -> Rendered:
             colour = GREEN_UP if net > 0 else RED_DOWN if net < 0 else MUTED
             draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=colour, outline=GOLD if game.get("winner") else colour)
         draw_rating_trend(draw, xs, games, bottom)
-        draw_text(draw, (LEFT, bottom + 18), "oldest", f13, MUTED, "lm")
-        draw_text(draw, (right, bottom + 18), "newest", f13, MUTED, "rm")
+        draw_text(draw, (LEFT, bottom + 18), _("oldest"), f13, MUTED, "lm")
+        draw_text(draw, (right, bottom + 18), _("newest"), f13, MUTED, "rm")
     if families:
         top = bottom + 56
         cols = {"game": PAD + 10, "games": 400, "wins": 480, "net": 580}
-        for key, label in (("games", "GAMES"), ("wins", "WINS"), ("net", "NET")):
+        for key, label in (("games", _("GAMES")), ("wins", _("WINS")), ("net", _("NET"))):
             draw_text(draw, (cols[key], top), label, f13, MUTED, "ra")
-        draw_text(draw, (cols["game"], top), "GAME", f13, MUTED, "la")
+        draw_text(draw, (cols["game"], top), _("GAME"), f13, MUTED, "la")
         worst = max([abs(int(f["net"])) for f in families] + [1])
         for i, family in enumerate(families):
             y = top + 28 + i * ROW_H
             if i % 2 == 0:
                 draw.rectangle((PAD, y - ROW_H / 2, WIDTH - PAD, y + ROW_H / 2 - 2), fill=PANEL)
-            game_name = truncate(str(family["game"]), f16, cols["games"] - 60 - cols["game"])
+            game_name = truncate(_(str(family["game"])), f16, cols["games"] - 60 - cols["game"])
             draw_text(draw, (cols["game"], y), game_name, f16, WHITE, "lm")
             draw_text(draw, (cols["games"], y), str(family["games"]), f16, WHITE, "rm")
             draw_text(draw, (cols["wins"], y), str(family["wins"]), f16, WHITE, "rm")

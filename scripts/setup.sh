@@ -6,7 +6,8 @@
 #   bash scripts/setup.sh test     the runtime and the test tools: pytest, hypothesis, ruff, mypy (test.sh),
 #                                  from requirements-test.lock (the same runtime pins)
 # Then the project itself, without its dependencies (they all came from the lock; scripts/lock.sh makes
-# the lock files again).
+# the lock files again). Last, every run, the gettext catalogs are compiled (engine/locale/*/LC_MESSAGES/*.mo
+# from the .po files: built here, not committed; scripts/catalogs.sh).
 # The stamp is written after a successful install only, so once one install has succeeded the README's
 # two commands work with no package index (offline). A test set-up includes the runtime. This script
 # never calls the system's package manager (test.sh installs PostgreSQL for the tests, when asked).
@@ -50,7 +51,7 @@ print(platform.python_implementation(), platform.python_version(), *files, diges
 if [ -f "$stamp_file" ]; then
   stamp=$(cat "$stamp_file")
   if [ "$stamp" = "$installed_from test" ] || [ "$stamp" = "$installed_from $mode" ]; then
-    exit 0
+    exec bash scripts/catalogs.sh compile
   fi
 fi
 
@@ -64,3 +65,4 @@ rm -f "$stamp_file"
 .venv/bin/python -m pip install --quiet --require-hashes -r "$lock"
 .venv/bin/python -m pip install --quiet --no-deps -e .
 echo "$installed_from $mode" > "$stamp_file"
+bash scripts/catalogs.sh compile

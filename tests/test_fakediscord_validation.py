@@ -529,6 +529,25 @@ def option(name: str = "preset", **kw) -> dict:
             "0.options.0.description_localizations.de",
             "BASE_TYPE_MAX_LENGTH",
         ),
+        (
+            [command(options=[option("user"), option("player", name_localizations={"fr": "user"})])],
+            "0.options.1.name_localizations.fr",
+            "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+        ),
+        (
+            [
+                command(
+                    options=[option("a", name_localizations={"de": "x"}), option("b", name_localizations={"de": "x"})]
+                )
+            ],
+            "0.options.1.name_localizations.de",
+            "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+        ),
+        (
+            [command(options=[option(choices=[{"name": "c", "value": "c", "name_localizations": {"fr": "é" * 101}}])])],
+            "0.options.0.choices.0.name_localizations.fr",
+            "BASE_TYPE_MAX_LENGTH",
+        ),
     ],
     ids=[
         "uppercase",
@@ -545,6 +564,9 @@ def option(name: str = "preset", **kw) -> dict:
         "unknown-locale",
         "localised-name-uppercase",
         "localised-description-101",
+        "localised-option-name-as-a-siblings-name",
+        "two-options-localised-alike",
+        "localised-choice-name-101",
     ],
 )
 async def test_command_limits(dh, commands, path, code):

@@ -57,6 +57,8 @@ async def test_a_non_editable_install_has_its_migrations_and_passes_check(discor
     shipped = sorted(p.name for p in (site / "bot" / "storage" / "migrations").glob("*.sql"))
     assert shipped == sorted(p.name for p in (ROOT / "bot" / "storage" / "migrations").glob("*.sql"))
     assert (site / "images" / "assets").is_dir()
+    assert sorted(p.parent.parent.name for p in site.glob("engine/locale/*/LC_MESSAGES/tripoley.po")) == ["de", "fr"]
+    assert sorted(p.parent.name for p in site.glob("engine/locale/*/rules.md")) == ["de", "fr"]
 
     workdir = tmp_path / "elsewhere"
     workdir.mkdir()
@@ -64,6 +66,9 @@ async def test_a_non_editable_install_has_its_migrations_and_passes_check(discor
     env.update(discord_harness.bot_env(DATABASE_URL=f"sqlite:///{workdir}/t.sqlite3"), PYTHONPATH=str(site))
     rc, out, _ = await run(["-c", "import bot, cogs; print(bot.__file__); print(cogs.__file__)"], workdir, env)
     assert rc == 0 and all(Path(line).is_relative_to(site) for line in out.split()), out  # not this checkout
+    french = "from engine.language import words; print(words('fr').gettext('Seconds per decision'))"
+    rc, out, err = await run(["-c", french], workdir, env)
+    assert (rc, out.strip()) == (0, "Secondes par décision"), err  # the catalogs, compiled or not
 
     rc, out, err = await run(["-m", "bot", "check"], workdir, env)
     assert rc == 0, err

@@ -42,6 +42,7 @@ from bot.economy import privacy
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.errors import DatabaseUnavailable
+from bot.i18n.commands import CatalogTranslator
 from bot.logsetup import RedactingFilter
 from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.messages.reports import error_report
@@ -374,6 +375,7 @@ class TripoleyBot(commands.Bot):
         self.places = Places(self.manager, self.publisher, self.turns, sink)
         sink.on_lost = self.places.refused  # a channel Discord answers as lost: its tables end
         self.add_dynamic_items(TableButton, TableSelect)
+        await self.tree.set_translator(CatalogTranslator())  # the command list in French and German
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(self.controller.on_app_command_error)
@@ -520,6 +522,8 @@ class TripoleyBot(commands.Bot):
             await handle_modal_submit(interaction)
         elif interaction.type == discord.InteractionType.component:
             await handle_unrouted_component(interaction)
+        with contextlib.suppress(DatabaseUnavailable):  # the language of their DMs: best effort
+            await self.prefs.remember_locale(interaction.user.id, str(interaction.locale))
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         if self.db is not None:

@@ -33,12 +33,18 @@ def scope(bot: TripoleyBot) -> str:
     return f"{bot.application_id}:" + (f"guild:{guild.id}" if guild else "global")
 
 
-def tree_hash(bot: TripoleyBot) -> str:
-    """The hash of the commands' JSON as a sync would send it to ``target(bot)``."""
+async def tree_hash(bot: TripoleyBot) -> str:
+    """The hash of the commands' JSON as a sync would send it to ``target(bot)`` (with its localisations:
+    a changed translation is a changed tree)."""
     guild = target(bot)
     if guild is not None:
         bot.tree.copy_global_to(guild=guild)
-    payload = [command.to_dict(bot.tree) for command in bot.tree.get_commands(guild=guild)]
+    commands = bot.tree.get_commands(guild=guild)
+    translator = bot.tree.translator
+    if translator is None:
+        payload = [command.to_dict(bot.tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(bot.tree, translator) for command in commands]
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
@@ -56,7 +62,7 @@ async def stored_hash(bot: TripoleyBot) -> str | None:
 async def sync(bot: TripoleyBot) -> int:
     """Sync now, whatever is stored; record the tree's hash. The number of commands synced."""
     assert bot.db is not None
-    digest, guild = tree_hash(bot), target(bot)
+    digest, guild = await tree_hash(bot), target(bot)
     synced = await bot.tree.sync(guild=guild)
     await bot.db.execute_alone(
         "INSERT INTO command_sync (scope, tree_hash, synced_at) VALUES (?, ?, ?)"
@@ -73,7 +79,7 @@ async def sync_if_changed(bot: TripoleyBot) -> bool:
     if not syncs_at_start(bot):
         log.info("commands: synced by the process running shard 0")
         return False
-    if await stored_hash(bot) == tree_hash(bot):
+    if await stored_hash(bot) == await tree_hash(bot):
         log.info("commands unchanged since the last sync; not synced (python -m bot sync forces it)")
         return False
     await sync(bot)

@@ -39,6 +39,7 @@ from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
+from bot.i18n.choice import reader_locale
 from bot.messages import buttonids, story
 from bot.messages.components import card_pool, log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, describe_error, hand_message, retryable
@@ -497,7 +498,7 @@ class Controller:
         self._detail_for(table, interaction.user.id)
         seat = table.seat_of(interaction.user.id)
         assert seat is not None  # _detail_for refused anyone without a seat
-        out = hand_message(table, seat, table.running_game.view(seat), choice)
+        out = hand_message(table, seat, table.running_game.view(seat), choice, reader_locale(interaction))
         kwargs = message_kwargs(out, edit=True)
         kwargs.pop("attachments", None)
         await interaction.response.edit_message(**kwargs)
@@ -531,7 +532,7 @@ class Controller:
             seat = table.seat_of(interaction.user.id)
             if table.status == "playing" and seat is not None:
                 # Text and picture of the hand after the move (the old picture showed the cards before it).
-                out = hand_message(table, seat, table.running_game.view(seat))
+                out = hand_message(table, seat, table.running_game.view(seat), locale=reader_locale(interaction))
                 if self.publisher is not None:
                     out.image, out.alt = await self.publisher.image("hand", out.view)
                 kwargs = message_kwargs(out, edit=True)
@@ -548,7 +549,9 @@ class Controller:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:  # a public button's move: the player's open hand view follows it
                 await self.turns.show_hand_now(
-                    table, interaction.user.id, hand_message(table, seat, table.running_game.view(seat))
+                    table,
+                    interaction.user.id,
+                    hand_message(table, seat, table.running_game.view(seat), locale=reader_locale(interaction)),
                 )
 
     async def _ask_amount(self, interaction: discord.Interaction, table: Table, button: buttonids.AmountButton) -> None:
@@ -593,14 +596,14 @@ class Controller:
         if table is None:
             table = self.manager.get(channel_of(interaction))
         table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
-        out = hand_message(table, seat, view)
+        out = hand_message(table, seat, view, locale=reader_locale(interaction))
         if table.seats[seat].away:
             out.text += "\n\n*An AI is playing for you. Press **I'm back** on the table message to play again.*"
         edit = await self._open_hand_view(interaction, table, out)
         self._remember_hand_view(interaction, table, edit)
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
         if self.publisher is not None and self.publisher.renderer is not None:
-            png, alt = await self.publisher.image("hand", view)
+            png, alt = await self.publisher.image("hand", out.view)
             if (
                 change is not None
                 and self.turns is not None
@@ -642,7 +645,7 @@ class Controller:
         async def update(out: Outgoing) -> None:
             await edit_view(**message_kwargs(out, edit=True))
 
-        self.turns.remember_hand_view(table.id, interaction.user.id, update)
+        self.turns.remember_hand_view(table.id, interaction.user.id, update, reader_locale(interaction))
 
     # -- the round's log -------------------------------------------------------------
 
@@ -690,7 +693,10 @@ class Controller:
             content = "Pick a space of the mat to see what pays it."
             await interaction.response.send_message(content, view=view, ephemeral=True)
             return
-        content = space_rule(table.game, space) or "That space isn't on the mat any more: pick another."
+        content = (
+            space_rule(table.game, space, reader_locale(interaction))
+            or "That space isn't on the mat any more: pick another."
+        )
         await interaction.response.edit_message(content=content, view=view)
 
     async def _log_page(self, interaction: discord.Interaction, embed: dict, components: list, paging: bool) -> None:

@@ -10,6 +10,7 @@ import logging
 
 from bot.discordio.render import ImageService
 from bot.economy.prefs import Prefs
+from bot.i18n.choice import dm_locale
 from bot.messages.outgoing import DMForbidden, Sink, hand_message
 from bot.tables.model import Table
 
@@ -32,10 +33,10 @@ class HandDMs:
             try:
                 if not await self.prefs.dm_hands(user_id):
                     continue
-                out = hand_message(table, seat_index, view)
+                out = hand_message(table, seat_index, view, locale=dm_locale(await self.prefs.locale(user_id)).value)
                 out.components = []  # DMs carry no buttons: play happens in the channel
                 out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
-                out.image, out.alt = await self.images.render("hand", view)
+                out.image, out.alt = await self.images.render("hand", out.view)
                 await self.sink.dm(user_id, out)
             except DMForbidden:
                 key = (table.id, user_id)

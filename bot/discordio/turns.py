@@ -55,6 +55,7 @@ PING_MARK = " your turn: "  # what a turn ping says after its mention (to find o
 class _HandView:
     edit: HandViewEditor
     opened: float  # monotonic time the interaction was answered
+    locale: str | None = None  # its reader's language (bot.i18n.choice.reader_locale), for its updates
 
 
 def message_link(table: Table) -> str:
@@ -159,9 +160,9 @@ class TurnNotifier:
     def is_latest(self, table_id: int, user_id: int, number: int) -> bool:
         return self._view_changes.get((table_id, user_id)) == number
 
-    def remember_hand_view(self, table_id: int, user_id: int, edit: HandViewEditor) -> None:
-        """The player's newest hand view, to be updated at their next decision."""
-        self._views[(table_id, user_id)] = _HandView(edit, self._monotonic())
+    def remember_hand_view(self, table_id: int, user_id: int, edit: HandViewEditor, locale: str | None = None) -> None:
+        """The player's newest hand view, to be updated at their next decision (in ``locale``)."""
+        self._views[(table_id, user_id)] = _HandView(edit, self._monotonic(), locale)
         if len(self._views) > 10_000:
             old = self._monotonic() - HAND_VIEW_LIFETIME
             self._views = {k: v for k, v in self._views.items() if v.opened > old}
@@ -259,8 +260,9 @@ class TurnNotifier:
                 hands = {}
                 for s in self.still_to_decide(table, key):
                     view = table.running_game.view(s)
-                    shown = (table.id, table.seats[s].user_id) in self._views
-                    hands[s] = hand_message(table, s, view) if shown else None
+                    user = table.seats[s].user_id
+                    shown = self._views.get((table.id, user)) if user is not None else None
+                    hands[s] = hand_message(table, s, view, locale=shown.locale) if shown else None
                 # The policy learns from the first of the seats (the only one of a decision in turn).
                 first = next(iter(hands), key[2][0])
                 first_user = table.seats[first].user_id

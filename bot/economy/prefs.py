@@ -23,6 +23,7 @@ GUILD_SETTINGS = (
     "pings",
     "admin_role",
     "web_pages",
+    "language",
 )
 
 
@@ -41,12 +42,14 @@ class GuildConfig:
     pings: bool = True  # turn pings for players who did not choose (``/tripoley ping``)
     admin_role: int | None = None  # a role whose members may use /tripoley-admin besides Manage Server
     web_pages: bool = False  # the server's leaderboard and players' records on the web (bot/web; opt-in)
+    language: str | None = None  # the public messages' language (None: the server's Discord language)
 
 
 class Prefs:
     def __init__(self, db: Database, settings: Settings) -> None:
         self.db = db
         self.settings = settings
+        self._locales: dict[int, str] = {}  # the locale last stored per user: a click costs no write
 
     async def guild(self, guild_id: int) -> GuildConfig:
         row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -71,6 +74,7 @@ class Prefs:
             pings=bool(pick("pings", True)),
             admin_role=None if pick("admin_role", None) is None else int(pick("admin_role", None)),
             web_pages=bool(pick("web_pages", False)),
+            language=pick("language", None),
         )
 
     async def update_guild(self, guild_id: int, clear: tuple[str, ...] = (), **changes: Any) -> GuildConfig:
@@ -114,3 +118,22 @@ class Prefs:
 
     async def set_pings(self, user_id: int, on: bool) -> None:
         await self._set_user_flag(user_id, "pings", on)
+
+    async def locale(self, user_id: int) -> str | None:
+        """The Discord locale the user's client last showed (for their DMs), if any."""
+        row = await self.db.fetchone("SELECT locale FROM user_prefs WHERE user_id = ?", (user_id,))
+        return None if row is None else row["locale"]
+
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """Note the user's Discord locale when it changed (at most one read per user and process, and a
+        write only on a change)."""
+        if self._locales.get(user_id) == locale:
+            return
+        if await self.locale(user_id) != locale:
+            async with self.db.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO user_prefs (user_id, locale) VALUES (?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                    (user_id, locale),
+                )
+        self._locales[user_id] = locale

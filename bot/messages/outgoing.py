@@ -128,7 +128,7 @@ def table_message(table: Table) -> Outgoing:
     return Outgoing(
         text.mat_text(table, view, told=result is not None),
         mat_components(table),
-        view=picture_view(view),
+        view=picture_view(view, table.locale),
         render="mat",
         embeds=[result] if result else [],
     )
@@ -151,7 +151,7 @@ def closed_round_message(table: Table, results: list[dict]) -> Outgoing:
     view = round_dealer_view(table, table.running_game.view(None))
     told = bool(results)
     content = text.closed_round_text(text.mat_text(table, view, told=told), told=told)
-    return Outgoing(content, [], view=picture_view(view), render="mat", embeds=list(results))
+    return Outgoing(content, [], view=picture_view(view, table.locale), render="mat", embeds=list(results))
 
 
 def summary_view(table: Table) -> dict | None:
@@ -159,8 +159,9 @@ def summary_view(table: Table) -> dict | None:
     and the game's highlights in words (the results; the game's view for results without them)."""
     result = table.result
     if not result:
-        return table.game.view(None) if table.game is not None else None
+        return table.game.view(None) | {"locale": table.locale} if table.game is not None else None
     return {
+        "locale": table.locale,
         "preset_name": result.get("preset_name", table.preset),
         "standings": [
             {
@@ -178,10 +179,10 @@ def summary_view(table: Table) -> dict | None:
 # What the table message's text tells and its picture need not: the deadline, the last poker action
 # and bet, the recent events. Blank in the picture's view, a move that changes only those edits the
 # text and keeps the picture uploaded before. Whose turn it is stays in: the mat marks that seat.
-def picture_view(view: dict) -> dict:
-    """The public view the mat picture is drawn from: still a whole view (the renderers read every
-    key, engine.viewtypes.GameView), its text-only parts blank."""
-    shown = {**view, "events": [], "standings": []}
+def picture_view(view: dict, locale: str) -> dict:
+    """The public view the mat picture is drawn from, in the table's language: still a whole view (the
+    renderers read every key, engine.viewtypes.GameView), its text-only parts blank."""
+    shown = {**view, "events": [], "standings": [], "locale": locale}
     if view["poker"] is not None:
         shown["poker"] = {**view["poker"], "last_action": "", "current_bet": 0}
     return shown
@@ -204,12 +205,13 @@ def wanagan_hint(table: Table, view: dict) -> dict:
     return {**view, "detail": {**detail, "makes": makes}}
 
 
-def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
+def hand_message(table: Table, seat: int, view: dict, choice: str | None = None, locale: str | None = None) -> Outgoing:
+    """A player's hand; its picture in ``locale``, the reader's (bot.i18n.choice), else the table's."""
     hinted = wanagan_hint(table, view)
     return Outgoing(
         text.hand_text(hinted, seat),
         hand_components(table, seat, hinted, choice),
-        view=view,
+        view=view | {"locale": locale or table.locale},
         render="hand",
         image_name="hand.png",
     )

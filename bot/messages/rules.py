@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.presets import get_preset
+from bot.i18n import Locale, translator
+from engine.cardnames import label_in
+from engine.language import N_, rule_summary
+from engine.presets import get_preset, spaces_for
 from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, space_text, value_label
 
-HOW_TO_PLAY_HERE = (
+HOW_TO_PLAY_HERE = N_(
     "**Playing on Discord**\n"
     "• `/tripoley start` opens a table; press **Join** (or add AI seats) and the host presses **Start**. Before "
     "the start the host may switch the game's house rules with the lobby's menu.\n"
@@ -32,12 +35,31 @@ def house_rules_text(preset_key: str, options: dict[str, Any] | None) -> str:
     return "**House rules at this table**: " + "; ".join(changes) + "."
 
 
-def pages_for(preset_key: str, options: dict[str, Any] | None = None) -> list[str]:
-    """The rule pages of a preset; with a table's ``options``, as that table plays it."""
+def pages_for(preset_key: str, options: dict[str, Any] | None = None, locale: str = "en") -> list[str]:
+    """The rule pages of a preset; with a table's ``options``, as that table plays it. In French or German
+    (``locale``) the family in brief and what pays each space come first in that language, and the
+    Discord page last; the detailed pages between them are the English rule book's."""
     pages = rule_pages(preset_key, options)
     if options is not None:
         pages[0] = house_rules_text(preset_key, options) + "\n\n" + pages[0]
-    return pages + [HOW_TO_PLAY_HERE]
+    words = translator(Locale(locale))
+    summary = rule_summary(locale)
+    if summary is None:
+        return pages + [words.gettext(HOW_TO_PLAY_HERE)]
+    return [summary, mat_page(preset_key, options, locale)] + pages + [words.gettext(HOW_TO_PLAY_HERE)]
+
+
+def mat_page(preset_key: str, options: dict[str, Any] | None, locale: str) -> str:
+    """What pays each space of the preset's mat (as a table with ``options`` plays it), in ``locale``."""
+    preset = get_preset(preset_key)
+    played = preset.options.with_overrides(options or {})
+    words = translator(Locale(locale))
+    lines = [
+        f"• **{label_in(space.label, locale)}** — {space_text(space, played, locale)}"
+        for space in spaces_for(preset, played)
+    ]
+    title = words.gettext("What pays on this mat")
+    return f"**{title}**\n" + "\n".join(lines)
 
 
 def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
@@ -56,15 +78,16 @@ def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
     return lines
 
 
-def space_rules(game) -> list[tuple[str, str, str]]:
+def space_rules(game, locale: str = "en") -> list[tuple[str, str, str]]:
     """Every space of the game's mat as it is played now (its preset and house rules): (id, label,
-    what pays it), the words of the terminal's ``help SPACE``."""
-    return [(space.id, space.label, space_text(space, game.options)) for space in game.spaces]
+    what pays it), the words of the terminal's ``help SPACE``; in ``locale`` (bot.i18n.choice)."""
+    return [(space.id, label_in(space.label, locale), space_text(space, game.options, locale)) for space in game.spaces]
 
 
-def space_rule(game, space_id: str) -> str | None:
-    """One space's rule as ``**label**: what pays it``; None when the mat has no such space (any more)."""
-    for space, label, text in space_rules(game):
+def space_rule(game, space_id: str, locale: str = "en") -> str | None:
+    """One space's rule as ``**label**: what pays it`` ("What pays?"); None when the mat has no such space
+    (any more)."""
+    for space, label, text in space_rules(game, locale):
         if space == space_id:
             return f"**{label}**: {text}"
     return None

@@ -14,13 +14,14 @@ import unicodedata
 from bot.messages.reveals import latest_reveal, reveal_board
 from bot.messages.rules import lobby_rules_lines
 from engine.cards import SUIT_SYMBOLS, SUITS
+from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 # /tripoley help: how to play in a few lines, and the commands that matter (every one is checked to exist).
-HELP_TEXT = """\
+HELP_TEXT = N_("""\
 **How to play Tripoley**
 1. `/tripoley start` opens a table in this channel. Friends press **Join**; the host can **Add AI** seats, pick house rules, then **Start**.
 2. Each round everyone antes a chip on every space of the mat. Cards on the mat pay whoever holds (or plays) them; a hand of poker wins the **Pot**; then Michigan: a card is led, the next cards of its suit follow, and the first player out of cards takes the **Kitty**.
@@ -33,7 +34,7 @@ HELP_TEXT = """\
 `/tripoley balance` · `/tripoley daily` · `/tripoley relief` · `/tripoley leaderboard` · `/tripoley stats`: ratings, chips and records
 `/tripoley history`: recent games and their replays · `/tripoley ping`: turn pings on or off
 `/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
-Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings, season)."""
+Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings, season).""")
 
 # Where the table stands, in each phase (the engine's one table of phase words).
 PHASE_TEXT: dict[str, str] = {name: text.status for name, text in PHASE_TEXTS.items()}

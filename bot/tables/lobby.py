@@ -15,6 +15,7 @@ from typing import Any
 from bot import errors
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.i18n.choice import public_locale
 from bot.messages.text import escape
 from bot.settings import Settings
 from bot.tables.aiworker import LEVEL_NAMES
@@ -109,10 +110,12 @@ class Lobby:
         thread: bool = False,
         rematch_of: int | None = None,
         auto_forced: bool = True,
+        guild_locale: str | None = None,
     ) -> TableUpdate:
         """Open a lobby, the host seated and bought in. ``thread``: the game runs in a thread
         started from the lobby message; ``rematch_of``: the finished table whose players Rematch seats;
-        ``auto_forced``: see :attr:`bot.tables.model.Table.auto_forced`."""
+        ``auto_forced``: see :attr:`bot.tables.model.Table.auto_forced`; ``guild_locale``: the server's
+        Discord language, the table's when the server chose none (``/tripoley-admin settings language``)."""
         from engine.presets import PRESETS
 
         config = await self.prefs.guild(guild_id)
@@ -146,6 +149,7 @@ class Lobby:
                 thread=thread,
                 rematch_of=rematch_of,
                 auto_forced=auto_forced,
+                locale=public_locale(config.language, guild_locale).value,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
             table.add_log(f"{escape(host_name)} opened the table.", naming=((host_id, host_name),))
@@ -196,6 +200,7 @@ class Lobby:
                     thread=thread,
                     rematch_of=old.id,
                     auto_forced=old.auto_forced,
+                    guild_locale=old.locale,  # its server's language when it opened
                 )
             except errors.TableExists:  # another player's click opened it just now: join that one
                 continue

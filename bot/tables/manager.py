@@ -144,6 +144,7 @@ class TableManager:
         thread: bool = False,
         rematch_of: int | None = None,
         auto_forced: bool = True,
+        guild_locale: str | None = None,
     ) -> TableUpdate:
         return await self.lobby.create_table(
             guild_id,
@@ -157,6 +158,7 @@ class TableManager:
             thread,
             rematch_of,
             auto_forced,
+            guild_locale,
         )
 
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:

@@ -124,6 +124,7 @@ class Table:
     # for them after a short pause, not asked for with a click; off, every such card waits for the
     # player (then nobody can tell from the timing whether a combination was possible).
     auto_forced: bool = True
+    locale: str = "en"  # the language of its public messages and mat (bot.i18n.choice.public_locale), fixed at opening
     ping_message_id: int | None = None  # the turn ping on show (bot.discordio.turns), deleted once answered
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
@@ -299,6 +300,7 @@ class SavedTable(BaseModel):
     thread_id: int | None = None
     rematch_of: int | None = None
     auto_forced: bool = True
+    locale: str = "en"  # the language of its public messages and mat, fixed at opening
     log: list[str] = Field(default_factory=list)
     round_logs: dict[str, list[str]] = Field(default_factory=dict)
     named: dict[str, str] = Field(default_factory=dict)

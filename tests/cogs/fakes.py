@@ -91,9 +91,12 @@ class FakeInteraction:
         client=None,
         dms_open: bool = True,
         roles: tuple[int, ...] = (),
+        locale: discord.Locale = discord.Locale.american_english,
+        guild_locale: discord.Locale | None = discord.Locale.american_english,
     ) -> None:
         self.calls = Calls()
         self.id = next(INTERACTION_IDS)
+        self.locale, self.guild_locale = locale, guild_locale  # the user's and the server's language
 
         async def send(content: str | None = None, **kwargs: Any) -> None:
             """A DM to this user: recorded, or refused (403) when their DMs are closed."""

@@ -79,7 +79,7 @@ AW_BET = {"to_call": 0, "min": 1, "max": 20, "current_bet": 0}
         ("ca", ["fold", "call", "raise"], {}, {"do": "call"}),
         ("RAISE 3", ["fold", "call", "raise"], {}, {"do": "raise", "amount": 3}),
         ("lead 4C", ["lead"], {"cards": ["4C"]}, {"do": "lead", "card": "4C"}),
-        ("lead 10♥", ["lead"], {"cards": ["TH"]}, {"do": "lead", "card": "10H"}),
+        ("lead 10♥", ["lead"], {"cards": ["TH"]}, {"do": "lead", "card": "TH"}),
         ("4c", ["lead"], {"cards": ["4C"]}, {"do": "lead", "card": "4C"}),
         (
             "choose AS KS QS JS TS",

@@ -22,7 +22,7 @@ from engine.ai import choose_action
 from engine.commands import CARD_SYNTAX, parse_command
 from engine.model import Action
 from engine.options import CHOICES, Options
-from engine.play import MICHIGAN_BY_RULE, TerminalGame, new_game, shows_symbols, wants_colour
+from engine.play import MICHIGAN_BY_RULE, TerminalGame, new_game, run, shows_symbols, wants_colour
 from engine.screen import render_prompt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -482,7 +482,7 @@ def test_a_card_that_cannot_be_read_says_how_to_type_one_consistently():
     assert "e.g." not in refusal and not CARD_CODE.search(refusal)
     with pytest.raises(ValueError, match="is not a card"):
         parse_command("lead 11S", 0, ["lead"], {})
-    assert parse_command("lead 10♥", 0, ["lead"], {}).card == "10H"
+    assert parse_command("lead 10♥", 0, ["lead"], {}).card == "TH"  # in the engine's notation
 
 
 def test_one_line_says_when_the_rules_play_michigan_for_you():
@@ -533,3 +533,42 @@ def test_the_terminal_has_line_editing(monkeypatch):
     monkeypatch.delitem(sys.modules, "readline", raising=False)
     line_editing()
     assert ("readline" in sys.modules) == (importlib.util.find_spec("readline") is not None)
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "shown"),
+    [
+        ("fr", "choose rc dk vk 10k 10t", "R♥ is not in your hand"),
+        ("de", "choose khe dka bka 10ka 10kr", "K♥ is not in your hand"),
+    ],
+)
+def test_the_terminal_game_reads_and_writes_cards_in_its_language(language, typed, shown):
+    """``--lang`` (or LANG): a French player types ``rc`` for roi de cœur and reads V♦, D♦ in their hand
+    (the engine's reasons for a refused move are English still)."""
+    from engine.language import LANGUAGE
+
+    out, lines = io.StringIO(), iter([typed, "quit"])
+    run(
+        "tripoley",
+        3,
+        seed=3,
+        rounds=1,
+        input_fn=lambda _prompt: next(lines),
+        out=out,
+        language=language,
+    )
+    text = out.getvalue()
+    hand = next(
+        line for line in text.splitlines() if line.startswith({"fr": "Votre main", "de": "Deine Hand"}[language])
+    )
+    assert {"fr": "Pas permis", "de": "Nicht erlaubt"}[language] in text  # its fixed lines too
+    assert {"fr": "V♦ D♦", "de": "B♦ D♦"}[language] in hand
+    assert shown in text
+    assert LANGUAGE.get() == "en"  # the language is the game's, not left behind
+
+
+def test_the_terminal_game_follows_lang_and_lang_option():
+    from engine.__main__ import build_parser
+
+    assert build_parser().parse_args(["play", "--lang", "de"]).lang == "de"
+    assert build_parser().parse_args(["play"]).lang is None  # then LANGUAGE / LC_ALL / LC_MESSAGES / LANG

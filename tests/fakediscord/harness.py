@@ -733,7 +733,7 @@ class DiscordHarness:
             "data": rec.data,
             "token": rec.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": rec.user.locale,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
             "channel_id": str(ch.id),
@@ -748,8 +748,8 @@ class DiscordHarness:
             chd["permissions"] = str(perms)
             d.update(
                 guild_id=str(g.id),
-                guild_locale="en-US",
-                guild={"id": str(g.id), "locale": "en-US", "features": []},
+                guild_locale=g.preferred_locale,
+                guild={"id": str(g.id), "locale": g.preferred_locale, "features": []},
                 member=member.payload(permissions=perms),
                 app_permissions=str(g.member_permissions(self.state.bot.id)),
                 channel=chd,

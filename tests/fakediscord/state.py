@@ -115,6 +115,7 @@ class User:
     bot: bool = False
     global_name: str | None = None
     dms_open: bool = True  # False: a DM to this user answers 403 / 50007
+    locale: str = "en-US"  # their Discord client's language: every interaction's ``locale``
 
     @property
     def name(self) -> str:
@@ -279,6 +280,7 @@ class Guild:
     roles: list[Role] = field(default_factory=list)
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
+    preferred_locale: str = "en-US"  # a community server's language: ``guild_locale`` of its interactions
 
     def role(self, name_or_id: Any) -> Role:
         for r in self.roles:
@@ -328,7 +330,7 @@ class Guild:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,

@@ -735,11 +735,34 @@ def _localisation_problems(d: Any, path: list[str | int], *, name: bool, lowerca
     return out
 
 
+def _localised_name_repeats(o: dict, path: list[str | int], seen: dict[str, dict[str, bool]]) -> list[Problem]:
+    """An option's name in each locale (its localisation, else its name) must differ from its siblings' there
+    (two plain names alike are the caller's APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS already)."""
+    localisations = o.get("name_localizations")
+    if not isinstance(localisations, dict):
+        localisations = {}
+    out: list[Problem] = []
+    for loc in locales():
+        text, localised = localisations.get(loc, o.get("name")), loc in localisations
+        earlier = seen.setdefault(loc, {})
+        if text in earlier and (localised or earlier[text]):
+            out.append(
+                (
+                    [*path, loc],
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    f"Option name {text!r} is already used",
+                )
+            )
+        earlier[str(text)] = localised or earlier.get(str(text), False)
+    return out
+
+
 def _option_problems(options: list, path: list[str | int], depth: int) -> list[Problem]:
     out: list[Problem] = []
     if len(options) > 25:
         out.append((path, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."))
     names: set[str] = set()
+    localised_names: dict[str, dict[str, bool]] = {}
     optional_seen = False
     for i, o in enumerate(options):
         if not isinstance(o, dict):
@@ -753,6 +776,7 @@ def _option_problems(options: list, path: list[str | int], depth: int) -> list[P
                 ([*p, "name"], "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", f"Option name {n!r} is already used")
             )
         names.add(n)
+        out += _localised_name_repeats(o, [*p, "name_localizations"], localised_names)
         if not 1 <= _len(o.get("description")) <= 100:
             out.append(([*p, "description"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
         out += _localisation_problems(

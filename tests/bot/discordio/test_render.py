@@ -19,7 +19,7 @@ def mat_png() -> bytes:
     steps = autoplay(game, rng=random.Random(1))
     for _ in range(12):
         next(steps)
-    return images.render_mat(picture_view(game.view(None))).png
+    return images.render_mat(picture_view(game.view(None), "en")).png
 
 
 def test_compact_mat_is_smaller_and_looks_the_same():
@@ -44,7 +44,7 @@ def test_the_mat_picture_marks_the_seat_to_act():
     """Whose turn it is reaches the picture (the seat is outlined and says TO ACT), not only the text."""
     game = Game.new("tripoley", ["Ann", "Bob", "Cat"], seed=4)
     list(game.next_deal())
-    view = picture_view(game.view(None))
+    view = picture_view(game.view(None), "en")
     assert view["to_act"] is not None and view["to_act"] == game.awaiting().seat
     marked = images.render_mat(view)
     unmarked = images.render_mat({**view, "to_act": None})

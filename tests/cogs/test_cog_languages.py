@@ -1,0 +1,85 @@
+"""Who reads what, through the cog: a table opened in a French server draws its mat in French, an
+admin's language setting wins over the server's Discord language, and each player's hand picture is in
+their own language (``interaction.locale``), whatever the table's."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.messages.outgoing import hand_message, table_message
+from cogs.admin import Admin
+from cogs.tripoley import Tripoley
+from tests.cogs.fakes import FakeInteraction
+
+G, C = 5, 600
+ANN, BOB = 1, 2
+
+
+async def test_a_french_server_gets_a_french_table_and_each_player_their_own_hand(stack, monkeypatch):
+    cog = Tripoley(stack)
+    host = FakeInteraction(ANN, C, G, client=stack, guild_locale=discord.Locale.french)
+    await cog.start.callback(cog, host, preset="tripoley", rounds=1)
+    table = stack.manager.get(C)
+    assert table.locale == "fr"
+    await stack.manager.join(C, BOB, "Bob")
+    await stack.manager.start(C, ANN)
+    mat = table_message(table)
+    assert mat.render == "mat" and mat.view["locale"] == "fr"
+    drawn: list[tuple[str, dict]] = []
+
+    async def image(kind, view):
+        drawn.append((kind, view))
+        return None, None
+
+    monkeypatch.setattr(stack.publisher.images, "renderer", lambda kind, view: None)  # pictures on
+    monkeypatch.setattr(stack.publisher, "image", image)
+    german = FakeInteraction(BOB, C, G, client=stack, locale=discord.Locale.german)
+    await stack.controller.show_hand(german, table)
+    assert [(kind, view["locale"]) for kind, view in drawn] == [("hand", "de")]
+    view = table.running_game.view(1)
+    assert hand_message(table, 1, view, locale="de").view["locale"] == "de"
+    assert hand_message(table, 1, view).view["locale"] == "fr"  # no reader known: the table's
+
+
+async def test_the_admins_language_wins_over_the_servers_discord_language(stack):
+    admin = Admin(stack)
+    it = FakeInteraction(ANN, C, G, client=stack, manage_guild=True, guild_locale=discord.Locale.french)
+    await admin.settings.callback(admin, it, language="de")
+    assert (await stack.prefs.guild(G)).language == "de"
+    cog = Tripoley(stack)
+    await cog.start.callback(cog, FakeInteraction(ANN, C, G, client=stack, guild_locale=discord.Locale.french))
+    assert stack.manager.get(C).locale == "de"
+    await admin.settings.callback(admin, it, language="discord")  # back to the server's Discord language
+    assert (await stack.prefs.guild(G)).language is None
+
+
+async def test_an_english_server_is_unchanged(stack):
+    cog = Tripoley(stack)
+    await cog.start.callback(cog, FakeInteraction(ANN, C, G, client=stack, guild_locale=None))
+    assert stack.manager.get(C).locale == "en"
+
+
+async def test_the_stats_chart_is_drawn_in_the_readers_language_or_the_servers_when_posted(stack, monkeypatch):
+    cog = Tripoley(stack)
+    drawn: list[str] = []
+
+    async def image(kind, view):
+        drawn.append(view["locale"])
+        return None, None
+
+    async def stats(guild_id, user_id):
+        return {"games": 1, "wins": 1, "rounds": 3, "pots_won": 2, "net": 12, "best_hand": "flush", "favourite": None}
+
+    async def nothing(*args):
+        return []
+
+    monkeypatch.setattr(stack.publisher, "image", image)
+    monkeypatch.setattr(stack.manager, "stats", stats)
+    monkeypatch.setattr(stack.manager, "player_games", nothing)
+    monkeypatch.setattr(stack.manager, "player_presets", nothing)
+    for public in (False, True):
+        german = FakeInteraction(
+            BOB, C, G, client=stack, locale=discord.Locale.german, guild_locale=discord.Locale.french
+        )
+        await cog.stats.callback(cog, german, public=public)
+    assert drawn == ["de", "fr"]

@@ -30,7 +30,9 @@ Key = tuple[str | None, str]
 
 
 async def tree() -> discord.app_commands.CommandTree[discord.Client]:
-    services = SimpleNamespace(manager=None, bank=None, prefs=None, controller=SimpleNamespace(pages={}, confirms={}))
+    services = SimpleNamespace(
+        manager=None, bank=None, prefs=None, controller=SimpleNamespace(pages={}, confirms={}, publisher=None)
+    )
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     await bot.add_cog(Tripoley(services))
     await bot.add_cog(Admin(services))

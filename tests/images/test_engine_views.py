@@ -66,7 +66,7 @@ def test_the_bots_pictures_are_drawn_from_whole_views():
     steps = autoplay(g, "heuristic", random.Random(3))
     while not ((poker := g.view(None)["poker"]) and poker["last_action"]):
         next(steps)
-    view = picture_view(g.view(None))
+    view = picture_view(g.view(None), "en")
     assert_shape(view, GameView)
     assert view["poker"]["last_action"] == "" and view["events"] == [] and view["standings"] == []
     assert render_mat(view).png.startswith(b"\x89PNG")

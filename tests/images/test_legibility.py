@@ -14,7 +14,8 @@ from engine import PRESETS, Game
 from engine.ai import LEVELS
 from images import render_mat
 from images.base import fit_name, font
-from images.mat import SEAT_FONT, SEAT_PAD, mat_alt, mat_layout
+from images.mat import mat_alt
+from images.matlayout import SEAT_FONT, SEAT_PAD, mat_layout
 
 PHONE_W = 400
 MIN_PX = 9

@@ -9,7 +9,7 @@ from test_render import check_layout, png_size
 
 from images import render_mat, render_showdown, render_summary
 from images.base import fit_name
-from images.mat import mat_layout
+from images.matlayout import mat_layout
 
 HOSTILE = [
     "<@123456789012345678> **bold**",

@@ -13,7 +13,7 @@ from engine import Game
 from engine.viewtypes import GameView
 from images import Rendered, render_hand, render_mat, render_showdown, render_summary
 from images.base import rect_inside, rects_intersect
-from images.mat import mat_layout
+from images.matlayout import mat_layout
 from tests.viewshape import assert_shape
 
 MAT_BUDGET = 300 * 1024

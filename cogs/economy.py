@@ -10,8 +10,9 @@ from discord import app_commands
 
 from bot import errors
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
-from bot.economy.bank import STILL_SEATED, WEEK, duration_text
+from bot.economy.bank import WEEK
 from bot.economy.privacy import forget_everywhere
+from bot.messages.notices import duration_text
 from bot.messages.text import escape, plural
 from cogs.common import (
     LEADERBOARD_PAGE,
@@ -84,7 +85,7 @@ class EconomyCommands(CommandFamily):
     async def _board(self, guild_id: int, key: str, page: int):
         by, _, period = key.partition("-")
         if by not in LEADERBOARD_TITLES:
-            raise errors.StaleButton("That leaderboard is no longer available.")
+            raise errors.StaleButton(errors.Refusal.LEADERBOARD_GONE)
         week = period == WEEK and by != "balance"  # a balance is always today's
         size = await self.bank.leaderboard_size(guild_id, by, WEEK if week else None)
         pages = max(1, -(-size // LEADERBOARD_PAGE))
@@ -200,7 +201,7 @@ class EconomyCommands(CommandFamily):
     @app_commands.describe(everywhere="Forget me in every server where the bot keeps something about me")
     async def forget_me(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
         if self.manager.seated(guild_of(interaction), interaction.user.id):
-            raise errors.NotAllowed(STILL_SEATED)
+            raise errors.NotAllowed(errors.Refusal.STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
                 "This deletes, in **every** server where you played: your wallets (their chips are gone for good), "

@@ -70,7 +70,7 @@ class TableCommands(CommandFamily):
             if x
         ]
         if len(ends) > 1:
-            raise errors.TripoleyError("Pick one way to end the game: `rounds`, `minutes` or `elimination`.")
+            raise errors.TripoleyError(errors.Refusal.ONE_WAY_TO_END)
         options: dict = {}
         if ends:
             options["game_end"] = ends[0]
@@ -211,12 +211,12 @@ class TableCommands(CommandFamily):
             table_id = key.removeprefix("table-")
             table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
-                raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
+                raise errors.StaleButton(errors.Refusal.TABLE_RULES_GONE)
             preset, pages = table.preset, pages_for(table.preset, table.options)
         elif key in PRESETS:
             preset, pages = key, pages_for(key)
         else:
-            raise errors.StaleButton("Those rules are no longer available. `/tripoley rules` shows every game's rules.")
+            raise errors.StaleButton(errors.Refusal.RULES_GONE)
         page = max(0, min(page, len(pages) - 1))
         embed = discord.Embed(
             title=f"How to play — {preset_name(preset)}", description=pages[page][:4000], colour=0x8B0000

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, RepeatedGrant
+from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, Refusal, RepeatedGrant
 from bot.messages.text import escape
 from bot.storage.database import Database
 
@@ -37,11 +37,6 @@ WEEK = "week"
 LEADERBOARDS = ("balance", "net", "wins")
 # The ledger kinds of grants that a player claims (their own cooldown each).
 CLAIMS = ("daily", "relief")
-TABLES_OPEN = (
-    "A table is open in this server (a game playing or a lobby holding buy-ins). "
-    "Reset once every table has finished, or stop them first with `/tripoley stop`."
-)
-STILL_SEATED = "You're seated at a table in this server: leave it (or let the game end) first."
 FORGET_KEY = "forget-key"  # the installation's secret for the forgotten players' hashes
 # Seconds in which the same admin's same grant (or removal) to the same wallet counts as a repeat
 # made by mistake (the first answer lost to a Discord error, a double submit) and asks to confirm.
@@ -79,18 +74,6 @@ def forgotten_digest(key: bytes, guild_id: int, user_id: int) -> str:
     """What is kept of a forgotten player: HMAC-SHA256 of (server id, user id) under the
     installation's secret; without the secret it can't be turned back into a user id."""
     return hmac.new(key, f"{guild_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
-
-
-def duration_text(seconds: float) -> str:
-    """``3 h 5 min``, ``12 min``, ``40 s``: how long until a cooldown ends."""
-    seconds = max(0, int(seconds + 0.999))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    if minutes:
-        return f"{minutes} min"
-    return f"{secs} s"
 
 
 class Bank:
@@ -224,7 +207,7 @@ class Bank:
             row = await cur.fetchone()
         if row is None:
             have = await self._balance(conn, guild_id, user_id)
-            raise NotEnoughChips(f"You need {amount} chips but your wallet holds {have}.")
+            raise NotEnoughChips(Refusal.NOT_ENOUGH_CHIPS, amount=amount, have=have)
         balance = int(row[0])
         await self._ledger(conn, guild_id, user_id, -amount, balance, kind, table_id, note, actor_id)
         return balance
@@ -269,10 +252,7 @@ class Bank:
                 return await self.house_buy_in(guild_id, table_id, amount, bankroll, conn)
         have = await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
         if have < amount:
-            raise HouseShort(
-                f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
-                "An admin can add chips with `/tripoley-admin house`, or invite a person instead."
-            )
+            raise HouseShort(Refusal.HOUSE_SHORT, amount=amount, have=have)
         balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
         await self._table_chips(conn, table_id, amount)
         return balance
@@ -321,17 +301,12 @@ class Bank:
             now = self.clock()
             if last is not None and now < last + cooldown:
                 raise OnCooldown(
-                    f"You've had your {kind} chips: the next {kind} grant is in "
-                    f"**{duration_text(last + cooldown - now)}**. Your wallet holds {balance} chips.",
-                    last + cooldown,
+                    Refusal.ON_COOLDOWN, last + cooldown, kind=kind, wait=last + cooldown - now, balance=balance
                 )
             if below is not None and balance >= below:
-                raise NotAllowed(
-                    f"Relief is for wallets below {below} chips (the smallest buy-in); yours holds {balance}. "
-                    "Try `/tripoley daily`, or open a table your wallet covers with `/tripoley start buy_in:…`."
-                )
+                raise NotAllowed(Refusal.RELIEF_NOT_NEEDED, below=below, balance=balance)
             if amount <= 0:
-                raise NotAllowed(f"This server has turned the {kind} grant off.")
+                raise NotAllowed(Refusal.GRANT_OFF, kind=kind)
             return await self.credit(conn, guild_id, user_id, amount, kind, None, f"{kind} grant")
 
     async def adjust(
@@ -365,13 +340,7 @@ class Bank:
             (guild_id, user_id, actor_id, amount, self.clock() - REPEAT_WINDOW, after or 0),
         )
         if row is not None:
-            ago = duration_text(self.clock() - float(row[1]))
-            change = f"granted {amount}" if amount > 0 else f"took {-amount}"
-            raise RepeatedGrant(
-                f"You {change} chips {'to' if amount > 0 else 'from'} this wallet {ago} ago already. "
-                "Nothing changed now: do it once more only if you mean to.",
-                int(row[0]),
-            )
+            raise RepeatedGrant(Refusal.REPEATED_GRANT, int(row[0]), amount=amount, ago=self.clock() - float(row[1]))
 
     async def reset(self, guild_id: int, actor_id: int, starting: int, bankroll: int) -> int:
         """Every wallet of the server back to the starting balance (the house: to its bankroll), each
@@ -382,7 +351,7 @@ class Bank:
                 "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
             ) as cur:
                 if (await cur.fetchone())[0]:
-                    raise NotAllowed(TABLES_OPEN)
+                    raise NotAllowed(Refusal.TABLES_OPEN)
             await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
             async with conn.execute(
                 "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id FOR UPDATE", (guild_id,)
@@ -409,7 +378,7 @@ class Bank:
             raise ValueError("the house cannot be forgotten")
         async with self.db.transaction() as conn:
             if still_seated():
-                raise NotAllowed(STILL_SEATED)
+                raise NotAllowed(Refusal.STILL_SEATED)
             wallet = await self._locked_wallet(conn, guild_id, user_id)
             if wallet is not None:  # their starting balance was given: remember that, and their cooldowns
                 await self._remember_forgotten(conn, guild_id, user_id)

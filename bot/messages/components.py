@@ -31,7 +31,8 @@ from bot.messages.buttonids import (
     copy_number,
     encode,
 )
-from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, card_copy, claim_words
+from bot.messages.handtext import claim_words
+from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, card_copy
 from bot.tables.log import claim_is_public, decision_token
 from bot.tables.moderation import vote_open, votes_needed
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.messages import story, text
+from bot.messages import handtext, story, tabletext, text
 from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
 from bot.tables.model import DeadlineKind, Table
 
@@ -103,7 +103,7 @@ class Sink(Protocol):
 
 
 def lobby_message(table: Table) -> Outgoing:
-    return Outgoing(text.lobby_text(table, table.preset_info), lobby_components(table))
+    return Outgoing(tabletext.lobby_text(table, table.preset_info), lobby_components(table))
 
 
 def table_message(table: Table) -> Outgoing:
@@ -111,10 +111,10 @@ def table_message(table: Table) -> Outgoing:
     if table.status == "lobby":
         return lobby_message(table)
     if table.status == "cancelled":
-        return Outgoing(text.cancelled_text(table, table.preset_info), [])
+        return Outgoing(tabletext.cancelled_text(table, table.preset_info), [])
     if table.status == "finished":
         return Outgoing(
-            text.final_text(table),
+            tabletext.final_text(table),
             final_components(table),
             view=summary_view(table),
             render="summary",
@@ -126,7 +126,7 @@ def table_message(table: Table) -> Outgoing:
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
     # is the one notification, so a new round's post does not notify them twice.
     return Outgoing(
-        text.mat_text(table, view, told=result is not None),
+        tabletext.mat_text(table, view, told=result is not None),
         mat_components(table),
         view=picture_view(view),
         render="mat",
@@ -150,7 +150,7 @@ def closed_round_message(table: Table, results: list[dict]) -> Outgoing:
     posted last."""
     view = round_dealer_view(table, table.running_game.view(None))
     told = bool(results)
-    content = text.closed_round_text(text.mat_text(table, view, told=told), told=told)
+    content = text.closed_round_text(tabletext.mat_text(table, view, told=told), told=told)
     return Outgoing(content, [], view=picture_view(view), render="mat", embeds=list(results))
 
 
@@ -167,11 +167,11 @@ def summary_view(table: Table) -> dict | None:
                 "name": s["name"],
                 "stack": s["final"],
                 "net": s["net"],
-                "detail": text.player_result(s) if "pots_won" in s else None,
+                "detail": tabletext.player_result(s) if "pots_won" in s else None,
             }
             for s in result.get("seats", [])
         ],
-        "highlights": text.highlight_lines(result, discord=False),
+        "highlights": tabletext.highlight_lines(result, discord=False),
     }
 
 
@@ -210,7 +210,7 @@ def wanagan_hint(table: Table, view: dict) -> dict:
 def hand_message(table: Table, seat: int, view: dict, choice: str | None = None) -> Outgoing:
     hinted = wanagan_hint(table, view)
     return Outgoing(
-        text.hand_text(hinted, seat),
+        handtext.hand_text(hinted, seat),
         hand_components(table, seat, hinted, choice),
         view=view,
         render="hand",

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot import errors
-from bot.messages.text import escape, place_lost_line, sealed_words, still_choosing, you_did
+from bot.messages.notices import place_lost_line
+from bot.messages.text import escape, sealed_words, still_choosing, you_did
 from bot.tables.flow import Flow
 from bot.tables.log import decision_token
 from bot.tables.model import BeforeApply, DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind

@@ -46,7 +46,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
-from bot.messages.text import FORCED_NOTE, ai_takeover_notice, escape, left_server_to_ai, timed_out_to_ai
+from bot.messages.notices import ai_takeover_notice, left_server_to_ai, timed_out_to_ai
+from bot.messages.text import FORCED_NOTE, escape
 from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import WALL_STEP, Clock, wall_offset

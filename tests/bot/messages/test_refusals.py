@@ -23,8 +23,15 @@ def test_every_refusal_has_words():
             ("legal", ["check"]),
             ("view", None),
             ("opening", True),
-            ("why", errors.NotEnoughChips("Short.")),
+            ("why", errors.NotEnoughChips(errors.Refusal.NOT_ENOUGH_CHIPS, amount=320, have=10)),
             ("buy_in", 320),
+            ("kind", "daily"),
+            ("wait", 90.0),
+            ("amount", 500),
+            ("ago", 30.0),
+            ("permissions", ["Send Messages"]),
+            ("threads", False),
+            ("tool", "admin-role" if refusal is errors.Refusal.NEEDS_MANAGE_SERVER else "grant"),
         )
         facts.update({k: v for k, v in given if k in facts})
         assert words(refusal, facts).strip()

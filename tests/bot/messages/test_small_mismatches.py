@@ -11,7 +11,8 @@ from bot.errors import NotEnoughChips, Refusal
 from bot.messages.outgoing import table_message
 from bot.messages.refusals import words
 from bot.messages.rules import space_rules
-from bot.messages.text import hand_by_suit, has_pay_suit, mat_text, plural, replay_file_name
+from bot.messages.tabletext import has_pay_suit, mat_text
+from bot.messages.text import hand_by_suit, plural, replay_file_name
 from bot.tables.model import DeadlineKind
 from engine import Game
 from engine.presets import PRESETS

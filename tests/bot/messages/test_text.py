@@ -10,7 +10,7 @@ import pytest
 
 from bot import errors
 from bot.discordio.publisher import Publisher
-from bot.messages import text
+from bot.messages import tabletext, text
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from tests.cogs.fakes import RecordingSink
@@ -106,7 +106,7 @@ async def test_no_next_round_line_once_the_rounds_are_over(setup):
         await manager.tick()
     # The last round is over; the board clearing (the end-of-game showdown) is dealt after the pause.
     assert table.status == "playing" and table.deadline_kind == "next-deal"
-    shown = text.mat_text(table, table.game.view(None))
+    shown = tabletext.mat_text(table, table.game.view(None))
     assert "Next round" not in shown and "Clearing the board" in shown, shown
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.messages.outgoing import table_message
-from bot.messages.text import FORCED_NOTE, final_text
+from bot.messages.tabletext import final_text
+from bot.messages.text import FORCED_NOTE
 from bot.tables.flow import FORCED_PAUSE
 from bot.tables.model import DeadlineKind
 from bot.tables.results import hand_rank

@@ -426,7 +426,7 @@ def test_a_played_card_is_named_in_the_public_log():
 
 def test_a_claim_in_the_hand_view_names_every_space_it_pays():
     """Rummoli's A♥ pays both A♥ pockets: one claim, and the hand view says so."""
-    from bot.messages.text import hand_text
+    from bot.messages.handtext import hand_text
     from engine import Action
     from tests.engine.deals import new_game
 
@@ -450,7 +450,7 @@ def test_a_claim_in_the_hand_view_names_every_space_it_pays():
 
 
 def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():
-    from bot.messages.text import hand_text
+    from bot.messages.handtext import hand_text
     from engine import Game
     from tests.engine.deals import stack_deck
 

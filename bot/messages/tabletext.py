@@ -1,0 +1,255 @@
+"""The public table message's text: the lobby, a round's mat, a closed table, the final standings.
+
+The text is always sent (images come on top when available), so it carries everything a player
+needs to play; it stays within Discord's limit at any table size.
+"""
+
+from __future__ import annotations
+
+from bot.messages.reveals import latest_reveal, reveal_board
+from bot.messages.rules import lobby_rules_lines
+from bot.messages.text import (
+    MAX_CONTENT,
+    SHOWDOWN_LINE,
+    TOGETHER_VERBS,
+    cards,
+    choosing_together,
+    clip,
+    escape,
+    escaped_view,
+    name,
+    names_of,
+    phase_text,
+    plural,
+    timestamp,
+)
+from engine.cards import SUIT_SYMBOLS
+
+
+def pinged_user(table, view: dict) -> int | None:
+    """The player whose turn the table message names with a mention (shown, not notified: see bot.discordio.turns)."""
+    to_act = view.get("to_act")
+    if to_act is None or table.deadline_kind != "turn" or to_act >= len(table.seats):
+        return None
+    seat = table.seats[to_act]
+    return seat.user_id if seat.user_id and not seat.auto else None
+
+
+def lobby_text(table, info) -> str:
+    lines = [
+        f"## 🃏 {info.name} — table open",
+        info.summary or "",
+        f"Buy-in **{table.buy_in}** chips · seats {len(table.seats)}/{info.max_players}"
+        f" (at least {info.min_players}) · turn timer {int(table.turn_timeout)} s",
+    ]
+    lines += lobby_rules_lines(table.preset, table.options)
+    lines.append("")
+    for i, seat in enumerate(table.seats, 1):
+        host = " 👑" if seat.user_id == table.host_id else ""
+        who = f"<@{seat.user_id}>" if seat.user_id else f"🤖 {escape(seat.name)}"
+        lines.append(f"{i}. {who}{host}")
+    lines.append("")
+    if table.deadline:
+        lines.append(f"Press **Join** to take a seat. The lobby closes {timestamp(table.deadline)} if not started.")
+    return "\n".join(line for line in lines if line is not None)
+
+
+def cancelled_text(table, info) -> str:
+    last = table.log[-1] if table.log else "The table is closed."
+    return f"## 🃏 {info.name} — closed\n{last}"
+
+
+BOARD_LINE = 400  # a board line (showdown, Michigan sequence) shortened to this when the message is too long
+
+
+SHORT_NAME = 12
+
+
+def fit_mat(
+    head: list[str],
+    seats: list[tuple[str, str]],
+    board: list[str],
+    log: list[str],
+    footer: list[str],
+    limit: int = MAX_CONTENT,
+) -> str:
+    """The table message within Discord's limit, whatever the table's size and names: the log is
+    shortened first (it is all under the Log button), then the seat lines (the picture shows every
+    seat) and the board lines; whose turn it is and the deadline (``footer``) always stay.
+    ``seats``: (full line, short line) per seat."""
+    seat_lines = [full for full, _ in seats]
+    log = list(log)
+
+    def compose() -> str:
+        return "\n".join(head + seat_lines + board + (["", *log] if log else []) + ["", *footer])
+
+    text = compose()
+    while len(text) > limit and log:
+        log.pop(0)
+        text = compose()
+    if len(text) > limit:
+        seat_lines = [short for _, short in seats]
+        board = [clip(line, BOARD_LINE) for line in board]
+        text = compose()
+    if len(text) > limit:
+        tail = "\n\n" + "\n".join(footer)
+        text = clip("\n".join(head + seat_lines + board), limit - len(tail)) + tail
+    return text
+
+
+def has_pay_suit(view: dict) -> bool:
+    """Whether the mat's money cards are of one pay suit (Tripoley's hearts; not Great Lakes' three
+    named cards, nor Wanagan's mat of hands)."""
+    symbol = SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
+    labels = [sp.get("label", "") for sp in view.get("mat") or () if sp.get("kind") in ("card", "combo")]
+    suited = [label for label in labels if any(s in label for s in SUIT_SYMBOLS.values())]
+    return bool(labels) and all(label.endswith(symbol) for label in suited)
+
+
+def mat_text(table, view: dict, told: bool = False) -> str:
+    """The public table message (``told``: the round's results come with it, which show its
+    showdown: not told twice)."""
+    head = [
+        f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
+        f"Ante {view.get('ante')} · "
+        + (f"pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · " if has_pay_suit(view) else "")
+        + phase_text(view.get("phase")),
+    ]
+    to_act = view.get("to_act")
+    seats_out = []
+    for s in view.get("seats", []):
+        i = s["seat"]
+        marks = []
+        if s.get("is_dealer"):
+            marks.append("dealer")
+        if s.get("status") not in (None, "active"):
+            marks.append(s["status"])
+        if i < len(table.seats):
+            seat = table.seats[i]
+            if seat.left:
+                marks.append("removed · AI" if seat.removed else "left · AI")
+            elif seat.away:
+                marks.append("away · AI")
+        arrow = "▶ " if i in (view.get("acting") or [to_act]) else "　"
+        extra = f" ({', '.join(marks)})" if marks else ""
+        in_poker = str(view.get("phase") or "").startswith("poker")  # once the pot is paid, nothing is in it
+        committed = f" · in pot {s['committed']}" if s.get("committed") and in_poker else ""
+        seats_out.append(
+            (
+                f"{arrow}**{escape(s['name'])}** — {plural(s['stack'], 'chip')} · {plural(s.get('cards', 0), 'card')}"
+                f"{committed}{extra}",
+                f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
+                + (f" ({', '.join(marks)})" if marks else ""),
+            )
+        )
+    board: list[str] = []
+    mat = view.get("mat") or []
+    if mat:
+        board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
+    poker = view.get("poker") or {}
+    if poker.get("showdown") and not told:
+        shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
+        board.append(SHOWDOWN_LINE + " | ".join(shows))
+    elif poker.get("last_action"):
+        board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
+    reveal = latest_reveal(table.game.log[-1]["events"]) if table.game.log else None
+    if reveal is not None:
+        board.append(reveal_board(reveal, escaped_view(view)))
+    mich = view.get("michigan") or {}
+    if mich.get("sequence"):
+        board.append(f"**Michigan:** {cards(mich['sequence'])}")
+    spare = view.get("spare") or {}
+    if spare.get("auction"):
+        au = spare["auction"]
+        bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
+        board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
+    footer: list[str] = []
+    if choosing_together(view) and table.deadline_kind in ("turn", "ai"):
+        # every seat asked decides at once: who is still choosing, nothing about what was chosen
+        players = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id and not s.auto}
+        verb = TOGETHER_VERBS[view["phase"]]
+        until = f" — time runs out {timestamp(table.deadline)}" if table.deadline_kind == "turn" else ""
+        footer.append(f"⏳ Waiting for {names_of(view, list(view['acting']), players)} to {verb}{until}")
+    elif to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
+        who = name(view, to_act)
+        pinged = pinged_user(table, view)
+        mention = f"<@{pinged}>" if pinged else f"**{who}**"
+        if table.deadline_kind == "turn":
+            footer.append(
+                f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}"
+            )
+        elif table.deadline_kind == "forced":  # their only card: played for them in a moment
+            footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))})")
+        else:
+            footer.append(f"🤖 {who} is thinking…")
+    elif table.deadline_kind == "next-deal":
+        if table.game.over:  # the rounds are played: what is left clears the board
+            footer.append(f"Clearing the board {timestamp(table.deadline)}.")
+        else:
+            footer.append(f"Next round {timestamp(table.deadline)}.")
+    return fit_mat(head, seats_out, board, [f"› {line}" for line in table.log[-6:]], footer)
+
+
+def final_text(table) -> str:
+    """The results: every player's chips, net and game (pots won, best hand), the game's highlights,
+    the last lines of the log. Within Discord's limit at any table size: the log lines go first,
+    then each player's pots and best hand (the standings picture shows them too)."""
+    result = table.result or {}
+    head = [
+        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {plural(result.get('rounds', 0), 'round')}"
+    ]
+    standings, details = [], []
+    for i, s in enumerate(result.get("seats", []), 1):
+        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
+        net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
+        who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
+        standings.append(f"{medal} {who} — {plural(s['final'], 'chip')} ({net})")
+        details.append(f" · {escape(player_result(s))}" if "pots_won" in s else "")
+    highlights = highlight_lines(result)
+    footer = [
+        "Everyone has been cashed out to their wallet. **Rematch** to play again, **Log** for the whole game,"
+        " **Replay** for its file, or `/tripoley start` a new game."
+    ]
+    log = [f"› {line}" for line in table.log[-3:]]
+
+    def compose(with_details: bool) -> str:
+        seats = [line + (extra if with_details else "") for line, extra in zip(standings, details)]
+        return "\n".join(head + seats + ([""] + highlights if highlights else []) + [""] + log + footer)
+
+    text = compose(True)
+    while len(text) > MAX_CONTENT and log:
+        log.pop(0)
+        text = compose(True)
+    return text if len(text) <= MAX_CONTENT else compose(False)
+
+
+def highlight_lines(result: dict, discord: bool = True) -> list[str]:
+    """The game's biggest pot and best hand in words: Discord text (names escaped), or plain
+    (``discord=False``: for the standings picture)."""
+    highlights = result.get("highlights") or {}
+    who, bold = (escape, lambda x: f"**{x}**") if discord else (str, str)
+    lines = []
+    pot = highlights.get("biggest_pot")
+    if pot:
+        where = f" from {pot['space']}" if pot.get("space") else ""
+        when = f" in round {pot['round']}" if pot.get("round") else ""
+        lines.append(f"Biggest pot: {bold(pot['amount'])} chips to {who(pot['name'])}{where}{when}.")
+    best = highlights.get("best_hand")
+    if best:
+        lines.append(f"Best hand: {who(best['name'])}'s {bold(best['hand'])}.")
+    worst = highlights.get("worst_hand")  # Great Lakes: the worst hand wins the poker
+    if worst:
+        lines.append(f"Worst hand (the worst hand wins here): {who(worst['name'])}'s {bold(worst['hand'])}.")
+    return [("💰 " if line.startswith("Biggest") else "🃏 ") + line for line in lines] if discord else lines
+
+
+def player_result(seat: dict) -> str:
+    """One player's game beyond their chips: pots won, best hand shown down (plain text)."""
+    pots = int(seat.get("pots_won") or 0)
+    parts = [f"{pots} pot{'s' if pots != 1 else ''} won"]
+    if "worst_hand" in seat:  # where the worst hand wins the poker, that is the hand to name
+        if seat["worst_hand"]:
+            parts.append(f"worst hand {seat['worst_hand']}")
+    elif seat.get("best_hand"):
+        parts.append(f"best hand {seat['best_hand']}")
+    return ", ".join(parts)

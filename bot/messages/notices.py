@@ -1,30 +1,9 @@
-"""The bot's notices about a table's life outside its moves: a seat handed to the AI, a table
-whose place on Discord is gone, the chip audit, how long until a grant."""
+"""The bot's notices outside a table's moves: a table whose place on Discord is gone, the chip
+audit, how long until a grant."""
 
 from __future__ import annotations
 
-from bot.messages.text import escape
-
-
-def left_server_to_ai(name: str) -> str:
-    """The table's line when a player whose time ran out is no longer in the server."""
-    return f"{escape(name)} is no longer in this server: an AI plays their seat and they are cashed out at the end."
-
-
-def timed_out_to_ai(name: str, count: int) -> str:
-    """The table's line when a player's seat passes to the AI after ``count`` timeouts in a row."""
-    return f"{escape(name)} timed out {count} times in a row: an AI plays until they press **I'm back**."
-
-
-def ai_takeover_notice(count: int) -> str:
-    """What that player is told (by DM, or a ping in the channel)."""
-    return (
-        f"you ran out of time {count} times in a row, so an AI is playing your seat now."
-        " Press **I'm back** on the table message to play again."
-    )
-
-
-# Why a table's place on Discord is gone (bot.discordio.places), in the words its players read.
+# Why a table's place on Discord is gone (bot.discordio.places), as the operator's log says it.
 PLACE_LOST = {
     "channel-deleted": "its channel was deleted",
     "thread-deleted": "its thread was deleted",
@@ -33,21 +12,54 @@ PLACE_LOST = {
     "no-access": "the bot can no longer post in its channel",
 }
 
+# The table's last log line when it ends because its place is gone: a lobby (buy-ins refunded), a game.
+LOBBY_PLACE_LOST = {
+    "channel-deleted": "The table closed because its channel was deleted; buy-ins are refunded.",
+    "thread-deleted": "The table closed because its thread was deleted; buy-ins are refunded.",
+    "thread-closed": "The table closed because its thread was archived or locked; buy-ins are refunded.",
+    "removed": "The table closed because the bot was removed from the server; buy-ins are refunded.",
+    "no-access": "The table closed because the bot can no longer post in its channel; buy-ins are refunded.",
+}
+GAME_PLACE_LOST = {
+    "channel-deleted": "The game ended because its channel was deleted; everyone is cashed out.",
+    "thread-deleted": "The game ended because its thread was deleted; everyone is cashed out.",
+    "thread-closed": "The game ended because its thread was archived or locked; everyone is cashed out.",
+    "removed": "The game ended because the bot was removed from the server; everyone is cashed out.",
+    "no-access": "The game ended because the bot can no longer post in its channel; everyone is cashed out.",
+}
 
-def place_lost_line(why: str, lobby: bool) -> str:
-    """The table's last log line when it ends because its place is gone (``why``: a key of :data:`PLACE_LOST`)."""
-    if lobby:
-        return f"The table closed because {PLACE_LOST[why]}; buy-ins are refunded."
-    return f"The game ended because {PLACE_LOST[why]}; everyone is cashed out."
+# What the host is told by DM (the table can't tell anyone where it played): a lobby, a game.
+LOBBY_PLACE_LOST_NOTICE = {
+    "channel-deleted": "Your **{game}** table in {channel} ended because its channel was deleted:"
+    " every buy-in is back in its wallet. Start a new one with `/tripoley start`.",
+    "thread-deleted": "Your **{game}** table in {channel} ended because its thread was deleted:"
+    " every buy-in is back in its wallet. Start a new one with `/tripoley start`.",
+    "thread-closed": "Your **{game}** table in {channel} ended because its thread was archived or locked:"
+    " every buy-in is back in its wallet. Start a new one with `/tripoley start`.",
+    "removed": "Your **{game}** table in {channel} ended because the bot was removed from the server:"
+    " every buy-in is back in its wallet. Start a new one with `/tripoley start`.",
+    "no-access": "Your **{game}** table in {channel} ended because the bot can no longer post in its channel:"
+    " every buy-in is back in its wallet. Start a new one with `/tripoley start`.",
+}
+GAME_PLACE_LOST_NOTICE = {
+    "channel-deleted": "Your **{game}** table in {channel} ended because its channel was deleted:"
+    " everyone was cashed out with the chips they had. Start a new one with `/tripoley start`.",
+    "thread-deleted": "Your **{game}** table in {channel} ended because its thread was deleted:"
+    " everyone was cashed out with the chips they had. Start a new one with `/tripoley start`.",
+    "thread-closed": "Your **{game}** table in {channel} ended because its thread was archived or locked:"
+    " everyone was cashed out with the chips they had. Start a new one with `/tripoley start`.",
+    "removed": "Your **{game}** table in {channel} ended because the bot was removed from the server:"
+    " everyone was cashed out with the chips they had. Start a new one with `/tripoley start`.",
+    "no-access": "Your **{game}** table in {channel} ended because the bot can no longer post in its channel:"
+    " everyone was cashed out with the chips they had. Start a new one with `/tripoley start`.",
+}
 
 
 def place_lost_notice(preset_name: str, channel_id: int, why: str, lobby: bool) -> str:
-    """What the host is told by DM: the table can't tell anyone where it played."""
-    chips = "every buy-in is back in its wallet" if lobby else "everyone was cashed out with the chips they had"
-    return (
-        f"Your **{preset_name}** table in <#{channel_id}> ended because {PLACE_LOST[why]}: {chips}."
-        " Start a new one with `/tripoley start`."
-    )
+    """What the host is told by DM: the table can't tell anyone where it played (``why``: a key of
+    :data:`PLACE_LOST`)."""
+    sentence = (LOBBY_PLACE_LOST_NOTICE if lobby else GAME_PLACE_LOST_NOTICE)[why]
+    return sentence.format(game=preset_name, channel=f"<#{channel_id}>")
 
 
 def audit_text(audit: dict) -> str:

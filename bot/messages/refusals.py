@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.errors import Refusal, TripoleyError
 from bot.messages.notices import duration_text
-from bot.messages.text import escape, in_words, not_now
+from bot.messages.text import escape, in_words, not_now, sealed_words, still_choosing
 
 START = "Start a new one with `/tripoley start`."
 STARTED = "The game has already started."
@@ -142,8 +142,8 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.NOBODY_TO_ACT: lambda: "Nobody is to act right now: the next round is coming up.",
     Refusal.NOT_YOUR_TURN: lambda name: f"It's not your turn: waiting for **{escape(name)}**.",
     Refusal.TIME_RAN_OUT: lambda: "Your time for that decision had run out when you clicked, so it wasn't used.",
-    Refusal.CHOSEN_ALREADY: lambda choice, names: (
-        f"You chose {choice}; waiting for {names}. A choice can't be changed."
+    Refusal.CHOSEN_ALREADY: lambda view: (
+        f"You chose {sealed_words(view, view['sealed'])}; waiting for {still_choosing(view)}. A choice can't be changed."
     ),
     Refusal.UNKNOWN_ACTION: lambda: "That action isn't one this game knows.",
     Refusal.NOT_NOW: not_now,

@@ -3,7 +3,7 @@ message's **Log** button, private and paged) and, when a round or the game ends,
 every hand that went to showdown and who collected each space and why.
 
 Only public events are told (a showdown's hands are shown to everyone at the table), in the
-words of the table's log (:func:`bot.tables.log.describe_event`), names escaped (Discord text).
+words of the table's log (:func:`bot.messages.tablelines.describe_event`), names escaped (Discord text).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.messages.reveals import declaration, reveal_heading, told_reveals
+from bot.messages.tablelines import describe_event
 from bot.messages.text import cards, escaped_view
-from bot.tables.log import describe_event
 from bot.tables.model import Table
 from engine import events as ev
 from engine.events import as_events

@@ -225,8 +225,6 @@ def still_choosing(view: dict) -> str:
     )
 
 
-FORCED_NOTE = " (the only card to play)"  # after the log line of a card played for its holder (Table.auto_forced)
-
 # The lines of a round's table message that only hold while the round is played.
 LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
 ROUND_OVER = "✅ This round is over."

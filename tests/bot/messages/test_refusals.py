@@ -15,13 +15,22 @@ from bot.messages.text import escape
 from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
 
 
+# A seat's own view after its choice in a step every seat decides at once.
+CHOSEN_VIEW = {
+    "phase": "poker-choose",
+    "acting": [1],
+    "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
+    "sealed": {"do": "choose", "cards": ["AH", "KH", "QH", "JH", "TH"]},
+}
+
+
 def test_every_refusal_has_words():
     assert set(WORDS) == set(errors.Refusal)
     for refusal, wording in WORDS.items():
         facts = {name: "x" for name in inspect.signature(wording).parameters}
         given = (
             ("legal", ["check"]),
-            ("view", None),
+            ("view", CHOSEN_VIEW if refusal is errors.Refusal.CHOSEN_ALREADY else None),
             ("opening", True),
             ("why", errors.NotEnoughChips(errors.Refusal.NOT_ENOUGH_CHIPS, amount=320, have=10)),
             ("buy_in", 320),

@@ -286,7 +286,7 @@ async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
 
 
 def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where():
-    from bot.tables.log import describe_event
+    from bot.messages.tablelines import describe_event
     from engine import Game
 
     game = Game.new("rummoli", ["Ann", "Bob", "Ada (AI)"], seed=3)
@@ -379,7 +379,7 @@ async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monke
 
 
 def test_secret_cards_stay_out_of_the_public_log():
-    from bot.tables.log import public_action_text
+    from bot.messages.tablelines import public_action_text
     from engine import Action
 
     names = ["ann"]
@@ -395,8 +395,8 @@ def test_secret_cards_stay_out_of_the_public_log():
 
 def test_a_played_card_is_named_in_the_public_log():
     """A Great Lakes "play" decision puts the card face up: the log says which (it left the hand)."""
+    from bot.messages.tablelines import public_action_text
     from bot.messages.text import card as card_text
-    from bot.tables.log import public_action_text
     from engine import Action, Game
     from engine.ai import choose_action
 

@@ -30,6 +30,7 @@ from .presets import get_preset, options_for
 from .saving import game_to_json, read_save, restore
 from .table import INTEREST_ORDER, RoundState, Table
 from .views import game_phase, plain_copy, standings, view
+from .viewtypes import GameView, Standing
 
 
 class Game(Table):
@@ -176,10 +177,10 @@ class Game(Table):
         """Does this five-card selection contain the combination of Wanagan ``space``?"""
         return qualifies(self, cards, space, wild)
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> GameView:
         return view(self, seat)
 
-    def standings(self) -> list[dict[str, Any]]:
+    def standings(self) -> list[Standing]:
         return standings(self)
 
     # ------------------------------------------------------------- rounds

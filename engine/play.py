@@ -34,6 +34,7 @@ from .game import Game
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
+from .viewtypes import GameView
 
 HUMAN = 0
 AI_NAMES = [
@@ -223,7 +224,7 @@ class TerminalGame:
         if any(isinstance(e, ev.RoundEnd) for e in events) and game.log:
             self.say(SC.render_round_result(game.log[-1], view, game.round_number))
 
-    def say_auction_skips(self, view: dict[str, Any]) -> None:
+    def say_auction_skips(self, view: GameView) -> None:
         """Who may not bid for the spare hand, and by which rule."""
         skipped = self.game.spare_auction_exclusions()
         if skipped:
@@ -232,7 +233,7 @@ class TerminalGame:
                 + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
             )
 
-    def say_spare_unused(self, view: dict[str, Any], told: list[Event]) -> None:
+    def say_spare_unused(self, view: GameView, told: list[Event]) -> None:
         """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
         leaves it out (the dealer's hand holds a money card, and every other hand holds one too)."""
         asked = view["phase"] == PhaseName.SPARE_HAND or any(
@@ -244,7 +245,7 @@ class TerminalGame:
                 "card, so may not swap, and every other player holds one, so nobody may bid"
             )
 
-    def say_cover_skips(self, view: dict[str, Any], bettor: int, amount: int) -> None:
+    def say_cover_skips(self, view: GameView, bettor: int, amount: int) -> None:
         """Who is not asked to cover a corner bet: a cover must match it, and they have fewer chips."""
         short = [
             f"{s['name']} ({s['stack']} chips)"
@@ -254,7 +255,7 @@ class TerminalGame:
         if short:
             self.say(f"  too few chips to cover the {amount}-chip corner bet: {', '.join(short)}")
 
-    def say_received(self, view: dict[str, Any], direction: str) -> None:
+    def say_received(self, view: GameView, direction: str) -> None:
         """The cards the player was passed, and by whom."""
         active = [s["seat"] for s in view["seats"] if s["status"] not in ("sitting-out", "eliminated")]
         if HUMAN not in active:
@@ -344,7 +345,7 @@ class TerminalGame:
         self.say(SC.render_standings(self.game.standings()))
         return code
 
-    def human_view(self) -> dict[str, Any]:
+    def human_view(self) -> GameView:
         """The player's view, with the suggested Wanagan reveal or pass (from the player's own cards)."""
         game = self.game
         view = game.view(HUMAN)
@@ -356,7 +357,7 @@ class TerminalGame:
             )
         return view
 
-    def unoffered(self, view: dict[str, Any]) -> list[str]:
+    def unoffered(self, view: GameView) -> list[str]:
         """Why a choice the player might look for is not offered (Rulebook spare hand)."""
         game = self.game
         legal = view.get("legal") or []
@@ -373,7 +374,7 @@ class TerminalGame:
             lines.append("  (no `auction`: every other player holds a money card of this mat, so nobody may bid)")
         return lines
 
-    def check_declaration(self, action: Action, view: dict[str, Any]) -> str | None:
+    def check_declaration(self, action: Action, view: GameView) -> str | None:
         """A Wanagan reveal whose five cards lack the declared combination is refused (IllegalAction)
         while the hand can make an open space; when it can make none, the reveal goes ahead and
         the returned note says it cannot win."""
@@ -383,13 +384,13 @@ class TerminalGame:
         wild = C.parse_many(d.get("wild") or [])
         if game.wanagan_qualifies(C.parse_many(action.cards or []), action.space, wild):
             return None
-        hand = C.parse_many(view["hand"])
+        hand = C.parse_many(view["hand"] or [])
         possible = [sp for sp in d["spaces"] if game.wanagan_qualifies(hand, sp, wild)]
         if possible:
             raise IllegalAction(TV.wanagan_refusal(view, action.cards or [], action.space, possible))
         return "None of the open spaces can be made from your hand: this reveal cannot win."
 
-    def meta_command(self, name: str, args: list[str], view: dict[str, Any]) -> None:
+    def meta_command(self, name: str, args: list[str], view: GameView) -> None:
         """A command about the game rather than a move (``table``, ``help [SPACE]``, ``rules``, ``quit``): answered,
         and the same move is asked again."""
         if name == "quit":

@@ -10,10 +10,11 @@ from typing import Any
 
 from . import cards as C
 from .textview import SUIT_WORDS, card, cards, describe_events, name_of, plain_message, sorted_hand, space_label
+from .viewtypes import GameView, Standing
 
 
 # ---------------------------------------------------------------- blocks of the table
-def render_header(view: dict[str, Any]) -> str:
+def render_header(view: GameView) -> str:
     phase = view.get("phase", "")
     return (
         f"== {view.get('preset_name', view.get('preset', ''))} — round {view.get('round', 0)}, "
@@ -21,7 +22,7 @@ def render_header(view: dict[str, Any]) -> str:
     )
 
 
-def render_mat(view: dict[str, Any]) -> str:
+def render_mat(view: GameView) -> str:
     """The mat: each space's label and chips, several to a line."""
     cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view.get("mat", ())]
     lines, line = [], "Mat:"
@@ -36,7 +37,7 @@ def render_mat(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_seats(view: dict[str, Any]) -> str:
+def render_seats(view: GameView) -> str:
     """One line per seat: marker for the seat to act, name, stack, cards left, dealer, status."""
     lines = []
     to_act = view.get("to_act")
@@ -62,50 +63,48 @@ def render_seats(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render_play_state(view: dict[str, Any]) -> str:
+def render_play_state(view: GameView) -> str:
     """The Michigan sequence, or the poker state, or the spare-hand auction: what matters in this phase."""
-    phase = view.get("phase", "")
+    phase = view["phase"]
     lines = []
-    spare = view.get("spare") or {}
-    au = spare.get("auction")
+    spare = view["spare"]
+    au = spare["auction"] if spare else None
     if au:
-        what = "pay suit" if au.get("kind") == "suit" else "spare hand"
+        what = "pay suit" if au["kind"] == "suit" else "spare hand"
         high = (
             f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
-            if au.get("high_bidder") is not None
+            if au["high_bidder"] is not None
             else "no bids yet"
         )
         lines.append(f"Auction for the {what}: {high}")
     elif phase == "spare-hand":
-        lines.append(f"Spare hand: {spare.get('cards', 0)} cards face down")
-    poker = view.get("poker") or {}
-    if phase.startswith("poker") or poker.get("last_action"):
+        lines.append(f"Spare hand: {spare['cards'] if spare else 0} cards face down")
+    poker = view["poker"]
+    if poker and (phase.startswith("poker") or poker["last_action"]):
         if phase.startswith("poker"):
-            bet = poker.get("current_bet", 0)
-            lines.append(
-                f"Poker: current bet {bet}" + (f"; last: {poker['last_action']}" if poker.get("last_action") else "")
-            )
-        d = view.get("detail") or {}
-        if phase == "poker-choose" and d.get("cards") and sorted(d["cards"]) != sorted(view.get("hand") or []):
+            last = f"; last: {poker['last_action']}" if poker["last_action"] else ""
+            lines.append(f"Poker: current bet {poker['current_bet']}{last}")
+        d = view.get("detail", {})
+        if phase == "poker-choose" and d.get("cards") and sorted(d["cards"]) != sorted(view["hand"] or []):
             lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
-        if poker.get("chosen") and phase.startswith("poker"):
+        if poker["chosen"] and phase.startswith("poker"):
             lines.append(f"Your poker hand: {cards(poker['chosen'])}")
-    mich = view.get("michigan") or {}
-    if phase.startswith("michigan") or (phase == "claim" and mich.get("played")):
-        seq = mich.get("sequence") or []
+    mich = view["michigan"]
+    if mich and (phase.startswith("michigan") or (phase == "claim" and mich["played"])):
+        seq = mich["sequence"]
         lines.append(
-            "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich.get('played', 0)}"
+            "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich['played']}"
         )
     corner = view.get("corner")
     if corner:
-        backers = ", ".join(name_of(view, s) for s in corner.get("backers", []))
+        backers = ", ".join(name_of(view, s) for s in corner["backers"])
         lines.append(f"Corner bet: {corner['amount']} on {card(corner['ace'])}, backed by {backers}")
     if view.get("pay_suit") and view.get("pay_suit") != "H":
         lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
     return "\n".join(lines)
 
 
-def render_hand(view: dict[str, Any]) -> str:
+def render_hand(view: GameView) -> str:
     """The viewer's hand, sorted by suit, one group per suit."""
     hand = view.get("hand")
     if hand is None:
@@ -119,7 +118,7 @@ def render_hand(view: dict[str, Any]) -> str:
     return f"Your hand ({len(hand)}): {body}"
 
 
-def render_view(view: dict[str, Any], *, events: bool = False) -> str:
+def render_view(view: GameView, *, events: bool = False) -> str:
     """The whole table as the viewer sees it."""
     blocks = [render_header(view), render_mat(view), render_seats(view)]
     state = render_play_state(view)
@@ -139,7 +138,7 @@ def render_view(view: dict[str, Any], *, events: bool = False) -> str:
 AMOUNT_ACTIONS = ("bid", "suit_bid", "bet", "raise", "corner_bet")
 
 
-def legal_lines(view: dict[str, Any]) -> list[str]:
+def legal_lines(view: GameView) -> list[str]:
     """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
     legal = view.get("legal") or []
     d = view.get("detail") or {}
@@ -149,7 +148,7 @@ def legal_lines(view: dict[str, Any]) -> list[str]:
     return out
 
 
-def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
+def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
     phase = view.get("phase", "")
     lo, hi = d.get("min"), d.get("max")
     rng = f"{lo}" if lo == hi else f"{lo}–{hi}"
@@ -224,7 +223,7 @@ def _legal_line(view: dict[str, Any], do: str, d: dict[str, Any]) -> str:
     return do
 
 
-def render_prompt(view: dict[str, Any]) -> str:
+def render_prompt(view: GameView) -> str:
     lines = ["Your move. Legal actions:"]
     lines += ["  " + line for line in legal_lines(view)]
     warning = (view.get("detail") or {}).get("warning")
@@ -235,7 +234,7 @@ def render_prompt(view: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------- results
-def render_round_result(record: dict[str, Any], view: dict[str, Any], round_number: int) -> str:
+def render_round_result(record: dict[str, Any], view: GameView, round_number: int) -> str:
     """A finished round: payouts by seat, the poker result and who went out."""
     lines = [f"Round {round_number} results:"]
     poker = record.get("poker")
@@ -264,7 +263,7 @@ def render_round_result(record: dict[str, Any], view: dict[str, Any], round_numb
     return "\n".join(lines)
 
 
-def render_standings(standings: Sequence[dict[str, Any]]) -> str:
+def render_standings(standings: Sequence[Standing]) -> str:
     lines = ["Final standings:"]
     for i, row in enumerate(standings, start=1):
         net = row.get("net", 0)

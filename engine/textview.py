@@ -33,14 +33,14 @@ def cards(texts: Iterable[str] | None) -> str:
     return " ".join(card(t) for t in texts or ())
 
 
-def name_of(view: dict[str, Any], seat: int | None) -> str:
+def name_of(view: Mapping[str, Any], seat: int | None) -> str:
     if seat is None:
         return "nobody"
     seats = view["seats"]
     return seats[seat]["name"] if 0 <= seat < len(seats) else f"seat {seat}"
 
 
-def space_label(view: dict[str, Any], space_id: str) -> str:
+def space_label(view: Mapping[str, Any], space_id: str) -> str:
     """The mat label of a space; in optional-suit games the pay suit's symbol is added (``K-Q♠``)."""
     for sp in view.get("mat", ()):
         if sp["id"] == space_id:
@@ -68,7 +68,7 @@ def game_end_words(game_end: str) -> str:
 
 # ---------------------------------------------------------------- events in plain English
 def describe_events(
-    events: Sequence[Mapping[str, Any]], view: dict[str, Any], *, group_forced: bool = False
+    events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], *, group_forced: bool = False
 ) -> list[str]:
     """Events (records, or their dicts as a view carries them) as sentences. Antes are summed; a
     seat's run of Michigan cards is one line; a payout for a card just placed is joined to it
@@ -151,7 +151,7 @@ def _placing_gain(e: Event, seat: int) -> TypeGuard[ev.Payout]:
     return isinstance(e, ev.Payout) and e.seat == seat and e.reason in _PLACING_REASONS
 
 
-def _sequence_line(events: Sequence[Event], i: int, view: dict[str, Any]) -> tuple[str, int]:
+def _sequence_line(events: Sequence[Event], i: int, view: Mapping[str, Any]) -> tuple[str, int]:
     """The Michigan sequence starting at ``events[i]`` (a play) as one line, and the index after it."""
     n = len(events)
     e = events[i]
@@ -272,7 +272,7 @@ _PAYOUT_REASONS = {
 }
 
 
-def describe_event(e: Mapping[str, Any], view: dict[str, Any]) -> str | None:
+def describe_event(e: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
     """One event (a record or its dict) as a line of the terminal's log: a round's start and end
     and the game's end are framed (``--- round 1 over ---``); ``None`` for events already told
     by another (a bet's chips)."""
@@ -298,7 +298,7 @@ _SWAP_WORDS = {
 }
 
 
-def event_sentence(e: Event, view: dict[str, Any]) -> str | None:
+def event_sentence(e: Event, view: Mapping[str, Any]) -> str | None:
     """One event as a plain sentence (no frame); ``None`` for events already told by another."""
     match e:
         case ev.RoundStart():
@@ -406,7 +406,7 @@ def event_sentence(e: Event, view: dict[str, Any]) -> str | None:
     raise TypeError(f"no words for {e.type} events")
 
 
-def _to_space_sentence(e: ev.ToSpace, view: dict[str, Any]) -> str | None:
+def _to_space_sentence(e: ev.ToSpace, view: Mapping[str, Any]) -> str | None:
     reason = e.reason
     if reason in ("bet", "raise", "call", "cannot lead"):
         return None  # told by the bet/raise/call/cannot-lead event
@@ -446,7 +446,7 @@ _ACTION_SENTENCES = {
 
 
 def describe_action(
-    view: dict[str, Any], action: dict[str, Any], events: Sequence[Mapping[str, Any]] = (), phase: str | None = None
+    view: Mapping[str, Any], action: dict[str, Any], events: Sequence[Mapping[str, Any]] = (), phase: str | None = None
 ) -> str:
     """A seat's decision as a sentence for everyone ("Bob raises by 4", "Ann keeps the hand as dealt");
     ``events``: what applying it did (a play names the card it put face up, a call what it paid);
@@ -499,7 +499,7 @@ WANAGAN_NEEDS = {
 }
 
 
-def wanagan_refusal(view: dict[str, Any], picked: Sequence[str], space: str, possible: Sequence[str]) -> str:
+def wanagan_refusal(view: Mapping[str, Any], picked: Sequence[str], space: str, possible: Sequence[str]) -> str:
     """Why a Wanagan declaration is refused: the five cards lack the space's combination, and the
     spaces the hand could make instead."""
     wild = " (wild cards fill gaps)" if (view.get("detail") or {}).get("wild") else ""

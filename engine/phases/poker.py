@@ -11,6 +11,7 @@ from ..fives import best_five, worst_five
 from ..hands import category_name, evaluate
 from ..model import Action, IllegalAction
 from ..presets import CORNER
+from ..viewtypes import ShowdownHand
 from .base import Phase, Wait, cards_of, picked_from
 from .names import PhaseName
 
@@ -28,7 +29,7 @@ class PokerState:
     need: list[int] = field(default_factory=list)  # seats still to act, in turn
     pot_before: int = 0
     winners: list[int] = field(default_factory=list)
-    showdown: list[dict[str, Any]] | None = None
+    showdown: list[ShowdownHand] | None = None
     hands: dict[str, str] = field(default_factory=dict)  # seat → category shown
     last_action: str = ""
     dealt: list[list[int]] = field(default_factory=list)  # hands as dealt (Rulebook poker after Michigan)

@@ -4,40 +4,61 @@ from __future__ import annotations
 
 import json
 import random
+from types import UnionType
+from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 import pytest
 
 from engine import PRESETS, Game
 from engine import cards as C
 from engine.ai import autoplay, choose_action
+from engine.viewtypes import GameView
 
-TOP_KEYS = {
-    "preset",
-    "preset_name",
-    "round",
-    "ante",
-    "phase",
-    "dealer",
-    "to_act",
-    "viewer",
-    "pay_suit",
-    "seats",
-    "mat",
-    "hand",
-    "poker",
-    "michigan",
-    "spare",
-    "events",
-    "chip_denominations",
-    "finished",
-    "standings",
-}
-SEAT_KEYS = {"seat", "name", "stack", "cards", "status", "committed", "played", "is_dealer"}
-MAT_KEYS = {"id", "label", "chips", "kind"}
-POKER_KEYS = {"chosen", "current_bet", "last_action", "showdown"}
-MICHIGAN_KEYS = {"sequence", "last_card", "out"}
-SPARE_KEYS = {"cards", "auction"}
-STANDING_KEYS = {"seat", "name", "stack", "net"}
+
+def assert_shape(value: object, kind: object, where: str = "view") -> None:
+    """``value`` is of the type ``kind`` (a TypedDict of engine.viewtypes, or what they are made of):
+    every key a TypedDict requires present, no key it does not declare."""
+    if kind is Any:
+        return
+    if is_typeddict(kind):
+        assert isinstance(value, dict), f"{where}: {value!r} is not a dict"
+        required, optional = kind.__required_keys__, kind.__optional_keys__
+        assert required <= value.keys(), f"{where}: missing {required - value.keys()}"
+        assert value.keys() <= required | optional, f"{where}: undeclared {value.keys() - required - optional}"
+        hints = get_type_hints(kind)
+        for key, item in value.items():
+            assert_shape(item, hints[key], f"{where}[{key!r}]")
+        return
+    origin, args = get_origin(kind), get_args(kind)
+    if origin is NotRequired:
+        assert_shape(value, args[0], where)
+    elif origin in (Union, UnionType):
+        for option in args:
+            try:
+                assert_shape(value, option, where)
+                return
+            except AssertionError:
+                continue
+        raise AssertionError(f"{where}: {value!r} is none of {kind}")
+    elif origin is Literal:
+        assert value in args, f"{where}: {value!r} is not one of {args}"
+    elif origin is list:
+        assert isinstance(value, list), f"{where}: {value!r} is not a list"
+        for i, item in enumerate(value):
+            assert_shape(item, args[0], f"{where}[{i}]")
+    elif origin is dict:
+        assert isinstance(value, dict), f"{where}: {value!r} is not a dict"
+        for key, item in value.items():
+            assert_shape(key, args[0], f"{where} key")
+            assert_shape(item, args[1], f"{where}[{key!r}]")
+    elif kind is type(None):
+        assert value is None, f"{where}: {value!r} is not None"
+    else:
+        assert isinstance(value, kind) and (kind is bool) == isinstance(value, bool), (
+            f"{where}: {value!r} is not a {kind}"
+        )
+
+
 PHASES = {
     "spare-hand",
     "auction",
@@ -67,8 +88,8 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
     view = game.view(viewer)
     if unchanged:
         assert game.to_json() == before, "view() changed the game"
-    json.loads(json.dumps(view))
-    assert TOP_KEYS <= view.keys(), f"missing {TOP_KEYS - view.keys()}"
+    assert json.loads(json.dumps(view)) == view
+    assert_shape(view, GameView)
     assert view["preset"] == game.preset_key
     assert view["preset_name"] == PRESETS[game.preset_key].name
     assert view["viewer"] == viewer
@@ -91,7 +112,6 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
     # seats
     assert [s["seat"] for s in view["seats"]] == list(range(game.n))
     for s in view["seats"]:
-        assert SEAT_KEYS <= s.keys(), f"seat missing {SEAT_KEYS - s.keys()}"
         assert s["name"] == game.players[s["seat"]]
         assert s["stack"] == game.stacks[s["seat"]]
         assert s["is_dealer"] == (s["seat"] == game.dealer)
@@ -105,7 +125,6 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
     # mat
     assert [m["id"] for m in view["mat"]] == list(game.mat)
     for m in view["mat"]:
-        assert MAT_KEYS <= m.keys()
         assert m["chips"] == game.mat[m["id"]]
     # hand: the viewer's own cards only; nobody's for the public
     if viewer is None:
@@ -113,9 +132,7 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
     elif game.r is not None:
         assert sorted(view["hand"]) == sorted(C.to_strs(game.r.hands[viewer]))
     if game.r is not None:
-        assert POKER_KEYS <= view["poker"].keys()
-        assert MICHIGAN_KEYS <= view["michigan"].keys()
-        assert SPARE_KEYS <= view["spare"].keys()
+        assert view["poker"] is not None and view["michigan"] is not None and view["spare"] is not None
         assert view["spare"]["cards"] == len(game.r.spare)
         chosen = game.r.poker.chosen[viewer] if viewer is not None else None
         assert view["poker"]["chosen"] == (C.to_strs(chosen) if chosen else None)
@@ -123,7 +140,6 @@ def check_view(game: Game, viewer: int | None, unchanged: bool = True) -> dict:
     # standings
     assert sorted(r["seat"] for r in view["standings"]) == list(range(game.n))
     for row in view["standings"]:
-        assert STANDING_KEYS <= row.keys()
         assert row["stack"] == game.stacks[row["seat"]]
         assert row["net"] == game.stacks[row["seat"]] - game.initial_stacks[row["seat"]]
     stacks = [r["stack"] for r in view["standings"]]
@@ -204,3 +220,21 @@ def test_poker_chosen_is_the_viewers_own() -> None:
         assert game.view(None)["poker"]["chosen"] is None
         return
     pytest.fail("never reached poker-choose")
+
+
+def test_the_shape_check_refuses_a_view_unlike_its_type() -> None:
+    game = Game.new("tripoley", names(3), seed=4)
+    game.next_deal()
+    good = game.view(0)
+    assert_shape(good, GameView)
+    for spoil in (
+        lambda v: v.pop("corner"),  # a key always there, missing
+        lambda v: v.update(spare_hand=[]),  # a key the type does not declare
+        lambda v: v["seats"][0].update(stack="12"),  # a value of the wrong type
+        lambda v: v["seats"][0].update(status="asleep"),  # not one of the statuses
+        lambda v: v.update(finished=0),  # an int for a bool
+    ):
+        bad = json.loads(json.dumps(good))
+        spoil(bad)
+        with pytest.raises(AssertionError):
+            assert_shape(bad, GameView)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from bot.messages.text import (
     PROMPTS,
@@ -17,22 +19,23 @@ from bot.messages.text import (
     still_choosing,
 )
 from engine.textview import space_label
+from engine.viewtypes import GameView
 
 
-def hand_text(view: dict, seat: int) -> str:
+def hand_text(view: GameView, seat: int) -> str:
     """The private hand message: cards and what the player may do."""
-    lines = [f"**Your hand** (round {view.get('round')}, {plural(len(view.get('hand') or []), 'card')}):"]
-    lines.append(hand_by_suit(view.get("hand")))
-    poker = view.get("poker") or {}
-    if poker.get("chosen"):
+    lines = [f"**Your hand** (round {view['round']}, {plural(len(view['hand'] or []), 'card')}):"]
+    lines.append(hand_by_suit(view["hand"]))
+    poker = view["poker"]
+    if poker is not None and poker["chosen"]:
         lines.append(f"Your poker five: {cards(poker['chosen'])}")
-    me = next((s for s in view.get("seats", []) if s["seat"] == seat), None)
+    me = next((s for s in view["seats"] if s["seat"] == seat), None)
     if me:
         lines.append(f"Stack: {plural(me['stack'], 'chip')}")
-    legal = view.get("legal")
+    legal = view.get("legal")  # NotRequired: only while the viewer may act
     if legal:
-        detail = view.get("detail") or {}
-        prompt = PROMPTS.get(view.get("phase") or "", "your move")
+        detail = view.get("detail", {})
+        prompt = PROMPTS.get(view["phase"], "your move")
         lines.append(f"\n**Your turn:** {prompt}.")
         if detail.get("to_call"):
             lines.append(f"To call: {detail['to_call']}.")
@@ -46,16 +49,16 @@ def hand_text(view: dict, seat: int) -> str:
             lines.append(f"Your claim: {claim_words(view, detail)}")
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
             lines.append(f"Careful: {in_words(detail['warning'], view)}.")
-    elif view.get("sealed"):
+    elif view["sealed"]:
         lines.append(f"\nYou chose {sealed_words(view, view['sealed'])}; waiting for {still_choosing(view)}.")
     elif choosing_together(view):
         lines.append(f"\nWaiting for {still_choosing(view)}.")
-    elif view.get("to_act") is not None:
-        lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view.get('phase'))}).")
+    elif view["to_act"] is not None:
+        lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view['phase'])}).")
     return "\n".join(lines)
 
 
-def wanagan_makes_text(view: dict, makes: list[str]) -> str:
+def wanagan_makes_text(view: GameView, makes: list[str]) -> str:
     """The hint under a Wanagan declaration: the open spaces the hand can make, and the order of the menus."""
     if not makes:
         return (
@@ -64,7 +67,7 @@ def wanagan_makes_text(view: dict, makes: list[str]) -> str:
     return f"Your hand can make: {', '.join(space_label(view, sp) for sp in makes)}. Choose the space, then its five cards."
 
 
-def claim_words(view: dict, detail: dict) -> str:
+def claim_words(view: GameView, detail: Mapping[str, Any]) -> str:
     """What a claim takes, in words: ``A♥ (both A♥ pockets, 6 chips)``, ``K♥ (4 chips)``."""
     labels = [space_label(view, sp) for sp in detail.get("spaces") or [detail["space"]]]
     chips = f"{detail.get('chips', 0)} chips"

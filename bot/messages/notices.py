@@ -3,6 +3,8 @@ audit, how long until a grant."""
 
 from __future__ import annotations
 
+from typing import Any
+
 # Why a table's place on Discord is gone (bot.discordio.places), as the operator's log says it.
 PLACE_LOST = {
     "channel-deleted": "its channel was deleted",
@@ -62,7 +64,7 @@ def place_lost_notice(preset_name: str, channel_id: int, why: str, lobby: bool) 
     return sentence.format(game=preset_name, channel=f"<#{channel_id}>")
 
 
-def audit_text(audit: dict) -> str:
+def audit_text(audit: dict[str, Any]) -> str:
     """``/tripoley-admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
     (bot.tables.quarantine) are listed apart: their chips returned, or frozen until an operator
     repairs them."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.game import Game
 from engine.presets import get_preset
 from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, space_text, value_label
 
@@ -56,13 +57,13 @@ def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
     return lines
 
 
-def space_rules(game) -> list[tuple[str, str, str]]:
+def space_rules(game: Game) -> list[tuple[str, str, str]]:
     """Every space of the game's mat as it is played now (its preset and house rules): (id, label,
     what pays it), the words of the terminal's ``help SPACE``."""
     return [(space.id, space.label, space_text(space, game.options)) for space in game.spaces]
 
 
-def space_rule(game, space_id: str) -> str | None:
+def space_rule(game: Game, space_id: str) -> str | None:
     """One space's rule as ``**label**: what pays it``; None when the mat has no such space (any more)."""
     for space, label, text in space_rules(game):
         if space == space_id:

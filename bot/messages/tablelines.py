@@ -24,6 +24,7 @@ from engine import events as ev
 from engine.events import Event
 from engine.rulebook import OPTION_TEXT, value_label
 from engine.textview import describe_action, event_sentence
+from engine.viewtypes import GameView
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ ACTION_NOTES = {
 }
 
 
-def describe_event(event: Event | Mapping[str, Any], view: dict[str, Any]) -> str | None:
+def describe_event(event: Event | Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
     """One line for the table's event log, or None for events not worth a line
     (:func:`bot.tables.log.worth_a_line`).
 
@@ -144,7 +145,7 @@ def describe_event(event: Event | Mapping[str, Any], view: dict[str, Any]) -> st
     return line[:1].upper() + line[1:]
 
 
-def log_lines(events: Sequence[Event], view: dict[str, Any]) -> list[str]:
+def log_lines(events: Sequence[Event], view: Mapping[str, Any]) -> list[str]:
     """The log's lines for ``events`` (records, in order; ``view``: names escaped): one per event
     worth a line, and a Wanagan reveal told seat by seat (its cards, space and verdict)."""
     lines: list[str] = []
@@ -175,7 +176,7 @@ class TableLines:
     def say(self, line: Line, /, **facts: Any) -> str:
         return LINES[line](**facts)
 
-    def events(self, events: Sequence[Event], view: dict[str, Any]) -> list[str]:
+    def events(self, events: Sequence[Event], view: GameView) -> list[str]:
         return log_lines(events, escaped_view(view))
 
     def action(

@@ -6,6 +6,8 @@ needs to play; it stays within Discord's limit at any table size.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.messages.reveals import latest_reveal, reveal_board
 from bot.messages.rules import lobby_rules_lines
 from bot.messages.text import (
@@ -23,19 +25,22 @@ from bot.messages.text import (
     plural,
     timestamp,
 )
+from bot.tables.model import Table
 from engine.cards import SUIT_SYMBOLS
+from engine.presets import Preset
+from engine.viewtypes import GameView
 
 
-def pinged_user(table, view: dict) -> int | None:
+def pinged_user(table: Table, view: GameView) -> int | None:
     """The player whose turn the table message names with a mention (shown, not notified: see bot.discordio.turns)."""
-    to_act = view.get("to_act")
+    to_act = view["to_act"]
     if to_act is None or table.deadline_kind != "turn" or to_act >= len(table.seats):
         return None
     seat = table.seats[to_act]
     return seat.user_id if seat.user_id and not seat.auto else None
 
 
-def lobby_text(table, info) -> str:
+def lobby_text(table: Table, info: Preset) -> str:
     lines = [
         f"## 🃏 {info.name} — table open",
         info.summary or "",
@@ -54,7 +59,7 @@ def lobby_text(table, info) -> str:
     return "\n".join(line for line in lines if line is not None)
 
 
-def cancelled_text(table, info) -> str:
+def cancelled_text(table: Table, info: Preset) -> str:
     last = table.log[-1] if table.log else "The table is closed."
     return f"## 🃏 {info.name} — closed\n{last}"
 
@@ -97,32 +102,33 @@ def fit_mat(
     return text
 
 
-def has_pay_suit(view: dict) -> bool:
+def has_pay_suit(view: GameView) -> bool:
     """Whether the mat's money cards are of one pay suit (Tripoley's hearts; not Great Lakes' three
     named cards, nor Wanagan's mat of hands)."""
-    symbol = SUIT_SYMBOLS.get(view.get("pay_suit") or "H", "")
-    labels = [sp.get("label", "") for sp in view.get("mat") or () if sp.get("kind") in ("card", "combo")]
+    symbol = SUIT_SYMBOLS.get(view["pay_suit"] or "H", "")
+    labels = [sp["label"] for sp in view["mat"] if sp["kind"] in ("card", "combo")]
     suited = [label for label in labels if any(s in label for s in SUIT_SYMBOLS.values())]
     return bool(labels) and all(label.endswith(symbol) for label in suited)
 
 
-def mat_text(table, view: dict, told: bool = False) -> str:
+def mat_text(table: Table, view: GameView, told: bool = False) -> str:
     """The public table message (``told``: the round's results come with it, which show its
     showdown: not told twice)."""
     head = [
-        f"## 🃏 {escape(view.get('preset_name', table.preset))} — round {view.get('round', 0)}",
-        f"Ante {view.get('ante')} · "
-        + (f"pay suit {SUIT_SYMBOLS.get(view.get('pay_suit', 'H'), '')} · " if has_pay_suit(view) else "")
-        + phase_text(view.get("phase")),
+        f"## 🃏 {escape(view['preset_name'])} — round {view['round']}",
+        f"Ante {view['ante']} · "
+        + (f"pay suit {SUIT_SYMBOLS.get(view['pay_suit'], '')} · " if has_pay_suit(view) else "")
+        + phase_text(view["phase"]),
     ]
-    to_act = view.get("to_act")
+    to_act = view["to_act"]
+    acting = view["acting"] or ([to_act] if to_act is not None else [])
     seats_out = []
-    for s in view.get("seats", []):
+    for s in view["seats"]:
         i = s["seat"]
-        marks = []
-        if s.get("is_dealer"):
+        marks: list[str] = []
+        if s["is_dealer"]:
             marks.append("dealer")
-        if s.get("status") not in (None, "active"):
+        if s["status"] != "active":
             marks.append(s["status"])
         if i < len(table.seats):
             seat = table.seats[i]
@@ -130,38 +136,38 @@ def mat_text(table, view: dict, told: bool = False) -> str:
                 marks.append("removed · AI" if seat.removed else "left · AI")
             elif seat.away:
                 marks.append("away · AI")
-        arrow = "▶ " if i in (view.get("acting") or [to_act]) else "　"
+        arrow = "▶ " if i in acting else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
-        in_poker = str(view.get("phase") or "").startswith("poker")  # once the pot is paid, nothing is in it
-        committed = f" · in pot {s['committed']}" if s.get("committed") and in_poker else ""
+        in_poker = view["phase"].startswith("poker")  # once the pot is paid, nothing is in it
+        committed = f" · in pot {s['committed']}" if s["committed"] and in_poker else ""
         seats_out.append(
             (
-                f"{arrow}**{escape(s['name'])}** — {plural(s['stack'], 'chip')} · {plural(s.get('cards', 0), 'card')}"
+                f"{arrow}**{escape(s['name'])}** — {plural(s['stack'], 'chip')} · {plural(s['cards'], 'card')}"
                 f"{committed}{extra}",
                 f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
                 + (f" ({', '.join(marks)})" if marks else ""),
             )
         )
     board: list[str] = []
-    mat = view.get("mat") or []
-    if mat:
-        board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in mat))
-    poker = view.get("poker") or {}
-    if poker.get("showdown") and not told:
-        shows = [f"{name(view, h['seat'])}: {cards(h.get('cards'))} ({h.get('hand')})" for h in poker["showdown"]]
+    if view["mat"]:
+        board.append("**Mat:** " + " · ".join(f"{sp['label']} {sp['chips']}" for sp in view["mat"]))
+    poker = view["poker"]
+    if poker is not None and poker["showdown"] and not told:
+        shows = [f"{name(view, h['seat'])}: {cards(h['cards'])} ({h['hand']})" for h in poker["showdown"]]
         board.append(SHOWDOWN_LINE + " | ".join(shows))
-    elif poker.get("last_action"):
-        board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker.get('current_bet', 0)})")
-    reveal = latest_reveal(table.game.log[-1]["events"]) if table.game.log else None
+    elif poker is not None and poker["last_action"]:
+        board.append(f"**Poker:** {escape(poker['last_action'])} (bet {poker['current_bet']})")
+    game = table.running_game
+    reveal = latest_reveal(game.log[-1]["events"]) if game.log else None
     if reveal is not None:
         board.append(reveal_board(reveal, escaped_view(view)))
-    mich = view.get("michigan") or {}
-    if mich.get("sequence"):
+    mich = view["michigan"]
+    if mich is not None and mich["sequence"]:
         board.append(f"**Michigan:** {cards(mich['sequence'])}")
-    spare = view.get("spare") or {}
-    if spare.get("auction"):
+    spare = view["spare"]
+    if spare is not None and spare["auction"] is not None:
         au = spare["auction"]
-        bidder = name(view, au["high_bidder"]) if au.get("high_bidder") is not None else "nobody"
+        bidder = name(view, au["high_bidder"]) if au["high_bidder"] is not None else "nobody"
         board.append(f"**Auction:** high bid {au['high_bid']} by {bidder}")
     footer: list[str] = []
     if choosing_together(view) and table.deadline_kind in ("turn", "ai"):
@@ -169,28 +175,28 @@ def mat_text(table, view: dict, told: bool = False) -> str:
         players = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id and not s.auto}
         verb = TOGETHER_VERBS[view["phase"]]
         until = f" — time runs out {timestamp(table.deadline)}" if table.deadline_kind == "turn" else ""
-        footer.append(f"⏳ Waiting for {names_of(view, list(view['acting']), players)} to {verb}{until}")
+        footer.append(f"⏳ Waiting for {names_of(view, view['acting'], players)} to {verb}{until}")
     elif to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)
         mention = f"<@{pinged}>" if pinged else f"**{who}**"
         if table.deadline_kind == "turn":
             footer.append(
-                f"⏳ {mention} to act ({phase_text(view.get('phase'))}) — time runs out {timestamp(table.deadline)}"
+                f"⏳ {mention} to act ({phase_text(view['phase'])}) — time runs out {timestamp(table.deadline)}"
             )
         elif table.deadline_kind == "forced":  # their only card: played for them in a moment
-            footer.append(f"⏳ {mention} to act ({phase_text(view.get('phase'))})")
+            footer.append(f"⏳ {mention} to act ({phase_text(view['phase'])})")
         else:
             footer.append(f"🤖 {who} is thinking…")
     elif table.deadline_kind == "next-deal":
-        if table.game.over:  # the rounds are played: what is left clears the board
+        if game.over:  # the rounds are played: what is left clears the board
             footer.append(f"Clearing the board {timestamp(table.deadline)}.")
         else:
             footer.append(f"Next round {timestamp(table.deadline)}.")
     return fit_mat(head, seats_out, board, [f"› {line}" for line in table.log[-6:]], footer)
 
 
-def final_text(table) -> str:
+def final_text(table: Table) -> str:
     """The results: every player's chips, net and game (pots won, best hand), the game's highlights,
     the last lines of the log. Within Discord's limit at any table size: the log lines go first,
     then each player's pots and best hand (the standings picture shows them too)."""
@@ -198,7 +204,8 @@ def final_text(table) -> str:
     head = [
         f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {plural(result.get('rounds', 0), 'round')}"
     ]
-    standings, details = [], []
+    standings: list[str] = []
+    details: list[str] = []
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
@@ -223,33 +230,60 @@ def final_text(table) -> str:
     return text if len(text) <= MAX_CONTENT else compose(False)
 
 
-def highlight_lines(result: dict, discord: bool = True) -> list[str]:
-    """The game's biggest pot and best hand in words: Discord text (names escaped), or plain
-    (``discord=False``: for the standings picture)."""
-    highlights = result.get("highlights") or {}
-    who, bold = (escape, lambda x: f"**{x}**") if discord else (str, str)
+# The game's biggest pot, by what is known of it: (from a space, in a round) → the sentence.
+BIGGEST_POT = {
+    (True, True): "Biggest pot: {amount} chips to {name} from {space} in round {round}.",
+    (True, False): "Biggest pot: {amount} chips to {name} from {space}.",
+    (False, True): "Biggest pot: {amount} chips to {name} in round {round}.",
+    (False, False): "Biggest pot: {amount} chips to {name}.",
+}
+BEST_HAND = "Best hand: {name}'s {hand}."
+WORST_HAND = "Worst hand (the worst hand wins here): {name}'s {hand}."  # Great Lakes: the worst hand wins the poker
+
+
+def highlight_lines(result: dict[str, Any], discord: bool = True) -> list[str]:
+    """The game's biggest pot and best hand in words: Discord text (names escaped, figures bold,
+    an emoji before each), or plain (``discord=False``: for the standings picture)."""
+    highlights = result.get("highlights") or {}  # a finished game's results (bot.tables.results), as saved
+
+    def who(name: object) -> str:
+        return escape(name) if discord else str(name)
+
+    def bold(figure: object) -> str:
+        return f"**{figure}**" if discord else str(figure)
+
     lines = []
     pot = highlights.get("biggest_pot")
     if pot:
-        where = f" from {pot['space']}" if pot.get("space") else ""
-        when = f" in round {pot['round']}" if pot.get("round") else ""
-        lines.append(f"Biggest pot: {bold(pot['amount'])} chips to {who(pot['name'])}{where}{when}.")
-    best = highlights.get("best_hand")
-    if best:
-        lines.append(f"Best hand: {who(best['name'])}'s {bold(best['hand'])}.")
-    worst = highlights.get("worst_hand")  # Great Lakes: the worst hand wins the poker
-    if worst:
-        lines.append(f"Worst hand (the worst hand wins here): {who(worst['name'])}'s {bold(worst['hand'])}.")
-    return [("💰 " if line.startswith("Biggest") else "🃏 ") + line for line in lines] if discord else lines
+        sentence = BIGGEST_POT[(bool(pot.get("space")), bool(pot.get("round")))]
+        lines.append(
+            ("💰 " if discord else "")
+            + sentence.format(
+                amount=bold(pot["amount"]), name=who(pot["name"]), space=pot.get("space"), round=pot.get("round")
+            )
+        )
+    for key, sentence in (("best_hand", BEST_HAND), ("worst_hand", WORST_HAND)):
+        hand = highlights.get(key)
+        if hand:
+            lines.append(("🃏 " if discord else "") + sentence.format(name=who(hand["name"]), hand=bold(hand["hand"])))
+    return lines
 
 
-def player_result(seat: dict) -> str:
-    """One player's game beyond their chips: pots won, best hand shown down (plain text)."""
+# One player's game beyond their chips, by (one pot or not, the hand named: best, worst or none).
+PLAYER_RESULT = {
+    (True, None): "{pots} pot won",
+    (False, None): "{pots} pots won",
+    (True, "best_hand"): "{pots} pot won, best hand {hand}",
+    (False, "best_hand"): "{pots} pots won, best hand {hand}",
+    (True, "worst_hand"): "{pots} pot won, worst hand {hand}",
+    (False, "worst_hand"): "{pots} pots won, worst hand {hand}",
+}
+
+
+def player_result(seat: dict[str, Any]) -> str:
+    """One player's game beyond their chips: pots won, best hand shown down (plain text; where the
+    worst hand wins the poker, that is the hand named)."""
     pots = int(seat.get("pots_won") or 0)
-    parts = [f"{pots} pot{'s' if pots != 1 else ''} won"]
-    if "worst_hand" in seat:  # where the worst hand wins the poker, that is the hand to name
-        if seat["worst_hand"]:
-            parts.append(f"worst hand {seat['worst_hand']}")
-    elif seat.get("best_hand"):
-        parts.append(f"best hand {seat['best_hand']}")
-    return ", ".join(parts)
+    key = "worst_hand" if "worst_hand" in seat else "best_hand"
+    named = key if seat.get(key) else None
+    return PLAYER_RESULT[(pots == 1, named)].format(pots=pots, hand=seat.get(key))

@@ -11,10 +11,13 @@ import json
 import re
 import time
 import unicodedata
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.cards import SUIT_SYMBOLS, SUITS
 from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
+from engine.viewtypes import GameView
 
 SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
@@ -108,9 +111,11 @@ def escape(text: object) -> str:
     return f"{FIRST_STRONG_ISOLATE}{body}{POP_ISOLATE}" if rtl else body
 
 
-def escaped_view(view: dict) -> dict:
+def escaped_view(view: GameView) -> GameView:
     """The view with every seat's name escaped for Discord (the table's log is Discord text)."""
-    return {**view, "seats": [{**s, "name": escape(s["name"])} for s in view.get("seats", [])]}
+    escaped = view.copy()
+    escaped["seats"] = [{**s, "name": escape(s["name"])} for s in view["seats"]]
+    return escaped
 
 
 def card(text: str) -> str:
@@ -171,7 +176,7 @@ def phase_text(phase: str | None) -> str:
     return PHASE_TEXT.get(phase or "", phase or "")
 
 
-def name(view: dict, seat: int | None) -> str:
+def name(view: Mapping[str, Any], seat: int | None) -> str:
     """A seat's name, escaped for Discord."""
     if seat is None:
         return "?"
@@ -191,18 +196,18 @@ TOGETHER_VERBS: dict[str, str] = {
 }
 
 
-def choosing_together(view: dict) -> bool:
+def choosing_together(view: GameView) -> bool:
     """Whether the view's decision is one every seat asked makes at once."""
-    return view.get("phase") in TOGETHER_VERBS and bool(view.get("acting"))
+    return view["phase"] in TOGETHER_VERBS and bool(view["acting"])
 
 
-def names_of(view: dict, seats: list[int], mentions: dict[int, int] | None = None) -> str:
+def names_of(view: GameView, seats: list[int], mentions: dict[int, int] | None = None) -> str:
     """The seats' names (a player's mention where ``mentions`` has their user id), joined by commas."""
     mentions = mentions or {}
     return ", ".join(f"<@{mentions[s]}>" if s in mentions else f"**{name(view, s)}**" for s in seats)
 
 
-def sealed_words(view: dict, choice: dict) -> str:
+def sealed_words(view: GameView, choice: Mapping[str, Any]) -> str:
     """A seat's own choice in a step decided at once, told to that seat only: what it chose."""
     do = choice.get("do")
     if do == "choose":
@@ -218,11 +223,9 @@ def sealed_words(view: dict, choice: dict) -> str:
     return str(do).replace("_", " ")
 
 
-def still_choosing(view: dict) -> str:
+def still_choosing(view: GameView) -> str:
     """Who has not chosen yet in the step decided at once: "**Alice**, **Bob** to choose their five"."""
-    return (
-        f"{names_of(view, list(view.get('acting') or []))} to {TOGETHER_VERBS.get(view.get('phase') or '', 'choose')}"
-    )
+    return f"{names_of(view, view['acting'])} to {TOGETHER_VERBS.get(view['phase'], 'choose')}"
 
 
 # The lines of a round's table message that only hold while the round is played.
@@ -253,12 +256,12 @@ ENGINE_TOKEN = re.compile(r"(?<![\w♣♦♥♠])[\w-]+")
 CARD_CODE = re.compile(r"(?:10|[2-9TJQKA])[CDHS]")
 
 
-def in_words(message: str, view: dict | None = None) -> str:
+def in_words(message: str, view: GameView | None = None) -> str:
     """An engine's refusal in players' words: card codes as cards (``AH`` → ``A♥``), space ids as
     their labels (``AH2`` → ``A♥ (2nd)``, with ``view``), verbs and option names as words."""
-    spaces = {sp["id"] for sp in (view or {}).get("mat", ())}
+    spaces = {sp["id"] for sp in view["mat"]} if view is not None else set()
 
-    def word(match: re.Match) -> str:
+    def word(match: re.Match[str]) -> str:
         token = match.group(0)
         if view is not None and token in spaces:
             return space_label(view, token)
@@ -269,7 +272,7 @@ def in_words(message: str, view: dict | None = None) -> str:
     return ENGINE_TOKEN.sub(word, message)
 
 
-def not_now(verb: str, legal) -> str:
+def not_now(verb: str, legal: Iterable[str]) -> str:
     """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
 
     def words(v: str) -> str:

@@ -44,6 +44,7 @@ from bot.tables.results import Results
 from bot.tables.store import TableStore
 from bot.tables.telling import Teller
 from bot.tables.timers import Timers
+from engine.viewtypes import GameView
 
 
 class TableManager:
@@ -116,7 +117,7 @@ class TableManager:
     def member_check(self, check: Callable[[int, int], Awaitable[bool]] | None) -> None:
         self.timers.member_check = check
 
-    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, dict[str, Any]]:
+    def private_view(self, channel_id: int, user_id: int) -> tuple[Table, int, GameView]:
         table = self.get(channel_id)
         if table.status != TableStatus.PLAYING:
             raise errors.WrongPhase(errors.Refusal.NO_CARDS_YET)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from engine import Action
 from engine.events import Event
+from engine.viewtypes import GameView
 
 
 class Line(enum.Enum):
@@ -84,7 +85,7 @@ class Teller(Protocol):
         """The sentence of ``line`` with its facts."""
         ...
 
-    def events(self, events: Sequence[Event], view: dict[str, Any]) -> list[str]:
+    def events(self, events: Sequence[Event], view: GameView) -> list[str]:
         """The log's lines for the game's ``events`` (``view``: the public view, names as typed)."""
         ...
 

@@ -14,7 +14,6 @@ from bot.messages.refusals import WORDS, say, words
 from bot.messages.text import escape
 from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
 
-
 # A seat's own view after its choice in a step every seat decides at once.
 CHOSEN_VIEW = {
     "phase": "poker-choose",

@@ -12,6 +12,7 @@ from bot.discordio.render import ImageService
 from bot.economy.prefs import Prefs
 from bot.messages.outgoing import DMForbidden, Sink, hand_message
 from bot.tables.model import Table
+from engine.viewtypes import GameView
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ class HandDMs:
         self.images = images
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told their DMs are closed
 
-    async def send(self, table: Table, views: dict[int, dict]) -> None:
+    async def send(self, table: Table, views: dict[int, GameView]) -> None:
         """DM each seat's hand (``views``: seat → its private view) to the players who want it."""
         for seat_index, view in views.items():
             seat = table.seats[seat_index]
@@ -35,7 +36,7 @@ class HandDMs:
                 out = hand_message(table, seat_index, view)
                 out.components = []  # DMs carry no buttons: play happens in the channel
                 out.text = f"**{table.preset_info.name}** in <#{table.channel_id}>\n" + out.text
-                out.image, out.alt = await self.images.render("hand", view)
+                out.image, out.alt = await self.images.render("hand", {**view})
                 await self.sink.dm(user_id, out)
             except DMForbidden:
                 key = (table.id, user_id)

@@ -26,10 +26,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, Refusal, RepeatedGrant
 from bot.messages.text import escape
 from bot.storage.database import Database
+from bot.storage.dialect import Connection, Params, Row
 
 HOUSE = 0
 FORGOTTEN = -1  # the user id of ledger rows whose player asked to be forgotten
@@ -64,7 +66,7 @@ def week_start(now: float) -> float:
     return (day - timedelta(days=day.weekday())).timestamp()
 
 
-async def _one(conn, sql: str, params: tuple):
+async def _one(conn: Connection, sql: str, params: Params) -> Row:
     """One row of a statement inside the caller's transaction (or None)."""
     async with conn.execute(sql, params) as cur:
         return await cur.fetchone()
@@ -77,14 +79,14 @@ def forgotten_digest(key: bytes, guild_id: int, user_id: int) -> str:
 
 
 class Bank:
-    def __init__(self, db: Database, clock=time.time) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
         self._forget_key: bytes | None = None  # read once it exists (it never changes)
 
     # -- helpers usable inside a caller's transaction -------------------------
 
-    async def ensure_wallet(self, conn, guild_id: int, user_id: int, starting: int) -> int:
+    async def ensure_wallet(self, conn: Connection, guild_id: int, user_id: int, starting: int) -> int:
         """The wallet's balance; a new wallet is granted ``starting`` chips (the house: its bankroll).
 
         The wallet stays locked to the end of the caller's transaction (another process sharing
@@ -101,13 +103,15 @@ class Bank:
         ) as cur:
             created = await cur.fetchone()
         if created is None:  # another process opened it since we looked: theirs stands
-            return int((await self._locked_wallet(conn, guild_id, user_id))[0])
+            theirs = await self._locked_wallet(conn, guild_id, user_id)
+            assert theirs is not None  # the insert found it there
+            return int(theirs[0])
         if starting:
             kind, note = ("house-bankroll", "house bankroll") if user_id == HOUSE else ("grant", "starting balance")
             await self._ledger(conn, guild_id, user_id, starting, starting, kind, None, note)
         return starting
 
-    async def _key(self, conn, create: bool = False) -> bytes | None:
+    async def _key(self, conn: Connection, create: bool = False) -> bytes | None:
         """The installation's secret for the forgotten players' hashes; None while nobody was ever
         forgotten. ``create``: made now if missing, inside the caller's transaction (so not kept
         here until that transaction is known to have committed)."""
@@ -125,7 +129,7 @@ class Bank:
             self._forget_key = key
         return key
 
-    async def _remembered(self, conn, guild_id: int, user_id: int):
+    async def _remembered(self, conn: Connection, guild_id: int, user_id: int) -> Row | None:
         """The forgotten-player row (``daily_at``, ``relief_at``) of this player, if they used forget-me here."""
         key = await self._key(conn)
         if key is None:
@@ -136,7 +140,7 @@ class Bank:
             (forgotten_digest(key, guild_id, user_id),),
         )
 
-    async def _last_claims(self, conn, guild_id: int, user_id: int) -> dict[str, float]:
+    async def _last_claims(self, conn: Connection, guild_id: int, user_id: int) -> dict[str, float]:
         """When the player last claimed each grant of :data:`CLAIMS` (before a forget-me too)."""
         async with conn.execute(
             "SELECT kind, MAX(created_at) AS at FROM ledger WHERE guild_id = ? AND user_id = ?"
@@ -151,13 +155,24 @@ class Bank:
         return last
 
     @staticmethod
-    async def _locked_wallet(conn, guild_id: int, user_id: int):
+    async def _locked_wallet(conn: Connection, guild_id: int, user_id: int) -> Row | None:
         async with conn.execute(
             "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ? FOR UPDATE", (guild_id, user_id)
         ) as cur:
             return await cur.fetchone()
 
-    async def _ledger(self, conn, guild_id, user_id, delta, balance, kind, table_id, note=None, actor_id=None) -> None:
+    async def _ledger(
+        self,
+        conn: Connection,
+        guild_id: int,
+        user_id: int,
+        delta: int,
+        balance: int,
+        kind: str,
+        table_id: int | None,
+        note: str | None = None,
+        actor_id: int | None = None,
+    ) -> None:
         await conn.execute(
             "INSERT INTO ledger (guild_id, user_id, delta, balance, kind, table_id, created_at, note, actor_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -166,7 +181,7 @@ class Bank:
 
     async def credit(
         self,
-        conn,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
@@ -188,7 +203,7 @@ class Bank:
 
     async def debit(
         self,
-        conn,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
@@ -212,11 +227,11 @@ class Bank:
         await self._ledger(conn, guild_id, user_id, -amount, balance, kind, table_id, note, actor_id)
         return balance
 
-    async def _balance(self, conn, guild_id: int, user_id: int) -> int:
+    async def _balance(self, conn: Connection, guild_id: int, user_id: int) -> int:
         row = await self._locked_wallet(conn, guild_id, user_id)
         return int(row[0]) if row else 0
 
-    async def _table_chips(self, conn, table_id: int, delta: int) -> None:
+    async def _table_chips(self, conn: Connection, table_id: int, delta: int) -> None:
         async with conn.execute(
             "UPDATE tables SET chips = chips + ? WHERE id = ? AND chips + ? >= 0 RETURNING chips",
             (delta, table_id, delta),
@@ -231,7 +246,9 @@ class Bank:
         async with self.db.transaction() as conn:
             return await self.ensure_wallet(conn, guild_id, user_id, starting)
 
-    async def buy_in(self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn=None) -> int:
+    async def buy_in(
+        self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn: Connection | None = None
+    ) -> int:
         """Wallet → table. Raises :class:`NotEnoughChips`; returns the new balance.
 
         With ``conn``, runs inside the caller's transaction (so the seat that the chips pay for
@@ -244,7 +261,9 @@ class Bank:
         await self._table_chips(conn, table_id, amount)
         return balance
 
-    async def house_buy_in(self, guild_id: int, table_id: int, amount: int, bankroll: int, conn=None) -> int:
+    async def house_buy_in(
+        self, guild_id: int, table_id: int, amount: int, bankroll: int, conn: Connection | None = None
+    ) -> int:
         """House → table for an AI seat. The house holds a finite bankroll (``bankroll`` is granted
         once, when the server's house account is opened): raises :class:`HouseShort` when it can't pay."""
         if conn is None:
@@ -257,7 +276,9 @@ class Bank:
         await self._table_chips(conn, table_id, amount)
         return balance
 
-    async def refund(self, guild_id: int, user_id: int, table_id: int, amount: int, conn=None) -> int:
+    async def refund(
+        self, guild_id: int, user_id: int, table_id: int, amount: int, conn: Connection | None = None
+    ) -> int:
         """Table → wallet for a seat leaving an unstarted lobby."""
         if conn is None:
             async with self.db.transaction() as conn:
@@ -266,7 +287,7 @@ class Bank:
         return await self.credit(conn, guild_id, user_id, amount, "refund", table_id)
 
     async def cash_out_all(
-        self, conn, guild_id: int, table_id: int, payouts: list[tuple[int, int]], kind: str = "cash-out"
+        self, conn: Connection, guild_id: int, table_id: int, payouts: list[tuple[int, int]], kind: str = "cash-out"
     ) -> None:
         """Inside the caller's transaction: every (user_id, amount) → wallet; the table ends empty."""
         async with conn.execute("SELECT chips FROM tables WHERE id = ?", (table_id,)) as cur:
@@ -331,7 +352,7 @@ class Bank:
             return -taken, new
 
     async def _refuse_repeat(
-        self, conn, guild_id: int, user_id: int, amount: int, actor_id: int, after: int | None
+        self, conn: Connection, guild_id: int, user_id: int, amount: int, actor_id: int, after: int | None
     ) -> None:
         row = await _one(
             conn,
@@ -396,7 +417,7 @@ class Bank:
             await forget_in_tables(conn, guild_id, user_id)
             return balance
 
-    async def _remember_forgotten(self, conn, guild_id: int, user_id: int) -> None:
+    async def _remember_forgotten(self, conn: Connection, guild_id: int, user_id: int) -> None:
         """Inside forget's transaction: the player's hash, with their last claims (the newest kept)."""
         last = await self._last_claims(conn, guild_id, user_id)
         key = await self._key(conn, create=True)
@@ -449,14 +470,14 @@ class Bank:
             " AND json_extract(s.value, '$.user_id') > 0 GROUP BY 1"
         )
 
-    def _board_params(self, guild_id: int, by: str, period: str | None) -> tuple:
+    def _board_params(self, guild_id: int, by: str, period: str | None) -> tuple[int | float, ...]:
         if by != "balance" and period == WEEK:
             return (guild_id, week_start(self.clock()))
         return (guild_id,)
 
     async def leaderboard(
         self, guild_id: int, by: str = "balance", offset: int = 0, limit: int = 10, period: str | None = None
-    ) -> list[dict]:
+    ) -> list[dict[str, int]]:
         """One page of a leaderboard: ``by`` balance, net winnings or games won; ``period``
         :data:`WEEK` (games ended since Monday 00:00 UTC) or None (all time; balance is always now)."""
         rows = await self.db.fetchall(
@@ -471,7 +492,7 @@ class Bank:
         )
         return int(row[0])
 
-    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict]:
+    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(
             "SELECT * FROM ledger WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
             (guild_id, user_id, limit),
@@ -489,7 +510,7 @@ FORGOTTEN_REASON = "set apart (its reason named a player who has since been forg
 UNREADABLE_STATE_REMOVED = json.dumps({"seats": [], "log": [], "unreadable_state_removed": True})
 
 
-async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
+async def forget_in_tables(conn: Connection, guild_id: int, user_id: int) -> None:
     """Inside the caller's transaction: the player's seat in every closed or quarantined table of the
     server loses its name and id (saved seats, the game's players, results, the host), and the log
     lines naming them are dropped, also at tables they only passed through (a lobby they left: the

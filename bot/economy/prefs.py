@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.settings import Settings
 from bot.storage.database import Database
@@ -49,7 +50,7 @@ class Prefs:
         row = await self.db.fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
         s = self.settings
 
-        def pick(key: str, default):
+        def pick(key: str, default: Any) -> Any:
             if row is None or row[key] is None:
                 return default
             return row[key]
@@ -69,7 +70,7 @@ class Prefs:
             admin_role=None if pick("admin_role", None) is None else int(pick("admin_role", None)),
         )
 
-    async def update_guild(self, guild_id: int, clear: tuple[str, ...] = (), **changes) -> GuildConfig:
+    async def update_guild(self, guild_id: int, clear: tuple[str, ...] = (), **changes: Any) -> GuildConfig:
         """Set the ``changes`` that are not None, and set the settings named in ``clear`` back to
         the installation's default."""
         allowed = set(GUILD_SETTINGS)

@@ -10,13 +10,13 @@ from bot.messages.text import (
     PROMPTS,
     cards,
     choosing_together,
+    chosen_and_waiting,
     hand_by_suit,
     in_words,
     name,
     phase_text,
     plural,
-    sealed_words,
-    still_choosing,
+    waiting_together,
 )
 from engine.textview import space_label
 from engine.viewtypes import GameView
@@ -50,9 +50,9 @@ def hand_text(view: GameView, seat: int) -> str:
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
             lines.append(f"Careful: {in_words(detail['warning'], view)}.")
     elif view["sealed"]:
-        lines.append(f"\nYou chose {sealed_words(view, view['sealed'])}; waiting for {still_choosing(view)}.")
+        lines.append("\n" + chosen_and_waiting(view))
     elif choosing_together(view):
-        lines.append(f"\nWaiting for {still_choosing(view)}.")
+        lines.append("\n" + waiting_together(view))
     elif view["to_act"] is not None:
         lines.append(f"\nWaiting for **{name(view, view['to_act'])}** ({phase_text(view['phase'])}).")
     return "\n".join(lines)

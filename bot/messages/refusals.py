@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.errors import Refusal, TripoleyError
 from bot.messages.notices import duration_text
-from bot.messages.text import escape, in_words, not_now, sealed_words, still_choosing
+from bot.messages.text import chosen_and_waiting, escape, in_words, not_now
 
 START = "Start a new one with `/tripoley start`."
 STARTED = "The game has already started."
@@ -29,17 +29,28 @@ def cheaper_games(buy_in: int) -> str:
         cost = int(preset.options.start_stack)
         if cost < buy_in:
             by_cost.setdefault(cost, []).append(preset.name)
-    return "; ".join(f"{', '.join(names)} ({cost} chips)" for cost, names in sorted(by_cost.items()))
+    return "; ".join(GAMES_AT.format(games=", ".join(names), chips=cost) for cost, names in sorted(by_cost.items()))
+
+
+GAMES_AT = "{games} ({chips} chips)"  # the games of one usual buy-in
+# A buy-in the wallet can't pay (``{refusal}``: the wallet's own sentence), by (the player opens
+# the table, there are games with a smaller usual buy-in).
+UNAFFORDABLE = {
+    (True, True): "The buy-in is {buy_in} chips. {refusal} Try a smaller `buy_in:` (`/tripoley start buy_in:…`),"
+    " or play a game with a smaller buy-in: {games}.",
+    (True, False): "The buy-in is {buy_in} chips. {refusal} Try a smaller `buy_in:` (`/tripoley start buy_in:…`).",
+    (False, True): "The buy-in is {buy_in} chips. {refusal} Or open a table of your own with a smaller `buy_in:`"
+    " (`/tripoley start buy_in:…`), or play a game with a smaller buy-in: {games}.",
+    (False, False): "The buy-in is {buy_in} chips. {refusal} Or open a table of your own with a smaller `buy_in:`"
+    " (`/tripoley start buy_in:…`).",
+}
 
 
 def _unaffordable(buy_in: int, why: TripoleyError, opening: bool) -> str:
     """``why``: the wallet's refusal; ``opening``: the player opens the table, so a smaller
     ``buy_in:`` option would do (else: a table of their own with one)."""
-    how = "Try a smaller `buy_in:`" if opening else "Or open a table of your own with a smaller `buy_in:`"
     cheaper = cheaper_games(buy_in)
-    return f"The buy-in is {buy_in} chips. {say(why)} {how} (`/tripoley start buy_in:…`)" + (
-        f", or play a game with a smaller buy-in: {cheaper}." if cheaper else "."
-    )
+    return UNAFFORDABLE[(opening, bool(cheaper))].format(buy_in=buy_in, refusal=say(why), games=cheaper)
 
 
 def _missing_permissions(permissions: list[str], threads: bool) -> str:
@@ -99,6 +110,9 @@ def _repeated(amount: int, ago: float) -> str:
     return sentence.format(chips=abs(amount), ago=duration_text(ago))
 
 
+CHOICE_MADE = "{choice} A choice can't be changed."  # ``{choice}``: what the seat chose and whom it waits for
+
+
 WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.UNKNOWN_GAME: lambda game: f"Unknown game `{game}`.",
     Refusal.BAD_OPTIONS: lambda reason: f"Those options don't work: {in_words(reason)}",
@@ -142,9 +156,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.NOBODY_TO_ACT: lambda: "Nobody is to act right now: the next round is coming up.",
     Refusal.NOT_YOUR_TURN: lambda name: f"It's not your turn: waiting for **{escape(name)}**.",
     Refusal.TIME_RAN_OUT: lambda: "Your time for that decision had run out when you clicked, so it wasn't used.",
-    Refusal.CHOSEN_ALREADY: lambda view: (
-        f"You chose {sealed_words(view, view['sealed'])}; waiting for {still_choosing(view)}. A choice can't be changed."
-    ),
+    Refusal.CHOSEN_ALREADY: lambda view: CHOICE_MADE.format(choice=chosen_and_waiting(view)),
     Refusal.UNKNOWN_ACTION: lambda: "That action isn't one this game knows.",
     Refusal.NOT_NOW: not_now,
     Refusal.ILLEGAL: lambda reason, view: f"Not allowed: {in_words(reason, view)}",

@@ -13,7 +13,8 @@ from bot.messages.rules import lobby_rules_lines
 from bot.messages.text import (
     MAX_CONTENT,
     SHOWDOWN_LINE,
-    TOGETHER_VERBS,
+    WAITING_ON_MAT,
+    WAITING_ON_MAT_UNTIL,
     cards,
     choosing_together,
     clip,
@@ -173,9 +174,11 @@ def mat_text(table: Table, view: GameView, told: bool = False) -> str:
     if choosing_together(view) and table.deadline_kind in ("turn", "ai"):
         # every seat asked decides at once: who is still choosing, nothing about what was chosen
         players = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id and not s.auto}
-        verb = TOGETHER_VERBS[view["phase"]]
-        until = f" — time runs out {timestamp(table.deadline)}" if table.deadline_kind == "turn" else ""
-        footer.append(f"⏳ Waiting for {names_of(view, view['acting'], players)} to {verb}{until}")
+        names = names_of(view, view["acting"], players)
+        if table.deadline_kind == "turn":
+            footer.append(WAITING_ON_MAT_UNTIL[view["phase"]].format(names=names, time=timestamp(table.deadline)))
+        else:
+            footer.append(WAITING_ON_MAT[view["phase"]].format(names=names))
     elif to_act is not None and table.deadline_kind in ("turn", "ai", "forced"):
         who = name(view, to_act)
         pinged = pinged_user(table, view)

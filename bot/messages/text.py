@@ -186,19 +186,46 @@ def name(view: Mapping[str, Any], seat: int | None) -> str:
         return f"seat {seat}"
 
 
-# A step every seat asked decides at once (``view["acting"]``: who is still choosing), in words:
-# "Waiting for Alice, Bob to choose their five".
-TOGETHER_VERBS: dict[str, str] = {
-    "poker-choose": "choose their five",
-    "wanagan-pass": "pick the cards they pass",
-    "wanagan-reveal": "pick their five and a space",
-    "corner-cover": "decide whether to cover the corner bet",
+# A step every seat asked decides at once (``view["acting"]``: who is still choosing), by phase:
+# who is still choosing, as a sentence, and on the table message (without and with its timer).
+WAITING_TOGETHER: dict[str, str] = {
+    "poker-choose": "Waiting for {names} to choose their five.",
+    "wanagan-pass": "Waiting for {names} to pick the cards they pass.",
+    "wanagan-reveal": "Waiting for {names} to pick their five and a space.",
+    "corner-cover": "Waiting for {names} to decide whether to cover the corner bet.",
+}
+WAITING_ON_MAT: dict[str, str] = {
+    "poker-choose": "⏳ Waiting for {names} to choose their five",
+    "wanagan-pass": "⏳ Waiting for {names} to pick the cards they pass",
+    "wanagan-reveal": "⏳ Waiting for {names} to pick their five and a space",
+    "corner-cover": "⏳ Waiting for {names} to decide whether to cover the corner bet",
+}
+WAITING_ON_MAT_UNTIL: dict[str, str] = {
+    "poker-choose": "⏳ Waiting for {names} to choose their five — time runs out {time}",
+    "wanagan-pass": "⏳ Waiting for {names} to pick the cards they pass — time runs out {time}",
+    "wanagan-reveal": "⏳ Waiting for {names} to pick their five and a space — time runs out {time}",
+    "corner-cover": "⏳ Waiting for {names} to decide whether to cover the corner bet — time runs out {time}",
+}
+# A seat's own choice in that step, told to that seat only, and who it waits for (by its ``do``,
+# then the phase): "You chose to pass 3♠ K♥ 2♣; waiting for **Bob** to pick the cards they pass."
+YOU_CHOSE: dict[str, str] = {
+    "choose": "You chose {cards}",
+    "pass_cards": "You chose to pass {cards}",
+    "reveal": "You chose {cards} for {space}",
+    "cover": "You chose to cover the corner bet",
+    "decline": "You chose not to cover the corner bet",
+}
+STILL_WAITING: dict[str, str] = {
+    "poker-choose": "{chosen}; waiting for {names} to choose their five.",
+    "wanagan-pass": "{chosen}; waiting for {names} to pick the cards they pass.",
+    "wanagan-reveal": "{chosen}; waiting for {names} to pick their five and a space.",
+    "corner-cover": "{chosen}; waiting for {names} to decide whether to cover the corner bet.",
 }
 
 
 def choosing_together(view: GameView) -> bool:
     """Whether the view's decision is one every seat asked makes at once."""
-    return view["phase"] in TOGETHER_VERBS and bool(view["acting"])
+    return view["phase"] in WAITING_TOGETHER and bool(view["acting"])
 
 
 def names_of(view: GameView, seats: list[int], mentions: dict[int, int] | None = None) -> str:
@@ -207,25 +234,18 @@ def names_of(view: GameView, seats: list[int], mentions: dict[int, int] | None =
     return ", ".join(f"<@{mentions[s]}>" if s in mentions else f"**{name(view, s)}**" for s in seats)
 
 
-def sealed_words(view: GameView, choice: Mapping[str, Any]) -> str:
-    """A seat's own choice in a step decided at once, told to that seat only: what it chose."""
-    do = choice.get("do")
-    if do == "choose":
-        return cards(choice.get("cards"))
-    if do == "pass_cards":
-        return f"to pass {cards(choice.get('cards'))}"
-    if do == "reveal":
-        return f"{cards(choice.get('cards'))} for {space_label(view, choice.get('space') or '')}"
-    if do == "cover":
-        return "to cover the corner bet"
-    if do == "decline":
-        return "not to cover the corner bet"
-    return str(do).replace("_", " ")
+def waiting_together(view: GameView) -> str:
+    """Who has not chosen yet in the step decided at once: "Waiting for **Alice**, **Bob** to choose their five."."""
+    return WAITING_TOGETHER[view["phase"]].format(names=names_of(view, view["acting"]))
 
 
-def still_choosing(view: GameView) -> str:
-    """Who has not chosen yet in the step decided at once: "**Alice**, **Bob** to choose their five"."""
-    return f"{names_of(view, view['acting'])} to {TOGETHER_VERBS.get(view['phase'], 'choose')}"
+def chosen_and_waiting(view: GameView) -> str:
+    """The seat's own choice in the step decided at once (``view["sealed"]``), and who is still choosing."""
+    choice = view["sealed"] or {}
+    chosen = YOU_CHOSE[str(choice["do"])].format(
+        cards=cards(choice.get("cards")), space=space_label(view, choice.get("space") or "")
+    )
+    return STILL_WAITING[view["phase"]].format(chosen=chosen, names=names_of(view, view["acting"]))
 
 
 # The lines of a round's table message that only hold while the round is played.

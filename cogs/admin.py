@@ -17,6 +17,7 @@ from bot import errors
 from bot.discordio.admin import AdminTools, require_admin, require_manage_server
 from bot.discordio.controller import guild_of
 from bot.economy.bank import HOUSE
+from bot.messages import answers
 from bot.messages.notices import audit_text
 from cogs.common import (
     CommandFamily,
@@ -71,7 +72,7 @@ class Admin(
             await self.admin_tools.adjust(interaction, HOUSE, amount)
             return
         balance = await self.bank.balance(guild_of(interaction), HOUSE, self.bot.settings.house_bankroll)
-        text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
+        text = answers.house_holds(balance)
         await self.controller.reply(interaction, text)
 
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
@@ -94,9 +95,8 @@ class Admin(
         self.admin_tools.refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
-            f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
-            f"to {self.bot.settings.house_bankroll}. Sure?",
-            view=confirm_view("reset", "Reset the economy"),
+            answers.reset_ask(config.starting_balance, self.bot.settings.house_bankroll),
+            view=confirm_view("reset", answers.RESET_BUTTON),
             ephemeral=True,
         )
 

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discordio.ui import build_view
+from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 
@@ -61,18 +62,7 @@ def smallest_buy_in() -> int:
 
 def settings_text(config: GuildConfig, house_bankroll: int) -> str:
     """The server's settings as ``/tripoley settings`` shows them (and ``/tripoley-admin settings`` after a change)."""
-    return (
-        f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
-        f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
-        f"AI pause: {config.ai_pause:g} s\n"
-        f"Daily grant: {config.daily_amount} chips every {config.daily_cooldown_hours:g} h\n"
-        f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
-        f"for wallets below {smallest_buy_in()} chips\n"
-        f"Tables in threads: {'on' if config.threads else 'off'}\n"
-        f"Turn pings: {'on' if config.pings else 'off'} by default\n"
-        f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
-        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)"
-    )
+    return answers.settings_text(config, house_bankroll, smallest_buy_in())
 
 
 def confirm_view(what: str, label: str) -> discord.ui.View:

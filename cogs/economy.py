@@ -12,8 +12,7 @@ from bot import errors
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
 from bot.economy.bank import WEEK
 from bot.economy.privacy import forget_everywhere
-from bot.messages.notices import duration_text
-from bot.messages.text import escape, plural
+from bot.messages import answers
 from cogs.common import (
     LEADERBOARD_PAGE,
     LEADERBOARD_TITLES,
@@ -38,13 +37,13 @@ class EconomyCommands(CommandFamily):
     async def balance(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(guild_of(interaction))
         balance = await self.bank.balance(guild_of(interaction), interaction.user.id, config.starting_balance)
-        lines = [f"Your wallet: **{balance}** chips."]
+        lines = [answers.WALLET.format(chips=balance)]
         table = self.manager.tables.get(channel_of(interaction)) or self.manager.threads.get(channel_of(interaction))
         if table is not None:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
-                lines.append(f"At this table: **{at}** chips.")
+                lines.append(answers.AT_THIS_TABLE.format(chips=at))
         lines.append(await self._grants_due(interaction, config, balance))
         await self.controller.reply(interaction, "\n".join(lines))
 
@@ -60,7 +59,7 @@ class EconomyCommands(CommandFamily):
             if amount <= 0:
                 continue
             left = last.get(kind, float("-inf")) + hours * 3600 - now
-            parts.append(f"`/tripoley {kind}` in {duration_text(left)}" if left > 0 else f"`/tripoley {kind}` is ready")
+            parts.append(answers.grant_due(kind, left))
         return " · ".join(parts)
 
     @app_commands.command(name="leaderboard", description="The server's richest players, biggest winners and most wins")
@@ -93,15 +92,14 @@ class EconomyCommands(CommandFamily):
         rows = await self.bank.leaderboard(
             guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
         )
-        title = f"Leaderboard — {LEADERBOARD_TITLES[by]}" + (" this week" if week else "")
-        unit = "win" if by == "wins" else "chip"
-        lines = []
-        for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1):
-            value = f"{'+' if by == 'net' and row['value'] > 0 else ''}{row['value']}"
-            lines.append(f"**{i}.** <@{row['user_id']}> — {plural(value, unit)}")
-        empty = "No games ended this week yet." if week else "Nobody has played yet."
+        title = answers.LEADERBOARD_TITLE[(by, week)]
+        lines = [
+            answers.board_row(i, row["user_id"], by, row["value"])
+            for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1)
+        ]
+        empty = answers.BOARD_EMPTY[week]
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
-        embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))
+        embed.set_footer(text=answers.page_footer(page + 1, pages, week))
         return embed, pager("board", key, page, pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
@@ -116,7 +114,7 @@ class EconomyCommands(CommandFamily):
         target = user or interaction.user
         stats = await self.manager.stats(guild_of(interaction), target.id)
         if not stats:
-            await self.controller.reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
+            await self.controller.reply(interaction, answers.no_games_yet(display_name(target)))
             return
         net = stats["net"]
         embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)
@@ -169,10 +167,7 @@ class EconomyCommands(CommandFamily):
                 config.daily_cooldown_hours * 3600,
                 config.starting_balance,
             )
-            return {
-                "content": f"+{config.daily_amount} chips! Your wallet: **{balance}** chips. "
-                f"The next daily grant is in {duration_text(config.daily_cooldown_hours * 3600)}."
-            }
+            return {"content": answers.daily_claimed(config.daily_amount, balance, config.daily_cooldown_hours * 3600)}
 
         await acknowledge_then(interaction, claim)
 
@@ -191,7 +186,7 @@ class EconomyCommands(CommandFamily):
                 config.starting_balance,
                 below=smallest_buy_in(),
             )
-            return {"content": f"+{config.relief_amount} chips to get you back in. Your wallet: **{balance}** chips."}
+            return {"content": answers.relief_claimed(config.relief_amount, balance)}
 
         await acknowledge_then(interaction, claim)
 
@@ -204,19 +199,14 @@ class EconomyCommands(CommandFamily):
             raise errors.NotAllowed(errors.Refusal.STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
-                "This deletes, in **every** server where you played: your wallets (their chips are gone for good), "
-                "your stats and your name from the games; and your DM and ping preferences. Ledger rows stay, "
-                "anonymised, so each server's totals still add up. Sure?",
-                view=confirm_view("forget-everywhere", "Forget me everywhere"),
+                answers.FORGET_EVERYWHERE_ASK,
+                view=confirm_view("forget-everywhere", answers.FORGET_EVERYWHERE_BUTTON),
                 ephemeral=True,
             )
             return
         await interaction.response.send_message(
-            "This deletes your wallet (its chips are gone for good), your stats and your name from this "
-            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. If you play "
-            "here again you start at 0 chips, and your daily and relief cooldowns carry on: all that is kept "
-            "for that is a keyed hash of your id (see PRIVACY.md). Sure?",
-            view=confirm_view("forget", "Forget me"),
+            answers.FORGET_ASK,
+            view=confirm_view("forget", answers.FORGET_BUTTON),
             ephemeral=True,
         )
 
@@ -224,14 +214,11 @@ class EconomyCommands(CommandFamily):
         user_id = interaction.user.id
         removed = await forget_everywhere(self.bank, user_id, lambda guild_id: self.manager.seated(guild_id, user_id))
         await interaction.response.edit_message(
-            content=f"Done: you are forgotten in {len(removed)} server(s) ({sum(removed.values())} chips removed "
-            "from your wallets), and your preferences are deleted.",
+            content=answers.forgotten_everywhere(len(removed), sum(removed.values())),
             view=None,
         )
 
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:
         guild_id, user_id = guild_of(interaction), interaction.user.id
         removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
-        await interaction.response.edit_message(
-            content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
-        )
+        await interaction.response.edit_message(content=answers.forgotten_here(removed), view=None)

@@ -19,6 +19,7 @@ from bot.discordio.controller import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE
 from bot.economy.prefs import Prefs
+from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.refusals import say
@@ -88,14 +89,10 @@ class AdminTools:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
                 "content": say(repeat),
-                "view": build_view([ButtonSpec(encode(again), "Do it again", DANGER)]),
+                "view": build_view([ButtonSpec(encode(again), answers.DO_IT_AGAIN, DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }
-        if user_id == HOUSE:
-            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
-        else:
-            verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
-            text = f"{verb} <@{user_id}>; their wallet holds {balance}."
+        text = answers.adjusted(user_id, moved, balance, house=user_id == HOUSE)
         return {"content": text, "view": None, "allowed_mentions": NO_PINGS}
 
     async def reset(self, interaction: discord.Interaction) -> None:
@@ -109,11 +106,7 @@ class AdminTools:
             config = await self.manager.prefs.guild(guild_id)
             bankroll = self.manager.settings.house_bankroll
             count = await self.manager.bank.reset(guild_id, interaction.user.id, config.starting_balance, bankroll)
-            return {
-                "content": f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
-                f"(the house to {bankroll}).",
-                "view": None,
-            }
+            return {"content": answers.reset_done(count, config.starting_balance, bankroll), "view": None}
 
         await acknowledge_then(interaction, work, update=True)
 

@@ -407,7 +407,7 @@ async def test_forget_me_everywhere_after_a_confirmation(stack, cog):
     assert await stack.bank.balance(G + 1, ANN, 0) == 300  # nothing forgotten before the click
     click = interaction(stack, message=ephemeral_message())
     await stack.controller.on_component(click, button.custom_id, [])
-    assert click.calls[0][0] == "edit_message" and "forgotten in 2 server(s) (1300 chips removed" in click.calls[0][1]
+    assert click.calls[0][0] == "edit_message" and "forgotten in 2 servers (1300 chips removed" in click.calls[0][1]
     rows = await stack.db.fetchall("SELECT guild_id FROM wallets WHERE user_id = ?", (ANN,))
     assert rows == [] and (await stack.bank.audit(G + 1)).ok
 

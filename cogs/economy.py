@@ -117,15 +117,18 @@ class EconomyCommands(CommandFamily):
             await self.controller.reply(interaction, answers.no_games_yet(display_name(target)))
             return
         net = stats["net"]
-        embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)
-        embed.add_field(name="Games", value=str(stats["games"]))
-        embed.add_field(name="Wins", value=str(stats["wins"]))
-        embed.add_field(name="Win rate", value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
-        embed.add_field(name="Favourite game", value=preset_name(stats["favourite"]) if stats.get("favourite") else "—")
-        embed.add_field(name="Rounds", value=str(stats["rounds"]))
-        embed.add_field(name="Pots won", value=str(stats["pots_won"]))
-        embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
-        embed.add_field(name="Best poker hand", value=stats["best_hand"] or "—")
+        embed = discord.Embed(title=answers.STATS_TITLE, description=f"<@{target.id}>", colour=0x2E8B57)
+        labels = answers.STATS_FIELDS
+        embed.add_field(name=labels["games"], value=str(stats["games"]))
+        embed.add_field(name=labels["wins"], value=str(stats["wins"]))
+        embed.add_field(name=labels["rate"], value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
+        embed.add_field(
+            name=labels["favourite"], value=preset_name(stats["favourite"]) if stats.get("favourite") else "—"
+        )
+        embed.add_field(name=labels["rounds"], value=str(stats["rounds"]))
+        embed.add_field(name=labels["pots"], value=str(stats["pots_won"]))
+        embed.add_field(name=labels["net"], value=f"{'+' if net > 0 else ''}{net}")
+        embed.add_field(name=labels["best"], value=stats["best_hand"] or "—")
         private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
         png, alt = await self._stats_chart(guild_of(interaction), target)

@@ -57,6 +57,18 @@ BOARD_EMPTY = {False: "Nobody has played yet.", True: "No games ended this week 
 PAGE = "Page {page}/{pages}"
 PAGE_OF_WEEK = "Page {page}/{pages} · the week starts Monday 00:00 UTC"
 NO_GAMES_YET = "{name} hasn't finished a game here yet."
+STATS_TITLE = "Stats"
+# The fields of /tripoley stats, by what they count.
+STATS_FIELDS = {
+    "games": "Games",
+    "wins": "Wins",
+    "rate": "Win rate",
+    "favourite": "Favourite game",
+    "rounds": "Rounds",
+    "pots": "Pots won",
+    "net": "Net winnings",
+    "best": "Best poker hand",
+}
 
 
 def board_row(rank: int, user_id: int, by: str, value: int) -> str:

@@ -10,6 +10,7 @@ import logging
 
 from bot.discordio.render import ImageService
 from bot.economy.prefs import Prefs
+from bot.messages.notices import HAND_DMS_CLOSED
 from bot.messages.outgoing import DMForbidden, Sink, hand_message
 from bot.tables.model import Table
 from engine.viewtypes import GameView
@@ -45,8 +46,7 @@ class HandDMs:
                     try:
                         await self.sink.notice(
                             table.mat_channel,
-                            f"<@{user_id}> I couldn't DM you your hand (your DMs are closed to me). "
-                            "Press **Show my hand** on the table message instead.",
+                            HAND_DMS_CLOSED.format(user=user_id),
                             user_id,
                         )
                     except Exception:

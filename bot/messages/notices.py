@@ -1,9 +1,36 @@
-"""The bot's notices outside a table's moves: a table whose place on Discord is gone, the chip
-audit, how long until a grant."""
+"""The bot's notices outside a table's moves: a turn ping, a hand that can't go by DM, a table
+whose place on Discord is gone, the chip audit, how long until a grant."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from bot.messages.text import PROMPTS, timestamp
+
+PING_MARK = " your turn: "  # what every turn ping says after its mention (to find one after a restart)
+# A turn ping (``{who}``: the mentions, ``{what}``: the decision's prompt), by (the hand view is
+# up to date, a timer runs).
+PINGS = {
+    (True, True): "{who} your turn: {what} — your hand view is up to date (or press **Show my hand**)."
+    " Time runs out {time}.",
+    (True, False): "{who} your turn: {what} — your hand view is up to date (or press **Show my hand**).",
+    (False, True): "{who} your turn: {what} — press **Show my hand** on the table message <{link}>."
+    " Time runs out {time}.",
+    (False, False): "{who} your turn: {what} — press **Show my hand** on the table message <{link}>.",
+}
+HAND_DMS_CLOSED = "<@{user}> I couldn't DM you your hand (your DMs are closed to me). Press **Show my hand** on the table message instead."
+
+
+def ping_text(
+    user_ids: int | Sequence[int], phase: str | None, deadline: float | None, link: str, hand_view_updated: bool
+) -> str:
+    """The ping: who (everyone still choosing, in a step decided at once), what (the phase's words
+    only) and until when."""
+    who = " ".join(f"<@{u}>" for u in ((user_ids,) if isinstance(user_ids, int) else user_ids))
+    what = PROMPTS.get(phase or "", "your move")
+    return PINGS[(hand_view_updated, bool(deadline))].format(who=who, what=what, link=link, time=timestamp(deadline))
+
 
 # Why a table's place on Discord is gone (bot.discordio.places), as the operator's log says it.
 PLACE_LOST = {

@@ -11,11 +11,11 @@ from bot.messages.text import (
     cards,
     choosing_together,
     chosen_and_waiting,
+    counted,
     hand_by_suit,
     in_words,
     name,
     phase_text,
-    plural,
     waiting_together,
 )
 from engine.textview import space_label
@@ -24,14 +24,14 @@ from engine.viewtypes import GameView
 
 def hand_text(view: GameView, seat: int) -> str:
     """The private hand message: cards and what the player may do."""
-    lines = [f"**Your hand** (round {view['round']}, {plural(len(view['hand'] or []), 'card')}):"]
+    lines = [f"**Your hand** (round {view['round']}, {counted(len(view['hand'] or []), 'card')}):"]
     lines.append(hand_by_suit(view["hand"]))
     poker = view["poker"]
     if poker is not None and poker["chosen"]:
         lines.append(f"Your poker five: {cards(poker['chosen'])}")
     me = next((s for s in view["seats"] if s["seat"] == seat), None)
     if me:
-        lines.append(f"Stack: {plural(me['stack'], 'chip')}")
+        lines.append(f"Stack: {counted(me['stack'], 'chip')}")
     legal = view.get("legal")  # NotRequired: only while the viewer may act
     if legal:
         detail = view.get("detail", {})

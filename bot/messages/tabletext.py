@@ -18,12 +18,12 @@ from bot.messages.text import (
     cards,
     choosing_together,
     clip,
+    counted,
     escape,
     escaped_view,
     name,
     names_of,
     phase_text,
-    plural,
     timestamp,
 )
 from bot.tables.model import Table
@@ -143,7 +143,7 @@ def mat_text(table: Table, view: GameView, told: bool = False) -> str:
         committed = f" · in pot {s['committed']}" if s["committed"] and in_poker else ""
         seats_out.append(
             (
-                f"{arrow}**{escape(s['name'])}** — {plural(s['stack'], 'chip')} · {plural(s['cards'], 'card')}"
+                f"{arrow}**{escape(s['name'])}** — {counted(s['stack'], 'chip')} · {counted(s['cards'], 'card')}"
                 f"{committed}{extra}",
                 f"{arrow}**{escape(clip(s['name'], SHORT_NAME))}** {s['stack']}"
                 + (f" ({', '.join(marks)})" if marks else ""),
@@ -205,7 +205,7 @@ def final_text(table: Table) -> str:
     then each player's pots and best hand (the standings picture shows them too)."""
     result = table.result or {}
     head = [
-        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {plural(result.get('rounds', 0), 'round')}"
+        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {counted(result.get('rounds', 0), 'round')}"
     ]
     standings: list[str] = []
     details: list[str] = []
@@ -213,7 +213,7 @@ def final_text(table: Table) -> str:
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
         who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
-        standings.append(f"{medal} {who} — {plural(s['final'], 'chip')} ({net})")
+        standings.append(f"{medal} {who} — {counted(s['final'], 'chip')} ({net})")
         details.append(f" · {escape(player_result(s))}" if "pots_won" in s else "")
     highlights = highlight_lines(result)
     footer = [

@@ -151,9 +151,18 @@ def ping_closed_text(user_id: int, by_them: bool) -> str:
     return f"<@{user_id}> \u2713 done \u2014 you played." if by_them else f"<@{user_id}> that turn is over."
 
 
-def plural(count: object, word: str) -> str:
-    """``1 card``, ``2 cards``, ``0 wins``: a count and its noun (regular plurals)."""
-    return f"{count} {word}" if str(count) in ("1", "-1") else f"{count} {word}s"
+# A count of things, whole for each case: one (1 or -1) and any other count.
+COUNTED = {
+    "chip": ("{count} chip", "{count} chips"),
+    "card": ("{count} card", "{count} cards"),
+    "round": ("{count} round", "{count} rounds"),
+}
+
+
+def counted(count: int, thing: str) -> str:
+    """``1 card``, ``2 cards``, ``-1 chip``: a count of a thing of :data:`COUNTED`."""
+    one, more = COUNTED[thing]
+    return (one if abs(count) == 1 else more).format(count=count)
 
 
 def replay_file_name(replay: str, table_id: int, ended: float | None) -> str:

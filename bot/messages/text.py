@@ -301,13 +301,41 @@ def in_words(message: str, view: GameView | None = None) -> str:
     return ENGINE_TOKEN.sub(word, message)
 
 
+# A move refused because the awaited decision does not offer it, a whole sentence for each.
+CANT_NOW = {
+    "check": "You can't check now.",
+    "call": "You can't call now.",
+    "fold": "You can't fold now.",
+    "bet": "You can't bet now.",
+    "raise": "You can't raise now.",
+    "keep": "You can't keep your hand now.",
+    "swap": "You can't swap blind now.",
+    "look": "You can't look at the widow now.",
+    "auction": "You can't auction the spare hand now.",
+    "bid": "You can't bid now.",
+    "suit_bid": "You can't bid for the pay suit now.",
+    "pass": "You can't pass now.",
+    "claim": "You can't claim now.",
+    "choose": "You can't choose your poker five now.",
+    "lead": "You can't lead now.",
+    "name_suit": "You can't name the pay suit now.",
+    "corner_bet": "You can't bet on a corner Ace now.",
+    "cover": "You can't cover the corner bet now.",
+    "decline": "You can't decline now.",
+    "play": "You can't play now.",
+    "pass_cards": "You can't pass cards now.",
+    "reveal": "You can't pick five cards and a space now.",
+    "full_house": "You can't place a full house now.",
+    "straight": "You can't place a 5-card straight now.",
+}
+CANT_DO_THAT_NOW = "You can't do that now."  # a move of no known kind
+YOU_MAY = "You may: {moves}."  # ``{moves}``: the decision's choices in words (ACTION_WORDS), by commas
+
+
 def not_now(verb: str, legal: Iterable[str]) -> str:
-    """The refusal of a move that is not one of the awaited decision's choices, in players' words."""
-
-    def words(v: str) -> str:
-        return ACTION_WORDS.get(v, v.replace("_", " "))
-
-    return f"You can't {words(verb)} now. You may: {', '.join(words(v) for v in legal)}."
+    """The refusal of a move that is not one of the awaited decision's choices, and those choices."""
+    moves = ", ".join(ACTION_WORDS.get(v, v.replace("_", " ")) for v in legal)
+    return f"{CANT_NOW.get(verb, CANT_DO_THAT_NOW)} {YOU_MAY.format(moves=moves)}"
 
 
 def you_did(line: str, name: str) -> str:

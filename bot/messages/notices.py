@@ -91,35 +91,54 @@ def place_lost_notice(preset_name: str, channel_id: int, why: str, lobby: bool) 
     return sentence.format(game=preset_name, channel=f"<#{channel_id}>")
 
 
+AUDIT_HEAD = "**Chip audit** — chips only enter through grants and leave through removals."
+# Where the chips are: without and with chips frozen at quarantined tables.
+AUDIT_HELD = "Players' wallets {wallets} + house {house} + on tables {tables} = **{held}**"
+AUDIT_HELD_FROZEN = "Players' wallets {wallets} + house {house} + on tables {tables} + frozen {frozen} = **{held}**"
+AUDIT_CAME_IN = "Grants {granted} − removals {removed} = **{net}**"
+AUDIT_QUARANTINED = "Quarantined tables (their saved state could not be loaded; they are closed):"
+QUARANTINED_FROZEN = "- table {table} in <#{channel}>: **{chips} chips frozen**"
+QUARANTINED_RETURNED = "- table {table} in <#{channel}>: chips returned to the players"
+AUDIT_UNBALANCED = "❌ The books don't balance: please report this."
+# Every chip accounted for, some frozen: at one quarantined table, or at several.
+AUDIT_FROZEN_AT = {
+    True: "⚠️ Every chip is accounted for, but {chips} are frozen at quarantined table {tables}:"
+    " the bot's operator returns them with `python -m bot repair TABLE_ID`.",
+    False: "⚠️ Every chip is accounted for, but {chips} are frozen at quarantined tables {tables}:"
+    " the bot's operator returns them with `python -m bot repair TABLE_ID`.",
+}
+AUDIT_BALANCED = "✅ Every chip is accounted for."
+
+
 def audit_text(audit: dict[str, Any]) -> str:
     """``/tripoley-admin audit``'s answer: where the chips are, and the verdict. Quarantined tables
     (bot.tables.quarantine) are listed apart: their chips returned, or frozen until an operator
     repairs them."""
     held = audit["users"] + audit["house"] + audit["tables"] + audit["frozen"]
-    net = audit["granted"] - audit["removed"]
-    frozen = f" + frozen {audit['frozen']}" if audit["frozen"] else ""
+    where = AUDIT_HELD_FROZEN if audit["frozen"] else AUDIT_HELD
     lines = [
-        "**Chip audit** — chips only enter through grants and leave through removals.",
-        f"Players' wallets {audit['users']} + house {audit['house']} + on tables {audit['tables']}{frozen} = **{held}**",
-        f"Grants {audit['granted']} − removals {audit['removed']} = **{net}**",
+        AUDIT_HEAD,
+        where.format(
+            wallets=audit["users"], house=audit["house"], tables=audit["tables"], frozen=audit["frozen"], held=held
+        ),
+        AUDIT_CAME_IN.format(
+            granted=audit["granted"], removed=audit["removed"], net=audit["granted"] - audit["removed"]
+        ),
     ]
     quarantined = audit["quarantined"]
     if quarantined:
-        lines.append("Quarantined tables (their saved state could not be loaded; they are closed):")
+        lines.append(AUDIT_QUARANTINED)
         for q in quarantined:
-            held_there = f"**{q['chips']} chips frozen**" if q["chips"] else "chips returned to the players"
-            lines.append(f"- table {q['id']} in <#{q['channel_id']}>: {held_there}")
+            line = QUARANTINED_FROZEN if q["chips"] else QUARANTINED_RETURNED
+            lines.append(line.format(table=q["id"], channel=q["channel_id"], chips=q["chips"]))
     stuck = [q["id"] for q in quarantined if q["chips"]]
     if not audit["ok"]:
-        lines.append("❌ The books don't balance: please report this.")
+        lines.append(AUDIT_UNBALANCED)
     elif stuck:
         ids = ", ".join(map(str, stuck))
-        lines.append(
-            f"⚠️ Every chip is accounted for, but {audit['frozen']} are frozen at quarantined table(s) {ids}: "
-            f"the bot's operator returns them with `python -m bot repair TABLE_ID`."
-        )
+        lines.append(AUDIT_FROZEN_AT[len(stuck) == 1].format(chips=audit["frozen"], tables=ids))
     else:
-        lines.append("✅ Every chip is accounted for.")
+        lines.append(AUDIT_BALANCED)
     return "\n".join(lines)
 
 

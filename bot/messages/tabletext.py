@@ -41,12 +41,34 @@ def pinged_user(table: Table, view: GameView) -> int | None:
     return seat.user_id if seat.user_id and not seat.auto else None
 
 
+LOBBY_HEAD = "## 🃏 {game} — table open"
+LOBBY_TERMS = "Buy-in **{buy_in}** chips · seats {seated}/{seats} (at least {least}) · turn timer {timer} s"
+LOBBY_CLOSES = "Press **Join** to take a seat. The lobby closes {time} if not started."
+CLOSED_HEAD = "## 🃏 {game} — closed"
+CLOSED = "The table is closed."
+# The final standings' heading: after one round, or more.
+GAME_OVER_HEAD = {
+    True: "## 🏁 {game} — game over after {rounds} round",
+    False: "## 🏁 {game} — game over after {rounds} rounds",
+}
+STANDING = "{medal} {who} — {chips} ({net})"
+FINAL_FOOTER = (
+    "Everyone has been cashed out to their wallet. **Rematch** to play again, **Log** for the whole game,"
+    " **Replay** for its file, or `/tripoley start` a new game."
+)
+
+
 def lobby_text(table: Table, info: Preset) -> str:
     lines = [
-        f"## 🃏 {info.name} — table open",
+        LOBBY_HEAD.format(game=info.name),
         info.summary or "",
-        f"Buy-in **{table.buy_in}** chips · seats {len(table.seats)}/{info.max_players}"
-        f" (at least {info.min_players}) · turn timer {int(table.turn_timeout)} s",
+        LOBBY_TERMS.format(
+            buy_in=table.buy_in,
+            seated=len(table.seats),
+            seats=info.max_players,
+            least=info.min_players,
+            timer=int(table.turn_timeout),
+        ),
     ]
     lines += lobby_rules_lines(table.preset, table.options)
     lines.append("")
@@ -56,13 +78,13 @@ def lobby_text(table: Table, info: Preset) -> str:
         lines.append(f"{i}. {who}{host}")
     lines.append("")
     if table.deadline:
-        lines.append(f"Press **Join** to take a seat. The lobby closes {timestamp(table.deadline)} if not started.")
+        lines.append(LOBBY_CLOSES.format(time=timestamp(table.deadline)))
     return "\n".join(line for line in lines if line is not None)
 
 
 def cancelled_text(table: Table, info: Preset) -> str:
-    last = table.log[-1] if table.log else "The table is closed."
-    return f"## 🃏 {info.name} — closed\n{last}"
+    last = table.log[-1] if table.log else CLOSED
+    return CLOSED_HEAD.format(game=info.name) + "\n" + last
 
 
 BOARD_LINE = 400  # a board line (showdown, Michigan sequence) shortened to this when the message is too long
@@ -204,22 +226,18 @@ def final_text(table: Table) -> str:
     the last lines of the log. Within Discord's limit at any table size: the log lines go first,
     then each player's pots and best hand (the standings picture shows them too)."""
     result = table.result or {}
-    head = [
-        f"## 🏁 {escape(result.get('preset_name', table.preset))} — game over after {counted(result.get('rounds', 0), 'round')}"
-    ]
+    rounds = int(result.get("rounds", 0))
+    head = [GAME_OVER_HEAD[rounds == 1].format(game=escape(result.get("preset_name", table.preset)), rounds=rounds)]
     standings: list[str] = []
     details: list[str] = []
     for i, s in enumerate(result.get("seats", []), 1):
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(i, f"{i}.")
         net = f"+{s['net']}" if s["net"] > 0 else str(s["net"])
         who = f"<@{s['user_id']}>" if s.get("user_id") else f"🤖 {escape(s['name'])}"
-        standings.append(f"{medal} {who} — {counted(s['final'], 'chip')} ({net})")
+        standings.append(STANDING.format(medal=medal, who=who, chips=counted(s["final"], "chip"), net=net))
         details.append(f" · {escape(player_result(s))}" if "pots_won" in s else "")
     highlights = highlight_lines(result)
-    footer = [
-        "Everyone has been cashed out to their wallet. **Rematch** to play again, **Log** for the whole game,"
-        " **Replay** for its file, or `/tripoley start` a new game."
-    ]
+    footer = [FINAL_FOOTER]
     log = [f"› {line}" for line in table.log[-3:]]
 
     def compose(with_details: bool) -> str:

@@ -151,11 +151,10 @@ def ping_closed_text(user_id: int, by_them: bool) -> str:
     return f"<@{user_id}> \u2713 done \u2014 you played." if by_them else f"<@{user_id}> that turn is over."
 
 
-# A count of things, whole for each case: one (1 or -1) and any other count.
+# A count of things (a chip, a card), whole for each case: one (1 or -1) and any other count.
 COUNTED = {
     "chip": ("{count} chip", "{count} chips"),
     "card": ("{count} card", "{count} cards"),
-    "round": ("{count} round", "{count} rounds"),
 }
 
 

@@ -31,7 +31,7 @@ def test_the_hand_text_lists_suits_in_the_order_of_the_picture():
 
 def test_counts():
     assert [counted(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
-    assert counted(1, "round") == "1 round" and counted(-1, "chip") == "-1 chip"
+    assert counted(1, "chip") == "1 chip" and counted(-1, "chip") == "-1 chip"
 
 
 def test_a_pay_suit_is_named_only_on_mats_with_one():

@@ -87,6 +87,18 @@ def cancelled_text(table: Table, info: Preset) -> str:
     return CLOSED_HEAD.format(game=info.name) + "\n" + last
 
 
+# What the table message marks a seat with (its engine status, its dealer button, an AI in its place).
+SEAT_MARKS = {
+    "dealer": "dealer",
+    "eliminated": "eliminated",
+    "sitting-out": "sitting-out",
+    "folded": "folded",
+    "removed": "removed · AI",
+    "left": "left · AI",
+    "away": "away · AI",
+}
+IN_POT = " · in pot {chips}"  # a seat's chips bet in this poker betting round, after its stack
+
 BOARD_LINE = 400  # a board line (showdown, Michigan sequence) shortened to this when the message is too long
 
 
@@ -150,19 +162,19 @@ def mat_text(table: Table, view: GameView, told: bool = False) -> str:
         i = s["seat"]
         marks: list[str] = []
         if s["is_dealer"]:
-            marks.append("dealer")
+            marks.append(SEAT_MARKS["dealer"])
         if s["status"] != "active":
-            marks.append(s["status"])
+            marks.append(SEAT_MARKS[s["status"]])
         if i < len(table.seats):
             seat = table.seats[i]
             if seat.left:
-                marks.append("removed · AI" if seat.removed else "left · AI")
+                marks.append(SEAT_MARKS["removed" if seat.removed else "left"])
             elif seat.away:
-                marks.append("away · AI")
+                marks.append(SEAT_MARKS["away"])
         arrow = "▶ " if i in acting else "　"
         extra = f" ({', '.join(marks)})" if marks else ""
         in_poker = view["phase"].startswith("poker")  # once the pot is paid, nothing is in it
-        committed = f" · in pot {s['committed']}" if s["committed"] and in_poker else ""
+        committed = IN_POT.format(chips=s["committed"]) if s["committed"] and in_poker else ""
         seats_out.append(
             (
                 f"{arrow}**{escape(s['name'])}** — {counted(s['stack'], 'chip')} · {counted(s['cards'], 'card')}"

@@ -249,7 +249,8 @@ def waiting_together(view: GameView) -> str:
 
 def chosen_and_waiting(view: GameView) -> str:
     """The seat's own choice in the step decided at once (``view["sealed"]``), and who is still choosing."""
-    choice = view["sealed"] or {}
+    choice = view["sealed"]
+    assert choice is not None  # asked of a seat whose choice is held (the hand view, its refusal)
     chosen = YOU_CHOSE[str(choice["do"])].format(
         cards=cards(choice.get("cards")), space=space_label(view, choice.get("space") or "")
     )

@@ -17,7 +17,8 @@ from typing import Any
 
 
 class Refusal(enum.Enum):
-    """What the table manager refuses; the facts each needs are in :data:`bot.messages.refusals.WORDS`."""
+    """What the bot refuses (the table manager, the bank, the commands); the facts each needs are
+    in :data:`bot.messages.refusals.WORDS`."""
 
     UNKNOWN_GAME = enum.auto()
     BAD_OPTIONS = enum.auto()
@@ -72,6 +73,26 @@ class Refusal(enum.Enum):
     VOTE_NOT_YOURS = enum.auto()
     VOTED_ALREADY = enum.auto()
     DATABASE_BUSY = enum.auto()
+    # The bank's (bot.economy) and the commands' refusals.
+    NOT_ENOUGH_CHIPS = enum.auto()
+    HOUSE_SHORT = enum.auto()
+    ON_COOLDOWN = enum.auto()
+    RELIEF_NOT_NEEDED = enum.auto()
+    GRANT_OFF = enum.auto()
+    REPEATED_GRANT = enum.auto()
+    TABLES_OPEN = enum.auto()
+    STILL_SEATED = enum.auto()
+    SEATED_ELSEWHERE = enum.auto()
+    MISSING_PERMISSIONS = enum.auto()
+    NEEDS_MANAGE_SERVER = enum.auto()
+    NEEDS_ADMIN = enum.auto()
+    BUTTON_GONE = enum.auto()
+    BOT_HAS_NO_WALLET = enum.auto()
+    ADMIN_ROLE_TWICE = enum.auto()
+    ONE_WAY_TO_END = enum.auto()
+    TABLE_RULES_GONE = enum.auto()
+    RULES_GONE = enum.auto()
+    LEADERBOARD_GONE = enum.auto()
 
 
 class TripoleyError(Exception):
@@ -133,14 +154,11 @@ class LobbyFull(TripoleyError):
 
 
 class MissingBotPermissions(TripoleyError):
+    """The bot lacks ``permissions`` (their labels) in a channel; ``threads``: tables run in threads
+    there, so turning that off is the other way out."""
+
     def __init__(self, permissions: list[str], threads: bool = False) -> None:
-        names = ", ".join(f"**{p}**" for p in permissions)
-        plural = "s" if len(permissions) > 1 else ""
-        hint = " (or turn tables in threads off: `/tripoley-admin settings threads:False`)" if threads else ""
-        super().__init__(
-            f"I'm missing the {names} permission{plural} here. Ask a server admin to grant "
-            f"{'them' if plural else 'it'} to me in this channel{hint}, then try again."
-        )
+        super().__init__(Refusal.MISSING_PERMISSIONS, permissions=permissions, threads=threads)
         self.permissions = permissions
 
 
@@ -158,8 +176,8 @@ def permission_label(name: str) -> str:
 class OnCooldown(TripoleyError):
     """A daily or relief grant claimed again too soon; ``retry_at``: when it can be claimed."""
 
-    def __init__(self, message: str, retry_at: float) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Refusal, retry_at: float, **facts: Any) -> None:
+        super().__init__(message, **facts)
         self.retry_at = retry_at
 
 
@@ -187,6 +205,6 @@ class RepeatedGrant(NotAllowed):
     (:data:`bot.economy.bank.REPEAT_WINDOW`); ``row_id``: that change's ledger row, which a
     confirmed repeat names (only a change after it counts as a repeat again)."""
 
-    def __init__(self, message: str, row_id: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Refusal, row_id: int, **facts: Any) -> None:
+        super().__init__(message, **facts)
         self.row_id = row_id

@@ -22,8 +22,9 @@ from bot.discordio.controller import channel_of, guild_of
 from bot.discordio.seasontools import SeasonTools
 from bot.economy.bank import HOUSE
 from bot.i18n.choice import SERVER_LANGUAGE
+from bot.messages import answers
 from bot.messages import competition as competition_words
-from bot.messages.text import audit_text
+from bot.messages.notices import audit_text
 from cogs.common import (
     CommandFamily,
     confirm_view,
@@ -67,9 +68,9 @@ class Admin(
         user: discord.User,
         amount: app_commands.Range[int, -10_000_000, 10_000_000],
     ) -> None:
-        await require_admin(interaction, self.prefs, "Granting chips")
+        await require_admin(interaction, self.prefs, "grant")
         if user.bot:
-            raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley-admin house`.")
+            raise errors.TripoleyError(errors.Refusal.BOT_HAS_NO_WALLET)
         await self.admin_tools.adjust(interaction, user.id, amount)
 
     @app_commands.command(name="house", description="See the house bankroll (AI seats), or add chips to it")
@@ -77,23 +78,23 @@ class Admin(
     async def admin_house(
         self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
     ) -> None:
-        await require_admin(interaction, self.prefs, "The house bankroll")
+        await require_admin(interaction, self.prefs, "house")
         if amount is not None:
             await self.admin_tools.adjust(interaction, HOUSE, amount)
             return
         balance = await self.bank.balance(guild_of(interaction), HOUSE, self.bot.settings.house_bankroll)
-        text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
+        text = answers.house_holds(balance)
         await self.controller.reply(interaction, text)
 
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
-        await require_admin(interaction, self.prefs, "The audit")
+        await require_admin(interaction, self.prefs, "audit")
         await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     @app_commands.describe(user="The member to remove from their table")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        await require_admin(interaction, self.prefs, "Kicking a player")
+        await require_admin(interaction, self.prefs, "kick")
         updates = await self.manager.kick(
             guild_of(interaction), user.id, display_name(interaction.user), interaction.user.id
         )
@@ -101,13 +102,12 @@ class Admin(
 
     @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
-        await require_admin(interaction, self.prefs, "Resetting the economy")
+        await require_admin(interaction, self.prefs, "reset")
         self.admin_tools.refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
-            f"This puts **every** wallet in this server back to {config.starting_balance} chips and the house back "
-            f"to {self.bot.settings.house_bankroll}. Sure?",
-            view=confirm_view("reset", "Reset the economy"),
+            answers.reset_ask(config.starting_balance, self.bot.settings.house_bankroll),
+            view=confirm_view("reset", answers.RESET_BUTTON),
             ephemeral=True,
         )
 
@@ -164,11 +164,11 @@ class Admin(
         clear = ("language",) if language == SERVER_LANGUAGE else ()
         if admin_role is not None or no_admin_role:
             # Who may administer is the server managers' choice alone, not a delegated admin's.
-            require_manage_server(interaction, "Choosing the admin role")
+            require_manage_server(interaction, "admin-role")
             if admin_role is not None and no_admin_role:
-                raise errors.TripoleyError("Give `admin_role` or `no_admin_role`, not both.")
+                raise errors.TripoleyError(errors.Refusal.ADMIN_ROLE_TWICE)
         if any(v is not None for v in changes.values()) or clear or admin_role is not None or no_admin_role:
-            await require_admin(interaction, self.prefs, "Changing the settings")
+            await require_admin(interaction, self.prefs, "settings")
             config = await self.prefs.update_guild(
                 guild_of(interaction),
                 clear=clear + (("admin_role",) if no_admin_role else ()),

@@ -10,7 +10,8 @@ from discord.ext import commands
 
 from bot.discordio.ui import build_view
 from bot.i18n import ENDONYMS, SPOKEN
-from bot.i18n.choice import SERVER_LANGUAGE, spoken
+from bot.i18n.choice import SERVER_LANGUAGE
+from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.competition import GAMES_TITLE, RATING_TITLE
 from bot.messages.components import DANGER, ButtonSpec
@@ -39,12 +40,6 @@ def language_choices() -> list[app_commands.Choice[str]]:
         *(app_commands.Choice(name=ENDONYMS[locale], value=locale.value) for locale in SPOKEN),
         app_commands.Choice(name="the server's language (Discord)", value=SERVER_LANGUAGE),
     ]
-
-
-def language_name(setting: str | None) -> str:
-    """The server's language setting as ``/tripoley settings`` names it."""
-    locale = spoken(setting)
-    return ENDONYMS[locale] if locale is not None else "the server's Discord language"
 
 
 def preset_name(key: str) -> str:
@@ -80,20 +75,7 @@ def smallest_buy_in() -> int:
 
 def settings_text(config: GuildConfig, house_bankroll: int) -> str:
     """The server's settings as ``/tripoley settings`` shows them (and ``/tripoley-admin settings`` after a change)."""
-    return (
-        f"**Server settings**\nDefault game: {preset_name(config.default_preset)}\n"
-        f"Starting balance: {config.starting_balance} chips\nTurn timer: {int(config.turn_timeout)} s\n"
-        f"AI pause: {config.ai_pause:g} s\n"
-        f"Daily grant: {config.daily_amount} chips every {config.daily_cooldown_hours:g} h\n"
-        f"Relief grant: {config.relief_amount} chips every {config.relief_cooldown_hours:g} h, "
-        f"for wallets below {smallest_buy_in()} chips\n"
-        f"Tables in threads: {'on' if config.threads else 'off'}\n"
-        f"Turn pings: {'on' if config.pings else 'off'} by default\n"
-        f"Tripoley admins: Manage Server{f' and the role <@&{config.admin_role}>' if config.admin_role else ' only'}\n"
-        f"Language of the tables: {language_name(config.language)}\n"
-        f"House bankroll of a new server: {house_bankroll} chips (see `/tripoley-admin house`)\n"
-        f"{web_pages_text(config)}"
-    )
+    return answers.settings_text(config, house_bankroll, smallest_buy_in(), web_pages_text(config))
 
 
 def web_pages_text(config: GuildConfig) -> str:

@@ -12,12 +12,12 @@ from discord import app_commands
 from bot import errors
 from bot.competition.rating import PROVISIONAL_GAMES
 from bot.discordio.controller import acknowledge_then, channel_of, guild_of
-from bot.economy.bank import STILL_SEATED, WEEK, duration_text
+from bot.economy.bank import WEEK
 from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
 from bot.i18n.choice import public_locale, reader_locale
+from bot.messages import answers
 from bot.messages.competition import STATS_RATING, rating_text
-from bot.messages.text import escape, plural
 from cogs import competition
 from cogs.common import (
     LEADERBOARD_PAGE,
@@ -44,13 +44,13 @@ class EconomyCommands(CommandFamily):
     async def balance(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(guild_of(interaction))
         balance = await self.bank.balance(guild_of(interaction), interaction.user.id, config.starting_balance)
-        lines = [f"Your wallet: **{balance}** chips."]
+        lines = [answers.WALLET.format(chips=balance)]
         table = self.manager.tables.get(channel_of(interaction)) or self.manager.threads.get(channel_of(interaction))
         if table is not None:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
-                lines.append(f"At this table: **{at}** chips.")
+                lines.append(answers.AT_THIS_TABLE.format(chips=at))
         lines.append(await self._grants_due(interaction, config, balance))
         await self.controller.reply(interaction, "\n".join(lines))
 
@@ -66,7 +66,7 @@ class EconomyCommands(CommandFamily):
             if amount <= 0:
                 continue
             left = last.get(kind, float("-inf")) + hours * 3600 - now
-            parts.append(f"`/tripoley {kind}` in {duration_text(left)}" if left > 0 else f"`/tripoley {kind}` is ready")
+            parts.append(answers.grant_due(kind, left))
         return " · ".join(parts)
 
     @app_commands.command(
@@ -103,7 +103,7 @@ class EconomyCommands(CommandFamily):
         if by in (SEASON_BOARD, "rating", "games"):
             return await self._competition_board(guild_id, key, page)
         if by not in LEADERBOARD_TITLES:
-            raise errors.StaleButton("That leaderboard is no longer available.")
+            raise errors.StaleButton(errors.Refusal.LEADERBOARD_GONE)
         week = period == WEEK and by != "balance"  # a balance is always today's
         size = await self.bank.leaderboard_size(guild_id, by, WEEK if week else None)
         pages = max(1, -(-size // LEADERBOARD_PAGE))
@@ -111,15 +111,14 @@ class EconomyCommands(CommandFamily):
         rows = await self.bank.leaderboard(
             guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
         )
-        title = f"Leaderboard — {LEADERBOARD_TITLES[by]}" + (" this week" if week else "")
-        unit = "win" if by == "wins" else "chip"
-        lines = []
-        for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1):
-            value = f"{'+' if by == 'net' and row['value'] > 0 else ''}{row['value']}"
-            lines.append(f"**{i}.** <@{row['user_id']}> — {plural(value, unit)}")
-        empty = "No games ended this week yet." if week else "Nobody has played yet."
+        title = answers.LEADERBOARD_TITLE[(by, week)]
+        lines = [
+            answers.board_row(i, row["user_id"], by, row["value"])
+            for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1)
+        ]
+        empty = answers.BOARD_EMPTY[week]
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
-        embed.set_footer(text=f"Page {page + 1}/{pages}" + (" · the week starts Monday 00:00 UTC" if week else ""))
+        embed.set_footer(text=answers.page_footer(page + 1, pages, week))
         return embed, pager("board", key, page, pages)
 
     async def _competition_board(
@@ -147,18 +146,21 @@ class EconomyCommands(CommandFamily):
         target = user or interaction.user
         stats = await self.manager.stats(guild_of(interaction), target.id)
         if not stats:
-            await self.controller.reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
+            await self.controller.reply(interaction, answers.no_games_yet(display_name(target)))
             return
         net = stats["net"]
-        embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)
-        embed.add_field(name="Games", value=str(stats["games"]))
-        embed.add_field(name="Wins", value=str(stats["wins"]))
-        embed.add_field(name="Win rate", value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
-        embed.add_field(name="Favourite game", value=preset_name(stats["favourite"]) if stats.get("favourite") else "—")
-        embed.add_field(name="Rounds", value=str(stats["rounds"]))
-        embed.add_field(name="Pots won", value=str(stats["pots_won"]))
-        embed.add_field(name="Net winnings", value=f"{'+' if net > 0 else ''}{net}")
-        embed.add_field(name="Best poker hand", value=stats["best_hand"] or "—")
+        embed = discord.Embed(title=answers.STATS_TITLE, description=f"<@{target.id}>", colour=0x2E8B57)
+        labels = answers.STATS_FIELDS
+        embed.add_field(name=labels["games"], value=str(stats["games"]))
+        embed.add_field(name=labels["wins"], value=str(stats["wins"]))
+        embed.add_field(name=labels["rate"], value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
+        embed.add_field(
+            name=labels["favourite"], value=preset_name(stats["favourite"]) if stats.get("favourite") else "—"
+        )
+        embed.add_field(name=labels["rounds"], value=str(stats["rounds"]))
+        embed.add_field(name=labels["pots"], value=str(stats["pots_won"]))
+        embed.add_field(name=labels["net"], value=f"{'+' if net > 0 else ''}{net}")
+        embed.add_field(name=labels["best"], value=stats["best_hand"] or "—")
         rating = await self.manager.ratings.rating(guild_of(interaction), target.id)
         if rating is not None:
             embed.add_field(name=STATS_RATING, value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
@@ -216,10 +218,7 @@ class EconomyCommands(CommandFamily):
                 config.daily_cooldown_hours * 3600,
                 config.starting_balance,
             )
-            return {
-                "content": f"+{config.daily_amount} chips! Your wallet: **{balance}** chips. "
-                f"The next daily grant is in {duration_text(config.daily_cooldown_hours * 3600)}."
-            }
+            return {"content": answers.daily_claimed(config.daily_amount, balance, config.daily_cooldown_hours * 3600)}
 
         await acknowledge_then(interaction, claim)
 
@@ -238,7 +237,7 @@ class EconomyCommands(CommandFamily):
                 config.starting_balance,
                 below=smallest_buy_in(),
             )
-            return {"content": f"+{config.relief_amount} chips to get you back in. Your wallet: **{balance}** chips."}
+            return {"content": answers.relief_claimed(config.relief_amount, balance)}
 
         await acknowledge_then(interaction, claim)
 
@@ -248,22 +247,17 @@ class EconomyCommands(CommandFamily):
     @app_commands.describe(everywhere="Forget me in every server where the bot keeps something about me")
     async def forget_me(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
         if self.manager.seated(guild_of(interaction), interaction.user.id):
-            raise errors.NotAllowed(STILL_SEATED)
+            raise errors.NotAllowed(errors.Refusal.STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
-                "This deletes, in **every** server where you played: your wallets (their chips are gone for good), "
-                "your stats and your name from the games; and your DM and ping preferences. Ledger rows stay, "
-                "anonymised, so each server's totals still add up. Sure?",
-                view=confirm_view("forget-everywhere", "Forget me everywhere"),
+                answers.FORGET_EVERYWHERE_ASK,
+                view=confirm_view("forget-everywhere", answers.FORGET_EVERYWHERE_BUTTON),
                 ephemeral=True,
             )
             return
         await interaction.response.send_message(
-            "This deletes your wallet (its chips are gone for good), your stats and your name from this "
-            "server's games. Ledger rows stay, anonymised, so the server's totals still add up. If you play "
-            "here again you start at 0 chips, and your daily and relief cooldowns carry on: all that is kept "
-            "for that is a keyed hash of your id (see PRIVACY.md). Sure?",
-            view=confirm_view("forget", "Forget me"),
+            answers.FORGET_ASK,
+            view=confirm_view("forget", answers.FORGET_BUTTON),
             ephemeral=True,
         )
 
@@ -271,14 +265,11 @@ class EconomyCommands(CommandFamily):
         user_id = interaction.user.id
         removed = await forget_everywhere(self.bank, user_id, lambda guild_id: self.manager.seated(guild_id, user_id))
         await interaction.response.edit_message(
-            content=f"Done: you are forgotten in {len(removed)} server(s) ({sum(removed.values())} chips removed "
-            "from your wallets), and your preferences are deleted.",
+            content=answers.forgotten_everywhere(len(removed), sum(removed.values())),
             view=None,
         )
 
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:
         guild_id, user_id = guild_of(interaction), interaction.user.id
         removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
-        await interaction.response.edit_message(
-            content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
-        )
+        await interaction.response.edit_message(content=answers.forgotten_here(removed), view=None)

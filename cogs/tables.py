@@ -21,10 +21,11 @@ from bot.discordio.controller import (
 from bot.discordio.ui import build_view, message_kwargs
 from bot.i18n import Locale, translator
 from bot.i18n.choice import private_locale
+from bot.messages import tablecommands
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
-from bot.messages.text import HELP_TEXT, escape
+from bot.messages.text import HELP_TEXT
 from bot.messages.web import history_replay_link
 from bot.messages.weblinks import BOARD
 from bot.tables.messageids import remember_message
@@ -84,7 +85,7 @@ class TableCommands(CommandFamily):
             if x
         ]
         if len(ends) > 1:
-            raise errors.TripoleyError("Pick one way to end the game: `rounds`, `minutes` or `elimination`.")
+            raise errors.TripoleyError(errors.Refusal.ONE_WAY_TO_END)
         options: dict[str, Any] = {}
         if ends:
             options["game_end"] = ends[0]
@@ -121,12 +122,12 @@ class TableCommands(CommandFamily):
         update = await self.manager.join(
             channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
         )
-        await self.controller.reply(interaction, update.message or "You're in!")
+        await self.controller.reply(interaction, update.message or tablecommands.JOINED)
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")
     async def leave(self, interaction: discord.Interaction) -> None:
         update = await self.manager.leave(channel_of(interaction), interaction.user.id)
-        await self.controller.reply(interaction, update.message or "You left.")
+        await self.controller.reply(interaction, update.message or tablecommands.LEFT)
 
     @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
     @app_commands.describe(player="The player to remove")
@@ -137,12 +138,11 @@ class TableCommands(CommandFamily):
         seat = self.manager.check_kick(table, interaction.user.id, player.id)
         if table.status == TableStatus.LOBBY:
             update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
-            await self.controller.reply(interaction, update.message or "Removed.")
+            await self.controller.reply(interaction, update.message or tablecommands.REMOVED)
             return
         await self.controller.reply(
             interaction,
-            f"Hand **{escape(seat.name)}**'s seat to an AI for the rest of the game? Their chips stay theirs:"
-            " they are cashed out at the end, like a player who left.",
+            tablecommands.kick_ask(seat.name),
             view=build_view(kick_confirmation(table.id, player.id, seat.name)),
         )
 
@@ -157,37 +157,25 @@ class TableCommands(CommandFamily):
         update = await self.manager.stop(
             channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
         )
-        await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
+        await self.controller.reply(interaction, update.message or tablecommands.STOPPED, ephemeral=False)
 
     @app_commands.command(name="history", description="Recent games in this server and their results")
     async def history(self, interaction: discord.Interaction) -> None:
         games = await self.manager.history(guild_of(interaction), 10)
         if not games:
-            await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
+            await self.controller.reply(interaction, tablecommands.NO_GAMES)
             return
         lines: list[str] = []
         buttons: list[ButtonSpec] = []
         for number, game in enumerate(games, start=1):
-            result = game["result"] or {}
-            seats = result.get("seats") or []
-            podium = ", ".join(
-                f"{escape(s['name'])} {s['final']} ({'+' if s['net'] > 0 else ''}{s['net']})" for s in seats[:4]
+            lines += tablecommands.history_lines(
+                number, game, web_replay_link(game["id"] if game.get("has_replay") else None)
             )
-            when = f"<t:{int(game['ended_at'])}:R>" if game["ended_at"] else ""
-            lines.append(
-                f"{number}. **{escape(result.get('preset_name', game['preset']))}** in <#{game['channel_id']}> {when}: {podium}"
-                + web_replay_link(game["id"] if game.get("has_replay") else None)
-            )
-            if result.get("house_rules"):
-                lines.append(f"  house rules: {'; '.join(result['house_rules'])}")
             log, replay = game_buttons(game["id"], number, row=(number - 1) // 2)
             buttons += [log, replay] if game.get("has_replay") else [log]
-        embed = discord.Embed(title="Recent games", description="\n".join(lines)[:4000], colour=0x2E8B57)
+        embed = discord.Embed(title=tablecommands.HISTORY_TITLE, description="\n".join(lines)[:4000], colour=0x2E8B57)
         if buttons:
-            embed.set_footer(
-                text="Log N: the whole story of game N. Replay N: its file, every deck and decision"
-                " (python -m engine replay FILE)"
-            )
+            embed.set_footer(text=tablecommands.HISTORY_FOOTER)
             await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -228,12 +216,12 @@ class TableCommands(CommandFamily):
             table_id = key.removeprefix("table-")
             table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
-                raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
+                raise errors.StaleButton(errors.Refusal.TABLE_RULES_GONE)
             preset, pages = table.preset, pages_for(table.preset, table.options, locale.value)
         elif key in PRESETS:
             preset, pages = key, pages_for(key, locale=locale.value)
         else:
-            raise errors.StaleButton("Those rules are no longer available. `/tripoley rules` shows every game's rules.")
+            raise errors.StaleButton(errors.Refusal.RULES_GONE)
         page = max(0, min(page, len(pages) - 1))
         words = translator(locale)
         embed = discord.Embed(
@@ -257,21 +245,16 @@ class TableCommands(CommandFamily):
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
         if not on:
-            await self.controller.reply(interaction, "No more hand DMs: use **Show my hand** on the table message.")
+            await self.controller.reply(interaction, tablecommands.DMS_OFF)
             return
         # Checked now, not at the next deal: a short test DM.
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await interaction.user.send(
-                "👋 This is Tripoley checking that I can DM you: your hand will come here at every deal."
-            )
+            await interaction.user.send(tablecommands.DM_TEST)
         except discord.HTTPException:
-            text = (
-                "I couldn't DM you: your DMs are closed to me. Allow direct messages from this server's members "
-                "(Privacy Settings) and your hands will come by DM; until then use **Show my hand**."
-            )
+            text = tablecommands.DMS_CLOSED
         else:
-            text = "I sent you a test DM: you'll get your hand there at every deal."
+            text = tablecommands.DMS_ON
         await self.controller.reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
@@ -280,13 +263,7 @@ class TableCommands(CommandFamily):
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)
-        if on:
-            text = (
-                "I'll ping you when it's your turn and you're not watching the table "
-                "(a short message, marked ✓ done once you've played)."
-            )
-        else:
-            text = "No more turn pings: watch the table message for ⏳ and your name."
+        text = tablecommands.PINGS_ON if on else tablecommands.PINGS_OFF
         await self.controller.reply(interaction, text)
 
     @app_commands.command(

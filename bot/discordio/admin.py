@@ -17,8 +17,9 @@ import discord
 from bot import errors
 from bot.discordio.controller import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
-from bot.economy.bank import HOUSE, TABLES_OPEN
+from bot.economy.bank import HOUSE
 from bot.economy.prefs import Prefs
+from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.refusals import say
@@ -32,22 +33,24 @@ def manages_server(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-def require_manage_server(interaction: discord.Interaction, what: str) -> None:
+def require_manage_server(interaction: discord.Interaction, tool: str) -> None:
+    """``tool``: what needs it (a key of :data:`bot.messages.refusals.MANAGERS_ONLY`)."""
     if not manages_server(interaction):
-        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
+        raise errors.NotAllowed(errors.Refusal.NEEDS_MANAGE_SERVER, tool=tool)
 
 
-async def require_admin(interaction: discord.Interaction, prefs: Prefs, what: str) -> None:
+async def require_admin(interaction: discord.Interaction, prefs: Prefs, tool: str) -> None:
     """The run-time check of every ``/tripoley-admin`` tool: **Manage Server**, or the server's
     Tripoley admin role (``/tripoley-admin settings admin_role``). Discord decides who may *see* the
     commands (their default permission, and the roles the owner adds in Integrations); this is what
-    lets such a role use them too, and no one else even if a stale command slipped through."""
+    lets such a role use them too, and no one else even if a stale command slipped through.
+    ``tool``: the one used (a key of :data:`bot.messages.refusals.ADMINS_ONLY`)."""
     if manages_server(interaction):
         return
     role = (await prefs.guild(guild_of(interaction))).admin_role
     roles = getattr(interaction.user, "roles", None) or []
     if role is None or not any(r.id == role for r in roles):
-        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission or this server's Tripoley admin role.")
+        raise errors.NotAllowed(errors.Refusal.NEEDS_ADMIN, tool=tool)
 
 
 class AdminTools:
@@ -59,9 +62,7 @@ class AdminTools:
     ) -> None:
         """Add ``amount`` chips to a wallet (negative: take them; the house's: ``user_id`` 0).
         ``after``: the ledger row of the change the admin confirmed repeating."""
-        await require_admin(
-            interaction, self.manager.prefs, "The house bankroll" if user_id == HOUSE else "Granting chips"
-        )
+        await require_admin(interaction, self.manager.prefs, "house" if user_id == HOUSE else "grant")
         await acknowledge_then(interaction, lambda: self._adjusted(interaction, user_id, amount, after))
 
     async def confirm_adjust(self, interaction: discord.Interaction, user_id: str, amount: str, after: str) -> None:
@@ -69,7 +70,7 @@ class AdminTools:
         try:
             wallet, chips, row = int(user_id), int(amount), int(after)
         except ValueError:
-            raise errors.StaleButton("That button is no longer in use.") from None
+            raise errors.StaleButton(errors.Refusal.BUTTON_GONE) from None
         await self.adjust(interaction, wallet, chips, row)
 
     async def _adjusted(
@@ -88,20 +89,16 @@ class AdminTools:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
                 "content": say(repeat),
-                "view": build_view([ButtonSpec(encode(again), "Do it again", DANGER)]),
+                "view": build_view([ButtonSpec(encode(again), answers.DO_IT_AGAIN, DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }
-        if user_id == HOUSE:
-            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
-        else:
-            verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
-            text = f"{verb} <@{user_id}>; their wallet holds {balance}."
+        text = answers.adjusted(user_id, moved, balance, house=user_id == HOUSE)
         return {"content": text, "view": None, "allowed_mentions": NO_PINGS}
 
     async def reset(self, interaction: discord.Interaction) -> None:
         """The reset's confirmation clicked: every wallet back to the starting balance (a second
         click resets to the same balances: nothing more moves)."""
-        await require_admin(interaction, self.manager.prefs, "Resetting the economy")
+        await require_admin(interaction, self.manager.prefs, "reset")
         self.refuse_while_open(guild_of(interaction))
 
         async def work() -> dict[str, Any]:
@@ -109,15 +106,11 @@ class AdminTools:
             config = await self.manager.prefs.guild(guild_id)
             bankroll = self.manager.settings.house_bankroll
             count = await self.manager.bank.reset(guild_id, interaction.user.id, config.starting_balance, bankroll)
-            return {
-                "content": f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
-                f"(the house to {bankroll}).",
-                "view": None,
-            }
+            return {"content": answers.reset_done(count, config.starting_balance, bankroll), "view": None}
 
         await acknowledge_then(interaction, work, update=True)
 
     def refuse_while_open(self, guild_id: int) -> None:
         """Before a reset is offered or done (the reset itself checks again, in its transaction)."""
         if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
-            raise errors.NotAllowed(TABLES_OPEN)
+            raise errors.NotAllowed(errors.Refusal.TABLES_OPEN)

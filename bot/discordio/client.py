@@ -46,6 +46,7 @@ from bot.i18n.commands import CatalogTranslator
 from bot.logsetup import RedactingFilter
 from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.messages.reports import error_report
+from bot.messages.tablelines import TABLE_LINES
 from bot.reporting import OwnerReports
 from bot.settings import Settings
 from bot.storage import priority as storage
@@ -347,7 +348,9 @@ class TripoleyBot(commands.Bot):
         await self.db.checkpoint_in_background()
         self.bank = Bank(self.db)
         self.prefs = Prefs(self.db, s)
-        self.manager = TableManager(self.db, self.bank, self.prefs, s, clock=self.clock, save_delay=SAVE_DELAY)
+        self.manager = TableManager(
+            self.db, self.bank, self.prefs, s, TABLE_LINES, clock=self.clock, save_delay=SAVE_DELAY
+        )
         self.manager.timers.stall_after = LOOP_STALL
         self.manager.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not

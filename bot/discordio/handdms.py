@@ -11,8 +11,10 @@ import logging
 from bot.discordio.render import ImageService
 from bot.economy.prefs import Prefs
 from bot.i18n.choice import dm_locale
+from bot.messages.notices import HAND_DMS_CLOSED
 from bot.messages.outgoing import DMForbidden, Sink, hand_message
 from bot.tables.model import Table
+from engine.viewtypes import GameView
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +26,7 @@ class HandDMs:
         self.images = images
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told their DMs are closed
 
-    async def send(self, table: Table, views: dict[int, dict]) -> None:
+    async def send(self, table: Table, views: dict[int, GameView]) -> None:
         """DM each seat's hand (``views``: seat → its private view) to the players who want it."""
         for seat_index, view in views.items():
             seat = table.seats[seat_index]
@@ -45,8 +47,7 @@ class HandDMs:
                     try:
                         await self.sink.notice(
                             table.mat_channel,
-                            f"<@{user_id}> I couldn't DM you your hand (your DMs are closed to me). "
-                            "Press **Show my hand** on the table message instead.",
+                            HAND_DMS_CLOSED.format(user=user_id),
                             user_id,
                         )
                     except Exception:

@@ -22,8 +22,8 @@ import logging
 
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
+from bot.messages.notices import PLACE_LOST, place_lost_notice
 from bot.messages.outgoing import Outgoing, Sink, describe_error, settle
-from bot.messages.text import PLACE_LOST, place_lost_notice
 from bot.tables.manager import TableManager
 from bot.tables.model import Table, TableStatus
 
@@ -44,7 +44,7 @@ class Places:
 
     def channel_gone(self, channel_id: int, why: str) -> int:
         """The channel (or thread) is gone for the bot (``why``: a key of
-        :data:`~bot.messages.text.PLACE_LOST`): every open table there ends. How many."""
+        :data:`~bot.messages.notices.PLACE_LOST`): every open table there ends. How many."""
         tables = [t for t in self.manager.by_id.values() if channel_id in (t.channel_id, t.thread_id)]
         return sum(self._end(table, why) for table in tables)
 

@@ -46,9 +46,10 @@ import asyncio
 import enum
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.handdms import HandDMs
@@ -195,8 +196,9 @@ class Publisher:
         """The image service (None when no renderer is configured)."""
         return self.images if self.images.enabled else None
 
-    async def image(self, kind: str | None, view: dict | None) -> tuple[bytes | None, str | None]:
-        return await self.images.render(kind, view)
+    async def image(self, kind: str | None, view: Mapping[str, Any] | None) -> tuple[bytes | None, str | None]:
+        """The picture of ``view`` (a game's view, typed, or a picture's dict)."""
+        return await self.images.render(kind, dict(view) if view is not None else None)
 
     # -- entry point (synchronous, cheap) ---------------------------------------
 

@@ -29,14 +29,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.pingpolicy import PingPolicy
 from bot.discordio.render import ImageService
+from bot.messages.notices import PING_MARK, ping_text
 from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, log_failure, settle
-from bot.messages.text import PROMPTS, ping_closed_text, timestamp
+from bot.messages.text import ping_closed_text
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
 from bot.tables.messageids import remember_message
@@ -48,7 +49,6 @@ TABLE_MESSAGE_POLL = 0.2  # seconds between looks for the round's table message 
 HAND_VIEW_LIFETIME = 14 * 60.0  # seconds a hand view stays editable (Discord: 15 minutes; a margin)
 
 HandViewEditor = Callable[[Outgoing], Awaitable[None]]
-PING_MARK = " your turn: "  # what a turn ping says after its mention (to find one after a restart)
 
 
 @dataclass
@@ -60,22 +60,6 @@ class _HandView:
 
 def message_link(table: Table) -> str:
     return f"https://discord.com/channels/{table.guild_id}/{table.mat_channel}/{table.mat_message_id or ''}".rstrip("/")
-
-
-def ping_text(
-    user_ids: int | Sequence[int], phase: str | None, deadline: float | None, link: str, hand_view_updated: bool
-) -> str:
-    """The ping: who (everyone still choosing, in a step decided at once), what (the phase's words
-    only) and until when."""
-    who = " ".join(f"<@{u}>" for u in ((user_ids,) if isinstance(user_ids, int) else user_ids))
-    what = PROMPTS.get(phase or "", "your move")
-    where = (
-        "your hand view is up to date (or press **Show my hand**)"
-        if hand_view_updated
-        else f"press **Show my hand** on the table message <{link}>"
-    )
-    until = f" Time runs out {timestamp(deadline)}." if deadline else ""
-    return f"{who}{PING_MARK}{what} — {where}.{until}"
 
 
 class TurnNotifier:

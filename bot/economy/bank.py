@@ -26,10 +26,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, RepeatedGrant
+from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, Refusal, RepeatedGrant
 from bot.messages.text import escape
 from bot.storage.database import Database
+from bot.storage.dialect import Connection, Params, Row
 
 HOUSE = 0
 FORGOTTEN = -1  # the user id of ledger rows whose player asked to be forgotten
@@ -37,11 +39,6 @@ WEEK = "week"
 LEADERBOARDS = ("balance", "net", "wins")
 # The ledger kinds of grants that a player claims (their own cooldown each).
 CLAIMS = ("daily", "relief")
-TABLES_OPEN = (
-    "A table is open in this server (a game playing or a lobby holding buy-ins). "
-    "Reset once every table has finished, or stop them first with `/tripoley stop`."
-)
-STILL_SEATED = "You're seated at a table in this server: leave it (or let the game end) first."
 FORGET_KEY = "forget-key"  # the installation's secret for the forgotten players' hashes
 # Seconds in which the same admin's same grant (or removal) to the same wallet counts as a repeat
 # made by mistake (the first answer lost to a Discord error, a double submit) and asks to confirm.
@@ -69,7 +66,7 @@ def week_start(now: float) -> float:
     return (day - timedelta(days=day.weekday())).timestamp()
 
 
-async def _one(conn, sql: str, params: tuple):
+async def _one(conn: Connection, sql: str, params: Params) -> Row:
     """One row of a statement inside the caller's transaction (or None)."""
     async with conn.execute(sql, params) as cur:
         return await cur.fetchone()
@@ -81,20 +78,8 @@ def forgotten_digest(key: bytes, guild_id: int, user_id: int) -> str:
     return hmac.new(key, f"{guild_id}:{user_id}".encode(), hashlib.sha256).hexdigest()
 
 
-def duration_text(seconds: float) -> str:
-    """``3 h 5 min``, ``12 min``, ``40 s``: how long until a cooldown ends."""
-    seconds = max(0, int(seconds + 0.999))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    if minutes:
-        return f"{minutes} min"
-    return f"{secs} s"
-
-
 class Bank:
-    def __init__(self, db: Database, clock=time.time) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
         self._forget_key: bytes | None = None  # read once it exists (it never changes)
@@ -102,7 +87,7 @@ class Bank:
 
     # -- helpers usable inside a caller's transaction -------------------------
 
-    async def ensure_wallet(self, conn, guild_id: int, user_id: int, starting: int) -> int:
+    async def ensure_wallet(self, conn: Connection, guild_id: int, user_id: int, starting: int) -> int:
         """The wallet's balance; a new wallet is granted ``starting`` chips (the house: its bankroll).
 
         The wallet stays locked to the end of the caller's transaction (another process sharing
@@ -119,13 +104,15 @@ class Bank:
         ) as cur:
             created = await cur.fetchone()
         if created is None:  # another process opened it since we looked: theirs stands
-            return int((await self._locked_wallet(conn, guild_id, user_id))[0])
+            theirs = await self._locked_wallet(conn, guild_id, user_id)
+            assert theirs is not None  # the insert found it there
+            return int(theirs[0])
         if starting:
             kind, note = ("house-bankroll", "house bankroll") if user_id == HOUSE else ("grant", "starting balance")
             await self._ledger(conn, guild_id, user_id, starting, starting, kind, None, note)
         return starting
 
-    async def _key(self, conn, create: bool = False) -> bytes | None:
+    async def _key(self, conn: Connection, create: bool = False) -> bytes | None:
         """The installation's secret for the forgotten players' hashes; None while nobody was ever
         forgotten. ``create``: made now if missing, inside the caller's transaction (so not kept
         here until that transaction is known to have committed)."""
@@ -143,7 +130,7 @@ class Bank:
             self._forget_key = key
         return key
 
-    async def _remembered(self, conn, guild_id: int, user_id: int):
+    async def _remembered(self, conn: Connection, guild_id: int, user_id: int) -> Row | None:
         """The forgotten-player row (``daily_at``, ``relief_at``) of this player, if they used forget-me here."""
         key = await self._key(conn)
         if key is None:
@@ -154,7 +141,7 @@ class Bank:
             (forgotten_digest(key, guild_id, user_id),),
         )
 
-    async def _last_claims(self, conn, guild_id: int, user_id: int) -> dict[str, float]:
+    async def _last_claims(self, conn: Connection, guild_id: int, user_id: int) -> dict[str, float]:
         """When the player last claimed each grant of :data:`CLAIMS` (before a forget-me too)."""
         async with conn.execute(
             "SELECT kind, MAX(created_at) AS at FROM ledger WHERE guild_id = ? AND user_id = ?"
@@ -169,13 +156,24 @@ class Bank:
         return last
 
     @staticmethod
-    async def _locked_wallet(conn, guild_id: int, user_id: int):
+    async def _locked_wallet(conn: Connection, guild_id: int, user_id: int) -> Row | None:
         async with conn.execute(
             "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ? FOR UPDATE", (guild_id, user_id)
         ) as cur:
             return await cur.fetchone()
 
-    async def _ledger(self, conn, guild_id, user_id, delta, balance, kind, table_id, note=None, actor_id=None) -> None:
+    async def _ledger(
+        self,
+        conn: Connection,
+        guild_id: int,
+        user_id: int,
+        delta: int,
+        balance: int,
+        kind: str,
+        table_id: int | None,
+        note: str | None = None,
+        actor_id: int | None = None,
+    ) -> None:
         await conn.execute(
             "INSERT INTO ledger (guild_id, user_id, delta, balance, kind, table_id, created_at, note, actor_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -184,7 +182,7 @@ class Bank:
 
     async def credit(
         self,
-        conn,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
@@ -206,7 +204,7 @@ class Bank:
 
     async def debit(
         self,
-        conn,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
@@ -225,16 +223,16 @@ class Bank:
             row = await cur.fetchone()
         if row is None:
             have = await self._balance(conn, guild_id, user_id)
-            raise NotEnoughChips(f"You need {amount} chips but your wallet holds {have}.")
+            raise NotEnoughChips(Refusal.NOT_ENOUGH_CHIPS, amount=amount, have=have)
         balance = int(row[0])
         await self._ledger(conn, guild_id, user_id, -amount, balance, kind, table_id, note, actor_id)
         return balance
 
-    async def _balance(self, conn, guild_id: int, user_id: int) -> int:
+    async def _balance(self, conn: Connection, guild_id: int, user_id: int) -> int:
         row = await self._locked_wallet(conn, guild_id, user_id)
         return int(row[0]) if row else 0
 
-    async def _table_chips(self, conn, table_id: int, delta: int) -> None:
+    async def _table_chips(self, conn: Connection, table_id: int, delta: int) -> None:
         async with conn.execute(
             "UPDATE tables SET chips = chips + ? WHERE id = ? AND chips + ? >= 0 RETURNING chips",
             (delta, table_id, delta),
@@ -249,7 +247,9 @@ class Bank:
         async with self.db.transaction() as conn:
             return await self.ensure_wallet(conn, guild_id, user_id, starting)
 
-    async def buy_in(self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn=None) -> int:
+    async def buy_in(
+        self, guild_id: int, user_id: int, table_id: int, amount: int, starting: int, conn: Connection | None = None
+    ) -> int:
         """Wallet → table. Raises :class:`NotEnoughChips`; returns the new balance.
 
         With ``conn``, runs inside the caller's transaction (so the seat that the chips pay for
@@ -262,7 +262,9 @@ class Bank:
         await self._table_chips(conn, table_id, amount)
         return balance
 
-    async def house_buy_in(self, guild_id: int, table_id: int, amount: int, bankroll: int, conn=None) -> int:
+    async def house_buy_in(
+        self, guild_id: int, table_id: int, amount: int, bankroll: int, conn: Connection | None = None
+    ) -> int:
         """House → table for an AI seat. The house holds a finite bankroll (``bankroll`` is granted
         once, when the server's house account is opened): raises :class:`HouseShort` when it can't pay."""
         if conn is None:
@@ -270,15 +272,14 @@ class Bank:
                 return await self.house_buy_in(guild_id, table_id, amount, bankroll, conn)
         have = await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
         if have < amount:
-            raise HouseShort(
-                f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
-                "An admin can add chips with `/tripoley-admin house`, or invite a person instead."
-            )
+            raise HouseShort(Refusal.HOUSE_SHORT, amount=amount, have=have)
         balance = await self.debit(conn, guild_id, HOUSE, amount, "buy-in", table_id, "AI seat")
         await self._table_chips(conn, table_id, amount)
         return balance
 
-    async def refund(self, guild_id: int, user_id: int, table_id: int, amount: int, conn=None) -> int:
+    async def refund(
+        self, guild_id: int, user_id: int, table_id: int, amount: int, conn: Connection | None = None
+    ) -> int:
         """Table → wallet for a seat leaving an unstarted lobby."""
         if conn is None:
             async with self.db.transaction() as conn:
@@ -287,7 +288,7 @@ class Bank:
         return await self.credit(conn, guild_id, user_id, amount, "refund", table_id)
 
     async def cash_out_all(
-        self, conn, guild_id: int, table_id: int, payouts: list[tuple[int, int]], kind: str = "cash-out"
+        self, conn: Connection, guild_id: int, table_id: int, payouts: list[tuple[int, int]], kind: str = "cash-out"
     ) -> None:
         """Inside the caller's transaction: every (user_id, amount) → wallet; the table ends empty."""
         async with conn.execute("SELECT chips FROM tables WHERE id = ?", (table_id,)) as cur:
@@ -322,17 +323,12 @@ class Bank:
             now = self.clock()
             if last is not None and now < last + cooldown:
                 raise OnCooldown(
-                    f"You've had your {kind} chips: the next {kind} grant is in "
-                    f"**{duration_text(last + cooldown - now)}**. Your wallet holds {balance} chips.",
-                    last + cooldown,
+                    Refusal.ON_COOLDOWN, last + cooldown, kind=kind, wait=last + cooldown - now, balance=balance
                 )
             if below is not None and balance >= below:
-                raise NotAllowed(
-                    f"Relief is for wallets below {below} chips (the smallest buy-in); yours holds {balance}. "
-                    "Try `/tripoley daily`, or open a table your wallet covers with `/tripoley start buy_in:…`."
-                )
+                raise NotAllowed(Refusal.RELIEF_NOT_NEEDED, below=below, balance=balance)
             if amount <= 0:
-                raise NotAllowed(f"This server has turned the {kind} grant off.")
+                raise NotAllowed(Refusal.GRANT_OFF, kind=kind)
             return await self.credit(conn, guild_id, user_id, amount, kind, None, f"{kind} grant")
 
     async def adjust(
@@ -357,7 +353,7 @@ class Bank:
             return -taken, new
 
     async def _refuse_repeat(
-        self, conn, guild_id: int, user_id: int, amount: int, actor_id: int, after: int | None
+        self, conn: Connection, guild_id: int, user_id: int, amount: int, actor_id: int, after: int | None
     ) -> None:
         row = await _one(
             conn,
@@ -366,13 +362,7 @@ class Bank:
             (guild_id, user_id, actor_id, amount, self.clock() - REPEAT_WINDOW, after or 0),
         )
         if row is not None:
-            ago = duration_text(self.clock() - float(row[1]))
-            change = f"granted {amount}" if amount > 0 else f"took {-amount}"
-            raise RepeatedGrant(
-                f"You {change} chips {'to' if amount > 0 else 'from'} this wallet {ago} ago already. "
-                "Nothing changed now: do it once more only if you mean to.",
-                int(row[0]),
-            )
+            raise RepeatedGrant(Refusal.REPEATED_GRANT, int(row[0]), amount=amount, ago=self.clock() - float(row[1]))
 
     async def reset(self, guild_id: int, actor_id: int, starting: int, bankroll: int) -> int:
         """Every wallet of the server back to the starting balance (the house: to its bankroll), each
@@ -383,7 +373,7 @@ class Bank:
                 "SELECT COUNT(*) FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')", (guild_id,)
             ) as cur:
                 if (await cur.fetchone())[0]:
-                    raise NotAllowed(TABLES_OPEN)
+                    raise NotAllowed(Refusal.TABLES_OPEN)
             await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
             async with conn.execute(
                 "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id FOR UPDATE", (guild_id,)
@@ -410,7 +400,7 @@ class Bank:
             raise ValueError("the house cannot be forgotten")
         async with self.db.transaction() as conn:
             if still_seated():
-                raise NotAllowed(STILL_SEATED)
+                raise NotAllowed(Refusal.STILL_SEATED)
             wallet = await self._locked_wallet(conn, guild_id, user_id)
             if wallet is not None:  # their starting balance was given: remember that, and their cooldowns
                 await self._remember_forgotten(conn, guild_id, user_id)
@@ -426,7 +416,7 @@ class Bank:
                 await scrub(conn, guild_id, user_id)
             return balance
 
-    async def _remember_forgotten(self, conn, guild_id: int, user_id: int) -> None:
+    async def _remember_forgotten(self, conn: Connection, guild_id: int, user_id: int) -> None:
         """Inside forget's transaction: the player's hash, with their last claims (the newest kept)."""
         last = await self._last_claims(conn, guild_id, user_id)
         key = await self._key(conn, create=True)
@@ -479,14 +469,14 @@ class Bank:
             " AND json_extract(s.value, '$.user_id') > 0 GROUP BY 1"
         )
 
-    def _board_params(self, guild_id: int, by: str, period: str | None) -> tuple:
+    def _board_params(self, guild_id: int, by: str, period: str | None) -> tuple[int | float, ...]:
         if by != "balance" and period == WEEK:
             return (guild_id, week_start(self.clock()))
         return (guild_id,)
 
     async def leaderboard(
         self, guild_id: int, by: str = "balance", offset: int = 0, limit: int = 10, period: str | None = None
-    ) -> list[dict]:
+    ) -> list[dict[str, int]]:
         """One page of a leaderboard: ``by`` balance, net winnings or games won; ``period``
         :data:`WEEK` (games ended since Monday 00:00 UTC) or None (all time; balance is always now)."""
         rows = await self.db.fetchall(
@@ -501,7 +491,7 @@ class Bank:
         )
         return int(row[0])
 
-    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict]:
+    async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
         rows = await self.db.fetchall(
             "SELECT * FROM ledger WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
             (guild_id, user_id, limit),
@@ -519,7 +509,7 @@ FORGOTTEN_REASON = "set apart (its reason named a player who has since been forg
 UNREADABLE_STATE_REMOVED = json.dumps({"seats": [], "log": [], "unreadable_state_removed": True})
 
 
-async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:
+async def forget_in_tables(conn: Connection, guild_id: int, user_id: int) -> None:
     """Inside the caller's transaction: the player's seat in every closed or quarantined table of the
     server loses its name and id (saved seats, the game's players, results, the host), and the log
     lines naming them are dropped, also at tables they only passed through (a lobby they left: the

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from bot.economy.bank import FORGOTTEN, HOUSE, Bank
-from bot.errors import NotAllowed
+from bot.errors import NotAllowed, Refusal
 from bot.settings import Settings
 from bot.storage.database import Database
 
@@ -39,9 +39,6 @@ GUILD_TABLES = (
     "seasons",
     "season_standings",
     "departed_guilds",
-)
-SEATED_ELSEWHERE = (
-    "You're seated at a table in one of the servers: leave it (or let the game end) first, then forget everywhere."
 )
 
 
@@ -80,7 +77,7 @@ async def forget_everywhere(bank: Bank, user_id: int, seated_here: Callable[[int
     if user_id in (HOUSE, FORGOTTEN) or user_id < 0:
         raise ValueError("not a user id")
     if await seated_at_an_open_table(bank.db, user_id):
-        raise NotAllowed(SEATED_ELSEWHERE)
+        raise NotAllowed(Refusal.SEATED_ELSEWHERE)
     removed = {}
     for guild_id in await guilds_with(bank.db, user_id):
         removed[guild_id] = await bank.forget(guild_id, user_id, partial(seated_here, guild_id))

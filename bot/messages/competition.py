@@ -6,7 +6,7 @@ ping nobody.
 
 from __future__ import annotations
 
-from bot.messages.text import plural, timestamp
+from bot.messages.text import counted, timestamp
 
 RATING_TITLE = "rating"
 GAMES_TITLE = "games played"
@@ -27,31 +27,31 @@ def rating_text(shown: int, games: int, provisional_games: int) -> str:
     """A player's rating as /tripoley stats shows it: ``1234``, or ``1040 (provisional: 2 of 5 games)``."""
     if games >= provisional_games:
         return str(shown)
-    return f"{shown} (provisional: {games} of {plural(provisional_games, 'game')})"
+    return f"{shown} (provisional: {games} of {counted(provisional_games, 'game')})"
 
 
 def ranked_line(place: int, user_id: int, shown: int, games: int) -> str:
-    return f"**{place}.** <@{user_id}> — {shown} ({plural(games, 'game')})"
+    return f"**{place}.** <@{user_id}> — {shown} ({counted(games, 'game')})"
 
 
 def games_line(place: int, user_id: int, games: int) -> str:
-    return f"**{place}.** <@{user_id}> — {plural(games, 'game')}"
+    return f"**{place}.** <@{user_id}> — {counted(games, 'game')}"
 
 
 def provisional_entry(user_id: int, shown: int, games: int) -> str:
-    return f"<@{user_id}> {shown} ({plural(games, 'game')})"
+    return f"<@{user_id}> {shown} ({counted(games, 'game')})"
 
 
 def standing_line(place: int, user_id: int | None, rating: int, games: int) -> str:
     """A place in a past season's standings (``user_id`` None: a player since forgotten)."""
     who = "a former player" if user_id is None else f"<@{user_id}>"
-    return f"**{place}.** {who} — {rating} ({plural(games, 'game')})"
+    return f"**{place}.** {who} — {rating} ({counted(games, 'game')})"
 
 
 def rating_footer(provisional_games: int) -> str:
     return (
         f"Rating: skill from every game's final order, against people and AIs alike; "
-        f"ranked after {plural(provisional_games, 'game')}."
+        f"ranked after {counted(provisional_games, 'game')}."
     )
 
 
@@ -97,7 +97,7 @@ def season_ended_text(number: int, lines: list[str], placed: int, reset: tuple[i
     )
     if reset is not None:
         count, starting = reset
-        parts.append(f"Every wallet is back to {plural(starting, 'chip')} ({plural(count, 'wallet')} reset).")
+        parts.append(f"Every wallet is back to {counted(starting, 'chip')} ({counted(count, 'wallet')} reset).")
     return "\n".join(parts)
 
 

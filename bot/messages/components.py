@@ -7,8 +7,9 @@ Their ids are written by :mod:`bot.messages.buttonids` (one typed codec for buil
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.messages.buttonids import (
     AmountButton,
@@ -31,10 +32,15 @@ from bot.messages.buttonids import (
     copy_number,
     encode,
 )
-from bot.messages.text import ACTION_LABELS, SUIT_NAMES, SUIT_SYMBOLS, card, card_copy, claim_words
+from bot.messages.handtext import claim_words
+from bot.messages.text import ACTION_LABELS, SUIT_NAMES, card, card_copy
 from bot.messages.weblinks import BOARD
 from bot.tables.log import claim_is_public, decision_token
+from bot.tables.model import Table
 from bot.tables.moderation import vote_open, votes_needed
+from engine import Awaiting
+from engine.cards import SUIT_SYMBOLS
+from engine.viewtypes import GameView
 
 # Verbs that take no argument and may be shown on the public table message.
 PUBLIC_VERBS = ("check", "call", "fold", "keep", "swap", "look", "auction", "pass", "claim", "play", "cover", "decline")
@@ -83,7 +89,7 @@ def verb_style(verb: str) -> str:
     return SECONDARY
 
 
-def lobby_components(table) -> list[Component]:
+def lobby_components(table: Table) -> list[Component]:
     comps: list[Component] = [
         ButtonSpec(encode(LobbyButton(table.id, "join")), "Join", SUCCESS),
         ButtonSpec(encode(LobbyButton(table.id, "leave")), "Leave", SECONDARY),
@@ -99,7 +105,7 @@ def lobby_components(table) -> list[Component]:
     return comps
 
 
-def house_rule_select(table) -> SelectSpec | None:
+def house_rule_select(table: Table) -> SelectSpec | None:
     """The host's menu of house rules: every value the table does not play yet, explained."""
     from engine.rulebook import OPTION_TEXT, house_rules, value_label, value_text
 
@@ -129,7 +135,7 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def final_components(table) -> list[Component]:
+def final_components(table: Table) -> list[Component]:
     """Under a finished game's results: Rematch (the table id names the game to play again), the
     whole game's Log and its Replay file (both read from the saved game, so they outlive a restart)."""
     links = BOARD.links
@@ -155,11 +161,11 @@ def kick_confirmation(table_id: int, user_id: int, name: str) -> list[Component]
     return [ButtonSpec(encode(KickButton(table_id, user_id)), f"Yes: an AI plays {name}'s seat"[:80], DANGER)]
 
 
-def space_rules_select(table) -> SelectSpec:
+def space_rules_select(table: Table) -> SelectSpec:
     """The mat's spaces (at most 25), each with the start of its rule; picking one answers its whole rule."""
     from bot.messages.rules import space_rules
 
-    rules = space_rules(table.game)[:25]
+    rules = space_rules(table.running_game)[:25]
     return SelectSpec(
         encode(SpaceRulesMenu(table.id, table.round)),
         "What does this space pay?",
@@ -169,7 +175,7 @@ def space_rules_select(table) -> SelectSpec:
 
 
 def _verb_label(
-    verb: str, detail: dict, name_space: bool = True, public: bool = False, view: dict | None = None
+    verb: str, detail: Mapping[str, Any], name_space: bool = True, public: bool = False, view: GameView | None = None
 ) -> str:
     """``public``: the label is on the shared table message, so it must not name a card still in a hand;
     ``view``: for the names of the spaces a claim pays."""
@@ -186,13 +192,13 @@ def _verb_buttons(
     table_id: int,
     r: int,
     legal: list[str],
-    verbs,
+    verbs: Sequence[str] | frozenset[str],
     row: int,
-    detail: dict | None = None,
+    detail: Mapping[str, Any] | None = None,
     token: str | None = None,
     name_space: bool = True,
     public: bool = False,
-    view: dict | None = None,
+    view: GameView | None = None,
 ) -> list[ButtonSpec]:
     """``token``: the claim being decided (see :func:`bot.tables.log.decision_token`); Claim!/Pass carry it."""
     detail = detail or {}
@@ -220,11 +226,11 @@ def _verb_buttons(
     return out[:5]
 
 
-def _claim_token(table, aw) -> str | None:
-    return decision_token(table.game) if aw is not None and aw.phase == "claim" else None
+def _claim_token(table: Table, aw: Awaiting | None) -> str | None:
+    return decision_token(table.running_game) if aw is not None and aw.phase == "claim" else None
 
 
-def mat_components(table) -> list[Component]:
+def mat_components(table: Table) -> list[Component]:
     """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
     r = table.round
     comps: list[Component] = [
@@ -240,7 +246,8 @@ def mat_components(table) -> list[Component]:
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
-        name_space = aw.phase == "claim" and claim_is_public(table.game)
+        game = table.running_game
+        name_space = aw.phase == "claim" and claim_is_public(game)
         comps.extend(
             _verb_buttons(
                 table.id,
@@ -252,7 +259,7 @@ def mat_components(table) -> list[Component]:
                 _claim_token(table, aw),
                 name_space=name_space,
                 public=True,
-                view=table.game.view(None) if name_space else None,
+                view=game.view(None) if name_space else None,
             )
         )
         if "name_suit" in aw.legal:
@@ -263,7 +270,7 @@ def mat_components(table) -> list[Component]:
     return comps
 
 
-def vote_buttons(table) -> list[ButtonSpec]:
+def vote_buttons(table: Table) -> list[ButtonSpec]:
     """ "Vote: AI for <name> (votes/needed)" for each player who missed their last turn (at most 5, a row)."""
     out: list[ButtonSpec] = []
     for i, seat in enumerate(table.seats):
@@ -280,11 +287,10 @@ WANAGAN_MISSES = "Not in your hand"
 MAX_OPTIONS = 25  # Discord's limit of a select's options (no hand the bot deals holds more cards)
 
 
-def card_pool(view: dict) -> list[str]:
+def card_pool(view: GameView) -> list[str]:
     """The cards a hand view's card menus offer: the awaited decision's own (Rulebook poker picks
     from the whole dealt hand), else the hand. The controller reads a menu's choices against it."""
-    detail = view.get("detail") or {}
-    return list(detail.get("cards") or view.get("hand") or [])
+    return list(view.get("detail", {}).get("cards") or view["hand"] or [])
 
 
 def card_options(pool: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -314,12 +320,12 @@ def _distinct(items: Sequence[list[str]]) -> list[list[str]]:
     return [list(combo) for combo in dict.fromkeys(tuple(c) for c in items)]
 
 
-def hand_components(table, seat: int, view: dict, choice: str | None = None) -> list[Component]:
+def hand_components(table: Table, seat: int, view: GameView, choice: str | None = None) -> list[Component]:
     """The private controls under "Show my hand", built from ``legal`` and ``detail``.
 
     ``choice`` is a pending sub-choice (the Wanagan space to declare)."""
-    legal = view.get("legal") or []
-    detail = view.get("detail") or {}
+    legal = view.get("legal", [])  # NotRequired: only while the viewer may act, like detail
+    detail = view.get("detail", {})
     r = table.round
     tid = table.id
     comps: list[Component] = []
@@ -341,7 +347,7 @@ def hand_components(table, seat: int, view: dict, choice: str | None = None) -> 
         # them first would declare whatever the menu started on).
         spaces = list(detail.get("spaces") or [])[:25]
         space = choice if choice is not None and choice in spaces else None
-        labels = {sp["id"]: sp.get("label", sp["id"]) for sp in view.get("mat") or []}
+        labels = {sp["id"]: sp["label"] for sp in view["mat"]}
         makes = set(detail.get("makes") or ())
         comps.append(
             SelectSpec(

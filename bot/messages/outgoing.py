@@ -12,11 +12,13 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from bot.messages import story, text
+from bot.messages import handtext, story, tabletext, text
 from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
 from bot.tables.model import DeadlineKind, Table
+from engine import cards as C
+from engine.viewtypes import GameView
 
 MAX_CONTENT = text.MAX_CONTENT
 
@@ -52,11 +54,11 @@ class Outgoing:
     image: bytes | None = None
     image_name: str = "mat.png"
     alt: str | None = None
-    view: dict | None = None  # the public view to render the image from
+    view: dict[str, Any] | None = None  # what the image is drawn from (a view, or the standings' picture's)
     render: str | None = None  # which renderer: mat | hand | summary
     pings: tuple[int, ...] = ()  # the users this message notifies (its only live mentions)
     rendered: bool = False  # the image was rendered already (or could not be)
-    embeds: list[dict] = field(default_factory=list)  # discord embed dicts
+    embeds: list[dict[str, Any]] = field(default_factory=list)  # discord embed dicts
     keep_image: bool = False  # an edit that keeps the message's picture as it is (nothing uploaded)
 
     def clipped(self) -> str:
@@ -103,7 +105,7 @@ class Sink(Protocol):
 
 
 def lobby_message(table: Table) -> Outgoing:
-    return Outgoing(text.lobby_text(table, table.preset_info), lobby_components(table))
+    return Outgoing(tabletext.lobby_text(table, table.preset_info), lobby_components(table))
 
 
 def table_message(table: Table) -> Outgoing:
@@ -111,10 +113,10 @@ def table_message(table: Table) -> Outgoing:
     if table.status == "lobby":
         return lobby_message(table)
     if table.status == "cancelled":
-        return Outgoing(text.cancelled_text(table, table.preset_info), [])
+        return Outgoing(tabletext.cancelled_text(table, table.preset_info), [])
     if table.status == "finished":
         return Outgoing(
-            text.final_text(table),
+            tabletext.final_text(table),
             final_components(table),
             view=summary_view(table),
             render="summary",
@@ -126,7 +128,7 @@ def table_message(table: Table) -> Outgoing:
     # The player to act is named with a mention but not notified here: the turn ping (bot.discordio.turns)
     # is the one notification, so a new round's post does not notify them twice.
     return Outgoing(
-        text.mat_text(table, view, told=result is not None),
+        tabletext.mat_text(table, view, told=result is not None),
         mat_components(table),
         view=picture_view(view, table.locale),
         render="mat",
@@ -134,32 +136,35 @@ def table_message(table: Table) -> Outgoing:
     )
 
 
-def round_dealer_view(table: Table, view: dict) -> dict:
+def round_dealer_view(table: Table, view: GameView) -> GameView:
     """The public view with the dealer mark on who dealt the round shown: once a round is over the
     engine's view names the next round's dealer, but that round's message is not about it yet."""
     log = table.game.log if table.game is not None else []
-    dealer = log[-1].get("dealer") if log else None
+    dealer = log[-1].get("dealer") if log else None  # a hand's record (Game.log), as saved
     if dealer is None:
         return view
-    return {**view, "dealer": dealer, "seats": [{**s, "is_dealer": s["seat"] == dealer} for s in view.get("seats", [])]}
+    shown = view.copy()
+    shown["dealer"] = dealer
+    shown["seats"] = [{**s, "is_dealer": s["seat"] == dealer} for s in view["seats"]]
+    return shown
 
 
-def closed_round_message(table: Table, results: list[dict]) -> Outgoing:
+def closed_round_message(table: Table, results: list[dict[str, Any]]) -> Outgoing:
     """The last round's message once the game is over: that round's mat as it ended, closed (no
     buttons, no turn), with its ``results`` (embeds); the standings come in a message of their own,
     posted last."""
     view = round_dealer_view(table, table.running_game.view(None))
     told = bool(results)
-    content = text.closed_round_text(text.mat_text(table, view, told=told), told=told)
+    content = text.closed_round_text(tabletext.mat_text(table, view, told=told), told=told)
     return Outgoing(content, [], view=picture_view(view, table.locale), render="mat", embeds=list(results))
 
 
-def summary_view(table: Table) -> dict | None:
+def summary_view(table: Table) -> dict[str, Any] | None:
     """What the standings picture is drawn from: each player's chips, net, pots won and best hand,
     and the game's highlights in words (the results; the game's view for results without them)."""
     result = table.result
     if not result:
-        return table.game.view(None) | {"locale": table.locale} if table.game is not None else None
+        return {**table.game.view(None), "locale": table.locale} if table.game is not None else None
     return {
         "locale": table.locale,
         "preset_name": result.get("preset_name", table.preset),
@@ -168,23 +173,24 @@ def summary_view(table: Table) -> dict | None:
                 "name": s["name"],
                 "stack": s["final"],
                 "net": s["net"],
-                "detail": text.player_result(s) if "pots_won" in s else None,
+                "detail": tabletext.player_result(s) if "pots_won" in s else None,
             }
             for s in result.get("seats", [])
         ],
-        "highlights": text.highlight_lines(result, discord=False),
+        "highlights": tabletext.highlight_lines(result, discord=False),
     }
 
 
 # What the table message's text tells and its picture need not: the deadline, the last poker action
 # and bet, the recent events. Blank in the picture's view, a move that changes only those edits the
 # text and keeps the picture uploaded before. Whose turn it is stays in: the mat marks that seat.
-def picture_view(view: dict, locale: str) -> dict:
+def picture_view(view: GameView, locale: str) -> dict[str, Any]:
     """The public view the mat picture is drawn from, in the table's language: still a whole view (the
     renderers read every key, engine.viewtypes.GameView), its text-only parts blank."""
-    shown = {**view, "events": [], "standings": [], "locale": locale}
-    if view["poker"] is not None:
-        shown["poker"] = {**view["poker"], "last_action": "", "current_bet": 0}
+    shown: dict[str, Any] = {**view, "events": [], "standings": [], "locale": locale}
+    poker = view["poker"]
+    if poker is not None:
+        shown["poker"] = {**poker, "last_action": "", "current_bet": 0}
     return shown
 
 
@@ -192,32 +198,34 @@ def image_digest(png: bytes | None) -> bytes | None:
     return hashlib.blake2b(png, digest_size=16).digest() if png else None
 
 
-def wanagan_hint(table: Table, view: dict) -> dict:
+def wanagan_hint(table: Table, view: GameView) -> GameView:
     """The hand view of a Wanagan declaration with ``detail["makes"]``: the open spaces the whole
     hand can make (as poker's Best five), so the player sees where a claim can win."""
-    detail = view.get("detail") or {}
-    if "reveal" not in (view.get("legal") or []) or table.game is None:
+    detail = view.get("detail", {})  # NotRequired: only while the viewer may act, like legal
+    if "reveal" not in view.get("legal", []) or table.game is None:
         return view
-    from engine import cards as C
-
-    hand, wild = C.parse_many(view.get("hand") or []), C.parse_many(detail.get("wild") or [])
+    hand, wild = C.parse_many(view["hand"] or []), C.parse_many(detail.get("wild") or [])
     makes = [sp for sp in detail.get("spaces") or [] if table.game.wanagan_qualifies(hand, sp, wild)]
-    return {**view, "detail": {**detail, "makes": makes}}
+    hinted = view.copy()
+    hinted["detail"] = {**detail, "makes": makes}
+    return hinted
 
 
-def hand_message(table: Table, seat: int, view: dict, choice: str | None = None, locale: str | None = None) -> Outgoing:
+def hand_message(
+    table: Table, seat: int, view: GameView, choice: str | None = None, locale: str | None = None
+) -> Outgoing:
     """A player's hand; its picture in ``locale``, the reader's (bot.i18n.choice), else the table's."""
     hinted = wanagan_hint(table, view)
     return Outgoing(
-        text.hand_text(hinted, seat),
+        handtext.hand_text(hinted, seat),
         hand_components(table, seat, hinted, choice),
-        view=view | {"locale": locale or table.locale},
+        view={**view, "locale": locale or table.locale},
         render="hand",
         image_name="hand.png",
     )
 
 
-async def settle(tasks: Callable[[], list[asyncio.Task]]) -> None:
+async def settle(tasks: Callable[[], list[asyncio.Task[Any]]]) -> None:
     """Wait until none of ``tasks()`` runs (those waited for may start new ones)."""
     while True:
         busy = [t for t in tasks() if not t.done()]

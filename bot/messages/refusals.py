@@ -1,6 +1,6 @@
-"""The words of the table manager's refusals, for Discord (its formatting, its command names).
+"""The words of the bot's refusals, for Discord (its formatting, its command names).
 
-The manager raises a :class:`bot.errors.Refusal` with facts (names as typed, counts, the engine's
+The manager (and the bank, and the commands) raises a :class:`bot.errors.Refusal` with facts (names as typed, counts, the engine's
 reason); :func:`words` turns them into the sentence the player reads. Names are escaped here, so
 whatever a player typed stays text.
 """
@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.errors import Refusal, TripoleyError
-from bot.messages.text import escape, in_words, not_now
+from bot.messages.notices import duration_text
+from bot.messages.text import chosen_and_waiting, escape, in_words, not_now
 
 START = "Start a new one with `/tripoley start`."
 STARTED = "The game has already started."
@@ -28,17 +29,88 @@ def cheaper_games(buy_in: int) -> str:
         cost = int(preset.options.start_stack)
         if cost < buy_in:
             by_cost.setdefault(cost, []).append(preset.name)
-    return "; ".join(f"{', '.join(names)} ({cost} chips)" for cost, names in sorted(by_cost.items()))
+    return "; ".join(GAMES_AT.format(games=", ".join(names), chips=cost) for cost, names in sorted(by_cost.items()))
+
+
+GAMES_AT = "{games} ({chips} chips)"  # the games of one usual buy-in
+# A buy-in the wallet can't pay (``{refusal}``: the wallet's own sentence), by (the player opens
+# the table, there are games with a smaller usual buy-in).
+UNAFFORDABLE = {
+    (True, True): "The buy-in is {buy_in} chips. {refusal} Try a smaller `buy_in:` (`/tripoley start buy_in:…`),"
+    " or play a game with a smaller buy-in: {games}.",
+    (True, False): "The buy-in is {buy_in} chips. {refusal} Try a smaller `buy_in:` (`/tripoley start buy_in:…`).",
+    (False, True): "The buy-in is {buy_in} chips. {refusal} Or open a table of your own with a smaller `buy_in:`"
+    " (`/tripoley start buy_in:…`), or play a game with a smaller buy-in: {games}.",
+    (False, False): "The buy-in is {buy_in} chips. {refusal} Or open a table of your own with a smaller `buy_in:`"
+    " (`/tripoley start buy_in:…`).",
+}
 
 
 def _unaffordable(buy_in: int, why: TripoleyError, opening: bool) -> str:
     """``why``: the wallet's refusal; ``opening``: the player opens the table, so a smaller
     ``buy_in:`` option would do (else: a table of their own with one)."""
-    how = "Try a smaller `buy_in:`" if opening else "Or open a table of your own with a smaller `buy_in:`"
     cheaper = cheaper_games(buy_in)
-    return f"The buy-in is {buy_in} chips. {say(why)} {how} (`/tripoley start buy_in:…`)" + (
-        f", or play a game with a smaller buy-in: {cheaper}." if cheaper else "."
-    )
+    return UNAFFORDABLE[(opening, bool(cheaper))].format(buy_in=buy_in, refusal=say(why), games=cheaper)
+
+
+def _missing_permissions(permissions: list[str], threads: bool) -> str:
+    """The bot's missing permissions (their labels), one sentence for one and one for several;
+    ``threads``: tables run in threads there, so turning that off is the other way out."""
+    names = ", ".join(f"**{p}**" for p in permissions)
+    if len(permissions) == 1:
+        sentence = MISSING_ONE_IN_THREADS if threads else MISSING_ONE
+    else:
+        sentence = MISSING_SEVERAL_IN_THREADS if threads else MISSING_SEVERAL
+    return sentence.format(names=names)
+
+
+MISSING_ONE = (
+    "I'm missing the {names} permission here. Ask a server admin to grant it to me in this channel, then try again."
+)
+MISSING_SEVERAL = (
+    "I'm missing the {names} permissions here. Ask a server admin to grant them to me in this channel, then try again."
+)
+MISSING_ONE_IN_THREADS = (
+    "I'm missing the {names} permission here. Ask a server admin to grant it to me in this channel"
+    " (or turn tables in threads off: `/tripoley-admin settings threads:False`), then try again."
+)
+MISSING_SEVERAL_IN_THREADS = (
+    "I'm missing the {names} permissions here. Ask a server admin to grant them to me in this channel"
+    " (or turn tables in threads off: `/tripoley-admin settings threads:False`), then try again."
+)
+
+# The admin tools (``tool`` of bot.discordio.admin.require_admin), each refused in a sentence of its own.
+ADMINS_ONLY = {
+    "grant": "Granting chips needs the **Manage Server** permission or this server's Tripoley admin role.",
+    "house": "The house bankroll needs the **Manage Server** permission or this server's Tripoley admin role.",
+    "audit": "The audit needs the **Manage Server** permission or this server's Tripoley admin role.",
+    "kick": "Kicking a player needs the **Manage Server** permission or this server's Tripoley admin role.",
+    "reset": "Resetting the economy needs the **Manage Server** permission or this server's Tripoley admin role.",
+    "settings": "Changing the settings needs the **Manage Server** permission or this server's Tripoley admin role.",
+}
+# What only the server's managers may do (bot.discordio.admin.require_manage_server).
+MANAGERS_ONLY = {"admin-role": "Choosing the admin role needs the **Manage Server** permission."}
+
+# A claim (bot.economy.bank.CLAIMS) made again too soon, or turned off by the server.
+COOLDOWNS = {
+    "daily": "You've had your daily chips: the next daily grant is in **{wait}**. Your wallet holds {balance} chips.",
+    "relief": "You've had your relief chips: the next relief grant is in **{wait}**. Your wallet holds {balance} chips.",
+}
+GRANTS_OFF = {
+    "daily": "This server has turned the daily grant off.",
+    "relief": "This server has turned the relief grant off.",
+}
+REPEATED_GRANT = "You granted {chips} chips to this wallet {ago} ago already. Nothing changed now: do it once more only if you mean to."
+REPEATED_REMOVAL = "You took {chips} chips from this wallet {ago} ago already. Nothing changed now: do it once more only if you mean to."
+
+
+def _repeated(amount: int, ago: float) -> str:
+    """An admin's grant (``amount`` > 0) or removal repeated within moments."""
+    sentence = REPEATED_GRANT if amount > 0 else REPEATED_REMOVAL
+    return sentence.format(chips=abs(amount), ago=duration_text(ago))
+
+
+CHOICE_MADE = "{choice} A choice can't be changed."  # ``{choice}``: what the seat chose and whom it waits for
 
 
 WORDS: dict[Refusal, Callable[..., str]] = {
@@ -84,9 +156,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.NOBODY_TO_ACT: lambda: "Nobody is to act right now: the next round is coming up.",
     Refusal.NOT_YOUR_TURN: lambda name: f"It's not your turn: waiting for **{escape(name)}**.",
     Refusal.TIME_RAN_OUT: lambda: "Your time for that decision had run out when you clicked, so it wasn't used.",
-    Refusal.CHOSEN_ALREADY: lambda choice, names: (
-        f"You chose {choice}; waiting for {names}. A choice can't be changed."
-    ),
+    Refusal.CHOSEN_ALREADY: lambda view: CHOICE_MADE.format(choice=chosen_and_waiting(view)),
     Refusal.UNKNOWN_ACTION: lambda: "That action isn't one this game knows.",
     Refusal.NOT_NOW: not_now,
     Refusal.ILLEGAL: lambda reason, view: f"Not allowed: {in_words(reason, view)}",
@@ -107,6 +177,36 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.VOTE_NOT_YOURS: lambda: "Only the other players still at the table can vote on this seat.",
     Refusal.VOTED_ALREADY: lambda: "You've voted already: each player's vote counts once.",
     Refusal.DATABASE_BUSY: lambda: "The game's database is busy — try again in a moment.",
+    Refusal.NOT_ENOUGH_CHIPS: lambda amount, have: f"You need {amount} chips but your wallet holds {have}.",
+    Refusal.HOUSE_SHORT: lambda amount, have: (
+        f"The house can't fund another AI seat: the buy-in is {amount} chips and the house holds {have}. "
+        "An admin can add chips with `/tripoley-admin house`, or invite a person instead."
+    ),
+    Refusal.ON_COOLDOWN: lambda kind, wait, balance: COOLDOWNS[kind].format(wait=duration_text(wait), balance=balance),
+    Refusal.RELIEF_NOT_NEEDED: lambda below, balance: (
+        f"Relief is for wallets below {below} chips (the smallest buy-in); yours holds {balance}. "
+        "Try `/tripoley daily`, or open a table your wallet covers with `/tripoley start buy_in:…`."
+    ),
+    Refusal.GRANT_OFF: lambda kind: GRANTS_OFF[kind],
+    Refusal.REPEATED_GRANT: _repeated,
+    Refusal.TABLES_OPEN: lambda: (
+        "A table is open in this server (a game playing or a lobby holding buy-ins). "
+        "Reset once every table has finished, or stop them first with `/tripoley stop`."
+    ),
+    Refusal.STILL_SEATED: lambda: "You're seated at a table in this server: leave it (or let the game end) first.",
+    Refusal.SEATED_ELSEWHERE: lambda: (
+        "You're seated at a table in one of the servers: leave it (or let the game end) first, then forget everywhere."
+    ),
+    Refusal.MISSING_PERMISSIONS: _missing_permissions,
+    Refusal.NEEDS_MANAGE_SERVER: lambda tool: MANAGERS_ONLY[tool],
+    Refusal.NEEDS_ADMIN: lambda tool: ADMINS_ONLY[tool],
+    Refusal.BUTTON_GONE: lambda: "That button is no longer in use.",
+    Refusal.BOT_HAS_NO_WALLET: lambda: "Bots have no wallet. For the AI seats' chips use `/tripoley-admin house`.",
+    Refusal.ADMIN_ROLE_TWICE: lambda: "Give `admin_role` or `no_admin_role`, not both.",
+    Refusal.ONE_WAY_TO_END: lambda: "Pick one way to end the game: `rounds`, `minutes` or `elimination`.",
+    Refusal.TABLE_RULES_GONE: lambda: "That table is closed. `/tripoley rules` shows the rules of any game.",
+    Refusal.RULES_GONE: lambda: "Those rules are no longer available. `/tripoley rules` shows every game's rules.",
+    Refusal.LEADERBOARD_GONE: lambda: "That leaderboard is no longer available.",
 }
 
 

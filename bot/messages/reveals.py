@@ -8,7 +8,7 @@ Names come from a view whose names are escaped (:func:`bot.messages.text.escaped
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,12 +43,12 @@ def told_reveals(events: Sequence[ev.Event]) -> list[ToldReveal]:
     return out
 
 
-def _names(view: dict[str, Any], seats: Sequence[int]) -> str:
+def _names(view: Mapping[str, Any], seats: Sequence[int]) -> str:
     names = [name_of(view, s) for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def verdict(told: ToldReveal, seat: int, view: dict[str, Any]) -> str:
+def verdict(told: ToldReveal, seat: int, view: Mapping[str, Any]) -> str:
     """Why ``seat``'s declaration won or did not: ``wins``, ``shares it with Bob``, ``beaten by Bob``,
     ``does not qualify (one pair)``."""
     shown = told.reveal.hands[str(seat)]
@@ -68,20 +68,20 @@ def reveal_heading(reveal: ev.Reveal) -> str:
     return f"Reveal {reveal.round}" + (f" ({cards(list(WANAGAN_WILD))} wild)" if reveal.round == WILD_ROUND else "")
 
 
-def declaration(told: ToldReveal, seat: int, view: dict[str, Any]) -> str:
+def declaration(told: ToldReveal, seat: int, view: Mapping[str, Any]) -> str:
     """One seat's declaration: ``Ann declares Full House: K♠ K♥ K♦ 4♣ 4♦ — wins``."""
     shown = told.reveal.hands[str(seat)]
     label = space_label(view, shown["space"])
     return f"{name_of(view, seat)} declares {label}: {cards(shown.get('cards'))} — {verdict(told, seat, view)}"
 
 
-def reveal_lines(told: ToldReveal, view: dict[str, Any]) -> list[str]:
+def reveal_lines(told: ToldReveal, view: Mapping[str, Any]) -> list[str]:
     """A reveal for the log and the results: its heading, then one line per seat."""
     heading = reveal_heading(told.reveal)
     return [f"{heading}: {declaration(told, int(seat), view)}" for seat in told.reveal.hands]
 
 
-def reveal_board(told: ToldReveal, view: dict[str, Any]) -> str:
+def reveal_board(told: ToldReveal, view: Mapping[str, Any]) -> str:
     """The latest reveal on one line of the table message."""
     parts = [declaration(told, int(seat), view) for seat in told.reveal.hands]
     return f"**{reveal_heading(told.reveal)}:** " + " | ".join(parts)

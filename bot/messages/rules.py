@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.i18n import Locale, translator
 from engine.cardnames import label_in
+from engine.game import Game
 from engine.language import N_, rule_summary
 from engine.presets import get_preset, spaces_for
 from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, space_text, value_label
@@ -78,13 +79,13 @@ def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
     return lines
 
 
-def space_rules(game, locale: str = "en") -> list[tuple[str, str, str]]:
+def space_rules(game: Game, locale: str = "en") -> list[tuple[str, str, str]]:
     """Every space of the game's mat as it is played now (its preset and house rules): (id, label,
     what pays it), the words of the terminal's ``help SPACE``; in ``locale`` (bot.i18n.choice)."""
     return [(space.id, label_in(space.label, locale), space_text(space, game.options, locale)) for space in game.spaces]
 
 
-def space_rule(game, space_id: str, locale: str = "en") -> str | None:
+def space_rule(game: Game, space_id: str, locale: str = "en") -> str | None:
     """One space's rule as ``**label**: what pays it`` ("What pays?"); None when the mat has no such space
     (any more)."""
     for space, label, text in space_rules(game, locale):

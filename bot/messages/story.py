@@ -3,34 +3,37 @@ message's **Log** button, private and paged) and, when a round or the game ends,
 every hand that went to showdown and who collected each space and why.
 
 Only public events are told (a showdown's hands are shown to everyone at the table), in the
-words of the table's log (:func:`bot.tables.log.describe_event`), names escaped (Discord text).
+words of the table's log (:func:`bot.messages.tablelines.describe_event`), names escaped (Discord text).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from bot.messages.reveals import declaration, reveal_heading, told_reveals
+from bot.messages.tablelines import describe_event
 from bot.messages.text import cards, escaped_view
-from bot.tables.log import describe_event
 from bot.tables.model import Table
 from engine import events as ev
 from engine.events import as_events
+from engine.game import Game
+from engine.viewtypes import GameView
 
 EMBED_TEXT = 4000  # an embed description holds 4,096 characters; a page stays under it
 RESULT_COLOUR = 0x2E8B57
 LOG_COLOUR = 0x5865F2
 
 
-def showdown_lines(event: ev.Showdown, view: dict) -> list[str]:
-    names = {s["seat"]: s["name"] for s in view.get("seats", [])}
+def showdown_lines(event: ev.Showdown, view: Mapping[str, Any]) -> list[str]:
+    names = {s["seat"]: s["name"] for s in view["seats"]}
     return [
         f"{names.get(int(seat), f'seat {seat}')}: {cards(h.get('cards'))} — {h.get('hand')}"
         for seat, h in event.hands.items()
     ]
 
 
-def result_lines(events: Iterable[Mapping], view: dict) -> list[str]:
+def result_lines(events: Iterable[ev.Event | Mapping[str, Any]], view: Mapping[str, Any]) -> list[str]:
     """The hands shown down (Wanagan's reveals too) and every payout among ``events`` (records or
     their dicts), in order."""
     lines: list[str] = []
@@ -65,19 +68,19 @@ def fit(lines: list[str], limit: int = EMBED_TEXT) -> str:
     return "\n".join(out)
 
 
-def result_embed(title: str, lines: list[str]) -> dict:
+def result_embed(title: str, lines: list[str]) -> dict[str, Any]:
     return {"title": title[:256], "description": fit(lines), "color": RESULT_COLOUR}
 
 
-def _round_events(game, number: int) -> list[ev.Event]:
+def _round_events(game: Game, number: int) -> list[ev.Event]:
     for record in reversed(game.log):
-        events = record.get("events") or []
+        events: list[ev.Event] = record.get("events") or []  # a hand's record (Game.log), as saved
         if any(isinstance(e, ev.RoundStart) and e.round == number for e in events):
             return list(events)
     return []
 
 
-def round_embed(table: Table, number: int, view: dict | None = None) -> dict | None:
+def round_embed(table: Table, number: int, view: GameView | None = None) -> dict[str, Any] | None:
     """Round ``number``'s results (its hands shown and who collected what), or None when nothing
     was shown or paid; ``view``: the public view, names escaped (made when not given)."""
     game = table.game
@@ -87,14 +90,16 @@ def round_embed(table: Table, number: int, view: dict | None = None) -> dict | N
     return result_embed(f"Round {number} — who collected what", lines) if lines else None
 
 
-def stories(table: Table, events: Iterable[Mapping], finished: bool = False) -> list[dict]:
+def stories(
+    table: Table, events: Iterable[ev.Event | Mapping[str, Any]], finished: bool = False
+) -> list[dict[str, Any]]:
     """The result embeds due after an update's ``events`` (records or their dicts): one per round
     that ended, and the game's last hands (a board clearing, a playoff) when it is over."""
     game = table.game
     if game is None:
         return []
     records = as_events(events)
-    view = None
+    view: GameView | None = None
     out = []
     last_end = -1
     for i, event in enumerate(records):
@@ -140,7 +145,7 @@ def _paged(rounds: dict[str, list[str]]) -> list[str]:
     return pages
 
 
-def log_embed(table: Table, round_number: int, page: int) -> tuple[dict, int, int]:
+def log_embed(table: Table, round_number: int, page: int) -> tuple[dict[str, Any], int, int]:
     """The embed of one log page (the last page when ``page`` is past it), that page and the count."""
     pages = log_pages(table, round_number)
     page = max(0, min(page, len(pages) - 1))
@@ -153,7 +158,9 @@ def log_embed(table: Table, round_number: int, page: int) -> tuple[dict, int, in
     return embed, page, len(pages)
 
 
-def game_log_embed(table_id: int, preset: str, rounds: dict[str, list[str]], page: int) -> tuple[dict, int, int]:
+def game_log_embed(
+    table_id: int, preset: str, rounds: dict[str, list[str]], page: int
+) -> tuple[dict[str, Any], int, int]:
     """A finished game's whole log (``rounds``: round number → lines, as saved with the game), one
     page of it (the last when ``page`` is past it), that page and the count."""
     from engine.presets import PRESETS

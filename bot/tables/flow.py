@@ -29,16 +29,16 @@ from contextlib import asynccontextmanager
 from bot.competition.store import CompetitionStore, RatedSeat
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
-from bot.messages.text import escaped_view
 from bot.settings import Settings
 from bot.storage import priority
 from bot.tables.aiworker import AIPlayers
 from bot.tables.clock import Clock, Hearing
-from bot.tables.log import LOGGED_EVENTS, log_lines, public_action_text
+from bot.tables.log import LOGGED_EVENTS
 from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.results import game_results
 from bot.tables.store import TableStore
+from bot.tables.telling import Line, Note, Teller
 from engine import Action, Awaiting, Event, Game
 from engine.events import Deal
 from engine.phases.names import PhaseName
@@ -108,6 +108,7 @@ class Flow:
         clock: Clock,
         ai: AIPlayers,
         rng: random.Random,
+        teller: Teller,
     ) -> None:
         self.registry = registry
         self.store = store
@@ -117,10 +118,11 @@ class Flow:
         self.ai = ai
         self.rng = rng
         self.ratings = CompetitionStore(store.db)  # each finished game rated with its end (bot.competition)
+        self.teller = teller
         self.deadlines_changed = asyncio.Event()  # the timer loop (bot.tables.timers) waits on it
         self.hearing = Hearing(clock)  # whether the players can be heard (deadlines held while not)
-        # (table id, seat) → the note of a choice held unseen ("(timed out)"), told when its step resolves
-        self._held_notes: dict[tuple[int, int], str] = {}
+        # (table id, seat) → the note of a choice held unseen (timed out), told when its step resolves
+        self._held_notes: dict[tuple[int, int], Note] = {}
 
     # -- deadlines ----------------------------------------------------------------------
 
@@ -168,7 +170,7 @@ class Flow:
         table: Table,
         events: list[Event],
         timeout: bool = False,
-        note: str = " (timed out)",
+        note: Note = Note.TIMED_OUT,
         search: bool = True,
         seat: int | None = None,
     ) -> Action | None:
@@ -187,11 +189,11 @@ class Flow:
             action = await self.ai.decide(game, aw.seat, level)
             if action is None:
                 return None
-        applied, _ = self.apply_logged(table, action, note if timeout else "")
+        applied, _ = self.apply_logged(table, action, note if timeout else Note.NONE)
         events += applied
         return action
 
-    def apply_logged(self, table: Table, action: Action, note: str = "") -> tuple[list[Event], str]:
+    def apply_logged(self, table: Table, action: Action, note: Note = Note.NONE) -> tuple[list[Event], str]:
         """Apply a checked ``action`` and tell it in the log; the events and the action's own line.
 
         A choice in a step every seat decides at once is held unseen: the log tells the step's
@@ -205,15 +207,15 @@ class Flow:
         asked = game.asked_seats()
         held = [choice for s in asked if (choice := game.sealed_choice(s)) is not None] if together else []
         events = list(game.apply(action))
-        own = public_action_text(names, action, events, aw.phase)
+        own = self.teller.action(names, action, events, aw.phase)
         if not together:
-            table.add_log(own + note)
+            table.add_log(self.teller.action(names, action, events, aw.phase, note))
         elif not events:  # held unseen: its note (a timeout) is told with it once the step resolves
             self._held_notes[(table.id, action.seat)] = note
         else:  # the last choice came in: the step is resolved, every choice applied
             for choice in sorted([*held, action], key=lambda a: asked.index(a.seat)):
-                told = note if choice is action else self._held_notes.pop((table.id, choice.seat), "")
-                table.add_log(public_action_text(names, choice, events, aw.phase) + told)
+                told = note if choice is action else self._held_notes.pop((table.id, choice.seat), Note.NONE)
+                table.add_log(self.teller.action(names, choice, events, aw.phase, told))
         return events, own
 
     async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:
@@ -289,8 +291,8 @@ class Flow:
     def log_events(self, table: Table, events: list[Event]) -> None:
         if not any(isinstance(e, LOGGED_EVENTS) for e in events):
             return
-        view = escaped_view(table.running_game.view(None))  # public: names, space labels, pay suit
-        for line in log_lines(events, view):
+        view = table.running_game.view(None)  # public: names, space labels, pay suit
+        for line in self.teller.events(events, view):
             table.add_log(line)
 
     # -- the end of a game or a lobby ---------------------------------------------------
@@ -318,7 +320,7 @@ class Flow:
         seat.left = True
         table.add_log(line)
         if not any(not s.left for s in table.humans()):
-            return await self.stop_game(table, "Every player left, so the game ended.")
+            return await self.stop_game(table, self.teller.say(Line.EVERY_PLAYER_LEFT))
         return None
 
     async def cancel(self, table: Table, reason: str) -> TableUpdate:
@@ -369,4 +371,4 @@ class Flow:
                 "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
             )
         self.registry.forget(table)
-        return TableUpdate.of(table, UpdateKind.FINISHED, events=list(events), message="Game over.")
+        return TableUpdate.of(table, UpdateKind.FINISHED, events=list(events), message=self.teller.say(Line.GAME_OVER))

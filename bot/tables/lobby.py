@@ -16,7 +16,6 @@ from bot import errors
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.i18n.choice import public_locale
-from bot.messages.text import escape
 from bot.settings import Settings
 from bot.tables.aiworker import LEVEL_NAMES
 from bot.tables.clock import Clock
@@ -25,6 +24,7 @@ from bot.tables.locking import KeyedLock, held_after
 from bot.tables.model import BeforeApply, DeadlineKind, Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
+from bot.tables.telling import Line, Teller
 
 AI_NAMES = [
     "Ada",
@@ -86,6 +86,7 @@ class Lobby:
         clock: Clock,
         rng: random.Random,
         flow: Flow,
+        teller: Teller,
     ) -> None:
         self.registry = registry
         self.store = store
@@ -95,6 +96,7 @@ class Lobby:
         self.clock = clock
         self.rng = rng
         self.flow = flow
+        self.say = teller.say
         self._create_lock = KeyedLock()  # per channel: openings in other channels go on meanwhile
 
     async def create_table(
@@ -152,7 +154,7 @@ class Lobby:
                 locale=public_locale(config.language, guild_locale).value,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            table.add_log(f"{escape(host_name)} opened the table.", naming=((host_id, host_name),))
+            table.add_log(self.say(Line.OPENED, name=host_name), naming=((host_id, host_name),))
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
@@ -168,7 +170,7 @@ class Lobby:
                 ) from None
             self.flow.wake()
             self.registry.remember(table)
-        return TableUpdate.of(table, UpdateKind.LOBBY, message=f"Table open: you bought in for {buy_in} chips.")
+        return TableUpdate.of(table, UpdateKind.LOBBY, message=self.say(Line.TABLE_OPEN, chips=buy_in))
 
     async def rematch(self, old_table_id: int, user_id: int, name: str, thread: bool = False) -> TableUpdate:
         """Rematch: the first player of a finished game to click opens a lobby in its channel with the
@@ -216,7 +218,7 @@ class Lobby:
                 refused = exc
                 break
         update = TableUpdate.of(
-            table, UpdateKind.LOBBY, message=f"Rematch! You bought in for {table.buy_in} chips.", refused=refused
+            table, UpdateKind.LOBBY, message=self.say(Line.REMATCH, chips=table.buy_in), refused=refused
         )
         self.registry.notify(update)
         return update
@@ -247,7 +249,7 @@ class Lobby:
             config = await self.prefs.guild(table.guild_id)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
-            table.add_log(f"{escape(name)} joined.", naming=((user_id, name),))
+            table.add_log(self.say(Line.JOINED, name=name), naming=((user_id, name),))
             try:
                 async with self.store.transaction() as conn:  # the chips and the seat, together
                     await self.bank.buy_in(
@@ -261,7 +263,7 @@ class Lobby:
                         errors.Refusal.BUY_IN_UNAFFORDABLE, buy_in=table.buy_in, why=exc, opening=False
                     ) from None
                 raise
-            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"You're in! Bought in for {table.buy_in} chips.")
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=self.say(Line.YOURE_IN, chips=table.buy_in))
         self.registry.notify(update)
         return update
 
@@ -278,7 +280,7 @@ class Lobby:
             name = ai_seat_name(table, level)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
-            table.add_log(f"{escape(name)} sat down.")
+            table.add_log(self.say(Line.SAT_DOWN, name=name))
             try:
                 async with self.store.transaction() as conn:
                     await self.bank.house_buy_in(
@@ -288,7 +290,7 @@ class Lobby:
             except BaseException:
                 restore(table, saved)
                 raise
-            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"{escape(name)} joins the table.")
+            update = TableUpdate.of(table, UpdateKind.LOBBY, message=self.say(Line.JOINS_TABLE, name=name))
         self.registry.notify(update)
         return update
 
@@ -312,7 +314,7 @@ class Lobby:
     async def set_house_rule(self, channel_id: int, user_id: int, name: str, value: str) -> TableUpdate:
         """The host switches one of the preset's house rules (lobby only). Stored with the table, so a
         restart keeps it; an option equal to the preset's own value is dropped from the overrides."""
-        from engine.rulebook import OPTION_TEXT, house_rules, value_label
+        from engine.rulebook import house_rules
 
         table = self.registry.get(channel_id)
         async with table.lock:
@@ -331,8 +333,7 @@ class Lobby:
                 table.options.pop(name, None)
             else:
                 table.options[name] = chosen
-            phrase = f"{OPTION_TEXT[name].title}: {value_label(name, chosen)}"
-            table.add_log(f"House rule: {phrase}.")
+            table.add_log(self.say(Line.HOUSE_RULE, rule=name, value=chosen))
             try:
                 async with self.store.transaction() as conn:
                     await self.store.write(conn, table)
@@ -340,7 +341,9 @@ class Lobby:
                 restore(table, saved)
                 table.options = before
                 raise
-            update = TableUpdate.of(table, UpdateKind.LOBBY, message=f"House rule set: {phrase}.")
+            update = TableUpdate.of(
+                table, UpdateKind.LOBBY, message=self.say(Line.HOUSE_RULE_SET, rule=name, value=chosen)
+            )
         self.registry.notify(update)
         return update
 
@@ -371,7 +374,7 @@ class Lobby:
                 async with self.flow.all_or_nothing(table):
                     admin = ((admin_id, admin_name),) if admin_id is not None else ()
                     table.add_log(
-                        f"{escape(admin_name)} removed {escape(table.seats[index].name)} from the table.", naming=admin
+                        self.say(Line.ADMIN_REMOVED, admin=admin_name, name=table.seats[index].name), naming=admin
                     )
                     updates.append(await self.leave_seat(table, user_id, kicked=True))
             self.registry.notify(updates[-1])
@@ -390,17 +393,17 @@ class Lobby:
         if table.status == TableStatus.LOBBY:
             if not [s for s in table.humans() if s.user_id != user_id]:
                 # The last human: close the table, every stake (theirs too) back in one go.
-                table.add_log(f"{escape(seat.name)} left.")
-                return await self.flow.cancel(table, "Everyone left; the table is closed.")
+                table.add_log(self.say(Line.LEFT, name=seat.name))
+                return await self.flow.cancel(table, self.say(Line.EVERYONE_LEFT))
             saved = snapshot(table)
             del table.seats[index]
             if not kicked:  # (a removal has the remover's own line)
-                table.add_log(f"{escape(seat.name)} left.")
+                table.add_log(self.say(Line.LEFT, name=seat.name))
             if table.host_id == user_id:
                 new_host = table.humans()[0]
                 assert new_host.user_id is not None  # humans() are the seats with a member
                 table.host_id = new_host.user_id
-                table.add_log(f"{escape(new_host.name)} is the host now.")
+                table.add_log(self.say(Line.NEW_HOST, name=new_host.name))
             try:
                 async with self.store.transaction() as conn:  # the refund and the freed seat, together
                     await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
@@ -409,28 +412,21 @@ class Lobby:
                 restore(table, saved)
                 raise
             message = (
-                f"{escape(seat.name)} is off the table; their {seat.stake} chips are back in their wallet."
+                self.say(Line.OFF_THE_TABLE, name=seat.name, chips=seat.stake)
                 if kicked
-                else f"You left; {seat.stake} chips are back in your wallet."
+                else self.say(Line.YOU_LEFT_LOBBY, chips=seat.stake)
             )
             return TableUpdate.of(table, UpdateKind.LOBBY, message=message)
         if seat.left:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
         seat.removed = kicked
-        line = (  # (a removal has the remover's own line before this one)
-            f"An AI plays {escape(seat.name)}'s seat; they are cashed out at the end."
-            if kicked
-            else f"{escape(seat.name)} left; an AI plays the seat and they are cashed out at the end."
-        )
+        # (a removal has the remover's own line before this one)
+        line = self.say(Line.REMOVED_TO_AI if kicked else Line.LEFT_TO_AI, name=seat.name)
         ended = await self.flow.seat_to_ai(table, seat, line)
         if ended is not None:
             return ended
         await self.flow.advance(table, [], rearm=False, urgent=True)
-        message = (
-            f"An AI plays {escape(seat.name)}'s seat now; they are cashed out at the end."
-            if kicked
-            else "You left the game: an AI plays your seat and you're cashed out at the end."
-        )
+        message = self.say(Line.REMOVED_TO_AI_NOW, name=seat.name) if kicked else self.say(Line.YOU_LEFT_GAME)
         return TableUpdate.of(table, UpdateKind.PLAY, message=message)
 
     async def start(self, channel_id: int, user_id: int, before_apply: BeforeApply | None = None) -> TableUpdate:
@@ -460,9 +456,9 @@ class Lobby:
                 )
                 table.ask_humans()
                 table.status = TableStatus.PLAYING
-                table.add_log(f"{info.name} begins with {len(table.seats)} players.")
+                table.add_log(self.say(Line.BEGINS, game=info.name, players=len(table.seats)))
                 events = list(table.running_game.next_deal())
                 update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
-            update.message = "The game is on!"
+            update.message = self.say(Line.GAME_ON)
         self.registry.notify(update)
         return update

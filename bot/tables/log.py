@@ -1,24 +1,14 @@
-"""What a table tells about its game: log lines for events and decisions, decision tokens.
+"""Which of a game's events the table's log tells, and decision tokens.
 
-The log is Discord text (names escaped: :func:`bot.messages.text.escape`); the wording is the engine's
-(:mod:`engine.textview`). Only public facts are told: a chosen poker hand, a card still in a
-hand, stay secret.
+The lines themselves are worded by the table's teller (:mod:`bot.tables.telling`); only public
+facts are told: a chosen poker hand, a card still in a hand, stay secret.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from bot.messages.reveals import reveal_lines, told_reveals
-from bot.messages.text import escape
-from engine import Action, Game
+from engine import Game
 from engine import events as ev
 from engine.events import EndReason, Event
-from engine.textview import event_sentence
-
-log = logging.getLogger(__name__)
 
 # Events worth a line in the table's log. Players' own decisions (check, bet, bid, keep…) are
 # logged from the action itself; antes and the chips of bets/calls are not worth a line each.
@@ -55,53 +45,6 @@ def worth_a_line(event: Event) -> bool:
         case ev.GameEnd():
             return event.reason is not EndReason.HOST_STOP
     return isinstance(event, LOGGED_EVENTS)
-
-
-def describe_event(event: Event | Mapping[str, Any], view: dict[str, Any]) -> str | None:
-    """One line for the table's event log, or None for events not worth a line.
-
-    The wording is :func:`engine.textview.event_sentence`'s (``view``: the public view, for
-    names and space labels), its first letter a capital; ``event``: a record or its dict."""
-    try:
-        record = Event.from_dict(event)
-    except ValueError as exc:
-        log.warning("could not read an event: %s", exc)
-        return None
-    if not worth_a_line(record):
-        return None
-    try:
-        line = event_sentence(record, view)
-    except (KeyError, IndexError, TypeError, ValueError):
-        log.warning("could not describe a %s event", record.type)
-        return None
-    if not line:
-        return None
-    return line[:1].upper() + line[1:]
-
-
-def log_lines(events: Sequence[Event], view: dict[str, Any]) -> list[str]:
-    """The log's lines for ``events`` (records, in order; ``view``: names escaped): one per event
-    worth a line, and a Wanagan reveal told seat by seat (its cards, space and verdict)."""
-    lines: list[str] = []
-    reveals = iter(told_reveals(events))
-    for event in events:
-        if isinstance(event, ev.Reveal):
-            lines.extend(reveal_lines(next(reveals), view))
-            continue
-        line = describe_event(event, view)
-        if line:
-            lines.append(line)
-    return lines
-
-
-def public_action_text(names: list[str], action: Action, events: Sequence[Event] = (), phase: str | None = None) -> str:
-    """What everyone may read about a decision, as a sentence with the seat's escaped name
-    (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
-    seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""
-    from engine.textview import describe_action
-
-    seats = [{"name": escape(name)} for name in names]
-    return describe_action({"seats": seats}, action.to_dict(), events, phase)
 
 
 # Claims (strict claims: each pay card waits for its owner's Claim!)

@@ -45,6 +45,7 @@ from bot.tables.play import Play
 from bot.tables.registry import Registry
 from bot.tables.results import Results
 from bot.tables.store import TableStore
+from bot.tables.telling import Teller
 from bot.tables.timers import Timers
 from engine.viewtypes import GameView
 
@@ -56,12 +57,14 @@ class TableManager:
         bank: Bank,
         prefs: Prefs,
         settings: Settings,
+        teller: Teller,
         clock: Clock | None = None,
         rng: random.Random | None = None,
         save_delay: float = 0.0,
         ai: AIPlayers | None = None,
     ) -> None:
-        """``ai``: the AI seats' decisions (default: with ``rng`` and ``clock``; the bot gives it a
+        """``teller``: the words of what the tables tell (the Discord side's:
+        :data:`bot.messages.tablelines.TABLE_LINES`); ``ai``: the AI seats' decisions (default: with ``rng`` and ``clock``; the bot gives it a
         worker process pool for Hard decisions)."""
         self.clock = clock or SystemClock()
         self.store = TableStore(db, save_delay, self.clock)
@@ -71,14 +74,14 @@ class TableManager:
         self.rng = rng or random.Random()
         self.ai = ai or AIPlayers(self.rng, clock=self.clock)
         self.registry = Registry()
-        self.flow = Flow(self.registry, self.store, bank, settings, self.clock, self.ai, self.rng)
+        self.flow = Flow(self.registry, self.store, bank, settings, self.clock, self.ai, self.rng, teller)
         bank.also_forget.append(self.flow.ratings.forget)  # forget-me scrubs the ratings and standings too
         self.ratings = self.flow.ratings  # bot.competition: the ratings, the leaderboards, the standings
         self.seasons = Seasons(self.ratings, bank, self.clock.wall)
-        self.lobby = Lobby(self.registry, self.store, bank, prefs, settings, self.clock, self.rng, self.flow)
-        self.play = Play(self.registry, self.flow)
-        self.moderation = Moderation(self.registry, self.store, self.flow, self.lobby)
-        self.timers = Timers(self.registry, self.store, bank, settings, self.clock, self.flow)
+        self.lobby = Lobby(self.registry, self.store, bank, prefs, settings, self.clock, self.rng, self.flow, teller)
+        self.play = Play(self.registry, self.flow, teller)
+        self.moderation = Moderation(self.registry, self.store, self.flow, self.lobby, teller)
+        self.timers = Timers(self.registry, self.store, bank, settings, self.clock, self.flow, teller)
         self.results = Results(self.registry, self.store, bank)
 
     # -- the open tables ----------------------------------------------------------------

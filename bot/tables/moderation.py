@@ -11,12 +11,12 @@ when they act (:meth:`bot.tables.play.Play.act` clears it).
 from __future__ import annotations
 
 from bot import errors
-from bot.messages.text import escape
 from bot.tables.flow import Flow
 from bot.tables.lobby import Lobby
 from bot.tables.model import Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
+from bot.tables.telling import Line, Teller
 
 
 def voters(table: Table, target: int) -> list[int]:
@@ -37,11 +37,12 @@ def vote_open(seat: Seat) -> bool:
 
 
 class Moderation:
-    def __init__(self, registry: Registry, store: TableStore, flow: Flow, lobby: Lobby) -> None:
+    def __init__(self, registry: Registry, store: TableStore, flow: Flow, lobby: Lobby, teller: Teller) -> None:
         self.registry = registry
         self.store = store
         self.flow = flow
         self.lobby = lobby  # a removed player leaves as one who left (Lobby.leave_seat)
+        self.say = teller.say
 
     def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
         """The seat the host may remove (raised: why not). Also checked again under the lock."""
@@ -70,9 +71,10 @@ class Moderation:
                 raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
             lobby = table.status == TableStatus.LOBBY
             async with self.flow.all_or_nothing(table):
-                table.add_log(f"The host removed {escape(seat.name)} from the table.")
+                table.add_log(self.say(Line.HOST_REMOVED, name=seat.name))
                 update = await self.lobby.leave_seat(table, user_id, kicked=True)
-            update.notices = [(user_id, KICKED_FROM_LOBBY.format(chips=seat.stake) if lobby else KICKED_FROM_GAME)]
+            notice = self.say(Line.KICKED_FROM_LOBBY, chips=seat.stake) if lobby else self.say(Line.KICKED_FROM_GAME)
+            update.notices = [(user_id, notice)]
         self.registry.notify(update)
         return update
 
@@ -98,23 +100,15 @@ class Moderation:
                 if len(seat.votes) < needed:
                     await self.store.save(table, urgent=True)
                     update = TableUpdate.of(
-                        table, UpdateKind.PLAY, message=f"Your vote counts: {len(seat.votes)} of the {needed} needed."
+                        table, UpdateKind.PLAY, message=self.say(Line.VOTE_COUNTS, votes=len(seat.votes), needed=needed)
                     )
                 else:
                     seat.away, seat.votes = True, []
-                    line = f"The table voted: an AI plays {escape(seat.name)}'s seat until they press **I'm back**."
+                    line = self.say(Line.VOTED_TO_AI, name=seat.name)
                     table.add_log(line)
                     update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
                     update.message = line
                     assert seat.user_id is not None  # vote_open: a player's seat
-                    update.notices = [(seat.user_id, VOTED_AWAY_NOTICE)]
+                    update.notices = [(seat.user_id, self.say(Line.VOTED_AWAY_NOTICE))]
         self.registry.notify(update)
         return update
-
-
-KICKED_FROM_LOBBY = "the host removed you from the table; your {chips} chips are back in your wallet."
-KICKED_FROM_GAME = "the host handed your seat to an AI; your chips stay yours and you're cashed out at the end."
-VOTED_AWAY_NOTICE = (
-    "the other players voted an AI into your seat while you were away."
-    " Press **I'm back** on the table message to play again."
-)

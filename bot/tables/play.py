@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot import errors
-from bot.messages.text import escape, place_lost_line, sealed_words, still_choosing, you_did
 from bot.tables.flow import Flow
 from bot.tables.log import decision_token
 from bot.tables.model import BeforeApply, DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
+from bot.tables.telling import Line, Teller
 from engine import Action, Awaiting, IllegalAction
 from engine.phases.names import PhaseName
 
@@ -29,19 +29,17 @@ def awaited_of(table: Table, index: int) -> Awaiting:
     if game.awaiting() is None:
         raise errors.WrongPhase(errors.Refusal.NOBODY_TO_ACT)
     view = game.view(index)
-    sealed = view["sealed"]
-    if sealed:
-        raise errors.NotYourTurn(
-            errors.Refusal.CHOSEN_ALREADY, choice=sealed_words(view, sealed), names=still_choosing(view)
-        )
+    if view["sealed"]:
+        raise errors.NotYourTurn(errors.Refusal.CHOSEN_ALREADY, view=view)
     names = ", ".join(table.seats[s].name for s in game.acting_seats())
     raise errors.NotYourTurn(errors.Refusal.NOT_YOUR_TURN, name=names)
 
 
 class Play:
-    def __init__(self, registry: Registry, flow: Flow) -> None:
+    def __init__(self, registry: Registry, flow: Flow, teller: Teller) -> None:
         self.registry = registry
         self.flow = flow
+        self.say = teller.say
 
     @staticmethod
     def check_move(
@@ -145,7 +143,7 @@ class Play:
                 except Exception:
                     self.registry.changed_unsaved(table)
                     raise
-            update.message = "Done: " + you_did(line, seat.name)
+            update.message = self.say(Line.DONE, line=line, name=seat.name)
         self.registry.notify(update)
         return update
 
@@ -164,9 +162,9 @@ class Play:
             async with self.flow.all_or_nothing(table):
                 seat.away = False
                 seat.timeouts, seat.votes = 0, []
-                table.add_log(f"{escape(seat.name)} is back.")
+                table.add_log(self.say(Line.BACK, name=seat.name))
                 await self.flow.advance(table, [], rearm=False, urgent=True)
-            update = TableUpdate.of(table, UpdateKind.PLAY, message="Welcome back! Your seat is yours again.")
+            update = TableUpdate.of(table, UpdateKind.PLAY, message=self.say(Line.WELCOME_BACK))
         self.registry.notify(update)
         return update
 
@@ -178,24 +176,25 @@ class Play:
             self.registry.still_open(table)
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed(errors.Refusal.STOP_NOT_ALLOWED)
-            who = "The host" if user_id == table.host_id else f"{escape(name) or 'A server manager'} (Manage Server)"
+            if user_id == table.host_id:
+                closed, stopped = self.say(Line.HOST_CLOSED), self.say(Line.HOST_STOPPED)
+            else:
+                closed, stopped = self.say(Line.MANAGER_CLOSED, name=name), self.say(Line.MANAGER_STOPPED, name=name)
             async with self.flow.all_or_nothing(table):
-                update = await self._close(
-                    table,
-                    f"{who} closed the table; buy-ins are refunded.",
-                    f"{who} stopped the game; everyone is cashed out.",
-                )
+                update = await self._close(table, closed, stopped)
         self.registry.notify(update)
         return update
 
     async def end_lost(self, table: Table, why: str) -> TableUpdate | None:
         """End the table at once because its place on Discord is gone (``why``: a key of
-        :data:`bot.messages.text.PLACE_LOST`): a lobby refunded, a game cashed out through the
+        :data:`bot.messages.notices.PLACE_LOST`): a lobby refunded, a game cashed out through the
         ledger. None if it had closed already."""
         async with table.lock:
             if not self.registry.is_open(table):
                 return None
-            update = await self._close(table, place_lost_line(why, lobby=True), place_lost_line(why, lobby=False))
+            update = await self._close(
+                table, self.say(Line.PLACE_LOST_LOBBY, why=why), self.say(Line.PLACE_LOST_GAME, why=why)
+            )
         self.registry.notify(update)
         return update
 

@@ -134,7 +134,7 @@ class Results:
         """Chips of users + house + tables (stacks and mats) + frozen (quarantined tables) against
         grants - removals; ``ok`` when they agree and every open table's engine holds exactly the
         chips the database says it holds. ``quarantined``: those tables, apart (see
-        :func:`bot.messages.text.audit_text`)."""
+        :func:`bot.messages.notices.audit_text`)."""
         audit = await self.bank.audit(guild_id)
         house = await self.store.house_balance(guild_id)
         mismatched = []

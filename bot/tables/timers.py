@@ -46,7 +46,6 @@ from collections.abc import Awaitable, Callable
 
 from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
-from bot.messages.text import FORCED_NOTE, ai_takeover_notice, escape, left_server_to_ai, timed_out_to_ai
 from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import WALL_STEP, Clock, wall_offset
@@ -55,6 +54,7 @@ from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
+from bot.tables.telling import Line, Note, Teller
 from engine import Event
 from engine.phases.names import PhaseName
 
@@ -93,7 +93,14 @@ class Timers:
     stall_after: float | None = None
 
     def __init__(
-        self, registry: Registry, store: TableStore, bank: Bank, settings: Settings, clock: Clock, flow: Flow
+        self,
+        registry: Registry,
+        store: TableStore,
+        bank: Bank,
+        settings: Settings,
+        clock: Clock,
+        flow: Flow,
+        teller: Teller,
     ) -> None:
         self.registry = registry
         self.store = store
@@ -101,6 +108,7 @@ class Timers:
         self.settings = settings
         self.clock = clock
         self.flow = flow
+        self.say = teller.say
         self._wake = flow.deadlines_changed  # set whenever a deadline changes (Flow.set_deadline)
         self.hearing = flow.hearing
         self._wall_offset = wall_offset(clock)  # the wall clock's lead over the game's, as last seen
@@ -463,7 +471,7 @@ class Timers:
         checked = checked or {}
         kind = table.deadline_kind
         if kind == DeadlineKind.LOBBY:
-            return await self.flow.cancel(table, "Nobody started the game in time; buy-ins are refunded.")
+            return await self.flow.cancel(table, self.say(Line.LOBBY_EXPIRED))
         game = table.running_game
         if game is None:
             self.flow.set_deadline(table, None)
@@ -480,7 +488,7 @@ class Timers:
         seat = table.seats[aw.seat]
         events: list[Event] = []
         if kind == DeadlineKind.TURN and not seat.auto and checked.get(seat.user_id or 0) is False:
-            message = left_server_to_ai(seat.name)
+            message = self.say(Line.LEFT_SERVER_TO_AI, name=seat.name)
             ended = await self.flow.seat_to_ai(table, seat, message)
             if ended is not None:
                 return ended
@@ -489,11 +497,11 @@ class Timers:
             return update
         if kind == DeadlineKind.FORCED and not seat.auto:
             # The player's only card, played for them: no missed turn (it still gets its log line).
-            await self.flow.play_auto(table, events, timeout=True, note=FORCED_NOTE)
+            await self.flow.play_auto(table, events, timeout=True, note=Note.FORCED)
             return await self.flow.advance(table, events)
         if kind == DeadlineKind.TURN and not seat.auto and aw.phase == PhaseName.CLAIM:
             # Letting a claim window pass is a pass (a legal choice), not a missed turn.
-            await self.flow.play_auto(table, events, timeout=True, note="")
+            await self.flow.play_auto(table, events, timeout=True, note=Note.NONE)
             return await self.flow.advance(table, events)
         if kind == DeadlineKind.TURN and not seat.auto:
             await self.flow.play_auto(table, events, timeout=True)
@@ -512,12 +520,12 @@ class Timers:
         ``timeouts_before_ai`` in a row an AI takes the seat. The table's words, and the notice."""
         seat.timeouts += 1
         if seat.timeouts < self.settings.timeouts_before_ai:
-            return f"{escape(seat.name)} ran out of time.", []
+            return self.say(Line.RAN_OUT_OF_TIME, name=seat.name), []
         seat.away = True
-        message = timed_out_to_ai(seat.name, seat.timeouts)
+        message = self.say(Line.TIMED_OUT_TO_AI, name=seat.name, count=seat.timeouts)
         table.add_log(message)
         assert seat.user_id is not None  # a player's turn (not seat.auto)
-        return message, [(seat.user_id, ai_takeover_notice(seat.timeouts))]
+        return message, [(seat.user_id, self.say(Line.AI_TAKEOVER_NOTICE, count=seat.timeouts))]
 
     async def _time_up_together(self, table: Table, checked: dict[int, bool]) -> TableUpdate:
         """The one timer of a step every seat decides at once ran out: each player still choosing
@@ -530,7 +538,7 @@ class Timers:
         for index in list(game.acting_seats()):
             seat = table.seats[index]
             if not seat.auto and checked.get(seat.user_id or 0) is False:
-                message = left_server_to_ai(seat.name)
+                message = self.say(Line.LEFT_SERVER_TO_AI, name=seat.name)
                 ended = await self.flow.seat_to_ai(table, seat, message)
                 if ended is not None:
                     return ended

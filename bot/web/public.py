@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.tables.log import log_lines
+from bot.messages.tablelines import log_lines
 from engine import Action
 from engine import events as ev
 from engine.events import Event

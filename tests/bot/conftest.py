@@ -6,6 +6,7 @@ import pytest
 
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.messages.tablelines import TABLE_LINES
 from bot.settings import Settings
 from bot.storage.database import Database
 from bot.tables.aiworker import AIPlayers
@@ -78,7 +79,7 @@ def make_manager(db, bank, prefs, settings, clock):
     def make(rng: random.Random | None = None, ai: AIPlayers | None = None, **overrides):
         """A manager with these settings ``overrides`` (``rng``: the table's, default seeded 7)."""
         s = settings.model_copy(update=overrides) if overrides else settings
-        manager = TableManager(db, bank, prefs, s, clock=clock, rng=rng or random.Random(7), ai=ai)
+        manager = TableManager(db, bank, prefs, s, TABLE_LINES, clock=clock, rng=rng or random.Random(7), ai=ai)
         manager.updates = []
         manager.add_listener(manager.updates.append)
         return manager

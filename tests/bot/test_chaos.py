@@ -47,8 +47,8 @@ import pytest
 
 from bot import errors
 from bot.economy.bank import HOUSE, Bank
+from bot.messages.notices import PLACE_LOST
 from bot.messages.refusals import say
-from bot.messages.text import PLACE_LOST
 from bot.storage.dialect import SqliteConnection
 from bot.tables.aiworker import AIPlayers
 from bot.tables.log import decision_token

@@ -14,6 +14,7 @@ from bot.discordio.publisher import Publisher
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.messages.outgoing import Outgoing, SentMessage
+from bot.messages.tablelines import TABLE_LINES
 from bot.storage.database import Database
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
@@ -249,7 +250,7 @@ async def make_stack(settings, clock: FakeClock | None = None):
     db = await Database(settings.database_path()).connect()
     bank = Bank(db)
     prefs = Prefs(db, settings)
-    manager = TableManager(db, bank, prefs, settings, clock=clock or FakeClock(), rng=random.Random(3))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock or FakeClock(), rng=random.Random(3))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None)
     controller = Controller(manager, publisher)

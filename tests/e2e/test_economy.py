@@ -121,7 +121,7 @@ async def test_admin_tools_refusals_and_the_audit(discord_harness, tmp_path):
     confirm = await say(dh, "owner", "tripoley-admin reset")
     assert "back to 1000 chips" in confirm.content and button(confirm, "Reset the economy")
     done = await (await dh.click("owner", confirm, label="Reset the economy")).message()
-    assert "wallet(s) are back to 1000 chips" in done.content, done.content
+    assert "wallets are back to 1000 chips" in done.content, done.content
     balances = dict(query(tmp_path, "SELECT user_id, balance FROM wallets"))
     assert balances[0] == 250 and {b for u, b in balances.items() if u} == {1000}
     held, net = books(tmp_path)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.discordio.publisher import Publisher
 from bot.messages.outgoing import table_message
+from bot.messages.tablelines import TABLE_LINES
 from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
@@ -22,7 +23,7 @@ ANN, BOB = 31, 32
 @pytest.fixture
 async def setup(db, bank, prefs, settings):
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     # Pacing: see test_lobby_edits_are_paced… and test_carried_edits_are_spaced….
     publisher = Publisher(manager, sink, renderer=None, min_interval=0, carry_interval=0)
@@ -160,7 +161,7 @@ class FlakySink(RecordingSink):
 @pytest.fixture
 async def flaky(db, bank, prefs, settings):
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = FlakySink()
     publisher = Publisher(manager, sink, renderer=None, retry_base=0.01, retry_max=0.05)
     return manager, sink, publisher, clock
@@ -240,7 +241,7 @@ class TimedSink(RecordingSink):
 async def test_lobby_edits_are_paced_and_the_newest_wins(db, bank, prefs, settings):
     """Join, Add AI, Add AI, Start within a few ms: the lobby message is edited at most once per
     interval, and what it ends up showing is the newest state (the game started)."""
-    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = TimedSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0.3)
     await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
@@ -280,7 +281,7 @@ async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
     def renderer(kind, view):
         return json.dumps(view, sort_keys=True, default=str).encode()  # a picture per distinct view
 
-    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=renderer, min_interval=0)
     await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
@@ -322,7 +323,7 @@ async def test_a_late_picture_never_holds_up_the_text(db, bank, prefs, settings)
             drawn.wait(5)
         return json.dumps(view, sort_keys=True, default=str).encode()  # a picture per distinct view
 
-    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=renderer, min_interval=0, picture_wait=0.05)
     await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
@@ -369,7 +370,7 @@ async def test_a_new_rounds_message_does_not_wait_for_its_picture(db, bank, pref
         return json.dumps(view, sort_keys=True, default=str).encode()
 
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=renderer, min_interval=0, picture_wait=0.05)
     await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
@@ -452,7 +453,7 @@ async def test_an_expired_click_carries_nothing(db, bank, prefs, settings):
     """Interaction tokens live 15 minutes: an older click is not used."""
     now = [0.0]
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0, monotonic=lambda: now[0])
     table = await started_game(manager, publisher)
@@ -493,7 +494,7 @@ async def test_carried_edits_are_spaced_by_carry_interval(db, bank, prefs, setti
     """Edits through a click have a bucket of their own: at most one per carry_interval, newest state."""
     now = [100.0]
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0, carry_interval=0.5, monotonic=lambda: now[0])
     table = await started_game(manager, publisher)

@@ -13,6 +13,7 @@ import pytest
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.messages.outgoing import table_message
+from bot.messages.tablelines import TABLE_LINES
 from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
@@ -29,7 +30,7 @@ ANN, BOB, CAT = 1, 2, 3
 @pytest.fixture
 async def stack(db, bank, prefs, settings):
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0)
     turns = TurnNotifier(manager, sink)
@@ -198,7 +199,7 @@ async def public_messages_until_the_holder_decides(db, bank, prefs, settings, mo
         return deal(game, deck or stack_deck(game.n, rotated, [], game.dealer, game.n_decks))
 
     monkeypatch.setattr(Game, "next_deal", stacked)
-    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = RecordingSink()
     publisher, turns = Publisher(manager, sink, renderer=None, min_interval=0), TurnNotifier(manager, sink)
     # With auto_forced off: a forced card then waits for its holder too (on, the default, it is played
@@ -250,7 +251,7 @@ def message_streams(messages: list[tuple]) -> tuple[list[tuple], list[tuple]]:
 async def restarted(db, bank, prefs, settings, sink, min_interval=0.0):
     """A new process on the same database and channel (the sink keeps what the channel shows),
     its table resumed."""
-    manager = TableManager(db, bank, prefs, settings, clock=FakeClock(), rng=random.Random(6))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(6))
     publisher = Publisher(manager, sink, renderer=None, min_interval=min_interval)
     turns = TurnNotifier(manager, sink)
     (table,) = await manager.resume()
@@ -432,7 +433,7 @@ async def test_a_player_who_just_moved_at_the_table_is_not_pinged(db, bank, pref
     """With the watching rule on (as deployed): after a move of their own, the player's next
     decisions at the table wait (up to 20 s before time runs out) instead of pinging at once."""
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0)
     turns = TurnNotifier(manager, sink, ping_watching=60.0)

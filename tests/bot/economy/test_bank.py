@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 
@@ -85,8 +86,9 @@ async def test_house_buys_in_from_its_bankroll_and_cash_out_balances(bank, db):
 async def test_a_short_house_is_refused_and_never_granted_chips(bank, db):
     table = await make_table(db)
     await bank.house_buy_in(G, table, 60, 100)
-    with pytest.raises(HouseShort, match="house can't fund"):
+    with pytest.raises(HouseShort) as refused:
         await bank.house_buy_in(G, table, 60, 100)  # 40 left: no chips from nowhere
+    assert re.search("house can't fund", say(refused.value))
     assert await bank.balance(G, HOUSE, 0) == 40
     audit = await bank.audit(G)
     assert audit.ok and audit.granted == 100 and audit.tables == 60
@@ -124,8 +126,9 @@ async def test_daily_grant_once_per_cooldown_with_the_time_left(db):
     bank = Bank(db, clock)
     assert await bank.claim(G, 1, "daily", 50, 3600, 1000) == 1050
     clock.t += 1800
-    with pytest.raises(OnCooldown, match=r"\*\*30 min\*\*") as refused:
+    with pytest.raises(OnCooldown) as refused:
         await bank.claim(G, 1, "daily", 50, 3600, 1000)
+    assert re.search(r"\*\*30 min\*\*", say(refused.value))
     assert refused.value.retry_at == clock.t + 1800
     clock.t += 1800
     assert await bank.claim(G, 1, "daily", 50, 3600, 1000) == 1100
@@ -137,8 +140,9 @@ async def test_daily_grant_once_per_cooldown_with_the_time_left(db):
 
 async def test_relief_only_below_the_smallest_buy_in(db):
     bank = Bank(db, Clock())
-    with pytest.raises(NotAllowed, match="below 100 chips"):
+    with pytest.raises(NotAllowed) as refused:
         await bank.claim(G, 1, "relief", 200, 3600, 1000, below=100)
+    assert re.search("below 100 chips", say(refused.value))
     assert await bank.claim(G, 2, "relief", 200, 3600, 30, below=100) == 230
     with pytest.raises(OnCooldown):
         await bank.claim(G, 2, "relief", 200, 3600, 30, below=100)
@@ -162,8 +166,9 @@ async def test_reset_restores_starting_balances_and_is_refused_while_a_table_is_
     await bank.adjust(G, 2, 500, 99, 100)
     table = await make_table(db)
     await bank.buy_in(G, 1, table, 40, 100)
-    with pytest.raises(NotAllowed, match="table is open"):
+    with pytest.raises(NotAllowed) as refused:
         await bank.reset(G, 99, 100, 1000)
+    assert re.search("table is open", say(refused.value))
     assert await bank.balance(G, 1, 0) == 60  # nothing changed
     await bank.refund(G, 1, table, 40)
     await db.execute_alone("UPDATE tables SET status = 'cancelled' WHERE id = ?", (table,))
@@ -177,8 +182,9 @@ async def test_reset_restores_starting_balances_and_is_refused_while_a_table_is_
 async def test_forget_removes_the_wallet_and_anonymises_the_ledger(bank, db):
     await bank.balance(G, 1, 100)
     await bank.balance(G, 2, 100)
-    with pytest.raises(NotAllowed, match="seated"):
+    with pytest.raises(NotAllowed) as refused:
         await bank.forget(G, 1, lambda: True)
+    assert re.search("seated", say(refused.value))
     assert await bank.forget(G, 1, lambda: False) == 100
     assert await bank.ledger(G, 1) == []
     assert len(await bank.ledger(G, FORGOTTEN)) == 2  # the grant and the removal, kept
@@ -235,8 +241,9 @@ async def test_an_admins_repeated_grant_asks_to_confirm_and_a_confirmation_appli
     bank = Bank(db, clock)
     assert await bank.adjust(G, 1, 500, actor_id=99, starting=100) == (500, 600)
     clock.t += 30
-    with pytest.raises(RepeatedGrant, match="granted 500 chips to this wallet 30 s ago") as repeated:
+    with pytest.raises(RepeatedGrant) as repeated:
         await bank.adjust(G, 1, 500, actor_id=99, starting=100)
+    assert re.search("granted 500 chips to this wallet 30 s ago", say(repeated.value))
     assert await bank.balance(G, 1, 100) == 600  # nothing changed
     first = repeated.value.row_id
     assert await bank.adjust(G, 1, 500, 99, 100, after=first) == (500, 1100)  # confirmed
@@ -246,8 +253,9 @@ async def test_an_admins_repeated_grant_asks_to_confirm_and_a_confirmation_appli
     assert await bank.adjust(G, 1, 500, 98, 100) == (500, 2000)  # another admin: no question
     assert await bank.adjust(G, HOUSE, 500, 99, 0) == (500, 500)  # another wallet (the house): none either
     assert await bank.adjust(G, 1, -300, 99, 100) == (-300, 1700)
-    with pytest.raises(RepeatedGrant, match="took 300 chips from"):
+    with pytest.raises(RepeatedGrant) as refused:
         await bank.adjust(G, 1, -300, 99, 100)
+    assert re.search("took 300 chips from", say(refused.value))
     clock.t += REPEAT_WINDOW + 1
     assert await bank.adjust(G, 1, 500, 99, 100) == (500, 2200)  # long after: a new decision
     assert (await bank.audit(G)).ok

@@ -14,6 +14,14 @@ from bot.messages.refusals import WORDS, say, words
 from bot.messages.text import escape
 from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
 
+# A seat's own view after its choice in a step every seat decides at once.
+CHOSEN_VIEW = {
+    "phase": "poker-choose",
+    "acting": [1],
+    "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob"}],
+    "sealed": {"do": "choose", "cards": ["AH", "KH", "QH", "JH", "TH"]},
+}
+
 
 def test_every_refusal_has_words():
     assert set(WORDS) == set(errors.Refusal)
@@ -21,10 +29,17 @@ def test_every_refusal_has_words():
         facts = {name: "x" for name in inspect.signature(wording).parameters}
         given = (
             ("legal", ["check"]),
-            ("view", None),
+            ("view", CHOSEN_VIEW if refusal is errors.Refusal.CHOSEN_ALREADY else None),
             ("opening", True),
-            ("why", errors.NotEnoughChips("Short.")),
+            ("why", errors.NotEnoughChips(errors.Refusal.NOT_ENOUGH_CHIPS, amount=320, have=10)),
             ("buy_in", 320),
+            ("kind", "daily"),
+            ("wait", 90.0),
+            ("amount", 500),
+            ("ago", 30.0),
+            ("permissions", ["Send Messages"]),
+            ("threads", False),
+            ("tool", "admin-role" if refusal is errors.Refusal.NEEDS_MANAGE_SERVER else "grant"),
         )
         facts.update({k: v for k, v in given if k in facts})
         assert words(refusal, facts).strip()

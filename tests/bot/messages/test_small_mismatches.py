@@ -11,7 +11,8 @@ from bot.errors import NotEnoughChips, Refusal
 from bot.messages.outgoing import table_message
 from bot.messages.refusals import words
 from bot.messages.rules import space_rules
-from bot.messages.text import hand_by_suit, has_pay_suit, mat_text, plural, replay_file_name
+from bot.messages.tabletext import has_pay_suit, mat_text
+from bot.messages.text import counted, hand_by_suit, replay_file_name
 from bot.tables.model import DeadlineKind
 from engine import Game
 from engine.presets import PRESETS
@@ -28,9 +29,9 @@ def test_the_hand_text_lists_suits_in_the_order_of_the_picture():
     assert lines[0] == "♣ 2 10"
 
 
-def test_plurals():
-    assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
-    assert plural(1, "win") == "1 win" and plural(-1, "chip") == "-1 chip"
+def test_counts():
+    assert [counted(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    assert counted(1, "chip") == "1 chip" and counted(-1, "chip") == "-1 chip"
 
 
 def test_a_pay_suit_is_named_only_on_mats_with_one():

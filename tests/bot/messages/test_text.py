@@ -10,7 +10,8 @@ import pytest
 
 from bot import errors
 from bot.discordio.publisher import Publisher
-from bot.messages import text
+from bot.messages import tabletext, text
+from bot.messages.tablelines import TABLE_LINES
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
 from tests.cogs.fakes import RecordingSink
@@ -45,7 +46,7 @@ def test_escape_isolates_right_to_left_names_and_drops_overrides():
 @pytest.fixture
 async def setup(db, bank, prefs, settings):
     clock = FakeClock()
-    manager = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0)
     return manager, sink, publisher, clock
@@ -106,7 +107,7 @@ async def test_no_next_round_line_once_the_rounds_are_over(setup):
         await manager.tick()
     # The last round is over; the board clearing (the end-of-game showdown) is dealt after the pause.
     assert table.status == "playing" and table.deadline_kind == "next-deal"
-    shown = text.mat_text(table, table.game.view(None))
+    shown = tabletext.mat_text(table, table.game.view(None))
     assert "Next round" not in shown and "Clearing the board" in shown, shown
 
 
@@ -117,7 +118,7 @@ async def test_a_round_message_posted_before_a_restart_is_reused(setup, db, bank
     await publisher.flush()
     posted = table.mat_message_id
     # The restart came after the post, before its id was saved: the table comes back without it.
-    resumed = TableManager(db, bank, prefs, settings, clock=clock, rng=random.Random(5))
+    resumed = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     await manager.flush_saves()
     table.mat_message_id = table.mat_round = None
     await manager.store.save(table)

@@ -11,6 +11,7 @@ import pytest
 
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.messages.tablelines import TABLE_LINES
 from bot.storage.copydb import MigrationRefused, audits, migrate_database, row_counts
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
@@ -25,7 +26,7 @@ async def busy_sqlite(path: str, settings, clock) -> None:
     db = await Database(path).connect()
     try:
         bank = Bank(db)
-        manager = TableManager(db, bank, Prefs(db, settings), settings, clock=clock, rng=random.Random(3))
+        manager = TableManager(db, bank, Prefs(db, settings), settings, TABLE_LINES, clock=clock, rng=random.Random(3))
         table = await lobby(manager, ai=1)
         await manager.start(C, ANN)
         await play_out(manager, clock, table)
@@ -58,7 +59,9 @@ async def test_an_sqlite_database_moves_to_postgresql_with_every_chip(tmp_path, 
             dict(r) for r in await old.fetchall("SELECT * FROM ledger ORDER BY id")
         ]
         # The bot carries on over the copy: the game resumes, and new rows get new ids.
-        manager = TableManager(new, Bank(new), Prefs(new, settings), settings, clock=clock, rng=random.Random(3))
+        manager = TableManager(
+            new, Bank(new), Prefs(new, settings), settings, TABLE_LINES, clock=clock, rng=random.Random(3)
+        )
         resumed = await manager.resume()
         assert sorted(t.status for t in resumed) == ["lobby", "playing"]
         playing = next(t for t in resumed if t.status == "playing")

@@ -22,6 +22,7 @@ from bot.discordio.health import Health
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
 from bot.messages.refusals import say
+from bot.messages.tablelines import TABLE_LINES
 from bot.storage.database import Database
 from bot.storage.dialect import SqliteConnection
 from bot.tables.manager import TableManager
@@ -172,7 +173,7 @@ def short_outage(request, tmp_path) -> Outage:
 
 def make_stack(db, settings, clock):
     bank = Bank(db)
-    return TableManager(db, bank, Prefs(db, settings), settings, clock=clock, rng=random.Random(5)), bank
+    return TableManager(db, bank, Prefs(db, settings), settings, TABLE_LINES, clock=clock, rng=random.Random(5)), bank
 
 
 async def stop_saver(manager) -> None:

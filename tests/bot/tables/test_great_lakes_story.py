@@ -7,11 +7,15 @@ from __future__ import annotations
 import pytest
 
 from bot.messages.outgoing import table_message
-from bot.messages.text import FORCED_NOTE, final_text
+from bot.messages.tablelines import ACTION_NOTES
+from bot.messages.tabletext import final_text
 from bot.tables.flow import FORCED_PAUSE
 from bot.tables.model import DeadlineKind
 from bot.tables.results import hand_rank
+from bot.tables.telling import Note
 from tests.bot.tables.test_manager import ANN, BOB, C, G
+
+FORCED_NOTE = ACTION_NOTES[Note.FORCED].format(action="")  # what follows a forced card's log line
 
 
 async def great_lakes(manager, clock, auto_forced=True):
@@ -61,7 +65,7 @@ async def test_a_forced_card_is_played_for_its_holder_after_a_short_pause(manage
         assert "time runs out" not in text.rsplit("\n", 1)[-1], "no turn timer for a card played in a moment"
     lines = [line for n in table.round_logs for line in table.round_logs[n] if line.endswith(FORCED_NOTE)]
     assert len(lines) == len(forced) and all(" plays " in line for line in lines), lines
-    assert not any(line.endswith(FORCED_NOTE + " (timed out)") for line in lines)
+    assert not any(line.endswith(ACTION_NOTES[Note.TIMED_OUT].format(action="")) for line in lines)
 
 
 async def test_off_every_forced_card_waits_for_its_holder(manager, clock):

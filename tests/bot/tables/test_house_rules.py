@@ -9,7 +9,7 @@ import pytest
 from bot import errors
 from bot.messages.components import lobby_components
 from bot.messages.rules import pages_for
-from bot.messages.text import lobby_text
+from bot.messages.tabletext import lobby_text
 from tests.bot.tables.test_manager import ANN, BOB, C, G, lobby
 
 

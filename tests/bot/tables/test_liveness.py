@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from bot.economy.bank import Bank
 from bot.economy.prefs import Prefs
+from bot.messages.tablelines import TABLE_LINES
 from bot.settings import Settings
 from bot.storage.database import Database
 from bot.tables.aiworker import AIPlayers
@@ -78,7 +79,7 @@ async def drive(db: Database, s: Settings, mixes, drop_every: int, rounds: int, 
     bank = Bank(db)
     rng = random.Random(seed)
     ai = AIPlayers(rng, clock=clock, budget=Budget(rollouts=1, seconds=None))  # one world a search
-    manager = TableManager(db, bank, Prefs(db, s), s, clock=clock, rng=rng, ai=ai)
+    manager = TableManager(db, bank, Prefs(db, s), s, TABLE_LINES, clock=clock, rng=rng, ai=ai)
     manager.timers.watchdog_step = math.inf  # off: the loop must need no watchdog
     run = Run()
     behaviour: dict[int, str] = {}  # user id → how that human plays

@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from bot.tables.log import describe_event, worth_a_line
+from bot.messages.tablelines import describe_event
+from bot.tables.log import worth_a_line
 from engine import Game
 from engine import events as ev
 from engine.events import EndReason

@@ -286,7 +286,7 @@ async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
 
 
 def test_event_lines_come_from_the_engine_text_and_keep_who_what_how_many_where():
-    from bot.tables.log import describe_event
+    from bot.messages.tablelines import describe_event
     from engine import Game
 
     game = Game.new("rummoli", ["Ann", "Bob", "Ada (AI)"], seed=3)
@@ -379,7 +379,7 @@ async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monke
 
 
 def test_secret_cards_stay_out_of_the_public_log():
-    from bot.tables.log import public_action_text
+    from bot.messages.tablelines import public_action_text
     from engine import Action
 
     names = ["ann"]
@@ -395,8 +395,8 @@ def test_secret_cards_stay_out_of_the_public_log():
 
 def test_a_played_card_is_named_in_the_public_log():
     """A Great Lakes "play" decision puts the card face up: the log says which (it left the hand)."""
+    from bot.messages.tablelines import public_action_text
     from bot.messages.text import card as card_text
-    from bot.tables.log import public_action_text
     from engine import Action, Game
     from engine.ai import choose_action
 
@@ -426,7 +426,7 @@ def test_a_played_card_is_named_in_the_public_log():
 
 def test_a_claim_in_the_hand_view_names_every_space_it_pays():
     """Rummoli's A♥ pays both A♥ pockets: one claim, and the hand view says so."""
-    from bot.messages.text import hand_text
+    from bot.messages.handtext import hand_text
     from engine import Action
     from tests.engine.deals import new_game
 
@@ -450,7 +450,7 @@ def test_a_claim_in_the_hand_view_names_every_space_it_pays():
 
 
 def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():
-    from bot.messages.text import hand_text
+    from bot.messages.handtext import hand_text
     from engine import Game
     from tests.engine.deals import stack_deck
 

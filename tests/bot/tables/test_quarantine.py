@@ -10,7 +10,7 @@ import pytest
 
 from bot import __main__ as cli
 from bot.economy.bank import FORGOTTEN, HOUSE
-from bot.messages.text import audit_text
+from bot.messages.notices import audit_text
 from bot.tables.quarantine import REFUND
 from tests.bot.tables.test_manager import ANN, BOB, G, drive_to_human
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot import errors
+from bot.messages.handtext import hand_text
 from bot.messages.refusals import say
-from bot.messages.text import hand_text, mat_text
+from bot.messages.tabletext import mat_text
 from tests.bot.tables.test_manager import ANN, BOB, C, lobby
 
 CAT = 33

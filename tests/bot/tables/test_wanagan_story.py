@@ -8,8 +8,8 @@ from bot.messages import story
 from bot.messages.components import WANAGAN_MAKES, WANAGAN_MISSES, SelectSpec
 from bot.messages.outgoing import hand_message, table_message
 from bot.messages.reveals import reveal_lines, told_reveals, verdict
+from bot.messages.tablelines import log_lines
 from bot.messages.text import escaped_view
-from bot.tables.log import log_lines
 from engine import Game
 from engine import cards as CARDS
 from engine import events as ev

@@ -195,7 +195,7 @@ class Admin(
         channel: discord.TextChannel | None = None,
         reset_chips: bool = False,
     ) -> None:
-        await require_admin(interaction, self.prefs, "Seasons")
+        await require_admin(interaction, self.prefs, "season")
         if end and length is not None:
             raise errors.TripoleyError(competition_words.SEASON_END_AND_LENGTH)
         if reset_chips and not end:

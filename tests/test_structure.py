@@ -50,7 +50,6 @@ KNOWN_UNTIL_MERGE: tuple[tuple[str, str], ...] = (
     ("bot.discordio.client", "long"),
     ("bot.discordio.controller", "long"),
     ("bot.discordio.publisher", "long"),
-    ("bot.messages.text", "long"),
     ("bot.discordio.controller", "raw"),
     ("bot.discordio.publisher", "raw"),
     ("bot.discordio.turns", "raw"),

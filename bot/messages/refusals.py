@@ -87,6 +87,7 @@ ADMINS_ONLY = {
     "kick": "Kicking a player needs the **Manage Server** permission or this server's Tripoley admin role.",
     "reset": "Resetting the economy needs the **Manage Server** permission or this server's Tripoley admin role.",
     "settings": "Changing the settings needs the **Manage Server** permission or this server's Tripoley admin role.",
+    "season": "Running the seasons needs the **Manage Server** permission or this server's Tripoley admin role.",
 }
 # What only the server's managers may do (bot.discordio.admin.require_manage_server).
 MANAGERS_ONLY = {"admin-role": "Choosing the admin role needs the **Manage Server** permission."}

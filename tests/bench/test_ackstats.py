@@ -1,4 +1,4 @@
-"""The measurement hooks used by bench/bench_bot_load.py (bot/discordio/ackstats.py)."""
+"""The measurement hooks used by bench/bench_bot_load.py (bench/ackstats.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 import json
 import time
 
-from bot.discordio import ackstats
+from bench import ackstats
 
 
 async def test_slow_loop_steps_are_recorded_with_the_task_and_where_it_stopped(tmp_path, monkeypatch):

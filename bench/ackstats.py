@@ -1,5 +1,7 @@
-"""Bot-side interaction → acknowledgement timing (measurement only; off unless asked for).
+"""Bot-side interaction → acknowledgement timing for bench/bench_bot_load.py (measurement only).
 
+``python bench/ackstats.py [bot arguments]`` runs the bot (``python -m bot``) with discord.py's and
+asyncio's internals wrapped to time it; it is not part of the product, which never patches them.
 With ``ACK_STATS_FILE=/path/stats.json`` in the environment, the bot records for every interaction
 the time from its receipt (the gateway event parsed, before any handler runs) to the moment the
 acknowledgement's HTTP request is started (``defer``, ``send_message``, ``edit_message``,
@@ -18,7 +20,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -111,26 +115,30 @@ class AckStats:
                     stats.slow_steps.append((took, _describe_step(self_), began))
 
         timed_run._ack_stats = True  # type: ignore[attr-defined]
-        handle._run = timed_run  # type: ignore[method-assign]  # the instrumentation wraps asyncio's own method
+        handle._run = timed_run  # type: ignore[method-assign]  # wraps asyncio's own method
 
-    def install(self, bot) -> None:
+    def install(self) -> None:
+        """Wrap discord.py's classes before the bot is made: its parser of interactions (read by
+        each connection as it is made) and its acknowledging call."""
         import gc
 
+        from discord.state import ConnectionState
         from discord.webhook import async_ as webhook_async
 
         gc.callbacks.append(self._on_gc)
         self._watch_loop_steps()
-        parsers = bot._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
+        parse = ConnectionState.parse_interaction_create
+        if not getattr(parse, "_ack_stats", False):
 
-        def parse_interaction_create(data, _parse=parse):
-            try:
-                self.received[int(data["id"])] = (time.perf_counter(), _kind(data))
-            except (KeyError, TypeError, ValueError):
-                pass
-            return _parse(data)
+            def parse_interaction_create(state, data, _parse=parse):
+                try:
+                    self.received[int(data["id"])] = (time.perf_counter(), _kind(data))
+                except (KeyError, TypeError, ValueError):
+                    pass
+                return _parse(state, data)
 
-        parsers["INTERACTION_CREATE"] = parse_interaction_create
+            parse_interaction_create._ack_stats = True  # type: ignore[attr-defined]
+            ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
 
         adapter = webhook_async.AsyncWebhookAdapter
         original = adapter.create_interaction_response
@@ -198,6 +206,21 @@ def _heap() -> dict[str, Any]:
     }
 
 
-def from_env() -> AckStats | None:
+def main() -> int:
+    """Run the bot as ``python -m bot`` would, timed when ACK_STATS_FILE is set."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bot.__main__ import main as run_bot
+
     path = os.environ.get(ENV)
-    return AckStats(path) if path else None
+    stats = AckStats(path) if path else None
+    if stats is not None:
+        stats.install()
+    try:
+        return run_bot()
+    finally:
+        if stats is not None:
+            stats.write()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

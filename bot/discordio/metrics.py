@@ -17,7 +17,6 @@ import platform
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -27,12 +26,10 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector, CollectorRegistry
 
 from bot import __version__
-
-if TYPE_CHECKING:
-    from bot.discordio.pacing import Pacer
-    from bot.discordio.render import ImageService
-    from bot.storage.database import Database
-    from bot.tables.manager import TableManager
+from bot.discordio.pacing import Pacer
+from bot.discordio.render import ImageService
+from bot.storage.database import Database
+from bot.tables.manager import TableManager
 
 # The acknowledgement histogram's buckets (seconds): fine where a healthy bot answers (tens of ms), up
 # to Discord's 3 s, past which the user saw "This interaction failed". A histogram, not quantiles of
@@ -68,7 +65,7 @@ def interaction_answered(url: yarl.URL) -> int | None:
 class DiscordTraffic:
     """Counts the bot's requests to Discord by budget, and the 429s among the answers; times every
     acknowledgement from the interaction's receipt (:meth:`received`, from the gateway's event) to the
-    moment its request starts, as ``ACK_STATS_FILE`` does (bot.discordio.ackstats), but always on
+    moment its request starts, as the load bench's ``ACK_STATS_FILE`` does (bench/ackstats.py), but always on
     and in constant memory. Give :attr:`trace` to the client as ``http_trace``. With ``gate``, a
     request counted against the global limit waits for it before it leaves (the pacer's window)."""
 

@@ -3,8 +3,8 @@
 All buttons and selects are :class:`discord.ui.DynamicItem` s matching the ids of
 :mod:`bot.messages.buttonids`; they are registered once at start-up (``bot.add_dynamic_items``) and
 therefore keep working after a restart. Their callbacks hand the id over to
-``interaction.client.controller`` (the client is our :class:`~bot.discordio.client.TripoleyBot`,
-which declares its services), which decodes it.
+``interaction.client.controller`` (the client is our bot, which declares its services: the
+:class:`TableClient` it is), which decodes it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -28,9 +28,6 @@ from bot.messages.buttonids import (
 from bot.messages.components import ButtonSpec, Component, SelectSpec
 from bot.messages.outgoing import Outgoing
 
-if TYPE_CHECKING:
-    from bot.discordio.client import TripoleyBot
-    from bot.discordio.controller import Controller
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -40,12 +37,29 @@ STYLES = {
 }
 
 
-def controller_of(interaction: discord.Interaction) -> Controller:
+class Answerer(Protocol):
+    """What answers the items' interactions (bot.discordio.controller.Controller): declared here,
+    so that the items need not import the controller that builds them."""
+
+    def take_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None: ...
+
+    async def on_amount(self, interaction: discord.Interaction, button: AmountButton, raw: str) -> None: ...
+
+    async def refuse_unreadable(self, interaction: discord.Interaction, custom_id: str, kind: str) -> None: ...
+
+
+class TableClient(Protocol):
+    """The bot as the items see it (bot.discordio.client.TripoleyBot): its controller."""
+
+    @property
+    def controller(self) -> Answerer: ...
+
+
+def controller_of(interaction: discord.Interaction) -> Answerer:
     """The controller of the bot that received the interaction. discord.py hands every item an
-    ``Interaction[Client]``; the client is always our TripoleyBot, whose declared services make
-    the attribute a checked one."""
-    bot = cast("TripoleyBot", interaction.client)
-    return bot.controller
+    ``Interaction[Client]``; the client is always our bot, whose declared services make the
+    attribute a checked one."""
+    return cast(TableClient, interaction.client).controller
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):

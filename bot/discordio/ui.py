@@ -28,7 +28,6 @@ from bot.messages.buttonids import (
 from bot.messages.components import ButtonSpec, Component, SelectSpec
 from bot.messages.outgoing import Outgoing
 
-
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,

@@ -73,6 +73,21 @@ class Refusal(enum.Enum):
     VOTED_ALREADY = enum.auto()
     DATABASE_BUSY = enum.auto()
 
+    # -- the Discord controls' refusals (bot.discordio.controller; worded at the end of
+    # bot.messages.refusals) --
+    SERVER_ONLY = enum.auto()  # a command in direct messages
+    NO_CHANNEL = enum.auto()  # an interaction from no channel
+    STALE_CONTROL = enum.auto()  # a button, menu or form this version no longer reads (``kind``)
+    TABLE_GONE = enum.auto()  # the button's table is closed, or not in this channel
+    PAGE_GONE = enum.auto()  # a page of a list no longer offered
+    LOBBY_CLOSED = enum.auto()  # a lobby's button once the game started
+    AMOUNT_UNAFFORDABLE = enum.auto()  # an amount button with no amount the player can pay
+    AMOUNT_TOO_LATE = enum.auto()  # an amount sent after its round ended
+    NOT_A_NUMBER = enum.auto()  # an amount that is no whole number (``typed``)
+    AMOUNT_OUTSIDE = enum.auto()  # an amount outside ``low``..``high`` (``amount``)
+    LOG_NOT_KEPT = enum.auto()  # a finished game's log asked for in another server, or pruned
+    NO_REPLAY = enum.auto()  # a game older than the replay files
+
 
 class TripoleyError(Exception):
     """A refused action. Raised either with its ``words`` (shown to the player as they are) or with a

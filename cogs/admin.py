@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import errors
 from bot.discordio.admin import AdminTools, require_admin, require_manage_server
-from bot.discordio.controller import guild_of
+from bot.discordio.answering import guild_of, reply
 from bot.economy.bank import HOUSE
 from bot.messages.text import audit_text
 from cogs.common import (
@@ -72,12 +72,12 @@ class Admin(
             return
         balance = await self.bank.balance(guild_of(interaction), HOUSE, self.bot.settings.house_bankroll)
         text = f"The house holds **{balance}** chips. AI seats buy in from it and their winnings go back to it."
-        await self.controller.reply(interaction, text)
+        await reply(interaction, text)
 
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
         await require_admin(interaction, self.prefs, "The audit")
-        await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
+        await reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     @app_commands.describe(user="The member to remove from their table")
@@ -86,7 +86,7 @@ class Admin(
         updates = await self.manager.kick(
             guild_of(interaction), user.id, display_name(interaction.user), interaction.user.id
         )
-        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
+        await reply(interaction, "\n".join(u.message for u in updates if u.message))
 
     @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
@@ -159,7 +159,7 @@ class Admin(
             )
         else:
             config = await self.prefs.guild(guild_of(interaction))
-        await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
+        await reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
 
 
 async def setup(bot) -> None:

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.controller import acknowledge_then, channel_of, guild_of
+from bot.discordio.answering import acknowledge_then, channel_of, guild_of, reply
 from bot.economy.bank import STILL_SEATED, WEEK, duration_text
 from bot.economy.privacy import forget_everywhere
 from bot.messages.text import escape, plural
@@ -45,7 +45,7 @@ class EconomyCommands(CommandFamily):
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
                 lines.append(f"At this table: **{at}** chips.")
         lines.append(await self._grants_due(interaction, config, balance))
-        await self.controller.reply(interaction, "\n".join(lines))
+        await reply(interaction, "\n".join(lines))
 
     async def _grants_due(self, interaction: discord.Interaction, config, balance: int) -> str:
         """When the player can next claim the daily (and, with a wallet below the smallest buy-in, relief) grant."""
@@ -115,7 +115,7 @@ class EconomyCommands(CommandFamily):
         target = user or interaction.user
         stats = await self.manager.stats(guild_of(interaction), target.id)
         if not stats:
-            await self.controller.reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
+            await reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
             return
         net = stats["net"]
         embed = discord.Embed(title="Stats", description=f"<@{target.id}>", colour=0x2E8B57)

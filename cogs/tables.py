@@ -8,15 +8,8 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.controller import (
-    acknowledged_first,
-    channel_of,
-    check_bot_permissions,
-    guild_of,
-    send_answer,
-    thinking,
-    wants_thread,
-)
+from bot.discordio.answering import acknowledged_first, channel_of, guild_of, reply, send_answer, thinking
+from bot.discordio.permissions import check_bot_permissions, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
@@ -106,12 +99,12 @@ class TableCommands(CommandFamily):
         update = await self.manager.join(
             channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
         )
-        await self.controller.reply(interaction, update.message or "You're in!")
+        await reply(interaction, update.message or "You're in!")
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")
     async def leave(self, interaction: discord.Interaction) -> None:
         update = await self.manager.leave(channel_of(interaction), interaction.user.id)
-        await self.controller.reply(interaction, update.message or "You left.")
+        await reply(interaction, update.message or "You left.")
 
     @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
     @app_commands.describe(player="The player to remove")
@@ -122,9 +115,9 @@ class TableCommands(CommandFamily):
         seat = self.manager.check_kick(table, interaction.user.id, player.id)
         if table.status == "lobby":
             update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
-            await self.controller.reply(interaction, update.message or "Removed.")
+            await reply(interaction, update.message or "Removed.")
             return
-        await self.controller.reply(
+        await reply(
             interaction,
             f"Hand **{escape(seat.name)}**'s seat to an AI for the rest of the game? Their chips stay theirs:"
             " they are cashed out at the end, like a player who left.",
@@ -142,13 +135,13 @@ class TableCommands(CommandFamily):
         update = await self.manager.stop(
             channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
         )
-        await self.controller.reply(interaction, update.message or "Stopped.", ephemeral=False)
+        await reply(interaction, update.message or "Stopped.", ephemeral=False)
 
     @app_commands.command(name="history", description="Recent games in this server and their results")
     async def history(self, interaction: discord.Interaction) -> None:
         games = await self.manager.history(guild_of(interaction), 10)
         if not games:
-            await self.controller.reply(interaction, "No finished games yet. `/tripoley start` one!")
+            await reply(interaction, "No finished games yet. `/tripoley start` one!")
             return
         lines: list[str] = []
         buttons: list[ButtonSpec] = []
@@ -185,7 +178,7 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="help", description="How to play, in a few lines, and the commands that matter")
     async def show_help(self, interaction: discord.Interaction) -> None:
-        await self.controller.reply(interaction, HELP_TEXT)
+        await reply(interaction, HELP_TEXT)
 
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
@@ -237,7 +230,7 @@ class TableCommands(CommandFamily):
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
         if not on:
-            await self.controller.reply(interaction, "No more hand DMs: use **Show my hand** on the table message.")
+            await reply(interaction, "No more hand DMs: use **Show my hand** on the table message.")
             return
         # Checked now, not at the next deal: a short test DM.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -252,7 +245,7 @@ class TableCommands(CommandFamily):
             )
         else:
             text = "I sent you a test DM: you'll get your hand there at every deal."
-        await self.controller.reply(interaction, text)
+        await reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
     @app_commands.choices(mode=ON_OFF)
@@ -267,11 +260,11 @@ class TableCommands(CommandFamily):
             )
         else:
             text = "No more turn pings: watch the table message for ⏳ and your name."
-        await self.controller.reply(interaction, text)
+        await reply(interaction, text)
 
     @app_commands.command(
         name="settings", description="The server's defaults (admins change them: /tripoley-admin settings)"
     )
     async def settings(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(guild_of(interaction))
-        await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
+        await reply(interaction, settings_text(config, self.bot.settings.house_bankroll))

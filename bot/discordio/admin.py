@@ -2,7 +2,7 @@
 wallet or the house's) and a reset.
 
 Each is acknowledged before its work is done and its result is then shown in that answer, retried
-while Discord fails (:func:`~bot.discordio.controller.acknowledge_then`): an admin never has a grant
+while Discord fails (:func:`~bot.discordio.answering.acknowledge_then`): an admin never has a grant
 applied without seeing it. A grant that repeats the same admin's same change to the same wallet
 within :data:`bot.economy.bank.REPEAT_WINDOW` (the usual mistake: the first answer was lost, or
 the command was sent twice) changes nothing and asks instead, with a **Do it again** button.
@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot import errors
-from bot.discordio.controller import acknowledge_then, guild_of
+from bot.discordio.answering import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE, TABLES_OPEN
 from bot.economy.prefs import Prefs

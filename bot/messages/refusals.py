@@ -121,3 +121,30 @@ def say(error: TripoleyError) -> str:
         return error.words
     assert error.refusal is not None  # raised without words: with a refusal
     return words(error.refusal, error.facts)
+
+
+# -- the Discord controls' refusals (bot.discordio.controller) --------------------------------
+
+STALE_CONTROLS = {
+    "button": "That button is no longer in use.",
+    "menu": "That menu is no longer in use.",
+    "form": "That form is no longer in use.",
+}
+WORDS.update(
+    {
+        Refusal.SERVER_ONLY: lambda: "Tripoley is played in a server's channels, not in direct messages.",
+        Refusal.NO_CHANNEL: lambda: "There is no table here: Tripoley is played in a server's channels.",
+        Refusal.STALE_CONTROL: lambda kind: STALE_CONTROLS.get(kind, STALE_CONTROLS["button"]),
+        Refusal.TABLE_GONE: lambda: f"This table is closed: that game is over. {START}",
+        Refusal.PAGE_GONE: lambda: "That page is no longer available.",
+        Refusal.LOBBY_CLOSED: lambda: "This lobby is closed: the game has started.",
+        Refusal.AMOUNT_UNAFFORDABLE: lambda: "You don't have enough chips for that.",
+        Refusal.AMOUNT_TOO_LATE: lambda: "That round is over; your amount was not used.",
+        Refusal.NOT_A_NUMBER: lambda typed: f"“{escape(typed)}” is not a whole number of chips.",
+        Refusal.AMOUNT_OUTSIDE: lambda low, high, amount: (
+            f"The amount must be between {low} and {high} chips; you entered {amount}."
+        ),
+        Refusal.LOG_NOT_KEPT: lambda: "That game's log isn't kept in this server.",
+        Refusal.NO_REPLAY: lambda: "That game has no replay file (it began before games were kept as replays).",
+    }
+)

@@ -10,10 +10,11 @@ import discord
 import pytest
 
 from bot import errors
-from bot.discordio.controller import GENERIC_FAILURE
+from bot.discordio.answering import report
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, handle_modal_submit
 from bot.messages.buttonids import AmountButton
+from bot.messages.controls import GENERIC_FAILURE
 from bot.messages.outgoing import hand_message
 from bot.messages.refusals import say
 from cogs.admin import Admin
@@ -60,7 +61,7 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
     again = interaction(stack, BOB)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, again, preset="tripoley")
-    await stack.controller.report(again, err.value)
+    await report(again, err.value)
     # After the "thinking…" (removed), the refusal comes privately as a follow-up.
     assert again.calls.names() == ["defer", "delete_original_response", "followup"]
     assert again.calls.last("followup")[2]["ephemeral"] is True
@@ -83,7 +84,7 @@ async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
     it = interaction(stack, permissions=perms.value)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, it, preset="tripoley")
-    await stack.controller.report(it, err.value)
+    await report(it, err.value)
     answer = it.calls.last("followup")  # after the "thinking…" (removed)
     assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
     assert answer[1].count("**") == 2, "only the missing one is named"
@@ -255,7 +256,7 @@ def test_the_amount_form_wraps_its_input_in_a_label():
 async def test_unexpected_errors_are_logged_not_shown(stack, caplog):
     it = interaction(stack)
     with caplog.at_level(logging.ERROR):
-        await stack.controller.report(it, RuntimeError("database exploded"))
+        await report(it, RuntimeError("database exploded"))
     assert it.calls[0][1] == GENERIC_FAILURE
     assert "database exploded" in caplog.text
 
@@ -466,8 +467,8 @@ async def test_discords_routine_refusals_are_dropped_quietly(stack, caplog, erro
     """10062 (too late to answer) and 40060 (answered already) are Discord's routine refusals: no
     answer is attempted (it would fail the same way), logged at INFO without a traceback."""
     it = interaction(stack)
-    caplog.set_level(logging.INFO, "bot.discordio.controller")
-    await stack.controller.report(it, error)
+    caplog.set_level(logging.INFO, "bot.discordio.answering")
+    await report(it, error)
     assert it.calls == []
-    [record] = [r for r in caplog.records if r.name == "bot.discordio.controller"]
+    [record] = [r for r in caplog.records if r.name == "bot.discordio.answering"]
     assert record.levelno == logging.INFO and record.exc_info is None

@@ -15,7 +15,7 @@ import logging
 import time
 
 import bot.tables.clock as clock_module
-from bot.discordio.controller import GENERIC_FAILURE
+from bot.messages.controls import GENERIC_FAILURE
 from tests.cogs.test_cog_e2e_fake_discord import find_button, open_lobby, play_one_move, settle, start_bot, start_game
 
 PLAIN = ("Check", "Call", "Keep my hand", "Pass", "Claim!")  # a decision taken with one click on the mat

@@ -9,6 +9,7 @@ import time
 import discord
 import pytest
 
+from bot.discordio.answering import report
 from bot.discordio.render import ImageService, default_renderer
 from bot.messages.buttonids import GameLogButton, ReplayButton, SpaceRulesButton, encode
 from bot.messages.components import final_components, mat_components
@@ -54,7 +55,7 @@ async def test_the_host_kicks_from_the_lobby_at_once(stack, cog):
     it = interaction(stack, BOB)
     with pytest.raises(Exception) as refused:
         await cog.kick.callback(cog, it, member(ANN))
-    await stack.controller.report(it, refused.value)
+    await report(it, refused.value)
     assert it.calls.last("send_message")[1] == "Only the table's host can remove a player from it."
     it = interaction(stack)
     await cog.kick.callback(cog, it, member(BOB))

@@ -15,7 +15,7 @@ from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
 from bot.messages.outgoing import lobby_message
 from bot.messages.rules import pages_for
 from bot.messages.text import HELP_TEXT, escape
-from bot.tables.messageids import remember_message
+from bot.tables.messageids import ShownMessage, remember_message
 from cogs.common import (
     CommandFamily,
     display_name,
@@ -91,7 +91,7 @@ class TableCommands(CommandFamily):
         table = (await acknowledged_first(interaction, open_table)).table
         message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
         if message_id:
-            await remember_message(self.manager, table.id, "lobby", message_id)
+            await remember_message(self.manager, table.id, ShownMessage.LOBBY, message_id)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -500,8 +500,8 @@ async def test_carried_edits_are_spaced_by_carry_interval(db, bank, prefs, setti
     publisher.carriers.remember(table.id, C, FakeCarrier(sink.calls), table.mat_message_id)
     await next_change(manager, publisher, table, clock)
     assert len([c for c in sink.calls if c[0] == "carried_edit"]) == 1
-    ch = publisher._channels[C]
-    assert publisher._edit_wait(ch, table.mat_message_id) == pytest.approx(0.5)  # the click's bucket
-    assert publisher._edit_wait(ch, None) <= 0  # a channel edit: its own bucket (min_interval 0 here)
+    ch = publisher.queue.channels[C]
+    assert publisher.sender.edit_wait(ch, table.mat_message_id) == pytest.approx(0.5)  # the click's bucket
+    assert publisher.sender.edit_wait(ch, None) <= 0  # a channel edit: its own bucket (min_interval 0 here)
     now[0] += 0.5
-    assert publisher._edit_wait(ch, table.mat_message_id) <= 0
+    assert publisher.sender.edit_wait(ch, table.mat_message_id) <= 0

@@ -11,7 +11,7 @@ from bot.discordio.publisher import Publisher
 from bot.economy.bank import HOUSE, Bank
 from bot.messages.refusals import say
 from bot.storage.database import MIGRATIONS_DIR, Database
-from bot.tables.messageids import remember_message
+from bot.tables.messageids import ShownMessage, remember_message
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 from tests.cogs.fakes import RecordingSink
 
@@ -173,7 +173,7 @@ async def test_a_threaded_game_plays_in_its_thread_or_else_in_the_channel(manage
     sink = ThreadSink(refuse)
     publisher = Publisher(manager, sink, renderer=None, min_interval=0)
     await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, thread=True)
-    await remember_message(manager, manager.get(C).id, "lobby", 4242)  # as if /tripoley start had posted it
+    await remember_message(manager, manager.get(C).id, ShownMessage.LOBBY, 4242)  # as if /tripoley start had posted it
     await manager.add_ai(C, ANN)
     table = manager.get(C)
     await manager.start(C, ANN)

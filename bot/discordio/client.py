@@ -8,8 +8,8 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -152,7 +152,7 @@ class TripoleyBot(commands.Bot):
     controller: Controller
     places: Places
 
-    def __init__(self, settings: Settings, **client_options) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
         # Not privileged either: a table message deleted by a moderator is posted again at once
@@ -177,19 +177,19 @@ class TripoleyBot(commands.Bot):
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self.exit_status = 0  # set by stop_for: python -m bot exits with it
         self._save_at_close = True
-        self._timer: asyncio.Task | None = None
+        self._timer: asyncio.Task[None] | None = None
         self.health_server: HealthServer | None = None
         self.owner_reports: OwnerReports | None = None  # tracebacks summarised to the owner (ERROR_REPORTS)
-        self._watchdog: asyncio.Task | None = None
-        self._retention: asyncio.Task | None = None
-        self._closing: asyncio.Future | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self._retention: asyncio.Task[None] | None = None
+        self._closing: asyncio.Future[None] | None = None
         self._synced_guilds: set[int] = set()
         self.sync_only = False  # python -m bot sync: set up the commands, sync them, serve nothing
         self.synced = 0  # how many commands the last sync sent
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
-        def parse_interaction_create(data, _parse=parse):
+        def parse_interaction_create(data: dict[str, Any], _parse: Callable[[Any], None] = parse) -> None:
             # discord.py starts the task that handles the interaction inside the parser: it copies
             # this context, so the database transactions an interaction waits for go ahead of the
             # timers' and the coalesced saves (bot.storage.database.PRIORITY).
@@ -526,7 +526,7 @@ class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
     """The bot as one process of a cluster: discord.py's AutoShardedBot, running the shards
     SHARD_IDS of SHARD_COUNT (one gateway connection each) and the tables of their servers only."""
 
-    def __init__(self, settings: Settings, **client_options) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         shard_ids = settings.shards()
         if shard_ids is None:
             raise ValueError("a sharded bot needs SHARD_COUNT to be set")

@@ -39,7 +39,7 @@ from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
 from bot.messages import buttonids, controls, story
-from bot.messages.components import card_pool, log_components, space_rules_select
+from bot.messages.components import Component, card_pool, log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, hand_message
 from bot.messages.refusals import say
 from bot.messages.rules import space_rule
@@ -337,7 +337,7 @@ class Controller:
             table.id, interaction.channel_id, InteractionCarrier(interaction), message.id if original else None
         )
 
-    def _detail_for(self, table: Table, user_id: int) -> dict:
+    def _detail_for(self, table: Table, user_id: int) -> dict[str, Any]:
         """The awaited decision's detail, when it is this user's turn (else the usual refusal)."""
         seat = table.seat_of(user_id)
         if seat is None:
@@ -368,7 +368,12 @@ class Controller:
         await interaction.response.edit_message(**kwargs)
 
     async def _act(
-        self, interaction: discord.Interaction, table: Table, act: dict, round_number: int, expect: str | None = None
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        act: dict[str, Any],
+        round_number: int,
+        expect: str | None = None,
     ) -> None:
         message = interaction.message
         private = message is not None and message.flags.ephemeral
@@ -555,7 +560,9 @@ class Controller:
         content = space_rule(table.game, space) or controls.SPACE_GONE
         await interaction.response.edit_message(content=content, view=view)
 
-    async def _log_page(self, interaction: discord.Interaction, embed: dict, components: list, paging: bool) -> None:
+    async def _log_page(
+        self, interaction: discord.Interaction, embed: dict[str, Any], components: list[Component], paging: bool
+    ) -> None:
         """A page of a log, privately: a new message, or (``paging``) the same one paged (◀ / ▶)."""
         kwargs: dict[str, Any] = {"embed": discord.Embed.from_dict(embed)}
         if paging:

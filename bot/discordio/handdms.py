@@ -7,6 +7,7 @@ the bot is told once per table, in the channel, to use **Show my hand** instead.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from bot.discordio.render import ImageService
 from bot.economy.prefs import Prefs
@@ -23,7 +24,7 @@ class HandDMs:
         self.images = images
         self._dm_warned: set[tuple[int, int]] = set()  # (table, user) told their DMs are closed
 
-    async def send(self, table: Table, views: dict[int, dict]) -> None:
+    async def send(self, table: Table, views: dict[int, dict[str, Any]]) -> None:
         """DM each seat's hand (``views``: seat → its private view) to the players who want it."""
         for seat_index, view in views.items():
             seat = table.seats[seat_index]

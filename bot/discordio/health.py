@@ -80,7 +80,7 @@ class Health:
         manager: TableManager,
         db: Database,
         client: Gateway,
-        timer: Callable[[], asyncio.Task | None],
+        timer: Callable[[], asyncio.Task[None] | None],
     ) -> None:
         self.manager = manager
         self.db = db

@@ -17,6 +17,7 @@ import platform
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -30,13 +31,14 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.render import ImageService
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
+from bot.tables.model import TableStatus
 
 # The acknowledgement histogram's buckets (seconds): fine where a healthy bot answers (tens of ms), up
 # to Discord's 3 s, past which the user saw "This interaction failed". A histogram, not quantiles of
 # recent samples: buckets add up across the processes of a cluster (histogram_quantile over a sum).
 ACK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 3.0, 5.0)
 RECEIPTS_KEPT = 10_000  # interactions received and not yet answered that are remembered (the oldest go)
-STATUSES = ("lobby", "playing")  # an open table's status: always reported, 0 or not
+STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)  # an open table's status: always reported, 0 or not
 BUDGETS = ("global", "exempt")
 
 
@@ -107,12 +109,16 @@ class DiscordTraffic:
         if spent is not None and status == 429:
             self.rate_limited[spent] += 1
 
-    async def _started(self, session, context, params: aiohttp.TraceRequestStartParams) -> None:
+    async def _started(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+    ) -> None:
         if self._gate is not None and budget(params.url) == "global":
             await self._gate()
         self.sent(params.url)
 
-    async def _ended(self, session, context, params: aiohttp.TraceRequestEndParams) -> None:
+    async def _ended(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+    ) -> None:
         self.answered(params.url, params.response.status)
 
 

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import discord
 
 from bot.discordio.pacing import Pacer
 from bot.discordio.ui import message_kwargs, pings_only
 from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, MessageGone, Outgoing, SentMessage
+
+# The channels a table's messages go to (posted, edited, read back).
+TableChannel = (
+    discord.TextChannel | discord.Thread | discord.VoiceChannel | discord.StageChannel | discord.PartialMessageable
+)
+TABLE_CHANNELS = (discord.TextChannel, discord.Thread, discord.VoiceChannel, discord.StageChannel)
 
 
 class DiscordSink:
@@ -25,8 +32,12 @@ class DiscordSink:
         self.pace = pace or Pacer(0)
         self.on_lost: Callable[[int, int], None] | None = None  # (channel id, Discord's error code)
 
-    def channel(self, channel_id: int):
-        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+    def channel(self, channel_id: int) -> TableChannel:
+        """The channel as cached (a partial one, by its id alone, when it is not)."""
+        found = self.bot.get_channel(channel_id)
+        if isinstance(found, TABLE_CHANNELS):
+            return found
+        return self.bot.get_partial_messageable(channel_id)
 
     @contextlib.contextmanager
     def _in(self, channel_id: int) -> Iterator[None]:
@@ -67,7 +78,7 @@ class DiscordSink:
 
     async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
         await self.pace()
-        changes: dict = {"view": None} if content is None else {"view": None, "content": content}
+        changes: dict[str, Any] = {"view": None} if content is None else {"view": None, "content": content}
         with self._in(channel_id):
             try:
                 await self.channel(channel_id).get_partial_message(message_id).edit(**changes)

@@ -61,8 +61,8 @@ def controller_of(interaction: discord.Interaction) -> Answerer:
     return cast(TableClient, interaction.client).controller
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Button) -> None:
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
         self.button_id = button.custom_id or ""
 
@@ -89,8 +89,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         controller_of(interaction).take_component(interaction, self.button_id, [])
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Select) -> None:
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
         self.select_id = select.custom_id or ""
 
@@ -160,7 +160,7 @@ def build_view(components: Sequence[Component]) -> discord.ui.View:
     return view
 
 
-def pings_only(user_ids) -> discord.AllowedMentions:
+def pings_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
     """Allowed mentions that notify exactly these users: never @everyone, @here or a role."""
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False, users=[discord.Object(id=uid) for uid in user_ids]
@@ -228,7 +228,7 @@ def modal_values(data: Mapping[str, Any]) -> dict[str, str]:
     """custom_id → value of every text input in a modal submission (action rows or labels)."""
     out: dict[str, str] = {}
 
-    def walk(components):
+    def walk(components: Sequence[Mapping[str, Any]] | None) -> None:
         for c in components or []:
             if "custom_id" in c and "value" in c:
                 out[c["custom_id"]] = c["value"]

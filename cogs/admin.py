@@ -77,13 +77,13 @@ class Admin(
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
         await require_admin(interaction, self.prefs, "The audit")
-        await reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
+        await reply(interaction, audit_text(await self.manager.results.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     @app_commands.describe(user="The member to remove from their table")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
         await require_admin(interaction, self.prefs, "Kicking a player")
-        updates = await self.manager.kick(
+        updates = await self.manager.lobby.kick(
             guild_of(interaction), user.id, display_name(interaction.user), interaction.user.id
         )
         await reply(interaction, "\n".join(u.message for u in updates if u.message))

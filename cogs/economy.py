@@ -38,7 +38,9 @@ class EconomyCommands(CommandFamily):
         config = await self.prefs.guild(guild_of(interaction))
         balance = await self.bank.balance(guild_of(interaction), interaction.user.id, config.starting_balance)
         lines = [f"Your wallet: **{balance}** chips."]
-        table = self.manager.tables.get(channel_of(interaction)) or self.manager.threads.get(channel_of(interaction))
+        table = self.manager.registry.by_channel.get(channel_of(interaction)) or self.manager.registry.by_thread.get(
+            channel_of(interaction)
+        )
         if table is not None:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
@@ -113,7 +115,7 @@ class EconomyCommands(CommandFamily):
         self, interaction: discord.Interaction, user: discord.User | None = None, public: bool = False
     ) -> None:
         target = user or interaction.user
-        stats = await self.manager.stats(guild_of(interaction), target.id)
+        stats = await self.manager.store.stats(guild_of(interaction), target.id)
         if not stats:
             await reply(interaction, f"{escape(display_name(target))} hasn't finished a game here yet.")
             return
@@ -140,8 +142,8 @@ class EconomyCommands(CommandFamily):
     async def _stats_chart(self, guild_id: int, target: discord.abc.User) -> tuple[bytes | None, str | None]:
         """The chart of ``/tripoley stats`` (images.stats, drawn in the render workers) and its alt
         text: the player's net chips after each of their last games, their results per game."""
-        games = await self.manager.player_games(guild_id, target.id, STATS_GAMES)
-        presets = await self.manager.player_presets(guild_id, target.id)
+        games = await self.manager.store.player_games(guild_id, target.id, STATS_GAMES)
+        presets = await self.manager.store.player_presets(guild_id, target.id)
         data = {
             "name": display_name(target),
             "games": [{"game": preset_name(g["preset"]), "net": g["net"], "winner": g["winner"]} for g in games],
@@ -199,7 +201,7 @@ class EconomyCommands(CommandFamily):
     @app_commands.command(name="forget-me", description="Delete your wallet, stats and name from this server")
     @app_commands.describe(everywhere="Forget me in every server where the bot keeps something about me")
     async def forget_me(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
-        if self.manager.seated(guild_of(interaction), interaction.user.id):
+        if self.manager.registry.seated(guild_of(interaction), interaction.user.id):
             raise errors.NotAllowed(STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
@@ -221,7 +223,9 @@ class EconomyCommands(CommandFamily):
 
     async def _confirm_forget_everywhere(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
-        removed = await forget_everywhere(self.bank, user_id, lambda guild_id: self.manager.seated(guild_id, user_id))
+        removed = await forget_everywhere(
+            self.bank, user_id, lambda guild_id: self.manager.registry.seated(guild_id, user_id)
+        )
         await interaction.response.edit_message(
             content=f"Done: you are forgotten in {len(removed)} server(s) ({sum(removed.values())} chips removed "
             "from your wallets), and your preferences are deleted.",
@@ -230,7 +234,7 @@ class EconomyCommands(CommandFamily):
 
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:
         guild_id, user_id = guild_of(interaction), interaction.user.id
-        removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
+        removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.registry.seated(guild_id, user_id))
         await interaction.response.edit_message(
             content=f"Done: your wallet ({removed} chips), stats and name are gone from this server.", view=None
         )

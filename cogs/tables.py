@@ -74,7 +74,7 @@ class TableCommands(CommandFamily):
             # A table opened inside a thread plays there (threads don't nest).
             thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
             check_bot_permissions(interaction, thread)
-            return await self.manager.create_table(
+            return await self.manager.lobby.create_table(
                 guild_of(interaction),
                 channel_of(interaction),
                 interaction.user.id,
@@ -96,14 +96,14 @@ class TableCommands(CommandFamily):
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
         # A private "thinking…" before the buy-in (a refusal found first is answered as such).
-        update = await self.manager.join(
+        update = await self.manager.lobby.join(
             channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
         )
         await reply(interaction, update.message or "You're in!")
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        update = await self.manager.leave(channel_of(interaction), interaction.user.id)
+        update = await self.manager.lobby.leave(channel_of(interaction), interaction.user.id)
         await reply(interaction, update.message or "You left.")
 
     @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
@@ -111,10 +111,10 @@ class TableCommands(CommandFamily):
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         """In the lobby at once (their buy-in refunded); mid-game after the host confirms with a
         button, since their seat then goes to an AI until the end (their chips stay theirs)."""
-        table = self.manager.get(channel_of(interaction))
-        seat = self.manager.check_kick(table, interaction.user.id, player.id)
+        table = self.manager.registry.get(channel_of(interaction))
+        seat = self.manager.moderation.check_kick(table, interaction.user.id, player.id)
         if table.status == "lobby":
-            update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
+            update = await self.manager.moderation.host_kick(table.channel_id, interaction.user.id, player.id)
             await reply(interaction, update.message or "Removed.")
             return
         await reply(
@@ -132,14 +132,14 @@ class TableCommands(CommandFamily):
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
-        update = await self.manager.stop(
+        update = await self.manager.play.stop(
             channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
         )
         await reply(interaction, update.message or "Stopped.", ephemeral=False)
 
     @app_commands.command(name="history", description="Recent games in this server and their results")
     async def history(self, interaction: discord.Interaction) -> None:
-        games = await self.manager.history(guild_of(interaction), 10)
+        games = await self.manager.store.history(guild_of(interaction), 10)
         if not games:
             await reply(interaction, "No finished games yet. `/tripoley start` one!")
             return
@@ -184,7 +184,7 @@ class TableCommands(CommandFamily):
     @app_commands.choices(preset=preset_choices())
     @app_commands.describe(preset="The game whose rules to show (at a table, leave empty for its rules)")
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
-        table = self.manager.tables.get(channel_of(interaction))
+        table = self.manager.registry.by_channel.get(channel_of(interaction))
         if preset is None and table is not None:
             key = f"table-{table.id}"
         else:
@@ -202,7 +202,7 @@ class TableCommands(CommandFamily):
 
         if key.startswith("table-"):
             table_id = key.removeprefix("table-")
-            table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
+            table = self.manager.registry.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
                 raise errors.StaleButton("That table is closed. `/tripoley rules` shows the rules of any game.")
             preset, pages = table.preset, pages_for(table.preset, table.options)

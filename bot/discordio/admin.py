@@ -119,5 +119,5 @@ class AdminTools:
 
     def refuse_while_open(self, guild_id: int) -> None:
         """Before a reset is offered or done (the reset itself checks again, in its transaction)."""
-        if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
+        if any(t.guild_id == guild_id for t in self.manager.registry.by_id.values()):
             raise errors.NotAllowed(TABLES_OPEN)

@@ -222,7 +222,7 @@ class TripoleyBot(commands.Bot):
         self.prefs = Prefs(self.db, s)
         self.manager = TableManager(self.db, self.bank, self.prefs, s, clock=self.clock, save_delay=SAVE_DELAY)
         self.manager.timers.stall_after = LOOP_STALL
-        self.manager.member_check = self.is_member
+        self.manager.timers.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
             self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
             self.manager.ai.workers = s.ai_processes
@@ -254,11 +254,11 @@ class TripoleyBot(commands.Bot):
         if self.sync_only:
             self.synced = await commandsync.sync(self)
             return
-        resumed = await self.manager.resume()
+        resumed = await self.manager.timers.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
-        self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        self._timer = asyncio.create_task(self.manager.timers.run(), name="tripoley-timers")
         self.health = Health(self.manager, self.db, self, lambda: self._timer)
         bind = s.health_bind()
         if bind is not None:
@@ -502,7 +502,7 @@ class TripoleyBot(commands.Bot):
         if db.away:
             await db.probe()
         try:
-            await manager.flush_saves()
+            await manager.store.flush()
         except DatabaseUnavailable as exc:
             log.warning("could not save every table's state before shutdown: %s", exc.detail)
         except Exception:

@@ -457,10 +457,21 @@ class Controller:
 
     # -- the private hand ------------------------------------------------------------
 
+    @staticmethod
+    def _own_seat(table: Table, user_id: int) -> int:
+        """The user's seat at a table whose cards are dealt (else the refusal: no cards yet, not playing)."""
+        if table.status != TableStatus.PLAYING:
+            raise errors.WrongPhase(errors.Refusal.NO_CARDS_YET)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise errors.NotSeated(errors.Refusal.NO_HAND_TO_SHOW)
+        return seat
+
     async def show_hand(self, interaction: discord.Interaction, table: Table | None = None) -> None:
         if table is None:
             table = self.manager.registry.get(channel_of(interaction))
-        table, seat, view = self.manager.private_view(table.channel_id, interaction.user.id)
+        seat = self._own_seat(table, interaction.user.id)
+        view = table.running_game.view(seat)
         out = hand_message(table, seat, view)
         if table.seats[seat].away:
             out.text += controls.AI_PLAYS_FOR_YOU

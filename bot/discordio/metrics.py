@@ -157,7 +157,7 @@ class BotCollector(Collector):
         )
         tables = GaugeMetricFamily("tripoley_tables", "Open tables of this process, by status.", labels=["status"])
         counts = dict.fromkeys(STATUSES, 0)
-        for table in self.manager.by_id.values():
+        for table in self.manager.registry.by_id.values():
             counts[table.status] = counts.get(table.status, 0) + 1
         for status, n in sorted(counts.items()):
             tables.add_metric([status], n)

@@ -106,7 +106,7 @@ class TurnNotifier:
         self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
         self._resumed: set[int] = set()  # tables loaded after a restart: pings of before it may still show
         self._dropped: set[int] = set()  # tables whose place is gone (bot.discordio.places): nothing more sent
-        manager.add_listener(self.on_update)
+        manager.registry.add_listener(self.on_update)
 
     @property
     def ping_delay(self) -> float:

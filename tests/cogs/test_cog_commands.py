@@ -56,7 +56,7 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
         "tripoley:1:0:ai.hard",
         "tripoley:1:0:pick.house",
     ]
-    assert stack.manager.get(C).lobby_message_id == 6001  # the follow-up that filled "thinking…"
+    assert stack.manager.registry.get(C).lobby_message_id == 6001  # the follow-up that filled "thinking…"
     # A second table in the same channel is refused, ephemerally, by the error handler.
     again = interaction(stack, BOB)
     with pytest.raises(Exception) as err:
@@ -88,7 +88,7 @@ async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
     answer = it.calls.last("followup")  # after the "thinking…" (removed)
     assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
     assert answer[1].count("**") == 2, "only the missing one is named"
-    assert C not in stack.manager.tables
+    assert C not in stack.manager.registry.by_channel
 
 
 async def test_tables_in_threads_need_the_thread_permissions(stack, cog, admin):
@@ -99,10 +99,10 @@ async def test_tables_in_threads_need_the_thread_permissions(stack, cog, admin):
     message = str(err.value)
     for name in ("Create Public Threads", "Send Messages in Threads", "Manage Threads"):
         assert f"**{name}**" in message
-    assert "threads:False" in message and C not in stack.manager.tables
+    assert "threads:False" in message and C not in stack.manager.registry.by_channel
     it = interaction(stack, permissions=TABLE_PERMISSIONS.value | THREAD_PERMISSIONS.value)
     await cog.start.callback(cog, it, preset="tripoley")
-    assert stack.manager.get(C).thread
+    assert stack.manager.registry.get(C).thread
 
 
 async def test_only_one_end_rule(stack, cog):
@@ -124,7 +124,7 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
     start = interaction(stack, ANN, message=public_message())
     await stack.controller.on_component(start, "tripoley:1:0:start", [])
     assert start.calls.names() == ["defer"]
-    table = stack.manager.get(C)
+    table = stack.manager.registry.get(C)
     assert table.status == "playing"
     # Lobby buttons are stale now.
     late = interaction(stack, BOB, message=public_message())
@@ -151,7 +151,7 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
 async def play_until_betting(stack):
     """Drive the table (timers on the fake clock) until a human must bet or check."""
     manager = stack.manager
-    table = manager.get(C)
+    table = manager.registry.get(C)
     for _ in range(500):
         aw = table.awaiting()
         if aw is not None and aw.phase == "poker-betting" and not table.seats[aw.seat].auto and "bet" in aw.legal:
@@ -159,7 +159,7 @@ async def play_until_betting(stack):
         if table.status != "playing":
             break
         manager.clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     pytest.skip("no betting decision came up with this seed")
 
 
@@ -353,7 +353,7 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
     it = interaction(stack, 3, manage_guild=True)
     await cog.stop.callback(cog, it)
-    assert C not in stack.manager.tables
+    assert C not in stack.manager.registry.by_channel
     audit = await stack.bank.audit(G)
     assert audit.ok and audit.tables == 0
 
@@ -417,14 +417,14 @@ async def test_a_card_menu_choice_from_before_the_hand_changed_is_refused_and_pl
     await cog.start.callback(cog, interaction(stack), preset="wanagan", rounds=2)
     await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
     await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
-    manager, table = stack.manager, stack.manager.get(C)
+    manager, table = stack.manager, stack.manager.registry.get(C)
     for _ in range(500):
         aw = table.awaiting()
         # (a reveal's five-card menu comes once its space is chosen: a pass or a poker five here)
         if aw is not None and not table.seats[aw.seat].auto and {"pass_cards", "choose"} & set(aw.legal):
             break
         manager.clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     else:
         pytest.skip("no card menu came up with this seed")
     user = table.seats[aw.seat].user_id

@@ -36,16 +36,16 @@ def member(user_id: int):
 
 async def lobby_with_bob(stack):
     manager = stack.manager
-    await manager.create_table(G, C, ANN, "Ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
-    await manager.join(C, BOB, "Bob")
-    await manager.add_ai(C, ANN)
-    return manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "Ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.join(C, BOB, "Bob")
+    await manager.lobby.add_ai(C, ANN)
+    return manager.registry.get(C)
 
 
 async def finished_game(stack):
     table = await lobby_with_bob(stack)
-    await stack.manager.start(C, ANN)
-    await stack.manager.stop(C, ANN, can_manage=False)
+    await stack.manager.lobby.start(C, ANN)
+    await stack.manager.play.stop(C, ANN, can_manage=False)
     assert table.status == "finished"
     return table
 
@@ -65,7 +65,7 @@ async def test_the_host_kicks_from_the_lobby_at_once(stack, cog):
 
 async def test_the_host_confirms_a_kick_mid_game(stack, cog):
     table = await lobby_with_bob(stack)
-    await stack.manager.start(C, ANN)
+    await stack.manager.lobby.start(C, ANN)
     it = interaction(stack)
     await cog.kick.callback(cog, it, member(BOB))
     name, content, kwargs = it.calls[0]
@@ -86,7 +86,7 @@ async def test_the_host_confirms_a_kick_mid_game(stack, cog):
 
 async def test_what_pays_answers_each_space_at_the_table(stack):
     table = await lobby_with_bob(stack)
-    await stack.manager.start(C, ANN)
+    await stack.manager.lobby.start(C, ANN)
     button = next(c for c in mat_components(table) if c.label == "What pays?")
     assert button.custom_id == encode(SpaceRulesButton(table.id, table.round))
     it = interaction(stack, BOB, message=public_message())

@@ -87,6 +87,19 @@ class Refusal(enum.Enum):
     AMOUNT_OUTSIDE = enum.auto()  # an amount outside ``low``..``high`` (``amount``)
     LOG_NOT_KEPT = enum.auto()  # a finished game's log asked for in another server, or pruned
     NO_REPLAY = enum.auto()  # a game older than the replay files
+    ADMIN_ONLY = enum.auto()  # an admin tool (``tool``) used by someone without Manage Server or the admin role
+    MANAGE_SERVER_ONLY = enum.auto()  # choosing the admin role, by someone without Manage Server
+
+
+class AdminTool(enum.Enum):
+    """The ``/tripoley-admin`` tools, as a refusal names the one refused (bot.discordio.admin)."""
+
+    GRANT = enum.auto()
+    HOUSE = enum.auto()
+    AUDIT = enum.auto()
+    KICK = enum.auto()
+    RESET = enum.auto()
+    SETTINGS = enum.auto()
 
 
 class TripoleyError(Exception):

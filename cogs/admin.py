@@ -56,7 +56,7 @@ class Admin(
         user: discord.User,
         amount: app_commands.Range[int, -10_000_000, 10_000_000],
     ) -> None:
-        await require_admin(interaction, self.prefs, "Granting chips")
+        await require_admin(interaction, self.prefs, errors.AdminTool.GRANT)
         if user.bot:
             raise errors.TripoleyError("Bots have no wallet. For the AI seats' chips use `/tripoley-admin house`.")
         await self.admin_tools.adjust(interaction, user.id, amount)
@@ -66,7 +66,7 @@ class Admin(
     async def admin_house(
         self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
     ) -> None:
-        await require_admin(interaction, self.prefs, "The house bankroll")
+        await require_admin(interaction, self.prefs, errors.AdminTool.HOUSE)
         if amount is not None:
             await self.admin_tools.adjust(interaction, HOUSE, amount)
             return
@@ -76,13 +76,13 @@ class Admin(
 
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
-        await require_admin(interaction, self.prefs, "The audit")
+        await require_admin(interaction, self.prefs, errors.AdminTool.AUDIT)
         await reply(interaction, audit_text(await self.manager.results.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     @app_commands.describe(user="The member to remove from their table")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        await require_admin(interaction, self.prefs, "Kicking a player")
+        await require_admin(interaction, self.prefs, errors.AdminTool.KICK)
         updates = await self.manager.lobby.kick(
             guild_of(interaction), user.id, display_name(interaction.user), interaction.user.id
         )
@@ -90,7 +90,7 @@ class Admin(
 
     @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
-        await require_admin(interaction, self.prefs, "Resetting the economy")
+        await require_admin(interaction, self.prefs, errors.AdminTool.RESET)
         self.admin_tools.refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
@@ -146,11 +146,11 @@ class Admin(
         )
         if admin_role is not None or no_admin_role:
             # Who may administer is the server managers' choice alone, not a delegated admin's.
-            require_manage_server(interaction, "Choosing the admin role")
+            require_manage_server(interaction)
             if admin_role is not None and no_admin_role:
                 raise errors.TripoleyError("Give `admin_role` or `no_admin_role`, not both.")
         if any(v is not None for v in changes.values()) or admin_role is not None or no_admin_role:
-            await require_admin(interaction, self.prefs, "Changing the settings")
+            await require_admin(interaction, self.prefs, errors.AdminTool.SETTINGS)
             config = await self.prefs.update_guild(
                 guild_of(interaction),
                 clear=("admin_role",) if no_admin_role else (),

@@ -19,6 +19,7 @@ from bot.discordio.answering import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE, TABLES_OPEN
 from bot.economy.prefs import Prefs
+from bot.messages import controls
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.refusals import say
@@ -32,12 +33,13 @@ def manages_server(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-def require_manage_server(interaction: discord.Interaction, what: str) -> None:
+def require_manage_server(interaction: discord.Interaction) -> None:
+    """Who may choose the admin role: the server's managers alone."""
     if not manages_server(interaction):
-        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission.")
+        raise errors.NotAllowed(errors.Refusal.MANAGE_SERVER_ONLY)
 
 
-async def require_admin(interaction: discord.Interaction, prefs: Prefs, what: str) -> None:
+async def require_admin(interaction: discord.Interaction, prefs: Prefs, tool: errors.AdminTool) -> None:
     """The run-time check of every ``/tripoley-admin`` tool: **Manage Server**, or the server's
     Tripoley admin role (``/tripoley-admin settings admin_role``). Discord decides who may *see* the
     commands (their default permission, and the roles the owner adds in Integrations); this is what
@@ -47,7 +49,7 @@ async def require_admin(interaction: discord.Interaction, prefs: Prefs, what: st
     role = (await prefs.guild(guild_of(interaction))).admin_role
     roles = getattr(interaction.user, "roles", None) or []
     if role is None or not any(r.id == role for r in roles):
-        raise errors.NotAllowed(f"{what} needs the **Manage Server** permission or this server's Tripoley admin role.")
+        raise errors.NotAllowed(errors.Refusal.ADMIN_ONLY, tool=tool)
 
 
 class AdminTools:
@@ -59,9 +61,8 @@ class AdminTools:
     ) -> None:
         """Add ``amount`` chips to a wallet (negative: take them; the house's: ``user_id`` 0).
         ``after``: the ledger row of the change the admin confirmed repeating."""
-        await require_admin(
-            interaction, self.manager.prefs, "The house bankroll" if user_id == HOUSE else "Granting chips"
-        )
+        tool = errors.AdminTool.HOUSE if user_id == HOUSE else errors.AdminTool.GRANT
+        await require_admin(interaction, self.manager.prefs, tool)
         await acknowledge_then(interaction, lambda: self._adjusted(interaction, user_id, amount, after))
 
     async def confirm_adjust(self, interaction: discord.Interaction, user_id: str, amount: str, after: str) -> None:
@@ -69,7 +70,7 @@ class AdminTools:
         try:
             wallet, chips, row = int(user_id), int(amount), int(after)
         except ValueError:
-            raise errors.StaleButton("That button is no longer in use.") from None
+            raise errors.StaleButton(errors.Refusal.STALE_CONTROL, kind="button") from None
         await self.adjust(interaction, wallet, chips, row)
 
     async def _adjusted(
@@ -88,20 +89,18 @@ class AdminTools:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
                 "content": say(repeat),
-                "view": build_view([ButtonSpec(encode(again), "Do it again", DANGER)]),
+                "view": build_view([ButtonSpec(encode(again), controls.DO_IT_AGAIN, DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }
-        if user_id == HOUSE:
-            text = f"{'Added' if moved >= 0 else 'Removed'} {abs(moved)} chips: the house holds **{balance}** now."
-        else:
-            verb = f"Granted **{moved}** chips to" if moved >= 0 else f"Took **{-moved}** chips from"
-            text = f"{verb} <@{user_id}>; their wallet holds {balance}."
+        text = (
+            controls.house_adjusted(moved, balance) if user_id == HOUSE else controls.granted(moved, user_id, balance)
+        )
         return {"content": text, "view": None, "allowed_mentions": NO_PINGS}
 
     async def reset(self, interaction: discord.Interaction) -> None:
         """The reset's confirmation clicked: every wallet back to the starting balance (a second
         click resets to the same balances: nothing more moves)."""
-        await require_admin(interaction, self.manager.prefs, "Resetting the economy")
+        await require_admin(interaction, self.manager.prefs, errors.AdminTool.RESET)
         self.refuse_while_open(guild_of(interaction))
 
         async def work() -> dict[str, Any]:
@@ -109,11 +108,7 @@ class AdminTools:
             config = await self.manager.prefs.guild(guild_id)
             bankroll = self.manager.settings.house_bankroll
             count = await self.manager.bank.reset(guild_id, interaction.user.id, config.starting_balance, bankroll)
-            return {
-                "content": f"Done: {count} wallet(s) are back to {config.starting_balance} chips "
-                f"(the house to {bankroll}).",
-                "view": None,
-            }
+            return {"content": controls.economy_reset(count, config.starting_balance, bankroll), "view": None}
 
         await acknowledge_then(interaction, work, update=True)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.errors import Refusal, TripoleyError
+from bot.errors import AdminTool, Refusal, TripoleyError
 from bot.messages.text import escape, in_words, not_now
 
 START = "Start a new one with `/tripoley start`."
@@ -125,6 +125,15 @@ def say(error: TripoleyError) -> str:
 
 # -- the Discord controls' refusals (bot.discordio.controller) --------------------------------
 
+ADMIN_ROLE = "the **Manage Server** permission or this server's Tripoley admin role"
+ADMIN_ONLY = {
+    AdminTool.GRANT: f"Granting chips needs {ADMIN_ROLE}.",
+    AdminTool.HOUSE: f"The house bankroll needs {ADMIN_ROLE}.",
+    AdminTool.AUDIT: f"The audit needs {ADMIN_ROLE}.",
+    AdminTool.KICK: f"Kicking a player needs {ADMIN_ROLE}.",
+    AdminTool.RESET: f"Resetting the economy needs {ADMIN_ROLE}.",
+    AdminTool.SETTINGS: f"Changing the settings needs {ADMIN_ROLE}.",
+}
 STALE_CONTROLS = {
     "button": "That button is no longer in use.",
     "menu": "That menu is no longer in use.",
@@ -146,5 +155,7 @@ WORDS.update(
         ),
         Refusal.LOG_NOT_KEPT: lambda: "That game's log isn't kept in this server.",
         Refusal.NO_REPLAY: lambda: "That game has no replay file (it began before games were kept as replays).",
+        Refusal.ADMIN_ONLY: lambda tool: ADMIN_ONLY.get(tool, ADMIN_ONLY[AdminTool.SETTINGS]),
+        Refusal.MANAGE_SERVER_ONLY: lambda: "Choosing the admin role needs the **Manage Server** permission.",
     }
 )

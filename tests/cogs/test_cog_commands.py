@@ -288,7 +288,7 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     it = interaction(stack)
     with pytest.raises(Exception) as err:
         await admin.settings.callback(admin, it, None, 50, None, None)
-    assert "Manage Server" in str(err.value)
+    assert isinstance(err.value, errors.TripoleyError) and "Manage Server" in say(err.value)
     it = interaction(stack, manage_guild=True)
     await admin.settings.callback(admin, it, None, 50, 30, 0.5)
     assert "Starting balance: 50" in it.calls[0][1]
@@ -316,8 +316,9 @@ async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):
     and only Manage Server chooses (or clears) the role."""
     game_master, other_role = 77, 78
     gm = interaction(stack, BOB, roles=(game_master,))
-    with pytest.raises(errors.NotAllowed, match="admin role"):
+    with pytest.raises(errors.NotAllowed) as refused:
         await admin.admin_audit.callback(admin, gm)
+    assert refused.value.facts == {"tool": errors.AdminTool.AUDIT} and "admin role" in say(refused.value)
     owner = interaction(stack, manage_guild=True)
     await admin.settings.callback(admin, owner, admin_role=SimpleNamespace(id=game_master))
     assert f"the role <@&{game_master}>" in owner.calls[0][1]
@@ -331,8 +332,9 @@ async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):
     assert (await stack.prefs.guild(G)).starting_balance == 50
     for attempt in ({"admin_role": SimpleNamespace(id=other_role)}, {"no_admin_role": True}):
         gm = interaction(stack, BOB, roles=(game_master,))
-        with pytest.raises(errors.NotAllowed, match="Manage Server"):
+        with pytest.raises(errors.NotAllowed) as refused:
             await admin.settings.callback(admin, gm, **attempt)  # who administers: no
+        assert refused.value.refusal is errors.Refusal.MANAGE_SERVER_ONLY and "Manage Server" in say(refused.value)
     outsider = interaction(stack, 3, roles=(other_role,))
     with pytest.raises(errors.NotAllowed):
         await admin.admin_house.callback(admin, outsider, 100)

@@ -36,7 +36,17 @@ from typing import Any
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.pingpolicy import DecisionKey, PingPolicy
 from bot.discordio.render import ImageService
-from bot.messages.outgoing import DMForbidden, Outgoing, Sink, describe_error, hand_message, log_failure, settle
+from bot.messages.outgoing import (
+    DMForbidden,
+    Outgoing,
+    Sink,
+    describe_error,
+    hand_message,
+    log_failure,
+    notice_by_dm,
+    notice_in_channel,
+    settle,
+)
 from bot.messages.text import PROMPTS, ping_closed_text, timestamp
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
@@ -415,13 +425,13 @@ class TurnNotifier:
     async def _tell(self, table: Table, user_id: int, text: str) -> None:
         """By DM, or (DMs closed) in the channel, pinging only that player."""
         try:
-            await self.sink.dm(user_id, Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {text}"))
+            await self.sink.dm(user_id, notice_by_dm(table, text))
             return
         except DMForbidden:
             pass
         except Exception as exc:
             log.info("could not DM a notice (%s)", describe_error(exc))
         try:
-            await self.sink.post(table.mat_channel, Outgoing(f"<@{user_id}> {text}", pings=(user_id,)))
+            await self.sink.post(table.mat_channel, notice_in_channel(user_id, text))
         except Exception as exc:
             log_failure(log, exc, "could not post a notice in channel %s", table.channel_id)

@@ -268,3 +268,13 @@ def lobby_closed_message(table: Table) -> Outgoing:
 def thread_name(table: Table) -> str:
     """The name of the thread a table's game plays in."""
     return f"{table.preset_info.name} — table {table.id}"
+
+
+def notice_by_dm(table: Table, notice: str) -> Outgoing:
+    """A private notice about a table (``notice``: worded already), by DM: which table, where."""
+    return Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {notice}")
+
+
+def notice_in_channel(user_id: int, notice: str) -> Outgoing:
+    """The same notice in the table's channel (DMs closed), pinging only that player."""
+    return Outgoing(f"<@{user_id}> {notice}", pings=(user_id,))

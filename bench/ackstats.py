@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 ENV = "ACK_STATS_FILE"
 SLOW_STEP = 0.010  # seconds: a longer turn of the event loop is recorded
+MARK = "_ack_stats"  # set on what this module wrapped (so it is never wrapped twice)
+PARSER = "parse_interaction_create"  # discord.py's parser of INTERACTION_CREATE, read by each connection
 
 
 def _kind(data: dict) -> str:
@@ -127,8 +129,8 @@ class AckStats:
 
         gc.callbacks.append(self._on_gc)
         self._watch_loop_steps()
-        parse = ConnectionState.parse_interaction_create
-        if not getattr(parse, "_ack_stats", False):
+        parse = getattr(ConnectionState, PARSER)
+        if not getattr(parse, MARK, False):
 
             def parse_interaction_create(state, data, _parse=parse):
                 try:
@@ -137,8 +139,8 @@ class AckStats:
                     pass
                 return _parse(state, data)
 
-            parse_interaction_create._ack_stats = True  # type: ignore[attr-defined]
-            ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+            setattr(parse_interaction_create, MARK, True)
+            setattr(ConnectionState, PARSER, parse_interaction_create)
 
         adapter = webhook_async.AsyncWebhookAdapter
         original = adapter.create_interaction_response

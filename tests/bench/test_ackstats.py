@@ -31,3 +31,24 @@ async def test_slow_loop_steps_are_recorded_with_the_task_and_where_it_stopped(t
     stats.write()
     report = json.loads((tmp_path / "stats.json").read_text())
     assert report["slow_steps"][0][2] == what and report["slow_steps"][0][1] >= 30
+
+
+def test_install_wraps_discord_pys_interaction_parser_before_the_bot_is_made(tmp_path, monkeypatch):
+    """The hooks go on discord.py's classes (each connection reads its parsers from them as it is
+    made), so the bench's launcher installs them before the bot exists."""
+    import gc
+
+    from discord.state import ConnectionState
+    from discord.webhook import async_ as webhook_async
+
+    parsed = []
+    monkeypatch.setattr(ConnectionState, "parse_interaction_create", lambda state, data: parsed.append(data))
+    adapter = webhook_async.AsyncWebhookAdapter
+    monkeypatch.setattr(adapter, "create_interaction_response", adapter.create_interaction_response)
+    monkeypatch.setattr(asyncio.events.Handle, "_run", asyncio.events.Handle._run)
+    monkeypatch.setattr(gc, "callbacks", list(gc.callbacks))
+    stats = ackstats.AckStats(str(tmp_path / "stats.json"))
+    stats.install()
+    data = {"id": "42", "type": 3, "data": {"custom_id": "tripoley:1:1:do.check", "component_type": 2}}
+    ConnectionState.parse_interaction_create(object(), data)
+    assert parsed == [data] and stats.received[42][1] == "click do"

@@ -8,20 +8,24 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
-import yarl
 from discord.ext import commands
-from discord.types.user import User as UserPayload
 
 from bot import __version__
-from bot.discordio import commandsync, sdnotify
+from bot.discordio import commandsync, login, sdnotify
 from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
+from bot.discordio.login import (
+    DiscordUnreachable,
+    one_login_attempt,
+    point_discord_at,
+    wait_for_discord,
+)
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
 from bot.discordio.pacing import Pacer
 from bot.discordio.places import Places
@@ -65,10 +69,6 @@ UNSAVED_AT_CLOSE = 1  # exit status of a shutdown that left table states unsaved
 # frozen out of them.
 GC_THRESHOLDS = (2_000, 10, 100)
 HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept open (see TripoleyBot.login)
-# Start-up with Discord unreachable: seconds between attempts to log in (about two minutes in all),
-# then exit 1 and leave restarting to the service manager.
-LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
-LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
 # A token Discord no longer accepts (reset in the developer portal): a 401 at log-in, or the gateway
 # closing with 4004. Restarting cannot fix it, so the exit status is the one a service manager is
 # told not to restart on (deploy/: RestartPreventExitStatus=2), as for bad settings.
@@ -86,58 +86,6 @@ LOOP_STALL = 5.0
 
 def ignore_event(data: object) -> None:
     """A gateway event the bot does not read (dropped before discord.py builds anything from it)."""
-
-
-class DiscordUnreachable(Exception):
-    """Discord did not answer (no connection, a timeout, or its servers failing)."""
-
-
-async def one_login_attempt(login: Awaitable[T]) -> T:
-    """``login``'s result within :data:`LOGIN_ATTEMPT_TIMEOUT`; Discord's silence, a network error
-    or a failing Discord raise :class:`DiscordUnreachable` (a refused token: discord.LoginFailure)."""
-    try:
-        return await asyncio.wait_for(login, LOGIN_ATTEMPT_TIMEOUT)
-    except TimeoutError:
-        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
-    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
-        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
-
-
-async def log_in_over_http(token: str) -> UserPayload:
-    """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
-
-    Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
-    Discord does not answer."""
-    http = discord.http.HTTPClient(asyncio.get_running_loop())
-    try:
-        return await one_login_attempt(http.static_login(token))
-    finally:
-        await http.close()
-
-
-async def wait_for_discord(token: str) -> UserPayload:
-    """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
-    line per failed attempt) while Discord is unreachable."""
-    attempts = len(LOGIN_RETRY_DELAYS) + 1
-    for attempt, delay in enumerate(LOGIN_RETRY_DELAYS, 1):
-        try:
-            return await log_in_over_http(token)
-        except DiscordUnreachable as exc:
-            log.warning(
-                "Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts
-            )
-            await asyncio.sleep(delay)
-    return await log_in_over_http(token)
-
-
-def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
-    """Use a REST proxy / local test server instead of discord.com (before login)."""
-    if api_base:
-        discord.http.Route.BASE = api_base.rstrip("/")
-        log.info("REST base: %s", discord.http.Route.BASE)
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-        log.info("gateway: %s", gateway_url)
 
 
 class TripoleyBot(commands.Bot):
@@ -589,7 +537,7 @@ def run_bot(settings: Settings) -> int:
         log.error(
             "Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
             exc,
-            len(LOGIN_RETRY_DELAYS) + 1,
+            len(login.LOGIN_RETRY_DELAYS) + 1,
         )
         return 1
     except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself

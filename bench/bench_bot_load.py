@@ -76,6 +76,8 @@ TARGET_COUNTED_PER_DECISION = 1.0  # requests counted against the token's global
 TARGET_SHOWN_P95 = 1.5  # seconds from a move to the table message showing it, p95
 TOKEN_BUDGET = 50  # Discord's global limit: requests a second per bot token, every process together
 STOP_TIMEOUT = 60.0  # seconds from SIGTERM to SIGKILL (systemd waits 90 s by default)
+# The bot as `python -m bot` runs, with its acknowledgements timed (ACK_STATS_FILE).
+TIMED_BOT = (sys.executable, str(Path(__file__).resolve().with_name("ackstats.py")))
 
 PREFER = ("Check", "Call", "Keep my hand", "Keep", "Pass", "Claim", "Play", "Decline", "Cover")
 HAND_PREFIX = ("Lead", "Play", "Check", "Call", "Keep", "Pass", "Claim", "Decline")
@@ -425,7 +427,7 @@ def move_to_shown(dh, tables: list[TableRun], after: float = float("-inf")) -> l
 
 
 def bot_side(path: Path, t_play: float, t_end: float, verbose: bool, records: list, phase: str = "play") -> None:
-    """The bot's own figures (bot/discordio/ackstats.py): gateway receipt → ack request started, in one phase
+    """The bot's own figures (bench/ackstats.py): gateway receipt → ack request started, in one phase
     (set-up or play; the bot's perf_counter is the same clock as ours on Linux: CLOCK_MONOTONIC)."""
     try:
         data = json.loads(path.read_text())
@@ -537,13 +539,13 @@ def guild_in_shard(dh: DiscordHarness, shard: int, count: int, channels: list[st
 async def start_bots(dh: DiscordHarness, env: dict, tmp: str, processes: int) -> list:
     """One bot process, or a cluster of ``processes`` (one shard each), each connected."""
     if processes == 1:
-        return [await dh.spawn(env=env, cwd=tmp, commands=["tripoley"], timeout=60)]
+        return [await dh.spawn(TIMED_BOT, env=env, cwd=tmp, commands=["tripoley"], timeout=60)]
     procs = []
     for shard in range(processes):
         shard_env = dict(
             env, SHARD_COUNT=str(processes), SHARD_IDS=str(shard), ACK_STATS_FILE=f"{tmp}/ack-stats-{shard}.json"
         )
-        procs.append(await dh.spawn(env=shard_env, cwd=tmp, wait_ready=False))
+        procs.append(await dh.spawn(TIMED_BOT, env=shard_env, cwd=tmp, wait_ready=False))
     for guild in dh.state.guilds.values():
         await dh.wait_for(lambda g=guild: dh.server.session_for(g.id), 60, what=f"the shard of {guild.name}")
     await asyncio.sleep(2.0)  # the per-server command sync after READY
@@ -584,7 +586,7 @@ async def measure(args, n, names, channels, lag, stop_lag, server) -> int:
             # chips per server: most tables would stay lobbies, their Start refused).
             "HOUSE_BANKROLL": "1000000000",
             "LOG_LEVEL": "WARNING",
-            # The bot's own receipt → acknowledgement times (bot/discordio/ackstats.py), written at shutdown.
+            # The bot's own receipt → acknowledgement times (bench/ackstats.py), written at shutdown.
             "ACK_STATS_FILE": f"{tmp}/ack-stats.json",
         }
         if args.render_processes is not None:

@@ -286,7 +286,7 @@ async def check(settings: Settings, token: str) -> int:
     """Each part on one line; every part is tried even when one fails."""
     import discord
 
-    from bot.discordio.client import DiscordUnreachable, log_in_over_http, point_discord_at
+    from bot.discordio.login import DiscordUnreachable, log_in_over_http, point_discord_at
     from bot.settings import redacted
     from bot.storage.database import Database
 
@@ -324,7 +324,8 @@ async def check(settings: Settings, token: str) -> int:
 async def sync(settings: Settings, token: str) -> int:
     import discord
 
-    from bot.discordio.client import DiscordUnreachable, point_discord_at, sync_commands_once
+    from bot.discordio.client import sync_commands_once
+    from bot.discordio.login import DiscordUnreachable, point_discord_at
 
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     try:

@@ -84,15 +84,41 @@ class Refusal(enum.Enum):
     STILL_SEATED = enum.auto()
     SEATED_ELSEWHERE = enum.auto()
     MISSING_PERMISSIONS = enum.auto()
-    NEEDS_MANAGE_SERVER = enum.auto()
-    NEEDS_ADMIN = enum.auto()
-    BUTTON_GONE = enum.auto()
     BOT_HAS_NO_WALLET = enum.auto()
     ADMIN_ROLE_TWICE = enum.auto()
     ONE_WAY_TO_END = enum.auto()
     TABLE_RULES_GONE = enum.auto()
     RULES_GONE = enum.auto()
     LEADERBOARD_GONE = enum.auto()
+
+    # -- the Discord controls' refusals (bot.discordio.controller; worded at the end of
+    # bot.messages.refusals) --
+    SERVER_ONLY = enum.auto()  # a command in direct messages
+    NO_CHANNEL = enum.auto()  # an interaction from no channel
+    STALE_CONTROL = enum.auto()  # a button, menu or form this version no longer reads (``kind``)
+    TABLE_GONE = enum.auto()  # the button's table is closed, or not in this channel
+    PAGE_GONE = enum.auto()  # a page of a list no longer offered
+    LOBBY_CLOSED = enum.auto()  # a lobby's button once the game started
+    AMOUNT_UNAFFORDABLE = enum.auto()  # an amount button with no amount the player can pay
+    AMOUNT_TOO_LATE = enum.auto()  # an amount sent after its round ended
+    NOT_A_NUMBER = enum.auto()  # an amount that is no whole number (``typed``)
+    AMOUNT_OUTSIDE = enum.auto()  # an amount outside ``low``..``high`` (``amount``)
+    LOG_NOT_KEPT = enum.auto()  # a finished game's log asked for in another server, or pruned
+    NO_REPLAY = enum.auto()  # a game older than the replay files
+    ADMIN_ONLY = enum.auto()  # an admin tool (``tool``) used by someone without Manage Server or the admin role
+    MANAGE_SERVER_ONLY = enum.auto()  # choosing the admin role, by someone without Manage Server
+
+
+class AdminTool(enum.Enum):
+    """The ``/tripoley-admin`` tools, as a refusal names the one refused (bot.discordio.admin)."""
+
+    GRANT = enum.auto()
+    HOUSE = enum.auto()
+    AUDIT = enum.auto()
+    KICK = enum.auto()
+    RESET = enum.auto()
+    SETTINGS = enum.auto()
+    SEASON = enum.auto()
 
 
 class TripoleyError(Exception):

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot import errors
 from bot.competition.store import LENGTHS
 from bot.discordio.admin import AdminTools, require_admin, require_manage_server
-from bot.discordio.controller import channel_of, guild_of
+from bot.discordio.answering import channel_of, guild_of, reply
 from bot.discordio.seasontools import SeasonTools
 from bot.economy.bank import HOUSE
 from bot.i18n.choice import SERVER_LANGUAGE
@@ -68,7 +68,7 @@ class Admin(
         user: discord.User,
         amount: app_commands.Range[int, -10_000_000, 10_000_000],
     ) -> None:
-        await require_admin(interaction, self.prefs, "grant")
+        await require_admin(interaction, self.prefs, errors.AdminTool.GRANT)
         if user.bot:
             raise errors.TripoleyError(errors.Refusal.BOT_HAS_NO_WALLET)
         await self.admin_tools.adjust(interaction, user.id, amount)
@@ -78,31 +78,31 @@ class Admin(
     async def admin_house(
         self, interaction: discord.Interaction, amount: app_commands.Range[int, -10000000, 10000000] | None = None
     ) -> None:
-        await require_admin(interaction, self.prefs, "house")
+        await require_admin(interaction, self.prefs, errors.AdminTool.HOUSE)
         if amount is not None:
             await self.admin_tools.adjust(interaction, HOUSE, amount)
             return
         balance = await self.bank.balance(guild_of(interaction), HOUSE, self.bot.settings.house_bankroll)
         text = answers.house_holds(balance)
-        await self.controller.reply(interaction, text)
+        await reply(interaction, text)
 
     @app_commands.command(name="audit", description="Check that every chip is accounted for")
     async def admin_audit(self, interaction: discord.Interaction) -> None:
-        await require_admin(interaction, self.prefs, "audit")
-        await self.controller.reply(interaction, audit_text(await self.manager.audit(guild_of(interaction))))
+        await require_admin(interaction, self.prefs, errors.AdminTool.AUDIT)
+        await reply(interaction, audit_text(await self.manager.results.audit(guild_of(interaction))))
 
     @app_commands.command(name="kick", description="Remove a member from a table (mid-game: an AI plays their seat)")
     @app_commands.describe(user="The member to remove from their table")
     async def admin_kick(self, interaction: discord.Interaction, user: discord.User) -> None:
-        await require_admin(interaction, self.prefs, "kick")
-        updates = await self.manager.kick(
+        await require_admin(interaction, self.prefs, errors.AdminTool.KICK)
+        updates = await self.manager.lobby.kick(
             guild_of(interaction), user.id, display_name(interaction.user), interaction.user.id
         )
-        await self.controller.reply(interaction, "\n".join(u.message for u in updates if u.message))
+        await reply(interaction, "\n".join(u.message for u in updates if u.message))
 
     @app_commands.command(name="reset", description="Every wallet back to the starting balance (after a confirmation)")
     async def admin_reset(self, interaction: discord.Interaction) -> None:
-        await require_admin(interaction, self.prefs, "reset")
+        await require_admin(interaction, self.prefs, errors.AdminTool.RESET)
         self.admin_tools.refuse_while_open(guild_of(interaction))
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
@@ -164,11 +164,11 @@ class Admin(
         clear = ("language",) if language == SERVER_LANGUAGE else ()
         if admin_role is not None or no_admin_role:
             # Who may administer is the server managers' choice alone, not a delegated admin's.
-            require_manage_server(interaction, "admin-role")
+            require_manage_server(interaction)
             if admin_role is not None and no_admin_role:
                 raise errors.TripoleyError(errors.Refusal.ADMIN_ROLE_TWICE)
         if any(v is not None for v in changes.values()) or clear or admin_role is not None or no_admin_role:
-            await require_admin(interaction, self.prefs, "settings")
+            await require_admin(interaction, self.prefs, errors.AdminTool.SETTINGS)
             config = await self.prefs.update_guild(
                 guild_of(interaction),
                 clear=clear + (("admin_role",) if no_admin_role else ()),
@@ -177,7 +177,7 @@ class Admin(
             )
         else:
             config = await self.prefs.guild(guild_of(interaction))
-        await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
+        await reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
 
     @app_commands.command(name="season", description="The seasons: end the one under way, or set how long they last")
     @app_commands.describe(
@@ -195,7 +195,7 @@ class Admin(
         channel: discord.TextChannel | None = None,
         reset_chips: bool = False,
     ) -> None:
-        await require_admin(interaction, self.prefs, "season")
+        await require_admin(interaction, self.prefs, errors.AdminTool.SEASON)
         if end and length is not None:
             raise errors.TripoleyError(competition_words.SEASON_END_AND_LENGTH)
         if reset_chips and not end:
@@ -204,10 +204,10 @@ class Admin(
             await self.season_tools.end(interaction, reset_chips)
             return
         if length is None and channel is None:
-            await self.controller.reply(interaction, await self.season_tools.show(interaction))
+            await reply(interaction, await self.season_tools.show(interaction))
             return
         where = channel.id if channel is not None else channel_of(interaction)
-        await self.controller.reply(interaction, await self.season_tools.set_length(interaction, length, where))
+        await reply(interaction, await self.season_tools.set_length(interaction, length, where))
 
 
 async def setup(bot: TripoleyBot) -> None:

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot import errors
 from bot.competition.rating import PROVISIONAL_GAMES
-from bot.discordio.controller import acknowledge_then, channel_of, guild_of
+from bot.discordio.answering import acknowledge_then, channel_of, guild_of, reply
 from bot.economy.bank import WEEK
 from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
@@ -45,14 +45,16 @@ class EconomyCommands(CommandFamily):
         config = await self.prefs.guild(guild_of(interaction))
         balance = await self.bank.balance(guild_of(interaction), interaction.user.id, config.starting_balance)
         lines = [answers.WALLET.format(chips=balance)]
-        table = self.manager.tables.get(channel_of(interaction)) or self.manager.threads.get(channel_of(interaction))
+        table = self.manager.registry.by_channel.get(channel_of(interaction)) or self.manager.registry.by_thread.get(
+            channel_of(interaction)
+        )
         if table is not None:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
                 lines.append(answers.AT_THIS_TABLE.format(chips=at))
         lines.append(await self._grants_due(interaction, config, balance))
-        await self.controller.reply(interaction, "\n".join(lines))
+        await reply(interaction, "\n".join(lines))
 
     async def _grants_due(self, interaction: discord.Interaction, config: GuildConfig, balance: int) -> str:
         """When the player can next claim the daily (and, with a wallet below the smallest buy-in, relief) grant."""
@@ -144,9 +146,9 @@ class EconomyCommands(CommandFamily):
         self, interaction: discord.Interaction, user: discord.User | None = None, public: bool = False
     ) -> None:
         target = user or interaction.user
-        stats = await self.manager.stats(guild_of(interaction), target.id)
+        stats = await self.manager.store.stats(guild_of(interaction), target.id)
         if not stats:
-            await self.controller.reply(interaction, answers.no_games_yet(display_name(target)))
+            await reply(interaction, answers.no_games_yet(display_name(target)))
             return
         net = stats["net"]
         embed = discord.Embed(title=answers.STATS_TITLE, description=f"<@{target.id}>", colour=0x2E8B57)
@@ -185,8 +187,8 @@ class EconomyCommands(CommandFamily):
         """The chart of ``/tripoley stats`` (images.stats, drawn in the render workers) and its alt
         text: the player's net chips (and rating) after each of their last games, their results per game;
         in ``locale``."""
-        games = await self.manager.player_games(guild_id, target.id, STATS_GAMES)
-        presets = await self.manager.player_presets(guild_id, target.id)
+        games = await self.manager.store.player_games(guild_id, target.id, STATS_GAMES)
+        presets = await self.manager.store.player_presets(guild_id, target.id)
         ratings = await self.manager.ratings.trend(guild_id, target.id, [g["id"] for g in games])
         data = {
             "locale": locale,
@@ -246,7 +248,7 @@ class EconomyCommands(CommandFamily):
     @app_commands.command(name="forget-me", description="Delete your wallet, stats and name from this server")
     @app_commands.describe(everywhere="Forget me in every server where the bot keeps something about me")
     async def forget_me(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
-        if self.manager.seated(guild_of(interaction), interaction.user.id):
+        if self.manager.registry.seated(guild_of(interaction), interaction.user.id):
             raise errors.NotAllowed(errors.Refusal.STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
@@ -263,7 +265,9 @@ class EconomyCommands(CommandFamily):
 
     async def _confirm_forget_everywhere(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
-        removed = await forget_everywhere(self.bank, user_id, lambda guild_id: self.manager.seated(guild_id, user_id))
+        removed = await forget_everywhere(
+            self.bank, user_id, lambda guild_id: self.manager.registry.seated(guild_id, user_id)
+        )
         await interaction.response.edit_message(
             content=answers.forgotten_everywhere(len(removed), sum(removed.values())),
             view=None,
@@ -271,5 +275,5 @@ class EconomyCommands(CommandFamily):
 
     async def _confirm_forget(self, interaction: discord.Interaction) -> None:
         guild_id, user_id = guild_of(interaction), interaction.user.id
-        removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.seated(guild_id, user_id))
+        removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.registry.seated(guild_id, user_id))
         await interaction.response.edit_message(content=answers.forgotten_here(removed), view=None)

@@ -9,15 +9,8 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.controller import (
-    acknowledged_first,
-    channel_of,
-    check_bot_permissions,
-    guild_of,
-    send_answer,
-    thinking,
-    wants_thread,
-)
+from bot.discordio.answering import acknowledged_first, channel_of, guild_of, reply, send_answer, thinking
+from bot.discordio.permissions import check_bot_permissions, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
 from bot.i18n import Locale, translator
 from bot.i18n.choice import private_locale
@@ -28,7 +21,7 @@ from bot.messages.rules import pages_for
 from bot.messages.text import HELP_TEXT
 from bot.messages.web import history_replay_link
 from bot.messages.weblinks import BOARD
-from bot.tables.messageids import remember_message
+from bot.tables.messageids import ShownMessage, remember_message
 from bot.tables.model import TableStatus, TableUpdate
 from cogs.common import (
     CommandFamily,
@@ -96,7 +89,7 @@ class TableCommands(CommandFamily):
             # A table opened inside a thread plays there (threads don't nest).
             thread = await wants_thread(interaction, self.prefs) and not isinstance(interaction.channel, discord.Thread)
             check_bot_permissions(interaction, thread)
-            return await self.manager.create_table(
+            return await self.manager.lobby.create_table(
                 guild_of(interaction),
                 channel_of(interaction),
                 interaction.user.id,
@@ -114,33 +107,33 @@ class TableCommands(CommandFamily):
         table = (await acknowledged_first(interaction, open_table)).table
         message_id = await send_answer(interaction, **message_kwargs(lobby_message(table)))
         if message_id:
-            await remember_message(self.manager, table.id, "lobby", message_id)
+            await remember_message(self.manager, table.id, ShownMessage.LOBBY, message_id)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
         # A private "thinking…" before the buy-in (a refusal found first is answered as such).
-        update = await self.manager.join(
+        update = await self.manager.lobby.join(
             channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
         )
-        await self.controller.reply(interaction, update.message or tablecommands.JOINED)
+        await reply(interaction, update.message or tablecommands.JOINED)
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        update = await self.manager.leave(channel_of(interaction), interaction.user.id)
-        await self.controller.reply(interaction, update.message or tablecommands.LEFT)
+        update = await self.manager.lobby.leave(channel_of(interaction), interaction.user.id)
+        await reply(interaction, update.message or tablecommands.LEFT)
 
     @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
     @app_commands.describe(player="The player to remove")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         """In the lobby at once (their buy-in refunded); mid-game after the host confirms with a
         button, since their seat then goes to an AI until the end (their chips stay theirs)."""
-        table = self.manager.get(channel_of(interaction))
-        seat = self.manager.check_kick(table, interaction.user.id, player.id)
+        table = self.manager.registry.get(channel_of(interaction))
+        seat = self.manager.moderation.check_kick(table, interaction.user.id, player.id)
         if table.status == TableStatus.LOBBY:
-            update = await self.manager.host_kick(table.channel_id, interaction.user.id, player.id)
-            await self.controller.reply(interaction, update.message or tablecommands.REMOVED)
+            update = await self.manager.moderation.host_kick(table.channel_id, interaction.user.id, player.id)
+            await reply(interaction, update.message or tablecommands.REMOVED)
             return
-        await self.controller.reply(
+        await reply(
             interaction,
             tablecommands.kick_ask(seat.name),
             view=build_view(kick_confirmation(table.id, player.id, seat.name)),
@@ -154,16 +147,16 @@ class TableCommands(CommandFamily):
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
-        update = await self.manager.stop(
+        update = await self.manager.play.stop(
             channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
         )
-        await self.controller.reply(interaction, update.message or tablecommands.STOPPED, ephemeral=False)
+        await reply(interaction, update.message or tablecommands.STOPPED, ephemeral=False)
 
     @app_commands.command(name="history", description="Recent games in this server and their results")
     async def history(self, interaction: discord.Interaction) -> None:
-        games = await self.manager.history(guild_of(interaction), 10)
+        games = await self.manager.store.history(guild_of(interaction), 10)
         if not games:
-            await self.controller.reply(interaction, tablecommands.NO_GAMES)
+            await reply(interaction, tablecommands.NO_GAMES)
             return
         lines: list[str] = []
         buttons: list[ButtonSpec] = []
@@ -189,13 +182,13 @@ class TableCommands(CommandFamily):
 
     @app_commands.command(name="help", description="How to play, in a few lines, and the commands that matter")
     async def show_help(self, interaction: discord.Interaction) -> None:
-        await self.controller.reply(interaction, translator(private_locale(interaction.locale)).gettext(HELP_TEXT))
+        await reply(interaction, translator(private_locale(interaction.locale)).gettext(HELP_TEXT))
 
     @app_commands.command(name="rules", description="How to play (per game; at a table, with its house rules)")
     @app_commands.choices(preset=preset_choices())
     @app_commands.describe(preset="The game whose rules to show (at a table, leave empty for its rules)")
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
-        table = self.manager.tables.get(channel_of(interaction))
+        table = self.manager.registry.by_channel.get(channel_of(interaction))
         if preset is None and table is not None:
             key = f"table-{table.id}"
         else:
@@ -214,7 +207,7 @@ class TableCommands(CommandFamily):
 
         if key.startswith("table-"):
             table_id = key.removeprefix("table-")
-            table = self.manager.get_by_id(int(table_id)) if table_id.isdigit() else None
+            table = self.manager.registry.get_by_id(int(table_id)) if table_id.isdigit() else None
             if table is None:
                 raise errors.StaleButton(errors.Refusal.TABLE_RULES_GONE)
             preset, pages = table.preset, pages_for(table.preset, table.options, locale.value)
@@ -245,7 +238,7 @@ class TableCommands(CommandFamily):
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
         if not on:
-            await self.controller.reply(interaction, tablecommands.DMS_OFF)
+            await reply(interaction, tablecommands.DMS_OFF)
             return
         # Checked now, not at the next deal: a short test DM.
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -255,7 +248,7 @@ class TableCommands(CommandFamily):
             text = tablecommands.DMS_CLOSED
         else:
             text = tablecommands.DMS_ON
-        await self.controller.reply(interaction, text)
+        await reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
     @app_commands.choices(mode=ON_OFF)
@@ -264,11 +257,11 @@ class TableCommands(CommandFamily):
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)
         text = tablecommands.PINGS_ON if on else tablecommands.PINGS_OFF
-        await self.controller.reply(interaction, text)
+        await reply(interaction, text)
 
     @app_commands.command(
         name="settings", description="The server's defaults (admins change them: /tripoley-admin settings)"
     )
     async def settings(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(guild_of(interaction))
-        await self.controller.reply(interaction, settings_text(config, self.bot.settings.house_bankroll))
+        await reply(interaction, settings_text(config, self.bot.settings.house_bankroll))

@@ -164,7 +164,7 @@ def test_an_empty_shard_list_on_the_command_line_is_refused(capsys):
 def test_both_units_are_watched_and_wait_long_enough_for_the_start():
     """Type=notify: started once the bot says READY=1; the watchdog restarts a process whose pings stop
     (bot.discordio.health). The start may take as long as the log-in attempts to an unreachable Discord."""
-    from bot.discordio.client import LOGIN_ATTEMPT_TIMEOUT, LOGIN_RETRY_DELAYS
+    from bot.discordio.login import LOGIN_ATTEMPT_TIMEOUT, LOGIN_RETRY_DELAYS
 
     longest_login = sum(LOGIN_RETRY_DELAYS) + (len(LOGIN_RETRY_DELAYS) + 1) * LOGIN_ATTEMPT_TIMEOUT
     for name in ("tripoley-bot.service", "tripoley-bot@.service"):

@@ -2,7 +2,7 @@
 wallet or the house's) and a reset.
 
 Each is acknowledged before its work is done and its result is then shown in that answer, retried
-while Discord fails (:func:`~bot.discordio.controller.acknowledge_then`): an admin never has a grant
+while Discord fails (:func:`~bot.discordio.answering.acknowledge_then`): an admin never has a grant
 applied without seeing it. A grant that repeats the same admin's same change to the same wallet
 within :data:`bot.economy.bank.REPEAT_WINDOW` (the usual mistake: the first answer was lost, or
 the command was sent twice) changes nothing and asks instead, with a **Do it again** button.
@@ -15,11 +15,11 @@ from typing import Any
 import discord
 
 from bot import errors
-from bot.discordio.controller import acknowledge_then, guild_of
+from bot.discordio.answering import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE
 from bot.economy.prefs import Prefs
-from bot.messages import answers
+from bot.messages import controls
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.refusals import say
@@ -33,24 +33,24 @@ def manages_server(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
-def require_manage_server(interaction: discord.Interaction, tool: str) -> None:
-    """``tool``: what needs it (a key of :data:`bot.messages.refusals.MANAGERS_ONLY`)."""
+def require_manage_server(interaction: discord.Interaction) -> None:
+    """Who may choose the admin role: the server's managers alone."""
     if not manages_server(interaction):
-        raise errors.NotAllowed(errors.Refusal.NEEDS_MANAGE_SERVER, tool=tool)
+        raise errors.NotAllowed(errors.Refusal.MANAGE_SERVER_ONLY)
 
 
-async def require_admin(interaction: discord.Interaction, prefs: Prefs, tool: str) -> None:
+async def require_admin(interaction: discord.Interaction, prefs: Prefs, tool: errors.AdminTool) -> None:
     """The run-time check of every ``/tripoley-admin`` tool: **Manage Server**, or the server's
     Tripoley admin role (``/tripoley-admin settings admin_role``). Discord decides who may *see* the
     commands (their default permission, and the roles the owner adds in Integrations); this is what
     lets such a role use them too, and no one else even if a stale command slipped through.
-    ``tool``: the one used (a key of :data:`bot.messages.refusals.ADMINS_ONLY`)."""
+    ``tool``: the one used (its sentence: :data:`bot.messages.refusals.ADMIN_ONLY`)."""
     if manages_server(interaction):
         return
     role = (await prefs.guild(guild_of(interaction))).admin_role
     roles = getattr(interaction.user, "roles", None) or []
     if role is None or not any(r.id == role for r in roles):
-        raise errors.NotAllowed(errors.Refusal.NEEDS_ADMIN, tool=tool)
+        raise errors.NotAllowed(errors.Refusal.ADMIN_ONLY, tool=tool)
 
 
 class AdminTools:
@@ -62,7 +62,8 @@ class AdminTools:
     ) -> None:
         """Add ``amount`` chips to a wallet (negative: take them; the house's: ``user_id`` 0).
         ``after``: the ledger row of the change the admin confirmed repeating."""
-        await require_admin(interaction, self.manager.prefs, "house" if user_id == HOUSE else "grant")
+        tool = errors.AdminTool.HOUSE if user_id == HOUSE else errors.AdminTool.GRANT
+        await require_admin(interaction, self.manager.prefs, tool)
         await acknowledge_then(interaction, lambda: self._adjusted(interaction, user_id, amount, after))
 
     async def confirm_adjust(self, interaction: discord.Interaction, user_id: str, amount: str, after: str) -> None:
@@ -70,7 +71,7 @@ class AdminTools:
         try:
             wallet, chips, row = int(user_id), int(amount), int(after)
         except ValueError:
-            raise errors.StaleButton(errors.Refusal.BUTTON_GONE) from None
+            raise errors.StaleButton(errors.Refusal.STALE_CONTROL, kind="button") from None
         await self.adjust(interaction, wallet, chips, row)
 
     async def _adjusted(
@@ -89,16 +90,18 @@ class AdminTools:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
                 "content": say(repeat),
-                "view": build_view([ButtonSpec(encode(again), answers.DO_IT_AGAIN, DANGER)]),
+                "view": build_view([ButtonSpec(encode(again), controls.DO_IT_AGAIN, DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }
-        text = answers.adjusted(user_id, moved, balance, house=user_id == HOUSE)
+        text = (
+            controls.house_adjusted(moved, balance) if user_id == HOUSE else controls.granted(moved, user_id, balance)
+        )
         return {"content": text, "view": None, "allowed_mentions": NO_PINGS}
 
     async def reset(self, interaction: discord.Interaction) -> None:
         """The reset's confirmation clicked: every wallet back to the starting balance (a second
         click resets to the same balances: nothing more moves)."""
-        await require_admin(interaction, self.manager.prefs, "reset")
+        await require_admin(interaction, self.manager.prefs, errors.AdminTool.RESET)
         self.refuse_while_open(guild_of(interaction))
 
         async def work() -> dict[str, Any]:
@@ -106,11 +109,11 @@ class AdminTools:
             config = await self.manager.prefs.guild(guild_id)
             bankroll = self.manager.settings.house_bankroll
             count = await self.manager.bank.reset(guild_id, interaction.user.id, config.starting_balance, bankroll)
-            return {"content": answers.reset_done(count, config.starting_balance, bankroll), "view": None}
+            return {"content": controls.economy_reset(count, config.starting_balance, bankroll), "view": None}
 
         await acknowledge_then(interaction, work, update=True)
 
     def refuse_while_open(self, guild_id: int) -> None:
         """Before a reset is offered or done (the reset itself checks again, in its transaction)."""
-        if any(t.guild_id == guild_id for t in self.manager.by_id.values()):
+        if any(t.guild_id == guild_id for t in self.manager.registry.by_id.values()):
             raise errors.NotAllowed(errors.Refusal.TABLES_OPEN)

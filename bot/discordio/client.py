@@ -9,34 +9,37 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
-import yarl
 from discord.ext import commands
-from discord.types.user import User as UserPayload
 
 from bot import __version__
-from bot.discordio import ackstats, commandsync, sdnotify
+from bot.discordio import commandsync, login, sdnotify
 from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.controller import Controller
 from bot.discordio.health import Health, HealthServer, watchdog
+from bot.discordio.login import (
+    DiscordUnreachable,
+    one_login_attempt,
+    point_discord_at,
+    wait_for_discord,
+)
 from bot.discordio.metrics import BotCollector, DiscordTraffic, registry_for
 from bot.discordio.pacing import Pacer
 from bot.discordio.places import Places
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
 from bot.discordio.seasontools import post_season_end
+from bot.discordio.sink import DiscordSink
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import (
     TableButton,
     TableSelect,
     handle_modal_submit,
     handle_unrouted_component,
-    message_kwargs,
-    pings_only,
 )
 from bot.economy import privacy
 from bot.economy.bank import Bank
@@ -44,7 +47,6 @@ from bot.economy.prefs import Prefs
 from bot.errors import DatabaseUnavailable
 from bot.i18n.commands import CatalogTranslator
 from bot.logsetup import RedactingFilter
-from bot.messages.outgoing import LOST_CHANNEL_CODES, ChannelLost, DMForbidden, MessageGone, Outgoing, SentMessage
 from bot.messages.reports import error_report
 from bot.messages.tablelines import TABLE_LINES
 from bot.reporting import OwnerReports
@@ -72,10 +74,6 @@ UNSAVED_AT_CLOSE = 1  # exit status of a shutdown that left table states unsaved
 # frozen out of them.
 GC_THRESHOLDS = (2_000, 10, 100)
 HTTP_KEEPALIVE = 120.0  # seconds an idle HTTP connection to Discord is kept open (see TripoleyBot.login)
-# Start-up with Discord unreachable: seconds between attempts to log in (about two minutes in all),
-# then exit 1 and leave restarting to the service manager.
-LOGIN_RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
-LOGIN_ATTEMPT_TIMEOUT = 30.0  # seconds one attempt may take (a silent network would hang for minutes)
 # A token Discord no longer accepts (reset in the developer portal): a 401 at log-in, or the gateway
 # closing with 4004. Restarting cannot fix it, so the exit status is the one a service manager is
 # told not to restart on (deploy/: RestartPreventExitStatus=2), as for bad settings.
@@ -95,177 +93,6 @@ def ignore_event(data: object) -> None:
     """A gateway event the bot does not read (dropped before discord.py builds anything from it)."""
 
 
-class DiscordUnreachable(Exception):
-    """Discord did not answer (no connection, a timeout, or its servers failing)."""
-
-
-async def one_login_attempt(login: Awaitable[T]) -> T:
-    """``login``'s result within :data:`LOGIN_ATTEMPT_TIMEOUT`; Discord's silence, a network error
-    or a failing Discord raise :class:`DiscordUnreachable` (a refused token: discord.LoginFailure)."""
-    try:
-        return await asyncio.wait_for(login, LOGIN_ATTEMPT_TIMEOUT)
-    except TimeoutError:
-        raise DiscordUnreachable(f"no answer in {LOGIN_ATTEMPT_TIMEOUT:g} s") from None
-    except (aiohttp.ClientError, OSError, discord.DiscordServerError) as exc:
-        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
-
-
-async def log_in_over_http(token: str) -> UserPayload:
-    """Log in over HTTP only (``GET /users/@me``, no gateway) and return the bot user's data.
-
-    Raises :class:`discord.LoginFailure` for a refused token, :class:`DiscordUnreachable` when
-    Discord does not answer."""
-    http = discord.http.HTTPClient(asyncio.get_running_loop())
-    try:
-        return await one_login_attempt(http.static_login(token))
-    finally:
-        await http.close()
-
-
-async def wait_for_discord(token: str) -> UserPayload:
-    """:func:`log_in_over_http`, tried again after each of :data:`LOGIN_RETRY_DELAYS` (one log
-    line per failed attempt) while Discord is unreachable."""
-    attempts = len(LOGIN_RETRY_DELAYS) + 1
-    for attempt, delay in enumerate(LOGIN_RETRY_DELAYS, 1):
-        try:
-            return await log_in_over_http(token)
-        except DiscordUnreachable as exc:
-            log.warning(
-                "Discord is unreachable (%s); trying again in %g s (attempt %d of %d)", exc, delay, attempt, attempts
-            )
-            await asyncio.sleep(delay)
-    return await log_in_over_http(token)
-
-
-def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:
-    """Use a REST proxy / local test server instead of discord.com (before login)."""
-    if api_base:
-        discord.http.Route.BASE = api_base.rstrip("/")
-        log.info("REST base: %s", discord.http.Route.BASE)
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-        log.info("gateway: %s", gateway_url)
-
-
-class DiscordSink:
-    """Sends the publisher's messages through discord.py, paced under Discord's global limit
-    (bot.discordio.pacing: interaction answers go around it). A channel that answers as lost
-    (:data:`~bot.messages.outgoing.LOST_CHANNEL_CODES`) raises :class:`ChannelLost` and is
-    reported to ``on_lost`` (its tables end: bot.discordio.places)."""
-
-    def __init__(self, bot: discord.Client, pace: Pacer | None = None) -> None:
-        self.bot = bot
-        self.pace = pace or Pacer(0)
-        self.on_lost: Callable[[int, int], None] | None = None  # (channel id, Discord's error code)
-
-    def channel(self, channel_id: int):
-        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
-
-    @contextlib.contextmanager
-    def _in(self, channel_id: int) -> Iterator[None]:
-        """Around a request to a channel: Discord's answer that the channel is lost becomes
-        :class:`ChannelLost`, told to ``on_lost``."""
-        try:
-            yield
-        except discord.HTTPException as exc:
-            if exc.code not in LOST_CHANNEL_CODES:
-                raise
-            if self.on_lost is not None:
-                self.on_lost(channel_id, exc.code)
-            raise ChannelLost(channel_id, exc.code) from None
-
-    async def post(self, channel_id: int, out: Outgoing) -> int:
-        await self.pace()
-        with self._in(channel_id):
-            message = await self.channel(channel_id).send(**message_kwargs(out))
-        return message.id
-
-    async def edit(self, channel_id: int, message_id: int, out: Outgoing) -> None:
-        await self.pace()
-        with self._in(channel_id):
-            try:
-                await self.channel(channel_id).get_partial_message(message_id).edit(**message_kwargs(out, edit=True))
-            except discord.NotFound as exc:
-                if exc.code in LOST_CHANNEL_CODES:
-                    raise
-                raise MessageGone(message_id) from None
-
-    async def dm(self, user_id: int, out: Outgoing) -> None:
-        await self.pace()
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(**message_kwargs(out))
-        except discord.Forbidden:
-            raise DMForbidden(user_id) from None
-
-    async def strip(self, channel_id: int, message_id: int, content: str | None = None) -> None:
-        await self.pace()
-        changes: dict = {"view": None} if content is None else {"view": None, "content": content}
-        with self._in(channel_id):
-            try:
-                await self.channel(channel_id).get_partial_message(message_id).edit(**changes)
-            except discord.NotFound as exc:
-                if exc.code in LOST_CHANNEL_CODES:
-                    raise
-
-    async def recent_messages(self, channel_id: int, since_id: int | None) -> list[SentMessage]:
-        await self.pace()
-        found = []
-        with self._in(channel_id):
-            async for message in self.channel(channel_id).history(limit=100):  # newest first
-                if since_id is not None and message.id <= since_id:
-                    break
-                if self.bot.user is not None and message.author.id == self.bot.user.id:
-                    ids = tuple(
-                        getattr(c, "custom_id", None) or ""
-                        for row in message.components
-                        for c in getattr(row, "children", [])
-                    )
-                    found.append(SentMessage(message.id, message.content, ids))
-        return found[::-1]
-
-    async def delete(self, channel_id: int, message_id: int) -> None:
-        await self.pace()
-        with self._in(channel_id):
-            try:
-                await self.channel(channel_id).get_partial_message(message_id).delete()
-            except discord.NotFound as exc:
-                if exc.code in LOST_CHANNEL_CODES:
-                    raise
-
-    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
-        await self.pace()
-        data = await self.bot.http.start_thread_with_message(
-            channel_id, message_id, name=name[:100], auto_archive_duration=1440
-        )
-        return int(data["id"])
-
-    async def archive(self, thread_id: int) -> None:
-        await self.pace()
-        await self.bot.http.edit_channel(thread_id, archived=True)
-
-    async def find_message(self, channel_id: int, after_id: int | None, prefix: str) -> int | None:
-        await self.pace()
-        found = None
-        after = discord.Object(id=after_id) if after_id else None
-        with self._in(channel_id):
-            async for message in self.channel(channel_id).history(limit=50, after=after):
-                mine = self.bot.user is not None and message.author.id == self.bot.user.id
-                ids = [
-                    getattr(c, "custom_id", None) or ""
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                ]
-                if mine and any(cid.startswith(prefix) for cid in ids):
-                    found = message.id  # oldest first: the newest match wins
-        return found
-
-    async def notice(self, channel_id: int, content: str, ping: int) -> None:
-        await self.pace()
-        with self._in(channel_id):
-            await self.channel(channel_id).send(content, allowed_mentions=pings_only([ping]))
-
-
 class TripoleyBot(commands.Bot):
     """The bot and the services it builds in :meth:`setup_hook` (declared here: a cog or a
     component reaches them through ``interaction.client``, typed as this class)."""
@@ -278,7 +105,7 @@ class TripoleyBot(commands.Bot):
     controller: Controller
     places: Places
 
-    def __init__(self, settings: Settings, **client_options) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents
         # Not privileged either: a table message deleted by a moderator is posted again at once
@@ -303,21 +130,21 @@ class TripoleyBot(commands.Bot):
         self.handle_sigterm = False  # set by run_bot: SIGTERM closes the bot cleanly (saves flushed)
         self.exit_status = 0  # set by stop_for: python -m bot exits with it
         self._save_at_close = True
-        self._timer: asyncio.Task | None = None
-        self._seasons: asyncio.Task | None = None  # the seasons' timer (bot.competition.seasons)
+        self._timer: asyncio.Task[None] | None = None
+        self._seasons: asyncio.Task[None] | None = None  # the seasons' timer (bot.competition.seasons)
         self.health_server: HealthServer | None = None
         self.web_server: WebServer | None = None
         self.owner_reports: OwnerReports | None = None  # tracebacks summarised to the owner (ERROR_REPORTS)
-        self._watchdog: asyncio.Task | None = None
-        self._retention: asyncio.Task | None = None
-        self._closing: asyncio.Future | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self._retention: asyncio.Task[None] | None = None
+        self._closing: asyncio.Future[None] | None = None
         self._synced_guilds: set[int] = set()
         self.sync_only = False  # python -m bot sync: set up the commands, sync them, serve nothing
         self.synced = 0  # how many commands the last sync sent
         parsers = self._connection.parsers
         parse = parsers["INTERACTION_CREATE"]
 
-        def parse_interaction_create(data, _parse=parse):
+        def parse_interaction_create(data: dict[str, Any], _parse: Callable[[Any], None] = parse) -> None:
             # discord.py starts the task that handles the interaction inside the parser: it copies
             # this context, so the database transactions an interaction waits for go ahead of the
             # timers' and the coalesced saves (bot.storage.priority.PRIORITY).
@@ -352,7 +179,7 @@ class TripoleyBot(commands.Bot):
             self.db, self.bank, self.prefs, s, TABLE_LINES, clock=self.clock, save_delay=SAVE_DELAY
         )
         self.manager.timers.stall_after = LOOP_STALL
-        self.manager.member_check = self.is_member
+        self.manager.timers.member_check = self.is_member
         if s.ai_processes > 0:  # niced below the render process: a search may wait, a click may not
             self.manager.ai.executor = process_pool(s.ai_processes, niceness=10, draws=False)
             self.manager.ai.workers = s.ai_processes
@@ -385,11 +212,11 @@ class TripoleyBot(commands.Bot):
         if self.sync_only:
             self.synced = await commandsync.sync(self)
             return
-        resumed = await self.manager.resume()
+        resumed = await self.manager.timers.resume()
         for table in resumed:
             self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
-        self._timer = asyncio.create_task(self.manager.run(), name="tripoley-timers")
+        self._timer = asyncio.create_task(self.manager.timers.run(), name="tripoley-timers")
         seasons = self.manager.seasons.run(s.owns_guild, lambda ended: post_season_end(sink, ended))
         self._seasons = asyncio.create_task(seasons, name="tripoley-seasons")
         self.health = Health(self.manager, self.db, self, lambda: self._timer)
@@ -644,7 +471,7 @@ class TripoleyBot(commands.Bot):
         if db.away:
             await db.probe()
         try:
-            await manager.flush_saves()
+            await manager.store.flush()
         except DatabaseUnavailable as exc:
             log.warning("could not save every table's state before shutdown: %s", exc.detail)
         except Exception:
@@ -668,7 +495,7 @@ class ShardedTripoleyBot(TripoleyBot, commands.AutoShardedBot):
     """The bot as one process of a cluster: discord.py's AutoShardedBot, running the shards
     SHARD_IDS of SHARD_COUNT (one gateway connection each) and the tables of their servers only."""
 
-    def __init__(self, settings: Settings, **client_options) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         shard_ids = settings.shards()
         if shard_ids is None:
             raise ValueError("a sharded bot needs SHARD_COUNT to be set")
@@ -694,7 +521,6 @@ async def sync_commands_once(settings: Settings, token: str) -> int:
 def run_bot(settings: Settings) -> int:
     token = settings.token()
     assert token
-    stats = ackstats.from_env()  # measurement only (ACK_STATS_FILE)
     bots: list[TripoleyBot] = []
 
     async def runner() -> None:
@@ -705,8 +531,6 @@ def run_bot(settings: Settings) -> int:
             bot = make_bot(settings)
             bots.append(bot)
             bot.handle_sigterm = True
-            if stats is not None:
-                stats.install(bot)
             owner.on_lost = lambda reason: bot.stop_for(OWNED_ELSEWHERE, reason, save=False)
             await wait_for_discord(token)
             async with bot:
@@ -734,13 +558,10 @@ def run_bot(settings: Settings) -> int:
         log.error(
             "Discord is unreachable (%s); giving up after %d attempts. Check the network (and DISCORD_API_BASE).",
             exc,
-            len(LOGIN_RETRY_DELAYS) + 1,
+            len(login.LOGIN_RETRY_DELAYS) + 1,
         )
         return 1
     except aiohttp.ClientError as exc:  # after the first log-in: discord.py retries the gateway itself
         log.error("the connection to Discord failed (%s)", str(exc) or type(exc).__name__)
         return 1
-    finally:
-        if stats is not None:
-            stats.write()
     return bots[0].exit_status if bots else 0

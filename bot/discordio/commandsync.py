@@ -12,28 +12,45 @@ import hashlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
+from discord import app_commands
 
-if TYPE_CHECKING:
-    from bot.discordio.client import TripoleyBot
+from bot.settings import Settings
+from bot.storage.database import Database
 
 log = logging.getLogger(__name__)
 
 
-def target(bot: TripoleyBot) -> discord.Object | None:
+class SyncingBot(Protocol):
+    """What a sync reads of the bot (bot.discordio.client.TripoleyBot is one)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def db(self) -> Database | None: ...
+
+    @property
+    def application_id(self) -> int | None: ...
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
+
+
+def target(bot: SyncingBot) -> discord.Object | None:
     """Where the commands go: the dev server (DEV_GUILD_ID), or everywhere (None: global)."""
     guild_id = bot.settings.dev_guild_id
     return discord.Object(id=guild_id) if guild_id else None
 
 
-def scope(bot: TripoleyBot) -> str:
+def scope(bot: SyncingBot) -> str:
     guild = target(bot)
     return f"{bot.application_id}:" + (f"guild:{guild.id}" if guild else "global")
 
 
-async def tree_hash(bot: TripoleyBot) -> str:
+async def tree_hash(bot: SyncingBot) -> str:
     """The hash of the commands' JSON as a sync would send it to ``target(bot)`` (with its localisations:
     a changed translation is a changed tree)."""
     guild = target(bot)
@@ -48,18 +65,18 @@ async def tree_hash(bot: TripoleyBot) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def syncs_at_start(bot: TripoleyBot) -> bool:
+def syncs_at_start(bot: SyncingBot) -> bool:
     """One process of a cluster decides: the one running shard 0."""
     return bot.settings.runs_shard_zero()
 
 
-async def stored_hash(bot: TripoleyBot) -> str | None:
+async def stored_hash(bot: SyncingBot) -> str | None:
     assert bot.db is not None
     row = await bot.db.fetchone("SELECT tree_hash FROM command_sync WHERE scope = ?", (scope(bot),))
     return row["tree_hash"] if row else None
 
 
-async def sync(bot: TripoleyBot) -> int:
+async def sync(bot: SyncingBot) -> int:
     """Sync now, whatever is stored; record the tree's hash. The number of commands synced."""
     assert bot.db is not None
     digest, guild = await tree_hash(bot), target(bot)
@@ -74,7 +91,7 @@ async def sync(bot: TripoleyBot) -> int:
     return len(synced)
 
 
-async def sync_if_changed(bot: TripoleyBot) -> bool:
+async def sync_if_changed(bot: SyncingBot) -> bool:
     """At start: sync when this process decides and the tree differs from the one last synced."""
     if not syncs_at_start(bot):
         log.info("commands: synced by the process running shard 0")

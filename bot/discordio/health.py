@@ -73,14 +73,14 @@ def gateway_problem(client: Gateway) -> str | None:
 
 
 class Health:
-    """The three checks of ``/healthz``; ``timer`` is the task running ``manager.run()``."""
+    """The three checks of ``/healthz``; ``timer`` is the task running ``manager.timers.run()``."""
 
     def __init__(
         self,
         manager: TableManager,
         db: Database,
         client: Gateway,
-        timer: Callable[[], asyncio.Task | None],
+        timer: Callable[[], asyncio.Task[None] | None],
     ) -> None:
         self.manager = manager
         self.db = db
@@ -122,7 +122,7 @@ class Health:
             "ok": not any(problems.values()),
             "checks": {name: problem or "ok" for name, problem in problems.items()},
             "gateway_latency_seconds": round(latency, 4) if math.isfinite(latency) else None,
-            "open_tables": len(self.manager.by_id),
+            "open_tables": len(self.manager.registry.by_id),
         }
 
 

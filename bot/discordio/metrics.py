@@ -17,7 +17,7 @@ import platform
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
 
 import aiohttp
 import discord
@@ -27,19 +27,18 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector, CollectorRegistry
 
 from bot import __version__
-
-if TYPE_CHECKING:
-    from bot.discordio.pacing import Pacer
-    from bot.discordio.render import ImageService
-    from bot.storage.database import Database
-    from bot.tables.manager import TableManager
+from bot.discordio.pacing import Pacer
+from bot.discordio.render import ImageService
+from bot.storage.database import Database
+from bot.tables.manager import TableManager
+from bot.tables.model import TableStatus
 
 # The acknowledgement histogram's buckets (seconds): fine where a healthy bot answers (tens of ms), up
 # to Discord's 3 s, past which the user saw "This interaction failed". A histogram, not quantiles of
 # recent samples: buckets add up across the processes of a cluster (histogram_quantile over a sum).
 ACK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 3.0, 5.0)
 RECEIPTS_KEPT = 10_000  # interactions received and not yet answered that are remembered (the oldest go)
-STATUSES = ("lobby", "playing")  # an open table's status: always reported, 0 or not
+STATUSES = (TableStatus.LOBBY, TableStatus.PLAYING)  # an open table's status: always reported, 0 or not
 BUDGETS = ("global", "exempt")
 
 
@@ -68,7 +67,7 @@ def interaction_answered(url: yarl.URL) -> int | None:
 class DiscordTraffic:
     """Counts the bot's requests to Discord by budget, and the 429s among the answers; times every
     acknowledgement from the interaction's receipt (:meth:`received`, from the gateway's event) to the
-    moment its request starts, as ``ACK_STATS_FILE`` does (bot.discordio.ackstats), but always on
+    moment its request starts, as the load bench's ``ACK_STATS_FILE`` does (bench/ackstats.py), but always on
     and in constant memory. Give :attr:`trace` to the client as ``http_trace``. With ``gate``, a
     request counted against the global limit waits for it before it leaves (the pacer's window)."""
 
@@ -110,12 +109,16 @@ class DiscordTraffic:
         if spent is not None and status == 429:
             self.rate_limited[spent] += 1
 
-    async def _started(self, session, context, params: aiohttp.TraceRequestStartParams) -> None:
+    async def _started(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestStartParams
+    ) -> None:
         if self._gate is not None and budget(params.url) == "global":
             await self._gate()
         self.sent(params.url)
 
-    async def _ended(self, session, context, params: aiohttp.TraceRequestEndParams) -> None:
+    async def _ended(
+        self, session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+    ) -> None:
         self.answered(params.url, params.response.status)
 
 
@@ -154,7 +157,7 @@ class BotCollector(Collector):
         )
         tables = GaugeMetricFamily("tripoley_tables", "Open tables of this process, by status.", labels=["status"])
         counts = dict.fromkeys(STATUSES, 0)
-        for table in self.manager.by_id.values():
+        for table in self.manager.registry.by_id.values():
             counts[table.status] = counts.get(table.status, 0) + 1
         for status, n in sorted(counts.items()):
             tables.add_metric([status], n)

@@ -22,6 +22,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+# A decision players are pinged for: (its round, its token, the seats asked).
+DecisionKey = tuple[int, str, tuple[int, ...]]
+
 WATCHING = 60.0  # seconds after a player's own move in which they are taken to be watching the table
 MAX_DELAY = 30.0  # seconds: the longest a learnt delay gets (the turn timer is a minute by default)
 FACTOR = 2.0  # a ping when the player has taken twice their usual time
@@ -33,7 +36,7 @@ KEEP = 10_000  # players and tables remembered at most (the oldest are forgotten
 
 @dataclass
 class _Open:
-    key: tuple
+    key: DecisionKey
     user_id: int
     seat: int
     since: float
@@ -52,13 +55,13 @@ class PingPolicy:
         self._acted: dict[tuple[int, int], float] = {}  # (table id, user id) → their last own move
         self._answers: dict[int, deque[float]] = {}  # user id → their last answer times (seconds)
 
-    def begin(self, table_id: int, key: tuple, user_id: int, seat: int) -> None:
+    def begin(self, table_id: int, key: DecisionKey, user_id: int, seat: int) -> None:
         """The decision ``key`` (seat ``seat``, player ``user_id``) is open from now (once per decision)."""
         current = self._open.get(table_id)
         if current is None or current.key != key:
             self._open[table_id] = _Open(key, user_id, seat, self._monotonic())
 
-    def end(self, table_id: int, key: tuple | None, by_player: Callable[[int], bool]) -> tuple[int, bool] | None:
+    def end(self, table_id: int, key: DecisionKey | None, by_player: Callable[[int], bool]) -> tuple[int, bool] | None:
         """The table waits for ``key`` now (None: for nobody at the keyboard): the decision open
         before, if another, is over. ``by_player(seat)``: whether that seat's player made it (not the
         timer or an AI). Returns (its player, made by them), or None when none ended."""

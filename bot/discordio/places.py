@@ -45,12 +45,12 @@ class Places:
     def channel_gone(self, channel_id: int, why: str) -> int:
         """The channel (or thread) is gone for the bot (``why``: a key of
         :data:`~bot.messages.notices.PLACE_LOST`): every open table there ends. How many."""
-        tables = [t for t in self.manager.by_id.values() if channel_id in (t.channel_id, t.thread_id)]
+        tables = [t for t in self.manager.registry.by_id.values() if channel_id in (t.channel_id, t.thread_id)]
         return sum(self._end(table, why) for table in tables)
 
     def guild_gone(self, guild_id: int) -> int:
         """The bot was removed from the server: every open table of it ends. How many."""
-        tables = [t for t in self.manager.by_id.values() if t.guild_id == guild_id]
+        tables = [t for t in self.manager.registry.by_id.values() if t.guild_id == guild_id]
         return sum(self._end(table, "removed") for table in tables)
 
     def refused(self, channel_id: int, code: int) -> None:
@@ -71,7 +71,7 @@ class Places:
     async def _finish(self, table: Table, why: str) -> None:
         lobby = table.status == TableStatus.LOBBY
         try:
-            update = await self.manager.end_lost(table, why)
+            update = await self.manager.play.end_lost(table, why)
         except Exception:
             # The database away: a game's end is retried by its timer (DeadlineKind.FINISH), a lobby
             # is closed by its own; nothing is sent there meanwhile.

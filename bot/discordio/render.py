@@ -32,7 +32,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-Renderer = Callable[[str, dict], Any]
+Renderer = Callable[[str, dict[str, Any]], Any]
 Image = tuple[bytes | None, str | None]  # PNG bytes, alt text
 
 
@@ -43,7 +43,7 @@ def default_renderer() -> Renderer | None:
     except Exception:  # pragma: no cover - images missing
         return None
 
-    def render(kind: str, view: dict):
+    def render(kind: str, view: dict[str, Any]) -> Any:
         try:
             fn = getattr(images, f"render_{kind}", None)
         except ImportError:  # that renderer is not written yet
@@ -118,7 +118,7 @@ def _worker_init(parent_pid: int, niceness: int, draws: bool = True) -> None:
     _worker_renderer = default_renderer() if draws else None
 
 
-def _worker_render(kind: str, view: dict) -> Image:
+def _worker_render(kind: str, view: dict[str, Any]) -> Image:
     if _worker_renderer is None:
         return None, None
     return rendered(kind, _worker_renderer(kind, view))
@@ -153,7 +153,7 @@ def process_pool(
 # -- the service ----------------------------------------------------------------------------
 
 
-def view_key(kind: str, view: dict) -> bytes:
+def view_key(kind: str, view: dict[str, Any]) -> bytes:
     data = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str).encode()
     return hashlib.blake2b(kind.encode() + b"\0" + data, digest_size=16).digest()
 
@@ -171,14 +171,14 @@ class ImageService:
         self.executor = executor  # a process pool: runs ``images`` there instead
         self.cache_size = cache_size
         self._cache: OrderedDict[bytes, Image] = OrderedDict()
-        self._inflight: dict[bytes, asyncio.Future] = {}
+        self._inflight: dict[bytes, asyncio.Future[Image]] = {}
         self.rendering = 0  # pictures being drawn or queued for a worker now (the metrics' render queue)
 
     @property
     def enabled(self) -> bool:
         return self.renderer is not None or self.executor is not None
 
-    async def render(self, kind: str | None, view: dict | None, key: bytes | None = None) -> Image:
+    async def render(self, kind: str | None, view: dict[str, Any] | None, key: bytes | None = None) -> Image:
         """``key``: the view's :func:`view_key`, when the caller has it already."""
         if not self.enabled or kind is None or view is None:
             return None, None
@@ -195,7 +195,7 @@ class ImageService:
             pending = self._inflight.get(key)
             if pending is not None:
                 return await asyncio.shield(pending)
-        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Image] = asyncio.get_running_loop().create_future()
         if key is not None:
             self._inflight[key] = future
         try:
@@ -212,7 +212,7 @@ class ImageService:
             if key is not None:
                 self._inflight.pop(key, None)
 
-    async def _render(self, kind: str, view: dict) -> Image:
+    async def _render(self, kind: str, view: dict[str, Any]) -> Image:
         self.rendering += 1
         try:
             if self.executor is not None:

@@ -16,7 +16,7 @@ import discord
 from bot import errors
 from bot.competition.seasons import Reset, SeasonEnded
 from bot.competition.store import FORGOTTEN
-from bot.discordio.controller import acknowledge_then, channel_of, guild_of
+from bot.discordio.answering import acknowledge_then, channel_of, guild_of
 from bot.messages import competition as words
 from bot.messages.outgoing import ChannelLost, Outgoing
 from bot.tables.manager import TableManager
@@ -66,7 +66,7 @@ class SeasonTools:
     async def end(self, interaction: discord.Interaction, reset_chips: bool) -> None:
         """End the season under way now (``reset_chips``: every wallet back to the starting balance)."""
         guild_id = guild_of(interaction)
-        if reset_chips and any(t.guild_id == guild_id for t in self.manager.by_id.values()):
+        if reset_chips and any(t.guild_id == guild_id for t in self.manager.registry.by_id.values()):
             raise errors.NotAllowed(errors.Refusal.TABLES_OPEN)  # (the reset checks again in its transaction)
 
         async def work() -> dict[str, Any]:

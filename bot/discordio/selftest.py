@@ -1,10 +1,10 @@
 """The discord.py internals the bot relies on, checked before it starts.
 
 The bot reaches under discord.py's public API in a few places: it wraps the ``INTERACTION_CREATE``
-parser (bot.discordio.client, ackstats), points ``Route.BASE`` and the gateway elsewhere
+parser (bot.discordio.client), points ``Route.BASE`` and the gateway elsewhere
 (DISCORD_API_BASE, DISCORD_GATEWAY_URL), replaces the HTTP client's connector, calls a few
 ``HTTPClient`` routes directly, and drops a handled click's cached response (the slot
-``Interaction._cs_response``: bot.discordio.controller.release). The lock files pin a discord.py
+``Interaction._cs_response``: bot.discordio.answering.release). The lock files pin a discord.py
 that has them all; a discord.py installed some other way might not, and would fail later,
 half-way through a game. So
 ``python -m bot`` and ``python -m bot check`` ask :func:`missing_internals` first and stop with one

@@ -29,19 +29,30 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 from bot.discordio.carriers import Carriers, Fresh
-from bot.discordio.pingpolicy import PingPolicy
+from bot.discordio.pingpolicy import DecisionKey, PingPolicy
 from bot.discordio.render import ImageService
 from bot.messages.notices import PING_MARK, ping_text
-from bot.messages.outgoing import DMForbidden, Outgoing, describe_error, hand_message, log_failure, settle
+from bot.messages.outgoing import (
+    DMForbidden,
+    Outgoing,
+    Sink,
+    describe_error,
+    hand_message,
+    log_failure,
+    notice_by_dm,
+    notice_in_channel,
+    settle,
+)
 from bot.messages.text import ping_closed_text
 from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
-from bot.tables.messageids import remember_message
-from bot.tables.model import Table, TableUpdate, UpdateKind
+from bot.tables.messageids import ShownMessage, remember_message
+from bot.tables.model import DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +77,7 @@ class TurnNotifier:
     def __init__(
         self,
         manager: TableManager,
-        sink,
+        sink: Sink,
         images: ImageService | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         *,
@@ -82,15 +93,15 @@ class TurnNotifier:
         self.policy = PingPolicy(ping_delay, ping_watching, monotonic)  # how long a ping waits
         self._changed: dict[int, asyncio.Event] = {}  # table id → set at each update (wakes a waiting ping)
         self._ping_via: dict[int, Fresh] = {}  # ping message id → the interaction that posted it
-        self._shown: dict[int, tuple | None] = {}  # table id → the decision its ping (or no ping) is for
+        self._shown: dict[int, DecisionKey | None] = {}  # table id → the decision its ping (or no ping) is for
         self._due: dict[int, Table] = {}
-        self._workers: dict[int, asyncio.Task] = {}
-        self._tasks: set[asyncio.Task] = set()
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self._views: dict[tuple[int, int], _HandView] = {}  # (table id, user id) → their last hand view
         self._view_changes: dict[tuple[int, int], int] = {}  # (table id, user id) → hand view changes so far
         self._resumed: set[int] = set()  # tables loaded after a restart: pings of before it may still show
         self._dropped: set[int] = set()  # tables whose place is gone (bot.discordio.places): nothing more sent
-        manager.add_listener(self.on_update)
+        manager.registry.add_listener(self.on_update)
 
     @property
     def ping_delay(self) -> float:
@@ -179,7 +190,7 @@ class TurnNotifier:
             task.cancel()
         self._due.clear()
 
-    def _spawn(self, coro) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -187,10 +198,10 @@ class TurnNotifier:
     # -- pings ----------------------------------------------------------------------------
 
     @staticmethod
-    def decision(table: Table) -> tuple | None:
+    def decision(table: Table) -> DecisionKey | None:
         """The decision players at the keyboard have to make now (round, decision, their seats), or
         None. A step every seat decides at once is one decision for all its players (one ping each)."""
-        if table.status != "playing" or table.deadline_kind != "turn":
+        if table.status != TableStatus.PLAYING or table.deadline_kind != DeadlineKind.TURN:
             return None
         game = table.running_game
         if table.awaiting() is not None and game.is_simultaneous():
@@ -202,7 +213,7 @@ class TurnNotifier:
         return table.round, decision_token(game), (aw.seat,)
 
     @staticmethod
-    def still_to_decide(table: Table, key: tuple) -> list[int]:
+    def still_to_decide(table: Table, key: DecisionKey) -> list[int]:
         """The seats of decision ``key`` that have not decided yet."""
         acting = table.running_game.acting_seats() if table.awaiting() is not None else []
         return [s for s in key[2] if s in acting]
@@ -220,7 +231,7 @@ class TurnNotifier:
         (posted as soon as its picture is drawn), unless the decision's time runs out meanwhile."""
         return (
             table.mat_round == table.round
-            or table.status != "playing"
+            or table.status != TableStatus.PLAYING
             or self.decision(table) is None
             or table.deadline is None
             or table.deadline <= self.manager.clock.now()
@@ -266,7 +277,7 @@ class TurnNotifier:
         for message_id in stale:
             await self._delete_ping(table, message_id)
         if key is None:
-            if table.status != "playing":
+            if table.status != TableStatus.PLAYING:
                 self._forget(table)
             return
         updated = {}
@@ -288,7 +299,7 @@ class TurnNotifier:
         text = ping_text(users, phase, deadline, link, all(updated.get(u, False) for u in users))
         message_id = await self._post_ping(table, Outgoing(text, pings=tuple(users)))
         # Answered meanwhile? The update that moved the table on is due here next: it closes this one.
-        await remember_message(self.manager, table.id, "ping", message_id)  # a restart deletes it too
+        await remember_message(self.manager, table.id, ShownMessage.PING, message_id)  # a restart deletes it too
 
     async def _pings_shown(self, table: Table) -> list[int]:
         """The turn pings showing in the table's channel (since its lobby message): a channel has
@@ -301,7 +312,7 @@ class TurnNotifier:
             return []
         return [m.id for m in shown if not m.custom_ids and m.content.startswith("<@") and PING_MARK in m.content]
 
-    async def _decided_within(self, table: Table, key: tuple, delay: float) -> bool:
+    async def _decided_within(self, table: Table, key: DecisionKey, delay: float) -> bool:
         """Whether the decision ``key`` is made within ``delay`` seconds (woken by each update)."""
         loop = asyncio.get_running_loop()
         until = loop.time() + delay
@@ -372,7 +383,7 @@ class TurnNotifier:
             del self._view_changes[key]
 
     async def _update_hand_view(
-        self, table: Table, key: tuple, seat: int, user_id: int, hand: Outgoing | None, detected: float
+        self, table: Table, key: DecisionKey, seat: int, user_id: int, hand: Outgoing | None, detected: float
     ) -> bool:
         """Show the new decision (``hand``: its hand view) in the player's last hand view, if it can
         still be edited (a view opened since the decision came shows it already)."""
@@ -400,13 +411,13 @@ class TurnNotifier:
     async def _tell(self, table: Table, user_id: int, text: str) -> None:
         """By DM, or (DMs closed) in the channel, pinging only that player."""
         try:
-            await self.sink.dm(user_id, Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {text}"))
+            await self.sink.dm(user_id, notice_by_dm(table, text))
             return
         except DMForbidden:
             pass
         except Exception as exc:
             log.info("could not DM a notice (%s)", describe_error(exc))
         try:
-            await self.sink.post(table.mat_channel, Outgoing(f"<@{user_id}> {text}", pings=(user_id,)))
+            await self.sink.post(table.mat_channel, notice_in_channel(user_id, text))
         except Exception as exc:
             log_failure(log, exc, "could not post a notice in channel %s", table.channel_id)

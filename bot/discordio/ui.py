@@ -3,8 +3,8 @@
 All buttons and selects are :class:`discord.ui.DynamicItem` s matching the ids of
 :mod:`bot.messages.buttonids`; they are registered once at start-up (``bot.add_dynamic_items``) and
 therefore keep working after a restart. Their callbacks hand the id over to
-``interaction.client.controller`` (the client is our :class:`~bot.discordio.client.TripoleyBot`,
-which declares its services), which decodes it.
+``interaction.client.controller`` (the client is our bot, which declares its services: the
+:class:`TableClient` it is), which decodes it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -28,10 +28,6 @@ from bot.messages.buttonids import (
 from bot.messages.components import ButtonSpec, Component, SelectSpec
 from bot.messages.outgoing import Outgoing
 
-if TYPE_CHECKING:
-    from bot.discordio.client import TripoleyBot
-    from bot.discordio.controller import Controller
-
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -40,16 +36,33 @@ STYLES = {
 }
 
 
-def controller_of(interaction: discord.Interaction) -> Controller:
+class Answerer(Protocol):
+    """What answers the items' interactions (bot.discordio.controller.Controller): declared here,
+    so that the items need not import the controller that builds them."""
+
+    def take_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None: ...
+
+    async def on_amount(self, interaction: discord.Interaction, button: AmountButton, raw: str) -> None: ...
+
+    async def refuse_unreadable(self, interaction: discord.Interaction, custom_id: str, kind: str) -> None: ...
+
+
+class TableClient(Protocol):
+    """The bot as the items see it (bot.discordio.client.TripoleyBot): its controller."""
+
+    @property
+    def controller(self) -> Answerer: ...
+
+
+def controller_of(interaction: discord.Interaction) -> Answerer:
     """The controller of the bot that received the interaction. discord.py hands every item an
-    ``Interaction[Client]``; the client is always our TripoleyBot, whose declared services make
-    the attribute a checked one."""
-    bot = cast("TripoleyBot", interaction.client)
-    return bot.controller
+    ``Interaction[Client]``; the client is always our bot, whose declared services make the
+    attribute a checked one."""
+    return cast(TableClient, interaction.client).controller
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Button) -> None:
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
         self.button_id = button.custom_id or ""
 
@@ -76,8 +89,8 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         controller_of(interaction).take_component(interaction, self.button_id, [])
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Select) -> None:
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
         self.select_id = select.custom_id or ""
 
@@ -149,7 +162,7 @@ def build_view(components: Sequence[Component]) -> discord.ui.View:
     return view
 
 
-def pings_only(user_ids) -> discord.AllowedMentions:
+def pings_only(user_ids: Sequence[int]) -> discord.AllowedMentions:
     """Allowed mentions that notify exactly these users: never @everyone, @here or a role."""
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False, users=[discord.Object(id=uid) for uid in user_ids]
@@ -217,7 +230,7 @@ def modal_values(data: Mapping[str, Any]) -> dict[str, str]:
     """custom_id → value of every text input in a modal submission (action rows or labels)."""
     out: dict[str, str] = {}
 
-    def walk(components):
+    def walk(components: Sequence[Mapping[str, Any]] | None) -> None:
         for c in components or []:
             if "custom_id" in c and "value" in c:
                 out[c["custom_id"]] = c["value"]

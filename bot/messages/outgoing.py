@@ -260,3 +260,28 @@ def describe_error(exc: BaseException) -> str:
         return f"ChannelLost {exc.code}"
     status = getattr(exc, "status", None)
     return f"{type(exc).__name__} {status}" if status else type(exc).__name__
+
+
+# -- the publisher's own lines (bot.discordio.sending) -----------------------------------------
+
+
+def lobby_closed_message(table: Table) -> Outgoing:
+    """A started game's lobby message, closed: who plays, and where (its thread, when it has one)."""
+    names = ", ".join(text.escape(seat.name) for seat in table.seats)
+    where = f"\nPlaying in <#{table.thread_id}>" if table.thread_id else ""
+    return Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [])
+
+
+def thread_name(table: Table) -> str:
+    """The name of the thread a table's game plays in."""
+    return f"{table.preset_info.name} — table {table.id}"
+
+
+def notice_by_dm(table: Table, notice: str) -> Outgoing:
+    """A private notice about a table (``notice``: worded already), by DM: which table, where."""
+    return Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {notice}")
+
+
+def notice_in_channel(user_id: int, notice: str) -> Outgoing:
+    """The same notice in the table's channel (DMs closed), pinging only that player."""
+    return Outgoing(f"<@{user_id}> {notice}", pings=(user_id,))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.errors import Refusal, TripoleyError
+from bot.errors import AdminTool, Refusal, TripoleyError
 from bot.messages.notices import duration_text
 from bot.messages.text import chosen_and_waiting, escape, in_words, not_now
 
@@ -78,19 +78,6 @@ MISSING_SEVERAL_IN_THREADS = (
     "I'm missing the {names} permissions here. Ask a server admin to grant them to me in this channel"
     " (or turn tables in threads off: `/tripoley-admin settings threads:False`), then try again."
 )
-
-# The admin tools (``tool`` of bot.discordio.admin.require_admin), each refused in a sentence of its own.
-ADMINS_ONLY = {
-    "grant": "Granting chips needs the **Manage Server** permission or this server's Tripoley admin role.",
-    "house": "The house bankroll needs the **Manage Server** permission or this server's Tripoley admin role.",
-    "audit": "The audit needs the **Manage Server** permission or this server's Tripoley admin role.",
-    "kick": "Kicking a player needs the **Manage Server** permission or this server's Tripoley admin role.",
-    "reset": "Resetting the economy needs the **Manage Server** permission or this server's Tripoley admin role.",
-    "settings": "Changing the settings needs the **Manage Server** permission or this server's Tripoley admin role.",
-    "season": "Running the seasons needs the **Manage Server** permission or this server's Tripoley admin role.",
-}
-# What only the server's managers may do (bot.discordio.admin.require_manage_server).
-MANAGERS_ONLY = {"admin-role": "Choosing the admin role needs the **Manage Server** permission."}
 
 # A claim (bot.economy.bank.CLAIMS) made again too soon, or turned off by the server.
 COOLDOWNS = {
@@ -199,9 +186,6 @@ WORDS: dict[Refusal, Callable[..., str]] = {
         "You're seated at a table in one of the servers: leave it (or let the game end) first, then forget everywhere."
     ),
     Refusal.MISSING_PERMISSIONS: _missing_permissions,
-    Refusal.NEEDS_MANAGE_SERVER: lambda tool: MANAGERS_ONLY[tool],
-    Refusal.NEEDS_ADMIN: lambda tool: ADMINS_ONLY[tool],
-    Refusal.BUTTON_GONE: lambda: "That button is no longer in use.",
     Refusal.BOT_HAS_NO_WALLET: lambda: "Bots have no wallet. For the AI seats' chips use `/tripoley-admin house`.",
     Refusal.ADMIN_ROLE_TWICE: lambda: "Give `admin_role` or `no_admin_role`, not both.",
     Refusal.ONE_WAY_TO_END: lambda: "Pick one way to end the game: `rounds`, `minutes` or `elimination`.",
@@ -222,3 +206,48 @@ def say(error: TripoleyError) -> str:
         return error.words
     assert error.refusal is not None  # raised without words: with a refusal
     return words(error.refusal, error.facts)
+
+
+# -- the Discord controls' refusals (bot.discordio.controller) --------------------------------
+
+# The admin tools (``tool`` of bot.discordio.admin.require_admin), each refused in a sentence of its own.
+ADMIN_ONLY = {
+    AdminTool.GRANT: "Granting chips needs the **Manage Server** permission or this server's Tripoley admin role.",
+    AdminTool.HOUSE: "The house bankroll needs the **Manage Server** permission or this server's Tripoley admin role.",
+    AdminTool.AUDIT: "The audit needs the **Manage Server** permission or this server's Tripoley admin role.",
+    AdminTool.KICK: "Kicking a player needs the **Manage Server** permission or this server's Tripoley admin role.",
+    AdminTool.RESET: (
+        "Resetting the economy needs the **Manage Server** permission or this server's Tripoley admin role."
+    ),
+    AdminTool.SETTINGS: (
+        "Changing the settings needs the **Manage Server** permission or this server's Tripoley admin role."
+    ),
+    AdminTool.SEASON: (
+        "Running the seasons needs the **Manage Server** permission or this server's Tripoley admin role."
+    ),
+}
+STALE_CONTROLS = {
+    "button": "That button is no longer in use.",
+    "menu": "That menu is no longer in use.",
+    "form": "That form is no longer in use.",
+}
+WORDS.update(
+    {
+        Refusal.SERVER_ONLY: lambda: "Tripoley is played in a server's channels, not in direct messages.",
+        Refusal.NO_CHANNEL: lambda: "There is no table here: Tripoley is played in a server's channels.",
+        Refusal.STALE_CONTROL: lambda kind: STALE_CONTROLS.get(kind, STALE_CONTROLS["button"]),
+        Refusal.TABLE_GONE: lambda: f"This table is closed: that game is over. {START}",
+        Refusal.PAGE_GONE: lambda: "That page is no longer available.",
+        Refusal.LOBBY_CLOSED: lambda: "This lobby is closed: the game has started.",
+        Refusal.AMOUNT_UNAFFORDABLE: lambda: "You don't have enough chips for that.",
+        Refusal.AMOUNT_TOO_LATE: lambda: "That round is over; your amount was not used.",
+        Refusal.NOT_A_NUMBER: lambda typed: f"“{escape(typed)}” is not a whole number of chips.",
+        Refusal.AMOUNT_OUTSIDE: lambda low, high, amount: (
+            f"The amount must be between {low} and {high} chips; you entered {amount}."
+        ),
+        Refusal.LOG_NOT_KEPT: lambda: "That game's log isn't kept in this server.",
+        Refusal.NO_REPLAY: lambda: "That game has no replay file (it began before games were kept as replays).",
+        Refusal.ADMIN_ONLY: lambda tool: ADMIN_ONLY.get(tool, ADMIN_ONLY[AdminTool.SETTINGS]),
+        Refusal.MANAGE_SERVER_ONLY: lambda: "Choosing the admin role needs the **Manage Server** permission.",
+    }
+)

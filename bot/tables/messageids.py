@@ -9,25 +9,35 @@ registry and saved through its store, like any other change.
 
 from __future__ import annotations
 
+import enum
+
 from bot.errors import DatabaseUnavailable
 from bot.tables.manager import TableManager
 from bot.tables.model import Table, TableStatus
 
 
+class ShownMessage(enum.Enum):
+    """Which of a table's messages is remembered."""
+
+    LOBBY = enum.auto()  # its lobby's
+    MAT = enum.auto()  # its round's (the mat), or its final standings'
+    PING = enum.auto()  # its turn ping (deleted after a restart)
+
+
 async def remember_message(
-    manager: TableManager, table_id: int, kind: str, message_id: int | None, round_number: int | None = None
+    manager: TableManager, table_id: int, kind: ShownMessage, message_id: int | None, round_number: int | None = None
 ) -> None:
     """Remember the lobby or mat message of a table (so it's edited, not re-posted, after a restart),
-    or its turn ping (``kind`` "ping": deleted after a restart; saved with the next coalesced save)."""
+    or its turn ping (PING: deleted after a restart; saved with the next coalesced save)."""
     table = manager.registry.get_by_id(table_id)
     if table is None:
         return
-    if kind == "ping":
+    if kind is ShownMessage.PING:
         table.ping_message_id = message_id
         if table.status == TableStatus.PLAYING:
             await manager.store.save(table, urgent=False)
         return
-    if kind != "lobby" and table.status == TableStatus.PLAYING and manager.store.save_delay > 0:
+    if kind is ShownMessage.MAT and table.status == TableStatus.PLAYING and manager.store.save_delay > 0:
         # A running game: saved with its next coalesced save (no lock, no transaction now: a
         # player clicking the new mat must not wait for this). Lost in a crash, the resumed
         # table just posts a new mat message.
@@ -36,7 +46,7 @@ async def remember_message(
         await manager.store.save(table, urgent=False)
         return
     async with table.lock:
-        if kind == "lobby":
+        if kind is ShownMessage.LOBBY:
             table.lobby_message_id = message_id
         else:
             table.mat_message_id = message_id

@@ -140,8 +140,8 @@ async def open_web(manager: TableManager, db: Database, public_url: str, host: s
     the bot's messages carry set, the live hub listening to the tables."""
     store = WebStore(db)
     links = WebLinks(public_url, await store.site_key())
-    hub = LiveHub(manager.get_by_id, links.replay_url)
-    manager.add_listener(hub.on_update)
+    hub = LiveHub(manager.registry.get_by_id, links.replay_url)
+    manager.registry.add_listener(hub.on_update)
     server = WebServer(Pages(links, store, manager.store, manager.bank, hub), host, port)
     await server.start()
     BOARD.configure(links)

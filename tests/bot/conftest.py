@@ -81,7 +81,7 @@ def make_manager(db, bank, prefs, settings, clock):
         s = settings.model_copy(update=overrides) if overrides else settings
         manager = TableManager(db, bank, prefs, s, TABLE_LINES, clock=clock, rng=rng or random.Random(7), ai=ai)
         manager.updates = []
-        manager.add_listener(manager.updates.append)
+        manager.registry.add_listener(manager.updates.append)
         return manager
 
     return make

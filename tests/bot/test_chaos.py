@@ -5,7 +5,7 @@ input. Several tables (channels) of one server run at once with several users; e
 is one of: a lobby operation (create, join, leave, add an AI, start), a good move for the
 awaited human, a bad input (wrong user, stale round, wrong claim token, illegal action or
 amount, malformed action), double and concurrent submissions (``asyncio.gather``, some with
-``before_apply`` so the check-then-recheck path of ``TableManager.act`` runs), time going by
+``before_apply`` so the check-then-recheck path of ``Play.act`` runs), time going by
 (AI moves, turn timeouts, next deals, lobby expiry), "I'm back", stop, a flush of the
 coalesced saves, the economy (daily and relief grants, an admin's grants and removals for
 players and the house, a reset, a kick, a player forgotten), and crashes:
@@ -193,7 +193,7 @@ class Chaos:
         )
         m.store.save_delay = self.save_delay
         m.store.db = Killable(self.db)
-        m.add_listener(self.on_update)
+        m.registry.add_listener(self.on_update)
         self.managers.append(m)
         return m
 
@@ -209,14 +209,14 @@ class Chaos:
                 self.natural.add(t.id)
 
     def note_rounds(self) -> None:
-        for t in self.manager.tables.values():
+        for t in self.manager.registry.by_channel.values():
             if t.game is not None:
                 self.rounds[t.id] = max(
                     self.rounds.get(t.id, 0), sum(1 for e in t.game.history if e.get("type") == "round-end")
                 )
 
     def tables(self, status=None):
-        return [t for t in self.manager.tables.values() if status is None or t.status == status]
+        return [t for t in self.manager.registry.by_channel.values() if status is None or t.status == status]
 
     def human_turns(self):
         out = []
@@ -251,7 +251,7 @@ class Chaos:
 
     async def snapshot(self):
         memory = {}
-        for ch, t in self.manager.tables.items():
+        for ch, t in self.manager.registry.by_channel.items():
             memory[ch] = (
                 t.id,
                 t.status,
@@ -293,20 +293,20 @@ class Chaos:
         m = self.manager
         audit = await self.bank.audit(G)
         assert audit.ok, audit
-        maudit = await m.audit(G)
+        maudit = await m.results.audit(G)
         assert maudit["ok"], maudit
         assert maudit["users"] + maudit["house"] + maudit["tables"] == maudit["granted"] - maudit["removed"], maudit
         rows = await self.db.fetchall(
             "SELECT id, channel_id, status, chips, state_json FROM tables WHERE guild_id = ?", (G,)
         )
         open_rows = {r["channel_id"]: r for r in rows if r["status"] in ("lobby", "playing")}
-        assert set(open_rows) == set(m.tables), (sorted(open_rows), sorted(m.tables))
+        assert set(open_rows) == set(m.registry.by_channel), (sorted(open_rows), sorted(m.registry.by_channel))
         for r in rows:
             if r["status"] not in ("lobby", "playing"):
                 assert r["chips"] == 0, dict(r)
-        for ch, t in m.tables.items():
+        for ch, t in m.registry.by_channel.items():
             row = open_rows[ch]
-            assert row["id"] == t.id and m.by_id.get(t.id) is t
+            assert row["id"] == t.id and m.registry.by_id.get(t.id) is t
             assert t.status == row["status"] and t.status in ("lobby", "playing"), (t.status, row["status"])
             assert t.chips_in_play() == row["chips"] == sum(s.stake for s in t.seats), (t.id, row["chips"])
             assert t.deadline is not None, f"table {t.id} ({t.status}) has no deadline: it is stuck"
@@ -380,7 +380,7 @@ class Chaos:
 
     async def op_create(self):
         m = self.manager
-        free = [c for c in CHANNELS if c not in m.tables]
+        free = [c for c in CHANNELS if c not in m.registry.by_channel]
         channel = self.rng.choice(free) if free and self.rng.random() < 0.9 else self.rng.choice(CHANNELS)
         user = self.rng.choice(USERS)
         preset = self.rng.choice(PRESET_KEYS)
@@ -395,27 +395,27 @@ class Chaos:
             buy_in, kind = 0, "create bad buy-in"
         await self.refusable(
             kind,
-            lambda: m.create_table(G, channel, user, f"user{user}", preset, options, buy_in=buy_in),
+            lambda: m.lobby.create_table(G, channel, user, f"user{user}", preset, options, buy_in=buy_in),
             must_refuse=kind != "create",
         )
 
     async def op_join(self):
         m = self.manager
-        if not m.tables:
+        if not m.registry.by_channel:
             return await self.op_create()
         table = self.rng.choice(self.tables())
         user = self.rng.choice(USERS)
-        await self.refusable("join", lambda: m.join(table.channel_id, user, f"user{user}"))
+        await self.refusable("join", lambda: m.lobby.join(table.channel_id, user, f"user{user}"))
 
     async def op_leave(self):
         m = self.manager
-        if not m.tables:
+        if not m.registry.by_channel:
             return await self.op_create()
         table = self.rng.choice(self.tables())
         seated = [s.user_id for s in table.humans()]
         user = self.rng.choice(seated) if seated and self.rng.random() < 0.8 else self.rng.choice(USERS)
         playing = table.status == "playing"
-        if await self.refusable("leave", lambda: m.leave(table.channel_id, user)) is not None and playing:
+        if await self.refusable("leave", lambda: m.lobby.leave(table.channel_id, user)) is not None and playing:
             self.remember(table)
 
     async def op_add_ai(self):
@@ -427,7 +427,7 @@ class Chaos:
         seated = [s.user_id for s in table.humans()]
         user = self.rng.choice(seated) if self.rng.random() < 0.85 else self.rng.choice(USERS)
         before_apply = yield_once if self.rng.random() < 0.5 else None
-        await self.refusable("add_ai", lambda: m.add_ai(table.channel_id, user, before_apply=before_apply))
+        await self.refusable("add_ai", lambda: m.lobby.add_ai(table.channel_id, user, before_apply=before_apply))
 
     async def op_start(self):
         m = self.manager
@@ -436,10 +436,10 @@ class Chaos:
             return await self.op_create()
         table = self.rng.choice(lobbies)
         if len(table.seats) < table.preset_info.min_players + self.rng.choice([0, 0, 1]) and self.rng.random() < 0.8:
-            await self.refusable("add_ai", lambda: m.add_ai(table.channel_id, table.host_id))
+            await self.refusable("add_ai", lambda: m.lobby.add_ai(table.channel_id, table.host_id))
         user = table.host_id if self.rng.random() < 0.8 else self.rng.choice(USERS)
         before_apply = yield_once if self.rng.random() < 0.5 else None
-        if await self.refusable("start", lambda: m.start(table.channel_id, user, before_apply=before_apply)):
+        if await self.refusable("start", lambda: m.lobby.start(table.channel_id, user, before_apply=before_apply)):
             self.remember(table)
 
     async def op_move(self):
@@ -463,7 +463,9 @@ class Chaos:
             kw["before_apply"] = yield_once
         # (a choice made at once adds no event until all are in: its seat is then among those that chose)
         before = (len(table.game.history), table.game.chosen_seats())
-        await self.manager.act(table.channel_id, user, action, **kw)  # a legal move: never refused
+        await self.manager.play.act(
+            self.manager.registry.get(table.channel_id), user, action, **kw
+        )  # a legal move: never refused
         self.n[f"ok move {aw.phase}"] += 1
         assert table.status != "playing" or (len(table.game.history), table.game.chosen_seats()) != before
         self.remember(table)
@@ -521,7 +523,7 @@ class Chaos:
             channel = self.rng.choice(CHANNELS)
             return await self.refusable(
                 "move without a game",
-                lambda: m.act(channel, self.rng.choice(USERS), {"do": "check"}),
+                lambda: m.play.act(m.registry.get(channel), self.rng.choice(USERS), {"do": "check"}),
                 must_refuse=True,
             )
         turns = self.human_turns()
@@ -530,7 +532,9 @@ class Chaos:
         if aw is None:
             user = self.rng.choice([s.user_id for s in table.humans()])
             return await self.refusable(
-                "move between rounds", lambda: m.act(table.channel_id, user, {"do": "check"}), must_refuse=True
+                "move between rounds",
+                lambda: m.play.act(m.registry.get(table.channel_id), user, {"do": "check"}),
+                must_refuse=True,
             )
         seat = table.seats[aw.seat]
         good = self.good_action(table, aw)
@@ -556,7 +560,11 @@ class Chaos:
         if self.rng.random() < 0.5:
             kw["before_apply"] = yield_once
         self.n[f"bad move: {kind.split(' (')[0]}"] += 1
-        await self.refusable(f"bad move {kind}", lambda: m.act(table.channel_id, user, action, **kw), must_refuse=True)
+        await self.refusable(
+            f"bad move {kind}",
+            lambda: m.play.act(m.registry.get(table.channel_id), user, action, **kw),
+            must_refuse=True,
+        )
 
     async def op_double(self):
         """The same move submitted two or three times at once (a double click)."""
@@ -571,8 +579,8 @@ class Chaos:
         copies = self.rng.choice([2, 2, 3])
         before = (len(table.game.history), table.game.chosen_seats())  # (see op_move: a choice made at once)
         calls = [
-            self.manager.act(
-                table.channel_id,
+            self.manager.play.act(
+                self.manager.registry.get(table.channel_id),
                 user,
                 dict(action),
                 round_number,
@@ -605,11 +613,11 @@ class Chaos:
         kind = self.rng.choice(["join", "start", "add_ai"])
         if kind == "join":
             user = self.rng.choice(USERS)
-            calls = [m.join(table.channel_id, user, f"user{user}") for _ in range(2)]
+            calls = [m.lobby.join(table.channel_id, user, f"user{user}") for _ in range(2)]
         elif kind == "start":
-            calls = [m.start(table.channel_id, table.host_id, before_apply=yield_once) for _ in range(2)]
+            calls = [m.lobby.start(table.channel_id, table.host_id, before_apply=yield_once) for _ in range(2)]
         else:
-            calls = [m.add_ai(table.channel_id, table.host_id, before_apply=yield_once) for _ in range(3)]
+            calls = [m.lobby.add_ai(table.channel_id, table.host_id, before_apply=yield_once) for _ in range(3)]
         results = await asyncio.gather(*calls, return_exceptions=True)
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, errors.TripoleyError):
@@ -624,7 +632,7 @@ class Chaos:
     async def op_mix(self):
         """Different operations on one table at once: moves, timers, leave, stop, I'm back."""
         m = self.manager
-        if not m.tables:
+        if not m.registry.by_channel:
             return await self.op_create()
         table = self.rng.choice(self.tables())
         ch = table.channel_id
@@ -635,26 +643,31 @@ class Chaos:
             if what == "act" and aw is not None and not table.seats[aw.seat].auto:
                 user = table.seats[aw.seat].user_id
                 calls.append(
-                    ("act", m.act(ch, user, self.good_action(table, aw), table.round, before_apply=yield_once))
+                    (
+                        "act",
+                        m.play.act(
+                            m.registry.get(ch), user, self.good_action(table, aw), table.round, before_apply=yield_once
+                        ),
+                    )
                 )
             elif what == "tick":
-                nd = m.next_deadline()
+                nd = m.timers.next_deadline()
                 if nd is not None and self.rng.random() < 0.5:
                     self.clock.t = max(self.clock.t, nd)
-                calls.append(("tick", m.tick()))
+                calls.append(("tick", m.timers.tick()))
             elif what == "leave" and table.humans():
-                calls.append(("leave", m.leave(ch, self.rng.choice(table.humans()).user_id)))
+                calls.append(("leave", m.lobby.leave(ch, self.rng.choice(table.humans()).user_id)))
             elif what == "stop" and self.rng.random() < 0.4:
-                calls.append(("stop", m.stop(ch, self.rng.choice(USERS), can_manage=self.rng.random() < 0.3)))
+                calls.append(("stop", m.play.stop(ch, self.rng.choice(USERS), can_manage=self.rng.random() < 0.3)))
             elif what == "back":
-                calls.append(("back", m.back(ch, self.rng.choice(USERS))))
+                calls.append(("back", m.play.back(ch, self.rng.choice(USERS))))
             elif what == "join":
                 user = self.rng.choice(USERS)
-                calls.append(("join", m.join(ch, user, f"user{user}")))
+                calls.append(("join", m.lobby.join(ch, user, f"user{user}")))
             elif what == "start":
-                calls.append(("start", m.start(ch, table.host_id, before_apply=yield_once)))
+                calls.append(("start", m.lobby.start(ch, table.host_id, before_apply=yield_once)))
             elif what == "ai":
-                calls.append(("ai", m.add_ai(ch, table.host_id, before_apply=yield_once)))
+                calls.append(("ai", m.lobby.add_ai(ch, table.host_id, before_apply=yield_once)))
         if not calls:
             return
         results = await asyncio.gather(*(call for _, call in calls), return_exceptions=True)
@@ -668,7 +681,7 @@ class Chaos:
     async def op_time(self):
         m = self.manager
         for _ in range(self.rng.choice([1, 1, 2, 5, 10, 25])):
-            nd = m.next_deadline()
+            nd = m.timers.next_deadline()
             if self.rng.random() < 0.97:
                 # Mostly the games' deadlines: lobbies are left some time to fill up and start.
                 games = [t.deadline for t in self.tables("playing") if t.deadline is not None]
@@ -679,7 +692,7 @@ class Chaos:
                 self.clock.advance(self.rng.uniform(0, 2))  # not yet due, most likely
             else:
                 self.clock.t = max(self.clock.t, nd)
-            updates = await m.tick()
+            updates = await m.timers.tick()
             self.n["ticks"] += 1
             self.n["tick updates"] += len(updates)
             self.n["timeouts"] += sum(1 for u in updates if u.message and "ran out of time" in u.message)
@@ -696,7 +709,7 @@ class Chaos:
             if not due:
                 return
             self.clock.t = max(self.clock.t, min(due))
-            await m.tick()
+            await m.timers.tick()
             self.n["ticks"] += 1
 
     async def op_back(self):
@@ -705,36 +718,36 @@ class Chaos:
         if away and self.rng.random() < 0.8:
             table, seat = self.rng.choice(away)
             user = seat.user_id
-        elif m.tables:
+        elif m.registry.by_channel:
             table, user = self.rng.choice(self.tables()), self.rng.choice(USERS)
         else:
             return await self.op_create()
-        if await self.refusable("back", lambda: m.back(table.channel_id, user)) is not None:
+        if await self.refusable("back", lambda: m.play.back(table.channel_id, user)) is not None:
             self.remember(table)
 
     async def op_stop(self):
         m = self.manager
-        if not m.tables:
+        if not m.registry.by_channel:
             return await self.op_create()
         table = self.rng.choice(self.tables())
         user = table.host_id if self.rng.random() < 0.5 else self.rng.choice(USERS)
         can_manage = self.rng.random() < 0.3
-        await self.refusable("stop", lambda: m.stop(table.channel_id, user, can_manage))
+        await self.refusable("stop", lambda: m.play.stop(table.channel_id, user, can_manage))
 
     async def op_place_lost(self):
         """The table's place on Discord went away (its channel or thread deleted, the bot removed or
         refused there: bot.discordio.places): it ends at once, its chips back through the ledger;
         now and then while a timer fires there, or twice at once (an event and a refused request)."""
         m = self.manager
-        if not m.tables:
+        if not m.registry.by_channel:
             return await self.op_create()
         table = self.rng.choice(self.tables())
         why = self.rng.choice(sorted(PLACE_LOST))
-        calls = [m.end_lost(table, why)]
+        calls = [m.play.end_lost(table, why)]
         if self.rng.random() < 0.3:
-            calls.append(m.end_lost(table, why))
+            calls.append(m.play.end_lost(table, why))
         if self.rng.random() < 0.3:
-            calls.append(m.tick())
+            calls.append(m.timers.tick())
         status = table.status
         results = await asyncio.gather(*calls, return_exceptions=True)
         for result in results:
@@ -751,7 +764,7 @@ class Chaos:
         return Bank(self.manager.store.db, clock=lambda: self.clock.t)
 
     def seated(self, user: int) -> bool:
-        return any(t.seat_of(user) is not None for t in self.manager.by_id.values())
+        return any(t.seat_of(user) is not None for t in self.manager.registry.by_id.values())
 
     def claim(self, kind: str):
         """A daily or relief claim (now and then after the cooldown ran out)."""
@@ -787,7 +800,7 @@ class Chaos:
         seated = [s.user_id for t in self.tables() for s in t.humans()]
         user = self.rng.choice(seated) if seated and self.rng.random() < 0.8 else self.rng.choice(USERS)
         playing = [t for t in self.tables("playing") if t.seat_of(user) is not None]
-        if await self.refusable("kick", lambda: m.kick(G, user, "admin")) is not None:
+        if await self.refusable("kick", lambda: m.lobby.kick(G, user, "admin")) is not None:
             for table in playing:
                 self.remember(table)
 
@@ -796,7 +809,7 @@ class Chaos:
         await self.refusable("forget", lambda: self.economy().forget(G, user, lambda: self.seated(user)))
 
     async def op_flush(self):
-        await self.manager.flush_saves()
+        await self.manager.store.flush()
         self.n["flushes"] += 1
 
     # -- the database fails -------------------------------------------------------------
@@ -834,7 +847,7 @@ class Chaos:
         and change nothing (not even in memory), time passing fires no deadline (no timeout is
         charged); once it answers again everything goes on."""
         m = self.manager
-        await m.flush_saves()  # memory is what the database holds (the coalesced saves written)
+        await m.store.flush()  # memory is what the database holds (the coalesced saves written)
         db = self.db
         if db.is_postgres:
             form = "read-only server"
@@ -864,7 +877,7 @@ class Chaos:
             assert db.away
             before = await self.snapshot()
             self.clock.advance(self.rng.choice([30.0, 200.0]))  # every player's time runs out meanwhile
-            assert await m.tick() == [] and await self.snapshot() == before, "a deadline fired while away"
+            assert await m.timers.tick() == [] and await self.snapshot() == before, "a deadline fired while away"
         finally:
             db.retry_for = retry_for
             if db.is_postgres:
@@ -881,7 +894,7 @@ class Chaos:
             await asyncio.sleep(0.01)
         assert not db.away, "the database did not come back"
         turns = {t.id: t.deadline for t in self.tables("playing") if t.deadline_kind == "turn"}
-        await m.tick()  # released: every turn got its time back
+        await m.timers.tick()  # released: every turn got its time back
         for t in self.tables("playing"):
             if t.id in turns:
                 assert t.deadline >= self.clock.now() + m.timers.resume_grace - 1e-6, "a turn lost its time"
@@ -898,20 +911,22 @@ class Chaos:
         if turns:
             table, aw = self.rng.choice(turns)
             user, action = table.seats[aw.seat].user_id, self.good_action(table, aw)
-            options.append(("move", lambda: m.act(table.channel_id, user, action, before_apply=yield_once)))
-        if m.tables:
+            options.append(
+                ("move", lambda: m.play.act(m.registry.get(table.channel_id), user, action, before_apply=yield_once))
+            )
+        if m.registry.by_channel:
             any_table = self.rng.choice(self.tables())
-            options.append(("stop", lambda: m.stop(any_table.channel_id, any_table.host_id, True)))
+            options.append(("stop", lambda: m.play.stop(any_table.channel_id, any_table.host_id, True)))
             humans = [s.user_id for s in any_table.humans() if not s.left]
             if humans:
                 leaver = self.rng.choice(humans)
-                options.append(("leave", lambda: m.leave(any_table.channel_id, leaver)))
+                options.append(("leave", lambda: m.lobby.leave(any_table.channel_id, leaver)))
         free = [u for u in USERS if not self.seated(u)]
         lobbies = self.tables("lobby")
         if lobbies and free:
             lob, joiner = self.rng.choice(lobbies), self.rng.choice(free)
-            options.append(("join", lambda: m.join(lob.channel_id, joiner, f"user{joiner}")))
-            options.append(("start", lambda: m.start(lob.channel_id, lob.host_id)))
+            options.append(("join", lambda: m.lobby.join(lob.channel_id, joiner, f"user{joiner}")))
+            options.append(("start", lambda: m.lobby.start(lob.channel_id, lob.host_id)))
         return self.rng.choice(options)
 
     async def postgres_admin(self, *statements: str) -> None:
@@ -925,7 +940,7 @@ class Chaos:
     async def op_corrupt(self):
         """SIGKILL, and a table's saved row is broken on restart: it is quarantined, its chips
         back in the wallets that paid them; every other table resumes."""
-        if not self.manager.tables:
+        if not self.manager.registry.by_channel:
             return await self.op_create()
         victim = self.rng.choice(self.tables())
         old = self.manager
@@ -940,7 +955,7 @@ class Chaos:
         await self.db.execute_alone("UPDATE tables SET state_json = ? WHERE id = ?", (broken, victim.id))
         others = [r["id"] for r in await self.manager.store.open_tables() if r["id"] != victim.id]
         self.manager = self.new_manager()
-        resumed = await self.manager.resume()
+        resumed = await self.manager.timers.resume()
         assert sorted(t.id for t in resumed) == sorted(others), "a healthy table did not resume"
         status = await self.db.fetchone("SELECT status, chips FROM tables WHERE id = ?", (victim.id,))
         assert tuple(status) == ("quarantined", 0), (kind, tuple(status))
@@ -961,7 +976,7 @@ class Chaos:
             await asyncio.gather(old.store._saver_task, return_exceptions=True)
         assert not self.db.conn.in_transaction
         rows = await self.db.fetchall("SELECT * FROM tables WHERE guild_id = ? ORDER BY id", (G,))
-        by_id = {t.id: t for t in old.tables.values()}
+        by_id = {t.id: t for t in old.registry.by_channel.values()}
         open_rows = [r for r in rows if r["status"] in ("lobby", "playing")]
         for row in rows:
             t = by_id.get(row["id"])
@@ -998,7 +1013,7 @@ class Chaos:
                 assert state["seats"] == norm([asdict(s) for s in t.seats])
                 self.n["crash: a lobby found saved exactly"] += 1
         self.manager = self.new_manager()
-        resumed = await self.manager.resume()
+        resumed = await self.manager.timers.resume()
         assert sorted(t.id for t in resumed) == sorted(r["id"] for r in open_rows), "a table failed to resume"
         for t in resumed:
             if t.game is not None:
@@ -1024,26 +1039,35 @@ class Chaos:
                     "act",
                     table.channel_id,
                     False,
-                    lambda: m.act(table.channel_id, user, action, table.round, before_apply=yield_once),
+                    lambda: m.play.act(
+                        m.registry.get(table.channel_id), user, action, table.round, before_apply=yield_once
+                    ),
                 )
             )
         lobbies = self.tables("lobby")
         if lobbies:
             lob = self.rng.choice(lobbies)
             user = self.rng.choice(USERS)
-            options.append(("start", lob.channel_id, False, lambda: m.start(lob.channel_id, lob.host_id)))
-            options.append(("join", lob.channel_id, False, lambda: m.join(lob.channel_id, user, f"user{user}")))
-            options.append(("add_ai", lob.channel_id, False, lambda: m.add_ai(lob.channel_id, lob.host_id)))
-        if m.tables:
+            options.append(("start", lob.channel_id, False, lambda: m.lobby.start(lob.channel_id, lob.host_id)))
+            options.append(("join", lob.channel_id, False, lambda: m.lobby.join(lob.channel_id, user, f"user{user}")))
+            options.append(("add_ai", lob.channel_id, False, lambda: m.lobby.add_ai(lob.channel_id, lob.host_id)))
+        if m.registry.by_channel:
             any_table = self.rng.choice(self.tables())
             humans = any_table.humans()
             options.append(
-                ("stop", any_table.channel_id, False, lambda: m.stop(any_table.channel_id, any_table.host_id, True))
+                (
+                    "stop",
+                    any_table.channel_id,
+                    False,
+                    lambda: m.play.stop(any_table.channel_id, any_table.host_id, True),
+                )
             )
             if humans:
                 leaver = self.rng.choice(humans).user_id
-                options.append(("leave", any_table.channel_id, False, lambda: m.leave(any_table.channel_id, leaver)))
-        free = [c for c in CHANNELS if c not in m.tables]
+                options.append(
+                    ("leave", any_table.channel_id, False, lambda: m.lobby.leave(any_table.channel_id, leaver))
+                )
+        free = [c for c in CHANNELS if c not in m.registry.by_channel]
         if free:
             ch, host = self.rng.choice(free), self.rng.choice(USERS)
             preset = self.rng.choice(PRESET_KEYS)
@@ -1052,15 +1076,17 @@ class Chaos:
                     "create",
                     ch,
                     False,
-                    lambda: m.create_table(G, ch, host, f"user{host}", preset, {"game_end": "rounds:1"}, buy_in=20),
+                    lambda: m.lobby.create_table(
+                        G, ch, host, f"user{host}", preset, {"game_end": "rounds:1"}, buy_in=20
+                    ),
                 )
             )
 
         async def time_passes():
-            nd = m.next_deadline()
+            nd = m.timers.next_deadline()
             if nd is not None:
                 self.clock.t = max(self.clock.t, nd)
-            await m.tick()
+            await m.timers.tick()
 
         options.append(("daily", None, False, self.claim("daily")[1]))
         options.append(("grant", None, False, self.grant()))
@@ -1069,9 +1095,9 @@ class Chaos:
             ("forget", None, False, lambda: self.economy().forget(G, forgotten, lambda: self.seated(forgotten)))
         )
         kicked = self.rng.choice(USERS)
-        options.append(("kick", None, True, lambda: m.kick(G, kicked, "admin")))
+        options.append(("kick", None, True, lambda: m.lobby.kick(G, kicked, "admin")))
         options.append(("tick", None, True, time_passes))
-        options.append(("flush", None, True, m.flush_saves))
+        options.append(("flush", None, True, m.store.flush))
         name, channel, wild, call = self.rng.choice(options)
         killable: Killable = m.store.db
         killable.arm(self.rng.choice([0, 0, 1, 2]), self.rng.choice(["before", "after"]))
@@ -1148,20 +1174,20 @@ class Chaos:
         if self.rng.random() < 0.5:
             await self.crash()
         m = self.manager
-        for table in list(m.tables.values()):
-            await m.stop(table.channel_id, table.host_id, can_manage=True)
-        await m.flush_saves()
+        for table in list(m.registry.by_channel.values()):
+            await m.play.stop(table.channel_id, table.host_id, can_manage=True)
+        await m.store.flush()
         await self.check()
-        assert not m.tables
+        assert not m.registry.by_channel
         audit = await self.bank.audit(G)
         assert audit.ok and audit.tables == 0, audit
-        maudit = await m.audit(G)
+        maudit = await m.results.audit(G)
         assert maudit["tables"] == 0 and maudit["users"] + maudit["house"] == maudit["granted"] - maudit["removed"], (
             maudit
         )
         assert audit.wallets == audit.granted - audit.removed
         await self.crash()  # nothing left to resume
-        assert not self.manager.tables
+        assert not self.manager.registry.by_channel
 
     async def close(self) -> None:
         for m in self.managers:
@@ -1214,17 +1240,17 @@ async def test_leave_or_stop_on_a_table_closed_meanwhile_is_refused(race, make_m
     """Found by the chaos test (concurrent mixes): two clicks at once on one table."""
     m = make_manager()
     ann, bob, ch = 11, 22, 7100
-    await m.create_table(G, ch, ann, "ann", "tripoley", {}, buy_in=50)
+    await m.lobby.create_table(G, ch, ann, "ann", "tripoley", {}, buy_in=50)
     if race.startswith("lobby"):
-        await m.add_ai(ch, ann)
+        await m.lobby.add_ai(ch, ann)
     else:
-        await m.join(ch, bob, "bob")
-        await m.start(ch, ann)
+        await m.lobby.join(ch, bob, "bob")
+        await m.lobby.start(ch, ann)
     calls = {
-        "lobby: leave twice": lambda: [m.leave(ch, ann), m.leave(ch, ann)],
-        "lobby: stop twice": lambda: [m.stop(ch, ann, False), m.stop(ch, ann, False)],
-        "game: stop and leave": lambda: [m.stop(ch, ann, False), m.leave(ch, bob)],
-        "game: stop twice": lambda: [m.stop(ch, ann, False), m.stop(ch, ann, False)],
+        "lobby: leave twice": lambda: [m.lobby.leave(ch, ann), m.lobby.leave(ch, ann)],
+        "lobby: stop twice": lambda: [m.play.stop(ch, ann, False), m.play.stop(ch, ann, False)],
+        "game: stop and leave": lambda: [m.play.stop(ch, ann, False), m.lobby.leave(ch, bob)],
+        "game: stop twice": lambda: [m.play.stop(ch, ann, False), m.play.stop(ch, ann, False)],
     }[race]()
     results = await asyncio.gather(*calls, return_exceptions=True)
     audit = await bank.audit(G)

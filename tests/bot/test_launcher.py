@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 import yarl
 
-from bot.discordio.client import point_discord_at
+from bot.discordio.login import point_discord_at
 from bot.logsetup import RedactingFilter
 from bot.settings import Settings, database_path
 

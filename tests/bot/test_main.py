@@ -67,7 +67,7 @@ def test_bad_settings_exit_2_before_logging_in(tmp_path):
 
 def test_discord_unreachable_is_retried_then_one_line(tmp_path):
     code = (
-        "import sys, bot.discordio.client as c; c.LOGIN_RETRY_DELAYS = (0.05, 0.1)\n"
+        "import sys, bot.discordio.login as c; c.LOGIN_RETRY_DELAYS = (0.05, 0.1)\n"
         "from bot.__main__ import main; sys.exit(main([]))"
     )
     env = clean_env(DISCORD_API_BASE="http://127.0.0.1:9/api/v10", DATABASE_URL=f"sqlite:///{tmp_path}/t.sqlite3")

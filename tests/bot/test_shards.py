@@ -61,10 +61,10 @@ def test_a_process_with_some_of_the_shards_needs_postgresql(monkeypatch, tmp_pat
 async def test_a_process_resumes_only_the_tables_of_its_shards(make_manager):
     first = make_manager()
     table = await lobby(first, ai=1)
-    await first.create_table(guild_in_shard(1), 900, 11, "ann", "tripoley", {}, buy_in=100)
-    await first.flush_saves()
+    await first.lobby.create_table(guild_in_shard(1), 900, 11, "ann", "tripoley", {}, buy_in=100)
+    await first.store.flush()
     shard_of_table = (table.guild_id >> 22) % 2
     mine = make_manager(shard_count=2, shard_ids=(shard_of_table,))
     theirs = make_manager(shard_count=2, shard_ids=(1 - shard_of_table,))
-    assert [t.guild_id for t in await mine.resume()] == [table.guild_id]
-    assert [(t.guild_id >> 22) % 2 for t in await theirs.resume()] == [1 - shard_of_table]
+    assert [t.guild_id for t in await mine.timers.resume()] == [table.guild_id]
+    assert [(t.guild_id >> 22) % 2 for t in await theirs.timers.resume()] == [1 - shard_of_table]

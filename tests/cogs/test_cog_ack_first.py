@@ -18,7 +18,7 @@ SLOW = 0.2  # seconds an opening takes in these tests (its transaction waiting b
 def slowed(bot, fail: errors.TripoleyError | None = None) -> list[float]:
     """Make opening a table take :data:`SLOW` (its transaction waiting behind others); the
     ``time.perf_counter()`` each opening began at (the fake Discord's clock)."""
-    create_table = bot.manager.create_table
+    create_table = bot.manager.lobby.create_table
     began: list[float] = []
 
     async def slow_create_table(*args, **kwargs):
@@ -28,7 +28,7 @@ def slowed(bot, fail: errors.TripoleyError | None = None) -> list[float]:
             raise fail
         return await create_table(*args, **kwargs)
 
-    bot.manager.create_table = slow_create_table
+    bot.manager.lobby.create_table = slow_create_table
     return began
 
 
@@ -43,7 +43,7 @@ async def test_slow_lobby_answers_thinking_then_the_lobby(discord_harness, bot_s
     assert h.record.acked_at is not None and h.record.acked_at <= began[0]  # the buy-in waited for the ack
     lobby = await h.message()
     assert "table open" in lobby.content and "Add AI" in labels(lobby) and not lobby.ephemeral
-    table = bot.manager.tables[dh.channel("general").id]
+    table = bot.manager.registry.by_channel[dh.channel("general").id]
     await dh.wait_for(lambda: table.lobby_message_id == lobby.id, 5, what="the lobby message remembered")
     await (await dh.click("alice", lobby, label="Add AI")).response()
     await dh.wait_for(lambda: len(table.seats) == 2, 5, what="the AI seat")
@@ -58,7 +58,7 @@ async def test_an_opening_whose_acknowledgement_fails_takes_no_buy_in(discord_ha
     await dh.run_command("alice", "general", "tripoley start", preset="tripoley")
     await dh.wait_for(lambda: refused.hits, 3, what="the acknowledgement refused")
     await asyncio.sleep(0.3)  # what a buy-in taken anyway would have had time to do
-    assert dh.channel("general").id not in bot.manager.tables
+    assert dh.channel("general").id not in bot.manager.registry.by_channel
     assert not [m for m in dh.channel_messages("general") if not m.deleted]
     audit = await bot.bank.audit(dh.guild.id)
     assert audit.ok and audit.tables == 0
@@ -75,14 +75,14 @@ async def test_refusal_after_thinking_is_private(discord_harness, bot_settings):
     await dh.wait_for(lambda: h.record.original_message.deleted, 5, what="the loading message removed")
     assert len(h.record.followups) == 1
     assert not [m for m in dh.channel_messages("general") if not m.ephemeral and not m.deleted]
-    assert dh.channel("general").id not in bot.manager.tables
+    assert dh.channel("general").id not in bot.manager.registry.by_channel
 
 
 async def test_add_ai_and_start_acknowledged_before_the_tables_lock(discord_harness, bot_settings):
     dh = discord_harness
     bot, _ = await start_bot(dh, bot_settings)
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
-    table = bot.manager.tables[dh.channel("general").id]
+    table = bot.manager.registry.by_channel[dh.channel("general").id]
     await table.lock.acquire()  # e.g. the lobby's own save under way
     try:
         add = await (await dh.click("alice", lobby, label="Add AI")).response(timeout=2)
@@ -106,14 +106,14 @@ async def test_start_with_too_few_players_is_refused_once_after_the_ack(discord_
     assert refusal.ephemeral and "needs at least" in refusal.content
     await asyncio.sleep(0.1)
     assert len(h.record.followups) == 1
-    assert bot.manager.tables[dh.channel("general").id].status == "lobby"
+    assert bot.manager.registry.by_channel[dh.channel("general").id].status == "lobby"
 
 
 async def test_join_that_waits_for_the_tables_lock_answers_thinking_first(discord_harness, bot_settings):
     dh = discord_harness
     bot, _ = await start_bot(dh, bot_settings)
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
-    table = bot.manager.tables[dh.channel("general").id]
+    table = bot.manager.registry.by_channel[dh.channel("general").id]
     await table.lock.acquire()  # e.g. another player's buy-in under way
     try:
         join = await (await dh.click("bob", lobby, label="Join")).response(timeout=2)
@@ -135,7 +135,7 @@ async def test_join_refused_under_the_lock_is_answered_once_privately(discord_ha
     dh = discord_harness
     bot, _ = await start_bot(dh, bot_settings)
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
-    table = bot.manager.tables[dh.channel("general").id]
+    table = bot.manager.registry.by_channel[dh.channel("general").id]
     await table.lock.acquire()
     try:
         first = await (await dh.click("bob", lobby, label="Join")).response(timeout=2)

@@ -24,13 +24,13 @@ async def drive_to_human_claim(manager, table, limit=5000):
         aw = table.awaiting()
         if aw is None or table.seats[aw.seat].auto:
             clock.t = table.deadline
-            await manager.tick()
+            await manager.timers.tick()
             continue
         if aw.phase == "claim":
             return aw
         action = manager.flow.ai_action(table, aw.seat).to_dict()
         action.pop("seat", None)
-        await manager.act(C, table.seats[aw.seat].user_id, action)
+        await manager.play.act(manager.registry.get(C), table.seats[aw.seat].user_id, action)
     raise AssertionError("no human claim reached")
 
 
@@ -47,11 +47,11 @@ async def click(stack, user, cid):
 async def rummoli_game(stack):
     """A started rummoli game: two humans and an AI."""
     manager = stack.manager
-    await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
-    await manager.join(C, BOB, "bob")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    return manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    return manager.registry.get(C)
 
 
 async def rummoli_claim(stack):
@@ -151,10 +151,10 @@ async def test_next_claim_of_the_same_player_gets_a_new_button(stack):
 
 async def test_a_claim_at_the_deal_does_not_name_the_hidden_card_in_public(stack):
     manager = stack.manager
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:5", "strict_claims": True})
-    await manager.join(C, BOB, "bob")
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:5", "strict_claims": True})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     for _ in range(5):
         aw = await drive_to_human_claim(manager, table)
         if aw is None:

@@ -10,10 +10,11 @@ import discord
 import pytest
 
 from bot import errors
-from bot.discordio.controller import GENERIC_FAILURE
+from bot.discordio.answering import report
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, handle_modal_submit
 from bot.messages.buttonids import AmountButton
+from bot.messages.controls import GENERIC_FAILURE
 from bot.messages.outgoing import hand_message
 from bot.messages.refusals import say
 from cogs.admin import Admin
@@ -55,12 +56,12 @@ async def test_start_posts_the_lobby_and_remembers_its_message(stack, cog):
         "tripoley:1:0:ai.hard",
         "tripoley:1:0:pick.house",
     ]
-    assert stack.manager.get(C).lobby_message_id == 6001  # the follow-up that filled "thinking…"
+    assert stack.manager.registry.get(C).lobby_message_id == 6001  # the follow-up that filled "thinking…"
     # A second table in the same channel is refused, ephemerally, by the error handler.
     again = interaction(stack, BOB)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, again, preset="tripoley")
-    await stack.controller.report(again, err.value)
+    await report(again, err.value)
     # After the "thinking…" (removed), the refusal comes privately as a follow-up.
     assert again.calls.names() == ["defer", "delete_original_response", "followup"]
     assert again.calls.last("followup")[2]["ephemeral"] is True
@@ -83,11 +84,11 @@ async def test_each_missing_bot_permission_is_named(stack, cog, lacking):
     it = interaction(stack, permissions=perms.value)
     with pytest.raises(Exception) as err:
         await cog.start.callback(cog, it, preset="tripoley")
-    await stack.controller.report(it, err.value)
+    await report(it, err.value)
     answer = it.calls.last("followup")  # after the "thinking…" (removed)
     assert answer[2]["ephemeral"] and f"**{errors.permission_label(lacking)}**" in answer[1]
     assert answer[1].count("**") == 2, "only the missing one is named"
-    assert C not in stack.manager.tables
+    assert C not in stack.manager.registry.by_channel
 
 
 async def test_tables_in_threads_need_the_thread_permissions(stack, cog, admin):
@@ -98,10 +99,10 @@ async def test_tables_in_threads_need_the_thread_permissions(stack, cog, admin):
     message = say(err.value)
     for name in ("Create Public Threads", "Send Messages in Threads", "Manage Threads"):
         assert f"**{name}**" in message
-    assert "threads:False" in message and C not in stack.manager.tables
+    assert "threads:False" in message and C not in stack.manager.registry.by_channel
     it = interaction(stack, permissions=TABLE_PERMISSIONS.value | THREAD_PERMISSIONS.value)
     await cog.start.callback(cog, it, preset="tripoley")
-    assert stack.manager.get(C).thread
+    assert stack.manager.registry.get(C).thread
 
 
 async def test_only_one_end_rule(stack, cog):
@@ -123,7 +124,7 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
     start = interaction(stack, ANN, message=public_message())
     await stack.controller.on_component(start, "tripoley:1:0:start", [])
     assert start.calls.names() == ["defer"]
-    table = stack.manager.get(C)
+    table = stack.manager.registry.get(C)
     assert table.status == "playing"
     # Lobby buttons are stale now.
     late = interaction(stack, BOB, message=public_message())
@@ -150,7 +151,7 @@ async def test_lobby_buttons_then_play_buttons(stack, cog):
 async def play_until_betting(stack):
     """Drive the table (timers on the fake clock) until a human must bet or check."""
     manager = stack.manager
-    table = manager.get(C)
+    table = manager.registry.get(C)
     for _ in range(500):
         aw = table.awaiting()
         if aw is not None and aw.phase == "poker-betting" and not table.seats[aw.seat].auto and "bet" in aw.legal:
@@ -158,7 +159,7 @@ async def play_until_betting(stack):
         if table.status != "playing":
             break
         manager.clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     pytest.skip("no betting decision came up with this seed")
 
 
@@ -255,7 +256,7 @@ def test_the_amount_form_wraps_its_input_in_a_label():
 async def test_unexpected_errors_are_logged_not_shown(stack, caplog):
     it = interaction(stack)
     with caplog.at_level(logging.ERROR):
-        await stack.controller.report(it, RuntimeError("database exploded"))
+        await report(it, RuntimeError("database exploded"))
     assert it.calls[0][1] == GENERIC_FAILURE
     assert "database exploded" in caplog.text
 
@@ -287,7 +288,7 @@ async def test_balance_stats_history_rules_dm_settings(stack, cog, admin):
     it = interaction(stack)
     with pytest.raises(Exception) as err:
         await admin.settings.callback(admin, it, None, 50, None, None)
-    assert "Manage Server" in say(err.value)
+    assert isinstance(err.value, errors.TripoleyError) and "Manage Server" in say(err.value)
     it = interaction(stack, manage_guild=True)
     await admin.settings.callback(admin, it, None, 50, 30, 0.5)
     assert "Starting balance: 50" in it.calls[0][1]
@@ -317,7 +318,7 @@ async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):
     gm = interaction(stack, BOB, roles=(game_master,))
     with pytest.raises(errors.NotAllowed) as refused:
         await admin.admin_audit.callback(admin, gm)
-    assert "admin role" in say(refused.value)
+    assert refused.value.facts == {"tool": errors.AdminTool.AUDIT} and "admin role" in say(refused.value)
     owner = interaction(stack, manage_guild=True)
     await admin.settings.callback(admin, owner, admin_role=SimpleNamespace(id=game_master))
     assert f"the role <@&{game_master}>" in owner.calls[0][1]
@@ -333,7 +334,7 @@ async def test_a_server_hands_the_admin_tools_to_a_role(stack, admin):
         gm = interaction(stack, BOB, roles=(game_master,))
         with pytest.raises(errors.NotAllowed) as refused:
             await admin.settings.callback(admin, gm, **attempt)  # who administers: no
-        assert say(refused.value) == "Choosing the admin role needs the **Manage Server** permission."
+        assert refused.value.refusal is errors.Refusal.MANAGE_SERVER_ONLY and "Manage Server" in say(refused.value)
     outsider = interaction(stack, 3, roles=(other_role,))
     with pytest.raises(errors.NotAllowed):
         await admin.admin_house.callback(admin, outsider, 100)
@@ -354,7 +355,7 @@ async def test_stop_needs_host_or_manage_server(stack, cog, bot_settings):
     await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
     it = interaction(stack, 3, manage_guild=True)
     await cog.stop.callback(cog, it)
-    assert C not in stack.manager.tables
+    assert C not in stack.manager.registry.by_channel
     audit = await stack.bank.audit(G)
     assert audit.ok and audit.tables == 0
 
@@ -418,14 +419,14 @@ async def test_a_card_menu_choice_from_before_the_hand_changed_is_refused_and_pl
     await cog.start.callback(cog, interaction(stack), preset="wanagan", rounds=2)
     await stack.controller.on_component(interaction(stack, BOB, message=public_message()), "tripoley:1:0:join", [])
     await stack.controller.on_component(interaction(stack, ANN, message=public_message()), "tripoley:1:0:start", [])
-    manager, table = stack.manager, stack.manager.get(C)
+    manager, table = stack.manager, stack.manager.registry.get(C)
     for _ in range(500):
         aw = table.awaiting()
         # (a reveal's five-card menu comes once its space is chosen: a pass or a poker five here)
         if aw is not None and not table.seats[aw.seat].auto and {"pass_cards", "choose"} & set(aw.legal):
             break
         manager.clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     else:
         pytest.skip("no card menu came up with this seed")
     user = table.seats[aw.seat].user_id
@@ -468,8 +469,8 @@ async def test_discords_routine_refusals_are_dropped_quietly(stack, caplog, erro
     """10062 (too late to answer) and 40060 (answered already) are Discord's routine refusals: no
     answer is attempted (it would fail the same way), logged at INFO without a traceback."""
     it = interaction(stack)
-    caplog.set_level(logging.INFO, "bot.discordio.controller")
-    await stack.controller.report(it, error)
+    caplog.set_level(logging.INFO, "bot.discordio.answering")
+    await report(it, error)
     assert it.calls == []
-    [record] = [r for r in caplog.records if r.name == "bot.discordio.controller"]
+    [record] = [r for r in caplog.records if r.name == "bot.discordio.answering"]
     assert record.levelno == logging.INFO and record.exc_info is None

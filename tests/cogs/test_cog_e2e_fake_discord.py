@@ -49,13 +49,15 @@ async def start_game(dh, bot, lobby):
     clicks before it are."""
     await (await dh.click("alice", lobby, label="Start")).response()
     channel_id = dh.channel("general").id
-    await dh.wait_for(lambda: bot.manager.tables[channel_id].status == "playing", 5, what="the game to start")
+    await dh.wait_for(
+        lambda: bot.manager.registry.by_channel[channel_id].status == "playing", 5, what="the game to start"
+    )
     await settle(bot)
 
 
 async def play_one_move(dh, bot, channel_id, users_by_id):
     """Make the awaited human's move through the fake Discord; returns the phase played."""
-    table = bot.manager.tables.get(channel_id)
+    table = bot.manager.registry.by_channel.get(channel_id)
     if table is None:
         return None
     aw = table.awaiting()
@@ -136,11 +138,11 @@ async def test_full_game_through_fake_discord(discord_harness, bot_settings):
 
     phases = set()
     for _ in range(300):
-        if channel_id not in bot.manager.tables:
+        if channel_id not in bot.manager.registry.by_channel:
             break
         phase = await play_one_move(dh, bot, channel_id, users_by_id)
         phases.add(phase)
-    assert channel_id not in bot.manager.tables, "the game should have ended"
+    assert channel_id not in bot.manager.registry.by_channel, "the game should have ended"
     await settle(bot)
     assert any("game over" in m.content for m in dh.channel_messages("general"))
     assert "poker-choose" in phases
@@ -163,7 +165,7 @@ async def test_full_game_through_fake_discord(discord_harness, bot_settings):
     data = json.loads(attachment.data.decode("utf-8"))
     out = run_replay(data)
     assert out["finished"] is True
-    table_row = (await bot.manager.history(dh.guild.id, 1))[0]
+    table_row = (await bot.manager.store.history(dh.guild.id, 1))[0]
     assert [s["final"] for s in sorted(table_row["result"]["seats"], key=lambda s: s["seat"])] == out["stacks"]
     assert max(dh.ack_times()) < 1.0
 
@@ -174,12 +176,12 @@ async def test_restart_keeps_buttons_working(discord_harness, bot_settings):
     lobby = await open_lobby(dh, rounds=2)
     await start_game(dh, bot, lobby)
     channel_id = dh.channel("general").id
-    table = bot.manager.tables[channel_id]
+    table = bot.manager.registry.by_channel[channel_id]
     round_before = table.round
     await run.stop()
 
     bot2, _ = await start_bot(dh, bot_settings)
-    table2 = bot2.manager.tables[channel_id]
+    table2 = bot2.manager.registry.by_channel[channel_id]
     assert table2.round == round_before and table2.status == "playing"
     aw = table2.awaiting()
     user = {dh.user(n).id: n for n in ("alice", "bob")}[table2.seats[aw.seat].user_id]

@@ -110,7 +110,7 @@ async def test_preset_playable_through_ui(bot_settings, preset):
         go = FakeInteraction(ANN, C, G, client=stack, message=public_message())
         await ctl.on_component(go, "tripoley:1:0:start", [])
         assert go.calls.names() == ["defer"], go.calls
-        table = stack.manager.get_by_id(1)
+        table = stack.manager.registry.get_by_id(1)
         used = set()
         texts: list[str] = []
         for _ in range(3000):

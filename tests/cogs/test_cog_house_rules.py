@@ -17,7 +17,7 @@ async def test_house_rule_menu_host_only_and_rules_at_the_table(stack, cog):  # 
     chosen = interaction(stack, ANN, message=public_message())
     await stack.controller.on_component(chosen, "tripoley:1:0:pick.house", ["run=6-7-8"])
     assert chosen.calls[0][2]["ephemeral"] and chosen.calls[0][1] == "House rule set: Run space: 6-7-8."
-    table = stack.manager.get(C)
+    table = stack.manager.registry.get(C)
     assert table.options["run"] == "6-7-8"
 
     rules = interaction(stack, BOB)

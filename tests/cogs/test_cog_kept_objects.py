@@ -27,7 +27,7 @@ async def game_under_way(dh, settings):
     """A bot, its table (alice, bob and an AI playing) and the table message."""
     bot, _ = await start_bot(dh, settings)
     await start_game(dh, bot, await open_lobby(dh))
-    table = bot.manager.tables[dh.channel("general").id]
+    table = bot.manager.registry.by_channel[dh.channel("general").id]
     return bot, table, dh.message(table.mat_message_id)
 
 

@@ -19,10 +19,10 @@ async def test_a_french_server_gets_a_french_table_and_each_player_their_own_han
     cog = Tripoley(stack)
     host = FakeInteraction(ANN, C, G, client=stack, guild_locale=discord.Locale.french)
     await cog.start.callback(cog, host, preset="tripoley", rounds=1)
-    table = stack.manager.get(C)
+    table = stack.manager.registry.get(C)
     assert table.locale == "fr"
-    await stack.manager.join(C, BOB, "Bob")
-    await stack.manager.start(C, ANN)
+    await stack.manager.lobby.join(C, BOB, "Bob")
+    await stack.manager.lobby.start(C, ANN)
     mat = table_message(table)
     assert mat.render == "mat" and mat.view["locale"] == "fr"
     drawn: list[tuple[str, dict]] = []
@@ -48,7 +48,7 @@ async def test_the_admins_language_wins_over_the_servers_discord_language(stack)
     assert (await stack.prefs.guild(G)).language == "de"
     cog = Tripoley(stack)
     await cog.start.callback(cog, FakeInteraction(ANN, C, G, client=stack, guild_locale=discord.Locale.french))
-    assert stack.manager.get(C).locale == "de"
+    assert stack.manager.registry.get(C).locale == "de"
     await admin.settings.callback(admin, it, language="discord")  # back to the server's Discord language
     assert (await stack.prefs.guild(G)).language is None
 
@@ -56,7 +56,7 @@ async def test_the_admins_language_wins_over_the_servers_discord_language(stack)
 async def test_an_english_server_is_unchanged(stack):
     cog = Tripoley(stack)
     await cog.start.callback(cog, FakeInteraction(ANN, C, G, client=stack, guild_locale=None))
-    assert stack.manager.get(C).locale == "en"
+    assert stack.manager.registry.get(C).locale == "en"
 
 
 async def test_the_stats_chart_is_drawn_in_the_readers_language_or_the_servers_when_posted(stack, monkeypatch):

@@ -15,7 +15,7 @@ import logging
 import time
 
 import bot.tables.clock as clock_module
-from bot.discordio.controller import GENERIC_FAILURE
+from bot.messages.controls import GENERIC_FAILURE
 from tests.cogs.test_cog_e2e_fake_discord import find_button, open_lobby, play_one_move, settle, start_bot, start_game
 
 PLAIN = ("Check", "Call", "Keep my hand", "Pass", "Claim!")  # a decision taken with one click on the mat
@@ -32,7 +32,7 @@ async def a_game(dh, bot):
 async def a_plain_turn(dh, bot, channel_id, users):
     """Play on until a human is to act with one click on the table message: (table, seat, user,
     the table message, that button's id)."""
-    table = bot.manager.tables[channel_id]
+    table = bot.manager.registry.by_channel[channel_id]
     for _ in range(80):
         await dh.wait_for(
             lambda: table.deadline_kind == "turn" and table.awaiting() is not None, 10, what="a human's turn"
@@ -126,7 +126,7 @@ async def test_the_wall_clock_stepped_either_way_times_nobody_out_and_freezes_no
     channel_id, users = await a_game(dh, bot)
     lobby = await (await dh.run_command("carol", "tripoley", "tripoley start", preset="tripoley")).message()
     assert "table open" in lobby.content
-    waiting = bot.manager.tables[dh.channel("tripoley").id]
+    waiting = bot.manager.registry.by_channel[dh.channel("tripoley").id]
     table, seat, *_ = await a_plain_turn(dh, bot, channel_id, users)
     deadlines = (table.deadline, waiting.deadline)
 
@@ -154,7 +154,7 @@ async def test_daily_relief_and_join_answered_too_late_after_an_outage_grant_not
     dh = discord_harness
     bot, _ = await start_bot(dh, bot_settings)
     lobby = await (await dh.run_command("alice", "general", "tripoley start", preset="tripoley")).message()
-    table = bot.manager.tables[dh.channel("general").id]
+    table = bot.manager.registry.by_channel[dh.channel("general").id]
     dave = dh.user("dave").id
     await bot.bank.adjust(dh.guild.id, dave, -990, dh.user("alice").id, 1000)  # 10 left: relief is due
     before = {u: await bot.bank.balance(dh.guild.id, dh.user(u).id, 1000) for u in ("alice", "carol", "dave")}

@@ -9,6 +9,7 @@ import time
 import discord
 import pytest
 
+from bot.discordio.answering import report
 from bot.discordio.render import ImageService, default_renderer
 from bot.messages.buttonids import GameLogButton, ReplayButton, SpaceRulesButton, encode
 from bot.messages.components import final_components, mat_components
@@ -35,16 +36,16 @@ def member(user_id: int):
 
 async def lobby_with_bob(stack):
     manager = stack.manager
-    await manager.create_table(G, C, ANN, "Ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
-    await manager.join(C, BOB, "Bob")
-    await manager.add_ai(C, ANN)
-    return manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "Ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.join(C, BOB, "Bob")
+    await manager.lobby.add_ai(C, ANN)
+    return manager.registry.get(C)
 
 
 async def finished_game(stack):
     table = await lobby_with_bob(stack)
-    await stack.manager.start(C, ANN)
-    await stack.manager.stop(C, ANN, can_manage=False)
+    await stack.manager.lobby.start(C, ANN)
+    await stack.manager.play.stop(C, ANN, can_manage=False)
     assert table.status == "finished"
     return table
 
@@ -54,7 +55,7 @@ async def test_the_host_kicks_from_the_lobby_at_once(stack, cog):
     it = interaction(stack, BOB)
     with pytest.raises(Exception) as refused:
         await cog.kick.callback(cog, it, member(ANN))
-    await stack.controller.report(it, refused.value)
+    await report(it, refused.value)
     assert it.calls.last("send_message")[1] == "Only the table's host can remove a player from it."
     it = interaction(stack)
     await cog.kick.callback(cog, it, member(BOB))
@@ -64,7 +65,7 @@ async def test_the_host_kicks_from_the_lobby_at_once(stack, cog):
 
 async def test_the_host_confirms_a_kick_mid_game(stack, cog):
     table = await lobby_with_bob(stack)
-    await stack.manager.start(C, ANN)
+    await stack.manager.lobby.start(C, ANN)
     it = interaction(stack)
     await cog.kick.callback(cog, it, member(BOB))
     name, content, kwargs = it.calls[0]
@@ -85,7 +86,7 @@ async def test_the_host_confirms_a_kick_mid_game(stack, cog):
 
 async def test_what_pays_answers_each_space_at_the_table(stack):
     table = await lobby_with_bob(stack)
-    await stack.manager.start(C, ANN)
+    await stack.manager.lobby.start(C, ANN)
     button = next(c for c in mat_components(table) if c.label == "What pays?")
     assert button.custom_id == encode(SpaceRulesButton(table.id, table.round))
     it = interaction(stack, BOB, message=public_message())

@@ -88,7 +88,7 @@ async def open_table(dh, bot, preset: str, seats: int, channel: str = "general")
         assert (await (await dh.click(user, lobby, label="Join")).message()).ephemeral
     for _ in range(seats - len(HUMANS)):
         await (await dh.click("alice", lobby, label="Add AI")).response()
-    table = bot.manager.tables[dh.channel(channel).id]
+    table = bot.manager.registry.by_channel[dh.channel(channel).id]
     await dh.wait_for(lambda: len(table.seats) == seats, 10, what="the AI seats")
     bot.manager.rng.seed(seed_for_a_copy(table, {dh.user(u).id for u in HUMANS}))
     await (await dh.click("alice", lobby, label="Start")).response()

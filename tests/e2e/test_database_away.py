@@ -81,7 +81,7 @@ async def test_a_read_only_database_refuses_the_move_holds_the_turn_and_then_pla
         await bot.publisher.flush()
         tm = table_message(dh, "general")
         user = to_act(dh, tm)
-        table = bot.manager.tables[dh.channel("general").id]
+        table = bot.manager.registry.by_channel[dh.channel("general").id]
         game, left = table.game.to_json(), table.deadline - bot.manager.clock.now()
         before = chips_total(str(path))
         port = bot.health_server.port

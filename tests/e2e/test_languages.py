@@ -36,7 +36,7 @@ async def test_a_french_and_a_german_player_in_a_french_server(discord_harness, 
 
     await (await dh.run_command("bob", CHANNEL, "tripoley dm", mode="on")).response()  # his DMs: in German
     await open_table(dh, "tripoley", 1)
-    table = bot.manager.get(dh.channel(CHANNEL).id)
+    table = bot.manager.registry.get(dh.channel(CHANNEL).id)
     assert table.locale == "fr"  # the server's Discord language: its public messages and mat
     hand = await (await dh.click("bob", table_message(dh, CHANNEL), label="Show my hand")).message()
     await dh.wait_for(lambda: dh.attachments(hand.id), 8, what="the hand's picture")

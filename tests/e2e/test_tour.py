@@ -6,7 +6,7 @@ failure; at the end the books balance."""
 
 from __future__ import annotations
 
-from bot.discordio.controller import GENERIC_FAILURE
+from bot.messages.controls import GENERIC_FAILURE
 from engine.presets import PRESETS
 from tests.contract import check_components, check_requests
 from tests.e2e.test_big_tables import books_balance, footer, page_through, play_from_hands, start_bot

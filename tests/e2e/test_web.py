@@ -41,7 +41,7 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
     bot.manager.rng.seed(5)  # the same deal every run (the game's seed is drawn at Start)
     await (await dh.click("alice", lobby, label="Start")).response()
     tm = await dh.wait_for(lambda: table_message(dh, CHANNEL), 10, what="the table message")
-    table = bot.manager.tables[dh.channel(CHANNEL).id]
+    table = bot.manager.registry.by_channel[dh.channel(CHANNEL).id]
     watch = button(tm, "Watch")
     assert watch is not None and watch["style"] == 5 and watch["url"] == bot.web_server.pages.links.watch_url(table.id)
 
@@ -60,7 +60,7 @@ async def test_a_game_is_watched_live_and_replayed_on_the_web(discord_harness, t
             if found:
                 leaked.append((watched.snapshot["version"], found))
 
-    bot.manager.add_listener(check)  # after the hub's own
+    bot.manager.registry.add_listener(check)  # after the hub's own
     tab = await browser.tab(400, 800)
 
     async def opened(page):

@@ -30,7 +30,7 @@ async def count(db, sql: str, params: tuple = ()) -> int:
 
 async def finished_game(manager, clock):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await play_out(manager, clock, table)
     return table
 
@@ -73,7 +73,7 @@ async def test_the_rating_is_written_in_the_transaction_of_the_games_end(manager
     chips stay on it, nobody's stats move) and its end is tried again; once it can be, the game ends
     and is rated, once."""
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     tried = []
 
     async def broken(*args, **kwargs):
@@ -85,16 +85,16 @@ async def test_the_rating_is_written_in_the_transaction_of_the_games_end(manager
         if len(tried) >= 2:
             break
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert len(tried) == 2 and table.status == "playing"
     assert await count(db, "SELECT COUNT(*) FROM tables WHERE status = 'finished'") == 0
     assert await count(db, "SELECT COUNT(*) FROM stats") == 0
-    assert (await manager.audit(G))["ok"]
+    assert (await manager.results.audit(G))["ok"]
     monkeypatch.undo()
     await play_out(manager, clock, table)
     assert await count(db, "SELECT COUNT(*) FROM tables WHERE status = 'finished'") == 1
     assert (await manager.ratings.rating(G, ANN)).games == 1
-    assert (await manager.audit(G))["ok"]
+    assert (await manager.results.audit(G))["ok"]
 
 
 async def test_the_leaderboard_ranks_by_rating_and_lists_provisional_players_apart(manager, db):
@@ -201,7 +201,7 @@ async def test_reset_chips_puts_every_wallet_back_through_the_ledger(manager, cl
     ended = await manager.seasons.end(G, C, reset)
     assert ended is not None and ended.wallets_reset == 3  # Ann, Bob and the house
     assert await bank.balance(G, ANN, 0) == await bank.balance(G, BOB, 0) == starting
-    assert (await bank.audit(G)).ok and (await manager.audit(G))["ok"]
+    assert (await bank.audit(G)).ok and (await manager.results.audit(G))["ok"]
     assert await count(db, "SELECT COUNT(*) FROM ledger WHERE kind = 'reset' AND actor_id = ?", (ANN,)) >= 2
     assert f"Every wallet is back to {starting} chips" in season_post(ended).text
 

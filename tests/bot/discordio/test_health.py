@@ -82,7 +82,7 @@ class Served:
     timer: asyncio.Task | None = None
 
     async def start_timers(self) -> None:
-        self.timer = asyncio.create_task(self.manager.run())
+        self.timer = asyncio.create_task(self.manager.timers.run())
 
     async def get(self, path: str) -> tuple[int, str]:
         async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{self.server.port}{path}") as r:
@@ -201,7 +201,7 @@ async def test_a_stuck_timer_loop_is_unhealthy_and_stops_the_watchdog(served, cl
     watchdog pings stop; once the tick ends, both come back."""
     manager = served.manager
     await served.start_timers()
-    await manager.create_table(G, 500, ANN, "ann", "tripoley", buy_in=100)
+    await manager.lobby.create_table(G, 500, ANN, "ann", "tripoley", buy_in=100)
     entered, release = asyncio.Event(), asyncio.Event()
     fire = manager.timers._fire
 
@@ -221,7 +221,7 @@ async def test_a_stuck_timer_loop_is_unhealthy_and_stops_the_watchdog(served, cl
     health = served.server.health
     assert await pings(health, rounds=3) == []
     release.set()
-    await until(lambda: manager.tables == {}, "the lobby to expire")
+    await until(lambda: manager.registry.by_channel == {}, "the lobby to expire")
     await until(lambda: health.timers_problem() is None, "the loop to wait again")
     assert (await served.healthz())[0] == 200
     assert await pings(health, rounds=3) == ["WATCHDOG=1"] * 3
@@ -264,11 +264,11 @@ async def test_metrics_read_the_bot_as_it_is_at_each_scrape(served, clock, db):
     manager, traffic = served.manager, served.traffic
     perf = traffic._perf
     # Tables: one lobby, one game (its first deadline: an AI's pause or a player's turn).
-    await manager.create_table(G, 500, ANN, "ann", "tripoley", buy_in=100)
-    await manager.create_table(G, 501, ANN + 1, "bob", "tripoley", buy_in=100)
-    await manager.add_ai(501, ANN + 1)
-    await manager.start(501, ANN + 1)
-    playing = manager.get(501)
+    await manager.lobby.create_table(G, 500, ANN, "ann", "tripoley", buy_in=100)
+    await manager.lobby.create_table(G, 501, ANN + 1, "bob", "tripoley", buy_in=100)
+    await manager.lobby.add_ai(501, ANN + 1)
+    await manager.lobby.start(501, ANN + 1)
+    playing = manager.registry.get(501)
     assert playing.status == "playing" and playing.deadline is not None
     # Requests: a message (global), an acknowledgement 20 ms after its receipt and a follow-up (exempt),
     # the gateway (not a REST call); a 429 on a global one.
@@ -409,7 +409,12 @@ async def test_the_bot_serves_health_and_metrics_through_the_fake_discord(discor
         await (await dh.click("alice", lobby, label="Add AI")).response()
         await (await dh.click("alice", lobby, label="Start")).response()
         channel = dh.channel("general").id
-        await dh.wait_for(lambda: channel in bot.manager.tables and bot.manager.tables[channel].status == "playing")
+        await dh.wait_for(
+            lambda: (
+                channel in bot.manager.registry.by_channel
+                and bot.manager.registry.by_channel[channel].status == "playing"
+            )
+        )
         await dh.wait_for(lambda: bot.traffic.rate_limited["global"] == 1, what="the 429 on a channel message")
         await bot.publisher.flush()
         async with session.get(f"{base}/metrics") as r:

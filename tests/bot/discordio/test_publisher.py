@@ -32,13 +32,13 @@ async def setup(db, bank, prefs, settings):
 
 async def test_burst_of_updates_is_coalesced_newest_wins(setup):
     manager, sink, publisher, clock = setup
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.registry.get(C)
     table.lobby_message_id = 1  # as if /tripoley start had posted it
     sink.gate = asyncio.Event()  # hold the first send in flight
-    await manager.join(C, BOB, "bob")
+    await manager.lobby.join(C, BOB, "bob")
     for _ in range(5):
-        await manager.add_ai(C, ANN)
+        await manager.lobby.add_ai(C, ANN)
     await asyncio.sleep(0)
     sink.gate.set()
     await publisher.flush()
@@ -50,10 +50,10 @@ async def test_burst_of_updates_is_coalesced_newest_wins(setup):
 
 async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
     manager, sink, publisher, clock = setup
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    await manager.join(C, BOB, "bob")
-    table = manager.get(C)
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    await manager.lobby.join(C, BOB, "bob")
+    table = manager.registry.get(C)
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
     posts = [c for c in sink.calls if c[0] == "post"]
     assert table.mat_message_id == posts[-1][2] and table.mat_round == 1
@@ -62,7 +62,7 @@ async def test_fresh_mat_each_round_and_edits_within_a_round(setup):
         if table.status != "playing":
             break
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
         await publisher.flush()
         rounds_posted.add(table.mat_round)
     assert table.status == "finished"
@@ -105,10 +105,10 @@ async def test_hands_by_dm_and_closed_dms_reported_once(setup):
     await manager.prefs.set_dm_hands(ANN, True)
     await manager.prefs.set_dm_hands(BOB, True)
     sink.closed_dms.add(BOB)
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    await manager.join(C, BOB, "bob")
-    table = manager.get(C)
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    await manager.lobby.join(C, BOB, "bob")
+    table = manager.registry.get(C)
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
     dms = [c for c in sink.calls if c[0] == "dm"]
     assert [c[1] for c in dms] == [ANN]
@@ -120,7 +120,7 @@ async def test_hands_by_dm_and_closed_dms_reported_once(setup):
         if table.round >= 2 or table.status != "playing":
             break
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     await publisher.flush()
     assert len([c for c in sink.calls if c[0] == "notice"]) == 1
     assert len([c for c in sink.calls if c[0] == "dm"]) == 2
@@ -169,11 +169,11 @@ async def flaky(db, bank, prefs, settings):
 
 async def test_failed_send_is_retried_until_the_latest_state_is_shown(flaky):
     manager, sink, publisher, clock = flaky
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.registry.get(C)
     table.lobby_message_id = 1
     sink.failures = 7  # more than one edit's worth of 429s: the old publisher dropped this state
-    await manager.join(C, BOB, "bob")
+    await manager.lobby.join(C, BOB, "bob")
     await asyncio.wait_for(publisher.flush(), 5)
     edits = [c for c in sink.calls if c[0] == "edit"]
     assert len(edits) == 1 and f"<@{BOB}>" in edits[0][3].text
@@ -182,13 +182,13 @@ async def test_failed_send_is_retried_until_the_latest_state_is_shown(flaky):
 
 async def test_newer_state_replaces_a_failing_one(flaky):
     manager, sink, publisher, clock = flaky
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.registry.get(C)
     table.lobby_message_id = 1
     sink.failures = 3
-    await manager.join(C, BOB, "bob")
+    await manager.lobby.join(C, BOB, "bob")
     await asyncio.sleep(0)  # the first edit fails…
-    await manager.add_ai(C, ANN)  # …and a newer state comes in while it waits to retry
+    await manager.lobby.add_ai(C, ANN)  # …and a newer state comes in while it waits to retry
     await asyncio.wait_for(publisher.flush(), 5)
     edits = [c for c in sink.calls if c[0] == "edit"]
     assert edits and "(Normal AI)" in edits[-1][3].text and f"<@{BOB}>" in edits[-1][3].text
@@ -198,13 +198,13 @@ async def test_newer_state_replaces_a_failing_one(flaky):
 async def test_refused_send_is_not_retried_forever(flaky):
     manager, sink, publisher, clock = flaky
     sink.status = 403
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    manager.get(C).lobby_message_id = 1
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    manager.registry.get(C).lobby_message_id = 1
     sink.failures = 1
-    await manager.join(C, BOB, "bob")
+    await manager.lobby.join(C, BOB, "bob")
     await asyncio.wait_for(publisher.flush(), 5)
     assert sink.attempts == 1 and not [c for c in sink.calls if c[0] == "edit"]
-    await manager.add_ai(C, ANN)  # the next state goes through
+    await manager.lobby.add_ai(C, ANN)  # the next state goes through
     await asyncio.wait_for(publisher.flush(), 5)
     assert [c for c in sink.calls if c[0] == "edit"]
 
@@ -213,15 +213,15 @@ async def test_game_progress_never_waits_on_discord(setup):
     """With every send hanging (a REST call that never returns), the game still runs to its end."""
     manager, sink, publisher, clock = setup
     sink.gate = asyncio.Event()  # never set: every post/edit hangs
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    table = manager.get_by_id(manager.get(C).id)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get_by_id(manager.registry.get(C).id)
     for _ in range(3000):
         if table.status != "playing":
             break
         clock.t = table.deadline
-        await asyncio.wait_for(manager.tick(), 2)
+        await asyncio.wait_for(manager.timers.tick(), 2)
     assert table.status == "finished"
     sink.gate.set()
     await asyncio.wait_for(publisher.flush(), 5)
@@ -244,14 +244,14 @@ async def test_lobby_edits_are_paced_and_the_newest_wins(db, bank, prefs, settin
     manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = TimedSink()
     publisher = Publisher(manager, sink, renderer=None, min_interval=0.3)
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    table = manager.registry.get(C)
     table.lobby_message_id = LOBBY = 1  # as if /tripoley start had posted it
-    await manager.join(C, BOB, "bob")
+    await manager.lobby.join(C, BOB, "bob")
     await asyncio.sleep(0.01)  # the join's edit goes out at once
-    await manager.add_ai(C, ANN)
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
     await asyncio.wait_for(publisher.flush(), 5)
     lobby_edits = [c[3] for c in sink.calls if c[0] == "edit" and c[2] == LOBBY]
     times = sink.edit_times[LOBBY]
@@ -284,11 +284,11 @@ async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
     manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=renderer, min_interval=0)
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
-    await manager.join(C, BOB, "bob")
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
-    table = manager.get(C)
+    table = manager.registry.get(C)
     assert publisher.uploads == 1 and sink.calls[-1][0] == "post" and sink.calls[-1][3].image
     table.add_log("a line only the text shows")
     publisher.publish(table)
@@ -302,7 +302,7 @@ async def test_text_only_edits_keep_the_picture(db, bank, prefs, settings):
         aw = table.awaiting()
         action = manager.flow.ai_action(table, aw.seat).to_dict()
         action.pop("seat")
-        await manager.act(C, table.seats[aw.seat].user_id, action)
+        await manager.play.act(manager.registry.get(C), table.seats[aw.seat].user_id, action)
         await publisher.flush()
     kind, _, _, out = sink.calls[-1]
     assert publisher.uploads == 2 and out.image and not out.keep_image and publisher.uploaded_bytes > before
@@ -326,11 +326,11 @@ async def test_a_late_picture_never_holds_up_the_text(db, bank, prefs, settings)
     manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=renderer, min_interval=0, picture_wait=0.05)
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
-    await manager.join(C, BOB, "bob")
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
-    table = manager.get(C)
+    table = manager.registry.get(C)
     hold.set()
     while not waiting.is_set():  # moves until one changes the picture (its drawing is held)
         assert table.status == "playing"
@@ -338,7 +338,7 @@ async def test_a_late_picture_never_holds_up_the_text(db, bank, prefs, settings)
         aw = table.awaiting()
         action = manager.flow.ai_action(table, aw.seat).to_dict()
         action.pop("seat")
-        await manager.act(C, table.seats[aw.seat].user_id, action)
+        await manager.play.act(manager.registry.get(C), table.seats[aw.seat].user_id, action)
         for _ in range(50):
             await asyncio.sleep(0.01)
             if waiting.is_set() and len(sink.calls) > calls:
@@ -373,18 +373,18 @@ async def test_a_new_rounds_message_does_not_wait_for_its_picture(db, bank, pref
     manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
     sink = RecordingSink()
     publisher = Publisher(manager, sink, renderer=renderer, min_interval=0, picture_wait=0.05)
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    await manager.join(C, BOB, "bob")
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
-    table = manager.get(C)
+    table = manager.registry.get(C)
     while table.deadline_kind != "next-deal":  # to the pause before round 2
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
         await publisher.flush()
     hold.set()  # round 2's picture is held
     clock.t = table.deadline
-    await manager.tick()
+    await manager.timers.tick()
     for _ in range(100):
         await asyncio.sleep(0.01)
         if table.mat_round == 2:
@@ -401,17 +401,17 @@ async def test_a_new_rounds_message_does_not_wait_for_its_picture(db, bank, pref
 
 async def started_game(manager, publisher):
     """A two-player game with its first table message posted."""
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
-    await manager.join(C, BOB, "bob")
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:2"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
-    return manager.get(C)
+    return manager.registry.get(C)
 
 
 async def next_change(manager, publisher, table, clock):
     """Let the timer move the game on once (the player to act times out), then send what is due."""
     clock.t = table.deadline
-    await manager.tick()
+    await manager.timers.tick()
     await publisher.flush()
 
 
@@ -501,8 +501,8 @@ async def test_carried_edits_are_spaced_by_carry_interval(db, bank, prefs, setti
     publisher.carriers.remember(table.id, C, FakeCarrier(sink.calls), table.mat_message_id)
     await next_change(manager, publisher, table, clock)
     assert len([c for c in sink.calls if c[0] == "carried_edit"]) == 1
-    ch = publisher._channels[C]
-    assert publisher._edit_wait(ch, table.mat_message_id) == pytest.approx(0.5)  # the click's bucket
-    assert publisher._edit_wait(ch, None) <= 0  # a channel edit: its own bucket (min_interval 0 here)
+    ch = publisher.queue.channels[C]
+    assert publisher.sender.edit_wait(ch, table.mat_message_id) == pytest.approx(0.5)  # the click's bucket
+    assert publisher.sender.edit_wait(ch, None) <= 0  # a channel edit: its own bucket (min_interval 0 here)
     now[0] += 0.5
-    assert publisher._edit_wait(ch, table.mat_message_id) <= 0
+    assert publisher.sender.edit_wait(ch, table.mat_message_id) <= 0

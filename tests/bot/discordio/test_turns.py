@@ -49,11 +49,11 @@ def pings(sink):
 
 
 async def two_humans(manager, preset="tripoley"):
-    await manager.create_table(G, C, ANN, "ann", preset, {"game_end": "rounds:1"})
-    await manager.join(C, BOB, "bob")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    return manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", preset, {"game_end": "rounds:1"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    return manager.registry.get(C)
 
 
 async def to_human_turn(manager, table):
@@ -68,7 +68,7 @@ async def to_human_turn(manager, table):
                 await play_as_the_ai_would(manager, table, table.game.awaiting(seat))
             return table.awaiting()
         manager.clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     raise AssertionError("no human turn")
 
 
@@ -76,7 +76,7 @@ async def play_as_the_ai_would(manager, table, aw):
     """The awaited human's move: the AI's choice, made through the player's own entry point."""
     action = manager.flow.ai_action(table, aw.seat).to_dict()
     action.pop("seat")
-    await manager.act(C, table.seats[aw.seat].user_id, action)
+    await manager.play.act(manager.registry.get(C), table.seats[aw.seat].user_id, action)
 
 
 async def test_one_ping_per_table_naming_only_the_player_edited_to_done_once_answered(stack):
@@ -140,16 +140,16 @@ async def test_pings_follow_the_players_choice_then_the_servers(stack):
 
 async def test_a_claim_left_to_lapse_is_a_pass_not_a_timeout(stack):
     manager, sink, turns, settle = stack
-    await manager.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
-    await manager.join(C, BOB, "bob")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "rummoli", {"game_end": "rounds:3"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     aw = await drive_to_human_claim(manager, table)
     seat = table.seats[aw.seat]
     seat.timeouts = manager.settings.timeouts_before_ai - 1  # one more timeout would hand the seat to an AI
     manager.clock.t = table.deadline
-    [update] = await manager.tick()
+    [update] = await manager.timers.tick()
     assert not seat.away and seat.timeouts == manager.settings.timeouts_before_ai - 1
     assert not update.notices and update.message is None
     assert not any("timed out" in line for line in table.log), table.log
@@ -167,7 +167,7 @@ async def test_the_ai_takes_over_after_missed_turns_and_the_player_is_told(stack
         if await to_human_turn(manager, table) is None:
             break
         manager.clock.t = table.deadline
-        for update in await manager.tick():
+        for update in await manager.timers.tick():
             told.update(dict(update.notices))
     await settle()
     assert set(told) == {ANN, BOB} and all(s.away for s in table.seats if s.user_id)
@@ -204,13 +204,13 @@ async def public_messages_until_the_holder_decides(db, bank, prefs, settings, mo
     publisher, turns = Publisher(manager, sink, renderer=None, min_interval=0), TurnNotifier(manager, sink)
     # With auto_forced off: a forced card then waits for its holder too (on, the default, it is played
     # for them after a short pause, which tells the table that no combination was possible).
-    await manager.create_table(G, channel, ANN, "ann", "great-lakes", {"game_end": "rounds:1"}, auto_forced=False)
-    await manager.join(channel, BOB, "bob")
-    await manager.join(channel, CAT, "cat")
-    await manager.start(channel, ANN)
-    table = manager.get(channel)
+    await manager.lobby.create_table(G, channel, ANN, "ann", "great-lakes", {"game_end": "rounds:1"}, auto_forced=False)
+    await manager.lobby.join(channel, BOB, "bob")
+    await manager.lobby.join(channel, CAT, "cat")
+    await manager.lobby.start(channel, ANN)
+    table = manager.registry.get(channel)
     leader = (table.game.dealer + 1) % 3
-    await manager.act(channel, table.seats[leader].user_id, {"do": "lead", "card": "2H"})
+    await manager.play.act(manager.registry.get(channel), table.seats[leader].user_id, {"do": "lead", "card": "2H"})
     await publisher.flush()
     await turns.flush()
     aw = table.awaiting()
@@ -222,7 +222,7 @@ async def public_messages_until_the_holder_decides(db, bank, prefs, settings, mo
             messages.append((kind, out.text.replace(str(channel), "#"), labels))
         elif kind == "delete":
             messages.append((kind,))
-    await manager.stop(channel, ANN, True)
+    await manager.play.stop(channel, ANN, True)
     monkeypatch.setattr(Game, "next_deal", deal)
     return messages, aw
 
@@ -254,7 +254,7 @@ async def restarted(db, bank, prefs, settings, sink, min_interval=0.0):
     manager = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=FakeClock(), rng=random.Random(6))
     publisher = Publisher(manager, sink, renderer=None, min_interval=min_interval)
     turns = TurnNotifier(manager, sink)
-    (table,) = await manager.resume()
+    (table,) = await manager.timers.resume()
     return manager, publisher, turns, table
 
 
@@ -286,11 +286,11 @@ async def test_after_a_restart_earlier_rounds_messages_are_closed(stack, db, ban
     """Each round's message, once the round is over, shows no "⏳ … to act" and no buttons; one whose
     closing was lost to a restart is closed by the restarted bot."""
     manager, sink, turns, settle = stack
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:3"})
-    await manager.join(C, BOB, "bob")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:3"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     while table.round < 2:
         aw = await to_human_turn(manager, table)
         await play_as_the_ai_would(manager, table, aw)
@@ -337,7 +337,7 @@ async def test_a_failed_save_still_shows_the_turn_the_hands_show(stack, monkeypa
 
     before = await shown_now()
     manager.clock.t = table.deadline  # the turn times out: its save fails
-    await manager.tick()
+    await manager.timers.tick()
     assert await shown_now() == table_message(table).clipped() != before
     aw = await to_human_turn(manager, table)
     if aw is not None:
@@ -423,7 +423,7 @@ async def test_a_ping_whose_time_ran_out_says_the_turn_is_over(stack):
     user = table.seats[aw.seat].user_id
     ((message_id, _),) = pings(sink)
     manager.clock.t = table.deadline
-    await manager.tick()
+    await manager.timers.tick()
     await settle()
     (closed,) = [c[3] for c in sink.calls if c[0] == "edit" and c[2] == message_id]
     assert closed.text == f"<@{user}> that turn is over." and closed.pings == ()

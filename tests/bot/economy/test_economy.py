@@ -13,7 +13,7 @@ from bot.economy.bank import HOUSE, Bank
 from bot.messages.refusals import say
 from bot.storage.database import Database
 from bot.storage.schema import MIGRATIONS_DIR
-from bot.tables.messageids import remember_message
+from bot.tables.messageids import ShownMessage, remember_message
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 from tests.cogs.fakes import RecordingSink
 
@@ -23,7 +23,7 @@ async def play_out(manager, clock, table, limit=5000):
         if table.status != "playing":
             return
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     raise AssertionError("the game did not end")
 
 
@@ -31,7 +31,7 @@ async def test_add_ai_is_refused_when_the_house_cannot_fund_the_seat(make_manage
     manager = make_manager(house_bankroll=150)
     table = await lobby(manager, ai=1)  # the house opens with 150 and pays 100
     with pytest.raises(errors.HouseShort) as refused:
-        await manager.add_ai(C, ANN)
+        await manager.lobby.add_ai(C, ANN)
     assert re.search("house can't fund", say(refused.value))
     assert len(table.seats) == 3 and await bank.balance(G, HOUSE, 0) == 50
     audit = await bank.audit(G)
@@ -40,15 +40,15 @@ async def test_add_ai_is_refused_when_the_house_cannot_fund_the_seat(make_manage
 
 async def test_kick_from_a_lobby_refunds_and_mid_game_passes_the_seat_to_the_ai(manager, clock, bank):
     await lobby(manager, ai=1)
-    [update] = await manager.kick(G, BOB, "admin")
-    assert "back in their wallet" in update.message and manager.get(C).seat_of(BOB) is None
+    [update] = await manager.lobby.kick(G, BOB, "admin")
+    assert "back in their wallet" in update.message and manager.registry.get(C).seat_of(BOB) is None
     assert await bank.balance(G, BOB, 0) == 1000
     with pytest.raises(errors.NotSeated):
-        await manager.kick(G, BOB, "admin")
-    await manager.join(C, BOB, "bob")
-    table = manager.get(C)
-    await manager.start(C, ANN)
-    [update] = await manager.kick(G, BOB, "admin")
+        await manager.lobby.kick(G, BOB, "admin")
+    await manager.lobby.join(C, BOB, "bob")
+    table = manager.registry.get(C)
+    await manager.lobby.start(C, ANN)
+    [update] = await manager.lobby.kick(G, BOB, "admin")
     seat = table.seats[table.seat_of(BOB)]
     assert seat.left and seat.auto and "cashed out at the end" in update.message
     await play_out(manager, clock, table)
@@ -58,7 +58,7 @@ async def test_kick_from_a_lobby_refunds_and_mid_game_passes_the_seat_to_the_ai(
 
 async def test_a_member_who_left_the_server_gets_the_ai_when_their_timer_fires(manager, clock, bank):
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     gone = table.seats[seat].user_id
     asked = []
@@ -67,9 +67,9 @@ async def test_a_member_who_left_the_server_gets_the_ai_when_their_timer_fires(m
         asked.append(user_id)
         return user_id != gone
 
-    manager.member_check = member
+    manager.timers.member_check = member
     clock.t = table.deadline
-    [update] = await manager.tick()
+    [update] = await manager.timers.tick()
     assert asked == [gone] and table.seats[seat].left
     assert "no longer in this server" in update.message and table.seats[seat].timeouts == 0
     await play_out(manager, clock, table)
@@ -78,19 +78,19 @@ async def test_a_member_who_left_the_server_gets_the_ai_when_their_timer_fires(m
 
 async def test_rematch_seats_the_last_players_and_brings_the_ai_back(manager, clock, bank):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"}, buy_in=40)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await play_out(manager, clock, table)
     with pytest.raises(errors.NotAllowed, match="REMATCH_NOT_YOURS"):
-        await manager.rematch(table.id, 33, "carol")
-    update = await manager.rematch(table.id, BOB, "bob")
+        await manager.lobby.rematch(table.id, 33, "carol")
+    update = await manager.lobby.rematch(table.id, BOB, "bob")
     again = update.table
     assert again.rematch_of == table.id and again.host_id == BOB
     assert (again.preset, again.options, again.buy_in) == ("tripoley", {"game_end": "rounds:1"}, 40)
     assert [s.user_id for s in again.seats] == [BOB, None]
-    await manager.rematch(table.id, ANN, "ann")
+    await manager.lobby.rematch(table.id, ANN, "ann")
     assert [s.user_id for s in again.seats] == [BOB, None, ANN] and all(s.stake == 40 for s in again.seats)
     with pytest.raises(errors.TripoleyError, match="ALREADY_SEATED"):
-        await manager.rematch(table.id, ANN, "ann")
+        await manager.lobby.rematch(table.id, ANN, "ann")
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 120
 
@@ -98,10 +98,10 @@ async def test_rematch_seats_the_last_players_and_brings_the_ai_back(manager, cl
 async def test_rematch_without_the_house_bankroll_opens_without_the_ai(make_manager, clock, bank):
     manager = make_manager(house_bankroll=100)
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"}, buy_in=100)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await play_out(manager, clock, table)
     await bank.adjust(G, HOUSE, -10_000, actor_id=ANN, starting=0)  # the house is emptied
-    update = await manager.rematch(table.id, ANN, "ann")
+    update = await manager.lobby.rematch(table.id, ANN, "ann")
     assert [s.user_id for s in update.table.seats] == [ANN] and isinstance(update.refused, errors.HouseShort)
     assert "house can't fund" in say(update.refused)
     assert (await bank.audit(G)).ok
@@ -175,15 +175,17 @@ class ThreadSink(RecordingSink):
 async def test_a_threaded_game_plays_in_its_thread_or_else_in_the_channel(manager, clock, refuse):
     sink = ThreadSink(refuse)
     publisher = Publisher(manager, sink, renderer=None, min_interval=0)
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, thread=True)
-    await remember_message(manager, manager.get(C).id, "lobby", 4242)  # as if /tripoley start had posted it
-    await manager.add_ai(C, ANN)
-    table = manager.get(C)
-    await manager.start(C, ANN)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, thread=True)
+    await remember_message(
+        manager, manager.registry.get(C).id, ShownMessage.LOBBY, 4242
+    )  # as if /tripoley start had posted it
+    await manager.lobby.add_ai(C, ANN)
+    table = manager.registry.get(C)
+    await manager.lobby.start(C, ANN)
     await publisher.flush()
     where = C if refuse else 4242
     assert table.mat_channel == where and table.thread is not refuse
-    assert manager.get(where) is table  # commands typed in the thread find the table
+    assert manager.registry.get(where) is table  # commands typed in the thread find the table
     await play_out(manager, clock, table)
     await publisher.flush()
     mats = [c for c in sink.calls if c[0] in ("post", "edit") and c[2] != 4242]

@@ -27,7 +27,7 @@ async def count(db, sql: str, params: tuple = ()) -> int:
 
 async def finished_game(manager, clock):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await play_out(manager, clock, table)
     return table
 
@@ -42,10 +42,10 @@ async def test_forget_everywhere_forgets_every_server_and_the_preferences(manage
         await privacy.forget_everywhere(bank, ANN, lambda guild_id: False)  # seen in the database
     assert re.search("seated at a table", say(refused.value))
     assert await count(db, "SELECT COUNT(*) FROM wallets WHERE user_id = ?", (ANN,)) == before == 2
-    await manager.leave(C, BOB)
-    await manager.leave(C, ANN)  # the host leaving an unstarted lobby closes it
+    await manager.lobby.leave(C, BOB)
+    await manager.lobby.leave(C, ANN)  # the host leaving an unstarted lobby closes it
 
-    removed = await privacy.forget_everywhere(bank, ANN, lambda guild_id: manager.seated(guild_id, ANN))
+    removed = await privacy.forget_everywhere(bank, ANN, lambda guild_id: manager.registry.seated(guild_id, ANN))
     assert set(removed) == {G, G2} and removed[G2] == 500
     for table in ("wallets", "stats", "ledger"):
         assert await count(db, f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (ANN,)) == 0, table
@@ -142,23 +142,25 @@ async def test_forget_leaves_the_persons_name_and_id_nowhere(manager, clock, ban
 
     name = f"user{DORA}"
     # A finished game Dora left while it was a lobby ("joined." / "left." in its log).
-    await manager.create_table(G, C, BOB, f"user{BOB}", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
-    await manager.join(C, DORA, name)
-    await manager.leave(C, DORA)
-    await manager.join(C, ANN, f"user{ANN}")
-    await manager.add_ai(C, BOB)
-    await manager.start(C, BOB)
-    await play_out(manager, clock, manager.get(C))
+    await manager.lobby.create_table(G, C, BOB, f"user{BOB}", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.join(C, DORA, name)
+    await manager.lobby.leave(C, DORA)
+    await manager.lobby.join(C, ANN, f"user{ANN}")
+    await manager.lobby.add_ai(C, BOB)
+    await manager.lobby.start(C, BOB)
+    await play_out(manager, clock, manager.registry.get(C))
     # Dora, as an admin, kicks Ann from a lobby that then closes.
-    await manager.create_table(G, C + 1, BOB, f"user{BOB}", "tripoley", {}, buy_in=100)
-    await manager.join(C + 1, ANN, f"user{ANN}")
-    await manager.kick(G, ANN, name, DORA)
-    await manager.leave(C + 1, BOB)
+    await manager.lobby.create_table(G, C + 1, BOB, f"user{BOB}", "tripoley", {}, buy_in=100)
+    await manager.lobby.join(C + 1, ANN, f"user{ANN}")
+    await manager.lobby.kick(G, ANN, name, DORA)
+    await manager.lobby.leave(C + 1, BOB)
     # Two tables Dora hosted, quarantined: one readable, one whose state cannot be read.
     for channel in (C + 2, C + 3):
-        await manager.create_table(G, channel, DORA, name, "tripoley", {}, buy_in=100)
-        await quarantine(db, bank, manager.get(channel).id, f"cannot resume the table of {name} ({DORA})", clock.t)
-    unreadable = manager.get(C + 3).id
+        await manager.lobby.create_table(G, channel, DORA, name, "tripoley", {}, buy_in=100)
+        await quarantine(
+            db, bank, manager.registry.get(channel).id, f"cannot resume the table of {name} ({DORA})", clock.t
+        )
+    unreadable = manager.registry.get(C + 3).id
     await db.execute_alone("UPDATE tables SET state_json = ? WHERE id = ?", (f'{{"seats": [{DORA}, ', unreadable))
     assert [1 async for _, _, value in every_value(db) if value == DORA or name in str(value)]
 
@@ -177,7 +179,7 @@ async def test_settled_quarantined_tables_are_pruned_with_the_old_games(manager,
     from bot.tables.quarantine import quarantine
 
     await lobby(manager, ai=0)
-    table = manager.get(C)
+    table = manager.registry.get(C)
     await quarantine(db, bank, table.id, "cannot resume", time.time() - 40 * DAY)
     assert await count(db, "SELECT chips FROM tables WHERE id = ?", (table.id,)) == 0  # the ledger gave them back
     pruned = await privacy.prune(db, 60, time.time())

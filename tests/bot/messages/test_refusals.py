@@ -48,13 +48,13 @@ def test_every_refusal_has_words():
 async def test_the_manager_refuses_with_a_kind_and_facts(manager, clock):
     table = await lobby(manager, ai=0)
     with pytest.raises(errors.NotAllowed) as refused:
-        await manager.start(C, BOB)
+        await manager.lobby.start(C, BOB)
     assert refused.value.refusal is errors.Refusal.HOST_ONLY_START and refused.value.facts == {}
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table, in_turn=True)
     other = table.seats[1 - seat].user_id
     with pytest.raises(errors.NotYourTurn) as refused:
-        await manager.act(C, other, {"do": "check"})
+        await manager.play.act(manager.registry.get(C), other, {"do": "check"})
     # The fact is the name as typed; the words escape it (no formatting from a player's name).
     assert refused.value.refusal is errors.Refusal.NOT_YOUR_TURN
     assert refused.value.facts == {"name": table.seats[seat].name}

@@ -72,12 +72,12 @@ def test_an_unaffordable_buy_in_names_buy_in_and_the_cheaper_games():
 
 async def test_between_rounds_the_round_names_its_own_dealer_and_no_pot_is_left(manager, clock):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:2"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     for _ in range(3000):
         if table.deadline_kind == DeadlineKind.NEXT_DEAL:
             break
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert table.deadline_kind == DeadlineKind.NEXT_DEAL, "the pause after round 1"
     dealt = table.game.log[-1]["dealer"]
     assert table.game.dealer != dealt, "the engine names the next round's dealer already"

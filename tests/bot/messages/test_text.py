@@ -53,19 +53,19 @@ async def setup(db, bank, prefs, settings):
 
 
 async def playing(manager, rounds=2, preset="tripoley"):
-    await manager.create_table(G, C, ANN, "**ann**", preset, {"game_end": f"rounds:{rounds}"})
-    await manager.join(C, BOB, "bob")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    return manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "**ann**", preset, {"game_end": f"rounds:{rounds}"})
+    await manager.lobby.join(C, BOB, "bob")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    return manager.registry.get(C)
 
 
 async def test_a_stop_by_a_manage_server_member_says_who(setup):
     manager, sink, publisher, clock = setup
     table = await playing(manager)
     with pytest.raises(errors.NotAllowed, match="STOP_NOT_ALLOWED"):
-        await manager.stop(C, BOB, can_manage=False, name="bob")
-    update = await manager.stop(C, MOD, can_manage=True, name="mod_`x`")
+        await manager.play.stop(C, BOB, can_manage=False, name="bob")
+    update = await manager.play.stop(C, MOD, can_manage=True, name="mod_`x`")
     said = "mod\\_\\`x\\` (Manage Server) stopped the game; everyone is cashed out."
     assert update.message == said and said in table.log
     assert not any("stopped by the host" in line.lower() for line in table.log), table.log
@@ -74,7 +74,7 @@ async def test_a_stop_by_a_manage_server_member_says_who(setup):
 async def test_the_host_stopping_is_told_as_such(setup):
     manager, sink, publisher, clock = setup
     table = await playing(manager)
-    update = await manager.stop(C, ANN, can_manage=False, name="**ann**")
+    update = await manager.play.stop(C, ANN, can_manage=False, name="**ann**")
     assert update.message == "The host stopped the game; everyone is cashed out." and update.message in table.log
 
 
@@ -87,13 +87,13 @@ async def test_no_hand_dm_for_a_player_sitting_out(setup):
     assert sorted(c[1] for c in sink.calls if c[0] == "dm") == [ANN, BOB]
     while table.deadline_kind != "next-deal":  # to the pause before round 2
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     game = table.game
     game.stacks[0] += game.stacks[1]  # bob can't pay the ante: he sits round 2 out
     game.stacks[1] = 0
     sink.calls.clear()
     clock.t = table.deadline
-    await manager.tick()
+    await manager.timers.tick()
     await publisher.flush()
     assert table.round == 2 and not table.game.view(1)["hand"]
     assert [c[1] for c in sink.calls if c[0] == "dm"] == [ANN]
@@ -104,7 +104,7 @@ async def test_no_next_round_line_once_the_rounds_are_over(setup):
     table = await playing(manager, rounds=1)
     while table.status == "playing" and not table.game.over:
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     # The last round is over; the board clearing (the end-of-game showdown) is dealt after the pause.
     assert table.status == "playing" and table.deadline_kind == "next-deal"
     shown = tabletext.mat_text(table, table.game.view(None))
@@ -119,10 +119,10 @@ async def test_a_round_message_posted_before_a_restart_is_reused(setup, db, bank
     posted = table.mat_message_id
     # The restart came after the post, before its id was saved: the table comes back without it.
     resumed = TableManager(db, bank, prefs, settings, TABLE_LINES, clock=clock, rng=random.Random(5))
-    await manager.flush_saves()
+    await manager.store.flush()
     table.mat_message_id = table.mat_round = None
     await manager.store.save(table)
-    [again] = await resumed.resume()
+    [again] = await resumed.timers.resume()
     sink2 = RecordingSink()
     sink2.found[f"tripoley:{again.id}:{again.round}:"] = posted
     publisher2 = Publisher(resumed, sink2, renderer=None, min_interval=0)
@@ -151,7 +151,7 @@ async def test_a_decision_is_logged_as_a_sentence_and_told_back_to_the_player(se
     aw = table.game.awaiting()
     user = table.seats[aw.seat].user_id
     verb = next(v for v in ("keep", "check", "pass") if v in aw.legal)
-    update = await manager.act(C, user, {"do": verb})
+    update = await manager.play.act(manager.registry.get(C), user, {"do": verb})
     name = text.escape(table.seats[aw.seat].name)
     words = {"keep": "keeps the hand as dealt", "check": "checks", "pass": "passes"}[verb]
     assert f"{name} {words}" in table.log

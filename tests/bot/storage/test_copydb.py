@@ -28,15 +28,15 @@ async def busy_sqlite(path: str, settings, clock) -> None:
         bank = Bank(db)
         manager = TableManager(db, bank, Prefs(db, settings), settings, TABLE_LINES, clock=clock, rng=random.Random(3))
         table = await lobby(manager, ai=1)
-        await manager.start(C, ANN)
+        await manager.lobby.start(C, ANN)
         await play_out(manager, clock, table)
         again = await lobby(manager, ai=1)
-        await manager.start(C, ANN)
+        await manager.lobby.start(C, ANN)
         for _ in range(5):
             clock.t = again.deadline
-            await manager.tick()
-        await manager.create_table(G + 1, C + 1, BOB, "bob", "rummoli", {}, buy_in=50)
-        await manager.flush_saves()
+            await manager.timers.tick()
+        await manager.lobby.create_table(G + 1, C + 1, BOB, "bob", "rummoli", {}, buy_in=50)
+        await manager.store.flush()
         await bank.claim(G + 1, ANN, "daily", 100, 3600, 1000)
     finally:
         await db.close()
@@ -62,11 +62,11 @@ async def test_an_sqlite_database_moves_to_postgresql_with_every_chip(tmp_path, 
         manager = TableManager(
             new, Bank(new), Prefs(new, settings), settings, TABLE_LINES, clock=clock, rng=random.Random(3)
         )
-        resumed = await manager.resume()
+        resumed = await manager.timers.resume()
         assert sorted(t.status for t in resumed) == ["lobby", "playing"]
         playing = next(t for t in resumed if t.status == "playing")
         await play_out(manager, clock, playing)
-        await manager.create_table(G + 2, C + 2, ANN, "ann", "tripoley", {}, buy_in=100)
+        await manager.lobby.create_table(G + 2, C + 2, ANN, "ann", "tripoley", {}, buy_in=100)
         assert all(a.ok for a in (await audits(new)).values())
         assert (await new.fetchone("SELECT COUNT(DISTINCT id) = COUNT(*) FROM ledger"))[0]
     finally:

@@ -18,24 +18,24 @@ from tests.bot.tables.test_manager import ANN, BOB, C, G, lobby
 async def finished_game(manager, clock, rounds: int):
     """A game of Ann, Bob and an AI played to its end by the timers (the humans time out)."""
     table = await lobby(manager, ai=1, options={"game_end": f"rounds:{rounds}"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     for _ in range(3000):
         if table.status != "playing":
             break
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert table.status == "finished"
     return table
 
 
 async def test_the_whole_game_log_is_kept_with_the_finished_game(manager, clock):
     table = await finished_game(manager, clock, rounds=3)
-    preset, rounds = await manager.game_log(G, table.id)
+    preset, rounds = await manager.store.game_log(G, table.id)
     assert preset == "tripoley" and sorted(map(int, rounds)) == list(range(1, table.result["rounds"] + 1))
     assert "user11 opened the table." in rounds["1"]
     assert any("ran out of time" in line or "(timed out)" in line for line in rounds["1"])
     assert table.log[-1] in rounds[max(rounds, key=int)], "the last line is kept too"
-    assert await manager.game_log(G + 1, table.id) is None, "another server's game is not handed out"
+    assert await manager.store.game_log(G + 1, table.id) is None, "another server's game is not handed out"
     # Paged as the Log button shows it: every line of every round, in order, each page an embed's worth.
     embed, page, pages = story.game_log_embed(table.id, preset, rounds, 0)
     assert page == 0 and embed["footer"]["text"] == f"Page 1/{pages}" and "Tripoley" in embed["title"]
@@ -86,12 +86,12 @@ async def test_a_players_games_one_by_one_and_per_game_of_the_family(manager, cl
     """What the stats chart is drawn from: the last games oldest first, and the results by preset."""
     games = [await finished_game(manager, clock, rounds=1) for _ in range(2)]
     mine = [next(s for s in t.result["seats"] if s["user_id"] == ANN) for t in games]
-    played = await manager.player_games(G, ANN)
+    played = await manager.store.player_games(G, ANN)
     assert [(g["id"], g["preset"], g["final"], g["net"], g["winner"]) for g in played] == [
         (t.id, "tripoley", s["final"], s["net"], s["winner"]) for t, s in zip(games, mine)
     ]
-    assert [g["id"] for g in await manager.player_games(G, ANN, limit=1)] == [games[-1].id]
-    assert await manager.player_presets(G, ANN) == [
+    assert [g["id"] for g in await manager.store.player_games(G, ANN, limit=1)] == [games[-1].id]
+    assert await manager.store.player_presets(G, ANN) == [
         {
             "preset": "tripoley",
             "games": 2,
@@ -99,16 +99,16 @@ async def test_a_players_games_one_by_one_and_per_game_of_the_family(manager, cl
             "net": sum(s["net"] for s in mine),
         }
     ]
-    assert await manager.player_games(G + 1, ANN) == [] and await manager.player_presets(G + 1, ANN) == []
+    assert await manager.store.player_games(G + 1, ANN) == [] and await manager.store.player_presets(G + 1, ANN) == []
 
 
 async def test_forget_me_takes_the_player_out_of_the_kept_log_and_highlights(manager, clock, bank):
     table = await finished_game(manager, clock, rounds=2)
     named = {key: h for key, h in table.result["highlights"].items() if h and h["name"] == "user22"}
     await bank.forget(G, BOB, lambda: False)
-    _, rounds = await manager.game_log(G, table.id)
+    _, rounds = await manager.store.game_log(G, table.id)
     assert rounds and not any("user22" in line for lines in rounds.values() for line in lines)
-    (game,) = await manager.history(G)
+    (game,) = await manager.store.history(G)
     for key in named:
         assert game["result"]["highlights"][key]["name"] == "a former player"
     assert "user22" not in json.dumps(game["result"])

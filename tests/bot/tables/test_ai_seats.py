@@ -19,24 +19,24 @@ ANN = 11
 
 async def test_each_level_sits_down_named_and_is_saved_with_the_seat(make_manager, db):
     manager = make_manager()
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
     for level in ("easy", "normal", "hard"):
-        await manager.add_ai(C, ANN, level=level)
-    table = manager.get(C)
+        await manager.lobby.add_ai(C, ANN, level=level)
+    table = manager.registry.get(C)
     assert [s.ai_level for s in table.seats[1:]] == ["easy", "normal", "hard"]
     assert [s.name.split(" ", 1)[1] for s in table.seats[1:]] == ["(Easy AI)", "(Normal AI)", "(Hard AI)"]
     with pytest.raises(errors.TripoleyError, match="UNKNOWN_AI_LEVEL"):
-        await manager.add_ai(C, ANN, level="expert")
+        await manager.lobby.add_ai(C, ANN, level="expert")
     assert len(table.seats) == 4  # the refusal changed nothing
-    [restored] = await make_manager().resume()
+    [restored] = await make_manager().timers.resume()
     assert [s.ai_level for s in restored.seats] == ["normal", "easy", "normal", "hard"]
 
 
 async def test_a_table_saved_before_levels_loads_its_ai_as_normal(make_manager):
     manager = make_manager()
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
-    await manager.add_ai(C, ANN, level="hard")
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.add_ai(C, ANN, level="hard")
+    table = manager.registry.get(C)
     state = table.to_state()
     for seat in state["seats"]:
         del seat["ai_level"]  # as saved before AI levels
@@ -56,16 +56,16 @@ async def test_a_table_saved_before_levels_loads_its_ai_as_normal(make_manager):
 
 async def test_a_game_with_hard_ai_seats_plays_to_the_end(make_manager, clock, bank):
     manager = make_manager()
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
-    await manager.add_ai(C, ANN, level="hard")
-    await manager.add_ai(C, ANN, level="easy")
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.add_ai(C, ANN, level="hard")
+    await manager.lobby.add_ai(C, ANN, level="easy")
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     for _ in range(500):  # every deadline fires: the AI seats' moves, ann's timeouts (then her seat's AI)
         if table.status != "playing":
             break
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert table.status == "finished"
     assert "(Hard AI)" in "\n".join(table.log)
     audit = await bank.audit(G)
@@ -108,19 +108,19 @@ async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, 
     manager.ai.search_limit = float("inf")  # the other table's turns take minutes of the test clock
     hard, normal = C, C + 1
     for channel, level in ((hard, "hard"), (normal, "normal")):
-        await manager.create_table(G, channel, ANN + channel, f"p{channel}", "tripoley", buy_in=100)
-        await manager.add_ai(channel, ANN + channel, level=level)
-        await manager.add_ai(channel, ANN + channel, level=level)
-        await manager.start(channel, ANN + channel)
-    waiting, other = manager.get(hard), manager.get(normal)
+        await manager.lobby.create_table(G, channel, ANN + channel, f"p{channel}", "tripoley", buy_in=100)
+        await manager.lobby.add_ai(channel, ANN + channel, level=level)
+        await manager.lobby.add_ai(channel, ANN + channel, level=level)
+        await manager.lobby.start(channel, ANN + channel)
+    waiting, other = manager.registry.get(hard), manager.registry.get(normal)
     for _ in range(100):  # to a due Hard AI move
         if waiting.deadline_kind == "ai" and manager.timers._searches(waiting):
             break
         clock.t = waiting.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert manager.timers._searches(waiting)
     clock.t = max(clock.t, waiting.deadline)
-    await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)  # does not wait for the search
+    await asyncio.wait_for(manager.timers.tick(wait_for_searches=False), 5)  # does not wait for the search
     await asyncio.wait_for(searching.wait(), 5)
 
     def progress():  # (a choice made at once is held unseen: it adds no event, only a seat that chose)
@@ -133,7 +133,7 @@ async def test_a_hard_search_never_holds_up_another_tables_timers(make_manager, 
             break
         before = other.game.decision_number()
         clock.t = max(clock.t, other.deadline)
-        await asyncio.wait_for(manager.tick(wait_for_searches=False), 5)
+        await asyncio.wait_for(manager.timers.tick(wait_for_searches=False), 5)
         moves += other.game.decision_number() > before
     assert moves > 0 and progress() == decisions
     release.set()
@@ -148,36 +148,36 @@ async def test_every_ai_seat_at_a_table_has_a_name_of_its_own(make_manager):
     """Many AI seats of every level (more than there are AI names): all different, their level
     shown, none taking a player's display name; the Hard one is not a second "Ada"."""
     manager = make_manager()
-    await manager.create_table(G, C, ANN, "Babbage", "michigan-rummy", {"game_end": "rounds:1"}, buy_in=10)
-    await manager.join(C, ANN + 1, "ada")
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "Babbage", "michigan-rummy", {"game_end": "rounds:1"}, buy_in=10)
+    await manager.lobby.join(C, ANN + 1, "ada")
+    table = manager.registry.get(C)
     levels = ["hard", "normal", "easy"] * 6
     for level in levels:
-        await manager.add_ai(C, ANN, level=level)
+        await manager.lobby.add_ai(C, ANN, level=level)
     names = [s.name for s in table.seats[2:]]
     bases = [name.rsplit(" (", 1)[0].casefold() for name in names]
     assert len(set(bases)) == len(bases) == len(levels)
     assert not {"ada", "babbage"} & set(bases)
     assert names[:3] == ["Curie (Hard AI)", "Dijkstra (Normal AI)", "Euler (Easy AI)"]
     assert names[-1] == "Bot 1 (Easy AI)"  # past the last of the names
-    [restored] = await make_manager().resume()
+    [restored] = await make_manager().timers.resume()
     assert [s.name for s in restored.seats] == [s.name for s in table.seats]  # saved with the seat
 
 
 async def test_a_table_saved_with_two_adas_loads_as_it_was_and_seats_a_new_name(make_manager):
     """Tables saved before AI seats had names of their own keep theirs; the next AI gets a free one."""
     manager = make_manager()
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
-    await manager.add_ai(C, ANN, level="hard")
-    await manager.add_ai(C, ANN, level="normal")
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"}, buy_in=100)
+    await manager.lobby.add_ai(C, ANN, level="hard")
+    await manager.lobby.add_ai(C, ANN, level="normal")
+    table = manager.registry.get(C)
     table.seats[2].name = "Ada (Normal AI)"  # as named before: every AI was Ada
     await manager.store.save(table)
     manager.registry.forget(table)
     again = make_manager()
-    [old] = await again.resume()
+    [old] = await again.timers.resume()
     assert [s.name for s in old.seats] == ["ann", "Ada (Hard AI)", "Ada (Normal AI)"]
-    await again.add_ai(C, ANN, level="easy")
+    await again.lobby.add_ai(C, ANN, level="easy")
     assert old.seats[-1].name == "Babbage (Easy AI)"
 
 

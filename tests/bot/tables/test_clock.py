@@ -51,14 +51,14 @@ def test_hearing_spans_every_cause_and_reports_the_whole_gap():
 
 async def test_a_wall_clock_step_either_way_fires_nothing_and_is_logged_once(manager, clock, caplog, bank):
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     deadline, streak = table.deadline, table.seats[seat].timeouts
     caplog.set_level(logging.WARNING, "bot.tables.timers")
     for step in (3600.0, -600.0):
         clock.step_wall(step)
         clock.advance(0.5)
-        assert await manager.tick() == []
+        assert await manager.timers.tick() == []
         manager.timers.watch_wall()
         manager.timers.watch_wall()  # the same step is not logged again
         assert table.deadline == deadline and table.seats[seat].timeouts == streak
@@ -66,37 +66,37 @@ async def test_a_wall_clock_step_either_way_fires_nothing_and_is_logged_once(man
     assert len(steps) == 2 and "+3600.0 s" in steps[0] and "-600.0 s" in steps[1]
     # The deadline still comes when it was due by the game's clock, not 10 minutes later.
     clock.t = deadline
-    assert await manager.tick() and table.seats[seat].timeouts == streak + 1
+    assert await manager.timers.tick() and table.seats[seat].timeouts == streak + 1
     assert (await bank.audit(G)).ok
 
 
 async def test_a_saved_deadline_is_a_wall_time_and_is_re_armed_from_it(make_manager, clock):
     first = make_manager()
     table = await lobby(first, ai=1)
-    await first.start(C, ANN)
+    await first.lobby.start(C, ANN)
     await drive_to_human(first, clock, table)
     clock.step_wall(-600)  # the wall clock set back 10 minutes while the bot ran
     left = table.deadline - clock.now()
     await first.store.save(table)
-    await first.flush_saves()
+    await first.store.flush()
     # A new process: its game clock starts on the (stepped) wall clock.
     restarted = FakeClock(clock.wall())
     second = make_manager()
     second.clock = second.timers.clock = second.flow.clock = second.store.clock = restarted
-    [resumed] = await second.resume()
+    [resumed] = await second.timers.resume()
     assert abs((resumed.deadline - restarted.now()) - left) < 1e-6  # the same time left, not 10 more minutes
 
 
 async def test_deadlines_are_held_while_the_bot_is_deaf_and_extended_after(manager, clock, bank, caplog):
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     deadline, streak = table.deadline, table.seats[seat].timeouts
     hearing = manager.timers.hearing
     clock.t = deadline - 1  # the player's last second
     hearing.lost("gateway")
     clock.t = deadline + 40  # the gateway stayed down well past the player's deadline
-    assert manager.timers.next_deadline() is None and await manager.tick() == []
+    assert manager.timers.next_deadline() is None and await manager.timers.tick() == []
     assert manager.timers.overdue_now() == 0  # held, not late
     caplog.set_level(logging.INFO, "bot.tables.timers")
     gap = hearing.back("gateway")
@@ -105,14 +105,14 @@ async def test_deadlines_are_held_while_the_bot_is_deaf_and_extended_after(manag
     assert moved == [table]
     # The player gets the restart's grace (their 1 s left after the gap is less).
     assert table.deadline == clock.t + manager.timers.resume_grace
-    assert await manager.tick() == [] and table.seats[seat].timeouts == streak
+    assert await manager.timers.tick() == [] and table.seats[seat].timeouts == streak
     assert [r for r in caplog.records if "could not hear its players for 41.0 s" in r.getMessage()]
     assert (await bank.audit(G)).ok
 
 
 async def test_a_deadline_far_ahead_moves_on_by_the_gap(manager, clock):
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await drive_to_human(manager, clock, table)
     deadline = table.deadline
     manager.timers.hearing.lost("gateway")
@@ -125,7 +125,7 @@ async def test_a_move_made_in_time_counts_though_it_arrives_late(manager, clock,
     """While the bot is deaf the deadline counts as extended: a click made then, replayed on
     RESUME before the bot hears again, is applied; one made after the deadline is refused."""
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     user, act = a_move(manager, table)
     deadline, version, streak = table.deadline, table.version, table.seats[seat].timeouts

@@ -241,13 +241,13 @@ async def books_balance(manager, bank) -> None:
     audit = await bank.audit(G)
     assert audit.ok, audit
     chips = await manager.store.open_table_chips(G)
-    assert chips == {t.id: t.chips_in_play() for t in manager.tables.values()}, chips
+    assert chips == {t.id: t.chips_in_play() for t in manager.registry.by_channel.values()}, chips
 
 
 async def test_a_move_while_the_database_is_away_is_refused_and_nothing_is_applied(stack, outage, clock, settings):
     manager, bank, db = stack
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     assert seat is not None
     db.retry_for = 0.5  # how long the first click waits before the friendly refusal (10 s in the bot)
@@ -255,7 +255,7 @@ async def test_a_move_while_the_database_is_away_is_refused_and_nothing_is_appli
     health = Health(manager, db, Gateway(), lambda: timer)
     assert (await health.report())["ok"]
     shown: list = []
-    manager.add_listener(shown.append)
+    manager.registry.add_listener(shown.append)
     before = (table.game.to_json(), list(table.log), [s.timeouts for s in table.seats])
     deadline = table.deadline
     left = deadline - clock.now()  # the player's time left when the database goes away
@@ -264,7 +264,7 @@ async def test_a_move_while_the_database_is_away_is_refused_and_nothing_is_appli
     try:
         user, action = a_move(manager, table)
         with pytest.raises(errors.DatabaseUnavailable) as why:
-            await manager.act(C, user, action, table.round)
+            await manager.play.act(manager.registry.get(C), user, action, table.round)
         assert say(why.value) == BUSY
         # Nothing of the move stays: not in the game, not in the log, not in any update shown.
         assert (table.game.to_json(), list(table.log), [s.timeouts for s in table.seats]) == before
@@ -273,16 +273,16 @@ async def test_a_move_while_the_database_is_away_is_refused_and_nothing_is_appli
         # Away: the next try is refused at once (not after retrying), and changes nothing either.
         began = time.monotonic()
         with pytest.raises(errors.DatabaseUnavailable):
-            await manager.act(C, user, action, table.round)
+            await manager.play.act(manager.registry.get(C), user, action, table.round)
         assert time.monotonic() - began < 0.4
         with pytest.raises(errors.DatabaseUnavailable):
-            await manager.create_table(G, C + 1, CAT, "cat", "tripoley", {}, buy_in=10)
-        assert C + 1 not in manager.tables
-        assert await manager.tick() == [] and manager.next_deadline() is None  # held from now
+            await manager.lobby.create_table(G, C + 1, CAT, "cat", "tripoley", {}, buy_in=10)
+        assert C + 1 not in manager.registry.by_channel
+        assert await manager.timers.tick() == [] and manager.timers.next_deadline() is None  # held from now
         # The player's time runs out meanwhile: the deadline is held, no timeout is charged.
         for _ in range(3):
             clock.t = deadline + 100
-            assert await manager.tick() == []
+            assert await manager.timers.tick() == []
         assert (table.game.to_json(), [s.timeouts for s in table.seats]) == (before[0], before[2])
         report = await health.report()
         assert not report["ok"] and report["checks"]["database"].startswith("away"), report
@@ -293,28 +293,28 @@ async def test_a_move_while_the_database_is_away_is_refused_and_nothing_is_appli
     assert (await health.report())["ok"]
 
     # The deadline is released and moved on by the outage: the player gets their time back, uncharged.
-    await manager.tick()
+    await manager.timers.tick()
     assert table.deadline_kind == "turn" and table.deadline - clock.now() >= left
     assert [s.timeouts for s in table.seats] == before[2] and table.game.to_json() == before[0]
     user, action = a_move(manager, table)
-    await manager.act(C, user, action, table.round)  # the player can move
+    await manager.play.act(manager.registry.get(C), user, action, table.round)  # the player can move
     assert table.game.to_json() != before[0]
     await books_balance(manager, bank)
 
     # A restart finds the game exactly as the players were last shown it: no move lost.
     await stop_saver(manager)
-    await manager.flush_saves()
+    await manager.store.flush()
     again = await Database(outage.url).connect()
     try:
         resumed, _ = make_stack(again, settings, clock)
-        await resumed.resume()
-        assert resumed.get(C).game.to_json() == table.game.to_json()
+        await resumed.timers.resume()
+        assert resumed.registry.get(C).game.to_json() == table.game.to_json()
         await stop_saver(resumed)
     finally:
         await again.close()
     # The game goes on to its end; every chip is where it should be.
     if table.status == "playing":
-        await manager.stop(C, ANN, can_manage=True)
+        await manager.play.stop(C, ANN, can_manage=True)
     await books_balance(manager, bank)
     assert (await bank.audit(G)).tables == 0
 
@@ -324,7 +324,7 @@ async def test_a_click_during_a_short_restart_waits_and_is_applied_once(short_st
     await lobby(manager, ai=0, humans=(ANN,))
     await short_outage.away()
     try:
-        joining = asyncio.ensure_future(manager.join(C, BOB, "bob"))
+        joining = asyncio.ensure_future(manager.lobby.join(C, BOB, "bob"))
 
         async def retrying() -> bool:
             return db.errors.total > 0 and not joining.done()
@@ -333,7 +333,7 @@ async def test_a_click_during_a_short_restart_waits_and_is_applied_once(short_st
     finally:
         await short_outage.back()
     await joining
-    assert [s.user_id for s in manager.get(C).seats] == [ANN, BOB] and not db.away
+    assert [s.user_id for s in manager.registry.get(C).seats] == [ANN, BOB] and not db.away
     buy_ins = await db.fetchone("SELECT COUNT(*) FROM ledger WHERE user_id = ? AND kind = 'buy-in'", (BOB,))
     assert buy_ins[0] == 1  # bought in once
     await books_balance(manager, bank)
@@ -342,23 +342,23 @@ async def test_a_click_during_a_short_restart_waits_and_is_applied_once(short_st
 async def test_a_game_end_refused_while_the_database_is_away_is_done_once_it_is_back(short_stack, short_outage, clock):
     manager, bank, db = short_stack
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await drive_to_human(manager, clock, table)
     before = table.game.to_json()
     db.retry_for = 0.3
     await short_outage.away()
     try:
         with pytest.raises(errors.DatabaseUnavailable):
-            await manager.stop(C, ANN, can_manage=True)  # the cash-out's transaction is refused
+            await manager.play.stop(C, ANN, can_manage=True)  # the cash-out's transaction is refused
         # Nothing of it stays: the game is as it was, still open, its turn still a turn.
-        assert C in manager.tables and table.status == "playing" and table.game.to_json() == before
+        assert C in manager.registry.by_channel and table.status == "playing" and table.game.to_json() == before
         assert table.deadline_kind == "turn"
     finally:
         await short_outage.back()
     db.retry_for = 10.0
     await eventually(lambda: not db.away)
-    await manager.stop(C, ANN, can_manage=True)
-    assert table.status == "finished" and C not in manager.tables
+    await manager.play.stop(C, ANN, can_manage=True)
+    assert table.status == "finished" and C not in manager.registry.by_channel
     await books_balance(manager, bank)
     assert (await bank.audit(G)).tables == 0
 
@@ -368,32 +368,32 @@ async def test_an_ai_move_whose_save_is_refused_is_undone_and_held(short_stack, 
     it is undone and shown as the database holds it; when the database is back the AI plays."""
     manager, bank, db = short_stack
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     for _ in range(200):  # to an AI seat's move, after its pause
         if table.deadline_kind == "ai":
             break
         if table.deadline_kind == "turn":
             user, action = a_move(manager, table)
-            await manager.act(C, user, action, table.round)
+            await manager.play.act(manager.registry.get(C), user, action, table.round)
         else:
             clock.t = table.deadline
-            await manager.tick()
+            await manager.timers.tick()
     assert table.deadline_kind == "ai"
     before = table.game.to_json()
     db.retry_for = 0.3
     await short_outage.away()
     try:
         clock.t = table.deadline
-        assert await manager.tick() == []
+        assert await manager.timers.tick() == []
         assert table.game.to_json() == before and table.deadline_kind == "ai" and db.away
-        assert manager.next_deadline() is None  # held: the timer loop does not spin on it
+        assert manager.timers.next_deadline() is None  # held: the timer loop does not spin on it
     finally:
         await short_outage.back()
     db.retry_for = 10.0
     await eventually(lambda: not db.away)
-    await manager.tick()  # released: the AI's move is due, and is played now
+    await manager.timers.tick()  # released: the AI's move is due, and is played now
     clock.t = max(clock.t, table.deadline or clock.t)
-    await manager.tick()
+    await manager.timers.tick()
     assert table.game.to_json() != before
     await books_balance(manager, bank)
 
@@ -438,7 +438,7 @@ async def test_saved_state_json_is_what_the_database_holds(short_stack, clock):
     """What a table goes back to is its row's text, kept as it was written (no second encoding)."""
     manager, bank, db = short_stack
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await drive_to_human(manager, clock, table)
     row = await db.fetchone("SELECT state_json FROM tables WHERE id = ?", (table.id,))
     assert table.saved == row[0] and json.loads(row[0])["game"] == table.game.to_json()

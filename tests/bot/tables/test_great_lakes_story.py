@@ -21,13 +21,13 @@ FORCED_NOTE = ACTION_NOTES[Note.FORCED].format(action="")  # what follows a forc
 async def great_lakes(manager, clock, auto_forced=True):
     """A game of Ann, Bob and an AI played to its end by the timers (the humans time out); every
     deadline met on the way, with the decision it was set for."""
-    await manager.create_table(
+    await manager.lobby.create_table(
         G, C, ANN, f"user{ANN}", "great-lakes", {"game_end": "rounds:1"}, buy_in=400, auto_forced=auto_forced
     )
-    await manager.join(C, BOB, f"user{BOB}")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.join(C, BOB, f"user{BOB}")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     seen = []
     for _ in range(5000):
         if table.status != "playing":
@@ -37,7 +37,7 @@ async def great_lakes(manager, clock, auto_forced=True):
             (table.deadline_kind, table.deadline - clock.t if table.deadline else None, aw, table_message(table).text)
         )
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert table.status == "finished"
     return table, seen
 

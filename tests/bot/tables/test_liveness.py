@@ -87,18 +87,18 @@ async def drive(db: Database, s: Settings, mixes, drop_every: int, rounds: int, 
     count_hard_last_moves(manager, run)
     for channel, (preset, seats) in enumerate(mixes.items(), start=100):
         host = channel * 10
-        await manager.create_table(G, channel, host, f"host{channel}", preset, {"game_end": f"rounds:{rounds}"})
+        await manager.lobby.create_table(G, channel, host, f"host{channel}", preset, {"game_end": f"rounds:{rounds}"})
         behaviour[host] = seats[0]
         for i, kind in enumerate(seats[1:], start=1):
             if kind in AIS:
-                await manager.add_ai(channel, host, level=kind)
+                await manager.lobby.add_ai(channel, host, level=kind)
             else:
                 behaviour[host + i] = kind
-                await manager.join(channel, host + i, f"player{host + i}")
-        run.tables.append(manager.get(channel))
+                await manager.lobby.join(channel, host + i, f"player{host + i}")
+        run.tables.append(manager.registry.get(channel))
     for table in run.tables:
-        await manager.start(table.channel_id, table.host_id)
-    loop = asyncio.create_task(manager.run(), name="timer-loop-under-test")
+        await manager.lobby.start(table.channel_id, table.host_id)
+    loop = asyncio.create_task(manager.timers.run(), name="timer-loop-under-test")
     try:
         for _ in range(20_000):
             await asyncio.wait_for(settled(manager, clock, run.tables), WAIT)
@@ -159,7 +159,7 @@ async def act_for_humans(manager: TableManager, run: Run, behaviour: dict[int, s
         for seat in table.seats:
             kind = behaviour.get(seat.user_id) if seat.user_id is not None else None
             if kind == "away-back" and seat.away:
-                await manager.back(table.channel_id, seat.user_id)
+                await manager.play.back(table.channel_id, seat.user_id)
                 behaviour[seat.user_id] = "acts"
                 run.backs += 1
                 did = True
@@ -170,10 +170,10 @@ async def act_for_humans(manager: TableManager, run: Run, behaviour: dict[int, s
         kind = behaviour[seat.user_id]
         if kind == "acts":
             action = choose_action(table.game, aw.seat, "normal", random.Random(table.game.decision_number()))
-            await manager.act(table.channel_id, seat.user_id, action.to_dict())
+            await manager.play.act(manager.registry.get(table.channel_id), seat.user_id, action.to_dict())
             did = True
         elif kind == "leaves":
-            await manager.leave(table.channel_id, seat.user_id)
+            await manager.lobby.leave(table.channel_id, seat.user_id)
             did = True
     return did
 
@@ -304,10 +304,10 @@ C, ANN = 500, 11
 
 async def to_the_hosts_turn(manager: TableManager, clock: FakeClock) -> Table:
     """A table (the host and a Normal AI) started under the running loop, moved on to the host's turn."""
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     while table.deadline_kind != "turn":
         await asyncio.wait_for(settled(manager, clock, [table]), WAIT)
         clock.t = clock.waiting[0].deadline
@@ -319,7 +319,7 @@ async def to_the_hosts_turn(manager: TableManager, clock: FakeClock) -> Table:
 async def running(make_manager, clock):
     """A manager whose real timer loop runs (under the fake clock) until the test ends."""
     manager = make_manager()
-    loop = asyncio.create_task(manager.run())
+    loop = asyncio.create_task(manager.timers.run())
     yield manager
     loop.cancel()
     manager.timers.stop()
@@ -363,10 +363,10 @@ async def test_a_hard_search_that_never_answers_is_given_up_for_the_normal_move(
         await asyncio.Event().wait()
 
     manager.ai._run = never_answers  # type: ignore[method-assign]
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
-    await manager.add_ai(C, ANN, level="hard")
-    await manager.start(C, ANN)
-    table = manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"game_end": "rounds:1"})
+    await manager.lobby.add_ai(C, ANN, level="hard")
+    await manager.lobby.start(C, ANN)
+    table = manager.registry.get(C)
     while True:  # on to the Hard AI's move (the host times out meanwhile)
         await until(lambda: wedged.is_set() or idle(manager, clock, [table]))
         if wedged.is_set():

@@ -14,14 +14,14 @@ ANN, BOB = 11, 22
 
 
 async def lobby(manager, *, ai=1, humans=(ANN, BOB), options=None, buy_in=100):
-    await manager.create_table(
+    await manager.lobby.create_table(
         G, C, humans[0], f"user{humans[0]}", "tripoley", options or {"game_end": "rounds:2"}, buy_in=buy_in
     )
     for h in humans[1:]:
-        await manager.join(C, h, f"user{h}")
+        await manager.lobby.join(C, h, f"user{h}")
     for _ in range(ai):
-        await manager.add_ai(C, humans[0])
-    return manager.get(C)
+        await manager.lobby.add_ai(C, humans[0])
+    return manager.registry.get(C)
 
 
 async def drive_to_human(manager, clock, table, limit=200, in_turn=False):
@@ -38,12 +38,14 @@ async def drive_to_human(manager, clock, table, limit=200, in_turn=False):
             for s in game.acting_seats()[0 if in_turn else 1 :] if together else []:
                 action = manager.flow.ai_action(table, s).to_dict()
                 action.pop("seat")
-                await manager.act(table.channel_id, table.seats[s].user_id, action, table.round)
+                await manager.play.act(
+                    manager.registry.get(table.channel_id), table.seats[s].user_id, action, table.round
+                )
             if in_turn and together:
                 continue
             return table.deadline_seat
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     raise AssertionError("no human turn reached")
 
 
@@ -51,10 +53,10 @@ async def test_lobby_buy_ins_refund_and_conservation(manager, bank):
     table = await lobby(manager, ai=1)
     assert [s.stake for s in table.seats] == [100, 100, 100]
     assert (await bank.audit(G)).tables == 300
-    await manager.leave(C, BOB)
+    await manager.lobby.leave(C, BOB)
     assert await bank.balance(G, BOB, 0) == 1000
-    await manager.stop(C, ANN, can_manage=False)
-    assert C not in manager.tables
+    await manager.play.stop(C, ANN, can_manage=False)
+    assert C not in manager.registry.by_channel
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 0
     assert await bank.balance(G, ANN, 0) == 1000
@@ -63,44 +65,46 @@ async def test_lobby_buy_ins_refund_and_conservation(manager, bank):
 async def test_one_table_per_channel_and_host_only_start(manager):
     await lobby(manager, ai=1)
     with pytest.raises(errors.TableExists):
-        await manager.create_table(G, C, BOB, "bob")
+        await manager.lobby.create_table(G, C, BOB, "bob")
     with pytest.raises(errors.NotAllowed):
-        await manager.start(C, BOB)
+        await manager.lobby.start(C, BOB)
     with pytest.raises(errors.TripoleyError):
-        await manager.join(C, BOB, "bob")  # already seated
+        await manager.lobby.join(C, BOB, "bob")  # already seated
 
 
 async def test_not_enough_chips_for_buy_in(manager):
     await lobby(manager, ai=0, humans=(ANN,), buy_in=600)
-    await manager.leave(C, ANN)
+    await manager.lobby.leave(C, ANN)
     with pytest.raises(errors.NotEnoughChips):
-        await manager.create_table(G, C, ANN, "ann", buy_in=5000)
-    assert C not in manager.tables
+        await manager.lobby.create_table(G, C, ANN, "ann", buy_in=5000)
+    assert C not in manager.registry.by_channel
 
 
 async def test_lobby_expires_and_refunds(manager, clock, bank, settings):
     await lobby(manager, ai=1)
     clock.advance(settings.lobby_timeout + 1)
-    updates = await manager.tick()
+    updates = await manager.timers.tick()
     assert updates and updates[0].kind == "cancelled"
-    assert C not in manager.tables
+    assert C not in manager.registry.by_channel
     assert (await bank.audit(G)).ok and await bank.balance(G, ANN, 0) == 1000
 
 
 async def test_human_turn_wrong_user_and_stale_round(manager, clock):
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table, in_turn=True)
     other = table.seats[1 - seat].user_id if seat in (0, 1) else ANN
     with pytest.raises(errors.NotYourTurn):
-        await manager.act(C, other, {"do": "pass"})
+        await manager.play.act(manager.registry.get(C), other, {"do": "pass"})
     with pytest.raises(errors.StaleButton):
-        await manager.act(C, table.seats[seat].user_id, {"do": "pass"}, round_number=table.round + 5)
+        await manager.play.act(
+            manager.registry.get(C), table.seats[seat].user_id, {"do": "pass"}, round_number=table.round + 5
+        )
 
 
 async def test_timeouts_play_safe_default_and_three_make_the_seat_ai(manager, clock, bank):
     table = await lobby(manager, ai=0, options={"game_end": "rounds:3"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     timeouts = {}
     for _ in range(500):
         if table.status != "playing":
@@ -109,7 +113,7 @@ async def test_timeouts_play_safe_default_and_three_make_the_seat_ai(manager, cl
         if seat is None:
             break
         clock.t = table.deadline
-        updates = await manager.tick()
+        updates = await manager.timers.tick()
         timeouts[seat] = timeouts.get(seat, 0) + 1
         if table.seats[seat].away:
             assert timeouts[seat] == 3
@@ -120,51 +124,51 @@ async def test_timeouts_play_safe_default_and_three_make_the_seat_ai(manager, cl
     # The AI now plays for that seat; "I'm back" gives it back.
     user = away[0].user_id
     with pytest.raises(errors.NotAllowed):
-        await manager.act(C, user, {"do": "check"})
-    await manager.back(C, user)
+        await manager.play.act(manager.registry.get(C), user, {"do": "check"})
+    await manager.play.back(C, user)
     assert not away[0].away and away[0].timeouts == 0
 
 
 async def test_full_game_with_ai_cashes_out_and_conserves_chips(manager, clock, bank):
     table = await lobby(manager, ai=2, humans=(ANN,))
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     # ANN leaves at once: her seat plays as AI to the end, she's cashed out then.
-    await manager.leave(C, ANN)
+    await manager.lobby.leave(C, ANN)
     assert table.status == "finished"  # every human left → game stopped
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 0
     assert table.result["seats"]
-    stats = await manager.stats(G, ANN)
+    stats = await manager.store.stats(G, ANN)
     assert stats["games"] == 1
-    history = await manager.history(G)
+    history = await manager.store.history(G)
     assert history[0]["result"]["preset"] == "tripoley"
 
 
 async def test_a_finished_game_keeps_its_replay_for_this_server_only(manager):
     table = await lobby(manager, ai=2, humans=(ANN,))
-    await manager.start(C, ANN)
-    await manager.leave(C, ANN)  # the host's leaving stops the game: a stopped game is a replay too
-    (item,) = await manager.history(G)
+    await manager.lobby.start(C, ANN)
+    await manager.lobby.leave(C, ANN)  # the host's leaving stops the game: a stopped game is a replay too
+    (item,) = await manager.store.history(G)
     assert item["has_replay"]
-    data = json.loads(await manager.replay(G, table.id))
+    data = json.loads(await manager.store.replay(G, table.id))
     assert data["end"] == "host-stop"
     out = run_replay(data)
     assert out["finished"] and out["stacks"] == [
         s["final"] for s in sorted(table.result["seats"], key=lambda s: s["seat"])
     ]
-    assert await manager.replay(G + 1, table.id) is None, "another server's game is not handed out"
+    assert await manager.store.replay(G + 1, table.id) is None, "another server's game is not handed out"
 
 
 async def test_game_runs_to_the_end_by_timers(manager, clock, bank):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:2"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seen_mat = False
     for _ in range(2000):
         if table.status != "playing":
             break
         clock.t = table.deadline
-        await manager.tick()
-        audit = await manager.audit(G)
+        await manager.timers.tick()
+        audit = await manager.results.audit(G)
         assert audit["ok"], audit
         seen_mat = seen_mat or audit["on_mats"] > 0
     assert seen_mat
@@ -178,21 +182,21 @@ async def test_game_runs_to_the_end_by_timers(manager, clock, bank):
 async def test_resume_from_saved_state(make_manager, clock, bank):
     first = make_manager()
     table = await lobby(first, ai=1)
-    await first.start(C, ANN)
+    await first.lobby.start(C, ANN)
     seat = await drive_to_human(first, clock, table)
     saved_deadline = table.deadline
     saved_round = table.round
     user = table.seats[seat].user_id
 
     second = make_manager()  # a restart: a new manager on the same database
-    [resumed] = await second.resume()
+    [resumed] = await second.timers.resume()
     assert resumed.id == table.id and resumed.round == saved_round
     assert resumed.deadline == saved_deadline and resumed.deadline_kind == "turn"
     aw = resumed.game.awaiting()
     assert aw.seat == seat
     # Deadline already past when we come back: it fires at once.
     clock.t = saved_deadline + 30
-    updates = await second.tick()
+    updates = await second.timers.tick()
     assert updates and resumed.seats[seat].timeouts == 1
     # And the human can still act on the resumed game.
     seat2 = await drive_to_human(second, clock, resumed)
@@ -208,7 +212,7 @@ async def test_resume_from_saved_state(make_manager, clock, bank):
             action["amount"] = aw.detail["min"]
         elif verb == "name_suit":
             action["suit"] = "H"
-        await second.act(C, resumed.seats[seat2].user_id, action)
+        await second.play.act(second.registry.get(C), resumed.seats[seat2].user_id, action)
     assert user in (ANN, BOB)
 
 
@@ -216,7 +220,7 @@ async def test_double_click_applies_once(manager, clock):
     import asyncio
 
     table = await lobby(manager, ai=1)
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     seat = await drive_to_human(manager, clock, table)
     aw = table.game.awaiting()
     if aw.phase == "poker-choose":  # tripoley opens with poker: the five cards are the first decision
@@ -228,7 +232,9 @@ async def test_double_click_applies_once(manager, clock):
     user = table.seats[seat].user_id
     before = len(table.game.history)
     results = await asyncio.gather(
-        manager.act(C, user, dict(action)), manager.act(C, user, dict(action)), return_exceptions=True
+        manager.play.act(manager.registry.get(C), user, dict(action)),
+        manager.play.act(manager.registry.get(C), user, dict(action)),
+        return_exceptions=True,
     )
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, errors.TripoleyError)]
@@ -239,10 +245,10 @@ async def test_double_click_applies_once(manager, clock):
 async def test_concurrent_joins_fill_seats_without_losing_chips(manager, bank):
     import asyncio
 
-    await manager.create_table(G, C, ANN, "ann", "tripoley", {}, buy_in=50)
+    await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {}, buy_in=50)
     users = list(range(100, 112))  # more than the 9 seats
-    results = await asyncio.gather(*(manager.join(C, u, f"u{u}") for u in users), return_exceptions=True)
-    table = manager.get(C)
+    results = await asyncio.gather(*(manager.lobby.join(C, u, f"u{u}") for u in users), return_exceptions=True)
+    table = manager.registry.get(C)
     assert len(table.seats) == table.preset_info.max_players
     assert sum(isinstance(r, errors.LobbyFull) for r in results) == len(users) - (table.preset_info.max_players - 1)
     audit = await bank.audit(G)
@@ -252,24 +258,24 @@ async def test_concurrent_joins_fill_seats_without_losing_chips(manager, bank):
 async def test_turn_overdue_after_a_restart_gets_a_grace_period(make_manager, clock):
     first = make_manager()
     table = await lobby(first, ai=1)
-    await first.start(C, ANN)
+    await first.lobby.start(C, ANN)
     seat = await drive_to_human(first, clock, table)
     saved_deadline = table.deadline
     streak = table.seats[seat].timeouts
 
     clock.t = saved_deadline + 600  # the bot was down well past the deadline
     second = make_manager()
-    [resumed] = await second.resume()
+    [resumed] = await second.timers.resume()
     grace = second.timers.resume_grace
     assert resumed.deadline_kind == "turn" and resumed.deadline == clock.t + grace
     # Not a timeout now, nor a moment before the grace ends.
-    assert await second.tick() == []
+    assert await second.timers.tick() == []
     clock.advance(grace - 0.5)
-    assert await second.tick() == []
+    assert await second.timers.tick() == []
     assert resumed.seats[seat].timeouts == streak and resumed.game.awaiting().seat == seat
     # If they don't act, it is a real timeout, counted as usual.
     clock.advance(1.0)
-    updates = await second.tick()
+    updates = await second.timers.tick()
     assert updates and resumed.seats[seat].timeouts == streak + 1
     assert "ran out of time" in (updates[-1].message or "")
 
@@ -277,11 +283,11 @@ async def test_turn_overdue_after_a_restart_gets_a_grace_period(make_manager, cl
 async def test_deadline_not_yet_due_at_restart_is_kept(make_manager, clock):
     first = make_manager()
     table = await lobby(first, ai=1)
-    await first.start(C, ANN)
+    await first.lobby.start(C, ANN)
     await drive_to_human(first, clock, table)
     saved_deadline = table.deadline
     clock.t = saved_deadline - 40  # plenty of time left: unchanged
-    [resumed] = await make_manager().resume()
+    [resumed] = await make_manager().timers.resume()
     assert resumed.deadline == saved_deadline
 
 
@@ -335,11 +341,11 @@ async def test_lobby_chips_and_seats_are_saved_together(manager, bank, db, monke
     monkeypatch.setattr(manager.store, "write", broken_write)
     with pytest.raises(RuntimeError):
         if step == "join":
-            await manager.join(C, BOB, "bob")
+            await manager.lobby.join(C, BOB, "bob")
         elif step == "add_ai":
-            await manager.add_ai(C, ANN)
+            await manager.lobby.add_ai(C, ANN)
         else:
-            await manager.leave(C, BOB)
+            await manager.lobby.leave(C, BOB)
     monkeypatch.undo()
     assert table.seats == before[2]
     assert (await bank.balance(G, ANN, 0), await bank.balance(G, BOB, 1000)) == before[:2]
@@ -348,16 +354,16 @@ async def test_lobby_chips_and_seats_are_saved_together(manager, bank, db, monke
     assert (await bank.audit(G)).ok
     # And the lobby still works.
     if step == "leave":
-        await manager.leave(C, BOB)
+        await manager.lobby.leave(C, BOB)
     else:
-        await manager.join(C, BOB, "bob")
+        await manager.lobby.join(C, BOB, "bob")
     chips, stakes = await _saved_seat_stakes(db, table.id)
     assert chips == stakes == sum(s.stake for s in table.seats)
 
 
 async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monkeypatch):
     table = await lobby(manager, ai=1, options={"game_end": "rounds:1"})
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     real = bank.cash_out_all
     failures = []
 
@@ -372,8 +378,8 @@ async def test_a_failed_cash_out_is_retried_not_lost(manager, clock, bank, monke
         if table.status == "finished":
             break
         clock.t = max(clock.t, table.deadline)
-        await manager.tick()
-    assert failures and table.status == "finished" and C not in manager.tables
+        await manager.timers.tick()
+    assert failures and table.status == "finished" and C not in manager.registry.by_channel
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 0
 

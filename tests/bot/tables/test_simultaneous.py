@@ -24,7 +24,7 @@ async def to_the_five(manager, clock, table):
         if table.deadline_kind == "turn":  # a player's decision in turn (the spare hand): the timer plays it
             pytest.fail(f"a decision in turn before the five: {game.phase}")
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     pytest.fail("the five were never chosen together")
 
 
@@ -35,7 +35,7 @@ def best(table, user):
 
 async def test_players_choose_in_any_order_under_one_timer(manager, clock):
     table = await lobby(manager, ai=1, humans=(ANN, BOB, CAT))
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await to_the_five(manager, clock, table)
     game = table.game
     ai_seat = next(i for i, s in enumerate(table.seats) if s.is_ai)
@@ -51,7 +51,7 @@ async def test_players_choose_in_any_order_under_one_timer(manager, clock):
     last = game.acting_seats()[-1]
     user = table.seats[last].user_id
     first = best(table, user)
-    await manager.act(C, user, first, table.round)
+    await manager.play.act(manager.registry.get(C), user, first, table.round)
     assert table.deadline == deadline  # one timer for the step: a choice does not rearm it
     assert table.round_log(table.round) == log  # nothing is told yet
     assert last not in game.acting_seats() and last in game.chosen_seats()
@@ -60,12 +60,12 @@ async def test_players_choose_in_any_order_under_one_timer(manager, clock):
     assert f"**{table.seats[last].name}**" not in mat_text(table, game.view(None)).split("Waiting for")[1]
 
     with pytest.raises(errors.TripoleyError) as again:
-        await manager.act(C, user, first, table.round)
+        await manager.play.act(manager.registry.get(C), user, first, table.round)
     assert "You chose" in say(again.value) and "can't be changed" in say(again.value)
 
     for u in (ANN, BOB, CAT):
         if u != user:
-            await manager.act(C, u, best(table, u), table.round)
+            await manager.play.act(manager.registry.get(C), u, best(table, u), table.round)
     assert not (game.is_simultaneous() and game.phase == "poker-choose")  # resolved: betting goes on
     told = table.round_log(table.round)[len(log) :]
     assert sum("picks a poker hand" in line for line in told) == 4, told  # each choice, once all are in
@@ -74,13 +74,13 @@ async def test_players_choose_in_any_order_under_one_timer(manager, clock):
 
 async def test_the_steps_timer_gives_everyone_still_choosing_the_default(manager, clock):
     table = await lobby(manager, ai=1, humans=(ANN, BOB, CAT))
-    await manager.start(C, ANN)
+    await manager.lobby.start(C, ANN)
     await to_the_five(manager, clock, table)
     game = table.game
-    await manager.act(C, ANN, best(table, ANN), table.round)
+    await manager.play.act(manager.registry.get(C), ANN, best(table, ANN), table.round)
     late = [table.seat_of(u) for u in (BOB, CAT)]
     clock.t = table.deadline
-    await manager.tick()
+    await manager.timers.tick()
     assert game.phase != "poker-choose"  # everyone's five is in: the step went on
     assert [table.seats[i].timeouts for i in late] == [1, 1] and table.seats[table.seat_of(ANN)].timeouts == 0
     told = table.round_log(table.round)

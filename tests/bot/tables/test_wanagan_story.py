@@ -89,11 +89,11 @@ def test_the_results_tell_the_reveal_with_the_showdown():
 
 
 async def wanagan_table(manager):
-    await manager.create_table(G, C, ANN, f"user{ANN}", "wanagan", {"game_end": "rounds:1"}, buy_in=400)
-    await manager.join(C, BOB, f"user{BOB}")
-    await manager.add_ai(C, ANN)
-    await manager.start(C, ANN)
-    return manager.get(C)
+    await manager.lobby.create_table(G, C, ANN, f"user{ANN}", "wanagan", {"game_end": "rounds:1"}, buy_in=400)
+    await manager.lobby.join(C, BOB, f"user{BOB}")
+    await manager.lobby.add_ai(C, ANN)
+    await manager.lobby.start(C, ANN)
+    return manager.registry.get(C)
 
 
 async def test_a_wanagan_round_shows_its_reveals_everywhere_and_the_menu_chooses_no_space(manager, clock):
@@ -128,9 +128,9 @@ async def test_a_wanagan_round_shows_its_reveals_everywhere_and_the_menu_chooses
             if table.status == "playing" and "**Reveal " in table_message(table).text:
                 boards += 1
         clock.t = table.deadline
-        await manager.tick()
+        await manager.timers.tick()
     assert table.status == "finished" and menus >= 2 and seen_reveal and boards >= 1
-    _, rounds = await manager.game_log(G, table.id)
+    _, rounds = await manager.store.game_log(G, table.id)
     kept = rounds["1"]
     declared = [line for line in kept if line.startswith("Reveal 1: ") and " declares " in line]
     assert len(declared) == 3, kept

@@ -20,7 +20,7 @@ async def web(db, manager):
     """A WebServer on a free port (``.session``: an HTTP client to it; ``.base``: its address)."""
     store = WebStore(db)
     links = WebLinks(PUBLIC, await store.site_key())
-    hub = LiveHub(manager.get_by_id, links.replay_url)
+    hub = LiveHub(manager.registry.get_by_id, links.replay_url)
     server = WebServer(Pages(links, store, manager.store, manager.bank, hub), "127.0.0.1", 0)
     await server.start()
     server.base = f"http://127.0.0.1:{server.port}"

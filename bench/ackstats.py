@@ -1,5 +1,7 @@
-"""Bot-side interaction → acknowledgement timing (measurement only; off unless asked for).
+"""Bot-side interaction → acknowledgement timing for bench/bench_bot_load.py (measurement only).
 
+``python bench/ackstats.py [bot arguments]`` runs the bot (``python -m bot``) with discord.py's and
+asyncio's internals wrapped to time it; it is not part of the product, which never patches them.
 With ``ACK_STATS_FILE=/path/stats.json`` in the environment, the bot records for every interaction
 the time from its receipt (the gateway event parsed, before any handler runs) to the moment the
 acknowledgement's HTTP request is started (``defer``, ``send_message``, ``edit_message``,
@@ -18,13 +20,17 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 ENV = "ACK_STATS_FILE"
 SLOW_STEP = 0.010  # seconds: a longer turn of the event loop is recorded
+MARK = "_ack_stats"  # set on what this module wrapped (so it is never wrapped twice)
+PARSER = "parse_interaction_create"  # discord.py's parser of INTERACTION_CREATE, read by each connection
 
 
 def _kind(data: dict) -> str:
@@ -111,26 +117,30 @@ class AckStats:
                     stats.slow_steps.append((took, _describe_step(self_), began))
 
         timed_run._ack_stats = True  # type: ignore[attr-defined]
-        handle._run = timed_run  # type: ignore[method-assign]  # the instrumentation wraps asyncio's own method
+        handle._run = timed_run  # type: ignore[method-assign]  # wraps asyncio's own method
 
-    def install(self, bot) -> None:
+    def install(self) -> None:
+        """Wrap discord.py's classes before the bot is made: its parser of interactions (read by
+        each connection as it is made) and its acknowledging call."""
         import gc
 
+        from discord.state import ConnectionState
         from discord.webhook import async_ as webhook_async
 
         gc.callbacks.append(self._on_gc)
         self._watch_loop_steps()
-        parsers = bot._connection.parsers
-        parse = parsers["INTERACTION_CREATE"]
+        parse = getattr(ConnectionState, PARSER)
+        if not getattr(parse, MARK, False):
 
-        def parse_interaction_create(data, _parse=parse):
-            try:
-                self.received[int(data["id"])] = (time.perf_counter(), _kind(data))
-            except (KeyError, TypeError, ValueError):
-                pass
-            return _parse(data)
+            def parse_interaction_create(state, data, _parse=parse):
+                try:
+                    self.received[int(data["id"])] = (time.perf_counter(), _kind(data))
+                except (KeyError, TypeError, ValueError):
+                    pass
+                return _parse(state, data)
 
-        parsers["INTERACTION_CREATE"] = parse_interaction_create
+            setattr(parse_interaction_create, MARK, True)
+            setattr(ConnectionState, PARSER, parse_interaction_create)
 
         adapter = webhook_async.AsyncWebhookAdapter
         original = adapter.create_interaction_response
@@ -198,6 +208,21 @@ def _heap() -> dict[str, Any]:
     }
 
 
-def from_env() -> AckStats | None:
+def main() -> int:
+    """Run the bot as ``python -m bot`` would, timed when ACK_STATS_FILE is set."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bot.__main__ import main as run_bot
+
     path = os.environ.get(ENV)
-    return AckStats(path) if path else None
+    stats = AckStats(path) if path else None
+    if stats is not None:
+        stats.install()
+    try:
+        return run_bot()
+    finally:
+        if stats is not None:
+            stats.write()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -37,25 +37,7 @@ MAX_LINES = 600
 # client and of bot/messages/text.py, the raw statuses and phases compared in bot/discordio and
 # bot/messages. Each entry is (module, "circle", "long" or "raw"); an entry that no longer offends
 # fails the test, so the list can only shrink. The lead empties it at merge.
-KNOWN_UNTIL_MERGE: tuple[tuple[str, str], ...] = (
-    ("bot.discordio.carriers", "circle"),
-    ("bot.discordio.client", "circle"),
-    ("bot.discordio.commandsync", "circle"),
-    ("bot.discordio.controller", "circle"),
-    ("bot.discordio.places", "circle"),
-    ("bot.discordio.publisher", "circle"),
-    ("bot.discordio.seasontools", "circle"),
-    ("bot.discordio.turns", "circle"),
-    ("bot.discordio.ui", "circle"),
-    ("bot.discordio.client", "long"),
-    ("bot.discordio.controller", "long"),
-    ("bot.discordio.publisher", "long"),
-    ("bot.discordio.controller", "raw"),
-    ("bot.discordio.publisher", "raw"),
-    ("bot.discordio.turns", "raw"),
-    ("bot.messages.components", "raw"),
-    ("bot.messages.outgoing", "raw"),
-)
+KNOWN_UNTIL_MERGE: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ from bot.tables.model import Table
 from bot.tables.moderation import vote_open, votes_needed
 from engine import Awaiting
 from engine.cards import SUIT_SYMBOLS
+from engine.phases.names import PhaseName
 from engine.viewtypes import GameView
 
 # Verbs that take no argument and may be shown on the public table message.
@@ -227,7 +228,7 @@ def _verb_buttons(
 
 
 def _claim_token(table: Table, aw: Awaiting | None) -> str | None:
-    return decision_token(table.running_game) if aw is not None and aw.phase == "claim" else None
+    return decision_token(table.running_game) if aw is not None and aw.phase == PhaseName.CLAIM else None
 
 
 def mat_components(table: Table) -> list[Component]:
@@ -247,7 +248,7 @@ def mat_components(table: Table) -> list[Component]:
     if aw is not None and not table.seats[aw.seat].auto:
         # A claim right after the deal is for a card still in the hand: don't name it in public.
         game = table.running_game
-        name_space = aw.phase == "claim" and claim_is_public(game)
+        name_space = aw.phase == PhaseName.CLAIM and claim_is_public(game)
         comps.extend(
             _verb_buttons(
                 table.id,

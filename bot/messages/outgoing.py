@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from bot.messages import handtext, story, tabletext, text
 from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
-from bot.tables.model import DeadlineKind, Table
+from bot.tables.model import DeadlineKind, Table, TableStatus
 from engine import cards as C
 from engine.viewtypes import GameView
 
@@ -110,11 +110,11 @@ def lobby_message(table: Table) -> Outgoing:
 
 def table_message(table: Table) -> Outgoing:
     """The message for a table's current state (lobby, mat, results)."""
-    if table.status == "lobby":
+    if table.status == TableStatus.LOBBY:
         return lobby_message(table)
-    if table.status == "cancelled":
+    if table.status == TableStatus.CANCELLED:
         return Outgoing(tabletext.cancelled_text(table, table.preset_info), [])
-    if table.status == "finished":
+    if table.status == TableStatus.FINISHED:
         return Outgoing(
             tabletext.final_text(table),
             final_components(table),

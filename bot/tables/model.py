@@ -69,6 +69,9 @@ class Seat:
     removed: bool = False  # that, because the host or an admin removed them (not of their own accord)
     ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
     votes: list[int] = field(default_factory=list)  # who voted to hand this absent player's seat to the AI
+    # The account its chips come from and go back to, when not its player's wallet (or the house's):
+    # a tournament table's stack account (bot.tournaments), so a tournament's stacks never reach a wallet.
+    funded_by: int | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -87,6 +90,8 @@ class Seat:
 
     @property
     def account(self) -> int:
+        if self.funded_by is not None:
+            return self.funded_by
         return HOUSE if self.user_id is None else self.user_id
 
 

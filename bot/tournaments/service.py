@@ -278,8 +278,9 @@ class Tournaments:
                 except errors.TripoleyError:
                     pass  # it ended meanwhile
             async with self.db.transaction() as conn:
-                for st in (s for stage in tournament.stages for s in stage if s.table_id is not None):
-                    await self.store.clear_stacks(conn, tournament.guild_id, st.table_id)
+                for table_id in (s.table_id for stage in tournament.stages for s in stage):
+                    if table_id is not None:
+                        await self.store.clear_stacks(conn, tournament.guild_id, table_id)
                 for e in tournament.entrants:
                     await self.store.pay_out(conn, tournament, e.user_id, e.paid, "tournament-refund")
                 await self.store.write(conn, tournament, ended_at=self._wall())
@@ -434,6 +435,11 @@ class Tournaments:
                 await self._open_stage(tournament)
                 event = Event.STAGE
         self._tell(tournament, event)
+
+    async def settled(self) -> None:
+        """Wait for the tables' ends being recorded now (a test's or a shutdown's wait)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _record(self, tournament: Tournament, st: StageTable) -> None:
         assert st.table_id is not None  # opened

@@ -42,6 +42,7 @@ TABLES_OPEN = (
     "Reset once every table has finished, or stop them first with `/tripoley stop`."
 )
 STILL_SEATED = "You're seated at a table in this server: leave it (or let the game end) first."
+STILL_ENTERED = "You're entered in a tournament in this server: leave it (or let it end) first."
 FORGET_KEY = "forget-key"  # the installation's secret for the forgotten players' hashes
 # Seconds in which the same admin's same grant (or removal) to the same wallet counts as a repeat
 # made by mistake (the first answer lost to a Discord error, a double submit) and asks to confirm.
@@ -384,8 +385,9 @@ class Bank:
                 if (await cur.fetchone())[0]:
                     raise NotAllowed(TABLES_OPEN)
             await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
-            async with conn.execute(
-                "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id FOR UPDATE", (guild_id,)
+            async with conn.execute(  # (not the tournaments' pots and stacks: negative ids, bot/tournaments)
+                "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND user_id >= 0 ORDER BY user_id FOR UPDATE",
+                (guild_id,),
             ) as cur:
                 wallets = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
             for user_id, balance in wallets:
@@ -410,6 +412,8 @@ class Bank:
         async with self.db.transaction() as conn:
             if still_seated():
                 raise NotAllowed(STILL_SEATED)
+            if await entered_in_open_tournament(conn, guild_id, user_id):
+                raise NotAllowed(STILL_ENTERED)
             wallet = await self._locked_wallet(conn, guild_id, user_id)
             if wallet is not None:  # their starting balance was given: remember that, and their cooldowns
                 await self._remember_forgotten(conn, guild_id, user_id)
@@ -425,6 +429,7 @@ class Bank:
                 "UPDATE ledger SET actor_id = ? WHERE guild_id = ? AND actor_id = ?", (FORGOTTEN, guild_id, user_id)
             )
             await forget_in_tables(conn, guild_id, user_id)
+            await forget_in_tournaments(conn, guild_id, user_id)
             return balance
 
     async def _remember_forgotten(self, conn, guild_id: int, user_id: int) -> None:
@@ -518,6 +523,31 @@ FORGOTTEN_REASON = "set apart (its reason named a player who has since been forg
 # A quarantined table's state that cannot be read, once it named a forgotten player: the table's chips
 # are settled from the ledger (bot.tables.quarantine), never from its state, so nothing is lost.
 UNREADABLE_STATE_REMOVED = json.dumps({"seats": [], "log": [], "unreadable_state_removed": True})
+
+
+async def entered_in_open_tournament(conn, guild_id: int, user_id: int) -> bool:
+    """Whether the player is an entrant still in a tournament of the server that is signing up or
+    running (bot/tournaments): their buy-in is in its pot, a prize may be theirs."""
+    row = await _one(
+        conn,
+        "SELECT COUNT(*) FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+        " WHERE e.guild_id = ? AND e.user_id = ? AND e.left_game = 0 AND t.status IN ('signup', 'running')",
+        (guild_id, user_id),
+    )
+    return bool(row[0])
+
+
+async def forget_in_tournaments(conn, guild_id: int, user_id: int) -> None:
+    """Inside the caller's transaction: the player's entries in the server's tournaments lose their name
+    and id (their place and prize stay, so the standings still add up), and so does a tournament they
+    hosted. Their seats at the tournaments' tables are tables' seats (:func:`forget_in_tables`)."""
+    await conn.execute(
+        "UPDATE tournament_entrants SET user_id = ?, name = ? WHERE guild_id = ? AND user_id = ?",
+        (FORGOTTEN, FORGOTTEN_NAME, guild_id, user_id),
+    )
+    await conn.execute(
+        "UPDATE tournaments SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
+    )
 
 
 async def forget_in_tables(conn, guild_id: int, user_id: int) -> None:

@@ -142,3 +142,26 @@ async def test_the_start_time_starts_it_and_too_few_entrants_cancel_it(make_mana
     assert t.status == TournamentStatus.CANCELLED
     assert await bank.balance(G, PEOPLE[0], 0) == START
     await balanced(bank)
+
+
+async def test_forget_me_scrubs_a_finished_tournament_and_waits_for_an_open_one(make_manager, db, bank, clock):
+    from bot import errors
+    from bot.economy.privacy import forget_everywhere
+
+    manager = make_manager(round_pause=0.0)
+    service = service_for(manager, db)
+    tid = await signed_up(service, bank)
+    with pytest.raises(errors.NotAllowed):
+        await bank.forget(G, PEOPLE[1], lambda: False)
+    with pytest.raises(errors.NotAllowed):
+        await forget_everywhere(bank, PEOPLE[1], lambda guild: False)
+    await service.start(tid, PEOPLE[0])
+    t = service.open[tid]
+    await play_tables(manager, clock, service, lambda: t.status == TournamentStatus.FINISHED)
+    await bank.forget(G, PEOPLE[0], lambda: False)  # the host, and an entrant
+    rows = await db.fetchall("SELECT * FROM tournament_entrants WHERE tournament_id = ?", (tid,))
+    assert all(r["user_id"] != PEOPLE[0] and r["name"] != "p0" for r in rows)
+    assert sum(r["prize"] for r in rows) == t.pot()  # the standings still add up
+    host = await db.fetchone("SELECT host_id FROM tournaments WHERE id = ?", (tid,))
+    assert host[0] != PEOPLE[0]
+    await balanced(bank)

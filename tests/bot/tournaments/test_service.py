@@ -165,3 +165,30 @@ async def test_forget_me_scrubs_a_finished_tournament_and_waits_for_an_open_one(
     host = await db.fetchone("SELECT host_id FROM tournaments WHERE id = ?", (tid,))
     assert host[0] != PEOPLE[0]
     await balanced(bank)
+
+
+async def test_a_start_time_that_passed_while_the_bot_was_down_starts_it_after_the_restart(
+    make_manager, db, bank, clock
+):
+    import asyncio
+
+    manager = make_manager(round_pause=0.0)
+    tid = await signed_up(service_for(manager, db), bank, start_at=clock.wall() + 600)
+    clock.advance(601)  # the bot was down meanwhile
+    manager2 = make_manager(round_pause=0.0)
+    await manager2.resume()
+    service2 = service_for(manager2, db)
+    await service2.resume()
+    assert service2.open[tid].status == TournamentStatus.SIGNUP
+    runner = asyncio.create_task(service2.run())
+    try:
+        t = service2.open[tid]
+        for _ in range(500):
+            if t.stage() and all(s.table_id is not None for s in t.stage()):
+                break
+            await asyncio.sleep(0.01)
+        assert service2.open[tid].status == TournamentStatus.RUNNING
+        assert all(s.table_id is not None for s in service2.open[tid].stage())
+    finally:
+        runner.cancel()
+    await balanced(bank)

@@ -359,6 +359,7 @@ class Tournaments:
             turn_timeout=float(config.turn_timeout),
             ai_pause=float(config.ai_pause),
             created_at=self._wall(),
+            thread_id=st.thread_id,  # (its channel is the thread: the thread is archived when it ends)
         )
         for key in st.seats:
             entrant = tournament.by_key(key)

@@ -113,6 +113,8 @@ async def test_a_tournament_from_sign_up_to_champion_with_a_leaver_a_restart_and
     assert "final standings" in champion.content
     done = await service(bot).store.tournament(tournament.id)
     assert done is not None and done.status == TournamentStatus.FINISHED and len(done.stages) == 2
+    threads = [st.thread_id for stage in done.stages for st in stage]
+    await dh.wait_for(lambda: all(dh.channel(t).archived for t in threads), 10, what="the tables' threads archived")
     assert sum(e.prize for e in done.entrants) == BUY_IN * len(PEOPLE)
     assert done.entrant_of(dh.user("carol").id).prize == 0
     after = {user: await wallet(dh, user) for user in PEOPLE}

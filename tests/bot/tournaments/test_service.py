@@ -192,3 +192,15 @@ async def test_a_start_time_that_passed_while_the_bot_was_down_starts_it_after_t
     finally:
         runner.cancel()
     await balanced(bank)
+
+
+async def test_a_tournament_tables_stacks_count_in_no_ones_net_winnings(make_manager, db, bank, clock):
+    manager = make_manager(round_pause=0.0)
+    service = service_for(manager, db)
+    tid = await signed_up(service, bank)
+    await service.start(tid, PEOPLE[0])
+    t = service.open[tid]
+    await play_tables(manager, clock, service, lambda: t.status == TournamentStatus.FINISHED)
+    for person in PEOPLE:
+        stats = await manager.stats(G, person)
+        assert stats is not None and stats["games"] >= 1 and stats["net"] == 0

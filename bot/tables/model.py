@@ -130,7 +130,7 @@ class Table:
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
     # Everyone the log has named, user id (as text) → name, seated or not (a lobby they left, an admin who
-    # kicked): what forget-me scrubs from the log (bot.economy.bank.forget_in_tables).
+    # kicked): what forget-me scrubs from the log (bot.economy.forgetting.forget_in_tables).
     named: dict[str, str] = field(default_factory=dict)
     version: int = 0
     created_at: float = 0.0

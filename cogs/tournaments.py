@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.discordio.controller import acknowledged_first, channel_of, guild_of, send_answer
+from bot.discordio.controller import acknowledged_first, channel_of, check_bot_permissions, guild_of, send_answer
 from bot.discordio.ui import message_kwargs
 from bot.messages import tournaments as words
 from bot.messages.outgoing import Outgoing
@@ -110,6 +110,9 @@ class TournamentCommands(CommandFamily):
         ai_fill: bool = False,
     ) -> None:
         guild = guild_of(interaction)
+        if isinstance(interaction.channel, discord.Thread):  # its tables play in threads, which don't nest
+            raise errors.TripoleyError(words.not_in_a_thread())
+        check_bot_permissions(interaction, new_thread=True)  # each table plays in a thread of this channel
         game = preset or (await self.prefs.guild(guild)).default_preset
         choices = Settings(game, buy_in, seats, advance, ending, rounds, ai_fill, start_time(start, time.time()))
 

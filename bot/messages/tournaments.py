@@ -229,3 +229,7 @@ def cancel_answer(tournament: Tournament) -> str:
 
 def bad_start_time() -> str:
     return "The start time must be `HH:MM` (UTC, today or tomorrow) or a number of minutes from now, like `30`."
+
+
+def not_in_a_thread() -> str:
+    return "A tournament's tables play in threads of its channel: open it in a channel, not in a thread."

@@ -204,3 +204,18 @@ async def test_a_tournament_tables_stacks_count_in_no_ones_net_winnings(make_man
     for person in PEOPLE:
         stats = await manager.stats(G, person)
         assert stats is not None and stats["games"] >= 1 and stats["net"] == 0
+
+
+async def test_leaving_the_table_itself_forfeits_too(make_manager, db, bank, clock):
+    manager = make_manager(round_pause=0.0)
+    service = service_for(manager, db)
+    tid = await signed_up(service, bank)
+    await service.start(tid, PEOPLE[0])
+    t = service.open[tid]
+    table = manager.get_by_id(t.stage()[0].table_id)
+    leaver = next(s.user_id for s in table.seats if s.user_id is not None)
+    await manager.leave(table.channel_id, leaver)  # /tripoley leave in the table's thread
+    await play_tables(manager, clock, service, lambda: t.status == TournamentStatus.FINISHED)
+    entrant = t.entrant_of(leaver)
+    assert entrant.left and entrant.prize == 0 and t.order.index(entrant.key) == len(t.order) - 1
+    await balanced(bank)

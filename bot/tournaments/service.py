@@ -378,18 +378,22 @@ class Tournaments:
         table.status = TableStatus.PLAYING
         table.add_log(f"{table.preset_info.name}: stage {len(tournament.stages)}, table {st.number}.")
         total = stack * len(table.seats)
-        async with m.store.transaction() as conn:
-            table.id = await m.store.insert(conn, table)
-            for seat in table.seats:
-                seat.funded_by = stack_account(table.id)
-            await m.bank.credit(
-                conn, table.guild_id, stack_account(table.id), total, "tournament-stacks", None, "tournament stacks"
-            )
-            await m.bank.buy_in(table.guild_id, stack_account(table.id), table.id, total, 0, conn=conn)
-            await conn.execute("UPDATE tables SET started_at = ? WHERE id = ?", (self._wall(), table.id))
-            await m.store.write(conn, table)
-            st.table_id = table.id
-            await self.store.write(conn, tournament)
+        try:
+            async with m.store.transaction() as conn:
+                table.id = await m.store.insert(conn, table)
+                for seat in table.seats:
+                    seat.funded_by = stack_account(table.id)
+                await m.bank.credit(
+                    conn, table.guild_id, stack_account(table.id), total, "tournament-stacks", None, "tournament stacks"
+                )
+                await m.bank.buy_in(table.guild_id, stack_account(table.id), table.id, total, 0, conn=conn)
+                await conn.execute("UPDATE tables SET started_at = ? WHERE id = ?", (self._wall(), table.id))
+                await m.store.write(conn, table)
+                st.table_id = table.id
+                await self.store.write(conn, tournament)
+        except BaseException:
+            st.table_id = None  # not opened: the database holds none of it (opened again by the next settle)
+            raise
         m.registry.remember(table)
         async with table.lock:
             table.ask_humans()

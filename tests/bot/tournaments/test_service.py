@@ -184,13 +184,16 @@ async def test_a_start_time_that_passed_while_the_bot_was_down_starts_it_after_t
     try:
         t = service2.open[tid]
         for _ in range(500):
-            if t.stage() and all(s.table_id is not None for s in t.stage()):
+            opened = [manager2.get_by_id(s.table_id) for s in t.stage() if s.table_id is not None]
+            if t.stage() and len(opened) == len(t.stage()) and all(tb is not None and tb.game for tb in opened):
                 break
             await asyncio.sleep(0.01)
         assert service2.open[tid].status == TournamentStatus.RUNNING
         assert all(s.table_id is not None for s in service2.open[tid].stage())
     finally:
         runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+    await service2.settled()
     await balanced(bank)
 
 

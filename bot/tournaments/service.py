@@ -50,7 +50,7 @@ from engine.presets import PRESETS
 
 log = logging.getLogger(__name__)
 AI_LEVEL = "normal"
-MAX_WAIT = 60.0  # the start timer looks again at least this often (a wall clock may be stepped)
+MAX_WAIT = 60.0  # the timer looks again at least this often (a wall clock may be stepped, an opening failed)
 
 
 class Problem(StrEnum):
@@ -409,9 +409,17 @@ class Tournaments:
             return
         for tournament in self.open.values():
             if any(s.table_id == update.table.id for s in tournament.stage()):
-                task = asyncio.create_task(self.settle(tournament.id), name=f"tournament-{tournament.id}")
+                task = asyncio.create_task(self.settle_logged(tournament.id), name=f"tournament-{tournament.id}")
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
+
+    async def settle_logged(self, tournament_id: int) -> None:
+        """:meth:`settle`, its failure logged (a table's thread refused, the database away): the start
+        timer's loop tries again."""
+        try:
+            await self.settle(tournament_id)
+        except Exception:
+            log.exception("tournament %s: its stage could not go on; tried again shortly", tournament_id)
 
     async def settle(self, tournament_id: int) -> None:
         """Record every finished table of the current stage (from its saved results), then, once they
@@ -502,6 +510,9 @@ class Tournaments:
             now = self._wall()
             for tournament in (t for t in due if t.start_at is not None and t.start_at <= now):
                 await self.start_due(tournament)
+            for tournament in [t for t in self.open.values() if t.status == TournamentStatus.RUNNING]:
+                if any(st.table_id is None for st in tournament.stage()):  # an opening failed: again
+                    await self.settle_logged(tournament.id)
             later = [t.start_at - now for t in due if t.start_at is not None and t.start_at > now]
             self._wake.clear()
             try:
@@ -513,6 +524,8 @@ class Tournaments:
         try:
             await self.start(tournament.id, None)
         except TournamentError as exc:
-            if exc.problem != Problem.TOO_FEW:
-                return  # started or cancelled meanwhile
-            await self.cancel(tournament.id, tournament.host_id, True)
+            if exc.problem == Problem.TOO_FEW:
+                await self.cancel(tournament.id, tournament.host_id, True)
+            # else: started or cancelled meanwhile
+        except Exception:  # its tables' openings are tried again by the timer's loop
+            log.exception("tournament %s could not start at its time", tournament.id)

@@ -222,3 +222,29 @@ async def test_leaving_the_table_itself_forfeits_too(make_manager, db, bank, clo
     entrant = t.entrant_of(leaver)
     assert entrant.left and entrant.prize == 0 and t.order.index(entrant.key) == len(t.order) - 1
     await balanced(bank)
+
+
+async def test_a_table_whose_thread_could_not_be_made_is_opened_when_the_service_tries_again(
+    make_manager, db, bank, clock
+):
+    manager = make_manager(round_pause=0.0)
+    threads = itertools.count(5000)
+    refused = [True]
+
+    async def places(tournament, table):
+        if refused and table.number == 2:
+            refused.clear()
+            raise OSError("Discord refused the thread")
+        return next(threads)
+
+    service = Tournaments(manager, db, places)
+    tid = await signed_up(service, bank)
+    with pytest.raises(OSError):
+        await service.start(tid, PEOPLE[0])
+    t = service.open[tid]
+    assert [s.table_id is not None for s in t.stage()] == [True, False]
+    await balanced(bank)
+    await service.settle_logged(tid)  # what the timer's loop does
+    assert all(s.table_id is not None for s in t.stage())
+    await play_tables(manager, clock, service, lambda: t.status == TournamentStatus.FINISHED)
+    await balanced(bank)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot import errors
 from bot.discordio.controller import acknowledged_first, channel_of, check_bot_permissions, guild_of, send_answer
@@ -70,13 +71,20 @@ class TournamentCommands(CommandFamily):
         self._shows: set[asyncio.Task[None]] = set()
         self.controller.confirms[words.JOIN] = self._join_clicked
         self.controller.confirms[words.LEAVE] = self._leave_clicked
-        self._runner = asyncio.create_task(self._resume_and_run(), name="tripoley-tournaments")
+        self._runner: asyncio.Task[None] | None = None
 
     async def cog_unload(self) -> None:
-        self._runner.cancel()
+        if self._runner is not None:
+            self._runner.cancel()
+
+    @commands.Cog.listener("on_ready")
+    async def _tournaments_ready(self) -> None:
+        """Once, at the first ready (the tables resumed before it, in TripoleyBot.setup_hook): the open
+        tournaments resume and their start times are armed."""
+        if self._runner is None:
+            self._runner = asyncio.create_task(self._resume_and_run(), name="tripoley-tournaments")
 
     async def _resume_and_run(self) -> None:
-        await self.bot.wait_until_ready()  # the tables resumed first (TripoleyBot.setup_hook)
         try:
             await self.tournaments.resume()
         except Exception:

@@ -82,6 +82,7 @@ class Refusal(enum.Enum):
     REPEATED_GRANT = enum.auto()
     TABLES_OPEN = enum.auto()
     STILL_SEATED = enum.auto()
+    STILL_ENTERED = enum.auto()
     SEATED_ELSEWHERE = enum.auto()
     MISSING_PERMISSIONS = enum.auto()
     BOT_HAS_NO_WALLET = enum.auto()

@@ -1,6 +1,6 @@
 """``/tripoley …`` slash commands: a thin layer over the table manager, bank and prefs.
 
-The commands come in families, one module each (:mod:`cogs.tables`, :mod:`cogs.economy`); this cog
+The commands come in families, one module each (:mod:`cogs.tables`, :mod:`cogs.economy`, :mod:`cogs.tournaments`); this cog
 composes them into the one ``/tripoley`` group and hands them the bot's services. The admins' tools
 are a top-level group of their own, ``/tripoley-admin`` (:mod:`cogs.admin`).
 """
@@ -14,12 +14,14 @@ from discord.ext import commands
 
 from cogs.economy import EconomyCommands
 from cogs.tables import TableCommands
+from cogs.tournaments import TournamentCommands
 
 
 @app_commands.guild_only()
 class Tripoley(
     TableCommands,
     EconomyCommands,
+    TournamentCommands,
     commands.GroupCog,
     group_name="tripoley",
     group_description="Play Tripoley and its family",

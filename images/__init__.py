@@ -3,7 +3,7 @@
 ``render_mat(view)``, ``render_hand(view)``, ``render_showdown(view)`` and
 ``render_summary(view_or_standings)`` each return a :class:`Rendered` with
 ``png`` bytes and ``alt`` text (and ``render_stats(stats)``, a player's stats chart, from plain
-data: :mod:`images.stats`).  See docs/images.md.
+data: :mod:`images.stats`; ``render_tournament(standings)``, a tournament's standings: :mod:`images.tournament`).  See docs/images.md.
 """
 
 from typing import Any
@@ -11,7 +11,15 @@ from typing import Any
 from .base import Rendered
 from .mat import render_mat
 
-__all__ = ["Rendered", "render_mat", "render_hand", "render_showdown", "render_summary", "render_stats"]
+__all__ = [
+    "Rendered",
+    "render_mat",
+    "render_hand",
+    "render_showdown",
+    "render_summary",
+    "render_stats",
+    "render_tournament",
+]
 
 
 def __getattr__(name: str) -> Any:  # the other renderers are imported lazily
@@ -23,4 +31,8 @@ def __getattr__(name: str) -> Any:  # the other renderers are imported lazily
         from .stats import render_stats
 
         return render_stats
+    if name == "render_tournament":
+        from .tournament import render_tournament
+
+        return render_tournament
     raise AttributeError(name)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -28,13 +27,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.economy.forgetting import FORGOTTEN, entered_in_open_tournament, forget_in_tables, forget_in_tournaments
 from bot.errors import HouseShort, NotAllowed, NotEnoughChips, OnCooldown, Refusal, RepeatedGrant
-from bot.messages.text import escape
 from bot.storage.database import Database
 from bot.storage.dialect import Connection, Params, Row
 
 HOUSE = 0
-FORGOTTEN = -1  # the user id of ledger rows whose player asked to be forgotten
 WEEK = "week"
 LEADERBOARDS = ("balance", "net", "wins")
 # The ledger kinds of grants that a player claims (their own cooldown each).
@@ -375,8 +373,9 @@ class Bank:
                 if (await cur.fetchone())[0]:
                     raise NotAllowed(Refusal.TABLES_OPEN)
             await self.ensure_wallet(conn, guild_id, HOUSE, bankroll)
-            async with conn.execute(
-                "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY user_id FOR UPDATE", (guild_id,)
+            async with conn.execute(  # (not the tournaments' pots and stacks: negative ids, bot/tournaments)
+                "SELECT user_id, balance FROM wallets WHERE guild_id = ? AND user_id >= 0 ORDER BY user_id FOR UPDATE",
+                (guild_id,),
             ) as cur:
                 wallets = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
             for user_id, balance in wallets:
@@ -401,6 +400,8 @@ class Bank:
         async with self.db.transaction() as conn:
             if still_seated():
                 raise NotAllowed(Refusal.STILL_SEATED)
+            if await entered_in_open_tournament(conn, guild_id, user_id):
+                raise NotAllowed(Refusal.STILL_ENTERED)
             wallet = await self._locked_wallet(conn, guild_id, user_id)
             if wallet is not None:  # their starting balance was given: remember that, and their cooldowns
                 await self._remember_forgotten(conn, guild_id, user_id)
@@ -412,7 +413,8 @@ class Bank:
             for column in ("user_id", "actor_id"):
                 sql = f"UPDATE ledger SET {column} = ? WHERE guild_id = ? AND {column} = ?"
                 await conn.execute(sql, (FORGOTTEN, guild_id, user_id))
-            for scrub in (forget_in_tables, *self.also_forget):  # inside this transaction: all or nothing
+            # inside this transaction: all or nothing
+            for scrub in (forget_in_tables, forget_in_tournaments, *self.also_forget):
                 await scrub(conn, guild_id, user_id)
             return balance
 
@@ -497,93 +499,3 @@ class Bank:
             (guild_id, user_id, limit),
         )
         return [dict(r) for r in rows]
-
-
-FORGOTTEN_NAME = "a former player"
-# A quarantine reason that named a forgotten player (an error text may quote anything).
-FORGOTTEN_REASON = "set apart (its reason named a player who has since been forgotten)"
-
-
-# A quarantined table's state that cannot be read, once it named a forgotten player: the table's chips
-# are settled from the ledger (bot.tables.quarantine), never from its state, so nothing is lost.
-UNREADABLE_STATE_REMOVED = json.dumps({"seats": [], "log": [], "unreadable_state_removed": True})
-
-
-async def forget_in_tables(conn: Connection, guild_id: int, user_id: int) -> None:
-    """Inside the caller's transaction: the player's seat in every closed or quarantined table of the
-    server loses its name and id (saved seats, the game's players, results, the host), and the log
-    lines naming them are dropped, also at tables they only passed through (a lobby they left: the
-    table keeps the names of everyone it ever named, ``named``)."""
-    await conn.execute(
-        "UPDATE tables SET host_id = ? WHERE guild_id = ? AND host_id = ?", (FORGOTTEN, guild_id, user_id)
-    )
-    async with conn.execute(
-        "SELECT id, status, state_json, result_json, replay_json, quarantine_reason FROM tables"
-        " WHERE guild_id = ? AND status IN ('finished', 'cancelled', 'quarantined')",
-        (guild_id,),
-    ) as cur:
-        fetched = await cur.fetchall()
-    replays = {r["id"]: r["replay_json"] for r in fetched}
-    rows = []
-    for r in fetched:
-        try:
-            state = json.loads(r["state_json"] or "{}")
-            if not isinstance(state, dict):
-                raise ValueError("not an object")
-        except ValueError:  # a quarantined table's unreadable state: dropped if it may name them
-            if str(user_id) in (r["state_json"] or ""):
-                await conn.execute("UPDATE tables SET state_json = ? WHERE id = ?", (UNREADABLE_STATE_REMOVED, r["id"]))
-            state = {}
-        rows.append((r["id"], state, r["result_json"], r["quarantine_reason"]))
-    key = str(user_id)
-    names = {s.get("name") for _, state, _, _ in rows for s in state.get("seats") or [] if s.get("user_id") == user_id}
-    names |= {state.get("named", {}).get(key) for _, state, _, _ in rows}
-    names.discard(None)
-    names.discard("")
-    names |= {escape(n) for n in names}  # the log's lines name players as Discord text
-
-    def unnamed(lines: list[str]) -> list[str]:
-        return [line for line in lines if not any(n in line for n in names)]
-
-    for table_id, state, result_json, reason in rows:
-        log = state.get("log") or []
-        kept = unnamed(log)
-        stories = state.get("round_logs") or {}
-        kept_stories = {number: unnamed(lines) for number, lines in stories.items()}
-        mine = any(s.get("user_id") == user_id for s in state.get("seats") or []) or key in state.get("named", {})
-        if reason and (key in reason or any(n in reason for n in names)):
-            await conn.execute("UPDATE tables SET quarantine_reason = ? WHERE id = ?", (FORGOTTEN_REASON, table_id))
-        if not mine and len(kept) == len(log) and kept_stories == stories:
-            continue
-        state.get("named", {}).pop(key, None)
-        state["log"] = kept
-        state["round_logs"] = kept_stories
-        game = json.loads(state["game"]) if isinstance(state.get("game"), str) else None
-        for index, seat in enumerate(state["seats"]):
-            if seat.get("user_id") == user_id:
-                seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
-                if game is not None and index < len(game.get("players") or []):
-                    game["players"][index] = FORGOTTEN_NAME  # the game's record names its players
-        if game is not None:
-            state["game"] = json.dumps(game, separators=(",", ":"))
-        result = json.loads(result_json) if result_json else None
-        forgotten_seats = set()
-        for seat in (result or {}).get("seats") or []:
-            if seat.get("user_id") == user_id:
-                seat["name"], seat["user_id"] = FORGOTTEN_NAME, FORGOTTEN
-                forgotten_seats.add(seat.get("seat"))
-        for highlight in ((result or {}).get("highlights") or {}).values():
-            if highlight and highlight.get("seat") in forgotten_seats:
-                highlight["name"] = FORGOTTEN_NAME
-        replay = json.loads(replays[table_id]) if replays.get(table_id) else None
-        if replay is not None and game is not None:  # the replay file names the players as the game does
-            replay["players"] = list(game.get("players") or replay.get("players") or [])
-        await conn.execute(
-            "UPDATE tables SET state_json = ?, result_json = ?, replay_json = ? WHERE id = ?",
-            (
-                json.dumps(state),
-                json.dumps(result) if result is not None else None,
-                json.dumps(replay) if replay is not None else None,
-                table_id,
-            ),
-        )

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from bot.economy.bank import FORGOTTEN, HOUSE, Bank
+from bot.economy.bank import HOUSE, Bank
+from bot.economy.forgetting import FORGOTTEN
 from bot.errors import NotAllowed, Refusal
 from bot.settings import Settings
 from bot.storage.database import Database
@@ -32,6 +33,8 @@ GUILD_TABLES = (
     "wallets",
     "stats",
     "tables",
+    "tournament_entrants",
+    "tournaments",
     "guild_settings",
     "ratings",  # bot.competition's five
     "rated_games",
@@ -55,8 +58,10 @@ async def guilds_with(db: Database, user_id: int) -> list[int]:
         "SELECT guild_id FROM wallets WHERE user_id = ? UNION SELECT guild_id FROM stats WHERE user_id = ?"
         " UNION SELECT guild_id FROM ledger WHERE user_id = ? OR actor_id = ?"
         " UNION SELECT guild_id FROM tables WHERE host_id = ?"
+        " UNION SELECT guild_id FROM tournament_entrants WHERE user_id = ?"
+        " UNION SELECT guild_id FROM tournaments WHERE host_id = ?"
         " UNION SELECT guild_id FROM tables WHERE state_json LIKE ?",  # named by a log (Table.named)
-        (user_id,) * 5 + (f'%"{user_id}": %',),
+        (user_id,) * 7 + (f'%"{user_id}": %',),
     )
     return sorted(int(r[0]) for r in rows)
 
@@ -70,13 +75,23 @@ async def seated_at_an_open_table(db: Database, user_id: int) -> bool:
     )
 
 
+async def entered_in_a_tournament(db: Database, user_id: int) -> bool:
+    """Whether a tournament signing up or running, in any server, has the user as an entrant still in."""
+    row = await db.fetchone(
+        "SELECT COUNT(*) FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+        " WHERE e.user_id = ? AND e.left_game = 0 AND t.status IN ('signup', 'running')",
+        (user_id,),
+    )
+    return bool(row[0])
+
+
 async def forget_everywhere(bank: Bank, user_id: int, seated_here: Callable[[int], bool]) -> dict[int, int]:
     """Forget the user in every server (``seated_here(guild_id)``: this process's own tables, asked
     again inside each server's transaction) and delete their preferences. Refused, with nothing
     forgotten, while an open table seats them. The chips removed, per server."""
     if user_id in (HOUSE, FORGOTTEN) or user_id < 0:
         raise ValueError("not a user id")
-    if await seated_at_an_open_table(bank.db, user_id):
+    if await seated_at_an_open_table(bank.db, user_id) or await entered_in_a_tournament(bank.db, user_id):
         raise NotAllowed(Refusal.SEATED_ELSEWHERE)
     removed = {}
     for guild_id in await guilds_with(bank.db, user_id):

@@ -182,6 +182,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
         "Reset once every table has finished, or stop them first with `/tripoley stop`."
     ),
     Refusal.STILL_SEATED: lambda: "You're seated at a table in this server: leave it (or let the game end) first.",
+    Refusal.STILL_ENTERED: lambda: "You're entered in a tournament in this server: leave it (or let it end) first.",
     Refusal.SEATED_ELSEWHERE: lambda: (
         "You're seated at a table in one of the servers: leave it (or let the game end) first, then forget everywhere."
     ),

@@ -72,6 +72,9 @@ class Seat:
     removed: bool = False  # that, because the host or an admin removed them (not of their own accord)
     ai_level: str = "normal"  # an AI seat's level (engine.ai.LEVELS); away and left seats play Normal
     votes: list[int] = field(default_factory=list)  # who voted to hand this absent player's seat to the AI
+    # The account its chips come from and go back to, when not its player's wallet (or the house's):
+    # a tournament table's stack account (bot.tournaments), so a tournament's stacks never reach a wallet.
+    funded_by: int | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -90,6 +93,8 @@ class Seat:
 
     @property
     def account(self) -> int:
+        if self.funded_by is not None:
+            return self.funded_by
         return HOUSE if self.user_id is None else self.user_id
 
 
@@ -129,7 +134,7 @@ class Table:
     log: list[str] = field(default_factory=list)  # Discord text: names escaped (bot.messages.text.escape)
     round_logs: dict[str, list[str]] = field(default_factory=dict)  # round → every log line, the whole game
     # Everyone the log has named, user id (as text) → name, seated or not (a lobby they left, an admin who
-    # kicked): what forget-me scrubs from the log (bot.economy.bank.forget_in_tables).
+    # kicked): what forget-me scrubs from the log (bot.economy.forgetting.forget_in_tables).
     named: dict[str, str] = field(default_factory=dict)
     version: int = 0
     created_at: float = 0.0

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.economy.bank import FORGOTTEN, HOUSE, Bank
+from bot.economy.bank import HOUSE, Bank
+from bot.economy.forgetting import FORGOTTEN
 from bot.storage.database import Database
 from bot.storage.dialect import Connection
 from bot.tables.model import TableStatus

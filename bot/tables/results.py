@@ -63,7 +63,9 @@ def game_results(table: Table, stacks: list[int], events: list[Event]) -> dict[s
                 "user_id": seat.user_id,
                 "stake": seat.stake,
                 "final": int(stacks[i]),
-                "net": int(stacks[i]) - seat.stake,
+                # What the game won or lost its player's wallet (stats, leaderboards): nothing at a table
+                # whose stacks came from another account (a tournament's: bot/tournaments).
+                "net": int(stacks[i]) - seat.stake if seat.funded_by is None else 0,
                 "pots_won": pots[i],
                 "best_hand": best[i][1],
                 "best_hand_rank": best[i][0],

@@ -40,25 +40,3 @@ def replay_attached(file_name: str) -> str:
         "The replay of that game: every deck and every decision. "
         f"Play it back with `python -m engine replay {file_name}`."
     )
-
-
-# -- the admin tools' answers (bot.discordio.admin) --------------------------------------------
-
-DO_IT_AGAIN = "Do it again"
-
-
-def house_adjusted(moved: int, balance: int) -> str:
-    if moved >= 0:
-        return f"Added {moved} chips: the house holds **{balance}** now."
-    return f"Removed {-moved} chips: the house holds **{balance}** now."
-
-
-def granted(moved: int, user_id: int, balance: int) -> str:
-    """A grant (``moved`` ≥ 0) or a removal of a member's chips; ``user_id``: the member (named, not pinged)."""
-    if moved >= 0:
-        return f"Granted **{moved}** chips to <@{user_id}>; their wallet holds {balance}."
-    return f"Took **{-moved}** chips from <@{user_id}>; their wallet holds {balance}."
-
-
-def economy_reset(wallets: int, starting_balance: int, bankroll: int) -> str:
-    return f"Done: {wallets} wallet(s) are back to {starting_balance} chips (the house to {bankroll})."

@@ -74,9 +74,9 @@ async def test_the_stats_chart_is_drawn_in_the_readers_language_or_the_servers_w
         return []
 
     monkeypatch.setattr(stack.publisher, "image", image)
-    monkeypatch.setattr(stack.manager, "stats", stats)
-    monkeypatch.setattr(stack.manager, "player_games", nothing)
-    monkeypatch.setattr(stack.manager, "player_presets", nothing)
+    monkeypatch.setattr(stack.manager.store, "stats", stats)
+    monkeypatch.setattr(stack.manager.store, "player_games", nothing)
+    monkeypatch.setattr(stack.manager.store, "player_presets", nothing)
     for public in (False, True):
         german = FakeInteraction(
             BOB, C, G, client=stack, locale=discord.Locale.german, guild_locale=discord.Locale.french

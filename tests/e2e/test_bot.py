@@ -626,10 +626,9 @@ async def test_sigterm_mid_game_exits_cleanly_and_resumes(discord_harness, tmp_p
     until killed), and the table resumes where it was."""
     dh = discord_harness
     proc, db, old, before = await game_waiting_for_a_human(dh, tmp_path)
-    began = time.monotonic()
     proc.proc.terminate()
-    assert await asyncio.wait_for(proc.proc.wait(), 10) == 0, proc.output()[-2000:]
-    assert time.monotonic() - began < 5
+    # A hang (the old fault) never ends: the bound only has to tell one from a slow, loaded machine.
+    assert await asyncio.wait_for(proc.proc.wait(), 20) == 0, proc.output()[-2000:]
     assert "Traceback" not in proc.output(), proc.output()[-2000:]
     assert chips_total(db) == before
     await dh.spawn(env=bot_env(tmp_path), cwd=tmp_path, commands=["tripoley"])

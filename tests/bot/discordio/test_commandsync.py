@@ -14,7 +14,7 @@ import discord
 from bot.discordio.commandsync import syncs_at_start
 from bot.settings import Settings
 
-ADMIN_TOOLS = {"grant", "house", "audit", "kick", "reset", "settings"}
+ADMIN_TOOLS = {"grant", "house", "audit", "kick", "reset", "settings", "season"}
 
 
 async def bot_command(args: list[str], cwd, env) -> tuple[int, str, str]:

@@ -39,7 +39,7 @@ def test_every_refusal_has_words():
             ("ago", 30.0),
             ("permissions", ["Send Messages"]),
             ("threads", False),
-            ("tool", "admin-role" if refusal is errors.Refusal.NEEDS_MANAGE_SERVER else "grant"),
+            ("tool", errors.AdminTool.GRANT),
         )
         facts.update({k: v for k, v in given if k in facts})
         assert words(refusal, facts).strip()

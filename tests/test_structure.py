@@ -32,13 +32,6 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 MAX_LINES = 600
 
-# Offences other branches of the same change remove (issue 31, "Clear parts"): the circle of
-# bot/discordio's annotation-only imports, and the long modules of its publisher, controller and
-# client and of bot/messages/text.py, the raw statuses and phases compared in bot/discordio and
-# bot/messages. Each entry is (module, "circle", "long" or "raw"); an entry that no longer offends
-# fails the test, so the list can only shrink. The lead empties it at merge.
-KNOWN_UNTIL_MERGE: tuple[tuple[str, str], ...] = ()
-
 
 @dataclass(frozen=True, slots=True)
 class Module:
@@ -145,10 +138,6 @@ def circles(edges: dict[str, frozenset[str]]) -> list[list[str]]:
     return found
 
 
-def known(kind: str) -> set[str]:
-    return {module for module, offence in KNOWN_UNTIL_MERGE if offence == kind}
-
-
 def long_modules() -> dict[str, int]:
     counts = {name: len(m.path.read_text(encoding="utf-8").splitlines()) for name, m in modules().items()}
     return {name: n for name, n in counts.items() if n > MAX_LINES}
@@ -167,14 +156,8 @@ def test_the_graph_sees_every_kind_of_import() -> None:
 
 def test_no_import_circle() -> None:
     found = circles(graph())
-    excused = known("circle")
-    unexcused = [c for c in found if not set(c) <= excused]
-    assert not unexcused, "import circles (every import counts, function-level and TYPE_CHECKING too):\n" + "\n".join(
-        " ↔ ".join(c) for c in unexcused
-    )
-    in_circles = {m for c in found for m in c}
-    assert excused <= in_circles, (
-        f"no longer in a circle, remove from KNOWN_UNTIL_MERGE: {sorted(excused - in_circles)}"
+    assert not found, "import circles (every import counts, function-level and TYPE_CHECKING too):\n" + "\n".join(
+        " ↔ ".join(c) for c in found
     )
 
 
@@ -202,10 +185,7 @@ def test_imports_flow_one_way() -> None:
 
 def test_no_module_over_600_lines() -> None:
     long = long_modules()
-    excused = known("long")
-    unexcused = {name: n for name, n in long.items() if name not in excused}
-    assert not unexcused, f"modules over {MAX_LINES} lines (split them by subject): {unexcused}"
-    assert excused <= set(long), f"no longer long, remove from KNOWN_UNTIL_MERGE: {sorted(excused - set(long))}"
+    assert not long, f"modules over {MAX_LINES} lines (split them by subject): {long}"
 
 
 def raw_comparisons(module: Module) -> list[str]:
@@ -246,13 +226,8 @@ def _name_of(node: ast.expr) -> str:
 
 
 def test_statuses_and_phases_are_compared_as_enums() -> None:
-    offending = {name: found for name, m in modules().items() if (found := raw_comparisons(m))}
-    excused = known("raw")
-    unexcused = [line for name, found in sorted(offending.items()) if name not in excused for line in found]
-    assert not unexcused, "compare TableStatus / PhaseName, not their raw values:\n" + "\n".join(unexcused)
-    assert excused <= set(offending), (
-        f"no raw comparison left, remove from KNOWN_UNTIL_MERGE: {sorted(excused - set(offending))}"
-    )
+    offending = [line for _, m in sorted(modules().items()) for line in raw_comparisons(m)]
+    assert not offending, "compare TableStatus / PhaseName, not their raw values:\n" + "\n".join(offending)
 
 
 def test_a_raw_comparison_is_found(tmp_path: Path) -> None:
@@ -260,8 +235,3 @@ def test_a_raw_comparison_is_found(tmp_path: Path) -> None:
     path.write_text('if table.status == "lobby" or aw.phase in ("claim", "x") or row["status"] != "finished": pass\n')
     found = raw_comparisons(Module("sample", path, False))
     assert found == ["sample:1 ['lobby']", "sample:1 ['claim']", "sample:1 ['finished']"]
-
-
-def test_known_offences_are_real_modules() -> None:
-    assert {module for module, _ in KNOWN_UNTIL_MERGE} <= set(modules())
-    assert {offence for _, offence in KNOWN_UNTIL_MERGE} <= {"circle", "long", "raw"}

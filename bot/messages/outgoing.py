@@ -219,9 +219,9 @@ def wanagan_hint(table: Table, view: GameView) -> GameView:
 def hand_message(
     table: Table, seat: int, view: GameView, choice: str | None = None, locale: str | None = None
 ) -> Outgoing:
-    """A player's hand, private: its words and picture in ``locale``, the reader's (bot.i18n.choice: a
-    DM's reader), else in the language being read (the interaction's reader), never the table's."""
-    with reading(locale or READING.get()):
+    """A player's hand, private: its words and picture in ``locale``, its reader's (bot.i18n.choice:
+    the interaction's or the DM's reader, whatever the table's); with no reader known, the table's."""
+    with reading(locale or table.locale):
         hinted = wanagan_hint(table, view)
         return Outgoing(
             handtext.hand_text(hinted, seat),

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.i18n import READING, _, ngettext
 from engine.cardnames import card_names
-from engine.cards import SUIT_SYMBOLS, SUITS
+from engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
@@ -120,9 +120,6 @@ def escaped_view(view: GameView) -> GameView:
     escaped = view.copy()
     escaped["seats"] = [{**s, "name": escape(s["name"])} for s in view["seats"]]
     return escaped
-
-
-RANKS = "23456789TJQKA"  # the engine's notation, in the order of the naming tables' ranks
 
 
 def card(text: str) -> str:

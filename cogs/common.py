@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.discordio.ui import build_view
 from bot.i18n import ENDONYMS, SPOKEN
-from bot.i18n.choice import SERVER_LANGUAGE
+from bot.i18n.choice import SERVER_LANGUAGE, answer_in_readers_language
 from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.competition import GAMES_TITLE, RATING_TITLE
@@ -112,6 +112,7 @@ class CommandFamily(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Tables, wallets and records belong to a server: a command from a DM is refused in words
         (the tree's error handler answers it, once)."""
+        answer_in_readers_language(interaction)  # the answer's words are in its reader's language
         if interaction.guild_id is None:
             raise app_commands.NoPrivateMessage()
         return True

@@ -6,7 +6,9 @@
   ``command name``, descriptions and choice names without one;
 - the mats: each game's name and its spaces' names (those that are not only cards: ``Kitty``, not
   ``K-Q♥``), drawn by images/;
-- the phases' titles (engine/phases/names.py), which head the pictures."""
+- the phases' titles (engine/phases/names.py), which head the pictures, their statuses (the table
+  message) and prompts (a turn's ping);
+- the games' summaries (their lobby)."""
 
 from __future__ import annotations
 
@@ -31,7 +33,11 @@ Key = tuple[str | None, str]
 
 async def tree() -> discord.app_commands.CommandTree[discord.Client]:
     services = SimpleNamespace(
-        manager=None, bank=None, prefs=None, controller=SimpleNamespace(pages={}, confirms={}, publisher=None)
+        # what the cogs' cog_load reads (the tournaments' service): nothing of it is used to list commands
+        manager=SimpleNamespace(bank=None, registry=SimpleNamespace(add_listener=lambda listener: None)),
+        bank=SimpleNamespace(db=None),
+        prefs=None,
+        controller=SimpleNamespace(pages={}, confirms={}, publisher=None),
     )
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
     await bot.add_cog(Tripoley(services))
@@ -46,11 +52,16 @@ def data_texts() -> dict[Key, str]:
         texts.setdefault((context, message), f"the command list: {where.name}")
     for preset in PRESETS.values():
         texts.setdefault((None, preset.name), "a game's name, heading its mat")
+        if preset.summary:
+            texts.setdefault((None, preset.summary), "a game's summary, in its lobby")
         for space in preset.spaces:
             if not is_card_label(space.label):
                 texts.setdefault((None, space.label), f"a space of the mat ({preset.key})")
     for phase in PHASE_TEXTS.values():
         texts.setdefault((None, phase.title), "a phase's title, heading the pictures")
+        texts.setdefault((None, phase.status), "where the table stands, on the table message")
+        if phase.prompt:
+            texts.setdefault((None, phase.prompt), "what the seat to act is asked")
     return texts
 
 

@@ -38,7 +38,7 @@ from bot.discordio.permissions import check_bot_permissions, wants_thread
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import AmountModal, build_view, message_kwargs
-from bot.i18n.choice import reader_locale
+from bot.i18n.choice import answer_in_readers_language, reader_locale
 from bot.messages import buttonids, controls, story
 from bot.messages.components import Component, card_pool, log_components, space_rules_select
 from bot.messages.outgoing import Outgoing, hand_message
@@ -124,6 +124,7 @@ class Controller:
         }
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        answer_in_readers_language(interaction)
         await report(interaction, error)
 
     # -- buttons and selects ------------------------------------------------------
@@ -145,6 +146,7 @@ class Controller:
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         """A click on one of our buttons or selects (``values``: a select's choices)."""
+        answer_in_readers_language(interaction)
         try:
             try:
                 button = buttonids.decode(custom_id)
@@ -157,6 +159,7 @@ class Controller:
 
     async def refuse_unreadable(self, interaction: discord.Interaction, custom_id: str, kind: str) -> None:
         """A component or form of ours whose id can't be read (``kind``: button, menu or form)."""
+        answer_in_readers_language(interaction)
         log.info("unreadable %s id %r", kind, custom_id[: buttonids.MAX_LENGTH])
         await report(interaction, errors.StaleButton(errors.Refusal.STALE_CONTROL, kind=kind))
 
@@ -439,6 +442,7 @@ class Controller:
 
     async def on_amount(self, interaction: discord.Interaction, button: buttonids.AmountButton, raw: str) -> None:
         """An amount form sent (``button``: the button that opened it)."""
+        answer_in_readers_language(interaction)
         try:
             table = self._table(interaction, button.table)
             if button.round != table.round:

@@ -9,7 +9,7 @@ else English. A DM is in its reader's language: the one last seen on their inter
 
 from __future__ import annotations
 
-from bot.i18n import SPOKEN, Locale
+from bot.i18n import READING, SPOKEN, Locale
 
 #: The value of ``/tripoley-admin settings language`` that hands the choice back to Discord's ``guild_locale``.
 SERVER_LANGUAGE = "discord"
@@ -42,3 +42,9 @@ def public_locale(server_setting: str | None, guild_locale: object) -> Locale:
 def dm_locale(last_seen: str | None) -> Locale:
     """The language of a DM: the one its reader's client last showed us, when we have it."""
     return spoken(last_seen) or Locale.EN
+
+
+def answer_in_readers_language(interaction: object) -> None:
+    """From here on in this interaction's task, the words made are in its reader's language (a public
+    message made meanwhile is in its table's: bot.i18n.in_table_language)."""
+    READING.set(private_locale(getattr(interaction, "locale", None)))

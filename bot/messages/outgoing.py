@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.i18n import READING, _, in_table_language, reading
 from bot.messages import handtext, story, tabletext, text
 from bot.messages.components import Component, final_components, hand_components, lobby_components, mat_components
 from bot.tables.model import DeadlineKind, Table, TableStatus
@@ -104,10 +105,12 @@ class Sink(Protocol):
         ...
 
 
+@in_table_language
 def lobby_message(table: Table) -> Outgoing:
     return Outgoing(tabletext.lobby_text(table, table.preset_info), lobby_components(table))
 
 
+@in_table_language
 def table_message(table: Table) -> Outgoing:
     """The message for a table's current state (lobby, mat, results)."""
     if table.status == TableStatus.LOBBY:
@@ -149,6 +152,7 @@ def round_dealer_view(table: Table, view: GameView) -> GameView:
     return shown
 
 
+@in_table_language
 def closed_round_message(table: Table, results: list[dict[str, Any]]) -> Outgoing:
     """The last round's message once the game is over: that round's mat as it ended, closed (no
     buttons, no turn), with its ``results`` (embeds); the standings come in a message of their own,
@@ -159,6 +163,7 @@ def closed_round_message(table: Table, results: list[dict[str, Any]]) -> Outgoin
     return Outgoing(content, [], view=picture_view(view, table.locale), render="mat", embeds=list(results))
 
 
+@in_table_language
 def summary_view(table: Table) -> dict[str, Any] | None:
     """What the standings picture is drawn from: each player's chips, net, pots won and best hand,
     and the game's highlights in words (the results; the game's view for results without them)."""
@@ -214,15 +219,17 @@ def wanagan_hint(table: Table, view: GameView) -> GameView:
 def hand_message(
     table: Table, seat: int, view: GameView, choice: str | None = None, locale: str | None = None
 ) -> Outgoing:
-    """A player's hand; its picture in ``locale``, the reader's (bot.i18n.choice), else the table's."""
-    hinted = wanagan_hint(table, view)
-    return Outgoing(
-        handtext.hand_text(hinted, seat),
-        hand_components(table, seat, hinted, choice),
-        view={**view, "locale": locale or table.locale},
-        render="hand",
-        image_name="hand.png",
-    )
+    """A player's hand, private: its words and picture in ``locale``, its reader's (bot.i18n.choice:
+    the interaction's or the DM's reader, whatever the table's); with no reader known, the table's."""
+    with reading(locale or table.locale):
+        hinted = wanagan_hint(table, view)
+        return Outgoing(
+            handtext.hand_text(hinted, seat),
+            hand_components(table, seat, hinted, choice),
+            view={**view, "locale": READING.get().value},
+            render="hand",
+            image_name="hand.png",
+        )
 
 
 async def settle(tasks: Callable[[], list[asyncio.Task[Any]]]) -> None:
@@ -265,21 +272,32 @@ def describe_error(exc: BaseException) -> str:
 # -- the publisher's own lines (bot.discordio.sending) -----------------------------------------
 
 
+@in_table_language
 def lobby_closed_message(table: Table) -> Outgoing:
     """A started game's lobby message, closed: who plays, and where (its thread, when it has one)."""
-    names = ", ".join(text.escape(seat.name) for seat in table.seats)
-    where = f"\nPlaying in <#{table.thread_id}>" if table.thread_id else ""
-    return Outgoing(f"## 🃏 {table.preset_info.name} — game started\nPlayers: {names}{where}", [])
+    lines = [
+        _("## 🃏 {game} — game started").format(game=_(table.preset_info.name)),
+        _("Players: {names}").format(names=", ".join(text.escape(seat.name) for seat in table.seats)),
+    ]
+    if table.thread_id:
+        lines.append(_("Playing in <#{thread_id}>").format(thread_id=table.thread_id))
+    return Outgoing("\n".join(lines), [])
 
 
+@in_table_language
 def thread_name(table: Table) -> str:
     """The name of the thread a table's game plays in."""
-    return f"{table.preset_info.name} — table {table.id}"
+    return _("{game} — table {table_id}").format(game=_(table.preset_info.name), table_id=table.id)
 
 
 def notice_by_dm(table: Table, notice: str) -> Outgoing:
-    """A private notice about a table (``notice``: worded already), by DM: which table, where."""
-    return Outgoing(f"**{table.preset_info.name}** in <#{table.channel_id}>: {notice}")
+    """A private notice about a table (``notice``: worded already, in its reader's language), by DM:
+    which table, where (in the language being read: the notice's reader's, not the table's)."""
+    return Outgoing(
+        _("**{game}** in <#{channel_id}>: {notice}").format(
+            game=_(table.preset_info.name), channel_id=table.channel_id, notice=notice
+        )
+    )
 
 
 def notice_in_channel(user_id: int, notice: str) -> Outgoing:

@@ -11,16 +11,18 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engine.cards import SUIT_SYMBOLS, SUITS
+from bot.i18n import READING, _, ngettext
+from engine.cardnames import card_names
+from engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
 from engine.textview import second_person, space_label
 from engine.viewtypes import GameView
 
-SUIT_NAMES = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
+SUIT_NAMES = {"C": N_("Clubs"), "D": N_("Diamonds"), "H": N_("Hearts"), "S": N_("Spades")}
 
 # /tripoley help: how to play in a few lines, and the commands that matter (every one is checked to exist).
 HELP_TEXT = N_("""\
@@ -38,47 +40,48 @@ HELP_TEXT = N_("""\
 `/tripoley settings`: this server's defaults · `/tripoley forget-me`: delete what the bot keeps about you
 Admins: `/tripoley-admin` (grant, house, audit, kick, reset, settings, season).""")
 
-# Where the table stands, in each phase (the engine's one table of phase words).
+# Where the table stands, in each phase (the engine's one table of phase words; in the catalogs through
+# scripts/data_texts.py, looked up in phase_text).
 PHASE_TEXT: dict[str, str] = {name: text.status for name, text in PHASE_TEXTS.items()}
 
 ACTION_LABELS = {
-    "check": "Check",
-    "call": "Call",
-    "fold": "Fold",
-    "bet": "Bet…",
-    "raise": "Raise…",
-    "keep": "Keep my hand",
-    "swap": "Swap blind",
-    "look": "Look at the widow",
-    "auction": "Auction the spare",
-    "bid": "Bid…",
-    "suit_bid": "Bid…",
-    "pass": "Pass",
-    "claim": "Claim!",
-    "choose": "Choose five",
-    "lead": "Lead",
-    "name_suit": "Name suit",
-    "corner_bet": "Corner bet…",
-    "cover": "Cover",
-    "decline": "Decline",
-    "play": "Play",
+    "check": N_("Check"),
+    "call": N_("Call"),
+    "fold": N_("Fold"),
+    "bet": N_("Bet…"),
+    "raise": N_("Raise…"),
+    "keep": N_("Keep my hand"),
+    "swap": N_("Swap blind"),
+    "look": N_("Look at the widow"),
+    "auction": N_("Auction the spare"),
+    "bid": N_("Bid…"),
+    "suit_bid": N_("Bid…"),
+    "pass": N_("Pass"),
+    "claim": N_("Claim!"),
+    "choose": N_("Choose five"),
+    "lead": N_("Lead"),
+    "name_suit": N_("Name suit"),
+    "corner_bet": N_("Corner bet…"),
+    "cover": N_("Cover"),
+    "decline": N_("Decline"),
+    "play": N_("Play"),
 }
 
 # Each verb in players' words, for sentences ("You may: check, bet, fold").
 ACTION_WORDS = {
-    "keep": "keep your hand",
-    "swap": "swap blind",
-    "look": "look at the widow",
-    "auction": "auction the spare hand",
-    "suit_bid": "bid for the pay suit",
-    "choose": "choose your poker five",
-    "name_suit": "name the pay suit",
-    "corner_bet": "bet on a corner Ace",
-    "cover": "cover the corner bet",
-    "pass_cards": "pass cards",
-    "reveal": "pick five cards and a space",
-    "full_house": "place a full house",
-    "straight": "place a 5-card straight",
+    "keep": N_("keep your hand"),
+    "swap": N_("swap blind"),
+    "look": N_("look at the widow"),
+    "auction": N_("auction the spare hand"),
+    "suit_bid": N_("bid for the pay suit"),
+    "choose": N_("choose your poker five"),
+    "name_suit": N_("name the pay suit"),
+    "corner_bet": N_("bet on a corner Ace"),
+    "cover": N_("cover the corner bet"),
+    "pass_cards": N_("pass cards"),
+    "reveal": N_("pick five cards and a space"),
+    "full_house": N_("place a full house"),
+    "straight": N_("place a 5-card straight"),
 }
 
 # What the seat to act is asked, in each decision.
@@ -120,18 +123,26 @@ def escaped_view(view: GameView) -> GameView:
 
 
 def card(text: str) -> str:
-    """``TH`` → ``10♥``."""
+    """``TH`` → ``10♥``; ``KH`` → ``K♥`` in English, ``R♥`` in French (engine/cardnames.py)."""
     if not text or len(text) < 2:
         return str(text)
-    rank, suit = text[:-1], text[-1].upper()
-    rank = "10" if rank.upper() in ("T", "10") else rank.upper()
-    return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
+    rank, suit = text[:-1].upper(), text[-1].upper()
+    rank = "T" if rank == "10" else rank
+    written = card_names(READING.get().value).ranks[RANKS.index(rank)] if len(rank) == 1 and rank in RANKS else rank
+    return f"{written}{SUIT_SYMBOLS.get(suit, suit)}"
+
+
+def suit_name(suit: str) -> str:
+    """A suit's name (``H`` → "Hearts") in the language being read."""
+    return _(SUIT_NAMES[suit])
 
 
 def card_copy(text: str, copy: int, copies: int) -> str:
     """A card menu's label: ``Q♥``, or with several copies in the hand which one it is,
     ``Q♥ (copy 2 of 2)`` (each copy is an option of its own)."""
-    return card(text) if copies <= 1 else f"{card(text)} (copy {copy} of {copies})"
+    if copies <= 1:
+        return card(text)
+    return _("{card} (copy {copy} of {copies})").format(card=card(text), copy=copy, copies=copies)
 
 
 def cards(texts: list[str] | None) -> str:
@@ -144,27 +155,28 @@ def hand_by_suit(texts: list[str] | None) -> str:
         groups.setdefault(c[-1].upper(), []).append(c)
     # In the order of the hand's picture (images.base.card_sort_key): ♣ ♦ ♥ ♠.
     lines = [f"{SUIT_SYMBOLS[s]} " + " ".join(card(c)[:-1] for c in groups[s]) for s in SUITS if s in groups]
-    return "\n".join(lines) or "(no cards)"
+    return "\n".join(lines) or _("(no cards)")
 
 
 def ping_closed_text(user_id: int, by_them: bool) -> str:
     """What a turn ping says once its decision is made (it stays, so its notification leads here)."""
-    return f"<@{user_id}> \u2713 done \u2014 you played." if by_them else f"<@{user_id}> that turn is over."
+    if by_them:
+        return _("<@{user_id}> \u2713 done \u2014 you played.").format(user_id=user_id)
+    return _("<@{user_id}> that turn is over.").format(user_id=user_id)
 
 
-# A count of things (a chip, a card), whole for each case: one (1 or -1) and any other count.
-COUNTED = {
-    "chip": ("{count} chip", "{count} chips"),
-    "card": ("{count} card", "{count} cards"),
-    "game": ("{count} game", "{count} games"),
-    "wallet": ("{count} wallet", "{count} wallets"),
+# A count of things (a chip, a card), in the language's plural forms (of the count's size: ``-1 chip``).
+COUNTED: dict[str, Callable[[int], str]] = {
+    "chip": lambda n: ngettext("{count} chip", "{count} chips", n),
+    "card": lambda n: ngettext("{count} card", "{count} cards", n),
+    "game": lambda n: ngettext("{count} game", "{count} games", n),
+    "wallet": lambda n: ngettext("{count} wallet", "{count} wallets", n),
 }
 
 
 def counted(count: int, thing: str) -> str:
     """``1 card``, ``2 cards``, ``-1 chip``: a count of a thing of :data:`COUNTED`."""
-    one, more = COUNTED[thing]
-    return (one if abs(count) == 1 else more).format(count=count)
+    return COUNTED[thing](abs(count)).format(count=count)
 
 
 def replay_file_name(replay: str, table_id: int, ended: float | None) -> str:
@@ -184,7 +196,14 @@ def timestamp(epoch: float | None, style: str = "R") -> str:
 
 
 def phase_text(phase: str | None) -> str:
-    return PHASE_TEXT.get(phase or "", phase or "")
+    """Where the table stands in ``phase``, in the language being read."""
+    status = PHASE_TEXT.get(phase or "")
+    return _(status) if status else phase or ""
+
+
+def prompt(phase: str) -> str:
+    """What the seat to act is asked in ``phase`` (:data:`PROMPTS`), in the language being read."""
+    return _(PROMPTS[phase])
 
 
 def name(view: Mapping[str, Any], seat: int | None) -> str:
@@ -194,43 +213,43 @@ def name(view: Mapping[str, Any], seat: int | None) -> str:
     try:
         return escape(view["seats"][seat]["name"])
     except (KeyError, IndexError, TypeError):
-        return f"seat {seat}"
+        return _("seat {seat}").format(seat=seat)
 
 
 # A step every seat asked decides at once (``view["acting"]``: who is still choosing), by phase:
 # who is still choosing, as a sentence, and on the table message (without and with its timer).
 WAITING_TOGETHER: dict[str, str] = {
-    "poker-choose": "Waiting for {names} to choose their five.",
-    "wanagan-pass": "Waiting for {names} to pick the cards they pass.",
-    "wanagan-reveal": "Waiting for {names} to pick their five and a space.",
-    "corner-cover": "Waiting for {names} to decide whether to cover the corner bet.",
+    "poker-choose": N_("Waiting for {names} to choose their five."),
+    "wanagan-pass": N_("Waiting for {names} to pick the cards they pass."),
+    "wanagan-reveal": N_("Waiting for {names} to pick their five and a space."),
+    "corner-cover": N_("Waiting for {names} to decide whether to cover the corner bet."),
 }
 WAITING_ON_MAT: dict[str, str] = {
-    "poker-choose": "⏳ Waiting for {names} to choose their five",
-    "wanagan-pass": "⏳ Waiting for {names} to pick the cards they pass",
-    "wanagan-reveal": "⏳ Waiting for {names} to pick their five and a space",
-    "corner-cover": "⏳ Waiting for {names} to decide whether to cover the corner bet",
+    "poker-choose": N_("⏳ Waiting for {names} to choose their five"),
+    "wanagan-pass": N_("⏳ Waiting for {names} to pick the cards they pass"),
+    "wanagan-reveal": N_("⏳ Waiting for {names} to pick their five and a space"),
+    "corner-cover": N_("⏳ Waiting for {names} to decide whether to cover the corner bet"),
 }
 WAITING_ON_MAT_UNTIL: dict[str, str] = {
-    "poker-choose": "⏳ Waiting for {names} to choose their five — time runs out {time}",
-    "wanagan-pass": "⏳ Waiting for {names} to pick the cards they pass — time runs out {time}",
-    "wanagan-reveal": "⏳ Waiting for {names} to pick their five and a space — time runs out {time}",
-    "corner-cover": "⏳ Waiting for {names} to decide whether to cover the corner bet — time runs out {time}",
+    "poker-choose": N_("⏳ Waiting for {names} to choose their five — time runs out {time}"),
+    "wanagan-pass": N_("⏳ Waiting for {names} to pick the cards they pass — time runs out {time}"),
+    "wanagan-reveal": N_("⏳ Waiting for {names} to pick their five and a space — time runs out {time}"),
+    "corner-cover": N_("⏳ Waiting for {names} to decide whether to cover the corner bet — time runs out {time}"),
 }
 # A seat's own choice in that step, told to that seat only, and who it waits for (by its ``do``,
 # then the phase): "You chose to pass 3♠ K♥ 2♣; waiting for **Bob** to pick the cards they pass."
 YOU_CHOSE: dict[str, str] = {
-    "choose": "You chose {cards}",
-    "pass_cards": "You chose to pass {cards}",
-    "reveal": "You chose {cards} for {space}",
-    "cover": "You chose to cover the corner bet",
-    "decline": "You chose not to cover the corner bet",
+    "choose": N_("You chose {cards}"),
+    "pass_cards": N_("You chose to pass {cards}"),
+    "reveal": N_("You chose {cards} for {space}"),
+    "cover": N_("You chose to cover the corner bet"),
+    "decline": N_("You chose not to cover the corner bet"),
 }
 STILL_WAITING: dict[str, str] = {
-    "poker-choose": "{chosen}; waiting for {names} to choose their five.",
-    "wanagan-pass": "{chosen}; waiting for {names} to pick the cards they pass.",
-    "wanagan-reveal": "{chosen}; waiting for {names} to pick their five and a space.",
-    "corner-cover": "{chosen}; waiting for {names} to decide whether to cover the corner bet.",
+    "poker-choose": N_("{chosen}; waiting for {names} to choose their five."),
+    "wanagan-pass": N_("{chosen}; waiting for {names} to pick the cards they pass."),
+    "wanagan-reveal": N_("{chosen}; waiting for {names} to pick their five and a space."),
+    "corner-cover": N_("{chosen}; waiting for {names} to decide whether to cover the corner bet."),
 }
 
 
@@ -247,34 +266,44 @@ def names_of(view: GameView, seats: list[int], mentions: dict[int, int] | None =
 
 def waiting_together(view: GameView) -> str:
     """Who has not chosen yet in the step decided at once: "Waiting for **Alice**, **Bob** to choose their five."."""
-    return WAITING_TOGETHER[view["phase"]].format(names=names_of(view, view["acting"]))
+    return _(WAITING_TOGETHER[view["phase"]]).format(names=names_of(view, view["acting"]))
 
 
 def chosen_and_waiting(view: GameView) -> str:
     """The seat's own choice in the step decided at once (``view["sealed"]``), and who is still choosing."""
     choice = view["sealed"]
     assert choice is not None  # asked of a seat whose choice is held (the hand view, its refusal)
-    chosen = YOU_CHOSE[str(choice["do"])].format(
+    chosen = _(YOU_CHOSE[str(choice["do"])]).format(
         cards=cards(choice.get("cards")), space=space_label(view, choice.get("space") or "")
     )
-    return STILL_WAITING[view["phase"]].format(chosen=chosen, names=names_of(view, view["acting"]))
+    return _(STILL_WAITING[view["phase"]]).format(chosen=chosen, names=names_of(view, view["acting"]))
 
 
-# The lines of a round's table message that only hold while the round is played.
-LIVE_LINES = ("⏳ ", "🤖 ", "Next round ", "Clearing the board ")
-ROUND_OVER = "✅ This round is over."
+# The lines of a round's table message that only hold while the round is played: their marks, and
+# the sentences that start them (read up to their first placeholder).
+LIVE_MARKS = ("⏳ ", "🤖 ")
+NEXT_ROUND = N_("Next round {time}.")
+CLEARING_THE_BOARD = N_("Clearing the board {time}.")
+ROUND_OVER = N_("✅ This round is over.")
 
 
-SHOWDOWN_LINE = "**Showdown:** "
+SHOWDOWN_LINE = N_("**Showdown:** {hands}")
+
+
+def line_start(sentence: str) -> str:
+    """How a line made of ``sentence`` (N_-marked) starts, in the language being read: up to its first placeholder."""
+    return _(sentence).split("{", 1)[0]
 
 
 def closed_round_text(content: str, told: bool = False) -> str:
     """An earlier round's table message, closed: its text without whose turn it was (nor when the
     next deal comes), and a line that says the round is over (``told``: its results come with it,
     so the showdown line goes: the results show those hands)."""
-    dropped = (*LIVE_LINES, SHOWDOWN_LINE) if told else LIVE_LINES
-    lines = [line for line in content.split("\n") if not line.startswith(dropped) and line != ROUND_OVER]
-    return "\n".join([*lines, ROUND_OVER])
+    starts = (NEXT_ROUND, CLEARING_THE_BOARD, SHOWDOWN_LINE) if told else (NEXT_ROUND, CLEARING_THE_BOARD)
+    dropped = (*LIVE_MARKS, *(line_start(s) for s in starts if line_start(s)))
+    over = _(ROUND_OVER)
+    lines = [line for line in content.split("\n") if not line.startswith(dropped) and line != over]
+    return "\n".join([*lines, over])
 
 
 MAX_CONTENT = 2000  # characters in a Discord message
@@ -306,39 +335,41 @@ def in_words(message: str, view: GameView | None = None) -> str:
 
 # A move refused because the awaited decision does not offer it, a whole sentence for each.
 CANT_NOW = {
-    "check": "You can't check now.",
-    "call": "You can't call now.",
-    "fold": "You can't fold now.",
-    "bet": "You can't bet now.",
-    "raise": "You can't raise now.",
-    "keep": "You can't keep your hand now.",
-    "swap": "You can't swap blind now.",
-    "look": "You can't look at the widow now.",
-    "auction": "You can't auction the spare hand now.",
-    "bid": "You can't bid now.",
-    "suit_bid": "You can't bid for the pay suit now.",
-    "pass": "You can't pass now.",
-    "claim": "You can't claim now.",
-    "choose": "You can't choose your poker five now.",
-    "lead": "You can't lead now.",
-    "name_suit": "You can't name the pay suit now.",
-    "corner_bet": "You can't bet on a corner Ace now.",
-    "cover": "You can't cover the corner bet now.",
-    "decline": "You can't decline now.",
-    "play": "You can't play now.",
-    "pass_cards": "You can't pass cards now.",
-    "reveal": "You can't pick five cards and a space now.",
-    "full_house": "You can't place a full house now.",
-    "straight": "You can't place a 5-card straight now.",
+    "check": N_("You can't check now."),
+    "call": N_("You can't call now."),
+    "fold": N_("You can't fold now."),
+    "bet": N_("You can't bet now."),
+    "raise": N_("You can't raise now."),
+    "keep": N_("You can't keep your hand now."),
+    "swap": N_("You can't swap blind now."),
+    "look": N_("You can't look at the widow now."),
+    "auction": N_("You can't auction the spare hand now."),
+    "bid": N_("You can't bid now."),
+    "suit_bid": N_("You can't bid for the pay suit now."),
+    "pass": N_("You can't pass now."),
+    "claim": N_("You can't claim now."),
+    "choose": N_("You can't choose your poker five now."),
+    "lead": N_("You can't lead now."),
+    "name_suit": N_("You can't name the pay suit now."),
+    "corner_bet": N_("You can't bet on a corner Ace now."),
+    "cover": N_("You can't cover the corner bet now."),
+    "decline": N_("You can't decline now."),
+    "play": N_("You can't play now."),
+    "pass_cards": N_("You can't pass cards now."),
+    "reveal": N_("You can't pick five cards and a space now."),
+    "full_house": N_("You can't place a full house now."),
+    "straight": N_("You can't place a 5-card straight now."),
 }
-CANT_DO_THAT_NOW = "You can't do that now."  # a move of no known kind
-YOU_MAY = "You may: {moves}."  # ``{moves}``: the decision's choices in words (ACTION_WORDS), by commas
+CANT_DO_THAT_NOW = N_("You can't do that now.")  # a move of no known kind
+YOU_MAY = N_("You may: {moves}.")  # ``{moves}``: the decision's choices in words (ACTION_WORDS), by commas
 
 
 def not_now(verb: str, legal: Iterable[str]) -> str:
     """The refusal of a move that is not one of the awaited decision's choices, and those choices."""
-    moves = ", ".join(ACTION_WORDS.get(v, v.replace("_", " ")) for v in legal)
-    return f"{CANT_NOW.get(verb, CANT_DO_THAT_NOW)} {YOU_MAY.format(moves=moves)}"
+    moves = ", ".join(_(ACTION_WORDS[v]) if v in ACTION_WORDS else v.replace("_", " ") for v in legal)
+    return _("{refusal} {choices}").format(
+        refusal=_(CANT_NOW.get(verb, CANT_DO_THAT_NOW)), choices=_(YOU_MAY).format(moves=moves)
+    )
 
 
 def you_did(line: str, name: str) -> str:

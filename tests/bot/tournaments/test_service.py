@@ -92,7 +92,7 @@ async def test_a_tournament_from_sign_up_to_champion_with_a_leaver_and_a_restart
     await manager.store.flush()
     await balanced(bank)
     manager2 = make_manager(round_pause=0.0)
-    await manager2.resume()
+    await manager2.timers.resume()
     service2 = service_for(manager2, db)
     await service2.resume()
     t2 = service2.open[tid]
@@ -176,7 +176,7 @@ async def test_a_start_time_that_passed_while_the_bot_was_down_starts_it_after_t
     tid = await signed_up(service_for(manager, db), bank, start_at=clock.wall() + 600)
     clock.advance(601)  # the bot was down meanwhile
     manager2 = make_manager(round_pause=0.0)
-    await manager2.resume()
+    await manager2.timers.resume()
     service2 = service_for(manager2, db)
     await service2.resume()
     assert service2.open[tid].status == TournamentStatus.SIGNUP
@@ -184,7 +184,7 @@ async def test_a_start_time_that_passed_while_the_bot_was_down_starts_it_after_t
     try:
         t = service2.open[tid]
         for _ in range(500):
-            opened = [manager2.get_by_id(s.table_id) for s in t.stage() if s.table_id is not None]
+            opened = [manager2.registry.get_by_id(s.table_id) for s in t.stage() if s.table_id is not None]
             if t.stage() and len(opened) == len(t.stage()) and all(tb is not None and tb.game for tb in opened):
                 break
             await asyncio.sleep(0.01)

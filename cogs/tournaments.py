@@ -24,6 +24,7 @@ from bot import errors
 from bot.discordio.answering import acknowledged_first, channel_of, guild_of, reply, send_answer
 from bot.discordio.permissions import check_bot_permissions
 from bot.discordio.ui import message_kwargs
+from bot.i18n.choice import public_locale
 from bot.messages import tournaments as words
 from bot.messages.outgoing import Outgoing
 from bot.tournaments.model import StageTable, Tournament
@@ -122,8 +123,11 @@ class TournamentCommands(CommandFamily):
         if isinstance(interaction.channel, discord.Thread):  # its tables play in threads, which don't nest
             raise errors.TripoleyError(words.not_in_a_thread())
         check_bot_permissions(interaction, new_thread=True)  # each table plays in a thread of this channel
-        game = preset or (await self.prefs.guild(guild)).default_preset
-        choices = Settings(game, buy_in, seats, advance, ending, rounds, ai_fill, start_time(start, time.time()))
+        config = await self.prefs.guild(guild)
+        game = preset or config.default_preset
+        when = start_time(start, time.time())
+        locale = public_locale(config.language, interaction.guild_locale).value  # its posts: the server's language
+        choices = Settings(game, buy_in, seats, advance, ending, rounds, ai_fill, when, locale)
 
         async def open_it() -> Tournament:
             async with worded():

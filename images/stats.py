@@ -77,31 +77,48 @@ def signed(n: int) -> str:
 
 def stats_alt(stats: dict[str, Any]) -> str:
     """The picture in words: the line's start, end, lowest and highest, and every game's results."""
-    name = str(stats.get("name") or "This player")
+    name = str(stats.get("name") or _("This player"))
     games = list(stats.get("games") or [])
     parts = []
     if len(games) == 1:
         points = running_totals(games, int(stats.get("total_net") or 0))
-        outcome = "won it" if games[0].get("winner") else "did not win it"
-        parts.append(f"{name}'s net chips after their last game: {signed(points[0])}; they {outcome}.")
+        if games[0].get("winner"):
+            sentence = _("{name}'s net chips after their last game: {net}; they won it.")
+        else:
+            sentence = _("{name}'s net chips after their last game: {net}; they did not win it.")
+        parts.append(sentence.format(name=name, net=signed(points[0])))
     elif games:
         points = running_totals(games, int(stats.get("total_net") or 0))
         wins = sum(1 for g in games if g.get("winner"))
         parts.append(
-            f"{name}'s net chips after each of the last {len(games)} games: from {signed(points[0])} to"
-            f" {signed(points[-1])} (lowest {signed(min(points))}, highest {signed(max(points))}); won {wins} of them."
+            _(
+                "{name}'s net chips after each of the last {count} games: from {first} to {last} (lowest {lowest},"
+                " highest {highest}); won {wins} of them."
+            ).format(
+                name=name,
+                count=len(games),
+                first=signed(points[0]),
+                last=signed(points[-1]),
+                lowest=signed(min(points)),
+                highest=signed(max(points)),
+                wins=wins,
+            )
         )
     else:
-        parts.append(f"{name} has no finished games yet.")
+        parts.append(_("{name} has no finished games yet.").format(name=name))
     if rating_sentence(games):
         parts.append(rating_sentence(games))
     families = [
-        f"{f['game']} {f['games']} game{'s' if f['games'] != 1 else ''}, {f['wins']} win{'s' if f['wins'] != 1 else ''},"
-        f" {signed(int(f['net']))}"
+        _("{game} {games}, {wins}, {net}").format(
+            game=_(str(f["game"])),
+            games=ngettext("{count} game", "{count} games", int(f["games"])).format(count=f["games"]),
+            wins=ngettext("{count} win", "{count} wins", int(f["wins"])).format(count=f["wins"]),
+            net=signed(int(f["net"])),
+        )
         for f in stats.get("by_game") or []
     ]
     if families:
-        parts.append("By game: " + "; ".join(families) + ".")
+        parts.append(_("By game: {families}.").format(families="; ".join(families)))
     return " ".join(parts)[:1024]
 
 
@@ -115,8 +132,8 @@ def rating_sentence(games: list[dict[str, Any]]) -> str:
     if not points:
         return ""
     if len(points) == 1:
-        return f"Rating after the last rated game: {points[-1][1]}."
-    return f"Rating over these games: from {points[0][1]} to {points[-1][1]}."
+        return _("Rating after the last rated game: {rating}.").format(rating=points[-1][1])
+    return _("Rating over these games: from {first} to {last}.").format(first=points[0][1], last=points[-1][1])
 
 
 def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[dict[str, Any]], bottom: float) -> None:
@@ -131,7 +148,14 @@ def draw_rating_trend(draw: ImageDraw.ImageDraw, xs: list[float], games: list[di
         draw.line(line, fill=CYAN, width=2)
     for x, y in line:
         draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=CYAN)
-    draw_text(draw, (WIDTH / 2, bottom + 18), f"rating (cyan line): {points[-1][1]}", font(13), CYAN, "mm")
+    draw_text(
+        draw,
+        (WIDTH / 2, bottom + 18),
+        _("rating (cyan line): {rating}").format(rating=points[-1][1]),
+        font(13),
+        CYAN,
+        "mm",
+    )
 
 
 @in_view_language

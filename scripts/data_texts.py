@@ -1,8 +1,8 @@
 """Add the texts that live in data, not in gettext calls, to the catalog template
 (``scripts/catalogs.sh extract`` runs this; docs/languages.md).
 
-- the command list: the tree built as the bot builds it (the two cogs, no Discord, no database), every
-  text a sync hands discord.py's translator (bot/i18n/commands.py): names with the context
+- the command list: the tree built as the bot builds it (every extension of bot.discordio.client's
+  ``EXTENSIONS``, no Discord, no database), every text a sync hands discord.py's translator (bot/i18n/commands.py): names with the context
   ``command name``, descriptions and choice names without one;
 - the mats: each game's name and its spaces' names (those that are not only cards: ``Kitty``, not
   ``K-Q♥``), drawn by images/;
@@ -21,9 +21,8 @@ import discord
 from babel.messages.pofile import read_po, write_po
 from discord.ext import commands
 
+from bot.discordio.client import EXTENSIONS
 from bot.i18n.commands import command_texts
-from cogs.admin import Admin
-from cogs.tripoley import Tripoley
 from engine.phases.names import PHASE_TEXTS
 from engine.presets import PRESETS
 from images.common import is_card_label
@@ -32,16 +31,19 @@ Key = tuple[str | None, str]
 
 
 async def tree() -> discord.app_commands.CommandTree[discord.Client]:
-    services = SimpleNamespace(
-        # what the cogs' cog_load reads (the tournaments' service): nothing of it is used to list commands
-        manager=SimpleNamespace(bank=None, registry=SimpleNamespace(add_listener=lambda listener: None)),
-        bank=SimpleNamespace(db=None),
-        prefs=None,
-        controller=SimpleNamespace(pages={}, confirms={}, publisher=None),
-    )
+    """The command tree of every extension the bot loads (its ``EXTENSIONS``, by their ``setup``), on a
+    bot given only what the cogs' loading touches (the tournaments' service is made in ``cog_load``)."""
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-    await bot.add_cog(Tripoley(services))
-    await bot.add_cog(Admin(services))
+    services = {
+        "manager": SimpleNamespace(bank=None, registry=SimpleNamespace(add_listener=lambda listener: None)),
+        "bank": SimpleNamespace(db=None),
+        "prefs": None,
+        "controller": SimpleNamespace(pages={}, confirms={}, publisher=None),
+    }
+    for name, service in services.items():
+        setattr(bot, name, service)
+    for extension in EXTENSIONS:
+        await bot.load_extension(extension)
     return bot.tree
 
 

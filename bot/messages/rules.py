@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import Locale, translator
+from bot.i18n import Locale, _, reading, translator
 from engine.cardnames import label_in
 from engine.game import Game
 from engine.language import N_, rule_summary
@@ -32,8 +32,8 @@ def house_rules_text(preset_key: str, options: dict[str, Any] | None) -> str:
     """ "House rules at this table: …" or that the table plays the preset as it is."""
     changes = house_rule_changes(preset_key, options)
     if not changes:
-        return "**House rules at this table**: none, the game as printed."
-    return "**House rules at this table**: " + "; ".join(changes) + "."
+        return _("**House rules at this table**: none, the game as printed.")
+    return _("**House rules at this table**: {changes}.").format(changes="; ".join(changes))
 
 
 def pages_for(preset_key: str, options: dict[str, Any] | None = None, locale: str = "en") -> list[str]:
@@ -42,7 +42,8 @@ def pages_for(preset_key: str, options: dict[str, Any] | None = None, locale: st
     Discord page last; the detailed pages between them are the English rule book's."""
     pages = rule_pages(preset_key, options)
     if options is not None:
-        pages[0] = house_rules_text(preset_key, options) + "\n\n" + pages[0]
+        with reading(locale):
+            pages[0] = house_rules_text(preset_key, options) + "\n\n" + pages[0]
     words = translator(Locale(locale))
     summary = rule_summary(locale)
     if summary is None:
@@ -69,13 +70,16 @@ def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
     played = get_preset(preset_key).options.with_overrides(options)
     lines = []
     if offered:
-        lines.append("**House rules** (the host switches them with the menu below):")
+        lines.append(_("**House rules** (the host switches them with the menu below):"))
         lines += [
             f"• {OPTION_TEXT[name].title}: **{value_label(name, getattr(played, name))}** — {OPTION_TEXT[name].line}"
             for name in offered
         ]
     changes = house_rule_changes(preset_key, options)
-    lines.append("Changed from the printed game: " + "; ".join(changes) if changes else "Played as printed.")
+    if changes:
+        lines.append(_("Changed from the printed game: {changes}").format(changes="; ".join(changes)))
+    else:
+        lines.append(_("Played as printed."))
     return lines
 
 

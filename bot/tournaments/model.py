@@ -88,6 +88,7 @@ class Tournament:
     order: list[str] = field(default_factory=list)  # the final standings, once finished
     message_id: int | None = None  # the sign-up message
     created_at: float = 0.0
+    locale: str = "en"  # the language of its posts and its tables (bot.i18n.choice.public_locale), fixed at creation
 
     # -- derived --------------------------------------------------------------
 
@@ -133,6 +134,7 @@ class Tournament:
                 "stages": [[asdict(t) for t in stage] for stage in self.stages],
                 "order": self.order,
                 "message_id": self.message_id,
+                "locale": self.locale,
             }
         )
 
@@ -149,6 +151,7 @@ class Tournament:
         self.stages = [[StageTable(**t) for t in stage] for stage in state["stages"]]
         self.order = list(state["order"])
         self.message_id = state.get("message_id")
+        self.locale = state.get("locale", "en")
 
 
 def table_sizes(players: int, table_size: int) -> list[int]:

@@ -108,6 +108,7 @@ class Settings:
     rounds: int = 3
     ai_fill: bool = False
     start_at: float | None = None
+    locale: str = "en"  # the server's language (bot.i18n.choice.public_locale)
 
 
 @dataclass
@@ -190,6 +191,7 @@ class Tournaments:
                 ai_fill=choices.ai_fill,
                 start_at=choices.start_at,
                 created_at=self._wall(),
+                locale=choices.locale,
             )
             starting = (await self.manager.prefs.guild(guild_id)).starting_balance
             tournament.entrants.append(Entrant(entry=1, user_id=host_id, name=host_name, paid=choices.buy_in))
@@ -360,6 +362,7 @@ class Tournaments:
             ai_pause=float(config.ai_pause),
             created_at=self._wall(),
             thread_id=st.thread_id,  # (its channel is the thread: the thread is archived when it ends)
+            locale=tournament.locale,
         )
         for key in st.seats:
             entrant = tournament.by_key(key)

@@ -104,3 +104,17 @@ def test_the_rating_after_each_rated_game_is_a_second_line_told_in_words():
     one = stats([10])
     one["games"][0]["rating"] = 1025
     assert "Rating after the last rated game: 1025." in render_stats(one).alt
+
+
+def test_the_rating_and_the_words_in_french_and_german():
+    data = stats([10, -30, 25])
+    for game, rating in zip(data["games"], [1020, 1040, 1060]):
+        game["rating"] = rating
+    french = render_stats({**data, "locale": "fr"})
+    assert "Cote sur ces parties : de 1020 à 1060." in french.alt
+    assert french.alt.startswith("Jetons nets de Ann après chacune des 3 dernières parties : de +50 à +45")
+    assert "Par jeu : Tripoley (Cadaco) : 3 parties, 1 victoire, +5." in french.alt
+    german = render_stats({**data, "locale": "de"})
+    assert "Wertung über diese Spiele: von 1020 bis 1060." in german.alt
+    assert "Nach Spiel: Tripoley (Cadaco): 3 Spiele, 1 Sieg, +5." in german.alt
+    assert french.png != german.png != render_stats(data).png  # the labels drawn, the rating's among them

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import Locale, translator
-from bot.messages.rules import HOW_TO_PLAY_HERE, pages_for, space_rules
+from bot.i18n import Locale, reading, translator
+from bot.messages.rules import HOW_TO_PLAY_HERE, lobby_rules_lines, pages_for, space_rules
 from bot.messages.text import HELP_TEXT
 from engine import Game
 from engine.presets import PRESETS
@@ -47,3 +47,12 @@ def test_what_pays_every_space_of_every_mat_is_said_in_the_readers_language(key,
 def test_help_names_the_commands_as_the_reader_sees_them(locale, start):
     text = translator(Locale(locale)).gettext(HELP_TEXT)
     assert start in text and len(text) <= 2000
+
+
+def test_a_tables_house_rules_in_the_readers_language_and_the_lobbys_in_the_tables():
+    assert pages_for("tripoley", {}, "fr")[2].startswith("**Règles maison à cette table** : aucune")
+    assert pages_for("tripoley", {}, "de")[2].startswith("**Hausregeln an diesem Tisch**: keine")
+    assert pages_for("tripoley", {}, "en")[0].startswith("**House rules at this table**: none, the game as printed.")
+    with reading("de"):
+        assert lobby_rules_lines("tripoley", {})[-1] == "Gespielt wie gedruckt."
+    assert lobby_rules_lines("tripoley", {})[-1] == "Played as printed."

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bot.i18n import reading
 from bot.messages import tournaments as words
 from bot.tournaments.model import Entrant, StageTable, Tournament, TournamentStatus
+from bot.tournaments.service import Problem
 from images.tournament import render_tournament
 
 
@@ -53,3 +55,37 @@ def test_the_standings_picture_and_its_words():
     assert picture.png.startswith(b"\x89PNG") and picture.height > 200
     assert picture.alt.startswith("Standings of tournament #3: 1 Ada (Normal AI), final table")
     assert "33 chips" in picture.alt
+
+
+def test_a_tournament_posts_in_its_language_whoever_reads():
+    """The channel's posts follow the tournament's language (the server's, fixed at creation), even while an
+    interaction of a reader of another language is answered; the private answers follow the reader."""
+    t = finished_tournament()
+    t.locale = "fr"
+    with reading("de"):
+        assert words.champion_text(t).startswith("🏆 **Ada (Normal AI)** remporte le tournoi n° 3 ! Prix : 2e **")
+        assert words.standings_text(t, "Tripoley").splitlines()[1] == "1. Ada (Normal AI) : table finale"
+        assert words.standings_picture(t, "Tripoley")["headings"]["name"] == "JOUEUR"
+        assert words.joined_answer(t) == "Du bist in Turnier Nr. 3: 10 Chips Einsatz gezahlt."
+    t.status = TournamentStatus.SIGNUP
+    signup = words.signup_text(t, "Tripoley")
+    assert "1er 65 % (33 jetons), 2e 35 % (17 jetons)" in signup
+    assert "Cave de 10 jetons · 3 places par table · le 1er de chaque table passe" in signup
+    assert [b.label for b in words.signup_buttons(t)] == ["Rejoindre", "Quitter"]
+    t.locale = "de"
+    assert "Einsatz 10 Chips · 3 Plätze pro Tisch · der 1. jedes Tisches kommt weiter" in words.signup_text(t, "X")
+    assert words.thread_name(t, t.stage()[0]) == "Turnier 3 · Etappe 2 · Tisch 1"
+
+
+def test_the_refusals_and_answers_in_the_readers_language():
+    t = finished_tournament()
+    with reading("fr"):
+        assert words.refusal(Problem.TOO_FEW, {"least": 4, "entrants": 2}) == (
+            "Le tournoi a besoin d'au moins 4 joueurs pour commencer ; 2 inscrits."
+        )
+        assert "`/tripoley tournoi créer`" in words.refusal(Problem.NONE_HERE, {})
+        assert words.left_answer(t, True).endswith("vos 10 jetons sont revenus dans votre portefeuille.")
+    with reading("de"):
+        assert words.started_answer(t) == "Turnier Nr. 3 hat begonnen: 1 Tisch ist gesetzt."
+        assert words.refusal(Problem.UNAFFORDABLE, {"buy_in": 50}).endswith("`/tripoley täglich`.")
+    assert words.started_answer(t) == "Tournament #3 has begun: 1 table is seated."  # English, as before

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import _, ngettext
+from bot.i18n import _, ngettext, reading
 from bot.messages.notices import GAME_PLACE_LOST, LOBBY_PLACE_LOST
 from bot.messages.reveals import reveal_lines, told_reveals
 from bot.messages.text import escape, escaped_view, you_did
@@ -212,6 +212,10 @@ class TableLines:
 
     def say(self, line: Line, /, **facts: Any) -> str:
         return LINES[line](**facts)
+
+    def public(self, locale: str, line: Line, /, **facts: Any) -> str:
+        with reading(locale):
+            return self.say(line, **facts)
 
     def events(self, events: Sequence[Event], view: GameView) -> list[str]:
         return log_lines(events, escaped_view(view))

@@ -17,6 +17,7 @@ from bot.tables.telling import Line, Note
 from engine import Game
 from engine import events as ev
 from engine.ai import autoplay
+from tests.bot.tables.test_manager import ANN, BOB, C, lobby
 
 
 def table(locale: str, status: str = "lobby") -> Table:
@@ -165,3 +166,12 @@ def test_the_round_results_follow_the_tables_language_whoever_reads():
     assert page["footer"]["text"] == "Page 1/1" and "la manche 1" in page["title"], "a log page: its reader's"
     with reading("de"):
         assert story.fit(["x" * 30] * 3, limit=100).endswith("… und 2 weitere: siehe den Knopf **Verlauf**.")
+
+
+async def test_a_readers_click_logs_in_the_tables_language_and_answers_in_theirs(manager, clock, bank):
+    table = await lobby(manager, ai=0, humans=(ANN,))
+    table.locale = "fr"
+    with reading("de"):  # a German reader's interaction
+        update = await manager.lobby.join(C, BOB, "bob")
+    assert table.log[-1] == "bob a rejoint la table.", "the log: the channel's"
+    assert update.message == "Du bist dabei! Einsatz: 100 Chips.", "the answer: the reader's"

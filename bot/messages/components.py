@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import _, in_table_language, ngettext, pgettext
+from bot.i18n import READING, _, in_table_language, ngettext, pgettext
 from bot.messages.buttonids import (
     AmountButton,
     CardMenu,
@@ -33,13 +33,14 @@ from bot.messages.buttonids import (
     copy_number,
     encode,
 )
-from bot.messages.handtext import claim_words, spoken_label
+from bot.messages.handtext import claim_words
 from bot.messages.text import ACTION_LABELS, SUIT_NAMES, card, card_copy
 from bot.messages.weblinks import BOARD
 from bot.tables.log import claim_is_public, decision_token
 from bot.tables.model import Table
 from bot.tables.moderation import vote_open, votes_needed
 from engine import Awaiting
+from engine.cardnames import label_in
 from engine.cards import SUIT_SYMBOLS
 from engine.language import N_
 from engine.phases.names import PhaseName
@@ -380,7 +381,7 @@ def hand_components(table: Table, seat: int, view: GameView, choice: str | None 
         # them first would declare whatever the menu started on).
         spaces = list(detail.get("spaces") or [])[:25]
         space = choice if choice is not None and choice in spaces else None
-        labels = {sp["id"]: spoken_label(view, sp["id"]) for sp in view["mat"]}
+        labels = {sp["id"]: label_in(sp["label"], READING.get()) for sp in view["mat"]}
         makes = set(detail.get("makes") or ())
         comps.append(
             SelectSpec(

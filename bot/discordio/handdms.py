@@ -11,7 +11,7 @@ import logging
 from bot.discordio.render import ImageService
 from bot.economy.prefs import Prefs
 from bot.i18n.choice import dm_locale
-from bot.messages.notices import HAND_DMS_CLOSED
+from bot.messages.notices import hand_dms_closed
 from bot.messages.outgoing import DMForbidden, Sink, hand_message
 from bot.tables.model import Table
 from engine.viewtypes import GameView
@@ -47,7 +47,7 @@ class HandDMs:
                     try:
                         await self.sink.notice(
                             table.mat_channel,
-                            HAND_DMS_CLOSED.format(user=user_id),
+                            hand_dms_closed(table, user_id),
                             user_id,
                         )
                     except Exception:

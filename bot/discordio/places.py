@@ -82,7 +82,7 @@ class Places:
         if update is None:
             return  # it closed meanwhile (its game's end, a stop)
         log.warning("table %s in channel %s ended: %s", table.id, table.channel_id, PLACE_LOST[why])
-        notice = place_lost_notice(table.preset_info.name, table.channel_id, why, lobby)
+        notice = place_lost_notice(table.preset_info.name, table.channel_id, why, lobby, table.locale)
         try:
             await self.sink.dm(table.host_id, Outgoing(notice))
         except Exception as exc:

@@ -36,7 +36,7 @@ from typing import Any
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.pingpolicy import DecisionKey, PingPolicy
 from bot.discordio.render import ImageService
-from bot.messages.notices import PING_MARK, ping_text
+from bot.messages.notices import is_turn_ping, ping_text
 from bot.messages.outgoing import (
     DMForbidden,
     Outgoing,
@@ -296,7 +296,7 @@ class TurnNotifier:
                 users.append(user_id)
         if not users:
             return
-        text = ping_text(users, phase, deadline, link, all(updated.get(u, False) for u in users))
+        text = ping_text(table, users, phase, deadline, link, all(updated.get(u, False) for u in users))
         message_id = await self._post_ping(table, Outgoing(text, pings=tuple(users)))
         # Answered meanwhile? The update that moved the table on is due here next: it closes this one.
         await remember_message(self.manager, table.id, ShownMessage.PING, message_id)  # a restart deletes it too
@@ -310,7 +310,7 @@ class TurnNotifier:
         except Exception as exc:
             log.info("could not look for the turn pings of table %s (%s)", table.id, describe_error(exc))
             return []
-        return [m.id for m in shown if not m.custom_ids and m.content.startswith("<@") and PING_MARK in m.content]
+        return [m.id for m in shown if not m.custom_ids and is_turn_ping(m.content)]
 
     async def _decided_within(self, table: Table, key: DecisionKey, delay: float) -> bool:
         """Whether the decision ``key`` is made within ``delay`` seconds (woken by each update)."""

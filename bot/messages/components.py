@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import READING, _, in_table_language, ngettext, pgettext
 from bot.messages.buttonids import (
     AmountButton,
     CardMenu,
@@ -39,7 +40,9 @@ from bot.tables.log import claim_is_public, decision_token
 from bot.tables.model import Table
 from bot.tables.moderation import vote_open, votes_needed
 from engine import Awaiting
+from engine.cardnames import label_in
 from engine.cards import SUIT_SYMBOLS
+from engine.language import N_
 from engine.phases.names import PhaseName
 from engine.viewtypes import GameView
 
@@ -90,15 +93,17 @@ def verb_style(verb: str) -> str:
     return SECONDARY
 
 
+@in_table_language
 def lobby_components(table: Table) -> list[Component]:
+    """The lobby's buttons (and the host's house-rule menu), in the table's language."""
     comps: list[Component] = [
-        ButtonSpec(encode(LobbyButton(table.id, "join")), "Join", SUCCESS),
-        ButtonSpec(encode(LobbyButton(table.id, "leave")), "Leave", SECONDARY),
-        ButtonSpec(encode(LobbyButton(table.id, "ai")), "Add AI", SECONDARY),
-        ButtonSpec(encode(LobbyButton(table.id, "start")), "Start", PRIMARY),
+        ButtonSpec(encode(LobbyButton(table.id, "join")), pgettext("button", "Join"), SUCCESS),
+        ButtonSpec(encode(LobbyButton(table.id, "leave")), pgettext("button", "Leave"), SECONDARY),
+        ButtonSpec(encode(LobbyButton(table.id, "ai")), pgettext("button", "Add AI"), SECONDARY),
+        ButtonSpec(encode(LobbyButton(table.id, "start")), pgettext("button", "Start"), PRIMARY),
         # the AI's level: "Add AI" above is Normal
-        ButtonSpec(encode(LobbyButton(table.id, "ai", "easy")), "Add Easy AI", SECONDARY, row=1),
-        ButtonSpec(encode(LobbyButton(table.id, "ai", "hard")), "Add Hard AI", SECONDARY, row=1),
+        ButtonSpec(encode(LobbyButton(table.id, "ai", "easy")), pgettext("button", "Add Easy AI"), SECONDARY, row=1),
+        ButtonSpec(encode(LobbyButton(table.id, "ai", "hard")), pgettext("button", "Add Hard AI"), SECONDARY, row=1),
     ]
     house = house_rule_select(table)
     if house is not None:
@@ -113,7 +118,7 @@ def house_rule_select(table: Table) -> SelectSpec | None:
     options = table.preset_info.options.with_overrides(table.options)
     choices = [
         (
-            f"{OPTION_TEXT[name].title}: {value_label(name, value)}"[:100],
+            _("{rule}: {value}").format(rule=_(OPTION_TEXT[name].title), value=value_label(name, value))[:100],
             f"{name}={str(value).lower()}",
             _clip(value_text(name, value), 100),
         )
@@ -125,7 +130,7 @@ def house_rule_select(table: Table) -> SelectSpec | None:
         return None
     return SelectSpec(
         encode(HouseRuleMenu(table.id)),
-        "House rules (host): switch one…",
+        _("House rules (host): switch one…"),
         tuple((label, value) for label, value, _ in choices),
         row=2,
         descriptions=tuple(text for _, _, text in choices),
@@ -136,13 +141,18 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+@in_table_language
 def final_components(table: Table) -> list[Component]:
     """Under a finished game's results: Rematch (the table id names the game to play again), the
     whole game's Log and its Replay file (both read from the saved game, so they outlive a restart)."""
     links = BOARD.links
-    web = [link_button("Replay on the web", links.replay_url(table.id), 0, "▶️")] if links is not None else []
+    web = (
+        [link_button(pgettext("button", "Replay on the web"), links.replay_url(table.id), 0, "▶️")]
+        if links is not None
+        else []
+    )
     return [
-        ButtonSpec(encode(RematchButton(table.id)), "Rematch", SUCCESS, 0, "🔁"),
+        ButtonSpec(encode(RematchButton(table.id)), pgettext("button", "Rematch"), SUCCESS, 0, "🔁"),
         *game_buttons(table.id),
         *web,
     ]
@@ -150,16 +160,24 @@ def final_components(table: Table) -> list[Component]:
 
 def game_buttons(table_id: int, number: int | None = None, row: int = 0) -> list[ButtonSpec]:
     """Log and Replay of a finished game (``number``: its place in a list, "Log 3")."""
-    tail = "" if number is None else f" {number}"
+    if number is None:
+        log_label, replay_label = pgettext("button", "Log"), pgettext("button", "Replay")
+    else:
+        log_label = pgettext("button", "Log {number}").format(number=number)
+        replay_label = pgettext("button", "Replay {number}").format(number=number)
     return [
-        ButtonSpec(encode(GameLogButton(table_id)), f"Log{tail}", SECONDARY, row, "📜" if number is None else None),
-        ButtonSpec(encode(ReplayButton(table_id)), f"Replay{tail}", SECONDARY, row, "💾" if number is None else None),
+        ButtonSpec(encode(GameLogButton(table_id)), log_label, SECONDARY, row, "📜" if number is None else None),
+        ButtonSpec(encode(ReplayButton(table_id)), replay_label, SECONDARY, row, "💾" if number is None else None),
     ]
 
 
 def kick_confirmation(table_id: int, user_id: int, name: str) -> list[Component]:
     """The host's one button to confirm an AI takes a player's seat mid-game."""
-    return [ButtonSpec(encode(KickButton(table_id, user_id)), f"Yes: an AI plays {name}'s seat"[:80], DANGER)]
+    return [
+        ButtonSpec(
+            encode(KickButton(table_id, user_id)), _("Yes: an AI plays {name}'s seat").format(name=name)[:80], DANGER
+        )
+    ]
 
 
 def space_rules_select(table: Table) -> SelectSpec:
@@ -169,7 +187,7 @@ def space_rules_select(table: Table) -> SelectSpec:
     rules = space_rules(table.running_game)[:25]
     return SelectSpec(
         encode(SpaceRulesMenu(table.id, table.round)),
-        "What does this space pay?",
+        _("What does this space pay?"),
         tuple((label[:100], space) for space, label, _ in rules),
         descriptions=tuple(_clip(text, 100) for _, _, text in rules),
     )
@@ -181,12 +199,20 @@ def _verb_label(
     """``public``: the label is on the shared table message, so it must not name a card still in a hand;
     ``view``: for the names of the spaces a claim pays."""
     if verb == "play" and detail.get("card") and not public:
-        return f"Play {card(detail['card'])}"
+        return pgettext("button", "Play {card}").format(card=card(detail["card"]))
     if verb == "cover" and detail.get("amount"):
-        return f"Cover {detail['amount']} on {card(detail.get('ace', ''))}"
+        return pgettext("button", "Cover {amount} on {card}").format(
+            amount=detail["amount"], card=card(detail.get("ace", ""))
+        )
     if verb == "claim" and detail.get("space") and name_space and view is not None:
-        return f"Claim {claim_words(view, detail)}"[:80]
-    return ACTION_LABELS.get(verb, verb.replace("_", " ").title())
+        return pgettext("button", "Claim {claim}").format(claim=claim_words(view, detail))[:80]
+    return action_label(verb)
+
+
+def action_label(verb: str) -> str:
+    """A decision's button label (:data:`ACTION_LABELS`) in the language being read."""
+    label = ACTION_LABELS.get(verb)
+    return _(label) if label else verb.replace("_", " ").title()
 
 
 def _verb_buttons(
@@ -209,11 +235,15 @@ def _verb_buttons(
             for ace in detail.get("aces", []):
                 out.append(
                     ButtonSpec(
-                        encode(AmountButton(table_id, r, "corner_bet", ace)), f"Bet on {card(ace)}…", PRIMARY, row
+                        encode(AmountButton(table_id, r, "corner_bet", ace)),
+                        pgettext("button", "Bet on {card}…").format(card=card(ace)),
+                        PRIMARY,
+                        row,
                     )
                 )
         elif verb in AMOUNT_VERBS:
-            out.append(ButtonSpec(encode(AmountButton(table_id, r, verb)), ACTION_LABELS.get(verb, verb), PRIMARY, row))
+            label = _(ACTION_LABELS[verb]) if verb in ACTION_LABELS else verb
+            out.append(ButtonSpec(encode(AmountButton(table_id, r, verb)), label, PRIMARY, row))
         elif verb in verbs:
             claim_token = token if verb in ("claim", "pass") else None
             out.append(
@@ -231,18 +261,20 @@ def _claim_token(table: Table, aw: Awaiting | None) -> str | None:
     return decision_token(table.running_game) if aw is not None and aw.phase == PhaseName.CLAIM else None
 
 
+@in_table_language
 def mat_components(table: Table) -> list[Component]:
-    """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act."""
+    """Public buttons: Show my hand, I'm back, and the no-secret actions of the seat to act (in the
+    table's language)."""
     r = table.round
     comps: list[Component] = [
-        ButtonSpec(encode(SeatButton(table.id, r, "hand")), "Show my hand", PRIMARY, 0, "🃏"),
-        ButtonSpec(encode(LogButton(table.id, r)), "Log", SECONDARY, 0, "📜"),
-        ButtonSpec(encode(SpaceRulesButton(table.id, r)), "What pays?", SECONDARY, 0, "❔"),
+        ButtonSpec(encode(SeatButton(table.id, r, "hand")), pgettext("button", "Show my hand"), PRIMARY, 0, "🃏"),
+        ButtonSpec(encode(LogButton(table.id, r)), pgettext("button", "Log"), SECONDARY, 0, "📜"),
+        ButtonSpec(encode(SpaceRulesButton(table.id, r)), pgettext("button", "What pays?"), SECONDARY, 0, "❔"),
     ]
     if any(s.away for s in table.seats):
-        comps.append(ButtonSpec(encode(SeatButton(table.id, r, "back")), "I'm back", SUCCESS, 0))
+        comps.append(ButtonSpec(encode(SeatButton(table.id, r, "back")), pgettext("button", "I'm back"), SUCCESS, 0))
     if BOARD.links is not None:  # the table on the web, hands hidden (bot/web)
-        comps.append(link_button("Watch", BOARD.links.watch_url(table.id), 0, "👀"))
+        comps.append(link_button(pgettext("button", "Watch"), BOARD.links.watch_url(table.id), 0, "👀"))
     comps.extend(vote_buttons(table))
     aw = table.awaiting()
     if aw is not None and not table.seats[aw.seat].auto:
@@ -265,9 +297,7 @@ def mat_components(table: Table) -> list[Component]:
         )
         if "name_suit" in aw.legal:
             for s in (aw.detail or {}).get("suits", "CDHS"):
-                comps.append(
-                    ButtonSpec(encode(SuitButton(table.id, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2)
-                )
+                comps.append(ButtonSpec(encode(SuitButton(table.id, r, s)), suit_label(s), SECONDARY, 2))
     return comps
 
 
@@ -276,14 +306,16 @@ def vote_buttons(table: Table) -> list[ButtonSpec]:
     out: list[ButtonSpec] = []
     for i, seat in enumerate(table.seats):
         if vote_open(seat) and len(out) < 5:
-            count = f" ({len(seat.votes)}/{votes_needed(table, i)})"
-            label = f"Vote: AI for {_clip(seat.name, 80 - len('Vote: AI for ') - len(count))}{count}"
+            votes, needed = len(seat.votes), votes_needed(table, i)
+            sentence = pgettext("button", "Vote: AI for {name} ({votes}/{needed})")
+            room = 80 - len(sentence.format(name="", votes=votes, needed=needed))
+            label = sentence.format(name=_clip(seat.name, room), votes=votes, needed=needed)
             out.append(ButtonSpec(encode(VoteButton(table.id, table.round, i)), label, DANGER, 3))
     return out
 
 
-WANAGAN_MAKES = "Your hand makes it"
-WANAGAN_MISSES = "Not in your hand"
+WANAGAN_MAKES = N_("Your hand makes it")
+WANAGAN_MISSES = N_("Not in your hand")
 
 MAX_OPTIONS = 25  # Discord's limit of a select's options (no hand the bot deals holds more cards)
 
@@ -336,39 +368,46 @@ def hand_components(table: Table, seat: int, view: GameView, choice: str | None 
     if "choose" in legal:
         best = detail.get("best") or ()  # preselected: submitting the menu as shown plays the suggestion
         comps.append(
-            _card_select(CardMenu(tid, r, "choose"), "Pick the five cards of your poker hand", hand, 5, 0, best)
+            _card_select(CardMenu(tid, r, "choose"), _("Pick the five cards of your poker hand"), hand, 5, 0, best)
         )
-        comps.append(ButtonSpec(encode(SeatButton(tid, r, "best")), "Best five", SUCCESS, 1))
+        comps.append(ButtonSpec(encode(SeatButton(tid, r, "best")), pgettext("button", "Best five"), SUCCESS, 1))
     if "pass_cards" in legal:
         n = int(detail.get("count", 3))
-        direction = detail.get("direction", "on")
-        comps.append(_card_select(CardMenu(tid, r, "pass_cards"), f"Pick {n} cards to pass {direction}", hand, n, 0))
+        comps.append(
+            _card_select(CardMenu(tid, r, "pass_cards"), pass_placeholder(n, detail.get("direction")), hand, n, 0)
+        )
     if "reveal" in legal:
         # No space is chosen for the player: the five cards are picked once a space is (picking
         # them first would declare whatever the menu started on).
         spaces = list(detail.get("spaces") or [])[:25]
         space = choice if choice is not None and choice in spaces else None
-        labels = {sp["id"]: sp["label"] for sp in view["mat"]}
+        labels = {sp["id"]: label_in(sp["label"], READING.get()) for sp in view["mat"]}
         makes = set(detail.get("makes") or ())
         comps.append(
             SelectSpec(
                 encode(CardMenu(tid, r, "space")),
-                "Choose the space to declare first",
+                _("Choose the space to declare first"),
                 tuple((labels.get(sp, sp), sp) for sp in list(dict.fromkeys(spaces))[:MAX_OPTIONS]),
                 1,
                 1,
                 0,
                 (space,) if space else (),
-                tuple(WANAGAN_MAKES if sp in makes else WANAGAN_MISSES for sp in spaces) if "makes" in detail else (),
+                tuple(_(WANAGAN_MAKES) if sp in makes else _(WANAGAN_MISSES) for sp in spaces)
+                if "makes" in detail
+                else (),
             )
         )
         if space is not None:
             comps.append(
                 _card_select(
-                    CardMenu(tid, r, "reveal", space), f"Pick five cards for {labels.get(space, space)}", hand, 5, 1
+                    CardMenu(tid, r, "reveal", space),
+                    _("Pick five cards for {space}").format(space=labels.get(space, space)),
+                    hand,
+                    5,
+                    1,
                 )
             )
-    for combo, title in (("full_house", "Place a full house"), ("straight", "Place a 5-card straight")):
+    for combo, title in (("full_house", _("Place a full house")), ("straight", _("Place a 5-card straight"))):
         if combo in legal and detail.get(combo):
             options = tuple(
                 (" ".join(card(c) for c in cards)[:100], "-".join(cards))
@@ -381,19 +420,26 @@ def hand_components(table: Table, seat: int, view: GameView, choice: str | None 
         lead_cards = list(dict.fromkeys(detail.get("cards") or []))  # a copy of a card leads as the card
         if 0 < len(lead_cards) <= 5:
             for c in lead_cards:
-                comps.append(ButtonSpec(encode(LeadButton(tid, r, c)), f"Lead {card(c)}", PRIMARY, 1))
+                comps.append(
+                    ButtonSpec(
+                        encode(LeadButton(tid, r, c)),
+                        pgettext("button", "Lead {card}").format(card=card(c)),
+                        PRIMARY,
+                        1,
+                    )
+                )
         elif lead_cards:
             comps.append(
                 SelectSpec(
                     encode(CardMenu(tid, r, "lead")),
-                    "Choose the card to lead",
+                    _("Choose the card to lead"),
                     tuple((card(c), c) for c in lead_cards[:MAX_OPTIONS]),
                     row=0,
                 )
             )
     if "name_suit" in legal:
         for s in detail.get("suits", "CDHS"):
-            comps.append(ButtonSpec(encode(SuitButton(tid, r, s)), f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", SECONDARY, 2))
+            comps.append(ButtonSpec(encode(SuitButton(tid, r, s)), suit_label(s), SECONDARY, 2))
     comps.extend(
         _verb_buttons(tid, r, legal, PUBLIC_VERBS, 3, detail, _claim_token(table, table.awaiting()), view=view)
     )
@@ -412,6 +458,22 @@ def log_components(table_id: int, round_number: int | None, page: int, pages: in
     else:
         buttons = (LogButton(table_id, round_number, older), LogButton(table_id, round_number, newer, newer=True))
     return [
-        ButtonSpec(encode(buttons[0]), "◀ Older", SECONDARY, 0),
-        ButtonSpec(encode(buttons[1]), "Newer ▶", SECONDARY, 0),
+        ButtonSpec(encode(buttons[0]), pgettext("button", "◀ Older"), SECONDARY, 0),
+        ButtonSpec(encode(buttons[1]), pgettext("button", "Newer ▶"), SECONDARY, 0),
     ]
+
+
+def suit_label(suit: str) -> str:
+    """A Name-suit button's label: ``♥ Hearts``, in the language being read."""
+    return _("{symbol} {suit}").format(symbol=SUIT_SYMBOLS[suit], suit=_(SUIT_NAMES[suit]))
+
+
+def pass_placeholder(count: int, direction: str | None) -> str:
+    """The menu of cards to pass: ``Pick 3 cards to pass left`` (``direction``: the engine's, left or
+    right; none: on)."""
+    sentences = {
+        "left": ngettext("Pick {count} card to pass left", "Pick {count} cards to pass left", count),
+        "right": ngettext("Pick {count} card to pass right", "Pick {count} cards to pass right", count),
+    }
+    fallback = ngettext("Pick {count} card to pass on", "Pick {count} cards to pass on", count)
+    return sentences.get(direction or "on", fallback).format(count=count)

@@ -4,6 +4,7 @@ every hand that went to showdown and who collected each space and why.
 
 Only public events are told (a showdown's hands are shown to everyone at the table), in the
 words of the table's log (:func:`bot.messages.tablelines.describe_event`), names escaped (Discord text).
+The round's results are the channel's: in the table's language; a log page is its reader's.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.messages.reveals import declaration, reveal_heading, told_reveals
+from bot.i18n import _, in_table_language, ngettext
+from bot.messages.reveals import declaration, hand_name, reveal_heading, told_reveals
 from bot.messages.tablelines import describe_event
 from bot.messages.text import cards, escaped_view
 from bot.tables.model import Table
@@ -26,9 +28,14 @@ LOG_COLOUR = 0x5865F2
 
 
 def showdown_lines(event: ev.Showdown, view: Mapping[str, Any]) -> list[str]:
+    """One line per hand shown down: ``Ann: K♠ K♥ K♦ 4♣ 4♦ — full house``."""
     names = {s["seat"]: s["name"] for s in view["seats"]}
     return [
-        f"{names.get(int(seat), f'seat {seat}')}: {cards(h.get('cards'))} — {h.get('hand')}"
+        _("{name}: {cards} — {hand}").format(
+            name=names[int(seat)] if int(seat) in names else _("seat {seat}").format(seat=seat),
+            cards=cards(h.get("cards")),
+            hand=hand_name(h.get("hand")),
+        )
         for seat, h in event.hands.items()
     ]
 
@@ -45,7 +52,7 @@ def result_lines(events: Iterable[ev.Event | Mapping[str, Any]], view: Mapping[s
             lines.append(f"**{reveal_heading(event)}**")
             lines.extend(declaration(told, int(seat), view) for seat in event.hands)
         elif isinstance(event, ev.Showdown):
-            lines.append("**Showdown**")
+            lines.append(_("**Showdown**"))
             lines.extend(showdown_lines(event, view))
         elif isinstance(event, ev.Payout):
             line = describe_event(event, view)
@@ -59,7 +66,10 @@ def fit(lines: list[str], limit: int = EMBED_TEXT) -> str:
     out: list[str] = []
     used = 0
     for i, line in enumerate(lines):
-        more = f"… and {len(lines) - i} more: see the **Log** button."
+        left = len(lines) - i
+        more = ngettext(
+            "… and {count} more: see the **Log** button.", "… and {count} more: see the **Log** button.", left
+        ).format(count=left)
         if used + len(line) + 1 > limit - len(more) - 1:
             out.append(more)
             break
@@ -80,6 +90,7 @@ def _round_events(game: Game, number: int) -> list[ev.Event]:
     return []
 
 
+@in_table_language
 def round_embed(table: Table, number: int, view: GameView | None = None) -> dict[str, Any] | None:
     """Round ``number``'s results (its hands shown and who collected what), or None when nothing
     was shown or paid; ``view``: the public view, names escaped (made when not given)."""
@@ -87,9 +98,10 @@ def round_embed(table: Table, number: int, view: GameView | None = None) -> dict
     if game is None:
         return None
     lines = result_lines(_round_events(game, number), view or escaped_view(game.view(None)))
-    return result_embed(f"Round {number} — who collected what", lines) if lines else None
+    return result_embed(_("Round {number} — who collected what").format(number=number), lines) if lines else None
 
 
+@in_table_language
 def stories(
     table: Table, events: Iterable[ev.Event | Mapping[str, Any]], finished: bool = False
 ) -> list[dict[str, Any]]:
@@ -114,7 +126,7 @@ def stories(
         view = view or escaped_view(game.view(None))
         lines = result_lines(records[last_end + 1 :], view)
         if lines:
-            out.append(result_embed("Game over — the last hands", lines))
+            out.append(result_embed(_("Game over — the last hands"), lines))
     return out
 
 
@@ -129,12 +141,12 @@ def _paged(rounds: dict[str, list[str]]) -> list[str]:
     for number in sorted(rounds, key=int):
         story = rounds[number]
         if story:
-            lines.append(f"**Round {number}**")
+            lines.append(_("**Round {number}**").format(number=number))
             lines.extend(f"› {line}" for line in story)
     pages: list[str] = []
     page: list[str] = []
     used = 0
-    for line in lines or ["Nothing has happened yet."]:
+    for line in lines or [_("Nothing has happened yet.")]:
         line = line[:EMBED_TEXT]
         if page and used + len(line) + 1 > EMBED_TEXT:
             pages.append("\n".join(page))
@@ -150,12 +162,17 @@ def log_embed(table: Table, round_number: int, page: int) -> tuple[dict[str, Any
     pages = log_pages(table, round_number)
     page = max(0, min(page, len(pages) - 1))
     embed = {
-        "title": f"{table.preset_info.name} — the log of round {round_number}",
+        "title": _("{game} — the log of round {number}").format(game=_(table.preset_info.name), number=round_number),
         "description": pages[page],
         "color": LOG_COLOUR,
-        "footer": {"text": f"Page {page + 1}/{len(pages)}"},
+        "footer": {"text": page_footer(page, len(pages))},
     }
     return embed, page, len(pages)
+
+
+def page_footer(page: int, pages: int) -> str:
+    """``Page 2/3`` (``page``: from 0)."""
+    return _("Page {page}/{pages}").format(page=page + 1, pages=pages)
 
 
 def game_log_embed(
@@ -167,11 +184,11 @@ def game_log_embed(
 
     pages = _paged(rounds)
     page = max(0, min(page, len(pages) - 1))
-    name = PRESETS[preset].name if preset in PRESETS else preset
+    name = _(PRESETS[preset].name) if preset in PRESETS else preset
     embed = {
-        "title": f"{name} — the whole game's log (game {table_id})"[:256],
+        "title": _("{game} — the whole game's log (game {table})").format(game=name, table=table_id)[:256],
         "description": pages[page],
         "color": LOG_COLOUR,
-        "footer": {"text": f"Page {page + 1}/{len(pages)}"},
+        "footer": {"text": page_footer(page, len(pages))},
     }
     return embed, page, len(pages)

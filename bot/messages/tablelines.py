@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.i18n import _, ngettext, reading
 from bot.messages.notices import GAME_PLACE_LOST, LOBBY_PLACE_LOST
 from bot.messages.reveals import reveal_lines, told_reveals
 from bot.messages.text import escape, escaped_view, you_did
@@ -22,6 +23,7 @@ from bot.tables.telling import Line, Note
 from engine import Action
 from engine import events as ev
 from engine.events import Event
+from engine.language import N_
 from engine.rulebook import OPTION_TEXT, value_label
 from engine.textview import describe_action, event_sentence
 from engine.viewtypes import GameView
@@ -30,95 +32,130 @@ log = logging.getLogger(__name__)
 
 
 def _named(sentence: str) -> Callable[..., str]:
-    """A sentence naming one person: ``{name}``, escaped."""
-    return lambda name: sentence.format(name=escape(name))
+    """A sentence (marked with ``N_``) naming one person: ``{name}``, escaped."""
+    return lambda name: _(sentence).format(name=escape(name))
 
 
-def _one_or_more(once: str, more: str) -> Callable[..., str]:
-    """A sentence about ``name`` and a ``count``, one for a count of 1 and one for more."""
-    return lambda name="", count=1: (once if count == 1 else more).format(name=escape(name), count=count)
+def _one_or_more(sentence: Callable[[int], str]) -> Callable[..., str]:
+    """A sentence about ``name`` and a ``count`` (``sentence``: its plural form for the count)."""
+    return lambda name="", count=1: sentence(count).format(name=escape(name), count=count)
 
 
 def _by_manager(named: str, unnamed: str) -> Callable[..., str]:
     """A server manager's deed: ``named`` with their (escaped) name, ``unnamed`` without one."""
-    return lambda name: named.format(name=escape(name)) if name else unnamed
+    return lambda name: _(named).format(name=escape(name)) if name else _(unnamed)
+
+
+def _fixed(sentence: str) -> Callable[[], str]:
+    """A sentence (marked with ``N_``) with nothing to fill in."""
+    return lambda: _(sentence)
+
+
+def _house_rule(sentence: str) -> Callable[..., str]:
+    """A house rule's line: ``{rule}``, its title, and ``{value}``, its value, in the language read."""
+    return lambda rule, value: _(sentence).format(rule=_(OPTION_TEXT[rule].title), value=value_label(rule, value))
 
 
 LINES: dict[Line, Callable[..., str]] = {
-    Line.OPENED: _named("{name} opened the table."),
-    Line.TABLE_OPEN: lambda chips: f"Table open: you bought in for {chips} chips.",
-    Line.REMATCH: lambda chips: f"Rematch! You bought in for {chips} chips.",
-    Line.YOURE_IN: lambda chips: f"You're in! Bought in for {chips} chips.",
-    Line.JOINED: _named("{name} joined."),
-    Line.SAT_DOWN: _named("{name} sat down."),
-    Line.JOINS_TABLE: _named("{name} joins the table."),
-    Line.HOUSE_RULE: lambda rule, value: f"House rule: {OPTION_TEXT[rule].title}: {value_label(rule, value)}.",
-    Line.HOUSE_RULE_SET: lambda rule, value: f"House rule set: {OPTION_TEXT[rule].title}: {value_label(rule, value)}.",
-    Line.ADMIN_REMOVED: lambda admin, name: f"{escape(admin)} removed {escape(name)} from the table.",
-    Line.LEFT: _named("{name} left."),
-    Line.EVERYONE_LEFT: lambda: "Everyone left; the table is closed.",
-    Line.NEW_HOST: _named("{name} is the host now."),
-    Line.OFF_THE_TABLE: lambda name, chips: (
-        f"{escape(name)} is off the table; their {chips} chips are back in their wallet."
+    Line.OPENED: _named(N_("{name} opened the table.")),
+    Line.TABLE_OPEN: lambda chips: ngettext(
+        "Table open: you bought in for {chips} chip.", "Table open: you bought in for {chips} chips.", chips
+    ).format(chips=chips),
+    Line.REMATCH: lambda chips: ngettext(
+        "Rematch! You bought in for {chips} chip.", "Rematch! You bought in for {chips} chips.", chips
+    ).format(chips=chips),
+    Line.YOURE_IN: lambda chips: ngettext(
+        "You're in! Bought in for {chips} chip.", "You're in! Bought in for {chips} chips.", chips
+    ).format(chips=chips),
+    Line.JOINED: _named(N_("{name} joined.")),
+    Line.SAT_DOWN: _named(N_("{name} sat down.")),
+    Line.JOINS_TABLE: _named(N_("{name} joins the table.")),
+    Line.HOUSE_RULE: _house_rule(N_("House rule: {rule}: {value}.")),
+    Line.HOUSE_RULE_SET: _house_rule(N_("House rule set: {rule}: {value}.")),
+    Line.ADMIN_REMOVED: lambda admin, name: _("{admin} removed {name} from the table.").format(
+        admin=escape(admin), name=escape(name)
     ),
-    Line.YOU_LEFT_LOBBY: lambda chips: f"You left; {chips} chips are back in your wallet.",
-    Line.REMOVED_TO_AI: _named("An AI plays {name}'s seat; they are cashed out at the end."),
-    Line.LEFT_TO_AI: _named("{name} left; an AI plays the seat and they are cashed out at the end."),
-    Line.REMOVED_TO_AI_NOW: _named("An AI plays {name}'s seat now; they are cashed out at the end."),
-    Line.YOU_LEFT_GAME: lambda: "You left the game: an AI plays your seat and you're cashed out at the end.",
-    Line.BEGINS: lambda game, players: f"{game} begins with {players} players.",
-    Line.GAME_ON: lambda: "The game is on!",
-    Line.DONE: lambda line, name: f"Done: {you_did(line, name)}",
-    Line.BACK: _named("{name} is back."),
-    Line.WELCOME_BACK: lambda: "Welcome back! Your seat is yours again.",
-    Line.HOST_CLOSED: lambda: "The host closed the table; buy-ins are refunded.",
-    Line.HOST_STOPPED: lambda: "The host stopped the game; everyone is cashed out.",
+    Line.LEFT: _named(N_("{name} left.")),
+    Line.EVERYONE_LEFT: _fixed(N_("Everyone left; the table is closed.")),
+    Line.NEW_HOST: _named(N_("{name} is the host now.")),
+    Line.OFF_THE_TABLE: lambda name, chips: ngettext(
+        "{name} is off the table; their {chips} chip is back in their wallet.",
+        "{name} is off the table; their {chips} chips are back in their wallet.",
+        chips,
+    ).format(name=escape(name), chips=chips),
+    Line.YOU_LEFT_LOBBY: lambda chips: ngettext(
+        "You left; {chips} chip is back in your wallet.", "You left; {chips} chips are back in your wallet.", chips
+    ).format(chips=chips),
+    Line.REMOVED_TO_AI: _named(N_("An AI plays {name}'s seat; they are cashed out at the end.")),
+    Line.LEFT_TO_AI: _named(N_("{name} left; an AI plays the seat and they are cashed out at the end.")),
+    Line.REMOVED_TO_AI_NOW: _named(N_("An AI plays {name}'s seat now; they are cashed out at the end.")),
+    Line.YOU_LEFT_GAME: _fixed(N_("You left the game: an AI plays your seat and you're cashed out at the end.")),
+    Line.BEGINS: lambda game, players: _("{game} begins with {players} players.").format(game=_(game), players=players),
+    Line.GAME_ON: _fixed(N_("The game is on!")),
+    Line.DONE: lambda line, name: _("Done: {what}").format(what=you_did(line, name)),
+    Line.BACK: _named(N_("{name} is back.")),
+    Line.WELCOME_BACK: _fixed(N_("Welcome back! Your seat is yours again.")),
+    Line.HOST_CLOSED: _fixed(N_("The host closed the table; buy-ins are refunded.")),
+    Line.HOST_STOPPED: _fixed(N_("The host stopped the game; everyone is cashed out.")),
     Line.MANAGER_CLOSED: _by_manager(
-        "{name} (Manage Server) closed the table; buy-ins are refunded.",
-        "A server manager (Manage Server) closed the table; buy-ins are refunded.",
+        N_("{name} (Manage Server) closed the table; buy-ins are refunded."),
+        N_("A server manager (Manage Server) closed the table; buy-ins are refunded."),
     ),
     Line.MANAGER_STOPPED: _by_manager(
-        "{name} (Manage Server) stopped the game; everyone is cashed out.",
-        "A server manager (Manage Server) stopped the game; everyone is cashed out.",
+        N_("{name} (Manage Server) stopped the game; everyone is cashed out."),
+        N_("A server manager (Manage Server) stopped the game; everyone is cashed out."),
     ),
-    Line.PLACE_LOST_LOBBY: lambda why: LOBBY_PLACE_LOST[why],
-    Line.PLACE_LOST_GAME: lambda why: GAME_PLACE_LOST[why],
-    Line.EVERY_PLAYER_LEFT: lambda: "Every player left, so the game ended.",
-    Line.GAME_OVER: lambda: "Game over.",
-    Line.LOBBY_EXPIRED: lambda: "Nobody started the game in time; buy-ins are refunded.",
+    Line.PLACE_LOST_LOBBY: lambda why: _(LOBBY_PLACE_LOST[why]),
+    Line.PLACE_LOST_GAME: lambda why: _(GAME_PLACE_LOST[why]),
+    Line.EVERY_PLAYER_LEFT: _fixed(N_("Every player left, so the game ended.")),
+    Line.GAME_OVER: _fixed(N_("Game over.")),
+    Line.LOBBY_EXPIRED: _fixed(N_("Nobody started the game in time; buy-ins are refunded.")),
     Line.LEFT_SERVER_TO_AI: _named(
-        "{name} is no longer in this server: an AI plays their seat and they are cashed out at the end."
+        N_("{name} is no longer in this server: an AI plays their seat and they are cashed out at the end.")
     ),
-    Line.RAN_OUT_OF_TIME: _named("{name} ran out of time."),
+    Line.RAN_OUT_OF_TIME: _named(N_("{name} ran out of time.")),
     Line.TIMED_OUT_TO_AI: _one_or_more(
-        "{name} timed out: an AI plays until they press **I'm back**.",
-        "{name} timed out {count} times in a row: an AI plays until they press **I'm back**.",
+        lambda count: ngettext(
+            "{name} timed out: an AI plays until they press **I'm back**.",
+            "{name} timed out {count} times in a row: an AI plays until they press **I'm back**.",
+            count,
+        )
     ),
     Line.AI_TAKEOVER_NOTICE: _one_or_more(
-        "you ran out of time, so an AI is playing your seat now. Press **I'm back** on the table message to play again.",
-        "you ran out of time {count} times in a row, so an AI is playing your seat now."
-        " Press **I'm back** on the table message to play again.",
+        lambda count: ngettext(
+            "you ran out of time, so an AI is playing your seat now."
+            " Press **I'm back** on the table message to play again.",
+            "you ran out of time {count} times in a row, so an AI is playing your seat now."
+            " Press **I'm back** on the table message to play again.",
+            count,
+        )
     ),
-    Line.HOST_REMOVED: _named("The host removed {name} from the table."),
-    Line.KICKED_FROM_LOBBY: lambda chips: (
-        f"the host removed you from the table; your {chips} chips are back in your wallet."
+    Line.HOST_REMOVED: _named(N_("The host removed {name} from the table.")),
+    Line.KICKED_FROM_LOBBY: lambda chips: ngettext(
+        "the host removed you from the table; your {chips} chip is back in your wallet.",
+        "the host removed you from the table; your {chips} chips are back in your wallet.",
+        chips,
+    ).format(chips=chips),
+    Line.KICKED_FROM_GAME: _fixed(
+        N_("the host handed your seat to an AI; your chips stay yours and you're cashed out at the end.")
     ),
-    Line.KICKED_FROM_GAME: lambda: (
-        "the host handed your seat to an AI; your chips stay yours and you're cashed out at the end."
+    Line.VOTE_COUNTS: lambda votes, needed: _("Your vote counts: {votes} of the {needed} needed.").format(
+        votes=votes, needed=needed
     ),
-    Line.VOTE_COUNTS: lambda votes, needed: f"Your vote counts: {votes} of the {needed} needed.",
-    Line.VOTED_TO_AI: _named("The table voted: an AI plays {name}'s seat until they press **I'm back**."),
-    Line.VOTED_AWAY_NOTICE: lambda: (
-        "the other players voted an AI into your seat while you were away."
-        " Press **I'm back** on the table message to play again."
+    Line.VOTED_TO_AI: _named(N_("The table voted: an AI plays {name}'s seat until they press **I'm back**.")),
+    Line.VOTED_AWAY_NOTICE: _fixed(
+        N_(
+            "the other players voted an AI into your seat while you were away."
+            " Press **I'm back** on the table message to play again."
+        )
     ),
 }
 
 # A decision's log line (``{action}``: the engine's sentence), with how it came to be made.
 ACTION_NOTES = {
     Note.NONE: "{action}",
-    Note.TIMED_OUT: "{action} (timed out)",
-    Note.FORCED: "{action} (the only card to play)",
+    Note.TIMED_OUT: N_("{action} (timed out)"),
+    Note.FORCED: N_("{action} (the only card to play)"),
 }
 
 
@@ -176,13 +213,19 @@ class TableLines:
     def say(self, line: Line, /, **facts: Any) -> str:
         return LINES[line](**facts)
 
+    def public(self, locale: str, line: Line, /, **facts: Any) -> str:
+        with reading(locale):
+            return self.say(line, **facts)
+
     def events(self, events: Sequence[Event], view: GameView) -> list[str]:
         return log_lines(events, escaped_view(view))
 
     def action(
         self, names: Sequence[str], action: Action, events: Sequence[Event], phase: str | None, note: Note = Note.NONE
     ) -> str:
-        return ACTION_NOTES[note].format(action=public_action_text(names, action, events, phase))
+        return (_(ACTION_NOTES[note]) if note != Note.NONE else ACTION_NOTES[note]).format(
+            action=public_action_text(names, action, events, phase)
+        )
 
 
 TABLE_LINES = TableLines()

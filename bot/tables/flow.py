@@ -29,6 +29,7 @@ from contextlib import asynccontextmanager
 from bot.competition.store import CompetitionStore, RatedSeat
 from bot.economy.bank import HOUSE, Bank
 from bot.errors import DatabaseUnavailable
+from bot.i18n import reading
 from bot.settings import Settings
 from bot.storage import priority
 from bot.tables.aiworker import AIPlayers
@@ -209,13 +210,15 @@ class Flow:
         events = list(game.apply(action))
         own = self.teller.action(names, action, events, aw.phase)
         if not together:
-            table.add_log(self.teller.action(names, action, events, aw.phase, note))
+            with reading(table.locale):
+                table.add_log(self.teller.action(names, action, events, aw.phase, note))
         elif not events:  # held unseen: its note (a timeout) is told with it once the step resolves
             self._held_notes[(table.id, action.seat)] = note
         else:  # the last choice came in: the step is resolved, every choice applied
             for choice in sorted([*held, action], key=lambda a: asked.index(a.seat)):
                 told = note if choice is action else self._held_notes.pop((table.id, choice.seat), Note.NONE)
-                table.add_log(self.teller.action(names, choice, events, aw.phase, told))
+                with reading(table.locale):
+                    table.add_log(self.teller.action(names, choice, events, aw.phase, told))
         return events, own
 
     async def advance(self, table: Table, events: list[Event], rearm: bool = True, urgent: bool = False) -> TableUpdate:
@@ -292,7 +295,9 @@ class Flow:
         if not any(isinstance(e, LOGGED_EVENTS) for e in events):
             return
         view = table.running_game.view(None)  # public: names, space labels, pay suit
-        for line in self.teller.events(events, view):
+        with reading(table.locale):
+            lines = self.teller.events(events, view)
+        for line in lines:
             table.add_log(line)
 
     # -- the end of a game or a lobby ---------------------------------------------------
@@ -320,7 +325,7 @@ class Flow:
         seat.left = True
         table.add_log(line)
         if not any(not s.left for s in table.humans()):
-            return await self.stop_game(table, self.teller.say(Line.EVERY_PLAYER_LEFT))
+            return await self.stop_game(table, self.teller.public(table.locale, Line.EVERY_PLAYER_LEFT))
         return None
 
     async def cancel(self, table: Table, reason: str) -> TableUpdate:
@@ -371,4 +376,6 @@ class Flow:
                 "table %s: chips changed during the game (%s → %s)", table.id, sum(s.stake for s in table.seats), held
             )
         self.registry.forget(table)
-        return TableUpdate.of(table, UpdateKind.FINISHED, events=list(events), message=self.teller.say(Line.GAME_OVER))
+        return TableUpdate.of(
+            table, UpdateKind.FINISHED, events=list(events), message=self.teller.public(table.locale, Line.GAME_OVER)
+        )

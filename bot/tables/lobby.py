@@ -97,6 +97,7 @@ class Lobby:
         self.rng = rng
         self.flow = flow
         self.say = teller.say
+        self.public = teller.public
         self._create_lock = KeyedLock()  # per channel: openings in other channels go on meanwhile
 
     async def create_table(
@@ -154,7 +155,7 @@ class Lobby:
                 locale=public_locale(config.language, guild_locale).value,
             )
             table.seats.append(Seat(name=host_name, user_id=host_id, stake=buy_in))
-            table.add_log(self.say(Line.OPENED, name=host_name), naming=((host_id, host_name),))
+            table.add_log(self.public(table.locale, Line.OPENED, name=host_name), naming=((host_id, host_name),))
             # One transaction: the table, the host's buy-in and the seat it pays for (a crash in
             # between can't leave chips on a table whose saved seats don't hold them).
             try:
@@ -249,7 +250,7 @@ class Lobby:
             config = await self.prefs.guild(table.guild_id)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=user_id, stake=table.buy_in))
-            table.add_log(self.say(Line.JOINED, name=name), naming=((user_id, name),))
+            table.add_log(self.public(table.locale, Line.JOINED, name=name), naming=((user_id, name),))
             try:
                 async with self.store.transaction() as conn:  # the chips and the seat, together
                     await self.bank.buy_in(
@@ -280,7 +281,7 @@ class Lobby:
             name = ai_seat_name(table, level)
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
-            table.add_log(self.say(Line.SAT_DOWN, name=name))
+            table.add_log(self.public(table.locale, Line.SAT_DOWN, name=name))
             try:
                 async with self.store.transaction() as conn:
                     await self.bank.house_buy_in(
@@ -333,7 +334,7 @@ class Lobby:
                 table.options.pop(name, None)
             else:
                 table.options[name] = chosen
-            table.add_log(self.say(Line.HOUSE_RULE, rule=name, value=chosen))
+            table.add_log(self.public(table.locale, Line.HOUSE_RULE, rule=name, value=chosen))
             try:
                 async with self.store.transaction() as conn:
                     await self.store.write(conn, table)
@@ -374,7 +375,8 @@ class Lobby:
                 async with self.flow.all_or_nothing(table):
                     admin = ((admin_id, admin_name),) if admin_id is not None else ()
                     table.add_log(
-                        self.say(Line.ADMIN_REMOVED, admin=admin_name, name=table.seats[index].name), naming=admin
+                        self.public(table.locale, Line.ADMIN_REMOVED, admin=admin_name, name=table.seats[index].name),
+                        naming=admin,
                     )
                     updates.append(await self.leave_seat(table, user_id, kicked=True))
             self.registry.notify(updates[-1])
@@ -393,17 +395,17 @@ class Lobby:
         if table.status == TableStatus.LOBBY:
             if not [s for s in table.humans() if s.user_id != user_id]:
                 # The last human: close the table, every stake (theirs too) back in one go.
-                table.add_log(self.say(Line.LEFT, name=seat.name))
-                return await self.flow.cancel(table, self.say(Line.EVERYONE_LEFT))
+                table.add_log(self.public(table.locale, Line.LEFT, name=seat.name))
+                return await self.flow.cancel(table, self.public(table.locale, Line.EVERYONE_LEFT))
             saved = snapshot(table)
             del table.seats[index]
             if not kicked:  # (a removal has the remover's own line)
-                table.add_log(self.say(Line.LEFT, name=seat.name))
+                table.add_log(self.public(table.locale, Line.LEFT, name=seat.name))
             if table.host_id == user_id:
                 new_host = table.humans()[0]
                 assert new_host.user_id is not None  # humans() are the seats with a member
                 table.host_id = new_host.user_id
-                table.add_log(self.say(Line.NEW_HOST, name=new_host.name))
+                table.add_log(self.public(table.locale, Line.NEW_HOST, name=new_host.name))
             try:
                 async with self.store.transaction() as conn:  # the refund and the freed seat, together
                     await self.bank.refund(table.guild_id, user_id, table.id, seat.stake, conn=conn)
@@ -421,7 +423,7 @@ class Lobby:
             raise errors.TripoleyError(errors.Refusal.ALREADY_LEFT)
         seat.removed = kicked
         # (a removal has the remover's own line before this one)
-        line = self.say(Line.REMOVED_TO_AI if kicked else Line.LEFT_TO_AI, name=seat.name)
+        line = self.public(table.locale, Line.REMOVED_TO_AI if kicked else Line.LEFT_TO_AI, name=seat.name)
         ended = await self.flow.seat_to_ai(table, seat, line)
         if ended is not None:
             return ended
@@ -456,7 +458,7 @@ class Lobby:
                 )
                 table.ask_humans()
                 table.status = TableStatus.PLAYING
-                table.add_log(self.say(Line.BEGINS, game=info.name, players=len(table.seats)))
+                table.add_log(self.public(table.locale, Line.BEGINS, game=info.name, players=len(table.seats)))
                 events = list(table.running_game.next_deal())
                 update = await self.flow.advance(table, events, urgent=True)  # status "playing" with its game
             update.message = self.say(Line.GAME_ON)

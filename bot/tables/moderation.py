@@ -43,6 +43,7 @@ class Moderation:
         self.flow = flow
         self.lobby = lobby  # a removed player leaves as one who left (Lobby.leave_seat)
         self.say = teller.say
+        self.public = teller.public
 
     def check_kick(self, table: Table, host_id: int, user_id: int) -> Seat:
         """The seat the host may remove (raised: why not). Also checked again under the lock."""
@@ -71,7 +72,7 @@ class Moderation:
                 raise errors.TripoleyError(errors.Refusal.KICK_UNCONFIRMED, name=seat.name)
             lobby = table.status == TableStatus.LOBBY
             async with self.flow.all_or_nothing(table):
-                table.add_log(self.say(Line.HOST_REMOVED, name=seat.name))
+                table.add_log(self.public(table.locale, Line.HOST_REMOVED, name=seat.name))
                 update = await self.lobby.leave_seat(table, user_id, kicked=True)
             notice = self.say(Line.KICKED_FROM_LOBBY, chips=seat.stake) if lobby else self.say(Line.KICKED_FROM_GAME)
             update.notices = [(user_id, notice)]
@@ -104,7 +105,7 @@ class Moderation:
                     )
                 else:
                     seat.away, seat.votes = True, []
-                    line = self.say(Line.VOTED_TO_AI, name=seat.name)
+                    line = self.public(table.locale, Line.VOTED_TO_AI, name=seat.name)
                     table.add_log(line)
                     update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
                     update.message = line

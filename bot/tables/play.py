@@ -40,6 +40,7 @@ class Play:
         self.registry = registry
         self.flow = flow
         self.say = teller.say
+        self.public = teller.public
 
     @staticmethod
     def check_move(
@@ -162,7 +163,7 @@ class Play:
             async with self.flow.all_or_nothing(table):
                 seat.away = False
                 seat.timeouts, seat.votes = 0, []
-                table.add_log(self.say(Line.BACK, name=seat.name))
+                table.add_log(self.public(table.locale, Line.BACK, name=seat.name))
                 await self.flow.advance(table, [], rearm=False, urgent=True)
             update = TableUpdate.of(table, UpdateKind.PLAY, message=self.say(Line.WELCOME_BACK))
         self.registry.notify(update)
@@ -177,9 +178,13 @@ class Play:
             if user_id != table.host_id and not can_manage:
                 raise errors.NotAllowed(errors.Refusal.STOP_NOT_ALLOWED)
             if user_id == table.host_id:
-                closed, stopped = self.say(Line.HOST_CLOSED), self.say(Line.HOST_STOPPED)
+                closed, stopped = (
+                    self.public(table.locale, Line.HOST_CLOSED),
+                    self.public(table.locale, Line.HOST_STOPPED),
+                )
             else:
-                closed, stopped = self.say(Line.MANAGER_CLOSED, name=name), self.say(Line.MANAGER_STOPPED, name=name)
+                closed = self.public(table.locale, Line.MANAGER_CLOSED, name=name)
+                stopped = self.public(table.locale, Line.MANAGER_STOPPED, name=name)
             async with self.flow.all_or_nothing(table):
                 update = await self._close(table, closed, stopped)
         self.registry.notify(update)
@@ -193,7 +198,9 @@ class Play:
             if not self.registry.is_open(table):
                 return None
             update = await self._close(
-                table, self.say(Line.PLACE_LOST_LOBBY, why=why), self.say(Line.PLACE_LOST_GAME, why=why)
+                table,
+                self.public(table.locale, Line.PLACE_LOST_LOBBY, why=why),
+                self.public(table.locale, Line.PLACE_LOST_GAME, why=why),
             )
         self.registry.notify(update)
         return update

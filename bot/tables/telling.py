@@ -82,7 +82,11 @@ class Teller(Protocol):
     """Words for what a table tells (Discord text: names escaped)."""
 
     def say(self, line: Line, /, **facts: Any) -> str:
-        """The sentence of ``line`` with its facts."""
+        """The sentence of ``line`` with its facts (in the language being read: the one who acted)."""
+        ...
+
+    def public(self, locale: str, line: Line, /, **facts: Any) -> str:
+        """:meth:`say` in a table's language ``locale``: a line its channel reads (its log)."""
         ...
 
     def events(self, events: Sequence[Event], view: GameView) -> list[str]:

@@ -46,6 +46,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.economy.bank import Bank
 from bot.errors import DatabaseUnavailable
+from bot.i18n import reading
 from bot.settings import Settings
 from bot.storage.dialect import Row
 from bot.tables.clock import WALL_STEP, Clock, wall_offset
@@ -438,8 +439,10 @@ class Timers:
             ):
                 return None
             try:
+                # No one's interaction: what the deadline makes (log lines, notices) is in the table's language.
                 async with self.flow.all_or_nothing(table):
-                    update = await self._fire(table, checked)
+                    with reading(table.locale):
+                        update = await self._fire(table, checked)
             except DatabaseUnavailable as exc:
                 # Undone: held while the database is away (:meth:`held`), else (another transaction
                 # was in the way) fired again shortly.

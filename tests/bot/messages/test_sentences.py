@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import string
+from types import SimpleNamespace
 
 from bot.messages import answers, notices, tablelines, text
 from bot.messages.tablelines import LINES, TABLE_LINES
@@ -87,7 +88,9 @@ def test_each_case_of_a_sentence_takes_the_same_facts():
 
 def test_every_turn_ping_carries_the_mark_a_restart_finds_it_by():
     assert all(notices.PING_MARK in sentence for sentence in notices.PINGS.values())
-    ping = notices.ping_text([1, 2], "poker-choose", 1_800_000_000.0, "https://x", hand_view_updated=False)
+    ping = notices.ping_text(
+        SimpleNamespace(locale="en"), [1, 2], "poker-choose", 1_800_000_000.0, "https://x", hand_view_updated=False
+    )
     assert ping.startswith("<@1> <@2>" + notices.PING_MARK) and "<t:1800000000:R>" in ping
 
 

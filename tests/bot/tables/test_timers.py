@@ -75,3 +75,12 @@ async def test_a_table_whose_place_went_away_ends_through_the_ledger(manager, cl
     assert cancelled is not None and cancelled.kind == "cancelled" and "buy-ins are refunded" in cancelled.message
     audit = await bank.audit(G)
     assert audit.ok and audit.tables == 0 and audit.wallets == audit.granted - audit.removed
+
+
+async def test_what_a_deadline_makes_is_in_the_tables_language(manager, clock, bank):
+    first, second = await two_tables_at_a_human_turn(manager, clock)
+    first.locale, second.locale = "fr", "de"
+    updates = {u.table.id: u for u in await asyncio.wait_for(manager.timers.tick(), 5)}
+    assert "n'a plus de temps" in (updates[first.id].message or "")
+    assert "hat die Zeit überschritten" in (updates[second.id].message or "")
+    assert any(line.endswith("(temps dépassé)") for line in first.log), "the log line too"

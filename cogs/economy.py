@@ -15,6 +15,7 @@ from bot.discordio.answering import acknowledge_then, channel_of, guild_of, repl
 from bot.economy.bank import WEEK
 from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
+from bot.i18n import _
 from bot.i18n.choice import public_locale, reader_locale
 from bot.messages import answers
 from bot.messages.competition import STATS_RATING, rating_text
@@ -44,7 +45,7 @@ class EconomyCommands(CommandFamily):
     async def balance(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(guild_of(interaction))
         balance = await self.bank.balance(guild_of(interaction), interaction.user.id, config.starting_balance)
-        lines = [answers.WALLET.format(chips=balance)]
+        lines = [_(answers.WALLET).format(chips=balance)]
         table = self.manager.registry.by_channel.get(channel_of(interaction)) or self.manager.registry.by_thread.get(
             channel_of(interaction)
         )
@@ -52,7 +53,7 @@ class EconomyCommands(CommandFamily):
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
-                lines.append(answers.AT_THIS_TABLE.format(chips=at))
+                lines.append(_(answers.AT_THIS_TABLE).format(chips=at))
         lines.append(await self._grants_due(interaction, config, balance))
         await reply(interaction, "\n".join(lines))
 
@@ -101,7 +102,7 @@ class EconomyCommands(CommandFamily):
         await interaction.response.send_message(**kwargs)
 
     async def _board(self, guild_id: int, key: str, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
-        by, _, period = key.partition("-")
+        by, _dash, period = key.partition("-")
         if by in (SEASON_BOARD, "rating", "games"):
             return await self._competition_board(guild_id, key, page)
         if by not in LEADERBOARD_TITLES:
@@ -113,12 +114,12 @@ class EconomyCommands(CommandFamily):
         rows = await self.bank.leaderboard(
             guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
         )
-        title = answers.LEADERBOARD_TITLE[(by, week)]
+        title = _(answers.LEADERBOARD_TITLE[(by, week)])
         lines = [
             answers.board_row(i, row["user_id"], by, row["value"])
             for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1)
         ]
-        empty = answers.BOARD_EMPTY[week]
+        empty = _(answers.BOARD_EMPTY[week])
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
         embed.set_footer(text=answers.page_footer(page + 1, pages, week))
         return embed, pager("board", key, page, pages)
@@ -127,7 +128,7 @@ class EconomyCommands(CommandFamily):
         self, guild_id: int, key: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         """The boards of :mod:`cogs.competition`: by rating, by games played (both all time), a past season."""
-        by, _, rest = key.partition("-")
+        by, _dash, rest = key.partition("-")
         store = self.manager.ratings
         if by == SEASON_BOARD:
             embed, pages = await competition.season_board(store, guild_id, int(rest), page, LEADERBOARD_PAGE)
@@ -151,21 +152,25 @@ class EconomyCommands(CommandFamily):
             await reply(interaction, answers.no_games_yet(display_name(target)))
             return
         net = stats["net"]
-        embed = discord.Embed(title=answers.STATS_TITLE, description=f"<@{target.id}>", colour=0x2E8B57)
+        embed = discord.Embed(title=_(answers.STATS_TITLE), description=f"<@{target.id}>", colour=0x2E8B57)
         labels = answers.STATS_FIELDS
-        embed.add_field(name=labels["games"], value=str(stats["games"]))
-        embed.add_field(name=labels["wins"], value=str(stats["wins"]))
-        embed.add_field(name=labels["rate"], value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
+        embed.add_field(name=_(labels["games"]), value=str(stats["games"]))
+        embed.add_field(name=_(labels["wins"]), value=str(stats["wins"]))
         embed.add_field(
-            name=labels["favourite"], value=preset_name(stats["favourite"]) if stats.get("favourite") else "—"
+            name=_(labels["rate"]), value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—"
         )
-        embed.add_field(name=labels["rounds"], value=str(stats["rounds"]))
-        embed.add_field(name=labels["pots"], value=str(stats["pots_won"]))
-        embed.add_field(name=labels["net"], value=f"{'+' if net > 0 else ''}{net}")
-        embed.add_field(name=labels["best"], value=stats["best_hand"] or "—")
+        embed.add_field(
+            name=_(labels["favourite"]), value=_(preset_name(stats["favourite"])) if stats.get("favourite") else "—"
+        )
+        embed.add_field(name=_(labels["rounds"]), value=str(stats["rounds"]))
+        embed.add_field(name=_(labels["pots"]), value=str(stats["pots_won"]))
+        embed.add_field(name=_(labels["net"]), value=f"{'+' if net > 0 else ''}{net}")
+        embed.add_field(
+            name=_(labels["best"]), value=answers.hand_name(stats["best_hand"]) if stats["best_hand"] else "—"
+        )
         rating = await self.manager.ratings.rating(guild_of(interaction), target.id)
         if rating is not None:
-            embed.add_field(name=STATS_RATING, value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
+            embed.add_field(name=_(STATS_RATING), value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
         private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
         if private:
@@ -252,14 +257,14 @@ class EconomyCommands(CommandFamily):
             raise errors.NotAllowed(errors.Refusal.STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
-                answers.FORGET_EVERYWHERE_ASK,
-                view=confirm_view("forget-everywhere", answers.FORGET_EVERYWHERE_BUTTON),
+                _(answers.FORGET_EVERYWHERE_ASK),
+                view=confirm_view("forget-everywhere", _(answers.FORGET_EVERYWHERE_BUTTON)),
                 ephemeral=True,
             )
             return
         await interaction.response.send_message(
-            answers.FORGET_ASK,
-            view=confirm_view("forget", answers.FORGET_BUTTON),
+            _(answers.FORGET_ASK),
+            view=confirm_view("forget", _(answers.FORGET_BUTTON)),
             ephemeral=True,
         )
 

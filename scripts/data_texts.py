@@ -34,8 +34,11 @@ async def tree() -> discord.app_commands.CommandTree[discord.Client]:
         manager=None, bank=None, prefs=None, controller=SimpleNamespace(pages={}, confirms={}, publisher=None)
     )
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
-    await bot.add_cog(Tripoley(services))
-    await bot.add_cog(Admin(services))
+    # The cogs' command groups only, the cogs not loaded: their loading needs the services behind them.
+    for cog in (Tripoley(services), Admin(services)):
+        group = cog.__cog_app_commands_group__
+        assert group is not None  # both are group cogs: /tripoley, /tripoley-admin
+        bot.tree.add_command(group)
     return bot.tree
 
 

@@ -19,7 +19,8 @@ from bot.discordio.answering import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE
 from bot.economy.prefs import Prefs
-from bot.messages import controls
+from bot.i18n import _
+from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
 from bot.messages.refusals import say
@@ -90,12 +91,10 @@ class AdminTools:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
                 "content": say(repeat),
-                "view": build_view([ButtonSpec(encode(again), controls.DO_IT_AGAIN, DANGER)]),
+                "view": build_view([ButtonSpec(encode(again), _(answers.DO_IT_AGAIN), DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }
-        text = (
-            controls.house_adjusted(moved, balance) if user_id == HOUSE else controls.granted(moved, user_id, balance)
-        )
+        text = answers.adjusted(user_id, moved, balance, house=user_id == HOUSE)
         return {"content": text, "view": None, "allowed_mentions": NO_PINGS}
 
     async def reset(self, interaction: discord.Interaction) -> None:
@@ -109,7 +108,7 @@ class AdminTools:
             config = await self.manager.prefs.guild(guild_id)
             bankroll = self.manager.settings.house_bankroll
             count = await self.manager.bank.reset(guild_id, interaction.user.id, config.starting_balance, bankroll)
-            return {"content": controls.economy_reset(count, config.starting_balance, bankroll), "view": None}
+            return {"content": answers.reset_done(count, config.starting_balance, bankroll), "view": None}
 
         await acknowledge_then(interaction, work, update=True)
 

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import errors
+from bot import errors, i18n
 from bot.competition.seasons import Reset, SeasonEnded
 from bot.competition.store import FORGOTTEN
 from bot.discordio.answering import acknowledge_then, channel_of, guild_of
@@ -76,7 +76,7 @@ class SeasonTools:
                 reset = Reset(interaction.user.id, config.starting_balance, self.manager.settings.house_bankroll)
             ended = await self.manager.seasons.end(guild_id, channel_of(interaction), reset)
             if ended is None:
-                return {"content": words.SEASON_ENDED_MEANWHILE}
+                return {"content": i18n._(words.SEASON_ENDED_MEANWHILE)}
             try:
                 await post_season_end(self.sink, ended)
             except (discord.HTTPException, ChannelLost) as exc:  # the channel gone or closed: kept all the same

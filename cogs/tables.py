@@ -12,7 +12,7 @@ from bot import errors
 from bot.discordio.answering import acknowledged_first, channel_of, guild_of, reply, send_answer, thinking
 from bot.discordio.permissions import check_bot_permissions, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
-from bot.i18n import Locale, _, translator
+from bot.i18n import Locale, _, reading, translator
 from bot.i18n.choice import private_locale
 from bot.messages import tablecommands
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
@@ -147,10 +147,13 @@ class TableCommands(CommandFamily):
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
+        table = self.manager.registry.get(channel_of(interaction))  # (none: refused, as the stop would)
         update = await self.manager.play.stop(
             channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
         )
-        await reply(interaction, update.message or _(tablecommands.STOPPED), ephemeral=False)
+        with reading(table.locale):  # posted for the channel: in the table's language
+            stopped = update.message or _(tablecommands.STOPPED)
+        await reply(interaction, stopped, ephemeral=False)
 
     @app_commands.command(name="history", description="Recent games in this server and their results")
     async def history(self, interaction: discord.Interaction) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import _
+from bot.i18n import _, pgettext
 from engine.language import N_
 
 GENERIC_FAILURE = N_("Something went wrong on my side; it has been logged. Please try again.")
@@ -28,6 +28,11 @@ def user_lacks(permissions: Sequence[str]) -> str:
     """A command the user's own permissions don't allow (``permissions``: their labels)."""
     names = ", ".join(f"**{label}**" for label in permissions)
     return _("You need the {names} permission for that.").format(names=names)
+
+
+def page_labels() -> tuple[str, str]:
+    """A pager's buttons: a page back, a page on."""
+    return pgettext("button", "◀ Prev"), pgettext("button", "Next ▶")
 
 
 def cooling_down(seconds: float) -> str:

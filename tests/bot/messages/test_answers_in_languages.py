@@ -101,3 +101,11 @@ async def test_a_seasons_end_is_posted_in_the_servers_language_whoever_reads(loc
         await post_season_end(sink, _ended(), locale)
     [(_kind, channel, _id, out)] = [call for call in sink.calls if call[0] == "post"]
     assert channel == 5 and over in out.text and "<@7> — 1200" in out.text
+
+
+def test_a_pagers_buttons_in_each_language():
+    assert controls.page_labels() == ("◀ Prev", "Next ▶")
+    with reading("fr"):
+        assert controls.page_labels() == ("◀ Préc.", "Suiv. ▶")
+    with reading("de"):
+        assert controls.page_labels() == ("◀ Zurück", "Weiter ▶")

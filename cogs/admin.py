@@ -21,6 +21,7 @@ from bot.discordio.admin import AdminTools, require_admin, require_manage_server
 from bot.discordio.answering import channel_of, guild_of, reply
 from bot.discordio.seasontools import SeasonTools
 from bot.economy.bank import HOUSE
+from bot.i18n import _
 from bot.i18n.choice import SERVER_LANGUAGE
 from bot.messages import answers
 from bot.messages import competition as competition_words
@@ -107,7 +108,7 @@ class Admin(
         config = await self.prefs.guild(guild_of(interaction))
         await interaction.response.send_message(
             answers.reset_ask(config.starting_balance, self.bot.settings.house_bankroll),
-            view=confirm_view("reset", answers.RESET_BUTTON),
+            view=confirm_view("reset", _(answers.RESET_BUTTON)),
             ephemeral=True,
         )
 
@@ -197,9 +198,9 @@ class Admin(
     ) -> None:
         await require_admin(interaction, self.prefs, errors.AdminTool.SEASON)
         if end and length is not None:
-            raise errors.TripoleyError(competition_words.SEASON_END_AND_LENGTH)
+            raise errors.TripoleyError(_(competition_words.SEASON_END_AND_LENGTH))
         if reset_chips and not end:
-            raise errors.TripoleyError(competition_words.RESET_NEEDS_END)
+            raise errors.TripoleyError(_(competition_words.RESET_NEEDS_END))
         if end:
             await self.season_tools.end(interaction, reset_chips)
             return

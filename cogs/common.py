@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.discordio.ui import build_view
 from bot.i18n import ENDONYMS, SPOKEN
 from bot.i18n.choice import SERVER_LANGUAGE, answer_in_readers_language
-from bot.messages import answers
+from bot.messages import answers, controls
 from bot.messages.buttonids import ConfirmButton, PageButton, encode
 from bot.messages.competition import GAMES_TITLE, RATING_TITLE
 from bot.messages.components import DANGER, ButtonSpec
@@ -53,9 +53,10 @@ def pager(kind: str, key: str, page: int, pages: int) -> discord.ui.View | None:
     """Prev/Next buttons whose custom_ids carry the page: stateless, so they survive restarts."""
     if pages <= 1:
         return None
+    back, on = controls.page_labels()
     specs = [
-        ButtonSpec(encode(PageButton(kind, key, max(page - 1, 0))), "◀ Prev"),
-        ButtonSpec(encode(PageButton(kind, key, min(page + 1, pages - 1))), "Next ▶"),
+        ButtonSpec(encode(PageButton(kind, key, max(page - 1, 0))), back),
+        ButtonSpec(encode(PageButton(kind, key, min(page + 1, pages - 1))), on),
     ]
     if specs[0].custom_id == specs[1].custom_id:  # custom_ids must be unique in a message
         specs = specs[:1]

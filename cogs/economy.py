@@ -11,11 +11,13 @@ from discord import app_commands
 
 from bot import errors
 from bot.competition.rating import PROVISIONAL_GAMES
+from bot.competition.store import Rating
 from bot.discordio.answering import acknowledge_then, channel_of, guild_of, reply
 from bot.economy.bank import WEEK
 from bot.economy.prefs import GuildConfig
 from bot.economy.privacy import forget_everywhere
-from bot.i18n.choice import public_locale, reader_locale
+from bot.i18n import Locale, _, reading
+from bot.i18n.choice import private_locale, public_locale
 from bot.messages import answers
 from bot.messages.competition import STATS_RATING, rating_text
 from cogs import competition
@@ -44,7 +46,7 @@ class EconomyCommands(CommandFamily):
     async def balance(self, interaction: discord.Interaction) -> None:
         config = await self.prefs.guild(guild_of(interaction))
         balance = await self.bank.balance(guild_of(interaction), interaction.user.id, config.starting_balance)
-        lines = [answers.WALLET.format(chips=balance)]
+        lines = [_(answers.WALLET).format(chips=balance)]
         table = self.manager.registry.by_channel.get(channel_of(interaction)) or self.manager.registry.by_thread.get(
             channel_of(interaction)
         )
@@ -52,7 +54,7 @@ class EconomyCommands(CommandFamily):
             seat = table.seat_of(interaction.user.id)
             if seat is not None:
                 at = table.game.stacks[seat] if table.game is not None else table.seats[seat].stake
-                lines.append(answers.AT_THIS_TABLE.format(chips=at))
+                lines.append(_(answers.AT_THIS_TABLE).format(chips=at))
         lines.append(await self._grants_due(interaction, config, balance))
         await reply(interaction, "\n".join(lines))
 
@@ -93,7 +95,8 @@ class EconomyCommands(CommandFamily):
         season: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         key = f"{SEASON_BOARD}-{season}" if season is not None else f"{by}-{period}"
-        embed, view = await self._board(guild_of(interaction), key, 0)
+        with reading(await self._answer_locale(interaction, public)):
+            embed, view = await self._board(guild_of(interaction), key, 0)
         # private unless asked: no post in a game's channel
         kwargs: dict[str, Any] = {"embed": embed, "ephemeral": not public}
         if view is not None:
@@ -101,7 +104,7 @@ class EconomyCommands(CommandFamily):
         await interaction.response.send_message(**kwargs)
 
     async def _board(self, guild_id: int, key: str, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
-        by, _, period = key.partition("-")
+        by, _dash, period = key.partition("-")
         if by in (SEASON_BOARD, "rating", "games"):
             return await self._competition_board(guild_id, key, page)
         if by not in LEADERBOARD_TITLES:
@@ -113,12 +116,12 @@ class EconomyCommands(CommandFamily):
         rows = await self.bank.leaderboard(
             guild_id, by, page * LEADERBOARD_PAGE, LEADERBOARD_PAGE, WEEK if week else None
         )
-        title = answers.LEADERBOARD_TITLE[(by, week)]
+        title = _(answers.LEADERBOARD_TITLE[(by, week)])
         lines = [
             answers.board_row(i, row["user_id"], by, row["value"])
             for i, row in enumerate(rows, page * LEADERBOARD_PAGE + 1)
         ]
-        empty = answers.BOARD_EMPTY[week]
+        empty = _(answers.BOARD_EMPTY[week])
         embed = discord.Embed(title=title, description="\n".join(lines) or empty, colour=0x2E8B57)
         embed.set_footer(text=answers.page_footer(page + 1, pages, week))
         return embed, pager("board", key, page, pages)
@@ -127,7 +130,7 @@ class EconomyCommands(CommandFamily):
         self, guild_id: int, key: str, page: int
     ) -> tuple[discord.Embed, discord.ui.View | None]:
         """The boards of :mod:`cogs.competition`: by rating, by games played (both all time), a past season."""
-        by, _, rest = key.partition("-")
+        by, _dash, rest = key.partition("-")
         store = self.manager.ratings
         if by == SEASON_BOARD:
             embed, pages = await competition.season_board(store, guild_id, int(rest), page, LEADERBOARD_PAGE)
@@ -137,7 +140,10 @@ class EconomyCommands(CommandFamily):
         return embed, pager("board", key, max(0, min(page, pages - 1)), pages)
 
     async def _board_page(self, interaction: discord.Interaction, key: str, page: int) -> None:
-        embed, view = await self._board(guild_of(interaction), key, page)
+        """A page turned: in the language the board was posted in (a public one: the server's)."""
+        public = interaction.message is not None and not interaction.message.flags.ephemeral
+        with reading(await self._answer_locale(interaction, public)):
+            embed, view = await self._board(guild_of(interaction), key, page)
         await interaction.response.edit_message(embed=embed, view=view)
 
     @app_commands.command(name="stats", description="Games, rounds, pots and best hand of a player")
@@ -150,36 +156,26 @@ class EconomyCommands(CommandFamily):
         if not stats:
             await reply(interaction, answers.no_games_yet(display_name(target)))
             return
-        net = stats["net"]
-        embed = discord.Embed(title=answers.STATS_TITLE, description=f"<@{target.id}>", colour=0x2E8B57)
-        labels = answers.STATS_FIELDS
-        embed.add_field(name=labels["games"], value=str(stats["games"]))
-        embed.add_field(name=labels["wins"], value=str(stats["wins"]))
-        embed.add_field(name=labels["rate"], value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
-        embed.add_field(
-            name=labels["favourite"], value=preset_name(stats["favourite"]) if stats.get("favourite") else "—"
-        )
-        embed.add_field(name=labels["rounds"], value=str(stats["rounds"]))
-        embed.add_field(name=labels["pots"], value=str(stats["pots_won"]))
-        embed.add_field(name=labels["net"], value=f"{'+' if net > 0 else ''}{net}")
-        embed.add_field(name=labels["best"], value=stats["best_hand"] or "—")
-        rating = await self.manager.ratings.rating(guild_of(interaction), target.id)
-        if rating is not None:
-            embed.add_field(name=STATS_RATING, value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
         private = not public  # anyone's stats, privately unless asked (no post in a game's channel)
         await interaction.response.defer(ephemeral=private, thinking=True)  # the chart is drawn first
-        if private:
-            locale = reader_locale(interaction)
-        else:  # posted for the channel: in the server's language
-            setting = (await self.prefs.guild(guild_of(interaction))).language
-            locale = public_locale(setting, interaction.guild_locale).value
-        png, alt = await self._stats_chart(guild_of(interaction), target, locale)
+        locale = await self._answer_locale(interaction, public)
+        rating = await self.manager.ratings.rating(guild_of(interaction), target.id)
+        with reading(locale):
+            embed = _stats_embed(target.id, stats, rating)
+        png, alt = await self._stats_chart(guild_of(interaction), target, locale.value)
         if png is None:
             await interaction.followup.send(embed=embed, ephemeral=private)
             return
         embed.set_image(url="attachment://stats.png")
         chart = discord.File(io.BytesIO(png), filename="stats.png", description=(alt or "")[:1000] or None)
         await interaction.followup.send(embed=embed, file=chart, ephemeral=private)
+
+    async def _answer_locale(self, interaction: discord.Interaction, public: bool) -> Locale:
+        """An answer posted for the channel (``public``) in the server's language, else in its reader's."""
+        if not public:
+            return private_locale(interaction.locale)
+        setting = (await self.prefs.guild(guild_of(interaction))).language
+        return public_locale(setting, interaction.guild_locale)
 
     async def _stats_chart(
         self, guild_id: int, target: discord.abc.User, locale: str
@@ -252,14 +248,14 @@ class EconomyCommands(CommandFamily):
             raise errors.NotAllowed(errors.Refusal.STILL_SEATED)
         if everywhere:
             await interaction.response.send_message(
-                answers.FORGET_EVERYWHERE_ASK,
-                view=confirm_view("forget-everywhere", answers.FORGET_EVERYWHERE_BUTTON),
+                _(answers.FORGET_EVERYWHERE_ASK),
+                view=confirm_view("forget-everywhere", _(answers.FORGET_EVERYWHERE_BUTTON)),
                 ephemeral=True,
             )
             return
         await interaction.response.send_message(
-            answers.FORGET_ASK,
-            view=confirm_view("forget", answers.FORGET_BUTTON),
+            _(answers.FORGET_ASK),
+            view=confirm_view("forget", _(answers.FORGET_BUTTON)),
             ephemeral=True,
         )
 
@@ -277,3 +273,23 @@ class EconomyCommands(CommandFamily):
         guild_id, user_id = guild_of(interaction), interaction.user.id
         removed = await self.bank.forget(guild_id, user_id, lambda: self.manager.registry.seated(guild_id, user_id))
         await interaction.response.edit_message(content=answers.forgotten_here(removed), view=None)
+
+
+def _stats_embed(user_id: int, stats: dict[str, Any], rating: Rating | None) -> discord.Embed:
+    """``/tripoley stats``'s embed (its chart attached apart), in the language being read."""
+    net = stats["net"]
+    embed = discord.Embed(title=_(answers.STATS_TITLE), description=f"<@{user_id}>", colour=0x2E8B57)
+    labels = answers.STATS_FIELDS
+    embed.add_field(name=_(labels["games"]), value=str(stats["games"]))
+    embed.add_field(name=_(labels["wins"]), value=str(stats["wins"]))
+    embed.add_field(name=_(labels["rate"]), value=f"{stats['wins'] / stats['games']:.0%}" if stats["games"] else "—")
+    favourite = _(preset_name(stats["favourite"])) if stats.get("favourite") else "—"
+    embed.add_field(name=_(labels["favourite"]), value=favourite)
+    embed.add_field(name=_(labels["rounds"]), value=str(stats["rounds"]))
+    embed.add_field(name=_(labels["pots"]), value=str(stats["pots_won"]))
+    embed.add_field(name=_(labels["net"]), value=f"{'+' if net > 0 else ''}{net}")
+    best = answers.hand_name(stats["best_hand"]) if stats["best_hand"] else "—"
+    embed.add_field(name=_(labels["best"]), value=best)
+    if rating is not None:
+        embed.add_field(name=_(STATS_RATING), value=rating_text(rating.shown, rating.games, PROVISIONAL_GAMES))
+    return embed

@@ -12,7 +12,7 @@ from bot import errors
 from bot.discordio.answering import acknowledged_first, channel_of, guild_of, reply, send_answer, thinking
 from bot.discordio.permissions import check_bot_permissions, wants_thread
 from bot.discordio.ui import build_view, message_kwargs
-from bot.i18n import Locale, translator
+from bot.i18n import Locale, _, reading, translator
 from bot.i18n.choice import private_locale
 from bot.messages import tablecommands
 from bot.messages.components import ButtonSpec, game_buttons, kick_confirmation
@@ -115,12 +115,12 @@ class TableCommands(CommandFamily):
         update = await self.manager.lobby.join(
             channel_of(interaction), interaction.user.id, display_name(interaction.user), partial(thinking, interaction)
         )
-        await reply(interaction, update.message or tablecommands.JOINED)
+        await reply(interaction, update.message or _(tablecommands.JOINED))
 
     @app_commands.command(name="leave", description="Leave the table (mid-game: an AI finishes for you)")
     async def leave(self, interaction: discord.Interaction) -> None:
         update = await self.manager.lobby.leave(channel_of(interaction), interaction.user.id)
-        await reply(interaction, update.message or tablecommands.LEFT)
+        await reply(interaction, update.message or _(tablecommands.LEFT))
 
     @app_commands.command(name="kick", description="Host: remove a player from your table (mid-game: an AI plays on)")
     @app_commands.describe(player="The player to remove")
@@ -131,7 +131,7 @@ class TableCommands(CommandFamily):
         seat = self.manager.moderation.check_kick(table, interaction.user.id, player.id)
         if table.status == TableStatus.LOBBY:
             update = await self.manager.moderation.host_kick(table.channel_id, interaction.user.id, player.id)
-            await reply(interaction, update.message or tablecommands.REMOVED)
+            await reply(interaction, update.message or _(tablecommands.REMOVED))
             return
         await reply(
             interaction,
@@ -147,16 +147,19 @@ class TableCommands(CommandFamily):
     async def stop(self, interaction: discord.Interaction) -> None:
         perms = getattr(interaction.user, "guild_permissions", None)
         can_manage = bool(perms and perms.manage_guild)
+        table = self.manager.registry.get(channel_of(interaction))  # (none: refused, as the stop would)
         update = await self.manager.play.stop(
             channel_of(interaction), interaction.user.id, can_manage, display_name(interaction.user)
         )
-        await reply(interaction, update.message or tablecommands.STOPPED, ephemeral=False)
+        with reading(table.locale):  # posted for the channel: in the table's language
+            stopped = update.message or _(tablecommands.STOPPED)
+        await reply(interaction, stopped, ephemeral=False)
 
     @app_commands.command(name="history", description="Recent games in this server and their results")
     async def history(self, interaction: discord.Interaction) -> None:
         games = await self.manager.store.history(guild_of(interaction), 10)
         if not games:
-            await reply(interaction, tablecommands.NO_GAMES)
+            await reply(interaction, _(tablecommands.NO_GAMES))
             return
         lines: list[str] = []
         buttons: list[ButtonSpec] = []
@@ -166,9 +169,11 @@ class TableCommands(CommandFamily):
             )
             log, replay = game_buttons(game["id"], number, row=(number - 1) // 2)
             buttons += [log, replay] if game.get("has_replay") else [log]
-        embed = discord.Embed(title=tablecommands.HISTORY_TITLE, description="\n".join(lines)[:4000], colour=0x2E8B57)
+        embed = discord.Embed(
+            title=_(tablecommands.HISTORY_TITLE), description="\n".join(lines)[:4000], colour=0x2E8B57
+        )
         if buttons:
-            embed.set_footer(text=tablecommands.HISTORY_FOOTER)
+            embed.set_footer(text=_(tablecommands.HISTORY_FOOTER))
             await interaction.response.send_message(embed=embed, view=build_view(buttons), ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -238,16 +243,16 @@ class TableCommands(CommandFamily):
         on = mode == "on"
         await self.prefs.set_dm_hands(interaction.user.id, on)
         if not on:
-            await reply(interaction, tablecommands.DMS_OFF)
+            await reply(interaction, _(tablecommands.DMS_OFF))
             return
         # Checked now, not at the next deal: a short test DM.
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await interaction.user.send(tablecommands.DM_TEST)
+            await interaction.user.send(_(tablecommands.DM_TEST))
         except discord.HTTPException:
-            text = tablecommands.DMS_CLOSED
+            text = _(tablecommands.DMS_CLOSED)
         else:
-            text = tablecommands.DMS_ON
+            text = _(tablecommands.DMS_ON)
         await reply(interaction, text)
 
     @app_commands.command(name="ping", description="Be pinged when it's your turn")
@@ -256,7 +261,7 @@ class TableCommands(CommandFamily):
     async def ping(self, interaction: discord.Interaction, mode: str) -> None:
         on = mode == "on"
         await self.prefs.set_pings(interaction.user.id, on)
-        text = tablecommands.PINGS_ON if on else tablecommands.PINGS_OFF
+        text = _(tablecommands.PINGS_ON) if on else _(tablecommands.PINGS_OFF)
         await reply(interaction, text)
 
     @app_commands.command(

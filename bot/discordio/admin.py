@@ -19,6 +19,7 @@ from bot.discordio.answering import acknowledge_then, guild_of
 from bot.discordio.ui import build_view
 from bot.economy.bank import HOUSE
 from bot.economy.prefs import Prefs
+from bot.i18n import _
 from bot.messages import answers
 from bot.messages.buttonids import ConfirmButton, encode
 from bot.messages.components import DANGER, ButtonSpec
@@ -90,7 +91,7 @@ class AdminTools:
             again = ConfirmButton("adjust", (str(user_id), str(amount), str(repeat.row_id)))
             return {
                 "content": say(repeat),
-                "view": build_view([ButtonSpec(encode(again), answers.DO_IT_AGAIN, DANGER)]),
+                "view": build_view([ButtonSpec(encode(again), _(answers.DO_IT_AGAIN), DANGER)]),
                 "allowed_mentions": NO_PINGS,
             }
         text = answers.adjusted(user_id, moved, balance, house=user_id == HOUSE)

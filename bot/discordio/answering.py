@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot import errors
+from bot import errors, i18n
 from bot.messages import controls
 from bot.messages.outgoing import describe_error, retryable
 from bot.messages.refusals import say
@@ -188,20 +188,20 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     elif isinstance(error, app_commands.MissingPermissions):
         message = controls.user_lacks([errors.permission_label(p) for p in error.missing_permissions])
     elif isinstance(error, app_commands.NoPrivateMessage):
-        message = controls.NO_DMS
+        message = i18n._(controls.NO_DMS)
     elif isinstance(error, app_commands.CommandOnCooldown):
         message = controls.cooling_down(error.retry_after)
     elif isinstance(error, app_commands.CheckFailure):
-        message = controls.COMMAND_NOT_HERE
+        message = i18n._(controls.COMMAND_NOT_HERE)
     elif isinstance(error, discord.DiscordServerError):
         log.warning("Discord failed (%s) while an interaction was answered; discord.py retried it", error.status)
-        message = controls.GENERIC_FAILURE
+        message = i18n._(controls.GENERIC_FAILURE)
     elif isinstance(error, discord.Forbidden):
         log.warning("missing permissions: %s", error)
         message = say(errors.MissingBotPermissions(["Send Messages", "Embed Links", "Attach Files"]))
     else:
         log.error("unhandled error in an interaction", exc_info=(type(error), error, error.__traceback__))
-        message = controls.GENERIC_FAILURE
+        message = i18n._(controls.GENERIC_FAILURE)
     try:
         await reply(interaction, message)
     except discord.HTTPException:

@@ -10,6 +10,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import aiohttp
@@ -17,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot import __version__
+from bot.competition.seasons import SeasonEnded
 from bot.discordio import commandsync, login, sdnotify
 from bot.discordio.clicktimes import ClickTimes
 from bot.discordio.controller import Controller
@@ -32,7 +34,7 @@ from bot.discordio.pacing import Pacer
 from bot.discordio.places import Places
 from bot.discordio.publisher import Publisher
 from bot.discordio.render import ImageService, default_renderer, process_pool
-from bot.discordio.seasontools import post_season_end
+from bot.discordio.seasontools import post_season_end, server_locale
 from bot.discordio.sink import DiscordSink
 from bot.discordio.turns import TurnNotifier
 from bot.discordio.ui import (
@@ -217,7 +219,7 @@ class TripoleyBot(commands.Bot):
             self.publisher.resume(table)  # refresh deadlines shown on the messages
             self.turns.refresh(table)  # the ping of a decision waiting since before the restart
         self._timer = asyncio.create_task(self.manager.timers.run(), name="tripoley-timers")
-        seasons = self.manager.seasons.run(s.owns_guild, lambda ended: post_season_end(sink, ended))
+        seasons = self.manager.seasons.run(s.owns_guild, partial(self._post_season_end, sink))
         self._seasons = asyncio.create_task(seasons, name="tripoley-seasons")
         self.health = Health(self.manager, self.db, self, lambda: self._timer)
         bind = s.health_bind()
@@ -270,6 +272,12 @@ class TripoleyBot(commands.Bot):
         self.exit_status = status
         self._save_at_close = save
         asyncio.get_running_loop().create_task(self.close())
+
+    async def _post_season_end(self, sink: DiscordSink, ended: SeasonEnded) -> None:
+        """A season ended by its timer, posted in its server's language."""
+        guild = self.get_guild(ended.guild_id)
+        locale = await server_locale(self.manager.prefs, ended.guild_id, guild.preferred_locale if guild else None)
+        await post_season_end(sink, ended, locale)
 
     async def _apply_retention(self) -> None:
         """The retention rules, at start and then daily: old finished games pruned, departed servers purged."""

@@ -30,7 +30,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import errors
+from bot import errors, i18n
 from bot.discordio.answering import acknowledged_first, channel_of, defer, guild_of, release, reply, report, thinking
 from bot.discordio.carriers import InteractionCarrier, edit_through, original_editor, webhook_of
 from bot.discordio.clicktimes import ClickTimes
@@ -210,7 +210,7 @@ class Controller:
         update = await acknowledged_first(
             interaction, lambda: self.manager.lobby.rematch(button.table, user_id, name, thread), ephemeral=True
         )
-        answer = update.message or controls.SEATED
+        answer = update.message or i18n._(controls.SEATED)
         if update.refused is not None:
             answer = controls.not_every_ai_back(answer, say(update.refused))
         await reply(interaction, answer)
@@ -224,7 +224,7 @@ class Controller:
             raise errors.StaleButton(errors.Refusal.LOBBY_CLOSED)
         option, _sep, value = (first(values) or "").partition("=")
         update = await self.manager.lobby.set_house_rule(table.channel_id, interaction.user.id, option, value)
-        await reply(interaction, update.message or controls.HOUSE_RULE_SET)
+        await reply(interaction, update.message or i18n._(controls.HOUSE_RULE_SET))
 
     async def _lobby(
         self, interaction: discord.Interaction, button: buttonids.LobbyButton, _: list[str], table: Table
@@ -239,10 +239,10 @@ class Controller:
             # A private "thinking…" before the buy-in (a refusal found first is answered as such).
             name = display_name(interaction)
             update = await lobby.join(channel, user_id, name, before_apply=partial(thinking, interaction))
-            await reply(interaction, update.message or controls.SEATED)
+            await reply(interaction, update.message or i18n._(controls.SEATED))
         elif verb == "leave":
             update = await lobby.leave(channel, user_id)
-            await reply(interaction, update.message or controls.LEFT)
+            await reply(interaction, update.message or i18n._(controls.LEFT))
         elif verb == "ai":
             carrying = partial(self._defer_carrying, interaction, table)
             await lobby.add_ai(channel, user_id, before_apply=carrying, level=button.level or "normal")
@@ -270,7 +270,7 @@ class Controller:
     ) -> None:
         moderation = self.manager.moderation
         update = await moderation.vote_ai(table.channel_id, interaction.user.id, button.seat, button.round)
-        await reply(interaction, update.message or controls.VOTE_COUNTED)
+        await reply(interaction, update.message or i18n._(controls.VOTE_COUNTED))
 
     # -- a table's buttons in the round they were shown for ---------------------------------
 
@@ -282,7 +282,7 @@ class Controller:
             await self.show_hand(interaction, table)
         elif button.verb == "back":
             update = await self.manager.play.back(table.channel_id, interaction.user.id)
-            await reply(interaction, update.message or controls.WELCOME_BACK)
+            await reply(interaction, update.message or i18n._(controls.WELCOME_BACK))
         else:
             best = self._detail_for(table, interaction.user.id).get("best")
             await self._act(interaction, table, {"do": "choose", "cards": best}, button.round)
@@ -411,13 +411,13 @@ class Controller:
                 kwargs = message_kwargs(out, edit=True)
                 self._remember_hand_view(interaction, table)
             else:
-                kwargs = {"content": controls.GAME_OVER, "embed": None, "view": None, "attachments": []}
+                kwargs = {"content": i18n._(controls.GAME_OVER), "embed": None, "view": None, "attachments": []}
             try:
                 await interaction.edit_original_response(**kwargs)
             except discord.HTTPException:
                 # The move stands; only the old view could not be replaced.
                 log.warning("could not update a hand view after a move")
-                await reply(interaction, controls.HAND_VIEW_NOT_UPDATED)
+                await reply(interaction, i18n._(controls.HAND_VIEW_NOT_UPDATED))
         elif self.turns is not None and table.status == TableStatus.PLAYING:
             seat = table.seat_of(interaction.user.id)
             if seat is not None:  # a public button's move: the player's open hand view follows it
@@ -481,7 +481,7 @@ class Controller:
         view = table.running_game.view(seat)
         out = hand_message(table, seat, view, locale=reader_locale(interaction))
         if table.seats[seat].away:
-            out.text += controls.AI_PLAYS_FOR_YOU
+            out.text += i18n._(controls.AI_PLAYS_FOR_YOU)
         edit = await self._open_hand_view(interaction, table, out)
         self._remember_hand_view(interaction, table, edit)
         change = self.turns.touch(table.id, interaction.user.id) if self.turns is not None else None
@@ -573,9 +573,9 @@ class Controller:
             )
         view = build_view([space_rules_select(table)])
         if space is None:
-            await interaction.response.send_message(controls.PICK_A_SPACE, view=view, ephemeral=True)
+            await interaction.response.send_message(i18n._(controls.PICK_A_SPACE), view=view, ephemeral=True)
             return
-        content = space_rule(table.game, space, reader_locale(interaction)) or controls.SPACE_GONE
+        content = space_rule(table.game, space, reader_locale(interaction)) or i18n._(controls.SPACE_GONE)
         await interaction.response.edit_message(content=content, view=view)
 
     async def _log_page(

@@ -13,10 +13,13 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import errors
+from bot import errors, i18n
 from bot.competition.seasons import Reset, SeasonEnded
 from bot.competition.store import FORGOTTEN
 from bot.discordio.answering import acknowledge_then, channel_of, guild_of
+from bot.economy.prefs import Prefs
+from bot.i18n import Locale, reading
+from bot.i18n.choice import public_locale
 from bot.messages import competition as words
 from bot.messages.outgoing import ChannelLost, Outgoing
 from bot.tables.manager import TableManager
@@ -39,12 +42,21 @@ def season_post(ended: SeasonEnded) -> Outgoing:
     return Outgoing(text=words.season_ended_text(ended.number, lines, ended.placed, reset), pings=())
 
 
-async def post_season_end(sink: Poster | None, ended: SeasonEnded) -> None:
-    """Post a season's end in its channel (none known, or no sink: its standings stay kept all the same)."""
+async def server_locale(prefs: Prefs, guild_id: int, guild_locale: object) -> Locale:
+    """The language of a server's posts that are about no table (a season's end): its setting, else
+    its Discord ``guild_locale``."""
+    return public_locale((await prefs.guild(guild_id)).language, guild_locale)
+
+
+async def post_season_end(sink: Poster | None, ended: SeasonEnded, locale: Locale) -> None:
+    """Post a season's end in its channel, in the server's ``locale`` (none known, or no sink: its
+    standings stay kept all the same)."""
     if sink is None or ended.channel_id is None:
         log.info("season %s of server %s ended; no channel to post it in", ended.number, ended.guild_id)
         return
-    await sink.post(ended.channel_id, season_post(ended))
+    with reading(locale):
+        post = season_post(ended)
+    await sink.post(ended.channel_id, post)
 
 
 class SeasonTools:
@@ -76,9 +88,10 @@ class SeasonTools:
                 reset = Reset(interaction.user.id, config.starting_balance, self.manager.settings.house_bankroll)
             ended = await self.manager.seasons.end(guild_id, channel_of(interaction), reset)
             if ended is None:
-                return {"content": words.SEASON_ENDED_MEANWHILE}
+                return {"content": i18n._(words.SEASON_ENDED_MEANWHILE)}
             try:
-                await post_season_end(self.sink, ended)
+                locale = await server_locale(self.manager.prefs, guild_id, interaction.guild_locale)
+                await post_season_end(self.sink, ended, locale)
             except (discord.HTTPException, ChannelLost) as exc:  # the channel gone or closed: kept all the same
                 log.warning("posting season %s's end failed: %s", ended.number, exc)
             return {"content": words.season_ended_answer(ended.number, ended.channel_id), "allowed_mentions": NO_PINGS}

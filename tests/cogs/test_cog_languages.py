@@ -77,9 +77,14 @@ async def test_the_stats_chart_is_drawn_in_the_readers_language_or_the_servers_w
     monkeypatch.setattr(stack.manager.store, "stats", stats)
     monkeypatch.setattr(stack.manager.store, "player_games", nothing)
     monkeypatch.setattr(stack.manager.store, "player_presets", nothing)
+    titles = []
     for public in (False, True):
         german = FakeInteraction(
             BOB, C, G, client=stack, locale=discord.Locale.german, guild_locale=discord.Locale.french
         )
         await cog.stats.callback(cog, german, public=public)
+        [embed] = [call[-1]["embed"] for call in german.calls if call[0] == "followup"]
+        titles.append((embed.title, embed.fields[-1].value))
     assert drawn == ["de", "fr"]
+    # the embed too: private in its reader's German, posted in the server's French (the best hand's name too)
+    assert titles == [("Statistik", "Flush"), ("Statistiques", "couleur")]

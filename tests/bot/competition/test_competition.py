@@ -16,6 +16,7 @@ from bot.competition.seasons import Reset, Seasons, season_end
 from bot.competition.store import FORGOTTEN, CompetitionStore, RatedSeat
 from bot.discordio.seasontools import post_season_end, season_post
 from bot.economy import privacy
+from bot.i18n import Locale
 from cogs import competition as boards
 from tests.bot.economy.test_economy import play_out
 from tests.bot.tables.test_manager import ANN, BOB, C, G, lobby
@@ -140,7 +141,7 @@ async def test_a_season_ends_archived_posted_softened_and_shown_again(manager, d
     assert [(s.place, s.user_id) for s in ended.top] == [(1, CAT), (2, ANN)]
     assert ended.top[0].rating == before[CAT].shown
     sink = RecordingSink()
-    await post_season_end(sink, ended)
+    await post_season_end(sink, ended, Locale.EN)
     [(_, channel, _, out)] = [call for call in sink.calls if call[0] == "post"]
     assert channel == C and out.pings == ()  # names by mention, pings nobody
     assert "Season 1 is over" in out.text and f"**1.** <@{CAT}> — {before[CAT].shown}" in out.text

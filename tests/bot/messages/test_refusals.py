@@ -10,6 +10,7 @@ import pathlib
 import pytest
 
 from bot import errors
+from bot.i18n import reading
 from bot.messages.refusals import WORDS, say, words
 from bot.messages.text import escape
 from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
@@ -40,9 +41,16 @@ def test_every_refusal_has_words():
             ("permissions", ["Send Messages"]),
             ("threads", False),
             ("tool", errors.AdminTool.GRANT),
+            ("seats", 8),
+            ("players", 3),
+            ("have", 10),
         )
         facts.update({k: v for k, v in given if k in facts})
-        assert words(refusal, facts).strip()
+        english = words(refusal, facts)
+        assert english.strip()
+        for language in ("fr", "de"):  # each translation takes the same facts
+            with reading(language):
+                assert words(refusal, facts).strip() != english or refusal is errors.Refusal.NOT_NOW, refusal
 
 
 async def test_the_manager_refuses_with_a_kind_and_facts(manager, clock):

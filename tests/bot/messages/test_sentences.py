@@ -75,8 +75,6 @@ def test_each_case_of_a_sentence_takes_the_same_facts():
         text.WAITING_ON_MAT,
         text.WAITING_ON_MAT_UNTIL,
         text.STILL_WAITING,
-        answers.FORGOTTEN_EVERYWHERE,
-        answers.RESET_DONE,
         tablelines.ACTION_NOTES,
     ]
     for sentences in cases:

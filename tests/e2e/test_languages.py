@@ -51,33 +51,34 @@ def seat_to_play(bot, dh) -> tuple[str, int] | None:
     return None
 
 
-async def move(dh, bot, user: str, seat: int) -> None:
-    """One legal move of ``user``'s: a public button of the table message, else one of their hand view."""
+async def move(dh, bot, user: str, seat: int) -> bool:
+    """One legal move of ``user``'s: a public button of the table message, else one of their hand view.
+    False when their hand view offers none: the table moved on between the look and the click."""
     tm = table_message(dh)
     for prefix in PREFERRED:
         if tm is not None and (b := with_action(tm, prefix)):
             await (await dh.click(user, tm, custom_id=b["custom_id"])).response()
-            return
+            return True
     hand = await (await dh.click(user, tm, custom_id=with_action(tm, "hand")["custom_id"])).message()
     assert hand.ephemeral
     for prefix in (*PREFERRED, "suit."):
         if b := with_action(hand, prefix):
             await (await dh.click(user, hand, custom_id=b["custom_id"])).response()
-            return
+            return True
     for menu in components(hand):
         if action_of(menu).startswith("pick.") and menu.get("type") == 3:
             chosen = [o["value"] for o in menu["options"] if o.get("default")]
             chosen = chosen or [o["value"] for o in menu["options"][: menu.get("min_values", 1) or 1]]
             await (await dh.select(user, hand, menu["custom_id"], chosen)).response()
-            return
+            return True
     if b := with_action(hand, "amt."):
         opened = await dh.click(user, hand, custom_id=b["custom_id"])
         await opened.response()
         table = bot.manager.registry.by_channel[dh.channel(CHANNEL).id]
         low = (table.game.view(seat).get("detail") or {}).get("min", 1)
         await (await dh.submit_modal(user, opened, {"amount": str(low)})).response()
-        return
-    raise AssertionError(f"no move for {user}:\n{hand.content}\n{hand.components}")
+        return True
+    return False
 
 
 def state(bot, dh) -> tuple[int, list[int]] | None:
@@ -97,7 +98,9 @@ async def play_to_the_end(dh, bot, moves: int = 500) -> None:
             await asyncio.sleep(0.1)
             continue
         before = state(bot, dh)
-        await move(dh, bot, *waiting)
+        if not await move(dh, bot, *waiting):
+            await asyncio.sleep(0.1)
+            continue
         await dh.wait_for(
             lambda seen=before: finished(dh) or state(bot, dh) != seen, 8, what="the table to take the move"
         )

@@ -86,7 +86,7 @@ def message_text(payload: dict) -> str:
 MEANT = (
     re.compile(r"⏳ <@(\d+)> to act"),
     re.compile(r"^<@(\d+)> I couldn't DM you", re.M),
-    re.compile(r"^<@(\d+)> your turn: ", re.M),  # a turn ping (bot.discordio.turns)
+    re.compile(r"^((?:<@\d+> )+)your turn: ", re.M),  # a turn ping: everyone still choosing in a step decided at once
     re.compile(r"^<@(\d+)> you ran out of time \d+ times in a row", re.M),
 )  # an AI took the seat, DMs closed
 
@@ -94,7 +94,7 @@ MEANT = (
 def meant_pings(content: str) -> set[int]:
     """The users a message of the bot means to ping: the player to act (on the table message, or in
     a turn ping), a player whose DMs are closed."""
-    return {int(uid) for pattern in MEANT for uid in pattern.findall(content)}
+    return {int(uid) for pattern in MEANT for found in pattern.findall(content) for uid in re.findall(r"\d+", found)}
 
 
 def check_requests(dh, names: dict[str, str]) -> dict[str, int]:

@@ -730,6 +730,8 @@ class FakeDiscordServer:
         base: tuple[str, ...] = (),
     ) -> Message:
         payload = payload or {}
+        if channel.id not in self.state.channels:  # deleted since (an interaction's channel included)
+            raise ApiError(404, 10003, "Unknown Channel")
         if self.validate_requests:
             validate_message(payload, files, creating=not loading, interaction=interaction is not None, base=base)
         flags = int(payload.get("flags") or 0) & ~S.FLAG_EPHEMERAL

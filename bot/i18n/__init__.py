@@ -11,7 +11,7 @@ from contextvars import ContextVar
 from enum import StrEnum
 from typing import ParamSpec, TypeVar
 
-from engine.language import Words, words
+from engine.language import LANGUAGE, Words, words
 
 
 class Locale(StrEnum):
@@ -64,14 +64,27 @@ def as_locale(code: str | None) -> Locale:
         return Locale.EN
 
 
+def read_in(locale: Locale) -> Callable[[], None]:
+    """From here on the words made are in ``locale``: the bot's (:data:`READING`) and the engine's
+    (:data:`engine.language.LANGUAGE`: its event sentences, rule pages and reasons). Returns what
+    puts back the language read before."""
+    tokens = READING.set(locale), LANGUAGE.set(locale.value)
+
+    def restore() -> None:
+        READING.reset(tokens[0])
+        LANGUAGE.reset(tokens[1])
+
+    return restore
+
+
 @contextmanager
 def reading(code: str | None) -> Iterator[None]:
     """The words made inside are in ``code``'s language (then back to the one before)."""
-    token = READING.set(as_locale(code))
+    restore = read_in(as_locale(code))
     try:
         yield
     finally:
-        READING.reset(token)
+        restore()
 
 
 Made = TypeVar("Made")
@@ -99,6 +112,7 @@ __all__ = [
     "in_table_language",
     "ngettext",
     "pgettext",
+    "read_in",
     "reading",
     "translator",
 ]

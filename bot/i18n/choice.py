@@ -9,7 +9,7 @@ else English. A DM is in its reader's language: the one last seen on their inter
 
 from __future__ import annotations
 
-from bot.i18n import READING, SPOKEN, Locale
+from bot.i18n import SPOKEN, Locale, read_in
 
 #: The value of ``/tripoley-admin settings language`` that hands the choice back to Discord's ``guild_locale``.
 SERVER_LANGUAGE = "discord"
@@ -47,4 +47,4 @@ def dm_locale(last_seen: str | None) -> Locale:
 def answer_in_readers_language(interaction: object) -> None:
     """From here on in this interaction's task, the words made are in its reader's language (a public
     message made meanwhile is in its table's: bot.i18n.in_table_language)."""
-    READING.set(private_locale(getattr(interaction, "locale", None)))
+    read_in(private_locale(getattr(interaction, "locale", None)))

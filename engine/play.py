@@ -31,7 +31,7 @@ from .ai import choose_action
 from .commands import CARD_VERBS, card_syntax, parse_command
 from .events import Event
 from .game import Game
-from .language import LANGUAGE, SOURCE, _, language_from_environment
+from .language import LANGUAGE, SOURCE, _, language_from_environment, ngettext
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
@@ -319,18 +319,25 @@ class TerminalGame:
 
     def rules_answer(self, which: str) -> str:
         """``rules``: the sections of this game's rules; ``rules N`` or ``rules WORD`` (a word of its
-        title): one section; ``rules all``: every section (the whole rule book is long for a screen)."""
+        title): one section; ``rules all``: every section (the whole rule book is long for a screen); in
+        the game's language."""
         game = self.game
-        pages = rulebook.rule_pages(game.preset_key, game.options.to_dict())
+        pages = rulebook.rule_pages(game.preset_key, game.options.to_dict(), self.language)
         titles = [rulebook.page_title(page) for page in pages]
         wanted = which.strip().lower()
         if wanted == "all":
-            return rulebook.plain_pages(game.preset_key, game.options)
+            return rulebook.plain_pages(game.preset_key, game.options, self.language)
         if not wanted:
-            lines = [f"The rules of {game.preset.name}, in {len(pages)} sections:"]
+            lines = [
+                ngettext(
+                    "The rules of {game}, in {count} section:", "The rules of {game}, in {count} sections:", len(pages)
+                ).format(game=_(game.preset.name), count=len(pages))
+            ]
             lines += [f"  {number}. {title}" for number, title in enumerate(titles, 1)]
             lines.append(
-                f"Type `rules 1` … `rules {len(pages)}` (or a word of the title: `rules poker`), `rules all` for all."
+                _(
+                    "Type `rules 1` … `rules {count}` (or a word of the title: `rules poker`), `rules all` for all."
+                ).format(count=len(pages))
             )
             return "\n".join(lines)
         found = [
@@ -339,14 +346,16 @@ class TerminalGame:
             if wanted == str(i + 1) or wanted in title.lower().replace("(", " ").replace(")", " ").split()
         ]
         if len(found) != 1:
-            return f"Cannot read that: no section {which.strip()!r}; the sections are 1 to {len(pages)}: {', '.join(titles)}."
+            return _("Cannot read that: no section {section}; the sections are 1 to {count}: {titles}.").format(
+                section=repr(which.strip()), count=len(pages), titles=", ".join(titles)
+            )
         return pages[found[0]].replace("**", "")
 
     def space_answer(self, space: str) -> str:
         """``help SPACE``: what pays that space."""
         game = self.game
         try:
-            return rulebook.space_help(game.preset_key, game.options, space.strip())
+            return rulebook.space_help(game.preset_key, game.options, space.strip(), self.language)
         except ValueError as exc:
             return f"Cannot read that: {exc}."
 

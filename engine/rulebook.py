@@ -3,7 +3,10 @@
 One source for three readers: ``docs/rules.md`` (written by ``python -m engine.rulebook``
 and checked against it by a test), the bot's ``/tripoley rules`` pages and the terminal
 game's ``rules`` / ``help SPACE``. Every text is built from a preset and its options, so a
-table's house rules change the pages it shows. Pure: text in, text out.
+table's house rules change the pages it shows. Each function that words a page takes the page's
+``language`` (English by default): its sentences are the catalogs' (whole, with named placeholders),
+its cards that language's ranks; ``markdown()`` is English whatever language is read elsewhere.
+Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -12,39 +15,12 @@ from dataclasses import fields
 from typing import Any
 
 from . import presets as P
-from .cardnames import SYMBOLS, card_names
+from .cardnames import SYMBOLS, card_names, label_in
+from .hands import NAMES_BY_STRENGTH
 from .language import N_, SOURCE, words
 from .options import RULEBOOK_ANTES, Options
+from .ruletext import EVENS_ODDS_RUNS, OTHER_DIFFERENCES, REASONS, ROUND_STEPS, SPACE_BY_ID, WANAGAN_HANDS
 from .ruletext import OPTION_TEXT as OPTION_TEXT  # re-exported: the bot reads option names from here
-from .ruletext import OTHER_DIFFERENCES, REASONS
-
-# Wanagan: what a hand must contain to claim a space, and how two such claims compare.
-_WANAGAN_HANDS = {
-    "one-pair": ("a pair", "the higher pair wins"),
-    "two-pair": ("two pairs", "the higher top pair wins, then the second pair"),
-    "three-kind": ("three of a kind", "the higher three wins"),
-    "four-kind": ("four of a kind", "the higher four wins"),
-    "full-house": ("a full house", "the higher three wins, then the pair"),
-    "straight": ("five ranks in a row", "the higher top card wins (A-2-3-4-5 is the lowest, its top card the 5)"),
-    "flush": ("five cards of one suit", "the higher top card wins, then the next, and so on"),
-    "evens-odds": (
-        "five consecutive even or five consecutive odd ranks, the Ace counting low (2-4-6-8-10, "
-        "4-6-8-10-Q, A-3-5-7-9, 3-5-7-9-J, 5-7-9-J-K)",
-        "the higher top card wins, the Ace low",
-    ),
-}
-
-_SPACE_BY_ID = {
-    "AH2": N_("A second pocket for the A♥: the card that takes the A♥ space takes this one too, with the same claim."),
-    "6-lead": N_(
-        "The first player in the round to start a sequence with a 6 (their lowest card of that suit) takes it."
-    ),
-    "a-2": N_(
-        "The first player who places an Ace, ending the sequence, and then leads a 2 of the other colour takes "
-        "it. Aces placed in a Full House or a 5-Card Straight count: the 2 need only be of the other colour than "
-        "one of the Aces placed in that play, whatever order they were put down in."
-    ),
-}
 
 _SPACE_BY_TRIGGER = {
     P.POKER: N_("The best poker hand at the showdown takes it; equal hands split it."),
@@ -71,57 +47,102 @@ def option_names() -> list[str]:
     return [f.name for f in fields(Options)]
 
 
-def value_label(name: str, value: Any) -> str:
-    """A value as a short phrase: ``flat:1`` → "1 chip a space", ``rounds:5`` → "after 5 rounds"."""
+def _card_words(language: str) -> dict[str, str]:
+    """The cards a rule sentence may name (``{king}``, ``{king_queen}``, ``{king_of_hearts}``…), as
+    ``language`` writes them."""
+    names = card_names(language)
+    return {
+        "jack": names.ranks[9],
+        "queen": names.ranks[10],
+        "king": names.ranks[11],
+        "king_queen": label_in("K-Q", language),
+        "king_of_hearts": names.pretty_text("KH"),
+    }
+
+
+def value_label(name: str, value: Any, language: str = SOURCE) -> str:
+    """A value as a short phrase: ``flat:1`` → "1 chip a space", ``rounds:5`` → "after 5 rounds"
+    (in ``language``)."""
+    said = words(language)
+    _, ngettext = said.gettext, said.ngettext
     known = OPTION_TEXT[name].values.get(value)
     if known:
-        return known[0]
+        return _(known[0])
     if name == "ante":
         if value == "rulebook":
-            return "grows by round"
+            return _("grows by round")
         count = int(str(value).partition(":")[2])
-        return f"{count} chip{'s' if count != 1 else ''} a space"
+        return ngettext("{count} chip a space", "{count} chips a space", count).format(count=count)
     if name == "game_end":
-        kind, _, rounds = str(value).partition(":")
         if value == "elimination":
-            return "when one player is left"
-        return f"after {rounds} {kind if rounds != '1' else kind.rstrip('s')}"
+            return _("when one player is left")
+        kind, _colon, amount = str(value).partition(":")
+        count = int(amount)
+        if kind == "minutes":
+            return ngettext("after {count} minute", "after {count} minutes", count).format(count=count)
+        return ngettext("after {count} round", "after {count} rounds", count).format(count=count)
     if name == "decks":
-        return f"{value} deck{'s' if value != 1 else ''}"
-    return f"{value} chips"
+        return ngettext("{count} deck", "{count} decks", int(value)).format(count=value)
+    return ngettext("{count} chip", "{count} chips", int(value)).format(count=value)
 
 
-def value_text(name: str, value: Any) -> str:
-    """A value as a sentence for the rule pages."""
+def value_text(name: str, value: Any, language: str = SOURCE) -> str:
+    """A value as a sentence for the rule pages (in ``language``)."""
+    said = words(language)
+    _, ngettext = said.gettext, said.ngettext
     known = OPTION_TEXT[name].values.get(value)
     if known:
-        return known[1]
+        return _(known[1]).format(**_card_words(language))
     if name == "ante" and value == "rulebook":
-        return (
-            "The ante grows by round: "
-            + ", ".join(map(str, RULEBOOK_ANTES))
-            + f" chips a space, then {RULEBOOK_ANTES[-1]} for every later round."
+        return _("The ante grows by round: {antes} chips a space, then {last} for every later round.").format(
+            antes=", ".join(map(str, RULEBOOK_ANTES)), last=RULEBOOK_ANTES[-1]
         )
     if name == "ante":
         count = int(str(value).partition(":")[2])
-        return f"Each player puts {count} chip{'s' if count != 1 else ''} on every space each round."
+        return ngettext(
+            "Each player puts {count} chip on every space each round.",
+            "Each player puts {count} chips on every space each round.",
+            count,
+        ).format(count=count)
     if name == "game_end":
         if value == "elimination":
-            return "A player who cannot pay the full ante is out for good; the game ends when one player is left."
-        kind = str(value).partition(":")[0]
-        finish = " (the round in progress is finished)" if kind == "minutes" else ""
-        return f"The game ends {value_label(name, value)}{finish}; a player short of the full ante sits a round out."
+            return _("A player who cannot pay the full ante is out for good; the game ends when one player is left.")
+        kind, _colon, amount = str(value).partition(":")
+        count = int(amount)
+        if kind == "minutes":
+            return ngettext(
+                "The game ends after {count} minute (the round in progress is finished); a player short of the "
+                "full ante sits a round out.",
+                "The game ends after {count} minutes (the round in progress is finished); a player short of the "
+                "full ante sits a round out.",
+                count,
+            ).format(count=count)
+        return ngettext(
+            "The game ends after {count} round; a player short of the full ante sits a round out.",
+            "The game ends after {count} rounds; a player short of the full ante sits a round out.",
+            count,
+        ).format(count=count)
     if name == "bet_limit":
-        return f"The poker limit is {value} chips."
+        return ngettext("The poker limit is {count} chip.", "The poker limit is {count} chips.", int(value)).format(
+            count=value
+        )
     if name == "start_stack":
-        return f"Each player starts with {value} chips."
-    return f"{value_label(name, value).capitalize()}."
+        return ngettext(
+            "Each player starts with {count} chip.", "Each player starts with {count} chips.", int(value)
+        ).format(count=value)
+    if name == "decks":
+        return ngettext("{count} deck.", "{count} decks.", int(value)).format(count=value)
+    return f"{value_label(name, value, language).capitalize()}."
 
 
-def option_line(name: str, value: Any) -> str:
-    """``**Pay cards**: when played (Cadaco variation 1). Pay cards pay only when …``"""
-    text = OPTION_TEXT[name]
-    return f"**{text.title}**: {value_label(name, value)}. {value_text(name, value)}"
+def option_line(name: str, value: Any, language: str = SOURCE) -> str:
+    """``**Pay cards**: when played (Cadaco variation 1). Pay cards pay only when …`` (in ``language``)."""
+    _ = words(language).gettext
+    return _("**{rule}**: {value}. {text}").format(
+        rule=_(OPTION_TEXT[name].title),
+        value=value_label(name, value, language),
+        text=value_text(name, value, language),
+    )
 
 
 # ----------------------------------------------------------------- spaces
@@ -138,8 +159,8 @@ def _card_in(language: str, text: str) -> str:
 def space_text(space: P.Space, options: Options, language: str = SOURCE) -> str:
     """What pays a space, and when (in ``language``: the catalogs' sentences, its card names)."""
     _ = words(language).gettext
-    if space.id in _SPACE_BY_ID:
-        return _(_SPACE_BY_ID[space.id])
+    if space.id in SPACE_BY_ID:
+        return _(SPACE_BY_ID[space.id])
     if space.trigger in _SPACE_BY_TRIGGER:
         return _(_SPACE_BY_TRIGGER[space.trigger])
     played = options.paycards == "play"
@@ -175,11 +196,8 @@ def space_text(space: P.Space, options: Options, language: str = SOURCE) -> str:
             "The first player to empty their hand in Michigan takes it; if play is blocked, nobody wins it this round."
         )
     if space.trigger == P.HAND:
-        needs, compare = _WANAGAN_HANDS[space.hand]
-        return (
-            f"Won in a reveal round by declaring it with five cards that contain {needs}; between two such "
-            f"claims {compare}, and equal ones split it."
-        )
+        runs = ", ".join(label_in(run, language) for run in EVENS_ODDS_RUNS)
+        return _(WANAGAN_HANDS[space.hand]).format(runs=runs)
     raise ValueError(f"space {space.id!r} has a trigger the rule book does not explain: {space.trigger!r}")
 
 
@@ -227,144 +245,205 @@ def _accepted(preset: P.Preset, name: str, value: Any) -> bool:
     return True
 
 
-def house_rule_changes(preset_key: str, overrides: dict[str, Any] | None) -> list[str]:
-    """The table's options that differ from the preset, as "Name: value" phrases."""
+def house_rule_changes(preset_key: str, overrides: dict[str, Any] | None, language: str = SOURCE) -> list[str]:
+    """The table's options that differ from the preset, as "Name: value" phrases (in ``language``)."""
+    _ = words(language).gettext
     preset = P.get_preset(preset_key)
     options = P.options_for(preset, overrides)
     return [
-        f"{OPTION_TEXT[name].title}: {value_label(name, getattr(options, name))}"
+        _("{rule}: {value}").format(
+            rule=_(OPTION_TEXT[name].title), value=value_label(name, getattr(options, name), language)
+        )
         for name in option_names()
         if getattr(options, name) != getattr(preset.options, name)
     ]
 
 
 # ----------------------------------------------------------------- pages
+# Each page is made in one language (``language``: the catalogs' sentences, its card names); in English
+# they are docs/rules.md's text, whatever language the terminal or the bot reads at the time.
 
 
-def _phase_lines(preset: P.Preset, options: Options) -> list[str]:
-    lines = [
-        f"• **Ante** — {value_text('ante', options.ante)}"
-        + (" The dealer antes twice." if options.dealer_double_ante else "")
-    ]
+def _phase_lines(preset: P.Preset, options: Options, language: str) -> list[str]:
+    said = words(language)
+    _, ngettext = said.gettext, said.ngettext
+    ante = value_text("ante", options.ante, language)
+    if options.dealer_double_ante:
+        ante += " " + _("The dealer antes twice.")
     if any(space.ante != 1 for space in preset.spaces if space.trigger != P.CORNER):
-        doubled = ", ".join(space.label for space in preset.spaces if space.ante > 1)
-        lines[-1] += f" {doubled} take a double ante."
-    if "corner-bet" in preset.order:
-        lines.append("• **Corner bet** — the dealer may back a corner Ace; the others may cover.")
-    lines.append(
-        "• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
-        "that gets its card right after the dealer; some hands get a card more."
-    )
-    lines.append(f"• **Spare hand** — {value_text('spare_hand', options.spare_hand)}")
-    if options.optional_suit:
-        lines.append(f"• **Suit bid** — {value_text('optional_suit', True)}")
-    if any(space.trigger in (P.CARD, P.COMBO, P.RUN) for space in preset.spaces):
-        lines.append(
-            f"• **Pay cards** — {value_text('paycards', options.paycards)}"
-            + (f" {value_text('strict_claims', True)}" if options.strict_claims else "")
+        doubled = [label_in(space.label, language) for space in preset.spaces if space.ante > 1]
+        ante += " " + ngettext("{spaces} takes a double ante.", "{spaces} take a double ante.", len(doubled)).format(
+            spaces=", ".join(doubled)
         )
-    steps = {
-        "poker": "• **Poker** — five cards each, one betting round, showdown for the poker space.",
-        "michigan": "• **Michigan** — the stops game below.",
-        "wanagan": "• **Wanagan** — up to four reveal rounds (below).",
-        "to-poker": "• **To the poker space** — every chip left on a money space moves to the poker space.",
-    }
-    lines += [steps[step] for step in preset.order if step in steps]
-    lines.append("• **Settle** — the dealer's seat moves one to the left.")
+    lines = [_("• **Ante** — {rule}").format(rule=ante)]
+    if "corner-bet" in preset.order:
+        lines.append(_("• **Corner bet** — the dealer may back a corner Ace; the others may cover."))
+    lines.append(
+        _(
+            "• **Deal** — every card is dealt one at a time, from the dealer's left, with one extra spare hand "
+            "that gets its card right after the dealer; some hands get a card more."
+        )
+    )
+    lines.append(_("• **Spare hand** — {rule}").format(rule=value_text("spare_hand", options.spare_hand, language)))
+    if options.optional_suit:
+        lines.append(_("• **Suit bid** — {rule}").format(rule=value_text("optional_suit", True, language)))
+    if any(space.trigger in (P.CARD, P.COMBO, P.RUN) for space in preset.spaces):
+        paid = value_text("paycards", options.paycards, language)
+        if options.strict_claims:
+            paid += " " + value_text("strict_claims", True, language)
+        lines.append(_("• **Pay cards** — {rule}").format(rule=paid))
+    lines += [_(ROUND_STEPS[step]) for step in preset.order if step in ROUND_STEPS]
+    lines.append(_("• **Settle** — the dealer's seat moves one to the left."))
     return lines
 
 
-def _poker_page(preset: P.Preset, options: Options) -> str:
-    whole = (
-        " Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with "
-        "their owner."
-        if preset.rulebook_setup and "michigan" in preset.order
-        else ""
+def _poker_page(preset: P.Preset, options: Options, language: str) -> str:
+    _ = words(language).gettext
+    sentences = [
+        _("Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength).")
+    ]
+    if preset.rulebook_setup and "michigan" in preset.order:
+        sentences.append(
+            _(
+                "Each player's whole hand as dealt (after the spare hand) plays; cards placed in Michigan stay with "
+                "their owner."
+            )
+        )
+    sentences += [
+        _("One betting round: check while nobody has bet; after a bet, fold, call or raise."),
+        value_text("poker_first_bettor", options.poker_first_bettor, language),
+        value_text("bet_limit", options.bet_limit, language),
+        value_text("bet_limit_scope", options.bet_limit_scope, language),
+        _(
+            "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
+            "takes the poker space without showing."
+        ),
+    ]
+    names = card_names(language)
+    five, *others = (names.hand(hand) for hand in reversed(NAMES_BY_STRENGTH) if hand != "royal flush")
+    hands = _(
+        "Hands from high to low: {five_of_a_kind} (several decks or wild cards only), {others}. The Ace is high, "
+        "and low in A-2-3-4-5. Suits never rank: equal hands split, an odd chip stays on the space."
+    ).format(five_of_a_kind=five, others=", ".join(others))
+    return "\n".join([_("**Poker**"), " ".join(sentences), hands])
+
+
+def _michigan_page(options: Options, language: str) -> str:
+    _ = words(language).gettext
+    return "\n".join(
+        [
+            _("**Michigan (stops)**"),
+            _(
+                "A lead places a card; whoever holds the next higher card of that suit must play it, and so on, "
+                "until an Ace is played or the next card is out of reach (in the spare hand or played already): "
+                "that card is the stop, and its player leads again. Forced plays are made for you; you only choose "
+                "your leads."
+            ),
+            value_text("michigan_leader", options.michigan_leader, language)
+            + " "
+            + value_text("first_lead", options.first_lead, language),
+            _("After a stop: {rule}").format(rule=value_text("after_stop", options.after_stop, language)),
+            _("A player who cannot lead: {rule}").format(rule=value_text("cannot_lead", options.cannot_lead, language)),
+            _("When nobody can lead: {rule}").format(rule=value_text("all_stuck", options.all_stuck, language)),
+            _("Going out: {rule}").format(rule=value_text("out_payment", options.out_payment, language)),
+        ]
     )
-    return (
-        "**Poker**\n"
-        "Choose five of your cards as your poker hand (Best five picks the strongest; you may hide your strength)."
-        f"{whole} One betting round: check while nobody has bet; after a bet, fold, call or raise. "
-        f"{value_text('poker_first_bettor', options.poker_first_bettor)} {value_text('bet_limit', options.bet_limit)} "
-        f"{value_text('bet_limit_scope', options.bet_limit_scope)} "
-        "A player short of chips calls all-in and side pots are formed. When all but one fold, that player "
-        "takes the poker space without showing.\n"
-        "Hands from high to low: five of a kind (several decks or wild cards only), straight flush, four of a kind, "
-        "full house, flush, straight, three of a kind, two pair, one pair, high card. The Ace is high, and low in "
-        "A-2-3-4-5. Suits never rank: equal hands split, an odd chip stays on the space."
+
+
+def _wanagan_page(language: str) -> str:
+    _ = words(language).gettext
+    spaces = {
+        "one_pair": label_in("One Pair", language),
+        "two_pair": label_in("Two Pair", language),
+        "three_kind": label_in("3 of a Kind", language),
+    }
+    sentences = [
+        _(
+            "There is no Michigan. In each of up to four reveal rounds every player secretly picks five cards and "
+            "declares one space that still holds chips; the hands are shown together and each space goes to the "
+            "best qualifying claim on it."
+        ),
+        _(
+            "A hand qualifies when its five cards contain the combination: a full house contains {one_pair}, "
+            "{two_pair} and {three_kind}; four of a kind contains {one_pair} and {three_kind} but not {two_pair}."
+        ).format(**spaces),
+        _("Claims are compared by the named combination only (no kickers)."),
+        _(
+            "Before round 2 everyone passes three cards to the left, before round 3 three to the right; in round 4 "
+            "the {king_of_hearts}, 10♦, 7♠ and 4♣ are wild."
+        ).format(**_card_words(language)),
+        _("The rounds stop early when no space holds chips. Then poker for the Wanagan centre."),
+    ]
+    return _("**Wanagan**") + "\n" + " ".join(sentences)
+
+
+def _end_page(options: Options, language: str) -> str:
+    _ = words(language).gettext
+    return "\n".join(
+        [
+            _("**End of the game**"),
+            value_text("game_end", options.game_end, language),
+            value_text("endgame", options.endgame, language),
+        ]
     )
 
 
-def _michigan_page(options: Options) -> str:
-    return (
-        "**Michigan (stops)**\n"
-        "A lead places a card; whoever holds the next higher card of that suit must play it, and so on, until an "
-        "Ace is played or the next card is out of reach (in the spare hand or played already): that card is the "
-        "stop, and its player leads again. Forced plays are made for you; you only choose your leads.\n"
-        f"{value_text('michigan_leader', options.michigan_leader)} "
-        f"{value_text('first_lead', options.first_lead)}\n"
-        f"After a stop: {value_text('after_stop', options.after_stop)}\n"
-        f"A player who cannot lead: {value_text('cannot_lead', options.cannot_lead)}\n"
-        f"When nobody can lead: {value_text('all_stuck', options.all_stuck)}\n"
-        f"Going out: {value_text('out_payment', options.out_payment)}"
+def _mat_page(preset: P.Preset, options: Options, language: str) -> str:
+    _ = words(language).gettext
+    players = _("{low}–{high} players").format(low=preset.min_players, high=preset.max_players)
+    heading = _("**{game}** — {summary} ({players})").format(
+        game=_(preset.name), summary=_(preset.summary) if preset.summary else "", players=players
     )
-
-
-WANAGAN_PAGE = (
-    "**Wanagan**\n"
-    "There is no Michigan. In each of up to four reveal rounds every player secretly picks five cards and declares "
-    "one space that still holds chips; the hands are shown together and each space goes to the best qualifying "
-    "claim on it. A hand qualifies when its five cards contain the combination: a full house contains One Pair, "
-    "Two Pair and 3 of a Kind; four of a kind contains One Pair and 3 of a Kind but not Two Pair. Claims are "
-    "compared by the named combination only (no kickers). Before round 2 everyone passes three cards to the left, "
-    "before round 3 three to the right; in round 4 the K♥, 10♦, 7♠ and 4♣ are wild. The rounds stop early when no "
-    "space holds chips. Then poker for the Wanagan centre."
-)
-
-
-def _end_page(options: Options) -> str:
-    return f"**End of the game**\n{value_text('game_end', options.game_end)}\n{value_text('endgame', options.endgame)}"
-
-
-def _mat_page(preset: P.Preset, options: Options) -> str:
-    players = f"{preset.min_players}–{preset.max_players} players"
-    lines = [f"**{preset.name}** — {preset.summary} ({players})", "", "**The mat**"]
+    lines = [heading, "", _("**The mat**")]
     for space in P.spaces_for(preset, options):
-        lines.append(f"• **{space.label}** — {space_text(space, options)}")
-    lines.append("Chips on a space nobody wins stay there for a later round.")
+        lines.append(
+            _("• **{space}** — {rule}").format(
+                space=label_in(space.label, language), rule=space_text(space, options, language)
+            )
+        )
+    lines.append(_("Chips on a space nobody wins stay there for a later round."))
     return "\n".join(lines)
 
 
-def _settings_page(preset: P.Preset, options: Options) -> str:
-    lines = ["**Settings of this game**"]
-    lines += [f"• {option_line(name, getattr(options, name))}" for name in option_names()]
+def _settings_page(options: Options, language: str) -> str:
+    _ = words(language).gettext
+    lines = [_("**Settings of this game**")]
+    lines += ["• " + option_line(name, getattr(options, name), language) for name in option_names()]
     return "\n".join(lines)
 
 
-def _house_rules_page(preset: P.Preset, options: Options) -> str | None:
+def _house_rules_page(preset: P.Preset, options: Options, language: str) -> str | None:
+    _ = words(language).gettext
     offered = house_rules(preset.key)
     if not offered:
         return None
-    lines = ["**House rules** — the host may switch these in the lobby before the start:"]
+    lines = [_("**House rules** — the host may switch these in the lobby before the start:")]
     for name, values in offered.items():
         text = OPTION_TEXT[name]
-        choices = ", ".join(value_label(name, value) for value in values)
-        lines.append(f"• **{text.title}** ({text.line}): {choices}. Now: {value_label(name, getattr(options, name))}.")
+        lines.append(
+            _("• **{rule}** ({meaning}): {choices}. Now: {value}.").format(
+                rule=_(text.title),
+                meaning=_(text.line),
+                choices=", ".join(value_label(name, value, language) for value in values),
+                value=value_label(name, getattr(options, name), language),
+            )
+        )
     return "\n".join(lines)
 
 
-def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None) -> list[str]:
-    """The rules of a preset (as a table with ``overrides`` plays it), a few short pages."""
+def rule_pages(preset_key: str, overrides: dict[str, Any] | None = None, language: str = SOURCE) -> list[str]:
+    """The rules of a preset (as a table with ``overrides`` plays it), a few short pages, in ``language``."""
     preset = P.get_preset(preset_key)
     options = P.options_for(preset, overrides)
+    _ = words(language).gettext
     pages = [
-        _mat_page(preset, options),
-        "**A round**\n" + "\n".join(_phase_lines(preset, options)),
-        _poker_page(preset, options),
+        _mat_page(preset, options, language),
+        _("**A round**") + "\n" + "\n".join(_phase_lines(preset, options, language)),
+        _poker_page(preset, options, language),
     ]
-    pages.append(WANAGAN_PAGE if "wanagan" in preset.order else _michigan_page(options))
-    pages += [_end_page(options), _settings_page(preset, options)]
-    house = _house_rules_page(preset, options)
+    pages.append(_wanagan_page(language) if "wanagan" in preset.order else _michigan_page(options, language))
+    pages += [_end_page(options, language), _settings_page(options, language)]
+    house = _house_rules_page(preset, options, language)
     if house:
         pages.append(house)
     return pages
@@ -380,15 +459,19 @@ def page_title(page: str) -> str:
     return first.split("**")[1] if first.startswith("**") else first
 
 
-def space_help(preset_key: str, options: Options, name: str) -> str:
+def space_help(preset_key: str, options: Options, name: str, language: str = SOURCE) -> str:
     """``help SPACE`` in the terminal: one space explained (``ValueError`` naming the spaces if unknown)."""
     space = find_space(P.get_preset(preset_key), options, name)
-    return f"{space.label}: {space_text(space, options)}"
+    return (
+        words(language)
+        .gettext("{space}: {rule}")
+        .format(space=label_in(space.label, language), rule=space_text(space, options, language))
+    )
 
 
-def plain_pages(preset_key: str, options: Options) -> str:
-    """The rule pages as plain text for a terminal (no Markdown emphasis)."""
-    return "\n\n".join(rule_pages(preset_key, options.to_dict())).replace("**", "")
+def plain_pages(preset_key: str, options: Options, language: str = SOURCE) -> str:
+    """The rule pages as plain text for a terminal (no Markdown emphasis), in ``language``."""
+    return "\n\n".join(rule_pages(preset_key, options.to_dict(), language)).replace("**", "")
 
 
 # ----------------------------------------------------------------- docs/rules.md
@@ -471,9 +554,9 @@ def _all_options() -> list[str]:
         text = OPTION_TEXT[name]
         form = f" Written {text.form}." if text.form else ""
         lines.append(f"- **{text.title}** (`{name}`): {text.line}.{form}")
-        for value, (label, sentence) in text.values.items():
+        for value in text.values:
             shown = str(value).lower() if isinstance(value, bool) else value
-            lines.append(f"  - `{shown}`, {label}: {sentence}")
+            lines.append(f"  - `{shown}`, {value_label(name, value)}: {value_text(name, value)}")
     lines.append("")
     return lines
 

@@ -116,11 +116,14 @@ def house_rule_select(table: Table) -> SelectSpec | None:
     from engine.rulebook import OPTION_TEXT, house_rules, value_label, value_text
 
     options = table.preset_info.options.with_overrides(table.options)
+    language = READING.get().value
     choices = [
         (
-            _("{rule}: {value}").format(rule=_(OPTION_TEXT[name].title), value=value_label(name, value))[:100],
+            _("{rule}: {value}").format(rule=_(OPTION_TEXT[name].title), value=value_label(name, value, language))[
+                :100
+            ],
             f"{name}={str(value).lower()}",
-            _clip(value_text(name, value), 100),
+            _clip(value_text(name, value, language), 100),
         )
         for name, values in house_rules(table.preset).items()
         for value in values

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import Locale, _, reading, translator
+from bot.i18n import READING, _, reading
 from engine.cardnames import label_in
 from engine.game import Game
 from engine.language import N_, rule_summary
-from engine.presets import get_preset, spaces_for
+from engine.presets import get_preset
 from engine.rulebook import OPTION_TEXT, house_rule_changes, house_rules, rule_pages, space_text, value_label
 
 HOW_TO_PLAY_HERE = N_(
@@ -29,53 +29,45 @@ HOW_TO_PLAY_HERE = N_(
 
 
 def house_rules_text(preset_key: str, options: dict[str, Any] | None) -> str:
-    """ "House rules at this table: …" or that the table plays the preset as it is."""
-    changes = house_rule_changes(preset_key, options)
+    """ "House rules at this table: …" or that the table plays the preset as it is (in the language read)."""
+    changes = house_rule_changes(preset_key, options, READING.get().value)
     if not changes:
         return _("**House rules at this table**: none, the game as printed.")
     return _("**House rules at this table**: {changes}.").format(changes="; ".join(changes))
 
 
 def pages_for(preset_key: str, options: dict[str, Any] | None = None, locale: str = "en") -> list[str]:
-    """The rule pages of a preset; with a table's ``options``, as that table plays it. In French or German
-    (``locale``) the family in brief and what pays each space come first in that language, and the
-    Discord page last; the detailed pages between them are the English rule book's."""
-    pages = rule_pages(preset_key, options)
-    if options is not None:
-        with reading(locale):
+    """The rule pages of a preset; with a table's ``options``, as that table plays it (its house rules
+    first). Every page is in ``locale``: in French or German the family in brief comes first (written in
+    that language: engine/locale/LANG/rules.md), then the rule book's pages, and the Discord page last."""
+    with reading(locale):
+        language = READING.get().value
+        pages = rule_pages(preset_key, options, language)
+        if options is not None:
             pages[0] = house_rules_text(preset_key, options) + "\n\n" + pages[0]
-    words = translator(Locale(locale))
-    summary = rule_summary(locale)
-    if summary is None:
-        return pages + [words.gettext(HOW_TO_PLAY_HERE)]
-    return [summary, mat_page(preset_key, options, locale)] + pages + [words.gettext(HOW_TO_PLAY_HERE)]
-
-
-def mat_page(preset_key: str, options: dict[str, Any] | None, locale: str) -> str:
-    """What pays each space of the preset's mat (as a table with ``options`` plays it), in ``locale``."""
-    preset = get_preset(preset_key)
-    played = preset.options.with_overrides(options or {})
-    words = translator(Locale(locale))
-    lines = [
-        f"• **{label_in(space.label, locale)}** — {space_text(space, played, locale)}"
-        for space in spaces_for(preset, played)
-    ]
-    title = words.gettext("What pays on this mat")
-    return f"**{title}**\n" + "\n".join(lines)
+        pages.append(_(HOW_TO_PLAY_HERE))
+    summary = rule_summary(language)
+    return pages if summary is None else [summary, *pages]
 
 
 def lobby_rules_lines(preset_key: str, options: dict[str, Any]) -> list[str]:
-    """The lobby's list of the preset's house rules, each with its current value and what it decides."""
+    """The lobby's list of the preset's house rules, each with its current value and what it decides (in
+    the language read)."""
+    language = READING.get().value
     offered = house_rules(preset_key)
     played = get_preset(preset_key).options.with_overrides(options)
     lines = []
     if offered:
         lines.append(_("**House rules** (the host switches them with the menu below):"))
         lines += [
-            f"• {OPTION_TEXT[name].title}: **{value_label(name, getattr(played, name))}** — {OPTION_TEXT[name].line}"
+            _("• {rule}: **{value}** — {meaning}").format(
+                rule=_(OPTION_TEXT[name].title),
+                value=value_label(name, getattr(played, name), language),
+                meaning=_(OPTION_TEXT[name].line),
+            )
             for name in offered
         ]
-    changes = house_rule_changes(preset_key, options)
+    changes = house_rule_changes(preset_key, options, language)
     if changes:
         lines.append(_("Changed from the printed game: {changes}").format(changes="; ".join(changes)))
     else:

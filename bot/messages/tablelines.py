@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import _, ngettext, reading
+from bot.i18n import READING, _, ngettext, reading
 from bot.messages.notices import GAME_PLACE_LOST, LOBBY_PLACE_LOST
 from bot.messages.reveals import reveal_lines, told_reveals
 from bot.messages.text import escape, escaped_view, you_did
@@ -53,7 +53,9 @@ def _fixed(sentence: str) -> Callable[[], str]:
 
 def _house_rule(sentence: str) -> Callable[..., str]:
     """A house rule's line: ``{rule}``, its title, and ``{value}``, its value, in the language read."""
-    return lambda rule, value: _(sentence).format(rule=_(OPTION_TEXT[rule].title), value=value_label(rule, value))
+    return lambda rule, value: _(sentence).format(
+        rule=_(OPTION_TEXT[rule].title), value=value_label(rule, value, READING.get().value)
+    )
 
 
 LINES: dict[Line, Callable[..., str]] = {

@@ -1,15 +1,17 @@
 """Who reads what, through the cog: a table opened in a French server draws its mat in French, an
 admin's language setting wins over the server's Discord language, and each player's hand picture is in
-their own language (``interaction.locale``), whatever the table's."""
+their own language (``interaction.locale``), whatever the table's; a reader's ``/tripoley rules``, every
+page of it, in their language."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.messages.outgoing import hand_message, table_message
+from bot.messages.rules import pages_for
 from cogs.admin import Admin
 from cogs.tripoley import Tripoley
-from tests.cogs.fakes import FakeInteraction
+from tests.cogs.fakes import FakeInteraction, ephemeral_message
 
 G, C = 5, 600
 ANN, BOB = 1, 2
@@ -88,3 +90,26 @@ async def test_the_stats_chart_is_drawn_in_the_readers_language_or_the_servers_w
     assert drawn == ["de", "fr"]
     # the embed too: private in its reader's German, posted in the server's French (the best hand's name too)
     assert titles == [("Statistik", "Flush"), ("Statistiques", "couleur")]
+
+
+async def test_a_french_readers_rules_are_french_on_every_page(stack):
+    cog = Tripoley(stack)
+    it = FakeInteraction(BOB, C, G, client=stack, locale=discord.Locale.french, guild_locale=None)
+    await cog.rules.callback(cog, it, "three-in-one")
+    embed = it.calls[0][2]["embed"]
+    english = pages_for("three-in-one")
+    count = len(english) + 1  # the family in brief first
+    assert embed.title.startswith("Comment jouer") and embed.footer.text.endswith(f"/{count}")
+    shown = [embed.description]
+    view = it.calls[0][2]["view"]
+    for _page in range(1, count):
+        page = FakeInteraction(
+            BOB, C, G, client=stack, locale=discord.Locale.french, guild_locale=None, message=ephemeral_message()
+        )
+        await stack.controller.on_component(page, view.children[-1].custom_id, [])
+        assert page.calls[0][0] == "edit_message"
+        shown.append(page.calls[0][2]["embed"].description)
+        view = page.calls[0][2]["view"]
+    assert shown == pages_for("three-in-one", locale="fr")
+    assert "Nain Jaune" in shown[0] and "**Le poker**" in shown[3] and "**Jouer sur Discord**" in shown[-1]
+    assert not set(shown) & set(english)

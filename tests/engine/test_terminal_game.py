@@ -464,6 +464,21 @@ def test_rules_come_in_sections():
     assert "Cannot read that: no section '99'; the sections are 1 to 7: The mat, A round," in text
 
 
+@pytest.mark.parametrize(
+    ("language", "heading", "poker"),
+    [
+        ("fr", "Les règles de Tripoley (Cadaco), en 7 parties :", "Le poker\nChoisissez cinq de vos cartes"),
+        ("de", "Die Regeln von Tripoley (Cadaco), in 7 Abschnitten:", "Poker\nWähle fünf deiner Karten"),
+    ],
+)
+def test_rules_come_in_the_games_language(language, heading, poker):
+    out, lines = io.StringIO(), iter(["rules", "rules poker", "help kitty", "quit"])
+    run("tripoley", 3, seed=5, rounds=1, input_fn=lambda _prompt: next(lines), out=out, language=language)
+    text = out.getvalue()
+    assert heading in text and poker in text
+    assert {"fr": "Cagnotte : Le premier qui vide sa main", "de": "Kasse: Wer beim Michigan zuerst"}[language] in text
+
+
 def test_how_to_type_cards_is_said_once_before_the_first_card_decision():
     rc, text, _ = drive(new_game("rummoli", 4, seed=7, rounds=1))
     assert rc == 0

@@ -86,7 +86,7 @@ OR = N_("{first} or {second}")
 
 @dataclass(frozen=True)
 class Counted:
-    """A sentence whose wording a count decides: its singular and plural, and the fact counted."""
+    """A sentence whose wording a count decides: its singular, its plural and the count."""
 
     singular: str
     plural: str

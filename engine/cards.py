@@ -10,6 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from .language import N_
+from .reasons import Worded
+
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -36,12 +39,12 @@ def is_red(card: Card) -> bool:
 def parse(text: str) -> Card:
     """``"TH"``, ``"10h"`` or ``"as"`` → card; ValueError on anything else."""
     if not isinstance(text, str):
-        raise ValueError(f"card must be a string like 'AS', got {text!r}")
+        raise Worded(N_("card must be a string like 'AS', got {text}"), text=repr(text))
     t = text.strip().upper()
     if len(t) == 3 and t.startswith("10"):
         t = "T" + t[2]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
-        raise ValueError(f"not a card: {text!r} (use rank 2-9,T,J,Q,K,A and suit C,D,H,S, e.g. 'TH')")
+        raise Worded(N_("not a card: {text} (use rank 2-9,T,J,Q,K,A and suit C,D,H,S, e.g. 'TH')"), text=repr(text))
     return RANKS.index(t[0]) * 4 + SUITS.index(t[1])
 
 
@@ -50,7 +53,7 @@ def parse_suit(text: str) -> int:
     for letter, name in SUIT_NAMES.items():
         if t in (letter, name.upper(), name.upper().rstrip("S"), SUIT_SYMBOLS[letter]):
             return SUITS.index(letter)
-    raise ValueError(f"not a suit: {text!r} (use C, D, H or S)")
+    raise Worded(N_("not a suit: {text} (use C, D, H or S)"), text=repr(text))
 
 
 def parse_many(texts: Iterable[str]) -> list[Card]:

@@ -14,6 +14,7 @@ from . import cards as C
 from .cardnames import read_card
 from .language import LANGUAGE, N_, _
 from .model import Action
+from .reasons import Either, Reason, Worded
 
 SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 #: How a card is typed: told before the player's first decision that takes cards, and after a card
@@ -55,7 +56,7 @@ def _card(text: str) -> str:
     try:
         return C.to_str(read_card(text, LANGUAGE.get()))
     except ValueError:
-        raise ValueError(f"{text!r} is not a card: {card_syntax()}") from None
+        raise Worded(N_("{text} is not a card: {syntax}"), text=repr(text), syntax=Reason(CARD_SYNTAX)) from None
 
 
 def _looks_like_card(text: str) -> bool:
@@ -74,7 +75,7 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
     """
     words = text.replace(",", " ").split()
     if not words:
-        raise ValueError("type an action, e.g. " + " or ".join(f"`{x}`" for x in legal))
+        raise Worded(N_("type an action, e.g. {moves}"), moves=_typed(legal))
     verb = words[0].lower().replace("-", "_")
     args = words[1:]
     verb = ALIASES.get(verb, verb)
@@ -82,9 +83,8 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
         if "reveal" in legal or "pass_cards" in legal:
             return _suggested(seat, legal, detail)
         if "choose" not in legal:  # e.g. the spare-hand choice: the poker five comes later
-            raise ValueError(
-                "`best` picks your best poker five, which is not asked now; now type "
-                + " or ".join(f"`{x}`" for x in legal)
+            raise Worded(
+                N_("`best` picks your best poker five, which is not asked now; now type {moves}"), moves=_typed(legal)
             )
         verb, args = "choose", ["best"]
     elif verb not in legal and "lead" in legal and not args and _looks_like_card(verb):
@@ -101,8 +101,10 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
             try:
                 amount = int(args[0])
             except ValueError:
-                raise ValueError(
-                    f"{verb} needs a whole number of chips, e.g. `{verb} {detail.get('min', 1)}`"
+                raise Worded(
+                    N_("{verb} needs a whole number of chips, e.g. `{verb} {amount}`"),
+                    verb=verb,
+                    amount=detail.get("min", 1),
                 ) from None
         return Action(seat=seat, do=verb, amount=amount)
     if verb == "lead":
@@ -110,12 +112,12 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
     if verb == "choose":
         if not args or (len(args) == 1 and args[0].lower() == "best"):
             if not detail.get("best"):
-                raise ValueError("no best five is offered now; name five cards")
+                raise Worded(N_("no best five is offered now; name five cards"))
             return Action(seat=seat, do=verb, cards=list(detail["best"]))
         return Action(seat=seat, do=verb, cards=[_card(a) for a in args])
     if verb == "name_suit":
         if not args:
-            raise ValueError("name_suit needs a suit: C, D, H or S")
+            raise Worded(N_("name_suit needs a suit: C, D, H or S"))
         return Action(seat=seat, do=verb, suit=_card_token(args[0]))
     if verb in ("full_house", "straight", "pass_cards"):
         return Action(seat=seat, do=verb, cards=[_card(a) for a in args] or None)
@@ -133,15 +135,20 @@ def parse_command(text: str, seat: int, legal: list[str], detail: dict[str, Any]
         amount = next((int(a) for a in args if a.isdigit()), None)
         return Action(seat=seat, do=verb, ace=ace, amount=amount)
     if args:
-        raise ValueError(f"`{verb}` takes nothing after it")
+        raise Worded(N_("`{verb}` takes nothing after it"), verb=verb)
     return Action(seat=seat, do=verb)
+
+
+def _typed(moves: list[str]) -> Either:
+    """The moves one may type, as alternatives: `` `bet` or `check` ``."""
+    return Either(tuple(f"`{move}`" for move in moves))
 
 
 def _suggested(seat: int, legal: list[str], detail: dict[str, Any]) -> Action:
     """``best`` in Wanagan: the suggested reveal or pass the prompt showed."""
     hint = detail.get("suggested")
     if not hint:
-        raise ValueError("no suggestion is offered now; name the cards")
+        raise Worded(N_("no suggestion is offered now; name the cards"))
     if "reveal" in legal:
         return Action(seat=seat, do="reveal", cards=list(hint["cards"]), space=hint["space"])
     return Action(seat=seat, do="pass_cards", cards=list(hint))

@@ -16,6 +16,7 @@ from typing import Any
 from . import cards as C
 from . import events as ev
 from .events import EndReason, Event
+from .language import N_
 from .model import Action, Awaiting, IllegalAction
 from .observation import Observation
 from .options import Options
@@ -26,10 +27,13 @@ from .phases.spare import spare_auction_exclusions
 from .phases.state import PokerState, Wait
 from .phases.wanagan import qualifies
 from .presets import get_preset, options_for
+from .reasons import Listed, Phase, Reason, Text
 from .saving import game_to_json, read_save, restore
 from .table import INTEREST_ORDER, RoundState, Table
 from .views import game_phase, plain_copy, standings, view
 from .viewtypes import GameView, Standing
+
+SEAT = N_("seat {seat} ({name})")  # a seat awaited, in a refusal: "waiting for seat 1 (ann)"
 
 
 class Game(Table):
@@ -193,9 +197,9 @@ class Game(Table):
     def next_deal(self, deck: list[int] | list[str] | None = None) -> list[Event]:
         """Deal the next round (or, once the game is over, clear the board)."""
         if self.finished:
-            raise IllegalAction("the game is finished")
+            raise IllegalAction(N_("the game is finished"))
         if self.r is not None and self.r.wait is not None:
-            raise IllegalAction(f"the round is still being played: waiting for seat {self.r.wait.seat}")
+            raise IllegalAction(N_("the round is still being played: waiting for seat {seat}"), seat=self.r.wait.seat)
         cards = None if deck is None else [C.parse(c) if isinstance(c, str) else int(c) for c in deck]
         if self.over:
             if self.options.endgame == "michigan-interests" and self.kitty_id is not None:
@@ -362,12 +366,17 @@ class Game(Table):
         for the game (game end, bet limit) are kept.
         """
         if self.finished or self.over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(N_("the game is over"))
         if self.r is not None and self.r.wait is not None:
-            raise IllegalAction("the mat can only be swapped between rounds")
+            raise IllegalAction(N_("the mat can only be swapped between rounds"))
         new = get_preset(preset)
         if not new.min_players <= self.n <= new.max_players:
-            raise IllegalAction(f"{new.name} takes {new.min_players} to {new.max_players} players")
+            raise IllegalAction(
+                N_("{game} takes {low} to {high} players"),
+                game=Text(new.name),
+                low=new.min_players,
+                high=new.max_players,
+            )
         kept = {k: getattr(self.options, k) for k in ("game_end", "bet_limit")}
         carried = sum(self.mat.values())
         self.preset_key = new.key
@@ -384,7 +393,7 @@ class Game(Table):
     def end_now(self) -> list[Event]:
         """The host stops the game: abandon the round in progress; chips stay where they are."""
         if self.finished:
-            raise IllegalAction("the game is already finished")
+            raise IllegalAction(N_("the game is already finished"))
         events: list[Event] = []
         if self.r is not None and self.r.wait is not None:
             self.r.wait = None
@@ -409,27 +418,42 @@ class Game(Table):
         only the next in the published order."""
         a = action if isinstance(action, Action) else Action.from_dict(action)
         if self.finished:
-            raise IllegalAction("the game is finished")
+            raise IllegalAction(N_("the game is finished"))
         if self.r is None or self.r.wait is None:
-            raise IllegalAction("nobody is to act now: the round is over")
+            raise IllegalAction(N_("nobody is to act now: the round is over"))
         if not 0 <= a.seat < self.n:
-            raise IllegalAction(f"there is no seat {a.seat}")
+            raise IllegalAction(N_("there is no seat {seat}"), seat=a.seat)
         pending = self.pending_waits()
         w = self.wait_of(a.seat)
         if w is None or (in_turn and w is not pending[0]):
             if a.seat in self.chosen_seats():
-                raise IllegalAction(f"you have already chosen: waiting for {self._seat_names(pending)}")
+                raise IllegalAction(N_("you have already chosen: waiting for {seats}"), seats=self._seat_names(pending))
             if len(pending) > 1 and not in_turn:
-                raise IllegalAction(f"not your turn: waiting for {self._seat_names(pending)} to {pending[0].phase}")
+                raise IllegalAction(
+                    N_("not your turn: waiting for {seats} to {phase}"),
+                    seats=self._seat_names(pending),
+                    phase=Phase(pending[0].phase),
+                )
             nxt = pending[0]
-            raise IllegalAction(f"not your turn: waiting for seat {nxt.seat} ({self.players[nxt.seat]}) to {nxt.phase}")
+            raise IllegalAction(
+                N_("not your turn: waiting for seat {seat} ({name}) to {phase}"),
+                seat=nxt.seat,
+                name=self.players[nxt.seat],
+                phase=Phase(nxt.phase),
+            )
         if a.do not in w.legal:
-            raise IllegalAction(f"cannot {a.do} now ({w.phase}); legal: {', '.join(w.legal)}")
+            raise IllegalAction(
+                N_("cannot {move} now ({phase}); legal: {legal}"),
+                move=a.do,
+                phase=Phase(w.phase),
+                legal=Listed(tuple(w.legal)),
+            )
         DECISION[w.phase].check(self, a)
         return a
 
-    def _seat_names(self, waits: list[Wait]) -> str:
-        return ", ".join(f"seat {w.seat} ({self.players[w.seat]})" for w in waits)
+    def _seat_names(self, waits: list[Wait]) -> Listed:
+        """The seats awaited, as a refusal names them: ``seat 1 (ann), seat 2 (bob)``."""
+        return Listed(tuple(Reason(SEAT, {"seat": w.seat, "name": self.players[w.seat]}) for w in waits))
 
     def apply(self, action: Action | dict[str, Any], in_turn: bool = False) -> list[Event]:
         """Check and apply ``action``; the events it caused. In a step decided at once the choice is

@@ -7,9 +7,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .reasons import Names, Worded
 
-class IllegalAction(ValueError):
-    """An action the rules refuse; the message says which rule, for the player."""
+
+class IllegalAction(Worded):
+    """An action the rules refuse; the message says which rule, for the player: ``str()`` in English
+    and the engine's notation, :meth:`in_language` in the player's language and words (engine/reasons.py)."""
+
+    def in_language(self, language: str | None = None, names: Names | None = None) -> str:
+        """The reason in ``language`` (None: ``engine.language.LANGUAGE``'s), cards in that language's names
+        and phases as what the seat is to do (``names``: how the facts are named; spaces by their labels
+        with :func:`engine.reasontext.players_names` of a view's labels)."""
+        from .reasontext import players_names
+
+        return super().in_language(language, players_names() if names is None else names)
 
 
 class Action(BaseModel):

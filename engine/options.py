@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from .language import N_
+from .reasons import Listed, Worded
+
 RULEBOOK_ANTES = (1, 2, 3, 4, 5, 10, 15, 20, 25, 30)
 
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -62,7 +65,9 @@ class Options:
         clean: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in known:
-                raise ValueError(f"unknown option {key!r} (known: {', '.join(sorted(known))})")
+                raise Worded(
+                    N_("unknown option {key} (known: {known})"), key=repr(key), known=Listed(tuple(sorted(known)))
+                )
             clean[key] = _coerce(key, value, known[key].type)
         result = replace(self, **clean)
         result.validate()
@@ -72,15 +77,20 @@ class Options:
         for key, allowed in CHOICES.items():
             value = getattr(self, key)
             if value not in allowed:
-                raise ValueError(f"option {key} must be one of {', '.join(allowed)}; got {value!r}")
+                raise Worded(
+                    N_("option {key} must be one of {allowed}; got {value}"),
+                    key=key,
+                    allowed=Listed(allowed),
+                    value=repr(value),
+                )
         self.ante_for_round(1)  # parses
         self.game_end_rule()
         if self.bet_limit < 1:
-            raise ValueError("option bet_limit must be at least 1")
+            raise Worded(N_("option bet_limit must be at least 1"))
         if self.start_stack < 0:
-            raise ValueError("option start_stack must not be negative")
+            raise Worded(N_("option start_stack must not be negative"))
         if not 0 <= self.decks <= 4:
-            raise ValueError("option decks must be 0 (automatic) to 4")
+            raise Worded(N_("option decks must be 0 (automatic) to 4"))
 
     def ante_for_round(self, round_number: int) -> int:
         """Chips each player puts on each space this round (before doubling)."""
@@ -88,7 +98,7 @@ class Options:
             return RULEBOOK_ANTES[min(round_number, len(RULEBOOK_ANTES)) - 1]
         kind, _, amount = self.ante.partition(":")
         if kind != "flat" or not amount.isdigit() or int(amount) < 1:
-            raise ValueError(f"option ante must be 'flat:N' (N ≥ 1) or 'rulebook'; got {self.ante!r}")
+            raise Worded(N_("option ante must be 'flat:N' (N ≥ 1) or 'rulebook'; got {value}"), value=repr(self.ante))
         return int(amount)
 
     def game_end_rule(self) -> tuple[str, int]:
@@ -96,7 +106,10 @@ class Options:
             return ("elimination", 0)
         kind, _, amount = self.game_end.partition(":")
         if kind not in ("rounds", "minutes") or not amount.isdigit() or int(amount) < 1:
-            raise ValueError(f"option game_end must be 'rounds:N', 'minutes:N' or 'elimination'; got {self.game_end!r}")
+            raise Worded(
+                N_("option game_end must be 'rounds:N', 'minutes:N' or 'elimination'; got {value}"),
+                value=repr(self.game_end),
+            )
         return (kind, int(amount))
 
     def to_dict(self) -> dict[str, Any]:
@@ -110,14 +123,14 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
             return value
         if isinstance(value, str) and value.lower() in ("true", "false", "on", "off", "yes", "no", "1", "0"):
             return value.lower() in ("true", "on", "yes", "1")
-        raise ValueError(f"option {key} must be true or false; got {value!r}")
+        raise Worded(N_("option {key} must be true or false; got {value}"), key=key, value=repr(value))
     if kind == "int":
         if isinstance(value, bool):
-            raise ValueError(f"option {key} must be a whole number; got {value!r}")
+            raise Worded(N_("option {key} must be a whole number; got {value}"), key=key, value=repr(value))
         try:
             return int(value)
         except (TypeError, ValueError):
-            raise ValueError(f"option {key} must be a whole number; got {value!r}") from None
+            raise Worded(N_("option {key} must be a whole number; got {value}"), key=key, value=repr(value)) from None
     if isinstance(value, int) and key in ("ante",):
         return f"flat:{value}"
     return str(value)

@@ -35,6 +35,8 @@ from .language import LANGUAGE, SOURCE, _, language_from_environment, ngettext
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
+from .reasons import Worded
+from .reasontext import players_names
 from .viewtypes import GameView
 
 HUMAN = 0
@@ -408,7 +410,7 @@ class TerminalGame:
         hand = C.parse_many(view["hand"] or [])
         possible = [sp for sp in d["spaces"] if game.wanagan_qualifies(hand, sp, wild)]
         if possible:
-            raise IllegalAction(TV.wanagan_refusal(view, action.cards or [], action.space, possible))
+            raise IllegalAction.plain(TV.wanagan_refusal(view, action.cards or [], action.space, possible))
         return "None of the open spaces can be made from your hand: this reveal cannot win."
 
     def meta_command(self, name: str, args: list[str], view: GameView) -> None:
@@ -450,16 +452,27 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(TV.plain_message(str(exc)))))
+                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(reason_text(exc, view))))
                 continue
             except ValueError as exc:
                 self.say(
-                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(TV.plain_message(str(exc))))
+                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(reason_text(exc, view)))
                 )
                 continue
             if note:
                 self.say(note)
             return game.apply(action)
+
+
+def reason_text(exc: ValueError, view: GameView) -> str:
+    """Why a move is refused or cannot be read, in the terminal game's language: in English the engine's
+    message in the table's words; in another, its reason (engine/reasons.py) worded there, its cards
+    in that language's names and its spaces by their labels."""
+    language = LANGUAGE.get()
+    if language == SOURCE or not isinstance(exc, Worded):
+        return TV.plain_message(str(exc))
+    labels = {sp["id"]: TV.space_label(view, sp["id"]) for sp in view.get("mat", ())}
+    return exc.in_language(language, players_names(labels))
 
 
 def new_game(

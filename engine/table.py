@@ -19,6 +19,7 @@ from typing import Any
 from . import cards as C
 from . import events as ev
 from .events import Event, EventT
+from .language import N_
 from .model import IllegalAction
 from .options import Options
 from .phases.names import SIMULTANEOUS, PhaseName
@@ -136,8 +137,13 @@ class Table(ABC):
             return want
         if sorted(deck) != sorted(want):
             raise IllegalAction(
-                f"the deck must hold exactly {self.n_decks} full deck(s) of 52 cards "
-                f"({len(want)} cards), got {len(deck)} cards or duplicates/missing cards"
+                N_(
+                    "the deck must hold exactly {decks} full deck(s) of 52 cards ({want} cards), got {got} cards"
+                    " or duplicates/missing cards"
+                ),
+                decks=self.n_decks,
+                want=len(want),
+                got=len(deck),
             )
         return list(deck)
 

@@ -7,7 +7,7 @@
 - the mats: each game's name and its spaces' names (those that are not only cards: ``Kitty``, not
   ``K-Q♥``), drawn by images/;
 - the phases' titles (engine/phases/names.py), which head the pictures, their statuses (the table
-  message) and prompts (a turn's ping);
+  message), prompts (a turn's ping) and verbs (a refusal's "waiting for seat 1 (ann) to bet");
 - the games' summaries (their lobby)."""
 
 from __future__ import annotations
@@ -64,6 +64,10 @@ def data_texts() -> dict[Key, str]:
         texts.setdefault((None, phase.status), "where the table stands, on the table message")
         if phase.prompt:
             texts.setdefault((None, phase.prompt), "what the seat to act is asked")
+        if phase.verb:
+            texts.setdefault(
+                (None, phase.verb), "what the seat awaited is to do, in a refusal: 'waiting for seat 1 (ann) to bet'"
+            )
     return texts
 
 

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.errors import AdminTool, Refusal, TripoleyError
-from bot.i18n import _, ngettext
+from bot.i18n import READING, Locale, _, ngettext
 from bot.messages.notices import duration_text
-from bot.messages.text import chosen_and_waiting, escape, in_words, not_now
+from bot.messages.text import chosen_and_waiting, escape, not_now, reason_words
 from engine.language import N_
 
 STARTED = N_("The game has already started.")
@@ -116,12 +116,17 @@ def _repeated(amount: int, ago: float) -> str:
     return _(sentence).format(chips=abs(amount), ago=duration_text(ago))
 
 
+def rule_clash(reason: str | ValueError) -> str:
+    """Why a house rule clashes with the table's others (the options' error): in English its message as it is."""
+    return str(reason) if READING.get() == Locale.EN else reason_words(reason)
+
+
 CHOICE_MADE = N_("{choice} A choice can't be changed.")  # ``{choice}``: what the seat chose and whom it waits for
 
 
 WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.UNKNOWN_GAME: lambda game: _("Unknown game `{game}`.").format(game=game),
-    Refusal.BAD_OPTIONS: lambda reason: _("Those options don't work: {reason}").format(reason=in_words(reason)),
+    Refusal.BAD_OPTIONS: lambda reason: _("Those options don't work: {reason}").format(reason=reason_words(reason)),
     Refusal.BUY_IN_TOO_SMALL: lambda: _("The buy-in must be at least 1 chip."),
     Refusal.CHANNEL_BUSY: lambda: _(
         "A game is already running in this channel. Join it, or start one in another channel."
@@ -146,7 +151,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.HOST_ONLY_START: lambda: _("Only the host can start the game."),
     Refusal.RULE_NOT_OFFERED: lambda: _("That house rule isn't offered for this game."),
     Refusal.RULE_CLASH: lambda reason: _("That house rule doesn't work with this table: {reason}").format(
-        reason=reason
+        reason=rule_clash(reason)
     ),
     Refusal.NOT_AT_TABLE: lambda: _("You're not at this table."),
     Refusal.MEMBER_NOT_SEATED: lambda: _("That member isn't seated at any open table in this server."),
@@ -173,7 +178,7 @@ WORDS: dict[Refusal, Callable[..., str]] = {
     Refusal.CHOSEN_ALREADY: lambda view: _(CHOICE_MADE).format(choice=chosen_and_waiting(view)),
     Refusal.UNKNOWN_ACTION: lambda: _("That action isn't one this game knows."),
     Refusal.NOT_NOW: not_now,
-    Refusal.ILLEGAL: lambda reason, view: _("Not allowed: {reason}").format(reason=in_words(reason, view)),
+    Refusal.ILLEGAL: lambda reason, view: _("Not allowed: {reason}").format(reason=reason_words(reason, view)),
     Refusal.IN_CONTROL: lambda: _("You're already in control of your seat."),
     Refusal.STOP_NOT_ALLOWED: lambda: _("Only the host or someone with **Manage Server** can stop the game."),
     Refusal.NO_TABLE: lambda: _("There's no Tripoley table in this channel. Start one with `/tripoley start`."),

@@ -19,6 +19,8 @@ from engine.cardnames import card_names
 from engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
+from engine.reasons import Worded
+from engine.reasontext import players_names
 from engine.textview import second_person, space_label
 from engine.viewtypes import GameView
 
@@ -331,6 +333,17 @@ def in_words(message: str, view: GameView | None = None) -> str:
         return token.replace("_", " ")
 
     return ENGINE_TOKEN.sub(word, message)
+
+
+def reason_words(reason: str | ValueError, view: GameView | None = None) -> str:
+    """An engine's refusal (its exception: ``IllegalAction``, a bad option; or its English text) in the
+    reader's words: in English its message as :func:`in_words` puts it; in another language its reason
+    (engine/reasons.py) worded in that language, cards in its names and spaces by their labels."""
+    language = READING.get().value
+    if not isinstance(reason, Worded) or language == "en":
+        return in_words(str(reason), view)
+    labels = {sp["id"]: space_label(view, sp["id"]) for sp in view["mat"]} if view is not None else {}
+    return reason.in_language(language, players_names(labels))
 
 
 # A move refused because the awaited decision does not offer it, a whole sentence for each.

@@ -130,7 +130,7 @@ class Lobby:
         try:
             info.options.with_overrides(options)
         except ValueError as exc:
-            raise errors.TripoleyError(errors.Refusal.BAD_OPTIONS, reason=str(exc)) from None
+            raise errors.TripoleyError(errors.Refusal.BAD_OPTIONS, reason=exc) from None
         if buy_in is None:
             buy_in = int(info.options.with_overrides(options).start_stack)
         if buy_in < 1:
@@ -327,7 +327,7 @@ class Lobby:
             try:
                 chosen = getattr(preset.with_overrides({**table.options, name: value}), name)
             except ValueError as exc:
-                raise errors.TripoleyError(errors.Refusal.RULE_CLASH, reason=str(exc)) from None
+                raise errors.TripoleyError(errors.Refusal.RULE_CLASH, reason=exc) from None
             before = dict(table.options)
             saved = snapshot(table)
             if chosen == getattr(preset, name):

@@ -79,7 +79,7 @@ class Play:
             table.running_game.check(act)
         except IllegalAction as exc:
             raise errors.TripoleyError(
-                errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
+                errors.Refusal.ILLEGAL, reason=exc, view=table.running_game.view(index)
             ) from None
         return index, act
 
@@ -134,7 +134,7 @@ class Play:
                     events, line = self.flow.apply_logged(table, act)
                 except IllegalAction as exc:
                     raise errors.TripoleyError(
-                        errors.Refusal.ILLEGAL, reason=str(exc), view=table.running_game.view(index)
+                        errors.Refusal.ILLEGAL, reason=exc, view=table.running_game.view(index)
                     ) from None
                 seat.timeouts, seat.votes = 0, []  # they are here: a vote on their seat closes
                 try:

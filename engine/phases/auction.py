@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from .. import cards as C
 from .. import events as ev
+from ..language import N_
 from ..model import Action, IllegalAction
+from ..reasons import Counted
 from .names import PhaseName
 from .state import AuctionState
 
@@ -81,16 +83,33 @@ def ask_next(game: Table) -> Sold | None:
         return None
 
 
+#: A bid typed without its amount, by the move.
+NO_AMOUNT = {"bid": N_("bid needs an amount"), "suit_bid": N_("suit_bid needs an amount")}
+
+
 def check_bid(game: Table, a: Action) -> None:
     w = game.round.wait
     assert w is not None
     if a.do in ("bid", "suit_bid"):
         if a.amount is None:
-            raise IllegalAction(f"{a.do} needs an amount")
+            raise IllegalAction(NO_AMOUNT[a.do])
         if a.amount < w.detail["min"]:
-            raise IllegalAction(f"bid must be at least {w.detail['min']} (the high bid is {w.detail['high_bid']})")
-        if a.amount > game.stacks[a.seat]:
-            raise IllegalAction(f"bid {a.amount} is more than your {game.stacks[a.seat]} chips")
+            raise IllegalAction(
+                N_("bid must be at least {min} (the high bid is {high})"),
+                min=w.detail["min"],
+                high=w.detail["high_bid"],
+            )
+        chips = game.stacks[a.seat]
+        if a.amount > chips:
+            raise IllegalAction(  # (the English says "chips" of one chip too)
+                Counted.ngettext(
+                    "bid {amount} is more than your {chips} chips",
+                    "bid {amount} is more than your {chips} chips",
+                    chips,
+                ),
+                amount=a.amount,
+                chips=chips,
+            )
 
 
 def take_bid(game: Table, a: Action) -> Sold | None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import cards as C
+from ..language import N_
 from ..model import Action, IllegalAction
+from ..reasons import Card, Counted, Worded
 from .names import PhaseName
 from .state import Wait
 
@@ -64,22 +66,37 @@ def cards_of(texts: Any) -> list[int]:
         return C.parse_many(texts)
 
 
-def picked_from(texts: list[str] | None, pool: list[int], count: int, missing: str) -> list[int]:
+def unreadable(exc: ValueError) -> IllegalAction:
+    """The refusal of a card or suit that cannot be read (``C.parse``'s error): its reason, worded."""
+    return IllegalAction(exc.reason) if isinstance(exc, Worded) else IllegalAction.plain(str(exc))
+
+
+def picked_from(texts: list[str] | None, pool: list[int], count: int, missing: str | Counted) -> list[int]:
     """The ``count`` cards named by ``texts``, all from ``pool`` (a card at most as often as it is
-    there); ``missing`` is the refusal when the number is wrong."""
+    there); ``missing`` is the refusal when the number is wrong (a catalog sentence; ``{count}`` is the
+    number wanted)."""
     if not texts or len(texts) != count:
-        raise IllegalAction(missing)
+        raise IllegalAction(missing, count=count)
     try:
         picked = cards_of(texts)
     except ValueError as exc:
-        raise IllegalAction(str(exc)) from None
+        raise unreadable(exc) from None
     rest = list(pool)
     for c in picked:
         if c not in rest:
             held = pool.count(c)
+            card = Card(C.to_str(c))
             if not held:
-                raise IllegalAction(f"{C.to_str(c)} is not in your hand")
-            times = "once" if held == 1 else f"{held} times"
-            raise IllegalAction(f"{C.to_str(c)} is named {picked.count(c)} times, but your hand holds it {times}")
+                raise IllegalAction(N_("{card} is not in your hand"), card=card)
+            raise IllegalAction(
+                Counted.ngettext(
+                    "{card} is named {named} times, but your hand holds it once",
+                    "{card} is named {named} times, but your hand holds it {held} times",
+                    held,
+                ),
+                card=card,
+                named=picked.count(c),
+                held=held,
+            )
         rest.remove(c)
     return picked

@@ -11,6 +11,7 @@ from ..events import Event
 from ..hands import category_name, evaluate
 from ..model import IllegalAction
 from ..presets import COMBO, RUN
+from ..reasons import Counted
 from .base import Phase
 
 if TYPE_CHECKING:
@@ -58,7 +59,15 @@ def showdown_playoff(game: Table, deck: list[int] | None) -> list[Event]:
         deck = C.full_deck(max(game.n_decks, -(-5 * len(order) // 52)))
         game.rng.shuffle(deck)
     elif len(deck) < 5 * len(order):
-        raise IllegalAction(f"the playoff deck must hold at least {5 * len(order)} cards")
+        least = 5 * len(order)
+        raise IllegalAction(
+            Counted.ngettext(
+                "the playoff deck must hold at least {count} card",
+                "the playoff deck must hold at least {count} cards",
+                least,
+            ),
+            count=least,
+        )
     if game.record is not None:
         game.record["playoff_deck"] = C.to_strs(deck)
     losers = game.pot_id if game.poker_low else None

@@ -7,8 +7,8 @@ import itertools
 from typing import TYPE_CHECKING
 
 from .. import cards as C
-from ..model import Action, IllegalAction
-from .base import CARD_STRS, cards_of
+from ..model import Action
+from .base import CARD_STRS, cards_of, unreadable
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -58,7 +58,7 @@ def combo_cards(game: Table, a: Action) -> list[int]:
     try:
         cards = cards_of(a.cards or [])
     except ValueError as exc:
-        raise IllegalAction(str(exc)) from None
+        raise unreadable(exc) from None
     nxt = game.round.michigan.last + 4
     if a.do == "straight" and len(cards) == 3 and nxt not in cards:
         cards = [nxt, *cards]

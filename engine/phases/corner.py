@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
 from .. import events as ev
+from ..language import N_
 from ..model import Action, IllegalAction
 from ..presets import CORNER
+from ..reasons import Counted, cards
 from .base import Phase
 from .names import PhaseName
 from .state import CornerState, Wait
@@ -42,9 +44,12 @@ class CornerBet(Phase):
         assert w is not None
         aces = w.detail["aces"]
         if (a.ace or "").upper() not in aces:
-            raise IllegalAction(f"bet on one of the corner Aces: {', '.join(aces)}")
+            raise IllegalAction(N_("bet on one of the corner Aces: {aces}"), aces=cards(aces))
         if a.amount is None or not 1 <= a.amount <= w.detail["max"]:
-            raise IllegalAction(f"a corner bet is 1 to {w.detail['max']} chips")
+            top = w.detail["max"]
+            raise IllegalAction(  # (the English says "chips" up to one chip too)
+                Counted.ngettext("a corner bet is 1 to {max} chips", "a corner bet is 1 to {max} chips", top), max=top
+            )
 
     def apply(self, game: Table, a: Action) -> bool:
         r = game.round

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
 from .. import events as ev
+from ..language import N_
 from ..model import Action, IllegalAction
 from ..presets import ACE_TWO, CARD, COMBO, FULL_HOUSE_PLAY, LEAD, RUN, STRAIGHT_PLAY
-from .base import Phase, card_of
+from ..reasons import Card, Either, cards
+from .base import Phase, card_of, unreadable
 from .claims import pay_or_claim, wait_for_claims
 from .combos import combination_plays, combo_cards
 from .names import PhaseName
@@ -22,6 +24,11 @@ from .state import LeadRequirement, MichiganState, PayTriggers
 if TYPE_CHECKING:
     from ..table import Table
 
+#: A Great Lakes combination that is not one of those offered (``{options}``: the ones that are).
+NOT_PLACEABLE = {
+    "full_house": N_("not a full house you can place now; you may place {options}"),
+    "straight": N_("not a 5-card straight you can place now; you may place {options}"),
+}
 COMBO_PLAYS = {FULL_HOUSE_PLAY: "full_house", STRAIGHT_PLAY: "straight"}  # Great Lakes: space trigger → action
 FACE_VALUE = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # Rulebook all-stuck count, by rank
 
@@ -263,24 +270,26 @@ class Michigan(Phase):
     def check(self, game: Table, a: Action) -> None:
         if a.do == "lead":
             if not a.card:
-                raise IllegalAction("lead needs a card")
+                raise IllegalAction(N_("lead needs a card"))
             try:
                 card = card_of(a.card)
             except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
+                raise unreadable(exc) from None
             opts = lead_options(game, a.seat)
             if card not in opts:
-                raise IllegalAction(f"you cannot lead {C.to_str(card)} now; you may lead {', '.join(C.to_strs(opts))}")
+                raise IllegalAction(
+                    N_("you cannot lead {card} now; you may lead {cards}"),
+                    card=Card(C.to_str(card)),
+                    cards=cards(C.to_strs(opts)),
+                )
         elif a.do != "play":
             w = game.round.wait
             assert w is not None
             options = w.detail[a.do]
             want = sorted(C.to_strs(combo_cards(game, a)))
             if not any(sorted(o) == want for o in options):
-                what = "full house" if a.do == "full_house" else "5-card straight"
-                raise IllegalAction(
-                    f"not a {what} you can place now; you may place " + " or ".join(" ".join(o) for o in options)
-                )
+                placed = Either(tuple(cards(o, " ") for o in options))
+                raise IllegalAction(NOT_PLACEABLE[a.do], options=placed)
 
     def apply(self, game: Table, a: Action) -> bool:
         """A lead; or in Great Lakes the normal play, a Full House (ends the sequence, the player

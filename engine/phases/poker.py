@@ -8,8 +8,10 @@ from .. import cards as C
 from .. import events as ev
 from ..fives import best_five, worst_five
 from ..hands import category_name, evaluate
+from ..language import N_
 from ..model import Action, IllegalAction
 from ..presets import CORNER
+from ..reasons import Counted
 from .base import Phase, cards_of, picked_from
 from .names import PhaseName
 from .state import Wait
@@ -84,7 +86,7 @@ class Poker(Phase):
 
     def check(self, game: Table, a: Action) -> None:
         if a.do == "choose":
-            picked_from(a.cards, poker_cards(game, a.seat), 5, "choose exactly five cards for your poker hand")
+            picked_from(a.cards, poker_cards(game, a.seat), 5, N_("choose exactly five cards for your poker hand"))
             return
         p = game.round.poker
         lim = game.options.bet_limit
@@ -92,16 +94,14 @@ class Poker(Phase):
         stack = game.stacks[a.seat]
         if a.do in ("bet", "raise"):
             if a.amount is None or a.amount < 1:
-                raise IllegalAction(f"{a.do} needs an amount of at least 1")
+                raise IllegalAction(NO_AMOUNT[a.do])
             if game.options.bet_limit_scope == "total" and a.amount > raise_cap(game):
-                raise IllegalAction(
-                    f"{a.do} {a.amount} would bring your chips in this betting round to "
-                    f"{p.current_bet + a.amount}, over the limit of {lim} a player"
-                )
+                raise IllegalAction(OVER_TOTAL[a.do], amount=a.amount, total=p.current_bet + a.amount, limit=lim)
             if a.amount > lim:
-                raise IllegalAction(f"{a.do} exceeds bet_limit {lim}")
-            if max(to_call, 0) + a.amount > stack:
-                raise IllegalAction(f"{a.do} {a.amount} needs {max(to_call, 0) + a.amount} chips; you have {stack}")
+                raise IllegalAction(OVER_LIMIT[a.do], limit=lim)
+            need = max(to_call, 0) + a.amount
+            if need > stack:
+                raise IllegalAction(short_of_chips(a.do, need), amount=a.amount, need=need, stack=stack)
 
     def apply(self, game: Table, a: Action) -> bool:
         p = game.round.poker
@@ -192,6 +192,34 @@ class Poker(Phase):
 def in_hand(game: Table) -> list[int]:
     r = game.round
     return [s for s in r.active if not r.poker.folded[s]]
+
+
+# A bet or raise refused, by the move.
+NO_AMOUNT = {"bet": N_("bet needs an amount of at least 1"), "raise": N_("raise needs an amount of at least 1")}
+OVER_TOTAL = {
+    "bet": N_(
+        "bet {amount} would bring your chips in this betting round to {total}, over the limit of {limit} a player"
+    ),
+    "raise": N_(
+        "raise {amount} would bring your chips in this betting round to {total}, over the limit of {limit} a player"
+    ),
+}
+OVER_LIMIT = {"bet": N_("bet exceeds bet_limit {limit}"), "raise": N_("raise exceeds bet_limit {limit}")}
+
+
+def short_of_chips(move: str, need: int) -> Counted:
+    """A bet or raise of more chips than the seat holds (the English says "chips" of one chip too)."""
+    if move == "bet":
+        return Counted.ngettext(
+            "bet {amount} needs {need} chips; you have {stack}",
+            "bet {amount} needs {need} chips; you have {stack}",
+            need,
+        )
+    return Counted.ngettext(
+        "raise {amount} needs {need} chips; you have {stack}",
+        "raise {amount} needs {need} chips; you have {stack}",
+        need,
+    )
 
 
 def raise_cap(game: Table) -> int:

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from .. import cards as C
 from .. import events as ev
-from ..model import Action, IllegalAction
+from ..model import Action
 from ..presets import SUIT_BID, UNNAMED_PAY_SUIT
 from .auction import Sold, check_bid, open_auction, take_bid
-from .base import Phase
+from .base import Phase, unreadable
 from .names import PhaseName
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class SuitBid(Phase):
             try:
                 C.parse_suit(a.suit or "")
             except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
+                raise unreadable(exc) from None
         else:
             check_bid(game, a)
 

@@ -8,8 +8,10 @@ from .. import events as ev
 from .. import hands as H
 from ..combinations import combination_key, contains, evens_or_odds_key, is_evens_or_odds
 from ..hands import category_name, evaluate
+from ..language import N_
 from ..model import Action, IllegalAction
 from ..presets import HAND
+from ..reasons import Counted, Listed, Space
 from .base import CARD_STRS, HOLD_ORDER, Phase, cards_of, picked_from
 from .names import PhaseName
 from .state import Pick, Wait, WanaganState
@@ -47,6 +49,15 @@ def claim_key(game: Table, cards: list[int], space: str, wild: frozenset[int] | 
     if kind == "evens-odds":
         return evens_or_odds_key(cards, wild)
     return combination_key(cards, WANAGAN_CATEGORIES[kind], wild)
+
+
+def wrong_count(move: str, count: int) -> Counted:
+    """The refusal of a pass or reveal of the wrong number of cards (``{count}``: the number wanted)."""
+    if move == "pass_cards":
+        return Counted.ngettext(
+            "pass_cards needs exactly {count} card", "pass_cards needs exactly {count} cards", count
+        )
+    return Counted.ngettext("reveal needs exactly {count} card", "reveal needs exactly {count} cards", count)
 
 
 class Wanagan(Phase):
@@ -112,9 +123,12 @@ class Wanagan(Phase):
         w = game.wait_of(a.seat)
         assert w is not None
         d = w.detail
-        picked_from(a.cards, game.round.hands[a.seat], d["count"], f"{a.do} needs exactly {d['count']} cards")
+        picked_from(a.cards, game.round.hands[a.seat], d["count"], wrong_count(a.do, d["count"]))
         if a.do == "reveal" and a.space not in d["spaces"]:
-            raise IllegalAction(f"declare one of the spaces that still hold chips: {', '.join(d['spaces'])}")
+            raise IllegalAction(
+                N_("declare one of the spaces that still hold chips: {spaces}"),
+                spaces=Listed(tuple(Space(sp) for sp in d["spaces"])),
+            )
 
     def apply(self, game: Table, a: Action) -> bool:
         w = self.state(game)

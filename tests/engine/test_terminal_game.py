@@ -553,13 +553,13 @@ def test_the_terminal_has_line_editing(monkeypatch):
 @pytest.mark.parametrize(
     ("language", "typed", "shown"),
     [
-        ("fr", "choose rc dk vk 10k 10t", "R♥ is not in your hand"),
-        ("de", "choose khe dka bka 10ka 10kr", "K♥ is not in your hand"),
+        ("fr", "choose rc dk vk 10k 10t", "Pas permis : R♥ n'est pas dans votre main. Essayez encore."),
+        ("de", "choose khe dka bka 10ka 10kr", "Nicht erlaubt: K♥ ist nicht in deiner Hand. Versuch es noch einmal."),
     ],
 )
 def test_the_terminal_game_reads_and_writes_cards_in_its_language(language, typed, shown):
-    """``--lang`` (or LANG): a French player types ``rc`` for roi de cœur and reads V♦, D♦ in their hand
-    (the engine's reasons for a refused move are English still)."""
+    """``--lang`` (or LANG): a French player types ``rc`` for roi de cœur and reads V♦, D♦ in their hand,
+    and why a move is refused in French."""
     from engine.language import LANGUAGE
 
     out, lines = io.StringIO(), iter([typed, "quit"])
@@ -580,6 +580,18 @@ def test_the_terminal_game_reads_and_writes_cards_in_its_language(language, type
     assert {"fr": "V♦ D♦", "de": "B♦ D♦"}[language] in hand
     assert shown in text
     assert LANGUAGE.get() == "en"  # the language is the game's, not left behind
+
+
+def test_the_terminal_game_with_lang_de_says_why_in_german(monkeypatch, capsys):
+    """``python -m engine play --lang de``: a refused move and a line it cannot read are answered in German."""
+    typed = ["choose khe", "choose khe dka bka 10ka 10kr", "choose xyz", "quit"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in typed)))
+    engine_main(["play", "--lang", "de", "--preset", "tripoley", "--players", "3", "--seed", "3", "--rounds", "1"])
+    text = capsys.readouterr().out
+    assert "Nicht erlaubt: wähle genau fünf Karten für deine Pokerhand. Versuch es noch einmal." in text
+    assert "Nicht erlaubt: K♥ ist nicht in deiner Hand. Versuch es noch einmal." in text
+    assert "Nicht lesbar: 'xyz' ist keine Karte: eine Karte ist ihr Wert" in text
+    assert "not in your hand" not in text and "is not a card" not in text
 
 
 def test_the_terminal_game_follows_lang_and_lang_option():

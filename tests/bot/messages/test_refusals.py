@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import inspect
 import pathlib
+import re
 
 import pytest
 
@@ -13,7 +14,7 @@ from bot import errors
 from bot.i18n import reading
 from bot.messages.refusals import WORDS, say, words
 from bot.messages.text import escape
-from tests.bot.tables.test_manager import ANN, BOB, C, drive_to_human, lobby
+from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 
 # A seat's own view after its choice in a step every seat decides at once.
 CHOSEN_VIEW = {
@@ -88,3 +89,44 @@ def test_a_refusal_is_worded_where_it_is_shown_and_its_facts_stay_out_of_the_log
 def test_names_in_refusals_are_escaped():
     said = words(errors.Refusal.NOT_YOUR_TURN, {"name": "**bob**"})
     assert escape("**bob**") != "**bob**" and said == f"It's not your turn: waiting for **{escape('**bob**')}**."
+
+
+async def test_a_french_readers_refusal_of_an_illegal_move_is_all_french(manager, clock):
+    """The engine's reason for a refused move (bot/tables/play.py hands the refusal the engine's error)
+    is worded in the reader's language, its cards in their names; in English as it always was."""
+    from engine.cardnames import card_names
+    from engine.cards import to_strs
+
+    table = await lobby(manager, ai=1)
+    await manager.lobby.start(C, ANN)
+    seat = await drive_to_human(manager, clock, table)
+    game = table.running_game
+    aw = game.awaiting(seat)
+    assert aw is not None and aw.phase == "poker-choose"
+    hand = aw.detail.get("cards") or game.view(seat)["hand"]
+    absent = next(code for code in to_strs(range(52)) if code not in hand)
+    with pytest.raises(errors.TripoleyError) as refused:
+        await manager.play.act(
+            manager.registry.get(C), table.seats[seat].user_id, {"do": "choose", "cards": [absent, *hand[:4]]}
+        )
+    assert refused.value.refusal is errors.Refusal.ILLEGAL
+    assert say(refused.value) == f"Not allowed: {card_names('en').pretty_text(absent)} is not in your hand"
+    with reading("fr"):
+        french = say(refused.value)
+    assert french == f"Pas permis : {card_names('fr').pretty_text(absent)} n'est pas dans votre main"
+    with reading("de"):
+        assert say(refused.value) == f"Nicht erlaubt: {card_names('de').pretty_text(absent)} ist nicht in deiner Hand"
+    with reading("qps"):
+        pseudo = say(refused.value)
+    assert not re.search(r"[A-Za-z]{2,}", pseudo), pseudo  # every word looked up (the card's rank stays a letter)
+
+
+async def test_options_that_dont_work_are_refused_in_the_readers_language(manager):
+    with pytest.raises(errors.TripoleyError) as refused:
+        await manager.lobby.create_table(G, C, ANN, "ann", "tripoley", {"bet_limit": 0}, buy_in=100)
+    assert refused.value.refusal is errors.Refusal.BAD_OPTIONS
+    assert say(refused.value) == "Those options don't work: option bet limit must be at least 1"
+    with reading("fr"):
+        assert say(refused.value) == "Ces options ne vont pas : l'option bet_limit doit valoir au moins 1"
+    with reading("de"):
+        assert say(refused.value) == "Diese Optionen passen nicht: die Option bet_limit muss mindestens 1 sein"

@@ -107,6 +107,11 @@ def _(message: str) -> str:
     return words(LANGUAGE.get()).gettext(message)
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` (for ``n``) in the terminal game's language."""
+    return words(LANGUAGE.get()).ngettext(singular, plural, n)
+
+
 def rule_summary(language: str) -> str | None:
     """The family's rules in brief, written for the players of ``language`` (``engine/locale/LANG/rules.md``:
     the French and German words of the family, Nain Jaune's and Poch's), or None (English: docs/rules.md)."""

@@ -287,7 +287,7 @@ def _sequence_line(events: Sequence[Event], i: int, view: Mapping[str, Any], you
                 count=count, turns=turns
             )
     if i < n and isinstance(events[i], ev.Stop):
-        line += "; " + (describe_event(events[i], view, you=you) or "")
+        line = _("{sequence}; {stop}").format(sequence=line, stop=describe_event(events[i], view, you=you) or "")
         i += 1
     return line, i
 

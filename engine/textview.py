@@ -1,5 +1,6 @@
 """The game in words, from a seat's view (``Game.view(seat)``): cards, spaces, events and
-decisions as plain English, shared by the terminal game (:mod:`engine.screen`) and the bot.
+decisions in the current language (the events' sentences are :mod:`engine.eventwords`'), shared
+by the terminal game (:mod:`engine.screen`) and the bot.
 
 Every function here is pure: a view (a dict) and events (records, or their dicts) in, strings out.
 Nothing reads the game object, so what is shown is exactly what the seat may

@@ -31,7 +31,7 @@ from .ai import choose_action
 from .commands import CARD_VERBS, card_syntax, parse_command
 from .events import Event
 from .game import Game
-from .language import LANGUAGE, SOURCE, _, language_from_environment, ngettext
+from .language import LANGUAGE, N_, SOURCE, _, language_from_environment, ngettext
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
@@ -78,7 +78,7 @@ META = {
 
 
 #: Said at the first lead when the rules leave the player no choice in Michigan.
-MICHIGAN_BY_RULE = (
+MICHIGAN_BY_RULE = N_(
     "Michigan plays itself at this table: its rules make every lead the lowest card allowed and every"
     " follow is forced, so you are asked only when two cards tie for a lead (`rules michigan`)."
 )
@@ -213,7 +213,7 @@ class TerminalGame:
         if not self.told_michigan and any(isinstance(e, ev.Play) and e.how == "lead" for e in told):
             self.told_michigan = True
             if michigan_plays_itself(game):
-                self.say(MICHIGAN_BY_RULE)
+                self.say(_(MICHIGAN_BY_RULE))
         for line in TV.describe_events(told, view, group_forced=True):
             self.say("  " + line)
         for e in told:
@@ -233,10 +233,8 @@ class TerminalGame:
         """Who may not bid for the spare hand, and by which rule."""
         skipped = self.game.spare_auction_exclusions()
         if skipped:
-            self.say(
-                "  not bidding for the spare hand: "
-                + ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
-            )
+            seats = ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
+            self.say("  " + _("not bidding for the spare hand: {seats}").format(seats=seats))
 
     def say_spare_unused(self, view: GameView, told: list[Event]) -> None:
         """Rulebook: when the dealer is not asked about the spare hand at all, say which rule
@@ -245,20 +243,24 @@ class TerminalGame:
             isinstance(e, (ev.Keep, ev.Swap, ev.Auction)) for e in told
         )
         if self.game.options.spare_hand == "rulebook" and not asked:
-            self.say(
-                f"  the spare hand stays out: the dealer ({TV.name_of(view, view['dealer'])}) holds a money "
-                "card, so may not swap, and every other player holds one, so nobody may bid"
+            sentence = _(
+                "the spare hand stays out: the dealer ({name}) holds a money card, so may not swap, and every"
+                " other player holds one, so nobody may bid"
             )
+            self.say("  " + sentence.format(name=TV.name_of(view, view["dealer"])))
 
     def say_cover_skips(self, view: GameView, bettor: int, amount: int) -> None:
         """Who is not asked to cover a corner bet: a cover must match it, and they have fewer chips."""
         short = [
-            f"{s['name']} ({s['stack']} chips)"
+            ngettext("{name} ({chips} chips)", "{name} ({chips} chips)", s["stack"]).format(
+                name=s["name"], chips=s["stack"]
+            )
             for s in view["seats"]
             if s["seat"] != bettor and s["status"] == "active" and s["stack"] < amount
         ]
         if short:
-            self.say(f"  too few chips to cover the {amount}-chip corner bet: {', '.join(short)}")
+            sentence = _("too few chips to cover the {amount}-chip corner bet: {seats}")
+            self.say("  " + sentence.format(amount=amount, seats=", ".join(short)))
 
     def say_received(self, view: GameView, direction: str) -> None:
         """The cards the player was passed, and by whom."""
@@ -270,7 +272,7 @@ class TerminalGame:
             key=lambda c: C.sort_key(C.parse(c)),
         )
         giver = active[(active.index(HUMAN) + (-1 if direction == "left" else 1)) % len(active)]
-        self.say(f"  you receive {TV.cards(got)} from {TV.name_of(view, giver)}")
+        self.say("  " + _("you receive {cards} from {name}").format(cards=TV.cards(got), name=TV.name_of(view, giver)))
 
     def run(self) -> int:
         token = LANGUAGE.set(self.language)
@@ -282,13 +284,17 @@ class TerminalGame:
     def _play(self) -> int:
         game = self.game
         preset = game.preset
-        self.say(f"{preset.name}: {preset.summary}".rstrip(": "))
+        self.say(f"{_(preset.name)}: {_(preset.summary) if preset.summary else ''}".rstrip(": "))
         self.say(
-            f"Players: {', '.join(game.players)}. You are {game.players[HUMAN]} (seat {HUMAN}). "
-            f"The game ends {TV.game_end_words(game.options.game_end)}."
+            _("Players: {players}. You are {name} (seat {seat}). The game ends {end}.").format(
+                players=", ".join(game.players),
+                name=game.players[HUMAN],
+                seat=HUMAN,
+                end=TV.game_end_words(game.options.game_end),
+            )
         )
         if game.options.strict_claims:
-            self.say("Strict claims are on: when a pay card pays you, `claim` it or the chips stay.")
+            self.say(_("Strict claims are on: when a pay card pays you, `claim` it or the chips stay."))
         self.say(
             _(
                 "Type `help` for the legal moves, `help SPACE` for what a space pays, `rules` for the rules"
@@ -411,7 +417,7 @@ class TerminalGame:
         possible = [sp for sp in d["spaces"] if game.wanagan_qualifies(hand, sp, wild)]
         if possible:
             raise IllegalAction.plain(TV.wanagan_refusal(view, action.cards or [], action.space, possible))
-        return "None of the open spaces can be made from your hand: this reveal cannot win."
+        return _("None of the open spaces can be made from your hand: this reveal cannot win.")
 
     def meta_command(self, name: str, args: list[str], view: GameView) -> None:
         """A command about the game rather than a move (``table``, ``help [SPACE]``, ``rules``, ``quit``): answered,

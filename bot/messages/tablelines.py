@@ -17,7 +17,7 @@ from typing import Any
 from bot.i18n import READING, _, ngettext, reading
 from bot.messages.notices import GAME_PLACE_LOST, LOBBY_PLACE_LOST
 from bot.messages.reveals import reveal_lines, told_reveals
-from bot.messages.text import escape, escaped_view, you_did
+from bot.messages.text import escape, escaped_view
 from bot.tables.log import worth_a_line
 from bot.tables.telling import Line, Note
 from engine import Action
@@ -94,7 +94,7 @@ LINES: dict[Line, Callable[..., str]] = {
     Line.YOU_LEFT_GAME: _fixed(N_("You left the game: an AI plays your seat and you're cashed out at the end.")),
     Line.BEGINS: lambda game, players: _("{game} begins with {players} players.").format(game=_(game), players=players),
     Line.GAME_ON: _fixed(N_("The game is on!")),
-    Line.DONE: lambda line, name: _("Done: {what}").format(what=you_did(line, name)),
+    Line.DONE: lambda line: _("Done: {what}").format(what=line),
     Line.BACK: _named(N_("{name} is back.")),
     Line.WELCOME_BACK: _fixed(N_("Welcome back! Your seat is yours again.")),
     Line.HOST_CLOSED: _fixed(N_("The host closed the table; buy-ins are refunded.")),
@@ -200,13 +200,14 @@ def log_lines(events: Sequence[Event], view: Mapping[str, Any]) -> list[str]:
 
 
 def public_action_text(
-    names: Sequence[str], action: Action, events: Sequence[Event] = (), phase: str | None = None
+    names: Sequence[str], action: Action, events: Sequence[Event] = (), phase: str | None = None, *, you: bool = False
 ) -> str:
     """What everyone may read about a decision, as a sentence with the seat's escaped name
     (:func:`engine.textview.describe_action`: a chosen poker hand stays secret); ``names``: the
-    seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in."""
+    seats' names; ``events``: what applying it did; ``phase``: the phase it was decided in;
+    ``you``: said to the player who decided ("you keep the hand as dealt")."""
     seats = [{"name": escape(name)} for name in names]
-    return describe_action({"seats": seats}, action.to_dict(), events, phase)
+    return describe_action({"seats": seats}, action.to_dict(), events, phase, you=you)
 
 
 class TableLines:
@@ -223,10 +224,17 @@ class TableLines:
         return log_lines(events, escaped_view(view))
 
     def action(
-        self, names: Sequence[str], action: Action, events: Sequence[Event], phase: str | None, note: Note = Note.NONE
+        self,
+        names: Sequence[str],
+        action: Action,
+        events: Sequence[Event],
+        phase: str | None,
+        note: Note = Note.NONE,
+        *,
+        you: bool = False,
     ) -> str:
         return (_(ACTION_NOTES[note]) if note != Note.NONE else ACTION_NOTES[note]).format(
-            action=public_action_text(names, action, events, phase)
+            action=public_action_text(names, action, events, phase, you=you)
         )
 
 

@@ -21,7 +21,7 @@ from engine.language import N_
 from engine.phases.names import PHASE_TEXTS
 from engine.reasons import Worded
 from engine.reasontext import players_names
-from engine.textview import second_person, space_label
+from engine.textview import space_label
 from engine.viewtypes import GameView
 
 SUIT_NAMES = {"C": N_("Clubs"), "D": N_("Diamonds"), "H": N_("Hearts"), "S": N_("Spades")}
@@ -383,9 +383,3 @@ def not_now(verb: str, legal: Iterable[str]) -> str:
     return _("{refusal} {choices}").format(
         refusal=_(CANT_NOW.get(verb, CANT_DO_THAT_NOW)), choices=_(YOU_MAY).format(moves=moves)
     )
-
-
-def you_did(line: str, name: str) -> str:
-    """A log line about the player, told to them: "Ann keeps the hand as dealt" → "you keep the hand as dealt"."""
-    own = escape(name)
-    return second_person("you" + line[len(own) :]) if line.startswith(own + " ") else line

@@ -195,7 +195,8 @@ class Flow:
         return action
 
     def apply_logged(self, table: Table, action: Action, note: Note = Note.NONE) -> tuple[list[Event], str]:
-        """Apply a checked ``action`` and tell it in the log; the events and the action's own line.
+        """Apply a checked ``action`` and tell it in the log; the events and the action's line said to its
+        player ("you keep the hand as dealt").
 
         A choice in a step every seat decides at once is held unseen: the log tells the step's
         choices only once the last is in (each as its seat's line, in the published order), and
@@ -208,7 +209,7 @@ class Flow:
         asked = game.asked_seats()
         held = [choice for s in asked if (choice := game.sealed_choice(s)) is not None] if together else []
         events = list(game.apply(action))
-        own = self.teller.action(names, action, events, aw.phase)
+        own = self.teller.action(names, action, events, aw.phase, you=True)
         if not together:
             with reading(table.locale):
                 table.add_log(self.teller.action(names, action, events, aw.phase, note))

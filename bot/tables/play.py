@@ -144,7 +144,7 @@ class Play:
                 except Exception:
                     self.registry.changed_unsaved(table)
                     raise
-            update.message = self.say(Line.DONE, line=line, name=seat.name)
+            update.message = self.say(Line.DONE, line=line)
         self.registry.notify(update)
         return update
 

@@ -94,7 +94,15 @@ class Teller(Protocol):
         ...
 
     def action(
-        self, names: Sequence[str], action: Action, events: Sequence[Event], phase: str | None, note: Note = Note.NONE
+        self,
+        names: Sequence[str],
+        action: Action,
+        events: Sequence[Event],
+        phase: str | None,
+        note: Note = Note.NONE,
+        *,
+        you: bool = False,
     ) -> str:
-        """What everyone may read about a decision (``names``: the seats' names as typed)."""
+        """What everyone may read about a decision (``names``: the seats' names as typed); ``you``:
+        the same said to the player who decided (their answer: "you keep the hand as dealt")."""
         ...

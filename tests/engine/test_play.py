@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import PRESETS, Game
+from engine import events as ev
 from engine import screen as SC
 from engine import textview as TV
 from engine.ai import autoplay, choose_action
@@ -197,11 +198,29 @@ def test_every_engine_event_type_has_a_sentence():
     assert {"ante", "deal", "play", "stop", "payout", "round-end"} <= seen
 
 
-def test_second_person_for_you():
-    assert TV.second_person("you raises 5") == "you raise 5"
-    assert TV.second_person("you places 4♣ and collects 4 from 10♥") == "you place 4♣ and collect 4 from 10♥"
-    assert TV.second_person("ann pays you 3 for the spare hand") == "ann pays you 3 for the spare hand"
-    assert TV.second_person("you passes") == "you pass"
+def test_the_player_called_you_is_told_in_the_second_person():
+    game = Game.new("rummoli", ["you", "bob", "cat"], seed=1, dealer=0)
+    game.next_deal()
+    view = game.view(0)
+    events = [
+        {"type": "raise", "seat": 0, "amount": 5, "all_in": False},
+        {"type": "play", "seat": 0, "card": "4C", "how": "follow"},
+        {"type": "payout", "space": "10H", "seat": 0, "amount": 4, "reason": "placed"},
+        {"type": "transfer", "from_seat": 1, "to_seat": 0, "amount": 3, "reason": "spare hand"},
+        {"type": "pass", "seat": 0, "kind": "spare"},
+        {"type": "stop", "seat": 0, "card": "5C"},
+    ]
+    assert TV.describe_events(events, view) == [
+        "you raise 5",
+        "you place 4♣ and collect 4 from 10♥",
+        "bob pays you 3 for the spare hand",
+        "you pass",
+        "5♣ is a stop: you lead next",
+    ]
+    assert TV.describe_events(events[:1], view, you=None) == ["you raises 5"]  # no seat told as "you"
+    assert TV.describe_events(events[:1], view, you=1) == ["you raises 5"]  # seat 1 is the reader
+    assert TV.event_sentence(ev.Raise(seat=0, amount=5, all_in=False), view) == "you raises 5"  # the bot's log
+    assert TV.event_sentence(ev.Raise(seat=0, amount=5, all_in=False), view, you=0) == "you raise 5"
 
 
 # ---------------------------------------------------------------- whole games, in process

@@ -183,7 +183,7 @@ TRANSFER_OTHER = (
 # ---------------------------------------------------------------- a player's decision as a sentence
 # What everyone may read about a decision: a chosen poker hand, the cards passed and a Wanagan pick
 # stay secret (the reveal events show them later). The second person is the one the bot's "Done:"
-# answer speaks (English as it always was: "you plays", "you claims the pay card").
+# answer speaks ("you play", "you claim the pay card").
 ACTIONS: dict[str, Persons] = {
     "keep": (N_("{name} keeps the hand as dealt"), N_("you keep the hand as dealt")),
     "swap": (N_("{name} swaps blind with the spare hand"), N_("you swap blind with the spare hand")),
@@ -192,19 +192,19 @@ ACTIONS: dict[str, Persons] = {
     "check": (N_("{name} checks"), N_("you check")),
     "fold": (N_("{name} folds"), N_("you fold")),
     "call": (N_("{name} calls"), N_("you call")),
-    "claim": (N_("{name} claims the pay card"), N_("you claims the pay card")),
+    "claim": (N_("{name} claims the pay card"), N_("you claim the pay card")),
     "cover": (N_("{name} covers the corner bet"), N_("you cover the corner bet")),
     "choose": (N_("{name} picks a poker hand"), N_("you pick a poker hand")),
     "reveal": (N_("{name} picks five cards and a space"), N_("you pick five cards and a space")),
     "full_house": (N_("{name} places a full house"), N_("you place a full house")),
     "straight": (N_("{name} places a 5-card straight"), N_("you place a 5-card straight")),
-    "play": (N_("{name} plays"), N_("you plays")),
+    "play": (N_("{name} plays"), N_("you play")),
     "lead": (N_("{name} leads"), N_("you lead")),
 }
 #: A lead or a play, with the card it put face up.
 ACTIONS_WITH_CARD: dict[str, Persons] = {
     "lead": PLAYS["lead"],
-    "play": (N_("{name} plays {cards}"), N_("you plays {cards}")),
+    "play": (N_("{name} plays {cards}"), N_("you play {cards}")),
 }
 
 # ---------------------------------------------------------------- plain words

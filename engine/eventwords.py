@@ -405,7 +405,7 @@ def event_sentence(e: Event, view: Mapping[str, Any], *, you: int | None = None)
             return by(
                 e.holder,
                 N_("{space} stays on the mat ({name} holds it but did not back it)"),
-                N_("{space} stays on the mat (you holds it but did not back it)"),
+                N_("{space} stays on the mat (you hold it but did not back it)"),
                 space=space,
             )
         case ev.SwitchPreset():

@@ -144,11 +144,11 @@ def describe_action(
         return by(ACTIONS_WITH_CARD[do], cards=card(placed)) if placed else by(ACTIONS[do])
     if do == "pass":
         if phase == PhaseName.CLAIM:
-            return by((N_("{name} lets the claim go"), N_("you lets the claim go")))
+            return by((N_("{name} lets the claim go"), N_("you let the claim go")))
         return by(PASSES)
     if do == "decline":
         if phase == PhaseName.CORNER_COVER:
-            return by((N_("{name} does not cover the corner bet"), N_("you does not cover the corner bet")))
+            return by((N_("{name} does not cover the corner bet"), N_("you do not cover the corner bet")))
         return by(DECLINES)
     if do in ACTIONS:
         return by(ACTIONS[do])

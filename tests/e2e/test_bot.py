@@ -120,8 +120,9 @@ def check_no_leak(dh, channel, user, hand_text):
             if line.startswith("**Mat:**"):  # the pay-card spaces are named after cards ("K♥", "K-Q♥", "Tomahawk J♥")
                 for ranks, suit in re.findall(r"((?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA]))([♣♦♥♠])", line):
                     shown |= {r + suit for r in ranks.split("-")}
-    for m in dh.channel_messages(channel):  # a round's results show that same showdown again
-        for embed in m.embeds if not m.components else ():
+    for m in dh.channel_messages(channel):  # a round's results show that same showdown again (the
+        # table message too, at the game's end, when it carries the last round's results)
+        for embed in m.embeds if not m.ephemeral else ():
             hands = (embed.get("description") or "").partition("**Showdown**")[2]
             shown |= set(re.findall(r"(?:10|[2-9JQKA])[♣♦♥♠]", hands.split("collects")[0]))
         # Wanagan's reveals show five cards of every hand to all (they stay in the hands, or are passed on).

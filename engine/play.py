@@ -35,8 +35,6 @@ from .language import LANGUAGE, N_, SOURCE, _, language_from_environment, ngette
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
-from .reasons import Worded
-from .reasontext import players_names
 from .viewtypes import GameView
 
 HUMAN = 0
@@ -471,27 +469,16 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(reason_text(exc, view))))
+                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(SC.reason_text(exc, view))))
                 continue
             except ValueError as exc:
                 self.say(
-                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(reason_text(exc, view)))
+                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(SC.reason_text(exc, view)))
                 )
                 continue
             if note:
                 self.say(note)
             return game.apply(action)
-
-
-def reason_text(exc: ValueError, view: GameView) -> str:
-    """Why a move is refused or cannot be read, in the terminal game's language: in English the engine's
-    message in the table's words; in another, its reason (engine/reasons.py) worded there, its cards
-    in that language's names and its spaces by their labels."""
-    language = LANGUAGE.get()
-    if language == SOURCE or not isinstance(exc, Worded):
-        return TV.plain_message(str(exc))
-    labels = {sp["id"]: TV.space_label(view, sp["id"]) for sp in view.get("mat", ())}
-    return exc.in_language(language, players_names(labels))
 
 
 def new_game(

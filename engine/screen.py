@@ -1,4 +1,6 @@
-"""The terminal game's screen: the table, the prompt and the results, as plain text from a seat's view.
+"""The terminal game's screen: the table, the prompt, a refusal's reason and the results, as plain text
+from a seat's view, in the game's language (:data:`engine.language.LANGUAGE`): whole catalog sentences,
+cards and spaces in that language's names; the commands a player types are the same in every language.
 
 Pure like :mod:`engine.textview`, whose words it uses: a view in, strings out.
 """
@@ -16,7 +18,9 @@ from .eventwords import event_sentence, hand_word, reader_seat, suit_word
 from .language import LANGUAGE, N_, SOURCE, _, ngettext, pgettext
 from .phases.auction import PAY_CARD_WARNINGS
 from .phases.names import PHASE_TEXTS, PhaseName
-from .textview import card, cards, describe_events, name_of, plain_message, sorted_hand, spoken_space
+from .reasons import Worded
+from .reasontext import players_names
+from .textview import card, cards, describe_events, name_of, plain_message, sorted_hand, space_label, spoken_space
 from .viewtypes import GameView, Standing
 
 # ---------------------------------------------------------------- words of the screen
@@ -365,6 +369,17 @@ def warning_words(warning: str) -> str:
         if warning.startswith(head) and warning.endswith(tail):
             return _(sentence).format(cards=cards(warning[len(head) : len(warning) - len(tail)].split()))
     return plain_message(warning)
+
+
+def reason_text(exc: ValueError, view: GameView) -> str:
+    """Why a move is refused or cannot be read, in the terminal game's language: in English the engine's
+    message in the table's words; in another, its reason (engine/reasons.py) worded there, its cards
+    in that language's names and its spaces by their labels."""
+    language = LANGUAGE.get()
+    if language == SOURCE or not isinstance(exc, Worded):
+        return plain_message(str(exc))
+    labels = {sp["id"]: space_label(view, sp["id"]) for sp in view.get("mat", ())}
+    return exc.in_language(language, players_names(labels))
 
 
 def render_prompt(view: GameView) -> str:

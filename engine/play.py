@@ -236,7 +236,7 @@ class TerminalGame:
                 self.say_spare_unused(view, told)
         self.hand_before = list(view["hand"] or [])
         if any(isinstance(e, ev.RoundEnd) for e in events) and game.log:
-            self.say(SC.render_round_result(game.log[-1], view, game.round_number))
+            self.say(SC.render_round_result(game.log[-1], view, game.round_number, self.you))
 
     def say_auction_skips(self, view: GameView) -> None:
         """Who may not bid for the spare hand, and by which rule."""

@@ -393,24 +393,36 @@ def render_prompt(view: GameView) -> str:
 
 
 # ---------------------------------------------------------------- results
-def render_round_result(record: dict[str, Any], view: GameView, round_number: int) -> str:
-    """A finished round: payouts by seat, the poker result and who went out."""
+def render_round_result(record: dict[str, Any], view: GameView, round_number: int, you: int | None = None) -> str:
+    """A finished round: payouts by seat, the poker result and who went out; ``you``: the seat told in
+    the second person ("vous avez gagné")."""
     lines = [_("Round {number} results:").format(number=round_number)]
     poker = record.get("poker")
     if poker:
+        alone = poker.get("winners") == [you] and you is not None
         winners = ", ".join(name_of(view, s) for s in poker.get("winners", [])) or _("nobody")
         hands = poker.get("hands") or {}
         if hands:
             shown = "; ".join(f"{name_of(view, int(s))} {hand_word(h)}" for s, h in hands.items())
-            lines.append("  " + _("poker: {winners} won ({hands})").format(winners=winners, hands=shown))
+            sentence = _("poker: you won ({hands})") if alone else _("poker: {winners} won ({hands})")
+            lines.append("  " + sentence.format(winners=winners, hands=shown))
         else:
-            lines.append("  " + _("poker: {winners} won without a showdown").format(winners=winners))
+            sentence = _("poker: you won without a showdown") if alone else _("poker: {winners} won without a showdown")
+            lines.append("  " + sentence.format(winners=winners))
     mich = record.get("michigan")
     if mich:
         if mich.get("out") is not None:
             count = len(mich.get("order", []))
-            sentence = ngettext(
-                "Michigan: {name} went out after {count} cards", "Michigan: {name} went out after {count} cards", count
+            sentence = (
+                ngettext(
+                    "Michigan: you went out after {count} cards", "Michigan: you went out after {count} cards", count
+                )
+                if mich["out"] == you
+                else ngettext(
+                    "Michigan: {name} went out after {count} cards",
+                    "Michigan: {name} went out after {count} cards",
+                    count,
+                )
             )
             lines.append("  " + sentence.format(name=name_of(view, mich["out"]), count=count))
         elif mich.get("stuck"):

@@ -165,13 +165,20 @@ def test_the_pseudo_locale_looks_every_heading_up(games):
 
 
 @pytest.mark.parametrize(
-    ("language", "word", "second"), [("fr", "vous", "vous ramassez"), ("de", "du", "du kassierst")]
+    ("language", "word", "second", "wrong"),
+    [
+        ("fr", "vous", ("vous ramassez", "Michigan : vous êtes sorti après", "poker : vous avez gagné"), "vous est "),
+        ("de", "du", ("du kassierst", "Michigan: du bist nach", "Poker: du hast gewonnen"), "du ist "),
+    ],
 )
-def test_the_default_player_is_named_in_the_language_and_told_in_the_second_person(games, language, word, second):
+def test_the_default_player_is_named_in_the_language_and_told_in_the_second_person(
+    games, language, word, second, wrong
+):
     text = games[language]
     assert f"> {word}   " in text  # the seat line
-    assert re.search(rf"^  1\. {word} ", text, re.M) or re.search(rf"^  \d\. {word} +\d", text, re.M)  # standings
-    assert second in text
+    assert re.search(rf"^  \d\. {word} +\d", text, re.M)  # the standings
+    assert all(words in text for words in second)  # the events and the round's results
+    assert wrong not in text
     assert f"{word} ({word})" not in text  # the seat says "(you)" only of a name that does not
 
 

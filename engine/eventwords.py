@@ -5,8 +5,8 @@ the events one by one (:func:`event_sentence`, :func:`describe_event`) and as th
 Every sentence is a whole catalog entry with named placeholders, one per event kind and case. A
 sentence whose subject is a seat exists in two persons: ``"{name} collects {amount} from {space}"``
 and ``"you collect {amount} from {space}"``; the second is told when that seat is ``you`` (the
-terminal's player, named "you", or the player a bot answer is for). :mod:`engine.textview`
-re-exports all of it.
+terminal's player when they gave no ``--name``, whose seat engine/play.py passes, or the player a
+bot answer is for). :mod:`engine.textview` re-exports all of it.
 """
 
 from __future__ import annotations

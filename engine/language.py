@@ -112,6 +112,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return words(LANGUAGE.get()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in ``context`` (a word that reads differently elsewhere), in the terminal game's language."""
+    return words(LANGUAGE.get()).pgettext(context, message)
+
+
 def rule_summary(language: str) -> str | None:
     """The family's rules in brief, written for the players of ``language`` (``engine/locale/LANG/rules.md``:
     the French and German words of the family, Nain Jaune's and Poch's), or None (English: docs/rules.md)."""

@@ -35,8 +35,6 @@ from .language import LANGUAGE, N_, SOURCE, _, language_from_environment, ngette
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
-from .reasons import Worded
-from .reasontext import players_names
 from .viewtypes import GameView
 
 HUMAN = 0
@@ -191,6 +189,8 @@ class TerminalGame:
         self.hand_before: list[str] = []  # the player's hand before the last action (to show passed cards)
         self.told_cards = False  # how to type a card: said before the first decision that takes cards
         self.told_michigan = False  # that the rules play Michigan here: said at the first lead
+        # told in the second person ("vous ramassez 4"): the player, unless named otherwise (--name ann)
+        self.you = HUMAN if game.players[HUMAN].lower() == "you" else None
 
     def say(self, text: str = "") -> None:
         if not self.symbols:
@@ -201,11 +201,20 @@ class TerminalGame:
         for line in text.split("\n"):
             self.console.print(styled(line))
 
+    def names(self) -> dict[int, str]:
+        """The seats the screen names otherwise than the game: the default player "you" in the game's
+        language ("vous", "du"; the saved name, in replays, stays "you")."""
+        return {HUMAN: SC.player_word()} if self.you is not None and self.language != SOURCE else {}
+
+    def seat_view(self) -> GameView:
+        """The player's view, its seats named as the screen shows them."""
+        return SC.renamed(self.game.view(HUMAN), self.names())
+
     def tell(self, events: list[Event]) -> None:
         """Print events (and game-level events such as eliminations) as sentences, forced plays
         grouped, with why a seat is skipped and which cards a pass brought."""
         game = self.game
-        view = game.view(HUMAN)
+        view = self.seat_view()
         returned = {id(e) for e in events}
         extra = [e for e in game.game_events[self.seen_game_events :] if id(e) not in returned]
         self.seen_game_events = len(game.game_events)
@@ -214,7 +223,7 @@ class TerminalGame:
             self.told_michigan = True
             if michigan_plays_itself(game):
                 self.say(_(MICHIGAN_BY_RULE))
-        for line in TV.describe_events(told, view, group_forced=True):
+        for line in TV.describe_events(told, view, group_forced=True, you=self.you):
             self.say("  " + line)
         for e in told:
             if isinstance(e, ev.Auction) and e.kind != "suit":
@@ -227,13 +236,13 @@ class TerminalGame:
                 self.say_spare_unused(view, told)
         self.hand_before = list(view["hand"] or [])
         if any(isinstance(e, ev.RoundEnd) for e in events) and game.log:
-            self.say(SC.render_round_result(game.log[-1], view, game.round_number))
+            self.say(SC.render_round_result(game.log[-1], view, game.round_number, self.you))
 
     def say_auction_skips(self, view: GameView) -> None:
         """Who may not bid for the spare hand, and by which rule."""
         skipped = self.game.spare_auction_exclusions()
         if skipped:
-            seats = ", ".join(f"{TV.name_of(view, seat)} ({why})" for seat, why in skipped.items())
+            seats = ", ".join(f"{TV.name_of(view, seat)} ({_(why)})" for seat, why in skipped.items())
             self.say("  " + _("not bidding for the spare hand: {seats}").format(seats=seats))
 
     def say_spare_unused(self, view: GameView, told: list[Event]) -> None:
@@ -287,8 +296,8 @@ class TerminalGame:
         self.say(f"{_(preset.name)}: {_(preset.summary) if preset.summary else ''}".rstrip(": "))
         self.say(
             _("Players: {players}. You are {name} (seat {seat}). The game ends {end}.").format(
-                players=", ".join(game.players),
-                name=game.players[HUMAN],
+                players=", ".join(self.names().get(seat, name) for seat, name in enumerate(game.players)),
+                name=self.names().get(HUMAN, game.players[HUMAN]),
                 seat=HUMAN,
                 end=TV.game_end_words(game.options.game_end),
             )
@@ -322,7 +331,7 @@ class TerminalGame:
             return self.leave(_("Interrupted: leaving the game in round {round}.").format(round=game.round_number), 130)
         self.say("")
         self.say(_("The game is over."))
-        self.say(SC.render_standings(game.standings()))
+        self.say(SC.render_standings(self.game.standings(), self.names()))
         return 0
 
     def rules_answer(self, which: str) -> str:
@@ -371,13 +380,13 @@ class TerminalGame:
         """End before the game does: say why and show the standings so far."""
         self.say("")
         self.say(why)
-        self.say(SC.render_standings(self.game.standings()))
+        self.say(SC.render_standings(self.game.standings(), self.names()))
         return code
 
     def human_view(self) -> GameView:
         """The player's view, with the suggested Wanagan reveal or pass (from the player's own cards)."""
         game = self.game
-        view = game.view(HUMAN)
+        view = self.seat_view()
         legal = view.get("legal", [])
         if "reveal" in legal or "pass_cards" in legal:
             hint = choose_action(game, HUMAN, "heuristic", random.Random(0))
@@ -398,9 +407,11 @@ class TerminalGame:
             return []
         lines = []
         if "swap" not in legal:
-            lines.append("  (no `swap`: your hand holds a money card of this mat)")
+            lines.append("  " + _("(no `swap`: your hand holds a money card of this mat)"))
         if "auction" not in legal:
-            lines.append("  (no `auction`: every other player holds a money card of this mat, so nobody may bid)")
+            lines.append(
+                "  " + _("(no `auction`: every other player holds a money card of this mat, so nobody may bid)")
+            )
         return lines
 
     def check_declaration(self, action: Action, view: GameView) -> str | None:
@@ -425,7 +436,7 @@ class TerminalGame:
         if name == "quit":
             raise QuitGame
         if name == "table":
-            self.say(SC.render_view(self.game.view(HUMAN), events=True))
+            self.say(SC.render_view(self.seat_view(), events=True, you=self.you))
         elif name == "rules":
             self.say(self.rules_answer(" ".join(args)))
         elif name == "help" and args:
@@ -437,7 +448,7 @@ class TerminalGame:
         game = self.game
         view = self.human_view()
         self.say("")
-        self.say(SC.render_view(view))
+        self.say(SC.render_view(view, you=self.you))
         if not self.told_cards and CARD_VERBS & set(view.get("legal", [])):
             self.told_cards = True
             self.say(_("How to type cards: {syntax}.").format(syntax=card_syntax()))
@@ -458,27 +469,16 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(reason_text(exc, view))))
+                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(SC.reason_text(exc, view))))
                 continue
             except ValueError as exc:
                 self.say(
-                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(reason_text(exc, view)))
+                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(SC.reason_text(exc, view)))
                 )
                 continue
             if note:
                 self.say(note)
             return game.apply(action)
-
-
-def reason_text(exc: ValueError, view: GameView) -> str:
-    """Why a move is refused or cannot be read, in the terminal game's language: in English the engine's
-    message in the table's words; in another, its reason (engine/reasons.py) worded there, its cards
-    in that language's names and its spaces by their labels."""
-    language = LANGUAGE.get()
-    if language == SOURCE or not isinstance(exc, Worded):
-        return TV.plain_message(str(exc))
-    labels = {sp["id"]: TV.space_label(view, sp["id"]) for sp in view.get("mat", ())}
-    return exc.in_language(language, players_names(labels))
 
 
 def new_game(

@@ -1,37 +1,94 @@
-"""The terminal game's screen: the table, the prompt and the results, as plain text from a seat's view.
+"""The terminal game's screen: the table, the prompt, a refusal's reason and the results, as plain text
+from a seat's view, in the game's language (:data:`engine.language.LANGUAGE`): whole catalog sentences,
+cards and spaces in that language's names; the commands a player types are the same in every language.
 
 Pure like :mod:`engine.textview`, whose words it uses: a view in, strings out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import cards as C
-from .language import _
-from .phases.names import PhaseName
-from .textview import SUIT_WORDS, card, cards, describe_events, name_of, plain_message, sorted_hand, space_label
+from . import events as ev
+from .events import as_events
+from .eventwords import event_sentence, hand_word, reader_seat, suit_word
+from .language import LANGUAGE, N_, SOURCE, _, ngettext, pgettext
+from .phases.auction import PAY_CARD_WARNINGS
+from .phases.names import PHASE_TEXTS, PhaseName
+from .reasons import Worded
+from .reasontext import players_names
+from .textview import card, cards, describe_events, name_of, plain_message, sorted_hand, space_label, spoken_space
 from .viewtypes import GameView, Standing
+
+# ---------------------------------------------------------------- words of the screen
+#: A seat's marks in the seat lines: its status (``SeatStatus``), the dealer's button; the words of the
+#: table message's seats (bot/messages/tabletext.py, the catalogs' context "seat mark").
+SEAT_MARKS: dict[str, Callable[[], str]] = {
+    "dealer": lambda: pgettext("seat mark", "dealer"),
+    "eliminated": lambda: pgettext("seat mark", "eliminated"),
+    "sitting-out": lambda: pgettext("seat mark", "sitting-out"),
+    "folded": lambda: pgettext("seat mark", "folded"),
+}
+POKER_MOVES = (ev.Check, ev.Fold, ev.Call, ev.Bet, ev.Raise)
+
+
+def player_word() -> str:
+    """The terminal's player as the screen names them when they gave no ``--name``, in the game's language
+    ("you", "vous", "du"; the saved name, in replays, stays "you")."""
+    return pgettext("the terminal player's name at the table", "you")
+
+
+def english() -> bool:
+    """Whether the game speaks English, where some lines keep the engine's own words (the phase's
+    name, the poker's last move): the tests and black-box tests read them."""
+    return LANGUAGE.get() == SOURCE
+
+
+def phase_words(phase: str) -> str:
+    """The phase in the header: its name in English (``poker-choose``), its title elsewhere."""
+    if english():
+        return phase
+    try:
+        return _(PHASE_TEXTS[PhaseName(phase)].title)
+    except (ValueError, KeyError):
+        return phase
+
+
+def renamed(view: GameView, names: Mapping[int, str]) -> GameView:
+    """``view`` with the seats in ``names`` named so (the player "vous"); the same view, changed."""
+    for s in view["seats"]:
+        s["name"] = names.get(s["seat"], s["name"])
+    return view
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a and b and c`` in the game's language."""
+    return functools.reduce(lambda first, second: _("{first} and {second}").format(first=first, second=second), items)
 
 
 # ---------------------------------------------------------------- blocks of the table
 def render_header(view: GameView) -> str:
-    return f"== {view['preset_name']} — round {view['round']}, ante {view['ante']}, phase {view['phase']} =="
+    return _("== {game} — round {round}, ante {ante}, phase {phase} ==").format(
+        game=_(view["preset_name"]), round=view["round"], ante=view["ante"], phase=phase_words(view["phase"])
+    )
 
 
 def render_mat(view: GameView) -> str:
     """The mat: each space's label and chips, several to a line."""
-    cells = [f"{space_label(view, sp['id'])}: {sp['chips']}" for sp in view["mat"]]
-    lines, line = [], "Mat:"
+    cells = [f"{spoken_space(view, sp['id'])}: {sp['chips']}" for sp in view["mat"]]
+    head = _("Mat:")
+    lines, line = [], head
     for cell in cells:
         if len(line) + len(cell) + 3 > 78:
             lines.append(line)
-            line = "    "
+            line = " " * len(head)
         line += " " + f"[{cell}]"
     lines.append(line)
     total = sum(sp["chips"] for sp in view["mat"])
-    lines[-1] += f"   (on the mat: {total})"
+    lines[-1] += "   " + _("(on the mat: {total})").format(total=total)
     return "\n".join(lines)
 
 
@@ -39,20 +96,29 @@ def render_seats(view: GameView) -> str:
     """One line per seat: marker for the seat to act, name, stack, cards left, dealer, status."""
     lines = []
     to_act, viewer = view["to_act"], view["viewer"]
+    plain = {"you", player_word().lower()}  # a name that says it already
     width = max((len(s["name"]) for s in view["seats"]), default=4) + 6
     for s in view["seats"]:
         mark = ">" if s["seat"] == to_act else " "
-        name = s["name"] + (" (you)" if s["seat"] == viewer and s["name"].lower() != "you" else "")
-        parts = [f"{mark} {name:<{width}}", f"stack {s['stack']:>4}", f"cards {s['cards']:>2}"]
+        name = (
+            _("{name} (you)").format(name=s["name"])
+            if s["seat"] == viewer and s["name"].lower() not in plain
+            else s["name"]
+        )
+        parts = [
+            f"{mark} {name:<{width}}",
+            _("stack {stack}").format(stack=f"{s['stack']:>4}"),
+            _("cards {count}").format(count=f"{s['cards']:>2}"),
+        ]
         tags = []
         if s["is_dealer"]:
-            tags.append("dealer")
+            tags.append(SEAT_MARKS["dealer"]())
         if s["status"] != "active":
-            tags.append(s["status"])
+            tags.append(SEAT_MARKS[s["status"]]() if s["status"] in SEAT_MARKS else s["status"])
         if s["committed"] and view["phase"].startswith("poker"):
-            tags.append(f"in pot {s['committed']}")
+            tags.append(_("in pot {amount}").format(amount=s["committed"]))
         if s["seat"] == to_act:
-            tags.append("to act")
+            tags.append(_("to act"))
         line = "  ".join(parts)
         if tags:
             line += "  " + ", ".join(tags)
@@ -60,44 +126,74 @@ def render_seats(view: GameView) -> str:
     return "\n".join(lines)
 
 
-def render_play_state(view: GameView) -> str:
-    """The Michigan sequence, or the poker state, or the spare-hand auction: what matters in this phase."""
+def last_poker_move(view: GameView, you: int | None) -> str:
+    """The poker's last move: the engine's line in English ("ann raises 2"), the event's sentence elsewhere."""
+    poker = view["poker"]
+    if english() or poker is None:
+        return poker["last_action"] if poker else ""
+    moves = [e for e in as_events(view["events"]) if isinstance(e, POKER_MOVES)]
+    return (event_sentence(moves[-1], view, you=you) or "") if moves and poker["last_action"] else ""
+
+
+def render_play_state(view: GameView, you: int | None = None) -> str:
+    """The Michigan sequence, or the poker state, or the spare-hand auction: what matters in this phase;
+    ``you``: the seat told in the second person (the poker's last move)."""
     phase = view["phase"]
     lines = []
     spare = view["spare"]
     au = spare["auction"] if spare else None
     if au:
-        what = "pay suit" if au["kind"] == "suit" else "spare hand"
-        high = (
-            f"high bid {au['high_bid']} by {name_of(view, au['high_bidder'])}"
-            if au["high_bidder"] is not None
-            else "no bids yet"
-        )
-        lines.append(f"Auction for the {what}: {high}")
+        suit = au["kind"] == "suit"
+        if au["high_bidder"] is not None:
+            sentence = (
+                N_("Auction for the pay suit: high bid {amount} by {name}")
+                if suit
+                else N_("Auction for the spare hand: high bid {amount} by {name}")
+            )
+        else:
+            sentence = (
+                N_("Auction for the pay suit: no bids yet") if suit else N_("Auction for the spare hand: no bids yet")
+            )
+        lines.append(_(sentence).format(amount=au["high_bid"], name=name_of(view, au["high_bidder"])))
     elif phase == PhaseName.SPARE_HAND:
-        lines.append(f"Spare hand: {spare['cards'] if spare else 0} cards face down")
+        count = spare["cards"] if spare else 0
+        lines.append(
+            ngettext("Spare hand: {count} cards face down", "Spare hand: {count} cards face down", count).format(
+                count=count
+            )
+        )
     poker = view["poker"]
     if poker and (phase.startswith("poker") or poker["last_action"]):
         if phase.startswith("poker"):
-            last = f"; last: {poker['last_action']}" if poker["last_action"] else ""
-            lines.append(f"Poker: current bet {poker['current_bet']}{last}")
+            last = last_poker_move(view, you)
+            sentence = _("Poker: current bet {bet}; last: {last}") if last else _("Poker: current bet {bet}")
+            lines.append(sentence.format(bet=poker["current_bet"], last=last))
         d = view.get("detail", {})
         if phase == PhaseName.POKER_CHOOSE and d.get("cards") and sorted(d["cards"]) != sorted(view["hand"] or []):
-            lines.append(f"Your poker cards (the whole dealt hand): {cards(sorted_hand(d['cards']))}")
+            lines.append(
+                _("Your poker cards (the whole dealt hand): {cards}").format(cards=cards(sorted_hand(d["cards"])))
+            )
         if poker["chosen"] and phase.startswith("poker"):
-            lines.append(f"Your poker hand: {cards(poker['chosen'])}")
+            lines.append(_("Your poker hand: {cards}").format(cards=cards(poker["chosen"])))
     mich = view["michigan"]
     if mich and (phase.startswith("michigan") or (phase == PhaseName.CLAIM and mich["played"])):
         seq = mich["sequence"]
-        lines.append(
-            "Michigan sequence: " + (cards(seq) if seq else "(none yet)") + f"   cards placed: {mich['played']}"
+        sentence = (
+            _("Michigan sequence: {sequence}   cards placed: {count}")
+            if seq
+            else _("Michigan sequence: (none yet)   cards placed: {count}")
         )
+        lines.append(sentence.format(sequence=cards(seq), count=mich["played"]))
     corner = view["corner"]
     if corner:
         backers = ", ".join(name_of(view, s) for s in corner["backers"])
-        lines.append(f"Corner bet: {corner['amount']} on {card(corner['ace'])}, backed by {backers}")
+        lines.append(
+            _("Corner bet: {amount} on {card}, backed by {names}").format(
+                amount=corner["amount"], card=card(corner["ace"]), names=backers
+            )
+        )
     if view["pay_suit"] != "H":
-        lines.append(f"Pay suit: {SUIT_WORDS[view['pay_suit']]}")
+        lines.append(_("Pay suit: {suit}").format(suit=suit_word(view["pay_suit"])))
     return "\n".join(lines)
 
 
@@ -115,16 +211,18 @@ def render_hand(view: GameView) -> str:
     return _("Your hand ({count}): {cards}").format(count=len(hand), cards=body)
 
 
-def render_view(view: GameView, *, events: bool = False) -> str:
-    """The whole table as the viewer sees it."""
+def render_view(view: GameView, *, events: bool = False, you: int | None | bool = True) -> str:
+    """The whole table as the viewer sees it; ``you``: the seat told in the second person (``True``:
+    the seat named "you", as :func:`engine.textview.describe_events` has it)."""
+    reader = reader_seat(view) if you is True else (None if you is False else you)
     blocks = [render_header(view), render_mat(view), render_seats(view)]
-    state = render_play_state(view)
+    state = render_play_state(view, reader)
     if state:
         blocks.append(state)
     if events:
-        recent = describe_events(view["events"], view)
+        recent = describe_events(view["events"], view, you=reader)
         if recent:
-            blocks.append("Recent:\n" + "\n".join("  " + line for line in recent[-8:]))
+            blocks.append(_("Recent:") + "\n" + "\n".join("  " + line for line in recent[-8:]))
     hand = render_hand(view)
     if hand:
         blocks.append(hand)
@@ -133,7 +231,8 @@ def render_view(view: GameView, *, events: bool = False) -> str:
 
 # ---------------------------------------------------------------- the prompt
 def legal_lines(view: GameView) -> list[str]:
-    """One line per legal action, with its range or choices (from ``legal`` and ``detail``)."""
+    """One line per legal action, with its range or choices (from ``legal`` and ``detail``): the
+    command as typed (the same in every language), then what it does in the game's language."""
     legal = view.get("legal", [])  # (legal and detail: only for the seat to act)
     d = view.get("detail", {})
     out = []
@@ -142,83 +241,145 @@ def legal_lines(view: GameView) -> list[str]:
     return out
 
 
+def _count(value: Any) -> int:
+    """A count for ``ngettext`` (a count the detail lacks, shown as ``?``, reads as several)."""
+    return value if isinstance(value, int) else 2
+
+
 def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
     phase = view["phase"]
     lo, hi = d.get("min"), d.get("max")
     rng = f"{lo}" if lo == hi else f"{lo}–{hi}"
     if do == "keep":
-        return "keep                 keep your hand as dealt"
+        return "keep                 " + _("keep your hand as dealt")
     if do == "swap":
-        return f"swap                 swap blind with the spare hand ({d.get('spare_cards', '?')} cards)"
+        count = d.get("spare_cards", "?")
+        return "swap                 " + ngettext(
+            "swap blind with the spare hand ({count} cards)",
+            "swap blind with the spare hand ({count} cards)",
+            _count(count),
+        ).format(count=count)
     if do == "look":
-        return "look                 look at the widow and take it (you must keep it)"
+        return "look                 " + _("look at the widow and take it (you must keep it)")
     if do == "auction":
-        return "auction              auction the spare hand to the other players"
+        return "auction              " + _("auction the spare hand to the other players")
     if do in ("bid", "suit_bid"):
-        what = "the right to name the pay suit" if do == "suit_bid" else "the spare hand"
-        high = f"high bid {d.get('high_bid', 0)}"
-        if d.get("high_bidder") is not None:
-            high += f" by {name_of(view, d['high_bidder'])}"
-        return f"bid N                N = {rng} chips for {what} ({high})"
+        by = d.get("high_bidder") is not None
+        if do == "suit_bid":
+            sentence = (
+                N_("N = {range} chips for the right to name the pay suit (high bid {high} by {name})")
+                if by
+                else N_("N = {range} chips for the right to name the pay suit (high bid {high})")
+            )
+        else:
+            sentence = (
+                N_("N = {range} chips for the spare hand (high bid {high} by {name})")
+                if by
+                else N_("N = {range} chips for the spare hand (high bid {high})")
+            )
+        name = name_of(view, d["high_bidder"]) if by else ""
+        return "bid N                " + _(sentence).format(range=rng, high=d.get("high_bid", 0), name=name)
     if do == "pass":
         if phase == PhaseName.CLAIM:
-            return "pass                 leave the chips on the space"
-        return "pass                 no bid (you drop out of this auction)"
+            return "pass                 " + _("leave the chips on the space")
+        return "pass                 " + _("no bid (you drop out of this auction)")
     if do == "name_suit":
         return f"name_suit S          S = {' '.join(d.get('suits', list(C.SUITS)))}"
     if do == "claim":
         spaces = d.get("spaces") or [d.get("space", "")]
-        return f"claim                take {d.get('chips', '?')} from {' and '.join(space_label(view, sp) for sp in spaces)}"
+        return "claim                " + _("take {chips} from {spaces}").format(
+            chips=d.get("chips", "?"), spaces=and_list([spoken_space(view, sp) for sp in spaces])
+        )
     if do == "choose":
-        return f"choose C C C C C     your five poker cards, or `best` for the suggested {cards(d.get('best'))}"
+        return "choose C C C C C     " + _("your five poker cards, or `best` for the suggested {cards}").format(
+            cards=cards(d.get("best"))
+        )
     if do == "check":
-        return "check                bet nothing"
+        return "check                " + _("bet nothing")
     if do == "bet":
         return f"bet N                N = {rng}"
     if do == "call":
-        return f"call                 put in {d.get('to_call', 0)}"
+        return "call                 " + _("put in {amount}").format(amount=d.get("to_call", 0))
     if do == "raise":
-        extra = f" on top of the {d['to_call']} to call" if d.get("to_call") else ""
-        return f"raise N              N = {rng} above the current bet{extra}"
+        sentence = (
+            _("N = {range} above the current bet on top of the {to_call} to call")
+            if d.get("to_call")
+            else _("N = {range} above the current bet")
+        )
+        return "raise N              " + sentence.format(range=rng, to_call=d.get("to_call"))
     if do == "fold":
-        return "fold                 give up this hand"
+        return "fold                 " + _("give up this hand")
     if do == "lead":
-        return f"lead C               C = one of {cards(d.get('cards'))}"
+        return "lead C               " + _("C = one of {cards}").format(cards=cards(d.get("cards")))
     if do == "play":
-        return f"play                 place {card(d.get('card', ''))} as usual"
+        return "play                 " + _("place {card} as usual").format(card=card(d.get("card", "")))
     if do in ("full_house", "straight"):
         opts = " | ".join(cards(o) for o in d.get(do, []))
-        what = (
-            "four cards making a full house with "
+        sentence = (
+            _("four cards making a full house with {card}: {options}")
             if do == "full_house"
-            else "the next card + three making a straight from "
+            else _("the next card + three making a straight from {card}: {options}")
         )
-        return f"{do} C C C C   {what}{card(d.get('last_card', ''))}: {opts}"
+        return f"{do} C C C C   " + sentence.format(card=card(d.get("last_card", "")), options=opts)
     if do == "pass_cards":
-        hint = f"; `best` passes {cards(d['suggested'])}" if d.get("suggested") else ""
-        return f"pass_cards C C C     {d.get('count', 3)} cards to pass {d.get('direction', 'left')}{hint}"
+        count = d.get("count", 3)
+        right = d.get("direction", "left") == "right"
+        passing = (
+            ngettext("{count} cards to pass right", "{count} cards to pass right", _count(count))
+            if right
+            else ngettext("{count} cards to pass left", "{count} cards to pass left", _count(count))
+        ).format(count=count)
+        if d.get("suggested"):
+            passing = _("{passing}; `best` passes {cards}").format(passing=passing, cards=cards(d["suggested"]))
+        return "pass_cards C C C     " + passing
     if do == "reveal":
-        spaces = ", ".join(f"{sp} ({space_label(view, sp)})" for sp in d.get("spaces", []))
-        wild = f"; wild: {cards(d['wild'])}" if d.get("wild") else ""
-        line = f"reveal C C C C C SPACE   five cards and a space with chips: {spaces}{wild}"
+        spaces = ", ".join(f"{sp} ({spoken_space(view, sp)})" for sp in d.get("spaces", []))
+        sentence = (
+            _("five cards and a space with chips: {spaces}; wild: {cards}")
+            if d.get("wild")
+            else _("five cards and a space with chips: {spaces}")
+        )
+        line = "reveal C C C C C SPACE   " + sentence.format(spaces=spaces, cards=cards(d.get("wild")))
         suggested = d.get("suggested")
         if suggested:
-            line += (
-                f"\n                       `best` declares {space_label(view, suggested['space'])} "
-                f"with {cards(suggested['cards'])}"
+            line += "\n                       " + _("`best` declares {space} with {cards}").format(
+                space=spoken_space(view, suggested["space"]), cards=cards(suggested["cards"])
             )
         return line
     if do == "corner_bet":
-        return f"corner_bet ACE N     bet N = {rng} on a corner Ace, ACE = {cards(d.get('aces'))}"
-    if do == "cover":
-        return f"cover                match the {d.get('amount', '?')}-chip bet on the corner {card(d.get('ace', ''))}"
-    if do == "decline":
-        return (
-            "decline              no corner bet"
-            if phase == PhaseName.CORNER_BET
-            else "decline              do not cover"
+        return "corner_bet ACE N     " + _("bet N = {range} on a corner Ace, ACE = {aces}").format(
+            range=rng, aces=cards(d.get("aces"))
         )
+    if do == "cover":
+        return "cover                " + _("match the {amount}-chip bet on the corner {card}").format(
+            amount=d.get("amount", "?"), card=card(d.get("ace", ""))
+        )
+    if do == "decline":
+        if phase == PhaseName.CORNER_BET:
+            return "decline              " + _("no corner bet")
+        return "decline              " + _("do not cover")
     return do
+
+
+def warning_words(warning: str) -> str:
+    """Rummoli's advice to a player holding a pay card (the detail's ``warning``, in English) in the
+    game's language, its cards in that language's names."""
+    for sentence in PAY_CARD_WARNINGS.values():
+        head, _sep, tail = sentence.partition("{cards}")
+        if warning.startswith(head) and warning.endswith(tail):
+            return _(sentence).format(cards=cards(warning[len(head) : len(warning) - len(tail)].split()))
+    return plain_message(warning)
+
+
+def reason_text(exc: ValueError, view: GameView) -> str:
+    """Why a move is refused or cannot be read, in the terminal game's language: in English the engine's
+    message in the table's words; in another, its reason (engine/reasons.py) worded there, its cards
+    in that language's names and its spaces by their labels."""
+    language = LANGUAGE.get()
+    if language == SOURCE or not isinstance(exc, Worded):
+        return plain_message(str(exc))
+    labels = {sp["id"]: space_label(view, sp["id"]) for sp in view.get("mat", ())}
+    return exc.in_language(language, players_names(labels))
 
 
 def render_prompt(view: GameView) -> str:
@@ -226,44 +387,62 @@ def render_prompt(view: GameView) -> str:
     lines += ["  " + line for line in legal_lines(view)]
     warning = view.get("detail", {}).get("warning")
     if warning:  # Rummoli: advice to a dealer or bidder holding a pay card
-        lines.append("  " + _("Careful: {warning}.").format(warning=plain_message(warning)))
+        lines.append("  " + _("Careful: {warning}.").format(warning=warning_words(warning)))
     lines.append("  " + _("(also: `table` to show the table again, `quit` to leave)"))
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- results
-def render_round_result(record: dict[str, Any], view: GameView, round_number: int) -> str:
-    """A finished round: payouts by seat, the poker result and who went out."""
-    lines = [f"Round {round_number} results:"]
+def render_round_result(record: dict[str, Any], view: GameView, round_number: int, you: int | None = None) -> str:
+    """A finished round: payouts by seat, the poker result and who went out; ``you``: the seat told in
+    the second person ("vous avez gagné")."""
+    lines = [_("Round {number} results:").format(number=round_number)]
     poker = record.get("poker")
     if poker:
-        winners = ", ".join(name_of(view, s) for s in poker.get("winners", []))
+        alone = poker.get("winners") == [you] and you is not None
+        winners = ", ".join(name_of(view, s) for s in poker.get("winners", [])) or _("nobody")
         hands = poker.get("hands") or {}
         if hands:
-            shown = "; ".join(f"{name_of(view, int(s))} {h}" for s, h in hands.items())
-            lines.append(f"  poker: {winners or 'nobody'} won ({shown})")
+            shown = "; ".join(f"{name_of(view, int(s))} {hand_word(h)}" for s, h in hands.items())
+            sentence = _("poker: you won ({hands})") if alone else _("poker: {winners} won ({hands})")
+            lines.append("  " + sentence.format(winners=winners, hands=shown))
         else:
-            lines.append(f"  poker: {winners or 'nobody'} won without a showdown")
+            sentence = _("poker: you won without a showdown") if alone else _("poker: {winners} won without a showdown")
+            lines.append("  " + sentence.format(winners=winners))
     mich = record.get("michigan")
     if mich:
         if mich.get("out") is not None:
-            lines.append(f"  Michigan: {name_of(view, mich['out'])} went out after {len(mich.get('order', []))} cards")
+            count = len(mich.get("order", []))
+            sentence = (
+                ngettext(
+                    "Michigan: you went out after {count} cards", "Michigan: you went out after {count} cards", count
+                )
+                if mich["out"] == you
+                else ngettext(
+                    "Michigan: {name} went out after {count} cards",
+                    "Michigan: {name} went out after {count} cards",
+                    count,
+                )
+            )
+            lines.append("  " + sentence.format(name=name_of(view, mich["out"]), count=count))
         elif mich.get("stuck"):
-            lines.append("  Michigan: nobody could lead; play ended")
+            lines.append("  " + _("Michigan: nobody could lead; play ended"))
     won: dict[int, int] = {}
     for p in record.get("payouts", []):
         won[p["seat"]] = won.get(p["seat"], 0) + p["amount"]
     if won:
-        lines.append(
-            "  collected from the mat: " + ", ".join(f"{name_of(view, s)} {a}" for s, a in sorted(won.items()))
-        )
-    lines.append("  stacks: " + ", ".join(f"{s['name']} {s['stack']}" for s in view["seats"]))
+        payouts = ", ".join(f"{name_of(view, s)} {a}" for s, a in sorted(won.items()))
+        lines.append("  " + _("collected from the mat: {payouts}").format(payouts=payouts))
+    stacks = ", ".join(f"{s['name']} {s['stack']}" for s in view["seats"])
+    lines.append("  " + _("stacks: {stacks}").format(stacks=stacks))
     return "\n".join(lines)
 
 
-def render_standings(standings: Sequence[Standing]) -> str:
+def render_standings(standings: Sequence[Standing], names: Mapping[int, str] | None = None) -> str:
+    """The standings; ``names``: seats named otherwise than the game does (:func:`renamed`)."""
     lines = [_("Final standings:")]
     for i, row in enumerate(standings, start=1):
         net = row.get("net", 0)
-        lines.append(f"  {i}. {row['name']:<12} {row['stack']:>5}  ({'+' if net >= 0 else ''}{net})")
+        name = (names or {}).get(row["seat"], row["name"])
+        lines.append(f"  {i}. {name:<12} {row['stack']:>5}  ({'+' if net >= 0 else ''}{net})")
     return "\n".join(lines)

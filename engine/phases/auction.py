@@ -27,15 +27,23 @@ class Sold:
     price: int
 
 
+#: Rummoli's advice to a player holding a pay card, by what they may do (``{cards}``: the engine's codes).
+PAY_CARD_WARNINGS = {
+    "swap": N_("you hold pay cards ({cards}): the rules advise against swapping your hand"),
+    "buy": N_("you hold pay cards ({cards}): the rules advise against buying the widow"),
+}
+
+
 def pay_card_warning(game: Table, seat: int, doing: str) -> dict[str, str]:
-    """Rummoli: players holding a pay card "should not" swap or buy the widow. A warning, not a
-    bar: shown to that seat only (it is part of the decision's detail)."""
+    """Rummoli: players holding a pay card "should not" swap or buy the widow (``doing``: a key of
+    :data:`PAY_CARD_WARNINGS`). A warning, not a bar: shown to that seat only (it is part of the
+    decision's detail, in English)."""
     if game.options.spare_hand != "rummoli":
         return {}
     held = game.money_held(seat)
     if not held:
         return {}
-    return {"warning": f"you hold pay cards ({' '.join(C.to_strs(held))}): the rules advise against {doing}"}
+    return {"warning": PAY_CARD_WARNINGS[doing].format(cards=" ".join(C.to_strs(held)))}
 
 
 def open_auction(game: Table, kind: str, stage: str, bidders: list[int]) -> Sold | None:
@@ -78,7 +86,7 @@ def ask_next(game: Table) -> Sold | None:
                 max=game.stacks[seat],
                 high_bid=a.high,
                 high_bidder=a.high_bidder,
-                **pay_card_warning(game, seat, "buying the widow"),
+                **pay_card_warning(game, seat, "buy"),
             )
         return None
 

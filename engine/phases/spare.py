@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from .. import events as ev
+from ..language import N_
 from ..model import Action
 from .auction import Sold, check_bid, open_auction, pay_card_warning, take_bid
 from .base import Phase
@@ -53,7 +54,7 @@ class SpareHand(Phase):
             legal = ["keep", "swap"]
         if legal == ["keep"]:
             return True
-        warning = pay_card_warning(game, r.dealer, "swapping your hand") if "swap" in legal else {}
+        warning = pay_card_warning(game, r.dealer, "swap") if "swap" in legal else {}
         return game.wait(r.dealer, PhaseName.SPARE_HAND, legal, stage=stage, spare_cards=len(r.spare), **warning)
 
     def check(self, game: Table, a: Action) -> None:
@@ -97,11 +98,12 @@ def swap_with_spare(game: Table, seat: int, reason: str) -> None:
 
 def spare_auction_exclusions(game: Table) -> dict[int, str]:
     """The seats playing this round that may not bid for the spare hand, each with the rule that
-    keeps it out (for telling players why they were skipped)."""
+    keeps it out (for telling players why they were skipped; in English, ``N_``-marked: the terminal
+    looks it up)."""
     r = game.round
     bidders = set(spare_bidders(game))
     return {
-        s: "the dealer, who sells it" if s == r.dealer else "a money card of this mat in hand"
+        s: N_("the dealer, who sells it") if s == r.dealer else N_("a money card of this mat in hand")
         for s in r.active
         if s not in bidders
     }

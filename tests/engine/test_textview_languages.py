@@ -150,8 +150,8 @@ SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        ("fr", ("manche 1 : ", "mises : ", "Joueurs : you, ann, bob. Vous êtes you", "après 2 manches")),
-        ("de", ("Runde 1: ", "Einsätze: ", "Spieler: you, ann, bob. Du bist you", "nach 2 Runden")),
+        ("fr", ("manche 1 : ", "mises : ", "Joueurs : vous, ann, bob.", "« vous »", "après 2 manches")),
+        ("de", ("Runde 1: ", "Einsätze: ", "Spieler: du, ann, bob.", "„du“", "nach 2 Runden")),
     ],
 )
 def test_the_terminal_game_tells_the_events_in_its_language(language, said):

@@ -16,11 +16,20 @@ from . import events as ev
 from .events import as_events
 from .eventwords import event_sentence, hand_word, reader_seat, suit_word
 from .language import LANGUAGE, N_, SOURCE, _, ngettext, pgettext
-from .phases.auction import PAY_CARD_WARNINGS
 from .phases.names import PHASE_TEXTS, PhaseName
 from .reasons import Worded
 from .reasontext import players_names
-from .textview import card, cards, describe_events, name_of, plain_message, sorted_hand, space_label, spoken_space
+from .textview import (
+    card,
+    cards,
+    describe_events,
+    name_of,
+    plain_message,
+    sorted_hand,
+    space_label,
+    spoken_space,
+    warning_words,
+)
 from .viewtypes import GameView, Standing
 
 # ---------------------------------------------------------------- words of the screen
@@ -359,16 +368,6 @@ def _legal_line(view: GameView, do: str, d: dict[str, Any]) -> str:
             return "decline              " + _("no corner bet")
         return "decline              " + _("do not cover")
     return do
-
-
-def warning_words(warning: str) -> str:
-    """Rummoli's advice to a player holding a pay card (the detail's ``warning``, in English) in the
-    game's language, its cards in that language's names."""
-    for sentence in PAY_CARD_WARNINGS.values():
-        head, _sep, tail = sentence.partition("{cards}")
-        if warning.startswith(head) and warning.endswith(tail):
-            return _(sentence).format(cards=cards(warning[len(head) : len(warning) - len(tail)].split()))
-    return plain_message(warning)
 
 
 def reason_text(exc: ValueError, view: GameView) -> str:

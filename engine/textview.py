@@ -42,6 +42,7 @@ from .eventwords import (
     suit_word,
 )
 from .language import N_, _, ngettext
+from .phases.auction import PAY_CARD_WARNINGS
 from .phases.names import PHASE_TEXTS, PhaseName
 
 __all__ = [
@@ -201,3 +202,13 @@ def printable(text: str) -> str:
     """``text`` with control characters escaped (``\\r``, ``\\x1b``): a message quoting user data
     stays one line, and no escape sequence from a file or an argument reaches the terminal."""
     return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
+def warning_words(warning: str) -> str:
+    """Rummoli's advice to a player holding a pay card (the detail's ``warning``, in English) in the
+    language read (the terminal's, or the reader's on Discord), its cards in that language's names."""
+    for sentence in PAY_CARD_WARNINGS.values():
+        head, _sep, tail = sentence.partition("{cards}")
+        if warning.startswith(head) and warning.endswith(tail):
+            return _(sentence).format(cards=cards(warning[len(head) : len(warning) - len(tail)].split()))
+    return plain_message(warning)

@@ -16,13 +16,12 @@ from bot.messages.text import (
     choosing_together,
     chosen_and_waiting,
     hand_by_suit,
-    in_words,
     name,
     phase_text,
     waiting_together,
 )
 from engine.cardnames import label_in
-from engine.textview import space_label
+from engine.textview import space_label, warning_words
 from engine.viewtypes import GameView
 
 
@@ -68,7 +67,7 @@ def hand_text(view: GameView, seat: int) -> str:
         if detail.get("space"):
             lines.append(_("Your claim: {claim}").format(claim=claim_words(view, detail)))
         if detail.get("warning"):  # Rummoli: advice to a player holding a pay card (only they see it)
-            lines.append(_("Careful: {warning}.").format(warning=in_words(detail["warning"], view)))
+            lines.append(_("Careful: {warning}.").format(warning=warning_words(detail["warning"])))
     elif view["sealed"]:
         lines.append("\n" + chosen_and_waiting(view))
     elif choosing_together(view):

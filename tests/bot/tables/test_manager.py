@@ -464,3 +464,21 @@ def test_a_rummoli_warning_shows_in_the_players_own_hand_view_only():
     game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
     assert "Careful: you hold pay cards" in hand_text(game.view(0), 0)
     assert "Careful" not in hand_text(game.view(1), 1)
+
+
+def test_a_rummoli_warning_reads_in_the_readers_language():
+    from bot.i18n import reading
+    from bot.messages.handtext import hand_text
+    from engine import Game
+    from tests.engine.deals import stack_deck
+
+    game = Game.new("rummoli", ["a", "b", "c"], dealer=0, seed=1)
+    game.next_deal(stack_deck(3, {0: ["AH"]}, [], 0))
+    english = hand_text(game.view(0), 0)
+    warning = next(line for line in english.splitlines() if line.startswith("Careful: "))
+    assert "A♥" in warning, warning
+    for locale, careful in (("fr", "Attention"), ("de", "Vorsicht")):
+        with reading(locale):
+            text = hand_text(game.view(0), 0)
+        line = next((line for line in text.splitlines() if line.startswith(careful)), "")
+        assert "A♥" in line and "you hold" not in line and "pay card" not in line, text

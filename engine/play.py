@@ -35,6 +35,7 @@ from .language import LANGUAGE, N_, SOURCE, _, language_from_environment, ngette
 from .model import Action, IllegalAction
 from .phases.names import PhaseName
 from .presets import PRESETS, get_preset
+from .reasons import Worded
 from .viewtypes import GameView
 
 HUMAN = 0
@@ -96,14 +97,23 @@ class QuitGame(Exception):
 
 
 #: Styles of the coloured output: what a line starts with → its style.
-LINE_STYLES = (
-    ("Not allowed:", "yellow"),
-    ("Cannot read that:", "yellow"),
-    ("==", "bold cyan"),
-    ("---", "cyan"),
-    ("Your move", "bold green"),
-    ("> ", "bold reverse"),
-)
+REFUSED = N_("Not allowed: {reason}. Try again.")
+UNREADABLE = N_("Cannot read that: {reason}. Try again.")
+YOUR_MOVE = N_("Your move. Legal actions:")
+
+
+def line_styles() -> tuple[tuple[str, str], ...]:
+    """How a line starts and its colour, in the game's language: refusals, headings, the prompt, the
+    seat to act."""
+    return (
+        (_(REFUSED).partition("{reason}")[0].rstrip(), "yellow"),
+        (_(UNREADABLE).partition("{reason}")[0].rstrip(), "yellow"),
+        ("==", "bold cyan"),
+        ("---", "cyan"),
+        (_(YOUR_MOVE).partition(".")[0], "bold green"),
+        ("> ", "bold reverse"),
+    )
+
 RED_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2665\u2666]")  # 10♥, K-Q♦
 BLACK_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2663\u2660]")
 #: Where the terminal cannot show them: suit symbols as letters (10♥ → 10h), dashes as hyphens.
@@ -123,7 +133,7 @@ ASCII_FALLBACK = str.maketrans(
 
 def styled(line: str) -> Text:
     """One line of output with colour: red suits red, the seat to act and refusals marked."""
-    style = next((st for start, st in LINE_STYLES if line.lstrip(" ").startswith(start)), "")
+    style = next((st for start, st in line_styles() if line.lstrip(" ").startswith(start)), "")
     text = Text(line, style=style)
     text.highlight_regex(RED_CARD, "bold red")
     text.highlight_regex(BLACK_CARD, "bold")
@@ -373,8 +383,8 @@ class TerminalGame:
         game = self.game
         try:
             return rulebook.space_help(game.preset_key, game.options, space.strip(), self.language)
-        except ValueError as exc:
-            return f"Cannot read that: {exc}."
+        except Worded as exc:
+            return _("Cannot read that: {reason}.").format(reason=TV.printable(exc.in_language(self.language)))
 
     def leave(self, why: str, code: int) -> int:
         """End before the game does: say why and show the standings so far."""
@@ -469,11 +479,11 @@ class TerminalGame:
                 if action.do == "reveal":
                     note = self.check_declaration(action, view)
             except IllegalAction as exc:
-                self.say(_("Not allowed: {reason}. Try again.").format(reason=TV.printable(SC.reason_text(exc, view))))
+                self.say(_(REFUSED).format(reason=TV.printable(SC.reason_text(exc, view))))
                 continue
             except ValueError as exc:
                 self.say(
-                    _("Cannot read that: {reason}. Try again.").format(reason=TV.printable(SC.reason_text(exc, view)))
+                    _(UNREADABLE).format(reason=TV.printable(SC.reason_text(exc, view)))
                 )
                 continue
             if note:

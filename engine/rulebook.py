@@ -19,6 +19,7 @@ from .cardnames import SYMBOLS, card_names, label_in
 from .hands import NAMES_BY_STRENGTH
 from .language import N_, SOURCE, words
 from .options import RULEBOOK_ANTES, Options
+from .reasons import Listed, Worded
 from .ruletext import EVENS_ODDS_RUNS, OTHER_DIFFERENCES, REASONS, ROUND_STEPS, SPACE_BY_ID, WANAGAN_HANDS
 from .ruletext import OPTION_TEXT as OPTION_TEXT  # re-exported: the bot reads option names from here
 
@@ -212,6 +213,9 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in text if ch.isalnum())
 
 
+UNKNOWN_SPACE = N_("no space called {name} on this mat; the spaces are {spaces}")
+
+
 def find_space(preset: P.Preset, options: Options, name: str) -> P.Space:
     """The space a player means by ``name`` (id or label, any case, ``A♥ (2nd)`` or ``ah2``)."""
     mat = P.spaces_for(preset, options)
@@ -219,7 +223,7 @@ def find_space(preset: P.Preset, options: Options, name: str) -> P.Space:
     for space in mat:
         if wanted in space_names(space):
             return space
-    raise ValueError(f"no space called {name!r} on this mat; the spaces are " + ", ".join(space.label for space in mat))
+    raise Worded(UNKNOWN_SPACE, name=repr(name), spaces=Listed(tuple(space.label for space in mat)))
 
 
 # ----------------------------------------------------------------- house rules
@@ -460,8 +464,14 @@ def page_title(page: str) -> str:
 
 
 def space_help(preset_key: str, options: Options, name: str, language: str = SOURCE) -> str:
-    """``help SPACE`` in the terminal: one space explained (``ValueError`` naming the spaces if unknown)."""
-    space = find_space(P.get_preset(preset_key), options, name)
+    """``help SPACE`` in the terminal: one space explained (a :class:`Worded` error naming the mat's
+    spaces in ``language`` if unknown)."""
+    preset = P.get_preset(preset_key)
+    try:
+        space = find_space(preset, options, name)
+    except ValueError:
+        labels = tuple(label_in(sp.label, language) for sp in P.spaces_for(preset, options))
+        raise Worded(UNKNOWN_SPACE, name=repr(name), spaces=Listed(labels)) from None
     return (
         words(language)
         .gettext("{space}: {rule}")

@@ -479,6 +479,35 @@ def test_rules_come_in_the_games_language(language, heading, poker):
     assert {"fr": "Cagnotte : Le premier qui vide sa main", "de": "Kasse: Wer beim Michigan zuerst"}[language] in text
 
 
+@pytest.mark.parametrize(
+    ("language", "answer"),
+    [
+        ("en", "Cannot read that: no space called 'nowhere' on this mat; the spaces are 10♥, J♥, Q♥"),
+        ("fr", "Illisible : aucune case ne s'appelle 'nowhere' sur ce tapis ; les cases sont : 10♥, V♥, D♥"),
+        ("de", "Nicht lesbar: kein Feld heißt 'nowhere' auf diesem Spielplan; die Felder sind: 10♥, B♥, D♥"),
+    ],
+)
+def test_help_for_an_unknown_space_names_the_mats_spaces_in_the_games_language(language, answer):
+    out, lines = io.StringIO(), iter(["help nowhere", "quit"])
+    run("tripoley", 3, seed=5, rounds=1, input_fn=lambda _prompt: next(lines), out=out, language=language)
+    assert answer in out.getvalue()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_refusals_and_the_prompt_are_coloured_in_every_language(language):
+    from engine.language import LANGUAGE, words
+    from engine.play import REFUSED, YOUR_MOVE, styled
+
+    token = LANGUAGE.set(language)
+    try:
+        refusal = words(language).gettext(REFUSED).format(reason="x")
+        prompt = words(language).gettext(YOUR_MOVE)
+        assert styled(refusal).style == "yellow" and styled(prompt).style == "bold green"
+        assert styled("  ann 9, bob 9").style == ""
+    finally:
+        LANGUAGE.reset(token)
+
+
 def test_how_to_type_cards_is_said_once_before_the_first_card_decision():
     rc, text, _ = drive(new_game("rummoli", 4, seed=7, rounds=1))
     assert rc == 0

@@ -114,6 +114,7 @@ def line_styles() -> tuple[tuple[str, str], ...]:
         ("> ", "bold reverse"),
     )
 
+
 RED_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2665\u2666]")  # 10♥, K-Q♦
 BLACK_CARD = re.compile(r"(?:(?:10|[2-9JQKA])-)*(?:10|[2-9JQKA])[\u2663\u2660]")
 #: Where the terminal cannot show them: suit symbols as letters (10♥ → 10h), dashes as hyphens.
@@ -482,9 +483,7 @@ class TerminalGame:
                 self.say(_(REFUSED).format(reason=TV.printable(SC.reason_text(exc, view))))
                 continue
             except ValueError as exc:
-                self.say(
-                    _(UNREADABLE).format(reason=TV.printable(SC.reason_text(exc, view)))
-                )
+                self.say(_(UNREADABLE).format(reason=TV.printable(SC.reason_text(exc, view))))
                 continue
             if note:
                 self.say(note)

@@ -25,6 +25,7 @@ from .textview import (
     describe_events,
     name_of,
     plain_message,
+    poker_move_words,
     sorted_hand,
     space_label,
     spoken_space,
@@ -141,7 +142,9 @@ def last_poker_move(view: GameView, you: int | None) -> str:
     if english() or poker is None:
         return poker["last_action"] if poker else ""
     moves = [e for e in as_events(view["events"]) if isinstance(e, POKER_MOVES)]
-    return (event_sentence(moves[-1], view, you=you) or "") if moves and poker["last_action"] else ""
+    if not poker["last_action"]:
+        return ""
+    return (event_sentence(moves[-1], view, you=you) or "") if moves else poker_move_words(poker["last_action"])
 
 
 def render_play_state(view: GameView, you: int | None = None) -> str:

@@ -41,7 +41,7 @@ from .eventwords import (
     spoken_space,
     suit_word,
 )
-from .language import N_, _, ngettext
+from .language import LANGUAGE, N_, _, ngettext, words
 from .phases.auction import PAY_CARD_WARNINGS
 from .phases.names import PHASE_TEXTS, PhaseName
 
@@ -193,8 +193,8 @@ def plain_message(text: str) -> str:
     """An engine message in the table's words: card codes as symbols (``5D`` → ``5♦``), option
     and phase names as words (``bet_limit`` → ``the bet limit``)."""
     text = _CARD_CODE.sub(lambda m: card(m.group(1).replace("10", "T") + m.group(2)), text)
-    for pattern, words in _PLAIN:
-        text = pattern.sub(words, text)
+    for pattern, plain in _PLAIN:
+        text = pattern.sub(plain, text)
     return text
 
 
@@ -212,3 +212,30 @@ def warning_words(warning: str) -> str:
         if warning.startswith(head) and warning.endswith(tail):
             return _(sentence).format(cards=cards(warning[len(head) : len(warning) - len(tail)].split()))
     return plain_message(warning)
+
+
+# The poker's last move as the engine keeps it (``PokerState.last_action``, English, saved with the game).
+_POKER_MOVE = re.compile(
+    r"^(?P<name>.+) (?P<verb>checks|folds|calls|bets|raises)(?: (?P<amount>\d+))?(?P<all_in> \(all in\))?$"
+)
+_POKER_MOVE_WORDS = {
+    ("checks", False): N_("{name} checks"),
+    ("folds", False): N_("{name} folds"),
+    ("calls", False): N_("{name} calls {amount}"),
+    ("calls", True): N_("{name} calls {amount} (all in)"),
+    ("bets", False): N_("{name} bets {amount}"),
+    ("bets", True): N_("{name} bets {amount} (all in)"),
+    ("raises", False): N_("{name} raises {amount}"),
+    ("raises", True): N_("{name} raises {amount} (all in)"),
+}
+
+
+def poker_move_words(last_action: str, language: str | None = None) -> str:
+    """The poker's last move ("Ada calls 9 (all in)") in ``language`` (None: the one read); as kept in
+    English, the same text."""
+    move = _POKER_MOVE.match(last_action)
+    sentence = _POKER_MOVE_WORDS.get((move["verb"], bool(move["all_in"]))) if move else None
+    if move is None or sentence is None:
+        return last_action
+    found = words(LANGUAGE.get() if language is None else language)
+    return found.gettext(sentence).format(name=move["name"], amount=move["amount"])

@@ -213,7 +213,8 @@ def cut(text: str, limit: float, measure: Callable[[str], float] = len) -> str:
     return (text[:lo].rstrip() + "\u2026") if lo else "\u2026"
 
 
-AI_TAG = re.compile(r" (\([A-Z][a-z]* AI\))$")  # "Ada (Normal AI)": how the bot names its AI seats
+# How the bot names its AI seats, in each language: "Ada (Normal AI)", "Ada (IA normale)", "Ada (normale KI)".
+AI_TAG = re.compile(r" (\([^()]*\b(?:AI|IA|KI)\b[^()]*\))$")
 
 
 def fit_name(name: str, limit: float, measure: Callable[[str], float] = len, suffix: str = "") -> str:

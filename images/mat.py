@@ -20,6 +20,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from engine.phases.names import PhaseName
+from engine.textview import poker_move_words
 from engine.viewtypes import GameView, SeatView, SpaceView
 
 from .base import (
@@ -48,6 +49,7 @@ from .base import (
     in_view_language,
     line_below,
     measure,
+    ngettext,
     pgettext,
     text_width,
     wrap2,
@@ -348,7 +350,7 @@ def _strip(img: Image.Image, draw: ImageDraw.ImageDraw, view: GameView, center: 
     if phase.startswith("poker") and poker:
         parts = []
         if poker["last_action"]:
-            parts.append(poker["last_action"])
+            parts.append(poker_move_words(poker["last_action"], LANGUAGE.get()))
         if poker["current_bet"]:
             parts.append(_("bet to match: {amount}").format(amount=poker["current_bet"]))
         if parts and cy1 - y >= 16:
@@ -389,17 +391,17 @@ def mat_alt(view: GameView) -> str:
         bits.append(ph)
     if view["to_act"] is not None:
         bits.append(_to_act_text(view))
-    bits.append(f"dealer: {name_of(view, view['dealer'])}")
+    bits.append(_("dealer: {name}").format(name=name_of(view, view["dealer"])))
     text = ". ".join(bits) + "."
     spaces = ", ".join(f"{space_label(s)} {s['chips']}" for s in shown_mat(view))
     if spaces:
-        text += f" Mat: {spaces}."
+        text += " " + _("Mat: {spaces}.").format(spaces=spaces)
     seq = view["michigan"]["sequence"] if view["michigan"] else []
     if seq:
-        text += " Michigan: " + " ".join(card_text(c) for c in seq[-13:]) + "."
+        text += " " + _("Michigan: {cards}.").format(cards=" ".join(card_text(c) for c in seq[-13:]))
     last = view["poker"]["last_action"] if view["poker"] else ""
     if last:
-        text += f" Last: {last}."
+        text += " " + _("Last: {move}.").format(move=poker_move_words(last, LANGUAGE.get()))
     people = []
     for s in view["seats"]:
         p = f"{fit_name(seat_name(s), 24)} {s['stack']}"
@@ -413,10 +415,12 @@ def mat_alt(view: GameView) -> str:
         for k, p in enumerate(people):
             add = (", " if plist else "") + p
             if len(plist) + len(add) > room:
-                plist += f", +{len(people) - k} more"
+                plist += ", " + ngettext("+{count} more", "+{count} more", len(people) - k).format(
+                    count=len(people) - k
+                )
                 break
             plist += add
-        text += f" Players: {plist}."
+        text += " " + _("Players: {players}.").format(players=plist)
     return text[:1024]
 
 

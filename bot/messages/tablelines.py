@@ -58,6 +58,10 @@ def _house_rule(sentence: str) -> Callable[..., str]:
     )
 
 
+#: What follows an AI seat's name, by its level (part of the name, in the table's language).
+AI_SEAT_TAGS = {"easy": N_("(Easy AI)"), "normal": N_("(Normal AI)"), "hard": N_("(Hard AI)")}
+
+
 LINES: dict[Line, Callable[..., str]] = {
     Line.OPENED: _named(N_("{name} opened the table.")),
     Line.TABLE_OPEN: lambda chips: ngettext(
@@ -71,6 +75,7 @@ LINES: dict[Line, Callable[..., str]] = {
     ).format(chips=chips),
     Line.JOINED: _named(N_("{name} joined.")),
     Line.SAT_DOWN: _named(N_("{name} sat down.")),
+    Line.AI_SEAT_TAG: lambda level: _(AI_SEAT_TAGS[level]),
     Line.JOINS_TABLE: _named(N_("{name} joins the table.")),
     Line.HOUSE_RULE: _house_rule(N_("House rule: {rule}: {value}.")),
     Line.HOUSE_RULE_SET: _house_rule(N_("House rule set: {rule}: {value}.")),

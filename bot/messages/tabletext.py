@@ -35,6 +35,7 @@ from engine.cardnames import card_names, label_in
 from engine.cards import SUIT_SYMBOLS
 from engine.language import N_
 from engine.presets import Preset
+from engine.textview import poker_move_words
 from engine.viewtypes import GameView
 
 
@@ -212,7 +213,9 @@ def mat_text(table: Table, view: GameView, told: bool = False) -> str:
         board.append(_(SHOWDOWN_LINE).format(hands=" | ".join(shows)))
     elif poker is not None and poker["last_action"]:
         board.append(
-            _("**Poker:** {action} (bet {bet})").format(action=escape(poker["last_action"]), bet=poker["current_bet"])
+            _("**Poker:** {action} (bet {bet})").format(
+                action=escape(poker_move_words(poker["last_action"])), bet=poker["current_bet"]
+            )
         )
     game = table.running_game
     reveal = latest_reveal(game.log[-1]["events"]) if game.log else None

@@ -49,11 +49,11 @@ AI_NAMES = [
 ]
 
 
-def ai_seat_name(table: Table, level: str) -> str:
-    """A name of its own for a new AI seat, its level shown: the first of :data:`AI_NAMES` that no
-    seat at the table goes by (no other AI, whatever its level, and no player's display name), so
-    the log tells the AIs apart ("Ada (Hard AI)", "Babbage (Normal AI)")."""
-    tag = f"({LEVEL_NAMES[level]} AI)"
+def ai_seat_name(table: Table, tag: str) -> str:
+    """A name of its own for a new AI seat, its level shown by ``tag`` ("(Hard AI)", in the table's
+    language): the first of :data:`AI_NAMES` that no seat at the table goes by (no other AI, whatever
+    its level, and no player's display name), so the log tells the AIs apart ("Ada (Hard AI)",
+    "Babbage (Normal AI)")."""
     taken = {s.name.casefold() for s in table.seats}
     taken |= {s.name.rsplit(" (", 1)[0].casefold() for s in table.seats if s.is_ai}
     names = itertools.chain(AI_NAMES, (f"Bot {i}" for i in itertools.count(1)))
@@ -278,7 +278,7 @@ class Lobby:
             self._check_add_ai(table, user_id)
         async with held_after(table.lock, before_apply):
             self._check_add_ai(table, user_id)
-            name = ai_seat_name(table, level)
+            name = ai_seat_name(table, self.public(table.locale, Line.AI_SEAT_TAG, level=level))
             saved = snapshot(table)
             table.seats.append(Seat(name=name, user_id=None, stake=table.buy_in, ai_level=level))
             table.add_log(self.public(table.locale, Line.SAT_DOWN, name=name))

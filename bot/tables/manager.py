@@ -70,6 +70,7 @@ class TableManager:
         self.rng = rng or random.Random()
         self.ai = ai or AIPlayers(self.rng, clock=self.clock)
         self.registry = Registry()
+        self.teller = teller  # the words of what tables tell (a tournament's AI seats' names too)
         self.flow = Flow(self.registry, self.store, bank, settings, self.clock, self.ai, self.rng, teller)
         bank.also_forget.append(self.flow.ratings.forget)  # forget-me scrubs the ratings and standings too
         self.ratings = self.flow.ratings  # bot.competition: the ratings, the leaderboards, the standings

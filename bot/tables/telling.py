@@ -28,6 +28,7 @@ class Line(enum.Enum):
     YOURE_IN = enum.auto()
     JOINED = enum.auto()
     SAT_DOWN = enum.auto()
+    AI_SEAT_TAG = enum.auto()  # what follows an AI seat's name: its level ("(Hard AI)")
     JOINS_TABLE = enum.auto()
     HOUSE_RULE = enum.auto()
     HOUSE_RULE_SET = enum.auto()

@@ -24,11 +24,11 @@ from typing import Any
 from bot import errors
 from bot.economy.bank import HOUSE
 from bot.storage.database import Database
-from bot.tables.aiworker import LEVEL_NAMES
 from bot.tables.lobby import AI_NAMES
 from bot.tables.locking import KeyedLock
 from bot.tables.manager import TableManager
 from bot.tables.model import Seat, Table, TableStatus, TableUpdate, UpdateKind
+from bot.tables.telling import Line
 from bot.tournaments.model import (
     ENDINGS,
     Entrant,
@@ -321,9 +321,10 @@ class Tournaments:
                 raise TournamentError(Problem.TOO_FEW, entrants=len(keys), least=max(2, least))
             taken = {e.name.casefold() for e in tournament.entrants}
             names = (n for n in AI_NAMES if n.casefold() not in taken)
+            tag = self.manager.teller.public(tournament.locale, Line.AI_SEAT_TAG, level=AI_LEVEL)
             for i in range(seats - len(keys)):
                 key = f"a{i + 1}"
-                tournament.ai_names[key] = f"{next(names, f'Bot {i + 1}')} ({LEVEL_NAMES[AI_LEVEL]} AI)"
+                tournament.ai_names[key] = f"{next(names, f'Bot {i + 1}')} {tag}"
                 keys.append(key)
             tournament.status = TournamentStatus.RUNNING
             tournament.stages.append(seat_stage(keys, tournament.table_size))

@@ -7,11 +7,13 @@ texts is English."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from bot.i18n import Locale, translator
 from bot.messages.outgoing import hand_message
 from images import render_hand
 from tests.e2e.test_big_tables import start_bot
+from tests.e2e.test_bot import public_text
 
 CHANNEL = "general"
 # The moves a seat makes when it has them, cheapest first (a button's action, after its round).
@@ -162,3 +164,15 @@ async def test_a_french_and_a_german_player_in_a_french_server(discord_harness, 
     final = next(m for m in reversed(dh.channel_messages(CHANNEL)) if "🏁" in m.content)
     rematch = with_action(final, "rematch")
     assert rematch is not None and rematch["label"] == french.pgettext("button", "Rematch")
+    # Every public message of the game (the lobby, the table message and its moves, the mat's alt text,
+    # the AI seats' names, the round's results, the final message) has no English word left.
+    english = re.compile(
+        r"\b(?:collects|pays|chips|Round|round|Mat|Showdown|Game over|leads|pay suit|dealer|Kitty|Clearing|"
+        r"wins|cards|goes out|folds|calls|checks|raises|bets|hand|Poker:|Michigan:|AI|Players|Last)\b"
+    )
+    for m in dh.channel_messages(CHANNEL):
+        if m.ephemeral or m.author.id != dh.state.bot.id:
+            continue
+        text = public_text(dh, m)
+        found = english.findall(text)
+        assert not found, f"English {sorted(set(found))} in a French server's public message:\n{text}"

@@ -12,6 +12,7 @@ from PIL import Image
 
 from engine import PRESETS, Game
 from engine.ai import LEVELS
+from engine.language import words
 from images import render_mat
 from images.base import fit_name, font
 from images.mat import mat_alt
@@ -34,7 +35,8 @@ NAMES = [
     "Lovelace (Hard AI)",
     "Hal",
 ]
-TAGS = [f"({level.capitalize()} AI)" for level in LEVELS]  # as the bot names its AI seats
+# As the bot names its AI seats (bot.messages.tablelines.AI_SEAT_TAGS), in every language.
+TAGS = [words(language).gettext(f"({level.capitalize()} AI)") for language in ("en", "fr", "de") for level in LEVELS]
 
 
 def _cases():
@@ -103,13 +105,14 @@ def test_seats_legible_at_phone_width(key, n):
 
 @pytest.mark.parametrize("tag", TAGS)
 def test_every_seat_box_holds_an_ai_level_and_letters(tag):
-    """The narrowest seat box (3 to a row) keeps each level whole with the start of the name."""
+    """The narrowest seat box (3 to a row) keeps each level whole with the start of the name (at least
+    three letters of it: "Wol… (IA normale)")."""
     f = font(SEAT_FONT, "cond")
     for n in (6, 20):
         x0, _, x1, _ = mat_layout(n).seats[0]
         limit = x1 - x0 - 2 * SEAT_PAD
         name = fit_name("Wolfgang Amadeus Mozart " + tag, limit, f.getlength)
-        assert name.startswith("Wolf") and name.endswith("\u2026 " + tag) and f.getlength(name) <= limit
+        assert name.startswith("Wol") and name.endswith("\u2026 " + tag) and f.getlength(name) <= limit
 
 
 def test_alt_text_keeps_the_ai_level():

@@ -14,6 +14,7 @@ from bot.tables.telling import Line, Note
 # Facts of the right kind for each name a line's wording takes.
 FACTS = {
     "name": "Ann_*",
+    "level": "hard",
     "admin": "Bob",
     "chips": 40,
     "count": 3,

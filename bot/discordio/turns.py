@@ -36,6 +36,8 @@ from typing import Any
 from bot.discordio.carriers import Carriers, Fresh
 from bot.discordio.pingpolicy import DecisionKey, PingPolicy
 from bot.discordio.render import ImageService
+from bot.i18n import reading
+from bot.i18n.choice import dm_locale
 from bot.messages.notices import is_turn_ping, ping_text
 from bot.messages.outgoing import (
     DMForbidden,
@@ -53,6 +55,7 @@ from bot.tables.log import decision_token
 from bot.tables.manager import TableManager
 from bot.tables.messageids import ShownMessage, remember_message
 from bot.tables.model import DeadlineKind, Table, TableStatus, TableUpdate, UpdateKind
+from bot.tables.telling import Notice
 
 log = logging.getLogger(__name__)
 
@@ -408,16 +411,25 @@ class TurnNotifier:
 
     # -- notices -------------------------------------------------------------------------------
 
-    async def _tell(self, table: Table, user_id: int, text: str) -> None:
-        """By DM, or (DMs closed) in the channel, pinging only that player."""
+    async def _tell(self, table: Table, user_id: int, notice: Notice) -> None:
+        """By DM, or (DMs closed) in the channel, pinging only that player: in their language (the one
+        their Discord last showed us), whoever's deed or timer caused it."""
         try:
-            await self.sink.dm(user_id, notice_by_dm(table, text))
+            locale = dm_locale(await self.manager.prefs.locale(user_id)).value
+        except Exception as exc:
+            log.info("could not read a player's language for a notice (%s)", describe_error(exc))
+            locale = table.locale
+        with reading(locale):
+            text = self.manager.teller.say(notice.line, **notice.facts)
+            by_dm, in_channel = notice_by_dm(table, text), notice_in_channel(user_id, text)
+        try:
+            await self.sink.dm(user_id, by_dm)
             return
         except DMForbidden:
             pass
         except Exception as exc:
             log.info("could not DM a notice (%s)", describe_error(exc))
         try:
-            await self.sink.post(table.mat_channel, notice_in_channel(user_id, text))
+            await self.sink.post(table.mat_channel, in_channel)
         except Exception as exc:
             log_failure(log, exc, "could not post a notice in channel %s", table.channel_id)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from bot.economy.bank import HOUSE
 from bot.errors import TripoleyError
 from bot.storage.dialect import Row
+from bot.tables.telling import Notice
 from engine import Awaiting, Game
 from engine.events import Event
 from engine.presets import PRESETS, Preset
@@ -360,7 +361,7 @@ class TableUpdate:
     dealt: bool = False  # new hands: DM them to players with DMs on
     message: str | None = None  # feedback for the player who caused it
     refused: TripoleyError | None = None  # a part of it that was refused (Rematch: an AI seat), worded where shown
-    notices: list[tuple[int, str]] = field(default_factory=list)  # (user id, text) to tell that player privately
+    notices: list[tuple[int, Notice]] = field(default_factory=list)  # (user id, what) to tell that player privately
     version: int = 0
 
     @classmethod

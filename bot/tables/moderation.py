@@ -16,7 +16,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.model import Seat, Table, TableStatus, TableUpdate, UpdateKind
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
-from bot.tables.telling import Line, Teller
+from bot.tables.telling import Line, Notice, Teller
 
 
 def voters(table: Table, target: int) -> list[int]:
@@ -74,7 +74,7 @@ class Moderation:
             async with self.flow.all_or_nothing(table):
                 table.add_log(self.public(table.locale, Line.HOST_REMOVED, name=seat.name))
                 update = await self.lobby.leave_seat(table, user_id, kicked=True)
-            notice = self.say(Line.KICKED_FROM_LOBBY, chips=seat.stake) if lobby else self.say(Line.KICKED_FROM_GAME)
+            notice = Notice(Line.KICKED_FROM_LOBBY, {"chips": seat.stake}) if lobby else Notice(Line.KICKED_FROM_GAME)
             update.notices = [(user_id, notice)]
         self.registry.notify(update)
         return update
@@ -110,6 +110,6 @@ class Moderation:
                     update = await self.flow.advance(table, [], rearm=False, urgent=True)  # the AI's turn now?
                     update.message = line
                     assert seat.user_id is not None  # vote_open: a player's seat
-                    update.notices = [(seat.user_id, self.say(Line.VOTED_AWAY_NOTICE))]
+                    update.notices = [(seat.user_id, Notice(Line.VOTED_AWAY_NOTICE))]
         self.registry.notify(update)
         return update

@@ -9,7 +9,8 @@ imports the messages; facts are as typed (names unescaped: the teller escapes th
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine import Action
@@ -69,6 +70,15 @@ class Line(enum.Enum):
     VOTE_COUNTS = enum.auto()
     VOTED_TO_AI = enum.auto()
     VOTED_AWAY_NOTICE = enum.auto()
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line told to one player privately ("an AI plays your seat now"), worded when it is sent, in
+    that player's language (their DM's), whoever's deed or timer caused it."""
+
+    line: Line
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Note(enum.Enum):

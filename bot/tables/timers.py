@@ -55,7 +55,7 @@ from bot.tables.model import DeadlineKind, Seat, Table, TableStatus, TableUpdate
 from bot.tables.quarantine import CorruptTable, quarantine
 from bot.tables.registry import Registry
 from bot.tables.store import TableStore
-from bot.tables.telling import Line, Note, Teller
+from bot.tables.telling import Line, Note, Notice, Teller
 from engine import Event
 from engine.phases.names import PhaseName
 
@@ -518,7 +518,7 @@ class Timers:
             await self.flow.play_auto(table, events, seat=ai_seat)
         return await self.flow.advance(table, events)
 
-    def _timed_out(self, table: Table, seat: Seat) -> tuple[str, list[tuple[int, str]]]:
+    def _timed_out(self, table: Table, seat: Seat) -> tuple[str, list[tuple[int, Notice]]]:
         """A player missed a turn (its safe default is played): counted, and after
         ``timeouts_before_ai`` in a row an AI takes the seat. The table's words, and the notice."""
         seat.timeouts += 1
@@ -528,7 +528,7 @@ class Timers:
         message = self.say(Line.TIMED_OUT_TO_AI, name=seat.name, count=seat.timeouts)
         table.add_log(message)
         assert seat.user_id is not None  # a player's turn (not seat.auto)
-        return message, [(seat.user_id, self.say(Line.AI_TAKEOVER_NOTICE, count=seat.timeouts))]
+        return message, [(seat.user_id, Notice(Line.AI_TAKEOVER_NOTICE, {"count": seat.timeouts}))]
 
     async def _time_up_together(self, table: Table, checked: dict[int, bool]) -> TableUpdate:
         """The one timer of a step every seat decides at once ran out: each player still choosing
@@ -537,7 +537,7 @@ class Timers:
         game = table.running_game
         events: list[Event] = []
         messages: list[str] = []
-        notices: list[tuple[int, str]] = []
+        notices: list[tuple[int, Notice]] = []
         for index in list(game.acting_seats()):
             seat = table.seats[index]
             if not seat.auto and checked.get(seat.user_id or 0) is False:

@@ -12,11 +12,14 @@ import pytest
 
 from bot.discordio.publisher import Publisher
 from bot.discordio.turns import TurnNotifier
+from bot.i18n import reading
 from bot.messages.outgoing import table_message
 from bot.messages.tablelines import TABLE_LINES
 from bot.messages.text import ROUND_OVER
 from bot.tables.clock import FakeClock
 from bot.tables.manager import TableManager
+from bot.tables.model import TableUpdate, UpdateKind
+from bot.tables.telling import Line, Notice
 from engine import Game
 from tests.cogs.fakes import FakeCarrier, RecordingSink
 from tests.cogs.test_cog_claims import C, drive_to_human_claim
@@ -177,6 +180,23 @@ async def test_the_ai_takes_over_after_missed_turns_and_the_player_is_told(stack
     assert (
         len(public) == 1 and public[0].pings == (BOB,) and public[0].text.startswith(f"<@{BOB}> ")
     )  # …else pinging only them
+
+
+async def test_a_notice_is_worded_in_its_readers_language_not_the_tables(stack):
+    """A French table's timer hands Bob's seat to an AI: Bob, whose Discord speaks German, is told in
+    German; Ann, whose language we never saw, in English."""
+    manager, sink, turns, settle = stack
+    table = await two_humans(manager)
+    table.locale = "fr"
+    await manager.prefs.remember_locale(BOB, "de")
+    notice = Notice(Line.AI_TAKEOVER_NOTICE, {"count": 3})
+    turns.on_update(TableUpdate(table, UpdateKind.PLAY, notices=[(BOB, notice), (ANN, notice)]))
+    await settle()
+    dms = {c[1]: c[3].text for c in sink.calls if c[0] == "dm"}
+    with reading("de"):
+        german = TABLE_LINES.say(notice.line, **notice.facts)
+    assert german in dms[BOB] and german != TABLE_LINES.say(notice.line, **notice.facts)
+    assert "an AI is playing your seat" in dms[ANN]
 
 
 # -- Great Lakes: the holder of the next card ----------------------------------------------------

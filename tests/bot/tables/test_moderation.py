@@ -10,7 +10,9 @@ import pytest
 from bot import errors
 from bot.messages.components import mat_components
 from bot.messages.outgoing import table_message
+from bot.messages.tablelines import TABLE_LINES
 from bot.tables.flow import safe_default
+from bot.tables.telling import Line, Notice
 from tests.bot.tables.test_manager import ANN, BOB, C, G, drive_to_human, lobby
 
 CAT = 33
@@ -28,7 +30,10 @@ async def test_the_host_removes_a_player_from_the_lobby_refunded_at_once(manager
     update = await manager.moderation.host_kick(C, ANN, BOB)
     assert table.seat_of(BOB) is None and len(table.seats) == 2
     assert "100 chips are back in their wallet" in update.message
-    assert update.notices == [(BOB, "the host removed you from the table; your 100 chips are back in your wallet.")]
+    assert update.notices == [(BOB, Notice(Line.KICKED_FROM_LOBBY, {"chips": 100}))]
+    assert TABLE_LINES.say(Line.KICKED_FROM_LOBBY, chips=100) == (
+        "the host removed you from the table; your 100 chips are back in your wallet."
+    )
     assert await bank.balance(G, BOB, 0) == 1000
     assert "The host removed user22 from the table." in table.log
     assert (await bank.audit(G)).ok

@@ -4,7 +4,7 @@ The hub listens to the table service's updates (the ones that refresh the table 
 :meth:`bot.tables.registry.Registry.notify`) and keeps, per table someone watches, the newest public
 snapshot and the recent log lines of the round in play; each watcher has a queue that holds only the newest snapshot (a
 slow one skips to it, nobody's backlog grows). Snapshots are built from the spectator view only
-(:func:`bot.web.public.public_table`).
+(:func:`bot.web.public.public_table`), in the table's language (``Table.locale``): its lines and words.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import reading
 from bot.tables.model import Table, TableStatus, TableUpdate, UpdateKind
 from bot.web.public import live_lines, public_table
 from engine import events as ev
@@ -37,14 +38,17 @@ def snapshot_lines(snapshot: dict[str, Any]) -> deque[str]:
 
 
 def snapshot_of(table: Table, lines: deque[str], replay_url: str, kind: UpdateKind | None = None) -> dict[str, Any]:
-    """What a live page is sent: the table (public), its recent lines, and whether it is over
-    (``kind``: the update's, else the table's status says)."""
+    """What a live page is sent: the table (public, in its language), its recent lines, and whether it
+    is over (``kind``: the update's, else the table's status says)."""
     finished = kind is UpdateKind.FINISHED or table.status == TableStatus.FINISHED
     cancelled = kind is UpdateKind.CANCELLED or table.status == TableStatus.CANCELLED
     game = table.game
+    with reading(table.locale):
+        shown = public_table(game.view(None)) if game is not None else None
     return {
         "version": table.version,
-        "table": public_table(game.view(None)) if game is not None else None,
+        "locale": table.locale,
+        "table": shown,
         "lines": list(lines),
         "over": finished or cancelled,
         "cancelled": cancelled and not finished,
@@ -53,11 +57,12 @@ def snapshot_of(table: Table, lines: deque[str], replay_url: str, kind: UpdateKi
 
 
 def round_so_far(table: Table) -> deque[str]:
-    """The lines of the round in play up to now (a new watcher's first)."""
+    """The lines of the round in play up to now (a new watcher's first), in the table's language."""
     lines: deque[str] = deque(maxlen=RECENT_LINES)
     game = table.game
     if game is not None and game.r is not None:
-        lines.extend(live_lines(list(game.r.events), game.view(None)))
+        with reading(table.locale):
+            lines.extend(live_lines(list(game.r.events), game.view(None)))
     return lines
 
 
@@ -83,7 +88,8 @@ class LiveHub:
             watched.lines.clear()
             events = events[starts[-1] :]
         if game is not None and events:
-            watched.lines.extend(live_lines(events, game.view(None)))
+            with reading(table.locale):
+                watched.lines.extend(live_lines(events, game.view(None)))
         watched.snapshot = snapshot_of(table, watched.lines, self.replay_url(table.id), update.kind)
         for queue in watched.queues:
             if queue.full():

@@ -5,6 +5,10 @@ A page is found by its token (:class:`bot.messages.weblinks.WebLinks`): a token 
 sign, a game pruned (``RETENTION_DAYS``) or of a server that removed the bot, a server whose admins
 did not turn its pages on, a player forgotten: all the same 404. Names and every other text are
 data: the templates escape them (jinja2's autoescape) and the script writes them as text.
+
+A page speaks its language (docs/languages.md): a game's pages their table's (``Table.locale``, kept
+in the finished table's saved state), a server's pages the language its admins chose; a 404 or 429
+page, English. Its words, lines, mat and cards are made under ``bot.i18n.reading`` in it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import jinja2
 from aiohttp import web
 
 from bot.economy.bank import Bank
-from bot.messages.web import PAGE_WORDS, SCRIPT_WORDS, SITE_NAME, say
+from bot.i18n import READING, Locale, _, reading
+from bot.messages.web import SITE_NAME, page_words, say, script_words
 from bot.messages.weblinks import WebLinks
 from bot.tables.store import TableStore
 from bot.web.headers import secure
@@ -29,6 +34,7 @@ from bot.web.live import LiveHub
 from bot.web.steps import ReplaySteps, replay_steps
 from bot.web.store import FinishedGame, WebStore
 from engine import PRESETS
+from engine.cardnames import card_names
 from engine.replay import ReplayError
 
 log = logging.getLogger(__name__)
@@ -44,8 +50,9 @@ Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def game_name(preset: str) -> str:
+    """A game's name in the language being read."""
     found = PRESETS.get(preset)
-    return found.name if found is not None else preset
+    return _(found.name) if found is not None else preset
 
 
 class StepsCache:
@@ -54,13 +61,13 @@ class StepsCache:
 
     def __init__(self, size: int = CACHED_REPLAYS) -> None:
         self.size = size
-        self.games: OrderedDict[tuple[int, str], ReplaySteps] = OrderedDict()
+        self.games: OrderedDict[tuple[int, str, str], ReplaySteps] = OrderedDict()
 
     async def steps(self, game: FinishedGame) -> ReplaySteps:
-        key = (game.table_id, hashlib.sha256(game.replay_json.encode()).hexdigest())
+        key = (game.table_id, game.locale.value, hashlib.sha256(game.replay_json.encode()).hexdigest())
         found = self.games.get(key)
         if found is None:
-            found = await asyncio.to_thread(replay_steps, game.replay_json)
+            found = await asyncio.to_thread(replay_steps, game.replay_json, game.locale.value)
             self.games[key] = found
             while len(self.games) > self.size:
                 self.games.popitem(last=False)
@@ -82,7 +89,7 @@ class Pages:
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
-        self.templates.globals.update(say=say, words=PAGE_WORDS, site=SITE_NAME)
+        self.templates.globals.update(say=say, site=SITE_NAME)
 
     def route(self, router: web.UrlDispatcher) -> None:
         routes: list[tuple[str, Route]] = [
@@ -108,7 +115,9 @@ class Pages:
     # -- answers ----------------------------------------------------------------------------
 
     def html(self, template: str, status: int = 200, **facts: Any) -> web.Response:
-        text = self.templates.get_template(template).render(**facts)
+        """A page in the language being read (its ``<html lang>``, its ``words``)."""
+        page = self.templates.get_template(template)
+        text = page.render(words=page_words(), lang=READING.get().value, **facts)
         return web.Response(status=status, text=text, content_type="text/html", charset="utf-8")
 
     def refusal(self, status: int) -> web.Response:
@@ -157,22 +166,24 @@ class Pages:
         step = request.query.get("step", "")
         start = int(step) if step.isdigit() else 0
         summary = steps.summary()
-        name = game_name(game.preset)
-        return self.html(
-            "replay.html",
-            title=say("replay_title", game=name),
-            heading=say("replay_heading", game=name),
-            players=summary["players"],
-            standings=summary["standings"],
-            api=f"/api/replay/{token}",
-            start=min(start, max(0, len(steps.tables) - 1)),
-            script_words=SCRIPT_WORDS,
-            chunk=STEPS_CHUNK,
-        )
+        with reading(game.locale):
+            name = game_name(game.preset)
+            return self.html(
+                "replay.html",
+                title=say("replay_title", game=name),
+                heading=say("replay_heading", game=name),
+                players=summary["players"],
+                standings=summary["standings"],
+                api=f"/api/replay/{token}",
+                start=min(start, max(0, len(steps.tables) - 1)),
+                script_words=script_words(),
+                chunk=STEPS_CHUNK,
+            )
 
     async def replay_api(self, request: web.Request) -> web.StreamResponse:
         game, steps = await self._finished(request)
-        return self.data({**steps.summary(), "game": game_name(game.preset)})
+        with reading(game.locale):
+            return self.data({**steps.summary(), "game": game_name(game.preset)})
 
     async def steps_api(self, request: web.Request) -> web.StreamResponse:
         """A chunk of :data:`STEPS_CHUNK` steps from ``first`` (a multiple of it): each step's lines and
@@ -192,22 +203,31 @@ class Pages:
         snapshot = self.hub.current(table_id)
         if snapshot is not None:
             return snapshot
-        if await self.store.finished_game(table_id) is None:
+        game = await self.store.finished_game(table_id)
+        if game is None:
             raise web.HTTPNotFound()
-        return {"table": None, "lines": [], "over": True, "cancelled": False, "replay": self.links.replay_url(table_id)}
+        return {
+            "locale": game.locale.value,
+            "table": None,
+            "lines": [],
+            "over": True,
+            "cancelled": False,
+            "replay": self.links.replay_url(table_id),
+        }
 
     async def live_page(self, request: web.Request) -> web.StreamResponse:
         table_id = self._table_id(request)
         snapshot = await self._live_or_finished(table_id)
         token = request.match_info["token"]
-        name = (snapshot.get("table") or {}).get("preset_name") or SITE_NAME
-        return self.html(
-            "live.html",
-            title=say("live_title", game=name),
-            heading=say("live_heading", game=name),
-            api=f"/api/live/{token}",
-            script_words=SCRIPT_WORDS,
-        )
+        name = (snapshot.get("table") or {}).get("preset_name") or SITE_NAME  # in the table's language
+        with reading(snapshot.get("locale")):
+            return self.html(
+                "live.html",
+                title=say("live_title", game=name),
+                heading=say("live_heading", game=name),
+                api=f"/api/live/{token}",
+                script_words=script_words(),
+            )
 
     async def live_api(self, request: web.Request) -> web.StreamResponse:
         return self.data(await self._live_or_finished(self._table_id(request)))
@@ -259,21 +279,30 @@ class Pages:
     async def board_page(self, request: web.Request) -> web.StreamResponse:
         guild_id = await self._server(request)
         by = request.query.get("by", "balance")
-        board = await self._board(guild_id, by if by in BOARDS else "balance")
-        return self.html(
-            "board.html", title=say("board_title"), heading=say("board_heading"), board=board, boards=BOARDS
-        )
+        with reading(await self.store.server_locale(guild_id)):
+            board = await self._board(guild_id, by if by in BOARDS else "balance")
+            return self.html(
+                "board.html", title=say("board_title"), heading=say("board_heading"), board=board, boards=BOARDS
+            )
 
     async def board_api(self, request: web.Request) -> web.StreamResponse:
         guild_id = await self._server(request)
-        return self.data({by: (await self._board(guild_id, by))["rows"] for by in BOARDS})
+        with reading(await self.store.server_locale(guild_id)):
+            return self.data({by: (await self._board(guild_id, by))["rows"] for by in BOARDS})
 
-    async def _player(self, request: web.Request) -> dict[str, Any]:
+    async def _player(self, request: web.Request) -> tuple[Locale, dict[str, Any]]:
+        """A player's record and its server's language."""
         guild_id = await self._server(request)
         user_id = self.links.read("player", request.match_info["player"], guild_id)
         stats = None if user_id is None else await self.tables.stats(guild_id, user_id)
         if user_id is None or stats is None:
             raise web.HTTPNotFound()
+        locale = await self.store.server_locale(guild_id)
+        with reading(locale):
+            return locale, await self._record(guild_id, user_id, stats)
+
+    async def _record(self, guild_id: int, user_id: int, stats: dict[str, Any]) -> dict[str, Any]:
+        best = stats.get("best_hand")
         name = (await self.store.names(guild_id)).get(user_id, say("unnamed_player"))
         games = await self.tables.player_games(guild_id, user_id, PLAYER_GAMES)
         return {
@@ -283,7 +312,7 @@ class Pages:
             "rounds": int(stats["rounds"]),
             "pots_won": int(stats["pots_won"]),
             "net": int(stats["net"]),
-            "best_hand": stats.get("best_hand"),
+            "best_hand": card_names(READING.get().value).hand(str(best)) if best else best,
             "recent": [
                 {
                     "game": game_name(str(game["preset"])),
@@ -297,10 +326,14 @@ class Pages:
         }
 
     async def player_page(self, request: web.Request) -> web.StreamResponse:
-        player = await self._player(request)
-        return self.html(
-            "player.html", title=say("player_title"), heading=say("player_heading", name=player["name"]), player=player
-        )
+        locale, player = await self._player(request)
+        with reading(locale):
+            return self.html(
+                "player.html",
+                title=say("player_title"),
+                heading=say("player_heading", name=player["name"]),
+                player=player,
+            )
 
     async def player_api(self, request: web.Request) -> web.StreamResponse:
-        return self.data(await self._player(request))
+        return self.data((await self._player(request))[1])

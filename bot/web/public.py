@@ -4,6 +4,10 @@
 draw, and only those: no hand (the spectator view holds none, and it is not copied even so), no
 chosen poker five, no sealed choice, no spare hand (only how many cards it has), no event list (the
 pages tell a step by its log line, which is public by construction: :func:`step_lines`).
+
+Its words (the game's name, the mat's labels, the phase's title, the hands shown) and the lines are
+in the language being read (``bot.i18n.reading``: the table's, for its pages); the cards stay in the
+engine's notation (``QH``: the page's script writes them in the page's ranks).
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.i18n import READING, Locale, _
 from bot.messages.tablelines import log_lines
 from engine import Action
 from engine import events as ev
+from engine.cardnames import card_names, label_in
 from engine.events import Event
+from engine.phases.names import PHASE_TEXTS, PhaseName
 from engine.textview import describe_action, event_sentence
 from engine.viewtypes import GameView
 
@@ -35,15 +42,21 @@ def public_table(view: GameView) -> dict[str, Any]:
     """The page's table from a spectator view (``game.view(None)``): see the module's docstring."""
     if view["viewer"] is not None:
         raise NotTheSpectatorsView(view["viewer"])
+    language = READING.get()
+    names = card_names(language.value)
     out = _pick(view, TOP_FIELDS)
+    out["preset_name"] = _(view["preset_name"])
+    out["phase_title"] = phase_title(view["phase"], language)
     out["seats"] = [_pick(seat, SEAT_FIELDS) for seat in view["seats"]]
-    out["mat"] = [_pick(space, MAT_FIELDS) for space in view["mat"]]
+    out["mat"] = [
+        {**_pick(space, MAT_FIELDS), "label": label_in(space["label"], language.value)} for space in view["mat"]
+    ]
     poker = view["poker"]
     out["poker"] = {
         "current_bet": poker["current_bet"] if poker else 0,
         "last_action": poker["last_action"] if poker else None,
         "showdown": [
-            {"seat": hand["seat"], "cards": list(hand["cards"]), "hand": hand["hand"]}
+            {"seat": hand["seat"], "cards": list(hand["cards"]), "hand": names.hand(hand["hand"])}
             for hand in (poker["showdown"] if poker else None) or []
         ],
         "winners": list(poker["winners"]) if poker else [],
@@ -65,6 +78,17 @@ def public_table(view: GameView) -> dict[str, Any]:
     out["corner"] = {"ace": corner["ace"], "amount": corner["amount"]} if corner else None
     out["standings"] = [_pick(row, ("seat", "name", "stack", "net")) for row in view["standings"]]
     return out
+
+
+def phase_title(phase: str, language: Locale) -> str | None:
+    """The phase's title in ``language`` (None in English: the page writes the phase's name, ``poker
+    choose``, as it always has)."""
+    if language is Locale.EN:
+        return None
+    try:
+        return _(PHASE_TEXTS[PhaseName(phase)].title)
+    except (ValueError, KeyError):
+        return None
 
 
 def step_lines(before: GameView, action: Action | None, events: Sequence[Event]) -> list[str]:

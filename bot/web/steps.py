@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import reading
 from bot.web.public import public_table, step_lines
 from engine import Action, Game
 from engine.events import Event
@@ -43,9 +44,9 @@ class ReplaySteps:
         }
 
 
-def replay_steps(replay_json: str) -> ReplaySteps:
-    """The steps of a finished game from its saved replay file (raises engine.replay.ReplayError,
-    ValueError for a file that does not play)."""
+def replay_steps(replay_json: str, locale: str = "en") -> ReplaySteps:
+    """The steps of a finished game from its saved replay file, their words in ``locale`` (its table's
+    language); raises engine.replay.ReplayError, ValueError for a file that does not play."""
     steps = ReplaySteps()
     before: GameView | None = None
 
@@ -60,5 +61,6 @@ def replay_steps(replay_json: str) -> ReplaySteps:
         steps.round_of.append(number)
         before = view
 
-    run_replay(json.loads(replay_json), watch=watch)
+    with reading(locale):
+        run_replay(json.loads(replay_json), watch=watch)
     return steps

@@ -7,6 +7,8 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from bot.i18n import Locale, as_locale
+from bot.i18n.choice import public_locale
 from bot.storage.database import Database
 
 KEY_BYTES = 32  # the site key: 256 random bits
@@ -19,6 +21,7 @@ class FinishedGame:
     preset: str
     ended_at: float | None
     replay_json: str
+    locale: Locale  # its table's language (bot.tables.model.Table.locale), which its pages speak
 
 
 class WebStore:
@@ -36,7 +39,7 @@ class WebStore:
     async def finished_game(self, table_id: int) -> FinishedGame | None:
         """A finished game that kept its replay, of a server that still has the bot (None: no page)."""
         row = await self.db.fetchone(
-            "SELECT id, guild_id, preset, ended_at, replay_json FROM tables t"
+            "SELECT id, guild_id, preset, ended_at, replay_json, state_json FROM tables t"
             " WHERE id = ? AND status = 'finished' AND replay_json IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM departed_guilds d WHERE d.guild_id = t.guild_id)",
             (table_id,),
@@ -44,13 +47,23 @@ class WebStore:
         if row is None:
             return None
         ended = row["ended_at"]
+        saved = json.loads(row["state_json"] or "{}")
+        code = saved.get("locale") if isinstance(saved, dict) else None
+        guild_id = int(row["guild_id"])
         return FinishedGame(
             int(row["id"]),
-            int(row["guild_id"]),
+            guild_id,
             str(row["preset"]),
             float(ended) if ended else None,
             row["replay_json"],
+            as_locale(code) if code else await self.server_locale(guild_id),
         )
+
+    async def server_locale(self, guild_id: int) -> Locale:
+        """The language of a server's pages: the one its admins chose (``/tripoley-admin settings
+        language``), else English (the web has no Discord ``guild_locale`` to fall back on)."""
+        row = await self.db.fetchone("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return public_locale(row["language"] if row is not None else None, None)
 
     async def pages_on(self, guild_id: int) -> bool:
         """Whether the server's pages are served: an admin turned them on, and the bot is still there."""

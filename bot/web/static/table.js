@@ -4,6 +4,7 @@
 
 window.Tripoley = (function () {
   const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  let ranks = {}; // the engine's rank letters as the page's language writes them (words.ranks)
 
   function fill(template, facts) {
     return template.replace(/\{(\w+)\}/g, (whole, key) => (key in facts ? String(facts[key]) : whole));
@@ -17,7 +18,8 @@ window.Tripoley = (function () {
   }
 
   function cardText(code) {
-    const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+    const letter = code.slice(0, -1);
+    const rank = ranks[letter] || (letter === "T" ? "10" : letter);
     return rank + (SUITS[code.slice(-1)] || code.slice(-1));
   }
 
@@ -72,11 +74,12 @@ window.Tripoley = (function () {
   function draw(container, table, words) {
     container.replaceChildren();
     if (!table) return;
+    ranks = words.ranks || {};
     const top = el("div", "facts");
     top.append(el("span", "fact", fill(words.round, { round: table.round })));
     top.append(el("span", "fact", fill(words.ante, { ante: table.ante })));
     top.append(el("span", "fact", fill(words.pay_suit, { suit: SUITS[table.pay_suit] || table.pay_suit })));
-    top.append(el("span", "fact phase", fill(words.phase, { phase: String(table.phase).replace(/-/g, " ") })));
+    top.append(el("span", "fact phase", fill(words.phase, { phase: table.phase_title || String(table.phase).replace(/-/g, " ") })));
     container.append(top);
     container.append(drawMat(table));
     container.append(drawSeats(table, words));

@@ -24,8 +24,11 @@ def played(names: tuple[str, ...] = HOSTILE, seed: int = 3, rounds: int = 2, pre
     return game
 
 
-async def save_finished(db: Database, game: Game, guild_id: int, user_ids: list[int], ended_at: float = 1e9) -> int:
-    """The game as a finished table of the server; its id."""
+async def save_finished(
+    db: Database, game: Game, guild_id: int, user_ids: list[int], ended_at: float = 1e9, locale: str | None = None
+) -> int:
+    """The game as a finished table of the server; its id (``locale``: the table's language, kept in its
+    saved state as the bot keeps it; None: a state without one, as an older table's)."""
     seats = [
         {
             "seat": i,
@@ -40,11 +43,12 @@ async def save_finished(db: Database, game: Game, guild_id: int, user_ids: list[
     async with db.transaction() as conn:
         cursor = await conn.execute(
             "INSERT INTO tables (guild_id, channel_id, host_id, preset, status, chips, state_json, result_json,"
-            " replay_json, created_at, started_at, ended_at) VALUES (?, 5, ?, ?, 'finished', 0, '{}', ?, ?, ?, ?, ?)",
+            " replay_json, created_at, started_at, ended_at) VALUES (?, 5, ?, ?, 'finished', 0, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 user_ids[0],
                 game.preset_key,
+                json.dumps({} if locale is None else {"locale": locale}),
                 json.dumps(result),
                 json.dumps(game.to_replay()),
                 ended_at - 100,

@@ -10,7 +10,7 @@ import json
 import random
 import re
 
-from bot.i18n import reading
+from bot.i18n import _, reading
 from bot.messages.web import PAGE_WORDS, SCRIPT_WORDS, script_words
 from bot.tables.model import Seat, Table, TableUpdate, UpdateKind
 from bot.web.live import LiveHub
@@ -56,8 +56,6 @@ def script_data(text: str) -> dict:
 
 def in_language(code: str, english: str) -> str:
     with reading(code):
-        from bot.i18n import _
-
         return _(english)
 
 
@@ -190,7 +188,7 @@ def watched_lines(locale: str) -> tuple[dict, dict]:
     assert first is not None and hub.watch(table.id) is not None
     game, rng = table.game, random.Random(2)
     assert game is not None
-    for _ in range(6):
+    for _step in range(6):
         awaited = game.awaiting()
         if awaited is None:
             break

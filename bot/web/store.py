@@ -3,6 +3,7 @@ and the names its players were last seen under. Reads only (but the key, made on
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ class WebStore:
         if row is None:
             return None
         ended = row["ended_at"]
-        saved = json.loads(row["state_json"] or "{}")
+        saved = await asyncio.to_thread(json.loads, row["state_json"] or "{}")  # the whole game: off the loop
         code = saved.get("locale") if isinstance(saved, dict) else None
         guild_id = int(row["guild_id"])
         return FinishedGame(
